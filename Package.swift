@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The always-on programs (sysstatsd, later sysstats-bar) link only Glibc and the
+// standard library; they are linked statically because that alone saves ~2 MiB
+// of resident memory (see docs/performance.md). Only the CLI uses Foundation.
+let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
+
+let package = Package(
+    name: "sysstats",
+    products: [
+        .executable(name: "sysstatsd", targets: ["sysstatsd"]),
+        .executable(name: "sysstats", targets: ["sysstats"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Readers of /proc and /sys: one small reader per file, over a reused buffer.
+        .target(name: "ProcFS"),
+        // The snapshot contract between sampler and renderers. No dependencies at all,
+        // so an Embedded Swift renderer can compile the same sources.
+        .target(name: "SnapshotCodec"),
+        // What the sampler computes from two consecutive readings, and how it writes the snapshot.
+        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec"]),
+        .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
+
+        .target(name: "SysstatsCLI", dependencies: [
+            "SnapshotCodec", "ProcFS",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
+
+        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS"]),
+        .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec"]),
+        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec"]),
+        // Run the built programs (release binaries for the memory budgets).
+        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec"]),
+    ]
+)

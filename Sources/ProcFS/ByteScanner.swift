@@ -1,0 +1,116 @@
+/// A cursor over bytes for parsing /proc text without creating strings.
+///
+/// Every method either consumes what it parsed and returns it, or returns nil
+/// and leaves the cursor where it was. Numbers are parsed by hand: no
+/// allocation, no locale, overflow saturates instead of trapping.
+public struct ByteScanner {
+    public let bytes: UnsafeRawBufferPointer
+    public var position: Int
+
+    public init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    public var isAtEnd: Bool { position >= bytes.count }
+    public var current: UInt8? { isAtEnd ? nil : bytes[position] }
+
+    /// Skips spaces and tabs (not newlines).
+    public mutating func skipBlanks() {
+        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+    }
+
+    /// Skips to just after the next newline (or to the end).
+    public mutating func skipLine() {
+        while position < bytes.count {
+            let b = bytes[position]
+            position += 1
+            if b == 0x0A { return }
+        }
+    }
+
+    /// Skips blanks, then parses an unsigned decimal number.
+    public mutating func unsigned() -> UInt64? {
+        skipBlanks()
+        var p = position
+        var value: UInt64 = 0
+        while p < bytes.count, bytes[p] >= 0x30, bytes[p] <= 0x39 {
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(UInt64(bytes[p] &- 0x30))
+            value = (o1 || o2) ? UInt64.max : a
+            p += 1
+        }
+        if p == position { return nil }
+        position = p
+        return value
+    }
+
+    /// Skips blanks, then parses a signed decimal number (a leading `-`).
+    public mutating func signed() -> Int64? {
+        skipBlanks()
+        let start = position
+        var negative = false
+        if current == 0x2D { negative = true; position += 1 }
+        guard let magnitude = unsigned() else { position = start; return nil }
+        let clamped = Int64(clamping: magnitude)
+        return negative ? -clamped : clamped
+    }
+
+    /// Skips blanks, then parses a decimal with an optional fraction, scaled by
+    /// 10^`scale` and rounded down: `"0.25"` with scale 2 gives 25.
+    public mutating func fixedPoint(scale: Int) -> UInt64? {
+        let start = position
+        guard var whole = unsigned() else { return nil }
+        for _ in 0..<scale { whole = whole.multipliedReportingOverflow(by: 10).overflow ? .max : whole * 10 }
+        var fraction: UInt64 = 0
+        if current == 0x2E {
+            position += 1
+            var digits = 0
+            var divisor: UInt64 = 1
+            for _ in 0..<scale { divisor *= 10 }
+            while let b = current, b >= 0x30, b <= 0x39 {
+                if digits < scale {
+                    divisor /= 10
+                    fraction += UInt64(b - 0x30) * divisor
+                }
+                digits += 1
+                position += 1
+            }
+            if digits == 0 { position = start; return nil }
+        }
+        let (sum, overflow) = whole.addingReportingOverflow(fraction)
+        return overflow ? .max : sum
+    }
+
+    /// Skips blanks, then consumes a word (bytes up to a blank, newline or end).
+    public mutating func word() -> UnsafeRawBufferPointer? {
+        skipBlanks()
+        let start = position
+        while position < bytes.count {
+            let b = bytes[position]
+            if b == 0x20 || b == 0x09 || b == 0x0A { break }
+            position += 1
+        }
+        if position == start { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+    }
+
+    /// Consumes `literal` if the bytes at the cursor start with it.
+    public mutating func consume(_ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard position + n <= bytes.count else { return false }
+        let lit = literal.utf8Start
+        for i in 0..<n where bytes[position + i] != lit[i] { return false }
+        position += n
+        return true
+    }
+}
+
+/// Whether `bytes` equal the ASCII of `literal`.
+public func bytesEqual(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+    let n = literal.utf8CodeUnitCount
+    guard bytes.count == n else { return false }
+    let lit = literal.utf8Start
+    for i in 0..<n where bytes[i] != lit[i] { return false }
+    return true
+}

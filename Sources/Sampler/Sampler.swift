@@ -1,0 +1,1 @@
+// The sampler: computes rates and figures from two consecutive readings.

@@ -1,0 +1,1 @@
+// The sysstats command-line interface.
