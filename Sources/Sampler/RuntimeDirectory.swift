@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ProcFS
 
 /// Where the snapshot lives, and the checks that make it safe to write there.
 ///

@@ -63,11 +63,11 @@ public enum SamplerLoop {
     }
 }
 
-/// Prints one line to stderr.
+/// Prints one line to stderr, in one unbuffered write.
 public func printError(_ message: String) {
     var line = message
     line.append("\n")
-    _ = line.withCString { fputs($0, stderr) }
+    line.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }
 
 /// Clocks in the units the sampler uses.

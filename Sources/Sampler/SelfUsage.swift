@@ -19,7 +19,7 @@ public struct SelfUsage {
     /// CPU used since the previous call as a share of one core, and resident KiB.
     public mutating func measure(monotonicNs: UInt64, buffer: ReadBuffer) -> (cpu: Permyriad, residentKiB: UInt32) {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let cpuMicros = UInt64(usage.ru_utime.tv_sec) * 1_000_000 + UInt64(usage.ru_utime.tv_usec)
             + UInt64(usage.ru_stime.tv_sec) * 1_000_000 + UInt64(usage.ru_stime.tv_usec)
         var cpu: Permyriad = 0
