@@ -91,7 +91,7 @@ public final class BatteryReader {
     /// The first line of `<entry>/<file>` (without its newline), valid until the next read; nil if unreadable.
     private func line(_ file: StaticString, _ root: FileDescriptor, _ buffer: ReadBuffer) -> UnsafeRawBufferPointer? {
         guard case .success(let bytes) = buffer.fill(relativeTo: root, path.path(file)) else { return nil }
-        let end = bytes.firstIndex(of: 0x0A) ?? bytes.count
+        let end = firstIndex(of: 0x0A, in: bytes) ?? bytes.count
         return UnsafeRawBufferPointer(rebasing: bytes[0..<end])
     }
 

@@ -13,13 +13,13 @@ func commandLine(fromRaw raw: UnsafeRawBufferPointer) -> [UInt8] {
 
 /// argv[0] of a raw `/proc/PID/cmdline`: the bytes up to the first NUL.
 func firstArgument(ofRaw raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    let end = raw.firstIndex(of: 0) ?? raw.count
+    let end = firstIndex(of: 0, in: raw) ?? raw.count
     return UnsafeRawBufferPointer(rebasing: raw[0..<end])
 }
 
 /// The bytes after the last `/` (all of them when there is none).
 func baseName(_ path: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    guard let slash = path.lastIndex(of: 0x2F) else { return path }
+    guard let slash = lastIndex(of: 0x2F, in: path) else { return path }
     return UnsafeRawBufferPointer(rebasing: path[(slash + 1)...])
 }
 

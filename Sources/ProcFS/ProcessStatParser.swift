@@ -24,8 +24,8 @@ struct ProcessStat: Equatable {
 
     /// Parses the bytes of `/proc/PID/stat`; nil when empty or malformed.
     init?(parsing bytes: UnsafeRawBufferPointer) {
-        guard let open = bytes.firstIndex(of: 0x28),           // "("
-              let close = bytes.lastIndex(of: 0x29),           // ")"
+        guard let open = firstIndex(of: 0x28, in: bytes),           // "("
+              let close = lastIndex(of: 0x29, in: bytes),           // ")"
               open < close else { return nil }
         nameRange = (open + 1)..<close
         var s = ByteScanner(bytes, position: close + 1)

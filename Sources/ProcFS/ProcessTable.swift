@@ -70,7 +70,7 @@ public final class ProcessTable {
         processes.removeAll(keepingCapacity: true)
         indexByPid.removeAll(keepingCapacity: true)
         matched.removeAll(keepingCapacity: true)
-        matched.append(contentsOf: repeatElement(false, count: previous.count))
+        for _ in 0..<previous.count { matched.append(false) }
         processes.reserveCapacity(previous.count)
         runningCount = 0
         skippedCount = 0
