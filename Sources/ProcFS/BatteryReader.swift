@@ -11,6 +11,7 @@ import Glibc
 /// Peripheral batteries (`scope` = `Device`: a wireless mouse, a keyboard) are
 /// not counted; neither is a battery whose `present` is `0`.
 public final class BatteryReader {
+    /// Where sysfs is mounted (`/sys`, or a fixture tree).
     public let sysRoot: String
     private let directory: DirectoryStream
     private let path = PathBuffer()

@@ -25,7 +25,9 @@ public final class ProcessTable {
     /// Longest command line kept, in bytes.
     public static let commandLineCapacity = 256
 
+    /// Where proc is mounted (`/proc`, or a fixture tree).
     public let procRoot: String
+    /// KiB per page, for the page counts in `stat` and `statm`.
     public let pageSizeKiB: UInt64
 
     /// The processes of the last scan, in directory order.
