@@ -31,8 +31,7 @@ public enum ReportLine {
 
     /// KiB to MiB with one decimal, rounded half up, right-aligned in 5 columns: 17818 → " 17.4".
     public static func mib(_ kib: UInt64) -> String {
-        let tenths = kib.multipliedReportingOverflow(by: 10).overflow
-            ? kib / 1024 * 10 : (kib * 10 + 512) / 1024
+        let tenths = kib / 1024 * 10 + (kib % 1024 * 10 + 512) / 1024   // (kib × 10 + 512) / 1024 without overflow
         let text = "\(tenths / 10).\(tenths % 10)"
         return text.count >= 5 ? text : String(repeating: " ", count: 5 - text.count) + text
     }
