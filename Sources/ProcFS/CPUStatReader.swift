@@ -21,6 +21,9 @@ public final class CPUStatReader {
     }
 
     /// Re-reads /proc/stat into `buffer`; nil when unreadable or unparsable (show a placeholder).
+    ///
+    /// Two `cores` arrays alternate, so a caller may keep the previous reading (for rates)
+    /// without causing a copy; keeping two or more older readings makes the refill copy.
     public func update(_ buffer: ReadBuffer) -> CPUStat? {
         guard case .success(let bytes) = file.read(into: buffer),
               Self.parse(bytes, into: &scratch) else { return nil }
