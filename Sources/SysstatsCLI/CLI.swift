@@ -70,7 +70,7 @@ struct DoctorCommand: ParsableCommand {
 
 /// Prints a command's output and exits with its status.
 func emit(_ output: CommandOutput) {
-    for line in output.stdout { print(line) }
+    for line in output.stdout { writeStdout(line + "\n") }
     for line in output.stderr { printError(line) }
     if output.status != 0 { SysstatsCommand.exit(withError: ExitCode(output.status)) }
 }

@@ -8,6 +8,10 @@ public struct CommandOutput: Equatable {
     public var stdout: [String] = []
     public var stderr: [String] = []
     public var status: Int32 = 0
+
+    public init(stdout: [String] = [], stderr: [String] = [], status: Int32 = 0) {
+        self.stdout = stdout; self.stderr = stderr; self.status = status
+    }
 }
 
 /// `sysstats report`: one line (or one JSON object) from the snapshot.
@@ -125,11 +129,23 @@ func sleepMs(_ ms: UInt32) {
     usleep(ms * 1000)
 }
 
+/// Writes to standard output unbuffered (`write(2)`), so an in-place line shows at once.
 func writeStdout(_ text: String) {
-    fputs(text, stdout)
-    fflush(stdout)
+    writeAll(STDOUT_FILENO, text)
 }
 
 func printError(_ line: String) {
-    fputs(line + "\n", stderr)
+    writeAll(STDERR_FILENO, line + "\n")
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 { if errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
 }

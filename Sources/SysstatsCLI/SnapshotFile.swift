@@ -8,6 +8,10 @@ public struct SnapshotReadError: Error, Equatable {
     public enum Kind: Equatable, Sendable { case missing, unreadable, corrupt }
     public var kind: Kind
     public var message: String
+
+    public init(kind: Kind, message: String) {
+        self.kind = kind; self.message = message
+    }
 }
 
 /// Reads and decodes the snapshot file.
@@ -34,13 +38,11 @@ public enum SnapshotFile {
 
     /// Decodes `bytes`, turning a decoder error into a ``SnapshotReadError`` naming `path`.
     public static func decode(_ bytes: [UInt8], path: String) -> Result<Snapshot, SnapshotReadError> {
-        do {
-            let snapshot = try bytes.withUnsafeBytes { (raw) throws(SnapshotDecodeError) -> Snapshot in
-                try Snapshot.decode(raw)
-            }
-            return .success(snapshot)
-        } catch {
-            return .failure(SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(path): \(describe(error))"))
+        let decoded = bytes.withUnsafeBytes { raw -> Result<Snapshot, SnapshotDecodeError> in
+            do throws(SnapshotDecodeError) { return .success(try Snapshot.decode(raw)) } catch { return .failure(error) }
+        }
+        return decoded.mapError {
+            SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(path): \(describe($0))")
         }
     }
 
