@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
 
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS"]),
-        .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"]),
+        .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec"]),
         // Run the built programs (release binaries for the memory budgets).

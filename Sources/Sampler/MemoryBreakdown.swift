@@ -49,7 +49,8 @@ public enum MemoryBreakdown {
     public static func share(_ part: UInt64, of whole: UInt64) -> Permyriad {
         guard whole > 0 else { return 0 }
         let p = min(part, whole)
-        if p <= UInt64.max / 10_000 - whole { return Permyriad((p * 10_000 + whole / 2) / whole) }
-        return Permyriad(p / (whole / 10_000))
+        if p <= (UInt64.max - whole / 2) / 10_000 { return Permyriad((p * 10_000 + whole / 2) / whole) }
+        // Only for absurd inputs (over 10^15 KiB): whole ≥ p is then large enough to divide first.
+        return Permyriad(min(p / (whole / 10_000), 10_000))
     }
 }

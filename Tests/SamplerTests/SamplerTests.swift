@@ -15,8 +15,8 @@ final class SamplerTests: XCTestCase {
         config.procRoot = machine.procRoot
         config.sysRoot = machine.sysRoot
         config.measureSelf = false
-        let sampler = Sampler(configuration: config)
         try machine.advance(to: 1)
+        let sampler = Sampler(configuration: config)
         sampler.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
         let first = sampler.snapshot
         try machine.advance(to: 2)
