@@ -95,10 +95,10 @@ public enum Doctor {
         if let kernel {
             checks.append(DoctorCheck(.ok, "kernel", "\(kernel)"))
         } else {
-            checks.append(DoctorCheck(.warn, "kernel", "cannot read a release from \(RuntimePaths.join(procRoot, "sys/kernel/osrelease"))"))
+            checks.append(DoctorCheck(.warn, "kernel", "cannot read a release from \(joinPath(procRoot, "sys/kernel/osrelease"))"))
         }
 
-        let pressure = RuntimePaths.join(procRoot, "pressure/memory")
+        let pressure = joinPath(procRoot, "pressure/memory")
         if let kernel, !kernel.supportsPressureStall {
             checks.append(DoctorCheck(.warn, "memory pressure",
                                       "kernel \(kernel) is older than 4.20: no PSI, memory pressure is not shown"))
@@ -109,7 +109,7 @@ public enum Doctor {
             checks.append(DoctorCheck(.ok, "memory pressure", "\(pressure) readable"))
         }
 
-        let meminfo = RuntimePaths.join(procRoot, "meminfo")
+        let meminfo = joinPath(procRoot, "meminfo")
         if let kernel, !kernel.supportsMemAvailable {
             checks.append(DoctorCheck(.warn, "MemAvailable",
                                       "kernel \(kernel) is older than 3.14: available memory is estimated from MemFree, Buffers, Cached, SReclaimable and Shmem"))
@@ -124,7 +124,7 @@ public enum Doctor {
     /// Batteries as the sampler counts them (peripherals and absent batteries not counted).
     public static func checkBatteries(sysRoot: String) -> DoctorCheck {
         let status = BatteryReader(sysRoot: sysRoot).update(ReadBuffer(capacity: 4096, maximumCapacity: 65536))
-        let directory = RuntimePaths.join(sysRoot, "class/power_supply")
+        let directory = joinPath(sysRoot, "class/power_supply")
         if status.count == 0 {
             return DoctorCheck(.ok, "batteries", "none under \(directory) — a desktop, that's fine")
         }

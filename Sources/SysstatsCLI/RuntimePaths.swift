@@ -1,11 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SnapshotCodec
 
 /// Where the CLI looks for the snapshot: the same rule as the sampler's.
 public enum RuntimePaths {
     /// The snapshot's file name inside the runtime directory.
-    public static let snapshotName = "snapshot"
+    public static let snapshotName = SnapshotLocation.fileName
 
     /// The runtime directory: `option` when given; else `$XDG_RUNTIME_DIR/sysstats`
     /// when XDG_RUNTIME_DIR is set and absolute; else `/tmp/sysstats-<uid>`.
@@ -13,22 +14,17 @@ public enum RuntimePaths {
                                         xdgRuntimeDir: String? = environment("XDG_RUNTIME_DIR"),
                                         uid: UInt32 = geteuid()) -> String {
         if let option, !option.isEmpty { return option }
-        if let xdg = xdgRuntimeDir, xdg.hasPrefix("/") { return join(xdg, "sysstats") }
-        return "/tmp/sysstats-\(uid)"
+        return SnapshotLocation.runtimeDirectory(xdgRuntimeDir: xdgRuntimeDir, uid: uid)
     }
 
     /// `<directory>/snapshot`.
     public static func snapshotPath(in directory: String) -> String {
-        join(directory, snapshotName)
+        SnapshotLocation.snapshotPath(in: directory)
     }
 
     /// `getenv` as an optional String.
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)
-    }
-
-    static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

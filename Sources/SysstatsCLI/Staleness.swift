@@ -2,23 +2,14 @@ import SnapshotCodec
 
 /// When a snapshot counts as stale, and how its age is said.
 public enum Staleness {
-    /// A snapshot is stale when older than this many sampler intervals…
-    public static let intervals: UInt64 = 3
-    /// …and never before this many milliseconds.
-    public static let minimumMs: UInt64 = 5000
-
-    /// The age beyond which `snapshot` is stale, ms: 3 × interval, at least 5 s.
-    public static func limitMs(_ snapshot: Snapshot) -> UInt64 {
-        max(UInt64(snapshot.intervalMs) * intervals, minimumMs)
-    }
-
-    /// Milliseconds since the snapshot was taken; 0 when its timestamp is in the future.
+    // The rule itself is the snapshot contract's (Snapshot.isStale, staleLimitMs in
+    // SnapshotCodec), shared with the renderers; these forward to it.
     public static func ageMs(_ snapshot: Snapshot, nowMs: UInt64) -> UInt64 {
-        nowMs > snapshot.timestampMs ? nowMs - snapshot.timestampMs : 0
+        snapshot.ageMs(nowMs: nowMs)
     }
 
     public static func isStale(_ snapshot: Snapshot, nowMs: UInt64) -> Bool {
-        ageMs(snapshot, nowMs: nowMs) > limitMs(snapshot)
+        snapshot.isStale(nowMs: nowMs)
     }
 
     /// "0.4 s", "42 s", "3 min 5 s", "2 h 10 min", "3 d 4 h".
