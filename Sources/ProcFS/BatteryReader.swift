@@ -8,8 +8,8 @@ import Glibc
 /// handful of entries; hotplugged batteries appear at the next update). Each
 /// supply is read from its `uevent` file, which holds every attribute in one
 /// read (`POWER_SUPPLY_ENERGY_NOW=…`), instead of one open per attribute; a
-/// supply without a readable `uevent` (or, on kernels before 5.8, the `type`
-/// missing from it) falls back to the attribute files. Peripheral batteries
+/// supply without a readable `uevent` falls back to the attribute files, and
+/// one whose `uevent` lacks `POWER_SUPPLY_TYPE` (older kernels) to its `type` file. Peripheral batteries
 /// (`scope` = `Device`: a wireless mouse, a keyboard) are not counted; neither
 /// is a battery whose `present` is `0`.
 public final class BatteryReader {

@@ -131,8 +131,8 @@ final class BatteryReaderTests: XCTestCase {
         XCTAssertEqual(a.status.percentHundredths, 6667)
     }
 
-    /// BAT0 and the AC have only a `uevent`; BAT1's `uevent` has no TYPE (kernels
-    /// before 5.8) and its `type` file is read instead; the mouse is a peripheral.
+    /// BAT0 and the AC have only a `uevent`; BAT1's `uevent` has no TYPE (older
+    /// kernels) and its `type` file is read instead; the mouse is a peripheral.
     func testSuppliesAreReadFromUeventWithTheTypeFileAsFallback() {
         let s = status("battery-uevent/sys")
         XCTAssertEqual(s.count, 2)
