@@ -2,6 +2,7 @@ import Foundation
 import ProcFS
 import SnapshotCodec
 import XCTest
+import AllocationCounter
 @testable import Sampler
 
 /// The sampler on committed two-sample fixture trees (Tests/Fixtures/make-sampler-fixtures.py
@@ -148,5 +149,40 @@ final class SamplerTests: XCTestCase {
         XCTAssertEqual(sampler.snapshot.topMemory.map { $0.name.capacity }, before)
         XCTAssertEqual(sampler.snapshot.cpuHistory.count, 50)
         XCTAssertEqual(sampler.snapshot.sequence, 50)
+    }
+}
+
+/// The hot path's promise: once warmed up, a sample and its snapshot write allocate nothing.
+final class SteadyStateAllocationTests: XCTestCase {
+    func testSteadyStateSampleAndWriteAllocateNothing() throws {
+        let machine = try FixtureMachine("sampler-desktop")
+        try machine.advance(to: 2)
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        let sampler = Sampler(configuration: config)
+        let runtime = machine.root.appendingPathComponent("run").path
+        try RuntimeDirectory.prepare(runtime).get()
+        let writer = SnapshotWriter(directory: runtime)
+        var now: UInt64 = SamplerTests.t0
+        func step() {
+            now += 1000
+            sampler.sample(realtimeMs: now, monotonicNs: now * 1_000_000)
+            _ = writer.write(sampler.snapshot)
+        }
+        for _ in 0..<(Snapshot.historyLength + 5) { step() }   // rings full, arrays at capacity
+
+        allocation_counter_start()
+        for _ in 0..<200 { step() }
+        let allocations = allocation_counter_stop()
+        XCTAssertEqual(allocations, 0, "200 steady-state samples allocated \(allocations) times")
+    }
+
+    func testTheCounterSeesAnAllocation() {
+        allocation_counter_start()
+        let array = [Int](repeating: 7, count: Int.random(in: 100...200))
+        let allocations = allocation_counter_stop()
+        XCTAssertGreaterThanOrEqual(allocations, 1)
+        XCTAssertEqual(array.first, 7)
     }
 }
