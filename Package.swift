@@ -31,13 +31,15 @@ let package = Package(
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
 
-        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS"]),
+        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter"]),
-        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec"]),
+        // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).
-        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import ProcFS
 
 final class ProcessTableTests: XCTestCase {
@@ -150,13 +151,13 @@ final class ProcessTableTests: XCTestCase {
         XCTAssertEqual(table.processes.sorted { $0.pid < $1.pid }, first.sorted { $0.pid < $1.pid })
     }
 
-    private func scannedTwice() throws -> (ProcessTable, MutableTree) {
-        let tree = try MutableTree()
+    private func scannedTwice() throws -> (ProcessTable, LiveTree) {
+        let tree = try LiveTree()
         let table = ProcessTable(procRoot: tree.path, pageSizeKiB: 4)
-        try tree.replaceContents(withFixture: "procs-exit/scan1/proc")
+        try tree.mirror("procs-exit/scan1/proc")
         table.scan(buffer)
         XCTAssertEqual(table.processes.count, 3)
-        try tree.replaceContents(withFixture: "procs-exit/scan2/proc")
+        try tree.mirror("procs-exit/scan2/proc")
         table.scan(buffer)
         return (table, tree)
     }
@@ -215,9 +216,9 @@ final class ProcessTableTests: XCTestCase {
     // MARK: statm only when resident memory moved
 
     func testStatmIsReadAgainOnlyWhenResidentMemoryChanged() throws {
-        let tree = try MutableTree()
+        let tree = try LiveTree()
         let table = ProcessTable(procRoot: tree.path, pageSizeKiB: 4)
-        try tree.replaceContents(withFixture: "procs-exit/scan1/proc")
+        try tree.mirror("procs-exit/scan1/proc")
         table.scan(buffer)
         XCTAssertEqual(try XCTUnwrap(process(10, in: table.processes)).privateKiB, 3_200)  // (1000 − 200) pages
 
@@ -235,9 +236,9 @@ final class ProcessTableTests: XCTestCase {
     }
 
     func testStatmIsReadAgainWithinTenScansEvenWhenResidentMemoryStaysPut() throws {
-        let tree = try MutableTree()
+        let tree = try LiveTree()
         let table = ProcessTable(procRoot: tree.path, pageSizeKiB: 4)
-        try tree.replaceContents(withFixture: "procs-exit/scan1/proc")
+        try tree.mirror("procs-exit/scan1/proc")
         table.scan(buffer)
         try writeFile(tree.path + "/10/statm", "3000 1000 900 1 0 500 0\n")
         for _ in 0..<Int(ProcessTable.privateRefreshScans) { table.scan(buffer) }

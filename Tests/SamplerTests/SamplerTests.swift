@@ -3,6 +3,7 @@ import ProcFS
 import SnapshotCodec
 import XCTest
 import AllocationCounter
+import TestSupport
 @testable import Sampler
 
 /// The sampler on committed two-sample fixture trees (Tests/Fixtures/make-sampler-fixtures.py
@@ -127,7 +128,7 @@ final class SamplerTests: XCTestCase {
         let s = try sampleTwice("sampler-desktop").second
         var bytes: [UInt8] = []
         s.encode(into: &bytes)
-        let golden = FixtureMachine.fixtures.appendingPathComponent("sampler-desktop/expected.snapshot")
+        let golden = Fixtures.root.appendingPathComponent("sampler-desktop/expected.snapshot")
         if ProcessInfo.processInfo.environment["SYSSTATS_REGENERATE_GOLDEN"] == "1" {
             try Data(bytes).write(to: golden)
         }

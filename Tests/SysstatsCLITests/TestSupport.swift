@@ -1,35 +1,10 @@
 import Foundation
 import SnapshotCodec
 
-/// Fixture trees in `Tests/Fixtures/<case>/`.
-enum Fixtures {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+@_exported import TestSupport
 
-    static func path(_ relative: String) -> String {
-        root.appendingPathComponent(relative).path
-    }
-}
-
-/// A private temporary directory (mode 0700), removed when the test ends.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sysstats-cli-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ bytes: [UInt8], to name: String) throws {
-        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
-    }
+extension TemporaryDirectory {
+    convenience init() throws { try self.init("cli-tests") }
 
     func write(_ snapshot: Snapshot, to name: String = "snapshot") throws {
         var bytes: [UInt8] = []
