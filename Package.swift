@@ -26,7 +26,7 @@ let package = Package(
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
 
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "ProcFS",
+            "SnapshotCodec", "ProcFS", "Sampler",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
