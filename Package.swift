@@ -25,6 +25,13 @@ let package = Package(
         .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
 
+        // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
+        // also needs -lm -lz (see docs/history.md).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // History in SQLite: the one owner of the schema, its migrations, retention, backup and
+        // restore. No Foundation: the always-on sampler links it.
+        .target(name: "HistoryStore", dependencies: ["CSQLite"]),
+
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "ProcFS", "Sampler",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -38,6 +45,7 @@ let package = Package(
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).
         .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "TestSupport"]),
