@@ -22,7 +22,7 @@ let package = Package(
         // so an Embedded Swift renderer can compile the same sources.
         .target(name: "SnapshotCodec"),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
-        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec", "HistoryStore"]),
+        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation: the always-on sampler links it.
-        .target(name: "HistoryStore", dependencies: ["CSQLite"]),
+        .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec"]),
 
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "ProcFS", "Sampler",
@@ -44,7 +44,8 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "HistoryStore", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).
         .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "TestSupport"]),

@@ -1,7 +1,7 @@
-import HistoryStore
 import SnapshotCodec
 
-/// Writes the sampler's history: one row per minute with the exits seen in it,
+/// Writes the sampler's history (in the process that owns the database, not the
+/// always-on sampler: see docs/performance.md): one row per minute with the exits seen in it,
 /// in the minute's writes, and the boot's "last seen" refreshed with them.
 ///
 /// Per sample it only adds to the minute's sums (no I/O, no allocation); the

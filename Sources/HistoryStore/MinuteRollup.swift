@@ -1,4 +1,3 @@
-import HistoryStore
 import SnapshotCodec
 
 /// One minute of samples being summed into one history row.

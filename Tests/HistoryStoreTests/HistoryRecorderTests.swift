@@ -1,8 +1,7 @@
-import HistoryStore
 import SnapshotCodec
 import TestSupport
 import XCTest
-@testable import Sampler
+@testable import HistoryStore
 
 final class HistoryRecorderTests: XCTestCase {
     let minute0: UInt64 = 1_763_712_000_000   // a whole minute, ms
