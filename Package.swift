@@ -6,11 +6,18 @@ import PackageDescription
 // of resident memory (see docs/performance.md). Only the CLI uses Foundation.
 let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
 
+// The renderer is Embedded Swift: no runtime metadata, no Foundation, ~1.2 MB resident.
+// Embedded modules cannot be imported from normal Swift (nor the other way round),
+// so SnapshotCodecEmbedded and BarCoreEmbedded are twins whose folders are
+// symbolic links to SnapshotCodec and BarCore; the tests import the normal twins.
+let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])]
+
 let package = Package(
     name: "sysstats",
     products: [
         .executable(name: "sysstatsd", targets: ["sysstatsd"]),
         .executable(name: "sysstats", targets: ["sysstats"]),
+        .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,6 +37,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
+
+        // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
+        // the event loop in the executable over a C shim (Embedded Swift cannot import Glibc).
+        .target(name: "SnapshotCodecEmbedded", swiftSettings: embedded),
+        .target(name: "BarCore", dependencies: ["SnapshotCodec"]),
+        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded"], swiftSettings: embedded),
+        .target(name: "CBarSys"),
+        .executableTarget(name: "sysstats-bar", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys"],
+                          swiftSettings: embedded),
+        .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"]),
 
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"]),
