@@ -1,1 +1,210 @@
-// The sampler: computes rates and figures from two consecutive readings.
+import ProcFS
+import SnapshotCodec
+
+/// Reads the system once per interval and keeps the snapshot up to date.
+///
+/// All buffers (the read buffer, previous CPU counters, top-list selections,
+/// history rings and the snapshot's own arrays) are allocated in the first
+/// samples and reused after; a steady-state sample allocates only when a new
+/// process appears (its names) or a process exits (its record).
+public final class Sampler {
+    public let configuration: SamplerConfiguration
+    /// The snapshot as of the last ``sample(realtimeMs:monotonicNs:)``.
+    public private(set) var snapshot = Snapshot()
+
+    private let buffer = ReadBuffer()
+    private let kernel: KernelRelease?
+    private let cpuReader: CPUStatReader
+    private let memoryReader: MemInfoReader
+    private let uptimeReader: UptimeReader
+    private let loadReader: LoadAverageReader
+    private let pressureReader: PressureReader
+    private let batteryReader: BatteryReader
+    private let processTable: ProcessTable
+    private var selfUsage = SelfUsage()
+    private var exitTracker: ExitTracker
+    private var topByCPU = TopSelection(limit: Snapshot.maximumTopEntries)
+    private var topByMemory = TopSelection(limit: Snapshot.maximumTopEntries)
+    private var cpuHistory = HistoryRing()
+    private var memoryHistory = HistoryRing()
+
+    private var havePreviousCPU = false
+    private var previousTotal = CPUTimes()
+    private var previousCores: [CPUTimes] = []
+    private var previousAvailableKiB: UInt64?
+    private var lastBatteryReadMs: UInt64 = 0
+    private var battery = BatteryFigures()
+
+    /// Battery state changes slowly; reading a handful of sysfs files every
+    /// second would cost more than the rest of the system-wide sample.
+    public static let batteryRefreshMs: UInt64 = 5_000
+
+    public init(configuration: SamplerConfiguration) {
+        self.configuration = configuration
+        let procRoot = configuration.procRoot
+        kernel = KernelRelease.read(procRoot: procRoot)
+        cpuReader = CPUStatReader(procRoot: procRoot)
+        memoryReader = MemInfoReader(procRoot: procRoot)
+        uptimeReader = UptimeReader(procRoot: procRoot)
+        loadReader = LoadAverageReader(procRoot: procRoot)
+        pressureReader = PressureReader(procRoot: procRoot, kernel: kernel)
+        batteryReader = BatteryReader(sysRoot: configuration.sysRoot)
+        processTable = ProcessTable(procRoot: procRoot)
+        exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB)
+        snapshot.intervalMs = configuration.intervalMs
+        snapshot.coreBusy.reserveCapacity(64)
+        snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
+        snapshot.memoryHistory.reserveCapacity(Snapshot.historyLength)
+        snapshot.exits.reserveCapacity(Snapshot.maximumExits)
+        previousCores.reserveCapacity(64)
+    }
+
+    /// The kernel release the sampler gated its features on, if readable.
+    public var kernelRelease: KernelRelease? { kernel }
+
+    /// Takes one sample. The first one primes the counters: its rates are 0.
+    public func sample(realtimeMs: UInt64, monotonicNs: UInt64) {
+        snapshot.sequence &+= 1
+        snapshot.timestampMs = realtimeMs
+        let ticksPerCore = sampleCPU()
+        let risenKiB = sampleMemory()
+        sampleSystem(realtimeMs: realtimeMs)
+        sampleProcesses(ticksPerCore: ticksPerCore, availableRiseKiB: risenKiB, realtimeMs: realtimeMs)
+        if configuration.measureSelf {
+            let own = selfUsage.measure(monotonicNs: monotonicNs, buffer: buffer)
+            snapshot.samplerCPU = own.cpu
+            snapshot.samplerResidentKiB = own.residentKiB
+        }
+        snapshot.urgent = urgentConditions()
+    }
+
+    /// CPU shares; returns the ticks one core had in the interval (0 on the first sample).
+    private func sampleCPU() -> UInt64 {
+        guard let stat = cpuReader.update(buffer) else {
+            snapshot.cpuBusy = 0; snapshot.cpuIOWait = 0
+            return 0
+        }
+        snapshot.bootTime = stat.bootTime
+        snapshot.runningCount = stat.procsRunning
+        var ticksPerCore: UInt64 = 0
+        snapshot.coreBusy.removeAll(keepingCapacity: true)
+        if havePreviousCPU {
+            snapshot.cpuBusy = CPUUsage.busy(from: previousTotal, to: stat.total)
+            snapshot.cpuIOWait = CPUUsage.iowait(from: previousTotal, to: stat.total)
+            for (i, core) in stat.cores.prefix(Snapshot.maximumCores).enumerated() {
+                let before = i < previousCores.count ? previousCores[i] : core
+                snapshot.coreBusy.append(CPUUsage.busy(from: before, to: core))
+            }
+            if stat.total.total > previousTotal.total {
+                ticksPerCore = (stat.total.total - previousTotal.total) / UInt64(max(stat.cores.count, 1))
+            }
+        } else {
+            for _ in stat.cores.prefix(Snapshot.maximumCores) { snapshot.coreBusy.append(0) }
+        }
+        previousTotal = stat.total
+        previousCores.removeAll(keepingCapacity: true)
+        previousCores.append(contentsOf: stat.cores)
+        havePreviousCPU = true
+        cpuHistory.append(snapshot.cpuBusy)
+        cpuHistory.copy(into: &snapshot.cpuHistory)
+        return ticksPerCore
+    }
+
+    /// Memory figures; returns how much MemAvailable rose since the last sample (KiB).
+    private func sampleMemory() -> UInt64 {
+        guard let info = memoryReader.update(buffer) else { return 0 }
+        snapshot.memory = MemoryBreakdown.figures(info, useMemAvailable: kernel?.supportsMemAvailable ?? true)
+        let available = snapshot.memory.available
+        var rise: UInt64 = 0
+        if let before = previousAvailableKiB, available > before { rise = available - before }
+        previousAvailableKiB = available
+        memoryHistory.append(MemoryBreakdown.share(snapshot.memory.used, of: snapshot.memory.total))
+        memoryHistory.copy(into: &snapshot.memoryHistory)
+        return rise
+    }
+
+    private func sampleSystem(realtimeMs: UInt64) {
+        if let up = uptimeReader.update(buffer) { snapshot.uptimeCentiseconds = up.uptimeCentiseconds }
+        if let load = loadReader.update(buffer) {
+            snapshot.load1 = load.load1; snapshot.load5 = load.load5; snapshot.load15 = load.load15
+        }
+        if let pressure = pressureReader.update(buffer) {
+            snapshot.memoryPressure = Permyriad(clamping: pressure.someAvg10)
+        } else {
+            snapshot.memoryPressure = nil
+        }
+        if lastBatteryReadMs == 0 || realtimeMs &- lastBatteryReadMs >= Sampler.batteryRefreshMs || realtimeMs < lastBatteryReadMs {
+            battery = Sampler.figures(batteryReader.update(buffer))
+            lastBatteryReadMs = realtimeMs == 0 ? 1 : realtimeMs
+        }
+        snapshot.battery = battery
+    }
+
+    private func sampleProcesses(ticksPerCore: UInt64, availableRiseKiB: UInt64, realtimeMs: UInt64) {
+        processTable.scan(buffer)
+        let processes = processTable.processes
+        snapshot.processCount = UInt32(clamping: processes.count)
+        if ticksPerCore > 0 {
+            topByCPU.select(processes) { $0.cpuDelta }
+        } else {
+            topByCPU.select([]) { $0.cpuDelta }
+        }
+        topByMemory.select(processes) { $0.privateKiB }
+        Sampler.fill(&snapshot.topCPU, from: processes, indices: topByCPU.indices, ticksPerCore: ticksPerCore)
+        Sampler.fill(&snapshot.topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: ticksPerCore)
+        if !processTable.exited.isEmpty {
+            exitTracker.record(processTable.exited, availableRiseKiB: availableRiseKiB,
+                               timeMs: realtimeMs, into: &snapshot.exits)
+        }
+    }
+
+    /// Fills a top list in place, reusing the entries' name storage.
+    static func fill(_ entries: inout [ProcessEntry], from processes: [ProcessSample], indices: [Int], ticksPerCore: UInt64) {
+        while entries.count > indices.count { entries.removeLast() }
+        for (slot, index) in indices.enumerated() {
+            let p = processes[index]
+            if slot == entries.count { entries.append(ProcessEntry()) }
+            entries[slot].pid = UInt32(clamping: p.pid)
+            entries[slot].cpu = ticksPerCore > 0 ? UInt16(clamping: p.cpuDelta &* 10_000 / ticksPerCore) : 0
+            entries[slot].privateKiB = p.privateKiB
+            entries[slot].name.removeAll(keepingCapacity: true)
+            NameSanitizer.sanitize(p.name, into: &entries[slot].name)
+        }
+    }
+
+    /// The snapshot's battery figures from the reader's aggregate.
+    public static func figures(_ status: BatteryStatus) -> BatteryFigures {
+        var b = BatteryFigures()
+        b.count = UInt8(clamping: status.count)
+        guard status.count > 0 else { return b }
+        b.state = BatteryFigures.State(rawValue: status.state.rawValue) ?? .unknown
+        b.percent = Permyriad(clamping: min(status.percentHundredths, 10_000))
+        b.powerMilliwatts = UInt32(clamping: status.powerNow / 1000)
+        if status.powerNow > 0 {
+            let energy: UInt64
+            switch b.state {
+            case .discharging: energy = status.energyNow
+            case .charging: energy = status.energyFull > status.energyNow ? status.energyFull - status.energyNow : 0
+            default: return b
+            }
+            b.minutesRemaining = UInt32(clamping: energy * 60 / status.powerNow)
+        }
+        return b
+    }
+
+    private func urgentConditions() -> UrgentFlags {
+        var flags: UrgentFlags = []
+        let b = snapshot.battery
+        if b.count > 0, b.state == .discharging, UInt32(b.percent) <= configuration.batteryLowPercent * 100 {
+            flags.insert(.batteryLow)
+        }
+        let m = snapshot.memory
+        if m.total > 0, m.available.multipliedReportingOverflow(by: 100).partialValue <= m.total &* UInt64(configuration.memoryLowPercent) {
+            flags.insert(.memoryLow)
+        }
+        if let pressure = snapshot.memoryPressure, UInt32(pressure) > configuration.pressureThreshold {
+            flags.insert(.memoryPressure)
+        }
+        return flags
+    }
+}

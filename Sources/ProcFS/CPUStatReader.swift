@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads /proc/stat: the `cpu` and `cpuN` lines, `btime`, `procs_running`, `procs_blocked`.
+///
+/// A `cpu` line holds `user nice system idle iowait irq softirq steal guest guest_nice`
+/// in clock ticks; older kernels stop earlier (missing fields are 0), and guest time
+/// is ignored because the kernel already counts it in user and nice. Every other
+/// line (the long `intr` line among them) is skipped with `memchr`.
+public final class CPUStatReader {
+    private let file: ProcFile
+    /// The last successful reading.
+    public private(set) var reading = CPUStat()
+    /// Filled by the next parse, then swapped with `reading`: both keep their `cores` capacity.
+    private var scratch = CPUStat()
+
+    /// Prepares to read `<procRoot>/stat`; opens it on the first update. Never fails.
+    public init(procRoot: String = "/proc") {
+        file = ProcFile(joinPath(procRoot, "stat"))
+    }
+
+    /// Re-reads /proc/stat into `buffer`; nil when unreadable or unparsable (show a placeholder).
+    ///
+    /// Two `cores` arrays alternate, so a caller may keep the previous reading (for rates)
+    /// without causing a copy; keeping two or more older readings makes the refill copy.
+    public func update(_ buffer: ReadBuffer) -> CPUStat? {
+        guard case .success(let bytes) = file.read(into: buffer),
+              Self.parse(bytes, into: &scratch) else { return nil }
+        swap(&reading, &scratch)
+        return reading
+    }
+
+    /// Parses the text of /proc/stat into `stat`, reusing its `cores` storage.
+    /// Returns false (leaving `stat` partly written) when there is no aggregate `cpu` line
+    /// or a `cpu` line has fewer than the four fields every kernel has.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, into stat: inout CPUStat) -> Bool {
+        stat.cores.removeAll(keepingCapacity: true)
+        stat.bootTime = 0
+        stat.procsRunning = 0
+        stat.procsBlocked = 0
+        var sawAggregate = false
+        var s = ByteScanner(bytes)
+        while !s.isAtEnd {
+            if s.consume("cpu") {
+                if let b = s.current, b >= 0x30, b <= 0x39 {
+                    _ = s.unsigned()  // N: cores are kept in file order
+                    guard let times = cpuTimes(&s) else { return false }
+                    stat.cores.append(times)
+                } else if s.current == 0x20 {
+                    guard let times = cpuTimes(&s) else { return false }
+                    stat.total = times
+                    sawAggregate = true
+                }
+            } else if s.consume("btime ") {
+                stat.bootTime = s.unsigned() ?? 0
+            } else if s.consume("procs_running ") {
+                stat.procsRunning = UInt32(clamping: s.unsigned() ?? 0)
+            } else if s.consume("procs_blocked ") {
+                stat.procsBlocked = UInt32(clamping: s.unsigned() ?? 0)
+            }
+            s.skipLineFast()
+        }
+        return sawAggregate
+    }
+
+    /// Up to eight tick counts after a `cpu` label; nil if fewer than four.
+    private static func cpuTimes(_ s: inout ByteScanner) -> CPUTimes? {
+        guard let user = s.unsigned(), let nice = s.unsigned(),
+              let system = s.unsigned(), let idle = s.unsigned() else { return nil }
+        return CPUTimes(user: user, nice: nice, system: system, idle: idle,
+                        iowait: s.unsigned() ?? 0, irq: s.unsigned() ?? 0,
+                        softirq: s.unsigned() ?? 0, steal: s.unsigned() ?? 0)
+    }
+}
+
+extension ByteScanner {
+    /// Like `skipLine`, but finds the newline with `memchr` (the `intr` line can be tens of KiB).
+    fileprivate mutating func skipLineFast() {
+        guard position < bytes.count, let base = bytes.baseAddress else { position = bytes.count; return }
+        if let nl = memchr(base + position, 0x0A, bytes.count - position) {
+            position = base.distance(to: UnsafeRawPointer(nl)) + 1
+        } else {
+            position = bytes.count
+        }
+    }
+}

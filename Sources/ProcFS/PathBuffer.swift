@@ -1,0 +1,38 @@
+/// A fixed, reused buffer in which relative paths like `1234/stat` are built,
+/// NUL-terminated, for `openat(2)` relative to an open directory.
+///
+/// Set the directory part once per entry with ``setDirectory(_:)``, then get
+/// each file's path with ``path(_:)``. Nothing is allocated after `init`.
+final class PathBuffer {
+    static let capacity = 512
+    private let storage = UnsafeMutablePointer<CChar>.allocate(capacity: PathBuffer.capacity)
+    private var directoryLength = 0
+
+    init() {
+        storage[0] = 0
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Makes `name/` the directory part of the next paths. Returns false (and
+    /// leaves the buffer empty) if the name cannot fit with room for a file name.
+    func setDirectory(_ name: UnsafeRawBufferPointer) -> Bool {
+        directoryLength = 0
+        storage[0] = 0
+        guard name.count + 1 + 64 < PathBuffer.capacity else { return false }
+        for i in 0..<name.count { storage[i] = CChar(bitPattern: name[i]) }
+        storage[name.count] = 0x2F  // "/"
+        directoryLength = name.count + 1
+        storage[directoryLength] = 0
+        return true
+    }
+
+    /// The path `<directory>/<file>`, valid until the next call on this buffer.
+    func path(_ file: StaticString) -> UnsafePointer<CChar> {
+        let n = min(file.utf8CodeUnitCount, PathBuffer.capacity - 1 - directoryLength)
+        let bytes = file.utf8Start
+        for i in 0..<n { storage[directoryLength + i] = CChar(bitPattern: bytes[i]) }
+        storage[directoryLength + n] = 0
+        return UnsafePointer(storage)
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ProcFS
+
+/// Where the snapshot lives, and the checks that make it safe to write there.
+///
+/// The directory must be ours alone: a directory (not a symlink), owned by the
+/// effective user, with no access for group or others. Anything else could let
+/// another user replace or read the snapshot, so it is refused, not repaired.
+public enum RuntimeDirectory {
+    /// The file name of the snapshot inside the runtime directory.
+    public static let snapshotName = "snapshot"
+
+    /// `$XDG_RUNTIME_DIR/sysstats` when XDG_RUNTIME_DIR is set and absolute,
+    /// else `/tmp/sysstats-$UID`.
+    public static func defaultPath(environment xdgRuntimeDir: String? = environmentValue("XDG_RUNTIME_DIR"),
+                                   uid: UInt32 = geteuid()) -> String {
+        if let xdg = xdgRuntimeDir, xdg.hasPrefix("/") {
+            return joinPath(xdg, "sysstats")
+        }
+        return "/tmp/sysstats-\(uid)"
+    }
+
+    /// The snapshot's path in `directory`.
+    public static func snapshotPath(in directory: String) -> String {
+        joinPath(directory, snapshotName)
+    }
+
+    /// Creates `path` (mode 0700) if it does not exist, then checks it.
+    /// Returns a one-line reason when the directory cannot be used.
+    public static func prepare(_ path: String) -> Result<Void, RuntimeDirectoryError> {
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            return .failure(RuntimeDirectoryError(path: path, reason: "cannot create it: \(Errno.current)"))
+        }
+        return check(path)
+    }
+
+    /// Checks that `path` is a directory we own, not a symlink, mode 0700 (no group/other bits).
+    public static func check(_ path: String, uid: UInt32 = geteuid()) -> Result<Void, RuntimeDirectoryError> {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            return .failure(RuntimeDirectoryError(path: path, reason: "cannot stat it: \(Errno.current)"))
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            return .failure(RuntimeDirectoryError(path: path, reason: "is a symbolic link; refusing to write through it"))
+        }
+        if type != S_IFDIR {
+            return .failure(RuntimeDirectoryError(path: path, reason: "is not a directory"))
+        }
+        if info.st_uid != uid {
+            return .failure(RuntimeDirectoryError(path: path, reason: "is owned by uid \(info.st_uid), not by you (uid \(uid))"))
+        }
+        if info.st_mode & 0o077 != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            return .failure(RuntimeDirectoryError(path: path, reason: "has mode 0\(mode); it must be 0700 (chmod 700 \(path))"))
+        }
+        return .success(())
+    }
+}
+
+/// Why a runtime directory was refused; `description` is the one-line message.
+public struct RuntimeDirectoryError: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "runtime directory \(path) \(reason)" }
+}
+
+/// `getenv` as an optional String.
+public func environmentValue(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+}

@@ -1,0 +1,23 @@
+/// Everything the sampler can be told, with the defaults a user gets.
+public struct SamplerConfiguration: Equatable {
+    public var procRoot = "/proc"
+    public var sysRoot = "/sys"
+    /// Interval between samples, milliseconds (`--interval 0.25` is 250).
+    public var intervalMs: UInt32 = 1000
+    /// Explicit runtime directory; nil means ``RuntimeDirectory/defaultPath(environment:uid:)``.
+    public var runtimeDirectory: String?
+    /// Take two samples one interval apart, write one snapshot, exit.
+    public var once = false
+    /// MemAvailable rises below this are not reported as memory freed by an exit.
+    public var freedThresholdKiB: UInt64 = 4 * 1024
+    /// Battery discharging at or below this percent is urgent.
+    public var batteryLowPercent: UInt32 = 10
+    /// MemAvailable at or below this percent of total is urgent.
+    public var memoryLowPercent: UInt32 = 5
+    /// PSI memory "some" avg10 above this (hundredths of a percent) is urgent.
+    public var pressureThreshold: UInt32 = 1000
+    /// Whether to measure the sampler's own CPU and memory (off for golden tests).
+    public var measureSelf = true
+
+    public init() {}
+}

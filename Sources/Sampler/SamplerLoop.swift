@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ProcFS
+
+/// Set by the SIGTERM/SIGINT handler; read by the loop between samples.
+nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
+
+/// The sampler's main loop: one thread, sleeping on CLOCK_MONOTONIC to absolute
+/// deadlines so the interval does not drift by the time each sample takes.
+public enum SamplerLoop {
+    /// Runs until SIGTERM or SIGINT (or one snapshot with `once`). Returns the exit status.
+    public static func run(_ configuration: SamplerConfiguration) -> Int32 {
+        let directory = configuration.runtimeDirectory ?? RuntimeDirectory.defaultPath()
+        if case .failure(let error) = RuntimeDirectory.prepare(directory) {
+            printError("sysstatsd: \(error)")
+            return 1
+        }
+        installSignalHandlers()
+        let sampler = Sampler(configuration: configuration)
+        let writer = SnapshotWriter(directory: directory)
+        let intervalNs = UInt64(configuration.intervalMs) * 1_000_000
+        var reportedWriteError = false
+
+        sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
+        if !configuration.once, case .failure(let e) = writer.write(sampler.snapshot) {
+            printError("sysstatsd: cannot write \(writer.path): \(e)")
+            reportedWriteError = true
+        }
+        var deadline = Clock.monotonicNs() &+ intervalNs
+        while stopRequested == 0 {
+            Clock.sleep(untilMonotonicNs: deadline)
+            if stopRequested != 0 { break }
+            let now = Clock.monotonicNs()
+            sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: now)
+            switch writer.write(sampler.snapshot) {
+            case .success:
+                reportedWriteError = false
+            case .failure(let e):
+                if configuration.once {
+                    printError("sysstatsd: cannot write \(writer.path): \(e)")
+                    return 1
+                }
+                if !reportedWriteError { printError("sysstatsd: cannot write \(writer.path): \(e) (will retry)") }
+                reportedWriteError = true
+            }
+            if configuration.once { break }
+            deadline &+= intervalNs
+            // After a suspend or a long stall, start again from now instead of catching up.
+            if deadline < now { deadline = now &+ intervalNs }
+        }
+        return 0
+    }
+
+    private static func installSignalHandlers() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in stopRequested = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0  // no SA_RESTART: the sleep returns EINTR at once
+        sigaction(SIGTERM, &action, nil)
+        sigaction(SIGINT, &action, nil)
+        signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+/// Prints one line to stderr, in one unbuffered write.
+public func printError(_ message: String) {
+    var line = message
+    line.append("\n")
+    line.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+}
+
+/// Clocks in the units the sampler uses.
+public enum Clock {
+    public static func monotonicNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    public static func realtimeMs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return UInt64(ts.tv_sec) &* 1000 &+ UInt64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// Sleeps until the deadline or until a signal arrives (EINTR ends the sleep early).
+    public static func sleep(untilMonotonicNs deadline: UInt64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+    }
+}

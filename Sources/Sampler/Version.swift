@@ -1,0 +1,1 @@
+public let sysstatsVersion = "0.1.0"

@@ -1,0 +1,191 @@
+// Bytes → Snapshot, format v1. Every read is bounds-checked first; no
+// arithmetic on input values can overflow; any input gives either a valid
+// Snapshot or a SnapshotDecodeError, never a trap.
+
+extension Snapshot {
+    /// Decodes a whole snapshot file.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) -> Snapshot {
+        var snapshot = Snapshot()
+        try snapshot.decode(from: bytes)
+        return snapshot
+    }
+
+    /// Decodes a whole snapshot file into `self`, reusing the capacity of its
+    /// arrays (and of the names of existing top and exit entries), so that a
+    /// renderer decoding every update allocates nothing in steady state.
+    ///
+    /// On error `self` holds an unspecified mix of old and new values (every
+    /// field valid for its type); do not show it.
+    public mutating func decode(from bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) {
+        let body = try Snapshot.checkHeader(bytes)
+        var r = ByteReader(body)
+
+        sequence = ByteReader(bytes).peekU64(at: SnapshotFormat.sequenceOffset)
+        timestampMs = try r.u64()
+        intervalMs = try r.u32()
+        bootTime = try r.u64()
+        uptimeCentiseconds = try r.u64()
+        cpuBusy = try r.u16()
+        cpuIOWait = try r.u16()
+        samplerCPU = try r.u16()
+        samplerResidentKiB = try r.u32()
+
+        memory.total = try r.u64()
+        memory.free = try r.u64()
+        memory.active = try r.u64()
+        memory.inactive = try r.u64()
+        memory.wired = try r.u64()
+        memory.other = try r.u64()
+        memory.available = try r.u64()
+        memory.used = try r.u64()
+        memory.swapTotal = try r.u64()
+        memory.swapUsed = try r.u64()
+        let pressure = try r.u16()
+        memoryPressure = pressure == SnapshotFormat.noPressure ? nil : pressure
+
+        load1 = try r.u32()
+        load5 = try r.u32()
+        load15 = try r.u32()
+        processCount = try r.u32()
+        runningCount = try r.u32()
+
+        battery.count = try r.u8()
+        guard let state = BatteryFigures.State(rawValue: try r.u8()) else {
+            throw .malformed(.unknownBatteryState)
+        }
+        battery.state = state
+        battery.percent = try r.u16()
+        battery.powerMilliwatts = try r.u32()
+        battery.minutesRemaining = try r.u32()
+        urgent = UrgentFlags(rawValue: try r.u32())
+
+        let cores = Int(try r.u16())
+        guard cores <= Snapshot.maximumCores else { throw .malformed(.countOverLimit) }
+        try r.u16Array(count: cores, into: &coreBusy)
+
+        let cpuPoints = Int(try r.u8())
+        guard cpuPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
+        try r.u16Array(count: cpuPoints, into: &cpuHistory)
+        let memoryPoints = Int(try r.u8())
+        guard memoryPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
+        guard memoryPoints == cpuPoints else { throw .malformed(.historyLengthMismatch) }
+        try r.u16Array(count: memoryPoints, into: &memoryHistory)
+
+        try r.processes(into: &topCPU)
+        try r.processes(into: &topMemory)
+
+        let exitCount = Int(try r.u8())
+        guard exitCount <= Snapshot.maximumExits else { throw .malformed(.countOverLimit) }
+        if exits.count > exitCount { exits.removeLast(exits.count - exitCount) }
+        for i in 0..<exitCount {
+            if i == exits.count { exits.append(ExitEntry()) }
+            exits[i].pid = try r.u32()
+            exits[i].timeMs = try r.u64()
+            exits[i].lastPrivateKiB = try r.u64()
+            exits[i].freedKiB = try r.u64()
+            try r.name(into: &exits[i].name)
+        }
+
+        guard r.isAtEnd else { throw .malformed(.trailingBytes) }
+    }
+
+    /// Checks the header against the buffer; returns the body.
+    private static func checkHeader(_ bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) -> UnsafeRawBufferPointer {
+        guard bytes.count >= SnapshotFormat.headerLength else { throw .truncated }
+        guard bytes.count <= SnapshotFormat.maximumEncodedSize else {
+            throw .oversize(UInt32(clamping: bytes.count))
+        }
+        let h = ByteReader(bytes)
+        guard h.peekU64(at: 0) == SnapshotFormat.magic else { throw .badMagic }
+        let version = h.peekU16(at: SnapshotFormat.versionOffset)
+        guard version == SnapshotFormat.version else { throw .unsupportedVersion(version) }
+        guard Int(h.peekU16(at: SnapshotFormat.headerLengthOffset)) == SnapshotFormat.headerLength else {
+            throw .malformed(.headerLength)
+        }
+        let totalField = h.peekU32(at: SnapshotFormat.totalLengthOffset)
+        guard totalField <= UInt32(SnapshotFormat.maximumEncodedSize) else { throw .oversize(totalField) }
+        let total = Int(totalField)
+        guard total >= SnapshotFormat.headerLength else { throw .malformed(.totalLength) }
+        guard bytes.count >= total else { throw .truncated }
+        guard bytes.count == total else { throw .malformed(.bytesAfterEnd) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[SnapshotFormat.headerLength..<total])
+        guard CRC32.checksum(body) == h.peekU32(at: SnapshotFormat.checksumOffset) else { throw .badChecksum }
+        guard h.peekU32(at: SnapshotFormat.flagsOffset) == 0 else { throw .malformed(.flags) }
+        return body
+    }
+}
+
+/// Reads little-endian fields in order, checking bounds before every read.
+private struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    /// Always `0...bytes.count`.
+    var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    /// Whether `n` more bytes can be read (no overflow: `offset <= bytes.count`).
+    @inline(__always)
+    private func has(_ n: Int) -> Bool { bytes.count - offset >= n }
+
+    @inline(__always)
+    private func peek<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at position: Int) -> T {
+        var value: T = 0
+        for i in 0..<(T.bitWidth / 8) {
+            value |= T(bytes[position + i]) << (8 * i)
+        }
+        return value
+    }
+
+    // Header fields: the caller has checked that the header is present.
+    func peekU16(at position: Int) -> UInt16 { peek(UInt16.self, at: position) }
+    func peekU32(at position: Int) -> UInt32 { peek(UInt32.self, at: position) }
+    func peekU64(at position: Int) -> UInt64 { peek(UInt64.self, at: position) }
+
+    @inline(__always)
+    private mutating func read<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(SnapshotDecodeError) -> T {
+        let size = T.bitWidth / 8
+        guard has(size) else { throw .malformed(.bodyTooShort) }
+        let value = peek(T.self, at: offset)
+        offset += size
+        return value
+    }
+
+    mutating func u8() throws(SnapshotDecodeError) -> UInt8 { try read(UInt8.self) }
+    mutating func u16() throws(SnapshotDecodeError) -> UInt16 { try read(UInt16.self) }
+    mutating func u32() throws(SnapshotDecodeError) -> UInt32 { try read(UInt32.self) }
+    mutating func u64() throws(SnapshotDecodeError) -> UInt64 { try read(UInt64.self) }
+
+    /// Replaces `array` with `count` u16 values, keeping its capacity.
+    mutating func u16Array(count: Int, into array: inout [UInt16]) throws(SnapshotDecodeError) {
+        // count <= 512, so 2 * count cannot overflow.
+        guard has(2 * count) else { throw .malformed(.bodyTooShort) }
+        array.removeAll(keepingCapacity: true)
+        for _ in 0..<count { array.append(peek(UInt16.self, at: offset)); offset += 2 }
+    }
+
+    /// A u8 length and that many bytes, replacing `name` and keeping its capacity.
+    mutating func name(into name: inout [UInt8]) throws(SnapshotDecodeError) {
+        let length = Int(try u8())
+        guard length <= Snapshot.maximumNameLength else { throw .malformed(.nameTooLong) }
+        guard has(length) else { throw .malformed(.nameRunsPastEnd) }
+        name.removeAll(keepingCapacity: true)
+        for i in 0..<length { name.append(bytes[offset + i]) }
+        offset += length
+    }
+
+    /// A u8 count and that many process entries, reusing existing entries.
+    mutating func processes(into entries: inout [ProcessEntry]) throws(SnapshotDecodeError) {
+        let count = Int(try u8())
+        guard count <= Snapshot.maximumTopEntries else { throw .malformed(.countOverLimit) }
+        if entries.count > count { entries.removeLast(entries.count - count) }
+        for i in 0..<count {
+            if i == entries.count { entries.append(ProcessEntry()) }
+            entries[i].pid = try u32()
+            entries[i].cpu = try u16()
+            entries[i].privateKiB = try u64()
+            try name(into: &entries[i].name)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+// Layout constants of the snapshot file, format v1. The byte-by-byte layout,
+// the versioning rules and a worked example are in docs/snapshot-format.md.
+
+/// Constants of the binary snapshot format.
+///
+/// A file is a fixed 32-byte header followed by the body. All integers are
+/// little-endian. The header is:
+///
+/// | offset | size | field |
+/// |---|---|---|
+/// | 0 | 8 | magic `"SYSSTATS"` |
+/// | 8 | 2 | format version (1) |
+/// | 10 | 2 | header length (32) |
+/// | 12 | 4 | total length, header + body |
+/// | 16 | 8 | sequence |
+/// | 24 | 4 | CRC-32 (IEEE, as zlib's `crc32`) of the body |
+/// | 28 | 4 | flags (0) |
+public enum SnapshotFormat {
+    /// The magic bytes `"SYSSTATS"` (53 59 53 53 54 41 54 53), read as a little-endian u64.
+    public static let magic: UInt64 = 0x5354_4154_5353_5953
+    /// The only version this code reads and writes.
+    public static let version: UInt16 = 1
+    public static let headerLength = 32
+
+    // Header field offsets.
+    static let versionOffset = 8
+    static let headerLengthOffset = 10
+    static let totalLengthOffset = 12
+    static let sequenceOffset = 16
+    static let checksumOffset = 24
+    static let flagsOffset = 28
+
+    /// `memoryPressure == nil` is written as this value.
+    public static let noPressure: UInt16 = 0xFFFF
+
+    /// Body bytes that do not depend on counts: times, CPU, sampler, memory,
+    /// pressure, load, processes, battery, urgent flags.
+    public static let fixedBodyLength =
+        8 + 4 + 8 + 8          // timestampMs, intervalMs, bootTime, uptimeCentiseconds
+        + 2 + 2                // cpuBusy, cpuIOWait
+        + 2 + 4                // samplerCPU, samplerResidentKiB
+        + 10 * 8               // memory
+        + 2                    // memoryPressure
+        + 3 * 4 + 4 + 4        // load1/5/15, processCount, runningCount
+        + 1 + 1 + 2 + 4 + 4    // battery
+        + 4                    // urgent
+    /// pid, cpu, privateKiB, name length; the name bytes follow.
+    public static let processEntryFixedLength = 4 + 2 + 8 + 1
+    /// pid, timeMs, lastPrivateKiB, freedKiB, name length; the name bytes follow.
+    public static let exitEntryFixedLength = 4 + 8 + 8 + 8 + 1
+
+    /// The largest file a v1 encoder can produce (every count and name at its limit): 2705 bytes.
+    public static let maximumV1Size =
+        headerLength + fixedBodyLength
+        + 2 + 2 * Snapshot.maximumCores
+        + 2 * (1 + 2 * Snapshot.historyLength)
+        + 2 * (1 + Snapshot.maximumTopEntries * (processEntryFixedLength + Snapshot.maximumNameLength))
+        + 1 + Snapshot.maximumExits * (exitEntryFixedLength + Snapshot.maximumNameLength)
+
+    /// The bound every reader enforces, on the total length field and on the
+    /// buffer. Well above ``maximumV1Size`` so that later versions have room.
+    public static let maximumEncodedSize = 16384
+
+    /// A snapshot older than this many intervals is shown as stale.
+    public static let staleAfterIntervals: UInt64 = 3
+}
+
+extension Snapshot {
+    /// See ``SnapshotFormat/maximumEncodedSize``.
+    public static let maximumEncodedSize = SnapshotFormat.maximumEncodedSize
+
+    /// Whether a renderer should show this snapshot as stale at `nowMs`
+    /// (milliseconds since the epoch): it is older than
+    /// ``SnapshotFormat/staleAfterIntervals`` intervals. A timestamp in the
+    /// future (clock stepped back) is not stale.
+    public func isStale(nowMs: UInt64) -> Bool {
+        guard nowMs > timestampMs else { return false }
+        let (limit, overflow) = UInt64(intervalMs).multipliedReportingOverflow(by: SnapshotFormat.staleAfterIntervals)
+        return !overflow && nowMs - timestampMs > limit
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// `sysstatsd` as a user runs it: flags, the runtime directory, signals.
+final class SamplerProgramTests: XCTestCase {
+    var runtime: URL!
+    override func setUpWithError() throws { runtime = try Programs.temporaryDirectory("e2e") }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: runtime) }
+
+    func readSnapshot(_ dir: URL) throws -> Snapshot {
+        let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent("snapshot")))
+        return try bytes.withUnsafeBytes { try Snapshot.decode($0) }
+    }
+
+    func testOnceWritesOneSnapshotOfTheFixtureMachineAndExitsZero() throws {
+        let tree = Programs.fixtures.appendingPathComponent("sampler-desktop/2")
+        let result = try Programs.run(try Programs.path("sysstatsd"), [
+            "--once", "--interval", "0.05", "--runtime-dir", runtime.path,
+            "--proc-root", tree.appendingPathComponent("proc").path,
+            "--sys-root", tree.appendingPathComponent("sys").path,
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let s = try readSnapshot(runtime)
+        XCTAssertEqual(s.sequence, 2)   // two samples, one snapshot
+        XCTAssertEqual(s.processCount, 6)
+        XCTAssertEqual(s.memory.total, 8_000_000)
+        XCTAssertEqual(s.battery.percent, 800)
+        XCTAssertEqual(s.intervalMs, 50)
+        XCTAssertGreaterThan(s.samplerResidentKiB, 0)   // its own cost, measured for real
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: runtime.path), ["snapshot"])
+    }
+
+    func testBadFlagGivesOneLineOnStderrAndStatus2() throws {
+        for args in [["--bogus"], ["--interval", "fast"], ["--interval"]] {
+            let result = try Programs.run(try Programs.path("sysstatsd"), args)
+            XCTAssertEqual(result.status, 2, "\(args)")
+            XCTAssertTrue(result.stderr.hasPrefix("sysstatsd: "), result.stderr)
+            XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
+        }
+    }
+
+    func testUnsafeRuntimeDirectoryIsRefusedWithOneLine() throws {
+        let open = runtime.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
+        let link = runtime.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: runtime)
+        for dir in [open, link] {
+            let result = try Programs.run(try Programs.path("sysstatsd"), ["--once", "--runtime-dir", dir.path])
+            XCTAssertEqual(result.status, 1)
+            XCTAssertTrue(result.stderr.hasPrefix("sysstatsd: runtime directory \(dir.path) "), result.stderr)
+            XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("snapshot").path))
+        }
+    }
+
+    func testSIGTERMAndSIGINTEndTheLoopCleanlyLeavingAValidSnapshot() throws {
+        let tree = Programs.fixtures.appendingPathComponent("sampler-desktop/2")
+        for signal in [SIGTERM, SIGINT] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
+            process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path,
+                                 "--proc-root", tree.appendingPathComponent("proc").path,
+                                 "--sys-root", tree.appendingPathComponent("sys").path]
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            while (try? readSnapshot(runtime))?.sequence ?? 0 < 5, Date() < deadline { usleep(20_000) }
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit, "signal \(signal)")
+            XCTAssertEqual(process.terminationStatus, 0, "signal \(signal)")
+            XCTAssertGreaterThanOrEqual(try readSnapshot(runtime).sequence, 5)
+            try FileManager.default.removeItem(at: runtime.appendingPathComponent("snapshot"))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+@testable import Sampler
+
+final class RuntimeDirectoryTests: XCTestCase {
+    var base: URL!
+
+    override func setUpWithError() throws {
+        base = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-rt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: base) }
+
+    func testDefaultIsUnderXDGRuntimeDirElseTmpWithUID() {
+        XCTAssertEqual(RuntimeDirectory.defaultPath(environment: "/run/user/1000", uid: 1000), "/run/user/1000/sysstats")
+        XCTAssertEqual(RuntimeDirectory.defaultPath(environment: nil, uid: 1000), "/tmp/sysstats-1000")
+        XCTAssertEqual(RuntimeDirectory.defaultPath(environment: "relative/dir", uid: 7), "/tmp/sysstats-7")
+        XCTAssertEqual(RuntimeDirectory.defaultPath(environment: "", uid: 7), "/tmp/sysstats-7")
+    }
+
+    func testPrepareCreatesAPrivateDirectory() throws {
+        let dir = base.appendingPathComponent("new").path
+        XCTAssertNoThrow(try RuntimeDirectory.prepare(dir).get())
+        let mode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o700)
+    }
+
+    func testSymlinkIsRefused() throws {
+        let target = base.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let link = base.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target.path)
+        guard case .failure(let e) = RuntimeDirectory.prepare(link) else { return XCTFail("symlink accepted") }
+        XCTAssertTrue(e.description.contains("symbolic link"), e.description)
+    }
+
+    func testGroupOrWorldAccessibleDirectoryIsRefusedWithTheFix() throws {
+        let dir = base.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        guard case .failure(let e) = RuntimeDirectory.prepare(dir.path) else { return XCTFail("0755 accepted") }
+        XCTAssertEqual(e.description, "runtime directory \(dir.path) has mode 0755; it must be 0700 (chmod 700 \(dir.path))")
+    }
+
+    func testDirectoryOwnedBySomeoneElseIsRefused() throws {
+        let dir = base.appendingPathComponent("theirs")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        guard case .failure(let e) = RuntimeDirectory.check(dir.path, uid: geteuid() &+ 1) else { return XCTFail("foreign owner accepted") }
+        XCTAssertTrue(e.description.contains("is owned by uid"), e.description)
+    }
+
+    func testAPlainFileIsRefused() throws {
+        let file = base.appendingPathComponent("file")
+        FileManager.default.createFile(atPath: file.path, contents: Data())
+        guard case .failure(let e) = RuntimeDirectory.prepare(file.path) else { return XCTFail("file accepted") }
+        XCTAssertTrue(e.description.contains("not a directory"), e.description)
+    }
+}

@@ -1,0 +1,60 @@
+import XCTest
+@testable import Sampler
+
+final class SamplerOptionsTests: XCTestCase {
+    func config(_ args: [String]) throws -> SamplerConfiguration {
+        guard case .success(.run(let c)) = SamplerOptions.parse(args) else {
+            XCTFail("expected a configuration for \(args)"); return SamplerConfiguration()
+        }
+        return c
+    }
+
+    func error(_ args: [String]) -> String? {
+        if case .failure(let e) = SamplerOptions.parse(args) { return e.description }
+        return nil
+    }
+
+    func testDefaultsAreOneSecondAndRealRoots() throws {
+        let c = try config([])
+        XCTAssertEqual(c.intervalMs, 1000)
+        XCTAssertEqual(c.procRoot, "/proc")
+        XCTAssertEqual(c.sysRoot, "/sys")
+        XCTAssertNil(c.runtimeDirectory)
+        XCTAssertFalse(c.once)
+    }
+
+    func testFractionalIntervalsAndBothFlagSpellings() throws {
+        XCTAssertEqual(try config(["--interval", "0.25"]).intervalMs, 250)
+        XCTAssertEqual(try config(["--interval=2.5"]).intervalMs, 2500)
+        XCTAssertEqual(try config(["--interval", ".5"]).intervalMs, 500)
+        XCTAssertEqual(try config(["--interval", "3"]).intervalMs, 3000)
+        let c = try config(["--once", "--proc-root", "/tmp/p", "--sys-root=/tmp/s", "--runtime-dir", "/tmp/r"])
+        XCTAssertTrue(c.once)
+        XCTAssertEqual([c.procRoot, c.sysRoot, c.runtimeDirectory], ["/tmp/p", "/tmp/s", "/tmp/r"])
+    }
+
+    func testBadIntervalsAreRefusedWithOneLine() {
+        for bad in ["0", "0.01", "-1", "abc", "1e3", "", ".", "1.2.3", "99999", "1,5"] {
+            let message = error(["--interval", bad])
+            XCTAssertNotNil(message, bad)
+            XCTAssertFalse(message?.contains("\n") ?? true)
+        }
+    }
+
+    func testUnknownFlagAndMissingValueAreRefused() {
+        XCTAssertEqual(error(["--bogus"]), "unknown option '--bogus' (see sysstatsd --help)")
+        XCTAssertEqual(error(["--interval"]), "--interval needs a value")
+        XCTAssertEqual(error(["--proc-root", ""]), "--proc-root needs a directory")
+    }
+
+    func testFreedThresholdIsInMiB() throws {
+        XCTAssertEqual(try config(["--freed-threshold", "16"]).freedThresholdKiB, 16 * 1024)
+        XCTAssertNotNil(error(["--freed-threshold", "lots"]))
+    }
+
+    func testHelpAndVersion() {
+        XCTAssertEqual(try SamplerOptions.parse(["--help"]).get(), .help)
+        XCTAssertEqual(try SamplerOptions.parse(["-h"]).get(), .help)
+        XCTAssertEqual(try SamplerOptions.parse(["--version"]).get(), .version)
+    }
+}

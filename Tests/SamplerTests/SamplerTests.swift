@@ -1,0 +1,152 @@
+import Foundation
+import ProcFS
+import SnapshotCodec
+import XCTest
+@testable import Sampler
+
+/// The sampler on committed two-sample fixture trees (Tests/Fixtures/make-sampler-fixtures.py
+/// documents how each expected figure follows from the fixture's numbers).
+final class SamplerTests: XCTestCase {
+    static let t0: UInt64 = 1_763_712_345_000
+
+    func sampleTwice(_ fixture: String) throws -> (first: Snapshot, second: Snapshot, machine: FixtureMachine) {
+        let machine = try FixtureMachine(fixture)
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        config.measureSelf = false
+        try machine.advance(to: 1)
+        let sampler = Sampler(configuration: config)
+        sampler.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        let first = sampler.snapshot
+        try machine.advance(to: 2)
+        sampler.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
+        return (first, sampler.snapshot, machine)
+    }
+
+    func testFirstSampleHasNoRatesYet() throws {
+        let s = try sampleTwice("sampler-desktop").first
+        XCTAssertEqual(s.sequence, 1)
+        XCTAssertEqual(s.cpuBusy, 0)
+        XCTAssertEqual(s.coreBusy, [0, 0])
+        XCTAssertTrue(s.topCPU.isEmpty)
+        XCTAssertTrue(s.exits.isEmpty)
+        XCTAssertEqual(s.processCount, 7)
+    }
+
+    func testCPUBusyAndIOWaitInTotalAndPerCore() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        XCTAssertEqual(s.cpuBusy, 3500)    // 70 of 200 ticks
+        XCTAssertEqual(s.cpuIOWait, 250)   // 5 of 200
+        XCTAssertEqual(s.coreBusy, [6000, 1000])
+        XCTAssertEqual(s.cpuHistory, [0, 3500])
+    }
+
+    func testFivePartMemoryBreakdownSumsToTotal() throws {
+        let m = try sampleTwice("sampler-desktop").second.memory
+        XCTAssertEqual(m.total, 8_000_000)
+        XCTAssertEqual(m.free, 1_420_000)
+        XCTAssertEqual(m.active, 2_300_000)
+        XCTAssertEqual(m.inactive, 1_300_000)
+        XCTAssertEqual(m.wired, 150_000)   // 10000 + 80000 + 15000 + 45000
+        XCTAssertEqual(m.other, 2_830_000)
+        XCTAssertEqual(m.free + m.active + m.inactive + m.wired + m.other, m.total)
+        XCTAssertEqual(m.available, 3_420_000)
+        XCTAssertEqual(m.used, 4_580_000)
+        XCTAssertEqual(m.swapTotal, 2_000_000)
+        XCTAssertEqual(m.swapUsed, 500_000)
+    }
+
+    func testMemoryHistoryHoldsUsedShareOfTotal() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        XCTAssertEqual(s.memoryHistory, [6250, 5725])
+    }
+
+    func testExitedProcessIsRecordedWithFreedMemoryFromMemAvailableRise() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        XCTAssertEqual(s.exits.count, 1)
+        let exit = try XCTUnwrap(s.exits.first)
+        XCTAssertEqual(exit.pid, 100)
+        XCTAssertEqual(String(decoding: exit.name, as: UTF8.self), "firefox-esr")
+        XCTAssertEqual(exit.lastPrivateKiB, 400_000)
+        XCTAssertEqual(exit.freedKiB, 420_000)
+        XCTAssertEqual(exit.timeMs, Self.t0 + 1000)
+    }
+
+    func testTopProcessesByCPUAndMemoryWithFriendlyAndSanitizedNames() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        XCTAssertEqual(s.topCPU.map(\.pid), [200, 300, 1, 400])
+        XCTAssertEqual(s.topCPU.map(\.cpu), [4000, 500, 200, 200])
+        XCTAssertEqual(s.topCPU.map { String(decoding: $0.name, as: UTF8.self) },
+                       ["Isolated Web Co", "gnome-shell-calendar-server", "systemd", "x\"},{</b> \u{FFFD}"])
+        XCTAssertEqual(s.topMemory.map(\.pid), [200, 300, 400, 1, 401])
+        XCTAssertEqual(s.topMemory.map(\.privateKiB), [300_000, 20_000, 8_000, 4_000, 4_000])
+        XCTAssertEqual(String(decoding: s.topMemory[4].name, as: UTF8.self), "a) b (c")
+    }
+
+    func testProcessCountsSkipAProcessThatVanishedMidScan() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        XCTAssertEqual(s.processCount, 6)   // pid 999 has a directory but no stat
+        XCTAssertEqual(s.runningCount, 3)
+    }
+
+    func testLoadUptimeBootTimeAndPressure() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        XCTAssertEqual([s.load1, s.load5, s.load15], [60, 59, 59])
+        XCTAssertEqual(s.uptimeCentiseconds, 1_234_667)
+        XCTAssertEqual(s.bootTime, 1_763_700_000)
+        XCTAssertEqual(s.memoryPressure, 1250)
+    }
+
+    func testDischargingBatteryAt8PercentIsUrgentWithTimeLeft() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        XCTAssertEqual(s.battery.count, 1)
+        XCTAssertEqual(s.battery.state, .discharging)
+        XCTAssertEqual(s.battery.percent, 800)
+        XCTAssertEqual(s.battery.powerMilliwatts, 10_000)
+        XCTAssertEqual(s.battery.minutesRemaining, 24)
+        XCTAssertTrue(s.urgent.contains(.batteryLow))
+        XCTAssertTrue(s.urgent.contains(.memoryPressure))   // some avg10 12.50 > 10.00
+        XCTAssertFalse(s.urgent.contains(.memoryLow))
+    }
+
+    func testOldKernelIgnoresPressureAndEstimatesAvailableWithoutMemAvailable() throws {
+        let s = try sampleTwice("sampler-server").second
+        XCTAssertNil(s.memoryPressure)    // 3.10 < 4.20, though the fixture has the file
+        XCTAssertEqual(s.memory.available, 2_520_000)   // 500000 + 100000 + 2000000 + 120000 − 200000
+        XCTAssertEqual(s.battery.count, 0)
+        XCTAssertEqual(s.cpuBusy, 5000)
+        XCTAssertEqual(s.coreBusy, [5000])
+        XCTAssertEqual(s.urgent, [])
+    }
+
+    /// The golden snapshot: the committed bytes that the desktop fixture's two samples produce.
+    /// Regenerate with SYSSTATS_REGENERATE_GOLDEN=1 after an intended change.
+    func testDesktopFixtureProducesTheGoldenSnapshot() throws {
+        let s = try sampleTwice("sampler-desktop").second
+        var bytes: [UInt8] = []
+        s.encode(into: &bytes)
+        let golden = FixtureMachine.fixtures.appendingPathComponent("sampler-desktop/expected.snapshot")
+        if ProcessInfo.processInfo.environment["SYSSTATS_REGENERATE_GOLDEN"] == "1" {
+            try Data(bytes).write(to: golden)
+        }
+        XCTAssertEqual(bytes, [UInt8](try Data(contentsOf: golden)))
+        XCTAssertEqual(try bytes.withUnsafeBytes { try Snapshot.decode($0) }, s)
+    }
+
+    func testSteadyStateSamplesKeepArrayStorage() throws {
+        let machine = try FixtureMachine("sampler-desktop")
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        config.measureSelf = false
+        let sampler = Sampler(configuration: config)
+        try machine.advance(to: 2)
+        for i in 0..<3 { sampler.sample(realtimeMs: Self.t0 + UInt64(i) * 1000, monotonicNs: UInt64(i + 1) * 1_000_000_000) }
+        let before = sampler.snapshot.topMemory.map { $0.name.capacity }
+        for i in 3..<50 { sampler.sample(realtimeMs: Self.t0 + UInt64(i) * 1000, monotonicNs: UInt64(i + 1) * 1_000_000_000) }
+        XCTAssertEqual(sampler.snapshot.topMemory.map { $0.name.capacity }, before)
+        XCTAssertEqual(sampler.snapshot.cpuHistory.count, 50)
+        XCTAssertEqual(sampler.snapshot.sequence, 50)
+    }
+}

@@ -1,0 +1,152 @@
+import SnapshotCodec
+import XCTest
+
+/// Deterministic PRNG (SplitMix64) so that fuzz failures reproduce from the seed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension SplitMix64 {
+    /// `count` random bytes, eight per step (fast enough in debug builds).
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var i = 0
+        while i < count {
+            var word = next()
+            for _ in 0..<min(8, count - i) { out[i] = UInt8(truncatingIfNeeded: word); word >>= 8; i += 1 }
+        }
+        return out
+    }
+}
+
+/// A name of exactly `length` bytes, printable ASCII plus some multi-byte characters.
+func testName(_ seed: Int, length: Int = Snapshot.maximumNameLength) -> [UInt8] {
+    var name = Array("n\(seed)-é€\"<b>\\".utf8)
+    let fill = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    var i = seed
+    while name.count < length { name.append(fill[i % fill.count]); i += 7 }
+    return Array(name.prefix(length))
+}
+
+/// A fixed snapshot with every field non-default and every count and name at its limit.
+func fullSnapshot() -> Snapshot {
+    var s = Snapshot()
+    s.sequence = 0x0102_0304_0506_0708
+    s.timestampMs = 1_763_750_000_123
+    s.intervalMs = 1000
+    s.bootTime = 1_763_700_000
+    s.uptimeCentiseconds = 5_000_012
+    s.cpuBusy = 4321
+    s.cpuIOWait = 123
+    s.coreBusy = (0..<Snapshot.maximumCores).map { Permyriad(($0 * 37) % 10001) }
+    s.samplerCPU = 12
+    s.samplerResidentKiB = 3100
+    s.memory.total = 16_384_000
+    s.memory.free = 1_000_000
+    s.memory.active = 6_000_000
+    s.memory.inactive = 5_000_000
+    s.memory.wired = 2_000_000
+    s.memory.other = 2_384_000
+    s.memory.available = 9_000_000
+    s.memory.used = 7_384_000
+    s.memory.swapTotal = 8_000_000
+    s.memory.swapUsed = 123_456
+    s.memoryPressure = 250
+    s.load1 = 123; s.load5 = 456; s.load15 = 789
+    s.processCount = 1000
+    s.runningCount = 3
+    s.battery.count = 2
+    s.battery.state = .discharging
+    s.battery.percent = 8765
+    s.battery.powerMilliwatts = 12_345
+    s.battery.minutesRemaining = 321
+    s.urgent = [.batteryLow, .memoryPressure]
+    s.cpuHistory = (0..<Snapshot.historyLength).map { Permyriad($0 * 150) }
+    s.memoryHistory = (0..<Snapshot.historyLength).map { Permyriad(9000 - $0 * 10) }
+    s.topCPU = (0..<Snapshot.maximumTopEntries).map {
+        ProcessEntry(pid: UInt32(1000 + $0), cpu: UInt16(20000 - $0 * 100), privateKiB: UInt64(50_000 + $0), name: testName($0))
+    }
+    s.topMemory = (0..<Snapshot.maximumTopEntries).map {
+        ProcessEntry(pid: UInt32(2000 + $0), cpu: UInt16($0), privateKiB: UInt64(4_000_000 - $0 * 1000), name: testName(10 + $0))
+    }
+    s.exits = (0..<Snapshot.maximumExits).map {
+        ExitEntry(pid: UInt32(3000 + $0), timeMs: 1_763_749_999_000 - UInt64($0) * 1000,
+                  lastPrivateKiB: UInt64(700_000 + $0), freedKiB: UInt64($0 * 1024), name: testName(20 + $0))
+    }
+    return s
+}
+
+func encoded(_ snapshot: Snapshot) -> [UInt8] {
+    var bytes: [UInt8] = []
+    snapshot.encode(into: &bytes)
+    return bytes
+}
+
+func decodeResult(_ bytes: [UInt8]) -> Result<Snapshot, SnapshotDecodeError> {
+    bytes.withUnsafeBytes { raw in
+        Result { () throws(SnapshotDecodeError) in try Snapshot.decode(raw) }
+    }
+}
+
+/// `snapshot.decode(from:)` over an array. (Swift 6.3.1's IRGen crashes on a
+/// `throws(SnapshotDecodeError)` closure passed straight to `withUnsafeBytes`,
+/// hence the detour through Result.)
+func decode(_ bytes: [UInt8], into snapshot: inout Snapshot) throws(SnapshotDecodeError) {
+    let result = bytes.withUnsafeBytes { raw in
+        Result { () throws(SnapshotDecodeError) in try snapshot.decode(from: raw) }
+    }
+    try result.get()
+}
+
+func decodeError(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> SnapshotDecodeError? {
+    switch decodeResult(bytes) {
+    case .success: XCTFail("decoded, expected an error", file: file, line: line); return nil
+    case .failure(let error): return error
+    }
+}
+
+func storeU16(_ value: UInt16, at offset: Int, in bytes: inout [UInt8]) {
+    for i in 0..<2 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt16(i))) }
+}
+
+func storeU32(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+    for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) }
+}
+
+/// Recomputes the body checksum in the header (no-op on a buffer shorter than the header).
+func fixChecksum(_ bytes: inout [UInt8]) {
+    guard bytes.count >= 32 else { return }
+    let crc = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[32...])) }
+    storeU32(crc, at: 24, in: &bytes)
+}
+
+/// Replaces the body of an encoded snapshot and fixes total length and checksum,
+/// so that only the body parser can object.
+func withBody(of bytes: [UInt8], _ edit: (inout [UInt8]) -> Void) -> [UInt8] {
+    var body = Array(bytes[32...])
+    edit(&body)
+    var out = Array(bytes[..<32]) + body
+    storeU32(UInt32(out.count), at: 12, in: &out)
+    fixChecksum(&out)
+    return out
+}
+
+/// Body offsets of format v1 (see docs/snapshot-format.md).
+enum BodyOffset {
+    static let batteryState = 141
+    static let coreCount = 156
+    /// In a snapshot with no cores: the history counts and the list counts.
+    static let cpuHistoryCountNoCores = 158
+    static let memoryHistoryCountNoCores = 159
+    static let topCPUCountEmpty = 160
+    static let topMemoryCountEmpty = 161
+    static let exitCountEmpty = 162
+}
