@@ -29,11 +29,22 @@ public struct ClickScanner {
     /// Feeds bytes read from stdin; calls `onClick` for each complete line that is a
     /// click on a known block.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, onClick: (ClickEvent) -> Void) {
-        for b in bytes {
+        var position = 0
+        while let event = next(in: bytes, position: &position) { onClick(event) }
+    }
+
+    /// Consumes `bytes` from `position` up to the end of the next line that is a
+    /// click on a known block and returns that click; nil when `bytes` are used up
+    /// (a partial line is kept for the next call).
+    public mutating func next(in bytes: UnsafeRawBufferPointer, position: inout Int) -> ClickEvent? {
+        while position < bytes.count {
+            let b = bytes[position]
+            position += 1
             if b == 0x0A {
-                if !overflowed, let event = ClickScanner.parse(lineBuffer[...]) { onClick(event) }
+                let event = overflowed ? nil : ClickScanner.parse(lineBuffer[...])
                 lineBuffer.removeAll(keepingCapacity: true)
                 overflowed = false
+                if let event { return event }
             } else if overflowed {
                 continue
             } else if lineBuffer.count >= ClickScanner.maximumLineLength {
@@ -43,6 +54,7 @@ public struct ClickScanner {
                 lineBuffer.append(b)
             }
         }
+        return nil
     }
 
     /// Parses one line: optional `,` or `[`, then an object with string `name`

@@ -40,7 +40,7 @@ func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> In
     let fd: Int32 = path.withUnsafeBufferPointer { p in
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { c in
             var fd: Int32
-            repeat { fd = open(c, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) } while fd < 0 && cbarsys_errno() == EINTR
+            repeat { fd = cbarsys_open_readonly(c) } while fd < 0 && cbarsys_errno() == EINTR
             return fd
         }
     }
@@ -70,8 +70,8 @@ func cStringBytes(_ p: UnsafePointer<CChar>) -> [UInt8] {
 /// The process's arguments after the program name.
 func commandLineArguments() -> [[UInt8]] {
     var args: [[UInt8]] = []
-    let argc = Int(CommandLine.argc)
-    let argv = CommandLine.unsafeArgv
+    let argc = Int(cbarsys_argc())
+    guard let argv = cbarsys_argv() else { return args }
     var i = 1
     while i < argc {
         if let p = argv[i] { args.append(cStringBytes(p)) }

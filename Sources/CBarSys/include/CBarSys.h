@@ -49,4 +49,17 @@ static inline unsigned long long cbarsys_cputime_us(void) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000ULL;
 }
+/// open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) (open is variadic: not callable from Swift).
+static inline int cbarsys_open_readonly(const char *path) {
+    return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+}
+/// Sets O_NONBLOCK on fd; returns -1 on error.
+static inline int cbarsys_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+/// The process's argc and argv, saved before main (Embedded Swift has no CommandLine).
+int cbarsys_argc(void);
+char **cbarsys_argv(void);
 #endif
