@@ -216,11 +216,15 @@ func renderBlock(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: Me
     case .selfCost:
         v.full.append("self ")
         v.full.appendFixed(UInt64(snap.samplerCPU) + usage.cpu, scaleDigits: 2, fractionDigits: 1)
-        v.full.append("% ")
+        v.full.append(UInt8(ascii: "%"))
         v.short.append(v.full)
+        v.full.append(UInt8(ascii: " "))
         v.full.appendSize(kib: UInt64(snap.samplerResidentKiB))
-        v.full.append(UInt8(ascii: "+"))
-        v.full.appendSize(kib: usage.residentKiB)
+        // The renderer's own RSS, when the program measured it.
+        if usage.residentKiB > 0 {
+            v.full.append(UInt8(ascii: "+"))
+            v.full.appendSize(kib: usage.residentKiB)
+        }
     }
 }
 
