@@ -47,7 +47,7 @@ extension ByteWriter {
     /// Appends one sparkline character (▁▂▃▄▅▆▇█) for a share in hundredths of a percent.
     public mutating func appendSparkline(permyriad: UInt64) {
         // U+2581...U+2588 are E2 96 81...88.
-        let level = min(7, permyriad * 8 / 10_001)
+        let level = min(7, permyriad * 8 / 10_000)
         append(0xE2); append(0x96); append(0x81 + UInt8(level))
     }
 }
