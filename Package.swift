@@ -47,6 +47,8 @@ let package = Package(
         .executableTarget(name: "sysstats-bar", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys"],
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"]),
+        // Runs the built sysstats-bar (release by default, for the memory budget).
+        .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec"]),
 
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"]),
