@@ -25,9 +25,17 @@ final class BarProcess: @unchecked Sendable {  // output is guarded by lock
     private var output = Data()
     private var newlines = 0
 
-    init(_ arguments: [String], stdin: Bool = true) throws {
-        process.executableURL = URL(fileURLWithPath: try BarProcess.binary())
-        process.arguments = arguments
+    /// Starts sysstats-bar with `arguments`; with `wrapper` (e.g. valgrind and its
+    /// options), runs `wrapper[0] wrapper[1...] sysstats-bar arguments`.
+    init(_ arguments: [String], stdin: Bool = true, wrapper: [String] = [], binary: String? = nil) throws {
+        let binary = try binary ?? BarProcess.binary()
+        if let tool = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(wrapper.dropFirst()) + [binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
         process.standardInput = stdin ? stdinPipe : FileHandle.nullDevice
         process.standardOutput = stdoutPipe
         process.standardError = FileHandle.standardError
