@@ -14,7 +14,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         switch self {
         case .unknownOption: "sysstats-bar: unknown option (see --help)"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
-        case .unknownOutput: "sysstats-bar: --output must be text, i3bar or waybar"
+        case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar or x11-root"
         case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         }
@@ -23,8 +23,8 @@ public enum OptionsError: Error, Equatable, Sendable {
 
 /// The usage text for `--help`.
 public let usageText: StaticString = """
-    usage: sysstats-bar [--output text|i3bar|waybar] [--runtime-dir DIR] [--blocks LIST] [--once]
-      --output       bar protocol (default text)
+    usage: sysstats-bar [--output text|i3bar|waybar|x11-root] [--runtime-dir DIR] [--blocks LIST] [--once]
+      --output       bar protocol (default text); x11-root sets the root window name (dwm)
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
       --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self

@@ -16,6 +16,8 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
     case i3bar
     /// One JSON object per line with `text`, `tooltip`, `class`, `percentage`.
     case waybar
+    /// The X11 root window's name (dwm and similar): plain text, no newline.
+    case x11Root
 
     /// The name in `--output`.
     public var name: StaticString {
@@ -23,6 +25,7 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
         case .text: "text"
         case .i3bar: "i3bar"
         case .waybar: "waybar"
+        case .x11Root: "x11-root"
         }
     }
 }
@@ -89,7 +92,7 @@ public struct Renderer {
             urgent = urgent || value.urgent
             if percentage == nil { percentage = value.percentage }
             switch output {
-            case .text:
+            case .text, .x11Root:
                 if shown > 0 { line.append(" | ") }
                 line.append(escaped: value.full.bytes, .plain)
             case .i3bar:
@@ -120,7 +123,7 @@ public struct Renderer {
     public mutating func renderMessage(_ message: StaticString) {
         beginLine()
         switch output {
-        case .text:
+        case .text, .x11Root:
             line.append(message)
         case .i3bar:
             line.append("{\"name\":\"sysstats\",\"full_text\":\"")
@@ -140,7 +143,7 @@ public struct Renderer {
     private mutating func beginLine() {
         line.reset()
         switch output {
-        case .text: break
+        case .text, .x11Root: break
         case .i3bar:
             if i3barStreaming { line.append(i3barArrays == 0 ? "[\n" : ",") }
             line.append(UInt8(ascii: "["))
@@ -154,7 +157,7 @@ public struct Renderer {
             line.append(UInt8(ascii: "]"))
             i3barArrays += 1
         }
-        line.append(UInt8(ascii: "\n"))
+        if output != .x11Root { line.append(UInt8(ascii: "\n")) }
     }
 
     private mutating func endWaybar(_ cls: StaticString, percentage: UInt64?) {
@@ -191,4 +194,14 @@ public struct Renderer {
         if v.urgent { line.append(",\"urgent\":true") }
         line.append(UInt8(ascii: "}"))
     }
+}
+
+/// The longest prefix of `bytes` of at most `maximum` bytes that does not cut a
+/// UTF-8 character (dwm copies at most 255 bytes of WM_NAME).
+public func utf8PrefixLength(_ bytes: [UInt8], maximum: Int) -> Int {
+    guard bytes.count > maximum else { return bytes.count }
+    var n = maximum
+    // Back off while the first byte left out is a continuation byte.
+    while n > 0 && bytes[n] & 0xC0 == 0x80 { n -= 1 }
+    return n
 }

@@ -4,7 +4,7 @@
 import CBarSys
 
 /// Writes all of `bytes` to `fd`. Returns 0, or the errno that stopped it.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     var done = 0
     while done < bytes.count {
         let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
@@ -19,13 +19,13 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
 }
 
 /// Writes a literal to stderr (for messages before exit).
-func writeError(_ text: StaticString) {
+public func writeError(_ text: StaticString) {
     _ = writeAll(2, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     _ = writeAll(2, UnsafeRawBufferPointer(start: ("\n" as StaticString).utf8Start, count: 1))
 }
 
 /// Reads into `buffer` with read(2), retrying on EINTR. Returns bytes read, or -errno.
-func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+public func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
     while true {
         let n = read(fd, buffer.baseAddress, buffer.count)
         if n >= 0 { return n }
@@ -36,7 +36,7 @@ func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
 
 /// Reads a whole small file at `path` (NUL-terminated) into `buffer`: open, read
 /// until EOF or the buffer is full, close. Returns bytes read, or -errno.
-func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
+public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
     let fd: Int32 = path.withUnsafeBufferPointer { p in
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { c in
             var fd: Int32
@@ -57,7 +57,7 @@ func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> In
 }
 
 /// A C string's bytes (without the NUL).
-func cStringBytes(_ p: UnsafePointer<CChar>) -> [UInt8] {
+public func cStringBytes(_ p: UnsafePointer<CChar>) -> [UInt8] {
     let n = strlen(p)
     var out: [UInt8] = []
     out.reserveCapacity(n + 1)
@@ -68,7 +68,7 @@ func cStringBytes(_ p: UnsafePointer<CChar>) -> [UInt8] {
 }
 
 /// The process's arguments after the program name.
-func commandLineArguments() -> [[UInt8]] {
+public func commandLineArguments() -> [[UInt8]] {
     var args: [[UInt8]] = []
     let argc = Int(cbarsys_argc())
     guard let argv = cbarsys_argv() else { return args }
@@ -91,4 +91,22 @@ func residentKiB(statm path: [UInt8], buffer: UnsafeMutableRawBufferPointer, pag
     var pages: UInt64 = 0
     while i < n, buffer[i] >= 48, buffer[i] <= 57 { pages = pages * 10 + UInt64(buffer[i] - 48); i += 1 }
     return pages * pageKiB
+}
+
+/// Replaces this process with the program `name` from the directory of this
+/// executable (/proc/self/exe), passing the same arguments. Returns only on failure.
+public func execSibling(_ name: StaticString) {
+    var path = [UInt8](repeating: 0, count: 4096 + 64)
+    let n = path.withUnsafeMutableBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 4096) { readlink("/proc/self/exe", $0, 4096) }
+    }
+    guard n > 0 else { return }
+    var end = n
+    while end > 0 && path[end - 1] != UInt8(ascii: "/") { end -= 1 }
+    for i in 0..<name.utf8CodeUnitCount { path[end + i] = name.utf8Start[i] }
+    path[end + name.utf8CodeUnitCount] = 0
+    guard let argv = cbarsys_argv() else { return }
+    path.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { _ = execv($0, argv) }
+    }
 }

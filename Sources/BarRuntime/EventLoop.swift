@@ -6,6 +6,24 @@ import BarCoreEmbedded
 import CBarSys
 import SnapshotCodecEmbedded
 
+/// Where the rendered lines go: stdout, or an X11 root window name.
+public protocol BarSink {
+    /// A descriptor the event loop polls besides its own (the X connection), or -1.
+    var pollFD: Int32 { get }
+    /// Shows one rendered update. Returns 0, or the errno that stopped it (EPIPE: the bar is gone).
+    mutating func show(_ line: [UInt8]) -> Int32
+    /// Called when ``pollFD`` is readable.
+    mutating func handleEvents()
+}
+
+/// Writes each update to stdout with one write().
+public struct StdoutSink: BarSink {
+    public init() {}
+    public var pollFD: Int32 { -1 }
+    public mutating func show(_ line: [UInt8]) -> Int32 { line.withUnsafeBytes { writeAll(1, $0) } }
+    public mutating func handleEvents() {}
+}
+
 /// Outcome of reading the snapshot file.
 enum LoadResult {
     case fresh
@@ -14,7 +32,8 @@ enum LoadResult {
 }
 
 /// The renderer program's state.
-struct Bar {
+public struct Bar<Sink: BarSink> {
+    var sink: Sink
     var renderer: Renderer
     let options: BarOptions
     var snapshot = Snapshot()
@@ -41,7 +60,9 @@ struct Bar {
     var lastCPUus: UInt64 = 0
     var lastMonoMs: UInt64 = 0
 
-    init(options: BarOptions, runtimeDir: [UInt8]) {
+    /// Sets up buffers for `options`, reading snapshots from `runtimeDir`, showing them on `sink`.
+    public init(options: BarOptions, runtimeDir: [UInt8], sink: Sink) {
+        self.sink = sink
         self.options = options
         renderer = Renderer(output: options.output, blocks: options.blocks, streaming: !options.once)
         var d = runtimeDir
@@ -117,7 +138,7 @@ struct Bar {
     mutating func emit() {
         if paused { return }
         draw()
-        let err = renderer.line.bytes.withUnsafeBytes { writeAll(1, $0) }
+        let err = sink.show(renderer.line.bytes)
         if err == EPIPE { exit(0) }
         if err != 0 { writeError("sysstats-bar: cannot write to stdout"); exit(1) }
     }
@@ -203,7 +224,7 @@ struct Bar {
     }
 
     /// Runs until a signal ends it or stdout closes.
-    mutating func run() -> Never {
+    public mutating func run() -> Never {
         cbarsys_ignore_sigpipe()
         signalFD = cbarsys_signalfd()
         inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
@@ -217,7 +238,7 @@ struct Bar {
         _ = addWatch()
         _ = load()
         emit()
-        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 3)
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 4)
         defer { fds.deallocate() }
         while true {
             let now = nowMs()
@@ -231,7 +252,8 @@ struct Bar {
             fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
-            let ready = poll(fds, 3, timeout)
+            fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(fds, 4, timeout)
             if ready < 0 {
                 if cbarsys_errno() == EINTR { continue }
                 writeError("sysstats-bar: poll failed"); exit(1)
@@ -249,17 +271,18 @@ struct Bar {
                 emit()
             }
             if fds[2].revents != 0 && !readStdin() { readClicks = false }
+            if fds[3].revents != 0 { sink.handleEvents() }
         }
     }
 
     /// `--once`: prints the current snapshot (or the stale message) and exits;
     /// status 0 for a current snapshot, 1 otherwise.
-    mutating func runOnce() -> Never {
+    public mutating func runOnce() -> Never {
         cbarsys_ignore_sigpipe()
         _ = load()
         let current = isCurrent(nowMs())
         draw()
-        let err = renderer.line.bytes.withUnsafeBytes { writeAll(1, $0) }
+        let err = sink.show(renderer.line.bytes)
         exit(err == 0 && current ? 0 : 1)
     }
 }
