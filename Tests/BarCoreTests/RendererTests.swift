@@ -49,6 +49,7 @@ final class RendererTests: XCTestCase {
             "sysstatsd stopped\n",
             ##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"}]"## + "\n",
             #"{"text":"sysstatsd stopped","tooltip":"sysstatsd stopped","class":"stale"}"# + "\n",
+            "sysstatsd stopped",
         ])
     }
 
@@ -91,5 +92,21 @@ final class RendererTests: XCTestCase {
             r.line.bytes.withUnsafeBufferPointer { XCTAssertEqual($0.baseAddress, first) }
         }
         XCTAssertEqual(r.line.bytes.capacity, capacity)
+    }
+}
+
+final class X11RootRenderingTests: XCTestCase {
+    func testX11RootIsPlainTextWithoutNewline() {
+        let line = rendered(Fixture.hostile.snapshot, .x11Root, blocks: [.uptime, .exited], nowMs: Fixture.hostile.nowMs)
+        XCTAssertEqual(line, #"up 1d 17h | exited a"b\c</span>"},{"full_text":"x had 2.0M"#)
+    }
+
+    func testWMNameCutNeverSplitsAUTF8Character() {
+        let bytes = Array(String(repeating: "a", count: 253).utf8) + Array("€€".utf8)  // € is 3 bytes
+        XCTAssertEqual(utf8PrefixLength(bytes, maximum: 255), 253)
+        XCTAssertEqual(utf8PrefixLength(bytes, maximum: 256), 256)
+        XCTAssertEqual(utf8PrefixLength(Array("short".utf8), maximum: 255), 5)
+        let exact = Array(String(repeating: "b", count: 255).utf8) + [0xC3, 0xA9]
+        XCTAssertEqual(utf8PrefixLength(exact, maximum: 255), 255)
     }
 }
