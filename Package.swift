@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
 
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
-        // the event loop in the executable over a C shim (Embedded Swift cannot import Glibc).
+        // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
         .target(name: "SnapshotCodecEmbedded", swiftSettings: embedded),
         .target(name: "BarCore", dependencies: ["SnapshotCodec"]),
         .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded"], swiftSettings: embedded),
@@ -58,11 +58,15 @@ let package = Package(
         // Runs the built sysstats-bar (release by default, for the memory budget).
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec"]),
 
-        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS"]),
-        .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec"]),
-        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec"]),
+        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "TestSupport"]),
+        .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
+        // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).
-        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "TestSupport"]),
     ]
 )

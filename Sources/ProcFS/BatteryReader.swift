@@ -6,10 +6,12 @@ import Glibc
 ///
 /// The directory is kept open and listed again on every update (it has a
 /// handful of entries; hotplugged batteries appear at the next update). Each
-/// entry's files are opened relative to it with `openat(2)`, read into the
-/// shared buffer and closed: sysfs attributes are read once per open.
-/// Peripheral batteries (`scope` = `Device`: a wireless mouse, a keyboard) are
-/// not counted; neither is a battery whose `present` is `0`.
+/// supply is read from its `uevent` file, which holds every attribute in one
+/// read (`POWER_SUPPLY_ENERGY_NOW=…`), instead of one open per attribute; a
+/// supply without a readable `uevent` falls back to the attribute files, and
+/// one whose `uevent` lacks `POWER_SUPPLY_TYPE` (older kernels) to its `type` file. Peripheral batteries
+/// (`scope` = `Device`: a wireless mouse, a keyboard) are not counted; neither
+/// is a battery whose `present` is `0`.
 public final class BatteryReader {
     /// Where sysfs is mounted (`/sys`, or a fixture tree).
     public let sysRoot: String
@@ -30,12 +32,13 @@ public final class BatteryReader {
         var acOnline = false
         directory.forEachEntry { name, _ in
             guard let root = directory.descriptor, path.setDirectory(name) else { return }
-            switch supplyType(root, buffer) {
+            let supply = readSupply(root, buffer)
+            switch supply.type {
             case .mains:
-                if value("online", root, buffer) == 1 { acOnline = true }
+                if supply.online == 1 { acOnline = true }
             case .battery:
-                if let battery = readBattery(root, buffer) { aggregate.add(battery) }
-            case .other:
+                if let battery = batteryReading(supply) { aggregate.add(battery) }
+            case .other, nil:
                 break
             }
         }
@@ -44,46 +47,72 @@ public final class BatteryReader {
         return status
     }
 
-    private enum SupplyType { case battery, mains, other }
+    /// One supply's attributes: from `uevent` in one read, else (or for what it lacks) one file each.
+    private func readSupply(_ root: FileDescriptor, _ buffer: ReadBuffer) -> SupplyAttributes {
+        var supply = SupplyAttributes()
+        if case .success(let bytes) = buffer.fill(relativeTo: root, path.path("uevent")) {
+            supply.parseUevent(bytes)
+        } else {
+            readAttributeFiles(&supply, root, buffer)
+        }
+        if supply.type == nil, let type = line("type", root, buffer) {
+            supply.type = SupplyAttributes.SupplyType(type)
+        }
+        return supply
+    }
 
-    private func supplyType(_ root: FileDescriptor, _ buffer: ReadBuffer) -> SupplyType {
-        guard let type = line("type", root, buffer) else { return .other }
-        if bytesEqual(type, "Battery") { return .battery }
-        if bytesEqual(type, "Mains") { return .mains }
-        return .other
+    private func readAttributeFiles(_ s: inout SupplyAttributes, _ root: FileDescriptor, _ buffer: ReadBuffer) {
+        if let type = line("type", root, buffer) { s.type = SupplyAttributes.SupplyType(type) }
+        if s.type == .mains { s.online = value("online", root, buffer); return }
+        guard s.type == .battery else { return }
+        s.present = value("present", root, buffer)
+        if let scope = line("scope", root, buffer) { s.scopeIsDevice = bytesEqual(scope, "Device") }
+        if let status = line("status", root, buffer) { s.state = batteryState(status) }
+        s.capacity = value("capacity", root, buffer)
+        s.energyNow = value("energy_now", root, buffer)
+        s.energyFull = value("energy_full", root, buffer)
+        s.energyFullDesign = value("energy_full_design", root, buffer)
+        if s.energyNow == nil {
+            s.chargeNow = value("charge_now", root, buffer)
+            s.chargeFull = value("charge_full", root, buffer)
+            s.chargeFullDesign = value("charge_full_design", root, buffer)
+        }
+        s.powerNow = value("power_now", root, buffer)
+        if s.powerNow == nil { s.currentNow = value("current_now", root, buffer) }
+        // Voltage converts charge to energy and current to power: read it only for those.
+        if s.energyNow == nil || s.powerNow == nil {
+            s.voltageNow = value("voltage_now", root, buffer)
+            s.voltageMinDesign = value("voltage_min_design", root, buffer)
+        }
     }
 
     /// One battery's readings, or nil if it is absent or belongs to a peripheral.
-    private func readBattery(_ root: FileDescriptor, _ buffer: ReadBuffer) -> BatteryReading? {
-        if value("present", root, buffer) == 0 { return nil }
-        if let scope = line("scope", root, buffer), bytesEqual(scope, "Device") { return nil }
-
+    private func batteryReading(_ s: SupplyAttributes) -> BatteryReading? {
+        if s.present == 0 || s.scopeIsDevice { return nil }
         var b = BatteryReading()
-        if let status = line("status", root, buffer) { b.state = batteryState(status) }
-        b.capacity = value("capacity", root, buffer).map { UInt64(max($0, 0)) }
-
-        let voltageNow = positive(value("voltage_now", root, buffer))
-        let voltageDesign = positive(value("voltage_min_design", root, buffer))
-        if let now = value("energy_now", root, buffer) {
+        b.state = s.state
+        b.capacity = s.capacity.map { UInt64(max($0, 0)) }
+        let voltageNow = positive(s.voltageNow)
+        let voltageDesign = positive(s.voltageMinDesign)
+        if let now = s.energyNow {
             b.energyNow = UInt64(max(now, 0))
-            b.energyFull = positive(value("energy_full", root, buffer))
-            b.energyFullDesign = positive(value("energy_full_design", root, buffer))
-        } else if let now = value("charge_now", root, buffer) {
+            b.energyFull = positive(s.energyFull)
+            b.energyFullDesign = positive(s.energyFullDesign)
+        } else if let now = s.chargeNow {
             // Charge (µAh) times voltage (µV) / 10⁶ = energy (µWh). The design
             // voltage is steadier than the present one, so prefer it.
             if let volts = voltageDesign ?? voltageNow {
                 b.energyNow = microwattHours(UInt64(max(now, 0)), volts)
-                b.energyFull = positive(value("charge_full", root, buffer)).map { microwattHours($0, volts) }
-                b.energyFullDesign = positive(value("charge_full_design", root, buffer)).map { microwattHours($0, volts) }
+                b.energyFull = positive(s.chargeFull).map { microwattHours($0, volts) }
+                b.energyFullDesign = positive(s.chargeFullDesign).map { microwattHours($0, volts) }
             }
         } else {
-            b.energyFullDesign = positive(value("energy_full_design", root, buffer))
+            b.energyFullDesign = positive(s.energyFullDesign)
         }
-
         // Some batteries report a negative current (or power) while discharging.
-        if let power = value("power_now", root, buffer) {
+        if let power = s.powerNow {
             b.powerNow = power.magnitude
-        } else if let current = value("current_now", root, buffer), let volts = voltageNow ?? voltageDesign {
+        } else if let current = s.currentNow, let volts = voltageNow ?? voltageDesign {
             b.powerNow = microwattHours(current.magnitude, volts)  // µA × µV / 10⁶ = µW
         }
         return b
@@ -101,6 +130,65 @@ public final class BatteryReader {
         guard let bytes = line(file, root, buffer) else { return nil }
         var s = ByteScanner(bytes)
         return s.signed()
+    }
+}
+
+/// The attributes of one power supply that the reader uses; nil where the supply has none.
+struct SupplyAttributes {
+    enum SupplyType {
+        case battery, mains, other
+        init(_ text: UnsafeRawBufferPointer) {
+            self = bytesEqual(text, "Battery") ? .battery : bytesEqual(text, "Mains") ? .mains : .other
+        }
+    }
+    var type: SupplyType?
+    var online: Int64?
+    var present: Int64?
+    var scopeIsDevice = false
+    var state: BatteryStatus.State = .unknown
+    var capacity: Int64?
+    var energyNow: Int64?, energyFull: Int64?, energyFullDesign: Int64?
+    var chargeNow: Int64?, chargeFull: Int64?, chargeFullDesign: Int64?
+    var powerNow: Int64?, currentNow: Int64?
+    var voltageNow: Int64?, voltageMinDesign: Int64?
+
+    /// The numeric `uevent` keys (after `POWER_SUPPLY_`) and the fields they fill.
+    // Immutable after initialization; key paths are just not declared Sendable.
+    nonisolated(unsafe) static let numericKeys: [(StaticString, WritableKeyPath<SupplyAttributes, Int64?>)] = [
+        ("ONLINE", \.online), ("PRESENT", \.present), ("CAPACITY", \.capacity),
+        ("ENERGY_NOW", \.energyNow), ("ENERGY_FULL", \.energyFull), ("ENERGY_FULL_DESIGN", \.energyFullDesign),
+        ("CHARGE_NOW", \.chargeNow), ("CHARGE_FULL", \.chargeFull), ("CHARGE_FULL_DESIGN", \.chargeFullDesign),
+        ("POWER_NOW", \.powerNow), ("CURRENT_NOW", \.currentNow),
+        ("VOLTAGE_NOW", \.voltageNow), ("VOLTAGE_MIN_DESIGN", \.voltageMinDesign),
+    ]
+
+    /// Fills the fields from `uevent` lines (`POWER_SUPPLY_STATUS=Discharging`); unknown keys are skipped.
+    mutating func parseUevent(_ bytes: UnsafeRawBufferPointer) {
+        var scanner = ByteScanner(bytes)
+        while !scanner.isAtEnd {
+            guard scanner.consume("POWER_SUPPLY_") else { scanner.skipLine(); continue }
+            let keyStart = scanner.position
+            while let b = scanner.current, b != 0x3D, b != 0x0A { scanner.position += 1 }
+            let key = UnsafeRawBufferPointer(rebasing: bytes[keyStart..<scanner.position])
+            guard scanner.consume("=") else { scanner.skipLine(); continue }
+            let valueStart = scanner.position
+            while let b = scanner.current, b != 0x0A { scanner.position += 1 }
+            let text = UnsafeRawBufferPointer(rebasing: bytes[valueStart..<scanner.position])
+            if bytesEqual(key, "TYPE") {
+                type = SupplyType(text)
+            } else if bytesEqual(key, "STATUS") {
+                state = batteryState(text)
+            } else if bytesEqual(key, "SCOPE") {
+                scopeIsDevice = bytesEqual(text, "Device")
+            } else {
+                for (name, field) in SupplyAttributes.numericKeys where bytesEqual(key, name) {
+                    var number = ByteScanner(text)
+                    self[keyPath: field] = number.signed()
+                    break
+                }
+            }
+            scanner.skipLine()
+        }
     }
 }
 

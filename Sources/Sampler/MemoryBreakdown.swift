@@ -20,15 +20,10 @@ public enum MemoryBreakdown {
         let total = info.memTotal
         m.total = total
         var remaining = total
-        func take(_ value: UInt64) -> UInt64 {
-            let taken = min(value, remaining)
-            remaining -= taken
-            return taken
-        }
-        m.free = take(info.memFree)
-        m.active = take(info.active)
-        m.inactive = take(info.inactive)
-        m.wired = take(info.unevictable &+ info.sUnreclaim &+ info.kernelStack &+ info.pageTables)
+        m.free = take(info.memFree, from: &remaining)
+        m.active = take(info.active, from: &remaining)
+        m.inactive = take(info.inactive, from: &remaining)
+        m.wired = take(info.unevictable &+ info.sUnreclaim &+ info.kernelStack &+ info.pageTables, from: &remaining)
         m.other = remaining
 
         let available: UInt64
@@ -43,6 +38,13 @@ public enum MemoryBreakdown {
         m.swapTotal = info.swapTotal
         m.swapUsed = info.swapTotal > info.swapFree ? info.swapTotal - info.swapFree : 0
         return m
+    }
+
+    /// At most `value` out of `remaining`, which shrinks by what was taken.
+    private static func take(_ value: UInt64, from remaining: inout UInt64) -> UInt64 {
+        let taken = min(value, remaining)
+        remaining -= taken
+        return taken
     }
 
     /// `part` as a share of `whole`, in hundredths of a percent.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ProcFS
+import SnapshotCodec
 
 /// Where the snapshot lives, and the checks that make it safe to write there.
 ///
@@ -9,22 +10,16 @@ import ProcFS
 /// effective user, with no access for group or others. Anything else could let
 /// another user replace or read the snapshot, so it is refused, not repaired.
 public enum RuntimeDirectory {
-    /// The file name of the snapshot inside the runtime directory.
-    public static let snapshotName = "snapshot"
-
     /// `$XDG_RUNTIME_DIR/sysstats` when XDG_RUNTIME_DIR is set and absolute,
     /// else `/tmp/sysstats-$UID`.
     public static func defaultPath(environment xdgRuntimeDir: String? = environmentValue("XDG_RUNTIME_DIR"),
                                    uid: UInt32 = geteuid()) -> String {
-        if let xdg = xdgRuntimeDir, xdg.hasPrefix("/") {
-            return joinPath(xdg, "sysstats")
-        }
-        return "/tmp/sysstats-\(uid)"
+        SnapshotLocation.runtimeDirectory(xdgRuntimeDir: xdgRuntimeDir, uid: uid)
     }
 
     /// The snapshot's path in `directory`.
     public static func snapshotPath(in directory: String) -> String {
-        joinPath(directory, snapshotName)
+        SnapshotLocation.snapshotPath(in: directory)
     }
 
     /// Creates `path` (mode 0700) if it does not exist, then checks it.

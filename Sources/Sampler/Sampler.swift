@@ -91,7 +91,8 @@ public final class Sampler {
         if havePreviousCPU {
             snapshot.cpuBusy = CPUUsage.busy(from: previousTotal, to: stat.total)
             snapshot.cpuIOWait = CPUUsage.iowait(from: previousTotal, to: stat.total)
-            for (i, core) in stat.cores.prefix(Snapshot.maximumCores).enumerated() {
+            for i in 0..<min(stat.cores.count, Snapshot.maximumCores) {
+                let core = stat.cores[i]
                 let before = i < previousCores.count ? previousCores[i] : core
                 snapshot.coreBusy.append(CPUUsage.busy(from: before, to: core))
             }
@@ -99,7 +100,7 @@ public final class Sampler {
                 ticksPerCore = (stat.total.total - previousTotal.total) / UInt64(max(stat.cores.count, 1))
             }
         } else {
-            for _ in stat.cores.prefix(Snapshot.maximumCores) { snapshot.coreBusy.append(0) }
+            for _ in 0..<min(stat.cores.count, Snapshot.maximumCores) { snapshot.coreBusy.append(0) }
         }
         previousTotal = stat.total
         previousCores.removeAll(keepingCapacity: true)
@@ -161,14 +162,14 @@ public final class Sampler {
     /// Fills a top list in place, reusing the entries' name storage.
     static func fill(_ entries: inout [ProcessEntry], from processes: [ProcessSample], indices: [Int], ticksPerCore: UInt64) {
         while entries.count > indices.count { entries.removeLast() }
-        for (slot, index) in indices.enumerated() {
-            let p = processes[index]
+        // Index loops, not enumerated(): its iterator allocates in unoptimized builds.
+        for slot in 0..<indices.count {
+            let p = processes[indices[slot]]
             if slot == entries.count { entries.append(ProcessEntry()) }
             entries[slot].pid = UInt32(clamping: p.pid)
             entries[slot].cpu = ticksPerCore > 0 ? UInt16(clamping: p.cpuDelta &* 10_000 / ticksPerCore) : 0
             entries[slot].privateKiB = p.privateKiB
-            entries[slot].name.removeAll(keepingCapacity: true)
-            NameSanitizer.sanitize(p.name, into: &entries[slot].name)
+            p.name.withUnsafeBytes { NameSanitizer.sanitize($0, into: &entries[slot].name) }
         }
     }
 

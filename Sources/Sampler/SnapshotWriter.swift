@@ -10,21 +10,24 @@ import SnapshotCodec
 public final class SnapshotWriter {
     public let directory: String
     public let path: String
-    private let temporaryPath: String
+    /// The paths as C strings, made once: passing a String to open(2) converts it on every call.
+    private let pathC: [CChar]
+    private let temporaryPathC: [CChar]
     /// Reused encoding buffer: steady state allocates nothing.
     private var bytes: [UInt8] = []
 
     public init(directory: String) {
         self.directory = directory
         self.path = RuntimeDirectory.snapshotPath(in: directory)
-        self.temporaryPath = joinPath(directory, ".snapshot.tmp")
-        bytes.reserveCapacity(4096)
+        pathC = Array(path.utf8CString)
+        temporaryPathC = Array(joinPath(directory, ".snapshot.tmp").utf8CString)
+        bytes.reserveCapacity(Snapshot.maximumEncodedSize)
     }
 
     /// Encodes and writes `snapshot`. Four syscalls: open, write, close, rename.
     public func write(_ snapshot: Snapshot) -> Result<Void, Errno> {
         snapshot.encode(into: &bytes)
-        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = open(temporaryPathC, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 { return .failure(.current) }
         let written: Errno? = bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -40,17 +43,17 @@ public final class SnapshotWriter {
         }
         if let error = written {
             close(fd)
-            unlink(temporaryPath)
+            unlink(temporaryPathC)
             return .failure(error)
         }
         if close(fd) != 0 && errno != EINTR {
             let error = Errno.current
-            unlink(temporaryPath)
+            unlink(temporaryPathC)
             return .failure(error)
         }
-        if rename(temporaryPath, path) != 0 {
+        if rename(temporaryPathC, pathC) != 0 {
             let error = Errno.current
-            unlink(temporaryPath)
+            unlink(temporaryPathC)
             return .failure(error)
         }
         return .success(())

@@ -11,8 +11,8 @@ public struct TopSelection {
 
     public init(limit: Int) {
         self.limit = limit
-        indices.reserveCapacity(limit + 1)
-        keys.reserveCapacity(limit + 1)
+        indices.reserveCapacity(limit)
+        keys.reserveCapacity(limit)
     }
 
     /// Selects from `processes` the `limit` entries with the largest `key`, largest first.
@@ -24,11 +24,16 @@ public struct TopSelection {
             let k = key(processes[i])
             if k == 0 { continue }
             if indices.count == limit, let last = keys.last, !ranksAbove(k, processes[i].pid, last, processes[indices[limit - 1]].pid) { continue }
-            var slot = indices.count
-            while slot > 0, ranksAbove(k, processes[i].pid, keys[slot - 1], processes[indices[slot - 1]].pid) { slot -= 1 }
-            indices.insert(i, at: slot)
-            keys.insert(k, at: slot)
-            if indices.count > limit { indices.removeLast(); keys.removeLast() }
+            // Insert by shifting in place: Array.insert(_:at:) allocates in unoptimized builds.
+            if indices.count < limit { indices.append(i); keys.append(k) }
+            var slot = indices.count - 1
+            while slot > 0, ranksAbove(k, processes[i].pid, keys[slot - 1], processes[indices[slot - 1]].pid) {
+                indices[slot] = indices[slot - 1]
+                keys[slot] = keys[slot - 1]
+                slot -= 1
+            }
+            indices[slot] = i
+            keys[slot] = k
         }
     }
 

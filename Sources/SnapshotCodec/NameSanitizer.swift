@@ -16,6 +16,16 @@ public enum NameSanitizer {
     ///
     /// Quotes, backslashes and markup are kept: escaping is each renderer's job.
     public static func sanitize<Bytes: Collection<UInt8>>(_ raw: Bytes, into out: inout [UInt8]) {
+        let done: Void? = raw.withContiguousStorageIfAvailable { sanitize(UnsafeRawBufferPointer($0), into: &out) }
+        if done == nil {
+            let copy = Array(raw)
+            copy.withUnsafeBytes { sanitize($0, into: &out) }
+        }
+    }
+
+    /// The same over raw bytes. Not generic, so it allocates nothing once `out`
+    /// has capacity, whether or not the caller's build specializes generics.
+    public static func sanitize(_ raw: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         let limit = Snapshot.maximumNameLength
         var i = raw.startIndex
@@ -33,14 +43,13 @@ public enum NameSanitizer {
             if out.count + length > limit { break }
             appendUTF8(mapped, length: length, to: &out)
         }
-        while let last = out.last, last == 0x20 { out.removeLast() }
+        // Indexing, not `out.last`: the generic `last` allocates in unoptimized builds.
+        while !out.isEmpty && out[out.count - 1] == 0x20 { out.removeLast() }
         if out.isEmpty { out.append(0x3F) }
     }
 
     /// A scalar value (U+FFFD for an invalid subsequence) and the index after it.
-    private static func decodeScalar<Bytes: Collection<UInt8>>(
-        _ raw: Bytes, at start: Bytes.Index
-    ) -> (UInt32, Bytes.Index) {
+    private static func decodeScalar(_ raw: UnsafeRawBufferPointer, at start: Int) -> (UInt32, Int) {
         let replacement: UInt32 = 0xFFFD
         let lead = raw[start]
         var i = raw.index(after: start)

@@ -61,21 +61,31 @@ public enum SnapshotFormat {
     /// buffer. Well above ``maximumV1Size`` so that later versions have room.
     public static let maximumEncodedSize = 16384
 
-    /// A snapshot older than this many intervals is shown as stale.
+    /// A snapshot older than this many intervals is shown as stale…
     public static let staleAfterIntervals: UInt64 = 3
+    /// …and never before this many milliseconds, so a short interval does not
+    /// make one late wake-up flash "stale" on the bar.
+    public static let staleMinimumMs: UInt64 = 5000
 }
 
 extension Snapshot {
     /// See ``SnapshotFormat/maximumEncodedSize``.
     public static let maximumEncodedSize = SnapshotFormat.maximumEncodedSize
 
+    /// The age beyond which this snapshot is stale, ms: 3 intervals, at least 5 s.
+    public var staleLimitMs: UInt64 {
+        max(UInt64(intervalMs) * SnapshotFormat.staleAfterIntervals, SnapshotFormat.staleMinimumMs)
+    }
+
+    /// Milliseconds since the snapshot was taken; 0 when its timestamp is in the
+    /// future (the clock stepped back).
+    public func ageMs(nowMs: UInt64) -> UInt64 {
+        nowMs > timestampMs ? nowMs - timestampMs : 0
+    }
+
     /// Whether a renderer should show this snapshot as stale at `nowMs`
-    /// (milliseconds since the epoch): it is older than
-    /// ``SnapshotFormat/staleAfterIntervals`` intervals. A timestamp in the
-    /// future (clock stepped back) is not stale.
+    /// (milliseconds since the epoch): older than ``staleLimitMs``.
     public func isStale(nowMs: UInt64) -> Bool {
-        guard nowMs > timestampMs else { return false }
-        let (limit, overflow) = UInt64(intervalMs).multipliedReportingOverflow(by: SnapshotFormat.staleAfterIntervals)
-        return !overflow && nowMs - timestampMs > limit
+        ageMs(nowMs: nowMs) > staleLimitMs
     }
 }

@@ -1,1 +1,76 @@
-// The sysstats command-line interface.
+// The sysstats command-line interface: argument parsing only; the work is in
+// Report, Doctor and the formatting types beside them.
+import ArgumentParser
+
+/// `sysstats`, the root command.
+public struct SysstatsCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sysstats",
+        abstract: "Show what the sysstatsd sampler measured, and check the setup.",
+        version: sysstatsCLIVersion,
+        subcommands: [ReportCommand.self, DoctorCommand.self])
+
+    public init() {}
+}
+
+/// The version `sysstats --version` prints (kept equal to sysstatsd's).
+public let sysstatsCLIVersion = "0.1.0"
+
+/// Options shared by the commands that read the snapshot.
+struct RuntimeDirectoryOption: ParsableArguments {
+    @Option(name: .customLong("runtime-dir"), help: ArgumentHelp(
+        "Where the snapshot is (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID).",
+        valueName: "dir"))
+    var runtimeDirectory: String?
+
+    var resolved: String { RuntimePaths.runtimeDirectory(option: runtimeDirectory) }
+}
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Print one status line from the latest snapshot.",
+        discussion: """
+            Exits 1 when there is no snapshot or it does not decode. A stale snapshot
+            (older than 3 sampler intervals, at least 5 s) is still printed, with a
+            warning on stderr.
+            """)
+
+    @OptionGroup var runtime: RuntimeDirectoryOption
+    @Flag(help: "Print the data as a JSON object instead.")
+    var json = false
+    @Flag(help: "Print again whenever the snapshot changes, until Ctrl-C.")
+    var watch = false
+
+    func run() throws {
+        let path = RuntimePaths.snapshotPath(in: runtime.resolved)
+        if watch { Report.watch(path: path, json: json) }
+        let output = Report.run(path: path, json: json)
+        emit(output)
+    }
+}
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the runtime directory, the snapshot, the kernel's features and the batteries.",
+        discussion: "Prints one line per check (ok, warn or fail); exits 1 when a check fails.")
+
+    @OptionGroup var runtime: RuntimeDirectoryOption
+    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read /proc from this directory.", valueName: "dir"))
+    var procRoot = "/proc"
+    @Option(name: .customLong("sys-root"), help: ArgumentHelp("Read /sys from this directory.", valueName: "dir"))
+    var sysRoot = "/sys"
+
+    func run() throws {
+        let checks = Doctor.run(runtimeDirectory: runtime.resolved, procRoot: procRoot, sysRoot: sysRoot)
+        emit(CommandOutput(stdout: checks.map(\.line), stderr: [], status: Doctor.exitStatus(checks)))
+    }
+}
+
+/// Prints a command's output and exits with its status.
+func emit(_ output: CommandOutput) {
+    for line in output.stdout { writeStdout(line + "\n") }
+    for line in output.stderr { printError(line) }
+    if output.status != 0 { SysstatsCommand.exit(withError: ExitCode(output.status)) }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Paths and process helpers for tests that run the built programs.
@@ -6,9 +7,7 @@ import XCTest
 /// They run the *release* binaries (memory budgets are about what users run):
 /// `make test` builds them first. Set SYSSTATS_BIN_DIR to test other builds.
 enum Programs {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+    static let packageRoot = Fixtures.packageRoot
 
     static var binDir: URL {
         if let dir = ProcessInfo.processInfo.environment["SYSSTATS_BIN_DIR"] { return URL(fileURLWithPath: dir) }
@@ -43,13 +42,6 @@ enum Programs {
         return Output(status: process.terminationStatus,
                       stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
                       stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-    }
-
-    /// A fresh private temporary directory (mode 0700).
-    static func temporaryDirectory(_ label: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return dir
     }
 
     /// A field of /proc/PID/status in KiB (VmHWM, VmRSS), while the process runs.

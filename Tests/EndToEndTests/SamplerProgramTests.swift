@@ -1,12 +1,14 @@
 import Foundation
 import SnapshotCodec
 import XCTest
+import TestSupport
 
 /// `sysstatsd` as a user runs it: flags, the runtime directory, signals.
 final class SamplerProgramTests: XCTestCase {
-    var runtime: URL!
-    override func setUpWithError() throws { runtime = try Programs.temporaryDirectory("e2e") }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: runtime) }
+    var directory: TemporaryDirectory!
+    var runtime: URL { directory.url }
+    override func setUpWithError() throws { directory = try TemporaryDirectory("e2e") }
+    override func tearDownWithError() throws { directory = nil }
 
     func readSnapshot(_ dir: URL) throws -> Snapshot {
         let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent("snapshot")))
@@ -14,7 +16,7 @@ final class SamplerProgramTests: XCTestCase {
     }
 
     func testOnceWritesOneSnapshotOfTheFixtureMachineAndExitsZero() throws {
-        let tree = Programs.fixtures.appendingPathComponent("sampler-desktop/2")
+        let tree = Fixtures.root.appendingPathComponent("sampler-desktop/2")
         let result = try Programs.run(try Programs.path("sysstatsd"), [
             "--once", "--interval", "0.05", "--runtime-dir", runtime.path,
             "--proc-root", tree.appendingPathComponent("proc").path,
@@ -56,7 +58,7 @@ final class SamplerProgramTests: XCTestCase {
     }
 
     func testSIGTERMAndSIGINTEndTheLoopCleanlyLeavingAValidSnapshot() throws {
-        let tree = Programs.fixtures.appendingPathComponent("sampler-desktop/2")
+        let tree = Fixtures.root.appendingPathComponent("sampler-desktop/2")
         for signal in [SIGTERM, SIGINT] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import ProcFS
 
 final class BatteryReaderTests: XCTestCase {
@@ -129,5 +130,31 @@ final class BatteryReaderTests: XCTestCase {
         var a = BatteryAggregate()
         a.add(BatteryReading(energyNow: 2, energyFull: 3))
         XCTAssertEqual(a.status.percentHundredths, 6667)
+    }
+
+    /// BAT0 and the AC have only a `uevent`; BAT1's `uevent` has no TYPE (older
+    /// kernels) and its `type` file is read instead; the mouse is a peripheral.
+    func testSuppliesAreReadFromUeventWithTheTypeFileAsFallback() {
+        let s = status("battery-uevent/sys")
+        XCTAssertEqual(s.count, 2)
+        // BAT0: 10 of 20 Wh; BAT1: 8 Ah × 10 V = 80 of 80 Wh. 90 of 100 Wh.
+        XCTAssertEqual(s.energyNow, 90_000_000)
+        XCTAssertEqual(s.energyFull, 100_000_000)
+        XCTAssertEqual(s.percentHundredths, 9000)
+        XCTAssertEqual(s.state, .discharging)
+        // 7 W from BAT0 plus |−0.3 A| × 10 V from BAT1.
+        XCTAssertEqual(s.powerNow, 10_000_000)
+        XCTAssertFalse(s.acOnline)
+    }
+
+    func testUeventParserIgnoresUnknownKeysAndMalformedLines() {
+        var supply = SupplyAttributes()
+        withBytes("garbage\nPOWER_SUPPLY_CAPACITY\nPOWER_SUPPLY_ENERGY_NOW=12\nPOWER_SUPPLY_FOO=9\nPOWER_SUPPLY_ENERGY_FULL=x\n") {
+            supply.parseUevent($0)
+        }
+        XCTAssertNil(supply.capacity)
+        XCTAssertEqual(supply.energyNow, 12)
+        XCTAssertNil(supply.energyFull)
+        XCTAssertNil(supply.type)
     }
 }

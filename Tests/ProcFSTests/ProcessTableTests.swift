@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import ProcFS
 
 final class ProcessTableTests: XCTestCase {
@@ -150,13 +151,13 @@ final class ProcessTableTests: XCTestCase {
         XCTAssertEqual(table.processes.sorted { $0.pid < $1.pid }, first.sorted { $0.pid < $1.pid })
     }
 
-    private func scannedTwice() throws -> (ProcessTable, MutableTree) {
-        let tree = try MutableTree()
+    private func scannedTwice() throws -> (ProcessTable, LiveTree) {
+        let tree = try LiveTree()
         let table = ProcessTable(procRoot: tree.path, pageSizeKiB: 4)
-        try tree.replaceContents(withFixture: "procs-exit/scan1/proc")
+        try tree.mirror("procs-exit/scan1/proc")
         table.scan(buffer)
         XCTAssertEqual(table.processes.count, 3)
-        try tree.replaceContents(withFixture: "procs-exit/scan2/proc")
+        try tree.mirror("procs-exit/scan2/proc")
         table.scan(buffer)
         return (table, tree)
     }
@@ -210,5 +211,37 @@ final class ProcessTableTests: XCTestCase {
         XCTAssertFalse(me.commandLine.isEmpty)
         XCTAssertFalse(me.name.isEmpty)
         XCTAssertNil(process(getpid(), in: table.exited))
+    }
+
+    // MARK: statm only when resident memory moved
+
+    func testStatmIsReadAgainOnlyWhenResidentMemoryChanged() throws {
+        let tree = try LiveTree()
+        let table = ProcessTable(procRoot: tree.path, pageSizeKiB: 4)
+        try tree.mirror("procs-exit/scan1/proc")
+        table.scan(buffer)
+        XCTAssertEqual(try XCTUnwrap(process(10, in: table.processes)).privateKiB, 3_200)  // (1000 − 200) pages
+
+        // Same rss in stat: the new statm is not read, the private figure stays.
+        try writeFile(tree.path + "/10/statm", "3000 1000 900 1 0 500 0\n")
+        table.scan(buffer)
+        XCTAssertEqual(try XCTUnwrap(process(10, in: table.processes)).privateKiB, 3_200)
+
+        // rss moved (1000 → 1100 pages): statm is read again.
+        let stat = try String(contentsOfFile: tree.path + "/10/stat", encoding: .utf8)
+        try writeFile(tree.path + "/10/stat", stat.replacingOccurrences(of: " 12288000 1000 ", with: " 12288000 1100 "))
+        try writeFile(tree.path + "/10/statm", "3000 1100 900 1 0 500 0\n")
+        table.scan(buffer)
+        XCTAssertEqual(try XCTUnwrap(process(10, in: table.processes)).privateKiB, 800)  // (1100 − 900) pages
+    }
+
+    func testStatmIsReadAgainWithinTenScansEvenWhenResidentMemoryStaysPut() throws {
+        let tree = try LiveTree()
+        let table = ProcessTable(procRoot: tree.path, pageSizeKiB: 4)
+        try tree.mirror("procs-exit/scan1/proc")
+        table.scan(buffer)
+        try writeFile(tree.path + "/10/statm", "3000 1000 900 1 0 500 0\n")
+        for _ in 0..<Int(ProcessTable.privateRefreshScans) { table.scan(buffer) }
+        XCTAssertEqual(try XCTUnwrap(process(10, in: table.processes)).privateKiB, 400)  // (1000 − 900) pages
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import ProcFS
 import SnapshotCodec
 import XCTest
+import AllocationCounter
+import TestSupport
 @testable import Sampler
 
 /// The sampler on committed two-sample fixture trees (Tests/Fixtures/make-sampler-fixtures.py
@@ -126,7 +128,7 @@ final class SamplerTests: XCTestCase {
         let s = try sampleTwice("sampler-desktop").second
         var bytes: [UInt8] = []
         s.encode(into: &bytes)
-        let golden = FixtureMachine.fixtures.appendingPathComponent("sampler-desktop/expected.snapshot")
+        let golden = Fixtures.root.appendingPathComponent("sampler-desktop/expected.snapshot")
         if ProcessInfo.processInfo.environment["SYSSTATS_REGENERATE_GOLDEN"] == "1" {
             try Data(bytes).write(to: golden)
         }
@@ -148,5 +150,40 @@ final class SamplerTests: XCTestCase {
         XCTAssertEqual(sampler.snapshot.topMemory.map { $0.name.capacity }, before)
         XCTAssertEqual(sampler.snapshot.cpuHistory.count, 50)
         XCTAssertEqual(sampler.snapshot.sequence, 50)
+    }
+}
+
+/// The hot path's promise: once warmed up, a sample and its snapshot write allocate nothing.
+final class SteadyStateAllocationTests: XCTestCase {
+    func testSteadyStateSampleAndWriteAllocateNothing() throws {
+        let machine = try FixtureMachine("sampler-desktop")
+        try machine.advance(to: 2)
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        let sampler = Sampler(configuration: config)
+        let runtime = machine.root.appendingPathComponent("run").path
+        try RuntimeDirectory.prepare(runtime).get()
+        let writer = SnapshotWriter(directory: runtime)
+        var now: UInt64 = SamplerTests.t0
+        func step() {
+            now += 1000
+            sampler.sample(realtimeMs: now, monotonicNs: now * 1_000_000)
+            _ = writer.write(sampler.snapshot)
+        }
+        for _ in 0..<(Snapshot.historyLength + 5) { step() }   // rings full, arrays at capacity
+
+        allocation_counter_start()
+        for _ in 0..<200 { step() }
+        let allocations = allocation_counter_stop()
+        XCTAssertEqual(allocations, 0, "200 steady-state samples allocated \(allocations) times")
+    }
+
+    func testTheCounterSeesAnAllocation() {
+        allocation_counter_start()
+        let array = [Int](repeating: 7, count: Int.random(in: 100...200))
+        let allocations = allocation_counter_stop()
+        XCTAssertGreaterThanOrEqual(allocations, 1)
+        XCTAssertEqual(array.first, 7)
     }
 }

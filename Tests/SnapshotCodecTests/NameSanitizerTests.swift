@@ -94,6 +94,16 @@ final class NameSanitizerTests: XCTestCase {
         XCTAssertEqual(sanitized(" \n\t "), "?")
     }
 
+    func testRawBufferAndSliceInputsGiveTheSameResultAsArrays() {
+        let raw: [UInt8] = [0x20, 0x61, 0x0A, 0xFF, 0x1B, 0x62, 0x20]
+        let expected = Array("a ".utf8) + fffd + Array("?b".utf8)
+        var out: [UInt8] = []
+        raw.withUnsafeBytes { NameSanitizer.sanitize($0, into: &out) }
+        XCTAssertEqual(out, expected)
+        NameSanitizer.sanitize(([0x7A] + raw)[1...], into: &out)
+        XCTAssertEqual(out, expected)
+    }
+
     func testSanitizeReusesTheOutputBuffer() {
         var out: [UInt8] = []
         out.reserveCapacity(64)

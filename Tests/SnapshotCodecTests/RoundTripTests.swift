@@ -102,12 +102,25 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(bytes, encoded(fullSnapshot()))
     }
 
-    func testStaleAfterThreeIntervals() {
+    func testStaleAfterThreeIntervalsButNeverBeforeFiveSeconds() {
         var s = Snapshot()
         s.timestampMs = 10_000
-        s.intervalMs = 1000
-        XCTAssertFalse(s.isStale(nowMs: 13_000))
-        XCTAssertTrue(s.isStale(nowMs: 13_001))
+        s.intervalMs = 2000
+        XCTAssertFalse(s.isStale(nowMs: 16_000))
+        XCTAssertTrue(s.isStale(nowMs: 16_001))
         XCTAssertFalse(s.isStale(nowMs: 5_000), "a snapshot from the future is not stale")
+        s.intervalMs = 250
+        XCTAssertFalse(s.isStale(nowMs: 15_000), "a short interval still waits 5 s")
+        XCTAssertTrue(s.isStale(nowMs: 15_001))
+    }
+}
+
+final class SnapshotLocationTests: XCTestCase {
+    func testRuntimeDirectoryIsUnderAnAbsoluteXDGRuntimeDirElseTmpWithTheUID() {
+        XCTAssertEqual(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: "/run/user/1000", uid: 1000), "/run/user/1000/sysstats")
+        XCTAssertEqual(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: "/run/user/1000/", uid: 1000), "/run/user/1000/sysstats")
+        XCTAssertEqual(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: nil, uid: 0), "/tmp/sysstats-0")
+        XCTAssertEqual(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: "run/user", uid: 4_294_967_295), "/tmp/sysstats-4294967295")
+        XCTAssertEqual(SnapshotLocation.snapshotPath(in: "/tmp/x"), "/tmp/x/snapshot")
     }
 }

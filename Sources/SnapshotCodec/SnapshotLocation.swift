@@ -1,0 +1,34 @@
+/// Where the snapshot lives: the rule every program shares.
+///
+/// Pure (the caller passes the environment value and the uid) so that the
+/// sampler, the CLI and an Embedded Swift renderer compute the same path.
+public enum SnapshotLocation {
+    /// The snapshot's file name inside the runtime directory.
+    public static let fileName = "snapshot"
+
+    /// `$XDG_RUNTIME_DIR/sysstats` when XDG_RUNTIME_DIR is set and absolute,
+    /// else `/tmp/sysstats-<uid>`.
+    public static func runtimeDirectory(xdgRuntimeDir: String?, uid: UInt32) -> String {
+        if let xdg = xdgRuntimeDir, xdg.utf8.first == UInt8(ascii: "/") {
+            return join(xdg, "sysstats")
+        }
+        return "/tmp/sysstats-" + decimal(uid)
+    }
+
+    /// `<directory>/snapshot`.
+    public static func snapshotPath(in directory: String) -> String {
+        join(directory, fileName)
+    }
+
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.utf8.last == UInt8(ascii: "/") ? directory + name : directory + "/" + name
+    }
+
+    /// Decimal digits without string interpolation (which Embedded Swift lacks for integers).
+    static func decimal(_ value: UInt32) -> String {
+        var digits: [UInt8] = []
+        var v = value
+        repeat { digits.append(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 } while v > 0
+        return String(decoding: digits.reversed(), as: UTF8.self)
+    }
+}

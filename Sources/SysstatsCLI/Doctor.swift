@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ProcFS
+import SnapshotCodec
+
+/// One line of `sysstats doctor`.
+public struct DoctorCheck: Equatable, Sendable {
+    public enum Status: String, Sendable { case ok, warn, fail }
+    public var status: Status
+    public var name: String
+    public var detail: String
+
+    public init(_ status: Status, _ name: String, _ detail: String) {
+        self.status = status; self.name = name; self.detail = detail
+    }
+
+    /// "ok    runtime dir: /run/user/1000/sysstats (mode 0700, yours)".
+    public var line: String {
+        let label = status.rawValue
+        return label + String(repeating: " ", count: 6 - label.count) + name + ": " + detail
+    }
+}
+
+/// `sysstats doctor`: is everything in place for the sampler and the bar?
+public enum Doctor {
+    /// All checks, in the order they are printed.
+    public static func run(runtimeDirectory: String, procRoot: String, sysRoot: String,
+                           nowMs: UInt64 = Clock.realtimeMs(), uid: UInt32 = geteuid()) -> [DoctorCheck] {
+        var checks = [checkRuntimeDirectory(runtimeDirectory, uid: uid),
+                      checkSnapshot(path: RuntimePaths.snapshotPath(in: runtimeDirectory), nowMs: nowMs)]
+        checks += checkKernel(procRoot: procRoot)
+        checks.append(checkBatteries(sysRoot: sysRoot))
+        return checks
+    }
+
+    /// 0 unless a check failed.
+    public static func exitStatus(_ checks: [DoctorCheck]) -> Int32 {
+        checks.contains { $0.status == .fail } ? 1 : 0
+    }
+
+    /// The directory must be a real directory (not a symlink), ours, mode 0700:
+    /// the sampler refuses anything else.
+    public static func checkRuntimeDirectory(_ path: String, uid: UInt32 = geteuid()) -> DoctorCheck {
+        let name = "runtime dir"
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            let code = errno
+            if code == ENOENT {
+                return DoctorCheck(.warn, name, "\(path) does not exist yet; sysstatsd creates it when it starts")
+            }
+            return DoctorCheck(.fail, name, "cannot stat \(path): \(String(cString: strerror(code)))")
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            return DoctorCheck(.fail, name, "\(path) is a symbolic link; the sampler refuses it (remove it)")
+        }
+        if type != S_IFDIR {
+            return DoctorCheck(.fail, name, "\(path) is not a directory")
+        }
+        if info.st_uid != uid {
+            return DoctorCheck(.fail, name, "\(path) is owned by uid \(info.st_uid), not by you (uid \(uid))")
+        }
+        let mode = info.st_mode & 0o777
+        let octal = "0" + String(mode, radix: 8)
+        if mode & 0o077 != 0 {
+            return DoctorCheck(.fail, name, "\(path) has mode \(octal); it must be 0700 (chmod 700 \(path))")
+        }
+        if mode != 0o700 {
+            return DoctorCheck(.warn, name, "\(path) has mode \(octal), not 0700; the sampler may not be able to write (chmod 700 \(path))")
+        }
+        return DoctorCheck(.ok, name, "\(path) (mode 0700, owned by you)")
+    }
+
+    /// Present, decodes, fresh.
+    public static func checkSnapshot(path: String, nowMs: UInt64) -> DoctorCheck {
+        let name = "snapshot"
+        switch SnapshotFile.read(path: path) {
+        case .failure(let error):
+            return DoctorCheck(.fail, name, error.message)
+        case .success(let snapshot):
+            let age = Staleness.formatAge(ms: Staleness.ageMs(snapshot, nowMs: nowMs))
+            if Staleness.isStale(snapshot, nowMs: nowMs) {
+                return DoctorCheck(.warn, name, "sequence \(snapshot.sequence), stale: \(age) old "
+                                   + "(interval \(Staleness.formatInterval(ms: snapshot.intervalMs))); is sysstatsd running?")
+            }
+            return DoctorCheck(.ok, name, "sequence \(snapshot.sequence), \(age) old")
+        }
+    }
+
+    /// The kernel release, pressure stall information, MemAvailable.
+    public static func checkKernel(procRoot: String) -> [DoctorCheck] {
+        let kernel = KernelRelease.read(procRoot: procRoot)
+        var checks: [DoctorCheck] = []
+        if let kernel {
+            checks.append(DoctorCheck(.ok, "kernel", "\(kernel)"))
+        } else {
+            checks.append(DoctorCheck(.warn, "kernel", "cannot read a release from \(joinPath(procRoot, "sys/kernel/osrelease"))"))
+        }
+
+        let pressure = joinPath(procRoot, "pressure/memory")
+        if let kernel, !kernel.supportsPressureStall {
+            checks.append(DoctorCheck(.warn, "memory pressure",
+                                      "kernel \(kernel) is older than 4.20: no PSI, memory pressure is not shown"))
+        } else if let problem = unreadable(pressure) {
+            checks.append(DoctorCheck(.warn, "memory pressure",
+                                      "\(pressure): \(problem); memory pressure is not shown (a kernel built without PSI, or booted with psi=0)"))
+        } else {
+            checks.append(DoctorCheck(.ok, "memory pressure", "\(pressure) readable"))
+        }
+
+        let meminfo = joinPath(procRoot, "meminfo")
+        if let kernel, !kernel.supportsMemAvailable {
+            checks.append(DoctorCheck(.warn, "MemAvailable",
+                                      "kernel \(kernel) is older than 3.14: available memory is estimated from MemFree, Buffers, Cached, SReclaimable and Shmem"))
+        } else if let problem = unreadable(meminfo) {
+            checks.append(DoctorCheck(.fail, "MemAvailable", "\(meminfo): \(problem)"))
+        } else {
+            checks.append(DoctorCheck(.ok, "MemAvailable", "kernel ≥ 3.14, \(meminfo) readable"))
+        }
+        return checks
+    }
+
+    /// Batteries as the sampler counts them (peripherals and absent batteries not counted).
+    public static func checkBatteries(sysRoot: String) -> DoctorCheck {
+        let status = BatteryReader(sysRoot: sysRoot).update(ReadBuffer(capacity: 4096, maximumCapacity: 65536))
+        let directory = joinPath(sysRoot, "class/power_supply")
+        if status.count == 0 {
+            return DoctorCheck(.ok, "batteries", "none under \(directory) — a desktop, that's fine")
+        }
+        let percent = (status.percentHundredths + 50) / 100
+        return DoctorCheck(.ok, "batteries", "\(status.count) under \(directory), \(percent)%")
+    }
+
+    /// Why `path` cannot be read, or nil when it can. Reads a few bytes: a kernel
+    /// booted with psi=0 may let /proc/pressure/memory be opened but not read.
+    static func unreadable(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return String(cString: strerror(errno)) }
+        defer { close(fd) }
+        var byte: UInt8 = 0
+        var n: Int
+        repeat { n = read(fd, &byte, 1) } while n < 0 && errno == EINTR
+        if n < 0 { return String(cString: strerror(errno)) }
+        if n == 0 { return "empty" }
+        return nil
+    }
+}

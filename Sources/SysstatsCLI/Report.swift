@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SnapshotCodec
+
+/// What a command prints and how it exits, kept apart from the printing so tests can check it.
+public struct CommandOutput: Equatable {
+    public var stdout: [String] = []
+    public var stderr: [String] = []
+    public var status: Int32 = 0
+
+    public init(stdout: [String] = [], stderr: [String] = [], status: Int32 = 0) {
+        self.stdout = stdout; self.stderr = stderr; self.status = status
+    }
+}
+
+/// `sysstats report`: one line (or one JSON object) from the snapshot.
+public enum Report {
+    /// Reads the snapshot at `path` and renders it.
+    public static func run(path: String, json: Bool, nowMs: UInt64 = Clock.realtimeMs()) -> CommandOutput {
+        render(SnapshotFile.read(path: path), path: path, json: json, nowMs: nowMs)
+    }
+
+    /// Missing or corrupt → the message on stderr, exit 1. Stale → the line on
+    /// stdout plus a warning on stderr, exit 0 (and `"stale": true` in JSON).
+    public static func render(_ result: Result<Snapshot, SnapshotReadError>, path: String, json: Bool,
+                              nowMs: UInt64) -> CommandOutput {
+        var out = CommandOutput()
+        switch result {
+        case .failure(let error):
+            out.stderr = ["sysstats: \(error.message)"]
+            out.status = 1
+        case .success(let snapshot):
+            let stale = Staleness.isStale(snapshot, nowMs: nowMs)
+            out.stdout = [json ? ReportJSON.format(snapshot, stale: stale) : ReportLine.format(snapshot)]
+            if stale { out.stderr = ["sysstats: " + Staleness.message(snapshot, path: path, nowMs: nowMs)] }
+        }
+        return out
+    }
+
+    /// The text `--watch` shows in place: the line, with a short note when stale,
+    /// or what is wrong (the snapshot is not there yet, or does not decode).
+    public static func watchText(_ result: Result<Snapshot, SnapshotReadError>, nowMs: UInt64) -> String {
+        switch result {
+        case .failure(let error) where error.kind == .missing:
+            return "waiting for a snapshot: \(error.message)"
+        case .failure(let error):
+            return error.message
+        case .success(let snapshot):
+            let line = ReportLine.format(snapshot)
+            guard Staleness.isStale(snapshot, nowMs: nowMs) else { return line }
+            return line + " [stale: \(Staleness.formatAge(ms: Staleness.ageMs(snapshot, nowMs: nowMs))) old]"
+        }
+    }
+
+    /// `--watch`: re-prints whenever the snapshot file changes (polled every 250 ms) or
+    /// its staleness note changes, until interrupted. On a terminal the line is rewritten
+    /// in place; otherwise each new line (or JSON object) is printed on its own line.
+    public static func watch(path: String, json: Bool) -> Never {
+        let inPlace = !json && isatty(STDOUT_FILENO) == 1
+        installInterruptHandler(newline: inPlace)
+        var lastIdentity: FileIdentity?
+        var result: Result<Snapshot, SnapshotReadError> = .failure(
+            SnapshotReadError(kind: .missing, message: SnapshotFile.missingMessage(path: path)))
+        var shown: String?
+        while true {
+            let identity = FileIdentity(path: path)
+            if identity != lastIdentity || identity == nil {
+                lastIdentity = identity
+                result = SnapshotFile.read(path: path)
+            }
+            let nowMs = Clock.realtimeMs()
+            let text: String
+            if json {
+                guard case .success(let snapshot) = result else {
+                    if case .failure(let error) = result, shown != error.message {
+                        printError("sysstats: \(error.message)")
+                        shown = error.message
+                    }
+                    sleepMs(250)
+                    continue
+                }
+                text = ReportJSON.format(snapshot, stale: Staleness.isStale(snapshot, nowMs: nowMs))
+            } else {
+                text = watchText(result, nowMs: nowMs)
+            }
+            if text != shown {
+                shown = text
+                writeStdout(inPlace ? "\r\u{1B}[K" + text : text + "\n")
+            }
+            sleepMs(250)
+        }
+    }
+
+    /// Ctrl-C (and SIGTERM) end `--watch` cleanly: finish the line, exit 0.
+    private static func installInterruptHandler(newline: Bool) {
+        let handler: @convention(c) (Int32) -> Void = newline
+            ? { _ in _ = write(STDOUT_FILENO, "\n", 1); _exit(0) }
+            : { _ in _exit(0) }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+    }
+}
+
+/// What identifies one version of the snapshot file: the sampler renames a new
+/// file over it, so the inode changes with each snapshot (mtime and size too).
+struct FileIdentity: Equatable {
+    var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
+        seconds = Int(info.st_mtim.tv_sec); nanoseconds = Int(info.st_mtim.tv_nsec)
+    }
+}
+
+/// The wall clock, as snapshots carry it.
+public enum Clock {
+    /// Milliseconds since the epoch (CLOCK_REALTIME).
+    public static func realtimeMs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return UInt64(ts.tv_sec) * 1000 + UInt64(ts.tv_nsec) / 1_000_000
+    }
+}
+
+func sleepMs(_ ms: UInt32) {
+    usleep(ms * 1000)
+}
+
+/// Writes to standard output unbuffered (`write(2)`), so an in-place line shows at once.
+func writeStdout(_ text: String) {
+    writeAll(STDOUT_FILENO, text)
+}
+
+func printError(_ line: String) {
+    writeAll(STDERR_FILENO, line + "\n")
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 { if errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
+}

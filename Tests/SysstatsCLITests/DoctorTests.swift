@@ -1,0 +1,123 @@
+import Foundation
+import SnapshotCodec
+import SysstatsCLI
+import XCTest
+
+final class DoctorTests: XCTestCase {
+    private let uid = geteuid()
+
+    func testRuntimeDirWithMode0700OwnedByYouIsOK() throws {
+        let dir = try TemporaryDirectory()
+        let check = Doctor.checkRuntimeDirectory(dir.path, uid: uid)
+        XCTAssertEqual(check, DoctorCheck(.ok, "runtime dir", "\(dir.path) (mode 0700, owned by you)"))
+        XCTAssertEqual(check.line, "ok    runtime dir: \(dir.path) (mode 0700, owned by you)")
+    }
+
+    func testRuntimeDirOpenToOthersFailsAndSaysHowToFixIt() throws {
+        let dir = try TemporaryDirectory()
+        chmod(dir.path, 0o755)
+        let check = Doctor.checkRuntimeDirectory(dir.path, uid: uid)
+        XCTAssertEqual(check.status, .fail)
+        XCTAssertEqual(check.detail, "\(dir.path) has mode 0755; it must be 0700 (chmod 700 \(dir.path))")
+        XCTAssertEqual(Doctor.exitStatus([check]), 1)
+    }
+
+    func testRuntimeDirOwnedBySomeoneElseFails() throws {
+        let dir = try TemporaryDirectory()
+        let check = Doctor.checkRuntimeDirectory(dir.path, uid: uid &+ 1)
+        XCTAssertEqual(check.status, .fail)
+        XCTAssertEqual(check.detail, "\(dir.path) is owned by uid \(uid), not by you (uid \(uid &+ 1))")
+    }
+
+    func testRuntimeDirThatIsASymlinkFails() throws {
+        let dir = try TemporaryDirectory()
+        let link = dir.file("link")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir.path)
+        let check = Doctor.checkRuntimeDirectory(link, uid: uid)
+        XCTAssertEqual(check.status, .fail)
+        XCTAssertTrue(check.detail.contains("symbolic link"), check.detail)
+    }
+
+    func testMissingRuntimeDirIsOnlyAWarning() throws {
+        let dir = try TemporaryDirectory()
+        let check = Doctor.checkRuntimeDirectory(dir.file("absent"), uid: uid)
+        XCTAssertEqual(check.status, .warn)
+        XCTAssertEqual(Doctor.exitStatus([check]), 0)
+    }
+
+    func testFreshSnapshotIsOKWithItsSequenceAndAge() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write(Samples.laptop)
+        XCTAssertEqual(Doctor.checkSnapshot(path: dir.file("snapshot"), nowMs: Samples.timestampMs + 400),
+                       DoctorCheck(.ok, "snapshot", "sequence 42, 0.4 s old"))
+    }
+
+    func testStaleSnapshotWarns() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write(Samples.laptop)
+        let check = Doctor.checkSnapshot(path: dir.file("snapshot"), nowMs: Samples.timestampMs + 185_000)
+        XCTAssertEqual(check, DoctorCheck(.warn, "snapshot",
+                                          "sequence 42, stale: 3 min 5 s old (interval 1 s); is sysstatsd running?"))
+    }
+
+    func testMissingOrCorruptSnapshotFails() throws {
+        let dir = try TemporaryDirectory()
+        XCTAssertEqual(Doctor.checkSnapshot(path: dir.file("snapshot"), nowMs: 0).status, .fail)
+        try dir.write([1, 2, 3], to: "snapshot")
+        let check = Doctor.checkSnapshot(path: dir.file("snapshot"), nowMs: 0)
+        XCTAssertEqual(check.status, .fail)
+        XCTAssertTrue(check.detail.hasPrefix("corrupt snapshot at "), check.detail)
+    }
+
+    func testModernKernelHasPressureStallAndMemAvailable() {
+        let checks = Doctor.checkKernel(procRoot: Fixtures.path("sampler-desktop/1/proc"))
+        XCTAssertEqual(checks.map(\.status), [.ok, .ok, .ok])
+        XCTAssertEqual(checks.first?.detail, "6.1.0-13-amd64")
+    }
+
+    func testOldKernelWarnsAboutPressureAndMemAvailableButDoesNotFail() {
+        let checks = Doctor.checkKernel(procRoot: Fixtures.path("sampler-server/1/proc"))
+        XCTAssertEqual(checks.map(\.name), ["kernel", "memory pressure", "MemAvailable"])
+        XCTAssertEqual(checks.map(\.status), [.ok, .warn, .warn])
+        XCTAssertTrue(checks[1].detail.contains("older than 4.20"), checks[1].detail)
+        XCTAssertTrue(checks[2].detail.contains("older than 3.14"), checks[2].detail)
+        XCTAssertEqual(Doctor.exitStatus(checks), 0)
+    }
+
+    func testUnreadableKernelReleaseWarns() throws {
+        let dir = try TemporaryDirectory()
+        let checks = Doctor.checkKernel(procRoot: dir.path)
+        XCTAssertEqual(checks[0].status, .warn)
+        XCTAssertEqual(checks[1].status, .warn, "no pressure file")
+        XCTAssertEqual(checks[2].status, .fail, "no meminfo")
+    }
+
+    func testNoBatteryIsADesktopAndThatIsFine() {
+        let check = Doctor.checkBatteries(sysRoot: Fixtures.path("battery-desktop/sys"))
+        XCTAssertEqual(check.status, .ok)
+        XCTAssertTrue(check.detail.hasPrefix("none under "), check.detail)
+        XCTAssertTrue(check.detail.hasSuffix("— a desktop, that's fine"), check.detail)
+    }
+
+    func testBatteriesAreCountedWithoutPeripherals() {
+        let check = Doctor.checkBatteries(sysRoot: Fixtures.path("battery-charging/sys"))
+        XCTAssertEqual(check.status, .ok)
+        XCTAssertTrue(check.detail.hasPrefix("2 under "), check.detail)
+    }
+
+    func testDoctorRunsEveryCheckInOrderAndFailsOnlyWhenOneFails() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write(Samples.laptop)
+        let checks = Doctor.run(runtimeDirectory: dir.path, procRoot: Fixtures.path("sampler-desktop/1/proc"),
+                                sysRoot: Fixtures.path("sampler-desktop/1/sys"), nowMs: Samples.timestampMs + 1000,
+                                uid: uid)
+        XCTAssertEqual(checks.map(\.name), ["runtime dir", "snapshot", "kernel", "memory pressure", "MemAvailable", "batteries"])
+        XCTAssertEqual(checks.map(\.status), [.ok, .ok, .ok, .ok, .ok, .ok])
+        XCTAssertEqual(Doctor.exitStatus(checks), 0)
+        chmod(dir.path, 0o750)
+        let failing = Doctor.run(runtimeDirectory: dir.path, procRoot: Fixtures.path("sampler-desktop/1/proc"),
+                                 sysRoot: Fixtures.path("sampler-desktop/1/sys"), nowMs: Samples.timestampMs + 1000,
+                                 uid: uid)
+        XCTAssertEqual(Doctor.exitStatus(failing), 1)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SnapshotCodec
+import SysstatsCLI
+import XCTest
+
+final class ReportTests: XCTestCase {
+    func testFreshSnapshotPrintsTheLineAndExitsZero() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write(Samples.laptop)
+        let out = Report.run(path: dir.file("snapshot"), json: false, nowMs: Samples.timestampMs + 1500)
+        XCTAssertEqual(out, CommandOutput(stdout: [ReportLine.format(Samples.laptop)], stderr: [], status: 0))
+    }
+
+    func testMissingSnapshotExitsOneAndSaysHowToStartTheSampler() {
+        let path = "/nonexistent-sysstats-test/snapshot"
+        let out = Report.run(path: path, json: false, nowMs: Samples.timestampMs)
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.stdout, [])
+        XCTAssertEqual(out.stderr, ["sysstats: no snapshot at \(path); start the sampler with `sysstatsd &` (or `make run`)"])
+    }
+
+    func testGarbageSnapshotExitsOneWithTheDecodersMessage() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write(Array("hello, this is not a snapshot at all, just text".utf8), to: "snapshot")
+        let out = Report.run(path: dir.file("snapshot"), json: false, nowMs: Samples.timestampMs)
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.stdout, [])
+        XCTAssertEqual(out.stderr, ["sysstats: corrupt snapshot at \(dir.file("snapshot")): "
+                                    + "\(SnapshotDecodeError.badMagic.message)"])
+    }
+
+    func testSnapshotWithAFlippedBodyByteExitsOneWithTheChecksumMessage() throws {
+        let dir = try TemporaryDirectory()
+        var bytes: [UInt8] = []
+        Samples.laptop.encode(into: &bytes)
+        bytes[SnapshotFormat.headerLength + 3] ^= 0xFF
+        try dir.write(bytes, to: "snapshot")
+        let out = Report.run(path: dir.file("snapshot"), json: true, nowMs: Samples.timestampMs)
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.stderr, ["sysstats: corrupt snapshot at \(dir.file("snapshot")): "
+                                    + "\(SnapshotDecodeError.badChecksum.message)"])
+    }
+
+    func testTruncatedSnapshotIsReportedAsTruncated() throws {
+        let dir = try TemporaryDirectory()
+        var bytes: [UInt8] = []
+        Samples.laptop.encode(into: &bytes)
+        try dir.write(Array(bytes.prefix(bytes.count - 10)), to: "snapshot")
+        guard case .failure(let error) = SnapshotFile.read(path: dir.file("snapshot")) else {
+            return XCTFail("a truncated snapshot decoded")
+        }
+        XCTAssertEqual(error.kind, .corrupt)
+        XCTAssertTrue(error.message.hasSuffix("\(SnapshotDecodeError.truncated.message)"), error.message)
+    }
+
+    func testUnsupportedVersionMessageCarriesTheVersion() {
+        XCTAssertEqual(SnapshotFile.describe(.unsupportedVersion(7)),
+                       "\(SnapshotDecodeError.unsupportedVersion(7).message) 7 (this sysstats reads version 1)")
+    }
+
+    func testStaleSnapshotStillPrintsButWarnsOnStderrWithItsAge() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write(Samples.laptop)
+        let out = Report.run(path: dir.file("snapshot"), json: false, nowMs: Samples.timestampMs + 42_000)
+        XCTAssertEqual(out.status, 0)
+        XCTAssertEqual(out.stdout, [ReportLine.format(Samples.laptop)])
+        XCTAssertEqual(out.stderr, ["sysstats: snapshot at \(dir.file("snapshot")) is stale: taken 42 s ago "
+                                    + "(sampler interval 1 s); is sysstatsd running?"])
+    }
+
+    func testStaleSnapshotInJSONSaysStaleTrue() throws {
+        let out = Report.render(.success(Samples.laptop), path: "/x/snapshot", json: true,
+                                nowMs: Samples.timestampMs + 60_000)
+        XCTAssertEqual(out.status, 0)
+        XCTAssertTrue(out.stdout.first?.contains("\"stale\":true") ?? false, "\(out.stdout)")
+        XCTAssertEqual(out.stderr.count, 1)
+    }
+
+    func testStaleMeansOlderThanThreeIntervalsButNeverBeforeFiveSeconds() {
+        var s = Samples.laptop
+        s.intervalMs = 1000                     // 3 × 1 s < 5 s: the 5 s floor applies
+        XCTAssertFalse(Staleness.isStale(s, nowMs: s.timestampMs + 5000))
+        XCTAssertTrue(Staleness.isStale(s, nowMs: s.timestampMs + 5001))
+        s.intervalMs = 10_000                   // 3 × 10 s
+        XCTAssertFalse(Staleness.isStale(s, nowMs: s.timestampMs + 30_000))
+        XCTAssertTrue(Staleness.isStale(s, nowMs: s.timestampMs + 30_001))
+        XCTAssertFalse(Staleness.isStale(s, nowMs: s.timestampMs - 99_000), "a timestamp in the future is not stale")
+    }
+
+    func testAgesAndIntervalsAreSaidInUnitsAPersonReads() {
+        XCTAssertEqual(Staleness.formatAge(ms: 400), "0.4 s")
+        XCTAssertEqual(Staleness.formatAge(ms: 42_000), "42 s")
+        XCTAssertEqual(Staleness.formatAge(ms: 185_000), "3 min 5 s")
+        XCTAssertEqual(Staleness.formatAge(ms: 7_800_000), "2 h 10 min")
+        XCTAssertEqual(Staleness.formatAge(ms: 3 * 86_400_000 + 4 * 3_600_000), "3 d 4 h")
+        XCTAssertEqual(Staleness.formatInterval(ms: 1000), "1 s")
+        XCTAssertEqual(Staleness.formatInterval(ms: 250), "0.25 s")
+        XCTAssertEqual(Staleness.formatInterval(ms: 2500), "2.5 s")
+        XCTAssertEqual(Staleness.formatInterval(ms: 50), "0.05 s")
+    }
+
+    func testWatchTextWaitsForAMissingSnapshotAndNotesStaleness() {
+        let missing = SnapshotReadError(kind: .missing, message: SnapshotFile.missingMessage(path: "/x/snapshot"))
+        XCTAssertEqual(Report.watchText(.failure(missing), nowMs: 0),
+                       "waiting for a snapshot: no snapshot at /x/snapshot; start the sampler with `sysstatsd &` (or `make run`)")
+        XCTAssertEqual(Report.watchText(.success(Samples.laptop), nowMs: Samples.timestampMs + 1000),
+                       ReportLine.format(Samples.laptop))
+        XCTAssertEqual(Report.watchText(.success(Samples.laptop), nowMs: Samples.timestampMs + 42_000),
+                       ReportLine.format(Samples.laptop) + " [stale: 42 s old]")
+    }
+}

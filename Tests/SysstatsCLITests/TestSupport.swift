@@ -1,0 +1,57 @@
+import Foundation
+import SnapshotCodec
+
+@_exported import TestSupport
+
+extension TemporaryDirectory {
+    convenience init() throws { try self.init("cli-tests") }
+
+    func write(_ snapshot: Snapshot, to name: String = "snapshot") throws {
+        var bytes: [UInt8] = []
+        snapshot.encode(into: &bytes)
+        try write(bytes, to: name)
+    }
+}
+
+/// Snapshots with known figures.
+enum Samples {
+    static let timestampMs: UInt64 = 1_700_000_000_000
+
+    /// The figures of the line in the README: 12:17:38 up, 23 % CPU, 85 % battery, 39 processes.
+    static var laptop: Snapshot {
+        var s = Snapshot()
+        s.sequence = 42
+        s.timestampMs = timestampMs
+        s.intervalMs = 1000
+        s.uptimeCentiseconds = 4_425_857          // 44258.57 s = 12:17:38
+        s.cpuBusy = 2345                          // 23.45 %
+        s.memory.free = 17818                     // 17.40 MiB
+        s.memory.other = 336_998                  // 329.10 MiB
+        s.memory.wired = 71373                    // 69.70 MiB
+        s.memory.active = 55194                   // 53.90 MiB
+        s.memory.inactive = 33587                 // 32.80 MiB
+        s.memory.total = 17818 + 336_998 + 71373 + 55194 + 33587
+        s.memory.available = 400_000
+        s.memory.used = s.memory.total - 400_000
+        s.memory.swapTotal = 1_048_576            // 1024 MiB
+        s.memory.swapUsed = 51200                 // 50 MiB
+        s.load1 = 123; s.load5 = 45; s.load15 = 7
+        s.processCount = 39
+        s.runningCount = 2
+        s.battery.count = 1
+        s.battery.state = .discharging
+        s.battery.percent = 8512
+        s.topCPU = [ProcessEntry(pid: 1200, cpu: 1550, privateKiB: 204_800, name: Array("firefox".utf8))]
+        s.topMemory = [ProcessEntry(pid: 1200, cpu: 1550, privateKiB: 204_800, name: Array("firefox".utf8)),
+                       ProcessEntry(pid: 1300, cpu: 0, privateKiB: 10240, name: Array("say \"hi\"/é".utf8))]
+        s.exits = [ExitEntry(pid: 77, timeMs: timestampMs - 500, lastPrivateKiB: 8192, freedKiB: 6144,
+                             name: Array("make".utf8))]
+        return s
+    }
+
+    static var desktop: Snapshot {
+        var s = laptop
+        s.battery = BatteryFigures()
+        return s
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs what sysstats needs to build and test, if it is missing.
+# Idempotent: quiet when everything is present; one line per package installed.
+# Debian/Ubuntu via apt-get (with sudo when not root); elsewhere it lists the packages.
+set -euo pipefail
+
+# Build: libsqlite3 (history database), libX11 (the planned X11 renderer), pkg-config
+# to find them, libc6-dev for the static C library the always-on programs link.
+build_packages=(libsqlite3-dev libx11-dev pkg-config libc6-dev)
+# Test: a headless X server (xvfb-run needs xauth) and its tools, i3 and i3status to compare against,
+# valgrind and strace for the allocation and syscall checks, python3 for the
+# fixture generators the end-to-end tests run.
+test_packages=(xvfb xauth x11-utils i3-wm i3status valgrind strace python3)
+packages=("${build_packages[@]}" "${test_packages[@]}")
+
+say() { printf 'deps: %s\n' "$*"; }
+
+swift_missing() {
+    cat >&2 <<'MSG'
+deps: swift is not on PATH. sysstats needs Swift 6.3 or later:
+deps:   install it with swiftly (https://www.swift.org/install/linux/):
+deps:     curl -O https://download.swift.org/swiftly/linux/swiftly-$(uname -m).tar.gz
+deps:     tar zxf swiftly-$(uname -m).tar.gz && ./swiftly init
+deps:   or unpack a toolchain from https://www.swift.org/install/ and put its usr/bin on PATH.
+MSG
+}
+
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
+    say "not a Debian/Ubuntu system (no apt-get): install these with your package manager if they are missing:"
+    say "  build: ${build_packages[*]}"
+    say "  test:  ${test_packages[*]}"
+    say "  (names are Debian's; e.g. Fedora: sqlite-devel libX11-devel pkgconf xorg-x11-server-Xvfb xorg-x11-utils i3 i3status valgrind strace python3)"
+    command -v swift >/dev/null 2>&1 || { swift_missing; exit 1; }
+    exit 0
+fi
+
+installed() {
+    [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == "install ok installed" ]]
+}
+
+missing=()
+for package in "${packages[@]}"; do
+    installed "$package" || missing+=("$package")
+done
+
+if ((${#missing[@]} > 0)); then
+    if [[ $(id -u) -eq 0 ]]; then
+        as_root=()
+    elif command -v sudo >/dev/null 2>&1; then
+        as_root=(sudo)
+    else
+        say "missing packages: ${missing[*]}; run as root (no sudo here): apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+    if ! "${apt[@]}" update -qq >/dev/null; then
+        say "apt-get update failed; install by hand: apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    if ! "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+        say "could not install: ${missing[*]} (apt-get install failed; see its message above)" >&2
+        exit 1
+    fi
+    for package in "${missing[@]}"; do
+        say "installed $package"
+    done
+fi
+
+command -v swift >/dev/null 2>&1 || { swift_missing; exit 1; }
