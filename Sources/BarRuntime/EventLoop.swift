@@ -145,19 +145,21 @@ public struct Bar<Sink: BarSink> {
 
     /// Watches the runtime dir for the sampler's rename; false when the dir is not there (yet).
     mutating func addWatch() -> Bool {
-        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
+        // Only the rename wakes us: the sampler's writes to .snapshot.tmp do not.
+        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
         watch = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
         }
         return watch >= 0
     }
 
-    /// Drains inotify; true when the snapshot was replaced (or events were lost).
+    /// Reads pending inotify events (one read; poll wakes again if more are left);
+    /// true when the snapshot was replaced (or events were lost).
     mutating func readInotify() -> Bool {
         var changed = false
-        while true {
+        do {
             let n = readSome(inotifyFD, eventBuffer)
-            if n <= 0 { break }
+            if n <= 0 { return false }
             var off = 0
             while off + 16 <= n {
                 let mask = eventBuffer.load(fromByteOffset: off + 4, as: UInt32.self)
@@ -169,7 +171,7 @@ public struct Bar<Sink: BarSink> {
                     watch = -1
                     changed = true
                 }
-                if mask & (UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)) != 0 && isSnapshotName(off + 16, len) {
+                if mask & UInt32(IN_MOVED_TO) != 0 && isSnapshotName(off + 16, len) {
                     changed = true
                 }
                 off += 16 + len

@@ -34,8 +34,8 @@ public func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> In
     }
 }
 
-/// Reads a whole small file at `path` (NUL-terminated) into `buffer`: open, read
-/// until EOF or the buffer is full, close. Returns bytes read, or -errno.
+/// Reads a whole small regular file at `path` (NUL-terminated) into `buffer`:
+/// open, read until a short read (end of file) or the buffer is full, close. Returns bytes read, or -errno.
 public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
     let fd: Int32 = path.withUnsafeBufferPointer { p in
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { c in
@@ -47,10 +47,12 @@ public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer
     if fd < 0 { return -Int(cbarsys_errno()) }
     var total = 0
     while total < buffer.count {
+        let want = buffer.count - total
         let n = readSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
         if n < 0 { _ = close(fd); return n }
-        if n == 0 { break }
         total += n
+        // A regular file returns less than asked only at its end: no extra read for EOF.
+        if n < want { break }
     }
     _ = close(fd)
     return total

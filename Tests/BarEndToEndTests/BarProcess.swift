@@ -49,7 +49,12 @@ final class BarProcess: @unchecked Sendable {  // output is guarded by lock
     }
 
     deinit {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        if process.isRunning {
+            process.terminate()
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() }
+        }
         stdoutPipe.fileHandleForReading.readabilityHandler = nil
     }
 
@@ -91,9 +96,15 @@ final class BarProcess: @unchecked Sendable {  // output is guarded by lock
 
     func send(_ text: String) { stdinPipe.fileHandleForWriting.write(Data(text.utf8)) }
 
-    /// Sends `signal` and waits for the exit; returns the exit status (nil if killed by a signal or timed out).
-    func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 5) -> Int32? {
-        kill(pid, signal)
+    /// The pid of this process's first child (the renderer, when run under a wrapper such as strace).
+    var childPID: Int32? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    /// Sends `signal` to `target` (default: this process) and waits for this process to exit; returns the exit status (nil if killed by a signal or timed out).
+    func stop(_ signal: Int32 = SIGTERM, target: Int32? = nil, timeout: TimeInterval = 5) -> Int32? {
+        kill(target ?? pid, signal)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(5_000) }
         guard !process.isRunning else { return nil }
