@@ -1,4 +1,4 @@
-# sysstats: `make run` to try it, `make test` to check it. See README.md.
+# sysstats: aliases for the scripts in install/ and bench/. See README.md.
 .PHONY: all run test bench clean
 
 all:
@@ -8,11 +8,10 @@ all:
 run:
 	install/run.sh
 
-# The end-to-end tests (memory budgets) run the release binaries, so build those first.
+# Installs what is missing, builds the release programs (the end-to-end tests and
+# memory budgets run them), runs every test.
 test:
-	install/deps.sh
-	swift build -c release
-	swift test
+	install/test.sh
 
 bench:
 	bench/run.sh

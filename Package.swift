@@ -33,8 +33,15 @@ let package = Package(
         .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
 
+        // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
+        // also needs -lm -lz (see docs/history.md).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // History in SQLite: the one owner of the schema, its migrations, retention, backup and
+        // restore. No Foundation: the always-on sampler links it.
+        .target(name: "HistoryStore", dependencies: ["CSQLite"]),
+
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "ProcFS",
+            "SnapshotCodec", "ProcFS", "Sampler",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),

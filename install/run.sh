@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make run`: build the release programs, start sysstatsd in the background and
+# The run command (README, `make run`): build the release programs, start sysstatsd in the background and
 # show a live status line (`sysstats report --watch`) until Ctrl-C, which also
 # stops the sampler.
 set -euo pipefail

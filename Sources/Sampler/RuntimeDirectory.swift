@@ -55,6 +55,30 @@ public enum RuntimeDirectory {
     }
 }
 
+extension RuntimeDirectory {
+    /// The lock file's name: one sampler per runtime directory.
+    public static let lockName = "sysstatsd.lock"
+
+    /// Takes the directory's sampler lock (`flock`, held until the process exits),
+    /// so two samplers never write the same snapshot in turn.
+    public static func lock(_ path: String) -> Result<Void, RuntimeDirectoryError> {
+        let lockPath = joinPath(path, lockName)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            return .failure(RuntimeDirectoryError(path: path, reason: "cannot open its lock file: \(Errno.current)"))
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let busy = errno == EWOULDBLOCK
+            let error = Errno.current
+            close(fd)
+            return .failure(RuntimeDirectoryError(path: path, reason: busy
+                ? "is in use by another sysstatsd (stop it first, or give this one --runtime-dir)"
+                : "cannot lock \(lockPath): \(error)"))
+        }
+        return .success(())   // the descriptor stays open: the lock lives as long as the process
+    }
+}
+
 /// Why a runtime directory was refused; `description` is the one-line message.
 public struct RuntimeDirectoryError: Error, Equatable, CustomStringConvertible {
     public var path: String

@@ -12,7 +12,7 @@ public enum SamplerLoop {
     /// Runs until SIGTERM or SIGINT (or one snapshot with `once`). Returns the exit status.
     public static func run(_ configuration: SamplerConfiguration) -> Int32 {
         let directory = configuration.runtimeDirectory ?? RuntimeDirectory.defaultPath()
-        if case .failure(let error) = RuntimeDirectory.prepare(directory) {
+        if case .failure(let error) = RuntimeDirectory.prepare(directory).flatMap({ RuntimeDirectory.lock(directory) }) {
             printError("sysstatsd: \(error)")
             return 1
         }

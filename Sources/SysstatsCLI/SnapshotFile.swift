@@ -21,7 +21,7 @@ public enum SnapshotFile {
 
     /// The message for a missing snapshot: where it was expected and how to get one.
     public static func missingMessage(path: String) -> String {
-        "no snapshot at \(path); start the sampler with `sysstatsd &` (or `make run`)"
+        "no snapshot at \(path); start the sampler with `sysstatsd &` (or `install/run.sh`)"
     }
 
     /// The decoder's one-line message, with the number it carries where there is one.

@@ -5,7 +5,7 @@ import XCTest
 /// Paths and process helpers for tests that run the built programs.
 ///
 /// They run the *release* binaries (memory budgets are about what users run):
-/// `make test` builds them first. Set SYSSTATS_BIN_DIR to test other builds.
+/// `install/test.sh` builds them first. Set SYSSTATS_BIN_DIR to test other builds.
 enum Programs {
     static let packageRoot = Fixtures.packageRoot
 
@@ -18,7 +18,7 @@ enum Programs {
     static func path(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let url = binDir.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            XCTFail("\(url.path) is missing: run `swift build -c release` first (make test does)", file: file, line: line)
+            XCTFail("\(url.path) is missing: run `swift build -c release` first (install/test.sh does)", file: file, line: line)
             throw CocoaError(.fileNoSuchFile)
         }
         return url.path

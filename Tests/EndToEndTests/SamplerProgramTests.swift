@@ -31,7 +31,7 @@ final class SamplerProgramTests: XCTestCase {
         XCTAssertEqual(s.battery.percent, 800)
         XCTAssertEqual(s.intervalMs, 50)
         XCTAssertGreaterThan(s.samplerResidentKiB, 0)   // its own cost, measured for real
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: runtime.path), ["snapshot"])
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: runtime.path)), ["snapshot", "sysstatsd.lock"])
     }
 
     func testBadFlagGivesOneLineOnStderrAndStatus2() throws {
@@ -75,5 +75,29 @@ final class SamplerProgramTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(try readSnapshot(runtime).sequence, 5)
             try FileManager.default.removeItem(at: runtime.appendingPathComponent("snapshot"))
         }
+    }
+}
+
+extension SamplerProgramTests {
+    func testASecondSamplerOnTheSameRuntimeDirectoryIsRefusedWhileTheFirstRuns() throws {
+        let tree = Fixtures.root.appendingPathComponent("sampler-desktop/2")
+        let roots = ["--proc-root", tree.appendingPathComponent("proc").path,
+                     "--sys-root", tree.appendingPathComponent("sys").path]
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
+        first.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path] + roots
+        try first.run()
+        defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(10)
+        while (try? readSnapshot(runtime)) == nil, Date() < deadline { usleep(20_000) }
+
+        let second = try Programs.run(try Programs.path("sysstatsd"), ["--once", "--runtime-dir", runtime.path] + roots)
+        XCTAssertEqual(second.status, 1)
+        XCTAssertEqual(second.stderr, "sysstatsd: runtime directory \(runtime.path) is in use by another sysstatsd (stop it first, or give this one --runtime-dir)\n")
+
+        kill(first.processIdentifier, SIGTERM)
+        first.waitUntilExit()
+        let third = try Programs.run(try Programs.path("sysstatsd"), ["--once", "--interval", "0.05", "--runtime-dir", runtime.path] + roots)
+        XCTAssertEqual(third.status, 0, third.stderr)
     }
 }

@@ -1,0 +1,200 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One sqlite3 connection and its cache of prepared statements.
+///
+/// Statements are prepared once per SQL text and reused (reset, rebound) on every
+/// call: the sampler writes once a minute and must not re-prepare each time.
+final class Connection {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: Statement] = [:]
+    private var isClosed = false
+
+    /// Opens `filename` (a path, or a `file:` URI with `SQLITE_OPEN_URI`) with `flags`.
+    init(_ filename: String, flags: Int32, displayPath: String? = nil) throws(StoreError) {
+        path = displayPath ?? filename
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(filename, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw StoreError(Connection.kind(for: rc), "cannot open \(displayPath ?? filename): \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { close() }
+
+    /// Finalizes the cached statements and closes the connection (the last close of a
+    /// WAL database checkpoints and removes the -wal file).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for statement in statements.values { sqlite3_finalize(statement.pointer) }
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    static func kind(for rc: Int32) -> StoreError.Kind {
+        switch rc & 0xFF {
+        case SQLITE_NOTADB: .notSQLite
+        case SQLITE_CORRUPT: .corrupt
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL: .io
+        default: .sqlite
+        }
+    }
+
+    /// The error for result code `rc` while doing `what`.
+    func error(_ rc: Int32, _ what: String) -> StoreError {
+        StoreError(Connection.kind(for: rc), "\(path): \(what): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    /// Runs SQL without parameters or results (pragmas, DDL, transaction control).
+    /// Never pass data in `sql`: data goes through ``statement(_:)`` bindings.
+    func execute(_ sql: String) throws(StoreError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, "\(sql.prefix(60))") }
+    }
+
+    /// The cached prepared statement for `sql`, reset and with its bindings cleared.
+    func statement(_ sql: String) throws(StoreError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var pointer: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard rc == SQLITE_OK, let pointer else { throw error(rc, "prepare \(sql.prefix(60))") }
+        let statement = Statement(pointer: pointer, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// A single integer from a query such as `PRAGMA user_version`.
+    func integer(_ sql: String) throws(StoreError) -> Int64 {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        guard try statement.step() else { throw StoreError(.sqlite, "\(path): \(sql) returned no row") }
+        return statement.int64(0)
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns,
+    /// rolled back if it throws.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int32 { sqlite3_changes(handle) }
+
+    /// The rows of `PRAGMA integrity_check` (one row "ok" when the file is sound).
+    func integrityCheck() throws(StoreError) -> [String] {
+        let statement = try statement("PRAGMA integrity_check(20)")
+        defer { statement.reset() }
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.text(0)) }
+        return rows
+    }
+}
+
+/// A prepared statement owned by a ``Connection``'s cache.
+final class Statement {
+    let pointer: OpaquePointer
+    unowned let connection: Connection
+
+    init(pointer: OpaquePointer, connection: Connection) {
+        self.pointer = pointer
+        self.connection = connection
+    }
+
+    func reset() {
+        sqlite3_reset(pointer)
+        sqlite3_clear_bindings(pointer)
+    }
+
+    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(pointer, index, value) }
+    func bind(_ index: Int32, _ value: UInt64) { sqlite3_bind_int64(pointer, index, Int64(clamping: value)) }
+    func bind(_ index: Int32, _ value: UInt32) { sqlite3_bind_int64(pointer, index, Int64(value)) }
+    func bindNull(_ index: Int32) { sqlite3_bind_null(pointer, index) }
+
+    func bind(_ index: Int32, _ value: UInt32?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+
+    func bind(_ index: Int32, _ value: UInt8?) {
+        if let value { bind(index, Int64(value)) } else { bindNull(index) }
+    }
+
+    /// Binds arbitrary bytes as a BLOB (an empty array is an empty BLOB, not NULL).
+    func bind(_ index: Int32, blob bytes: [UInt8]) {
+        if bytes.isEmpty {
+            sqlite3_bind_zeroblob(pointer, index, 0)
+            return
+        }
+        bytes.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob(pointer, index, raw.baseAddress, Int32(raw.count), csqlite_transient())
+        }
+    }
+
+    /// Binds text (copied by SQLite); nil binds NULL.
+    func bind(_ index: Int32, text: String?) {
+        guard var text else { bindNull(index); return }
+        text.withUTF8 { utf8 in
+            if let base = utf8.baseAddress, utf8.count > 0 {
+                let chars = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+                _ = sqlite3_bind_text(pointer, index, chars, Int32(utf8.count), csqlite_transient())
+            } else {
+                _ = sqlite3_bind_text(pointer, index, "", 0, csqlite_transient())
+            }
+        }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    func step() throws(StoreError) -> Bool {
+        let rc = sqlite3_step(pointer)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let failure = connection.error(rc, "step")
+            sqlite3_reset(pointer)
+            throw failure
+        }
+    }
+
+    /// Steps to completion (a write), then resets.
+    func run() throws(StoreError) {
+        defer { sqlite3_reset(pointer) }
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
+    func uint64(_ column: Int32) -> UInt64 { UInt64(clamping: int64(column)) }
+    func uint32(_ column: Int32) -> UInt32 { UInt32(clamping: int64(column)) }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(pointer, column))
+        guard count > 0, let base = sqlite3_column_blob(pointer, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    func text(_ column: Int32) -> String {
+        guard let base = sqlite3_column_text(pointer, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(pointer, column))
+        return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few file operations the store needs, over Glibc (no Foundation).
+enum Files {
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// The folder part of `path` ("." when there is none).
+    static func directory(of path: String) -> String {
+        let bytes = Array(path.utf8)
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        if slash == 0 { return "/" }
+        return String(decoding: bytes[..<slash], as: UTF8.self)
+    }
+
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.utf8.last == UInt8(ascii: "/") ? directory + name : directory + "/" + name
+    }
+
+    /// Creates `path` and its missing parents, each new one with mode 0700.
+    static func makeDirectories(_ path: String) throws(StoreError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreError(.io, "\(path) is not a directory") }
+            return
+        }
+        let parent = directory(of: path)
+        if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw StoreError(.io, "cannot create directory \(path): \(errnoText())")
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Creates an empty file with mode 0600 if nothing is at `path`, so SQLite never creates it world-readable.
+    static func createPrivateFile(_ path: String) throws(StoreError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd); return }
+        if errno != EEXIST { throw StoreError(.io, "cannot create \(path): \(errnoText())") }
+    }
+
+    /// Size and the first `count` bytes of a regular file.
+    static func sizeAndPrefix(_ path: String, count: Int) throws(StoreError) -> (size: Int, prefix: [UInt8]) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError(.io, "cannot open \(path): \(errnoText())") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError(.io, "cannot stat \(path): \(errnoText())") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError(.io, "\(path) is not a regular file") }
+        var prefix = [UInt8](repeating: 0, count: count)
+        let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+        guard got >= 0 else { throw StoreError(.io, "cannot read \(path): \(errnoText())") }
+        prefix.removeLast(count - got)
+        return (Int(info.st_size), prefix)
+    }
+
+    /// Copies `source` to a new file `destination` (mode 0600, must not exist) and fsyncs it.
+    static func copy(_ source: String, to destination: String) throws(StoreError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw StoreError(.io, "cannot open \(source): \(errnoText())") }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw StoreError(.io, "cannot create \(destination): \(errnoText())") }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw StoreError(.io, "cannot read \(source): \(errnoText())") }
+            if n == 0 { break }
+            var written = 0
+            while written < n {
+                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else { throw StoreError(.io, "cannot write \(destination): \(errnoText())") }
+                written += w
+            }
+        }
+        guard fsync(output) == 0 else { throw StoreError(.io, "cannot sync \(destination): \(errnoText())") }
+    }
+
+    static func fsyncFile(_ path: String) throws(StoreError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError(.io, "cannot open \(path): \(errnoText())") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError(.io, "cannot sync \(path): \(errnoText())") }
+    }
+
+    /// fsync on the folder, so a rename in it survives a power loss. Best effort.
+    static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    static func rename(_ from: String, to: String) throws(StoreError) {
+        guard Glibc.rename(from, to) == 0 else {
+            throw StoreError(.io, "cannot rename \(from) to \(to): \(errnoText())")
+        }
+    }
+
+    /// Removes `path` if present.
+    static func remove(_ path: String) { _ = unlink(path) }
+
+    /// Decimal text of the process id, for temporary names.
+    static var processTag: String { String(getpid()) }
+}

@@ -1,0 +1,119 @@
+/// One minute of system history, or (``isHourly``) one hour rolled up from minutes.
+///
+/// Percentages are in hundredths (8512 is 85.12 %), load is ×100, memory in KiB.
+public struct MinuteSample: Equatable, Sendable {
+    /// Start of the minute (or of the hour, when ``isHourly``), unix seconds.
+    public var minute: UInt64
+    /// Average CPU use over the minute, hundredths of a percent.
+    public var cpuAverage: UInt32
+    /// Highest CPU use seen in the minute, hundredths of a percent.
+    public var cpuMaximum: UInt32
+    public var memoryUsedKiB: UInt64
+    public var memoryAvailableKiB: UInt64
+    public var swapUsedKiB: UInt64
+    /// One-minute load average ×100.
+    public var load1: UInt32
+    public var processCount: UInt32
+    /// Battery charge, hundredths of a percent; nil without a battery.
+    public var batteryPercent: UInt32?
+    /// Battery state as `ProcFS.BatteryStatus.State.rawValue`; nil without a battery.
+    public var batteryState: UInt8?
+    /// True for a row rolled up from the minutes of one hour (older than the minute retention):
+    /// averages are averages of the minute averages, ``cpuMaximum`` the largest minute maximum.
+    public var isHourly: Bool
+
+    public init(minute: UInt64, cpuAverage: UInt32, cpuMaximum: UInt32, memoryUsedKiB: UInt64,
+                memoryAvailableKiB: UInt64, swapUsedKiB: UInt64, load1: UInt32, processCount: UInt32,
+                batteryPercent: UInt32? = nil, batteryState: UInt8? = nil, isHourly: Bool = false) {
+        self.minute = minute
+        self.cpuAverage = cpuAverage
+        self.cpuMaximum = cpuMaximum
+        self.memoryUsedKiB = memoryUsedKiB
+        self.memoryAvailableKiB = memoryAvailableKiB
+        self.swapUsedKiB = swapUsedKiB
+        self.load1 = load1
+        self.processCount = processCount
+        self.batteryPercent = batteryPercent
+        self.batteryState = batteryState
+        self.isHourly = isHourly
+    }
+}
+
+/// A process that exited and the memory its exit gave back.
+public struct ExitRecord: Equatable, Sendable {
+    /// When the exit was seen, unix milliseconds.
+    public var timeMs: UInt64
+    public var pid: UInt32
+    /// The process name as the kernel gave it: arbitrary bytes, stored as a BLOB.
+    public var name: [UInt8]
+    /// A name a bookmark gave it (issue 5); nil until then.
+    public var friendlyName: String?
+    /// Its private memory at the last sample before it exited, KiB.
+    public var lastPrivateKiB: UInt64
+    /// How much available memory rose when it exited, KiB.
+    public var freedKiB: UInt64
+
+    public init(timeMs: UInt64, pid: UInt32, name: [UInt8], friendlyName: String? = nil,
+                lastPrivateKiB: UInt64, freedKiB: UInt64) {
+        self.timeMs = timeMs
+        self.pid = pid
+        self.name = name
+        self.friendlyName = friendlyName
+        self.lastPrivateKiB = lastPrivateKiB
+        self.freedKiB = freedKiB
+    }
+}
+
+/// One boot of the machine as the sampler saw it.
+public struct BootRecord: Equatable, Sendable {
+    /// The kernel's boot id (UUID text from /proc/sys/kernel/random/boot_id).
+    public var id: String
+    /// When the machine booted, unix seconds.
+    public var bootTime: UInt64
+    /// Uptime when the sampler last wrote for this boot, seconds.
+    public var lastSeenUptime: UInt64
+    /// When the sampler last wrote for this boot, unix seconds.
+    public var lastSeenTime: UInt64
+    /// True when the sampler stopped cleanly (SIGTERM) and nothing ran after; false
+    /// for the running boot and for a boot that ended in a crash or power loss.
+    public var cleanEnd: Bool
+
+    public init(id: String, bootTime: UInt64, lastSeenUptime: UInt64, lastSeenTime: UInt64, cleanEnd: Bool) {
+        self.id = id
+        self.bootTime = bootTime
+        self.lastSeenUptime = lastSeenUptime
+        self.lastSeenTime = lastSeenTime
+        self.cleanEnd = cleanEnd
+    }
+}
+
+/// What ``HistoryDatabase/recordBoot(id:bootTime:uptimeSeconds:nowSeconds:)`` found.
+public enum BootOutcome: Equatable, Sendable {
+    /// The boot id was known: the sampler restarted within the same boot.
+    case sameBoot
+    /// A boot id not seen before: the machine rebooted. `previous` is the latest boot
+    /// recorded before it (nil on the first run); `previous.cleanEnd == false` means it
+    /// ended without the sampler's clean mark (crash, power loss).
+    case newBoot(previous: BootRecord?)
+}
+
+/// How long history is kept.
+public struct RetentionPolicy: Equatable, Sendable {
+    /// Minute samples older than this are rolled up into hourly rows, then deleted.
+    public var minuteSamplesSeconds: UInt64
+    /// Hourly rows (and boots last seen) older than this are deleted.
+    public var hourlySamplesSeconds: UInt64
+    /// Exits older than this are deleted.
+    public var exitsSeconds: UInt64
+
+    public init(minuteSamplesSeconds: UInt64, hourlySamplesSeconds: UInt64, exitsSeconds: UInt64) {
+        self.minuteSamplesSeconds = minuteSamplesSeconds
+        self.hourlySamplesSeconds = hourlySamplesSeconds
+        self.exitsSeconds = exitsSeconds
+    }
+
+    /// 90 days of minutes, then hourly rollups for two years (730 days); exits for 90 days.
+    public static let `default` = RetentionPolicy(minuteSamplesSeconds: 90 * 86_400,
+                                                  hourlySamplesSeconds: 730 * 86_400,
+                                                  exitsSeconds: 90 * 86_400)
+}

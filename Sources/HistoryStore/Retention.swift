@@ -1,0 +1,62 @@
+extension HistoryDatabase {
+    /// Applies `policy` at time `nowSeconds`, in one transaction: minute samples older than
+    /// the minute retention are rolled up into hourly rows (whole hours only; averages of the
+    /// minute averages, maximum of the minute maxima, battery state of the hour's last minute),
+    /// then deleted; hourly rows and boots last seen before the hourly retention are deleted;
+    /// exits older than the exit retention are deleted. Freed pages are returned to the file
+    /// system (incremental vacuum). The sampler calls it at start and then about hourly.
+    public func applyRetention(nowSeconds: UInt64, policy: RetentionPolicy = .default) throws(StoreError) {
+        let minuteCutoff = nowSeconds > policy.minuteSamplesSeconds ? nowSeconds - policy.minuteSamplesSeconds : 0
+        let hourCutoff = minuteCutoff - minuteCutoff % 3600
+        let hourlyCutoff = nowSeconds > policy.hourlySamplesSeconds ? nowSeconds - policy.hourlySamplesSeconds : 0
+        let exitCutoff = nowSeconds > policy.exitsSeconds ? nowSeconds - policy.exitsSeconds : 0
+        try connection.transaction { () throws(StoreError) in
+            // An hour rolled up earlier (minutes written late) is merged, weighted by minutes.
+            let rollUp = try connection.statement("""
+                INSERT INTO hourly_samples (hour, minutes, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
+                    swap_used_kib, load1, process_count, battery_percent, battery_state)
+                SELECT minute - minute % 3600 AS h, count(*),
+                    CAST(round(avg(cpu_avg)) AS INTEGER), max(cpu_max),
+                    CAST(round(avg(mem_used_kib)) AS INTEGER), CAST(round(avg(mem_available_kib)) AS INTEGER),
+                    CAST(round(avg(swap_used_kib)) AS INTEGER), CAST(round(avg(load1)) AS INTEGER),
+                    CAST(round(avg(process_count)) AS INTEGER), CAST(round(avg(battery_percent)) AS INTEGER),
+                    (SELECT s2.battery_state FROM samples s2 WHERE s2.minute < ?1
+                        AND s2.minute - s2.minute % 3600 = samples.minute - samples.minute % 3600
+                        ORDER BY s2.minute DESC LIMIT 1)
+                FROM samples WHERE minute < ?1 GROUP BY h
+                ON CONFLICT (hour) DO UPDATE SET
+                    cpu_avg = CAST(round((cpu_avg * minutes + excluded.cpu_avg * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
+                    cpu_max = max(cpu_max, excluded.cpu_max),
+                    mem_used_kib = CAST(round((mem_used_kib * minutes + excluded.mem_used_kib * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
+                    mem_available_kib = CAST(round((mem_available_kib * minutes + excluded.mem_available_kib * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
+                    swap_used_kib = CAST(round((swap_used_kib * minutes + excluded.swap_used_kib * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
+                    load1 = CAST(round((load1 * minutes + excluded.load1 * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
+                    process_count = CAST(round((process_count * minutes + excluded.process_count * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
+                    battery_percent = CASE WHEN battery_percent IS NULL THEN excluded.battery_percent
+                        WHEN excluded.battery_percent IS NULL THEN battery_percent
+                        ELSE CAST(round((battery_percent * minutes + excluded.battery_percent * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER) END,
+                    battery_state = coalesce(excluded.battery_state, battery_state),
+                    minutes = minutes + excluded.minutes
+                """)
+            rollUp.bind(1, hourCutoff)
+            try rollUp.run()
+
+            let deleteMinutes = try connection.statement("DELETE FROM samples WHERE minute < ?1")
+            deleteMinutes.bind(1, hourCutoff)
+            try deleteMinutes.run()
+
+            let deleteHours = try connection.statement("DELETE FROM hourly_samples WHERE hour < ?1")
+            deleteHours.bind(1, hourlyCutoff)
+            try deleteHours.run()
+
+            let deleteBoots = try connection.statement("DELETE FROM boots WHERE last_seen_time < ?1")
+            deleteBoots.bind(1, hourlyCutoff)
+            try deleteBoots.run()
+
+            let deleteExits = try connection.statement("DELETE FROM exits WHERE time_ms < ?1")
+            deleteExits.bind(1, exitCutoff &* 1000)
+            try deleteExits.run()
+        }
+        try connection.execute("PRAGMA incremental_vacuum")
+    }
+}

@@ -1,0 +1,86 @@
+/// One step of the schema. Migrations are add-only: a released one is never edited
+/// or removed; a change is a new migration appended to ``Schema/migrations``.
+struct Migration {
+    var name: String
+    var sql: String
+}
+
+enum Schema {
+    /// Every migration in order; `PRAGMA user_version` is the number applied.
+    static let migrations: [Migration] = [
+        Migration(name: "1: boots, samples, hourly_samples, exits, bookmarks", sql: """
+            CREATE TABLE boots (
+                id INTEGER PRIMARY KEY,
+                boot_id TEXT NOT NULL UNIQUE,
+                boot_time INTEGER NOT NULL,
+                first_seen_time INTEGER NOT NULL,
+                last_seen_uptime INTEGER NOT NULL,
+                last_seen_time INTEGER NOT NULL,
+                clean_end INTEGER NOT NULL DEFAULT 0 CHECK (clean_end IN (0, 1))
+            );
+            CREATE TABLE samples (
+                minute INTEGER PRIMARY KEY,
+                cpu_avg INTEGER NOT NULL,
+                cpu_max INTEGER NOT NULL,
+                mem_used_kib INTEGER NOT NULL,
+                mem_available_kib INTEGER NOT NULL,
+                swap_used_kib INTEGER NOT NULL,
+                load1 INTEGER NOT NULL,
+                process_count INTEGER NOT NULL,
+                battery_percent INTEGER,
+                battery_state INTEGER
+            );
+            CREATE TABLE hourly_samples (
+                hour INTEGER PRIMARY KEY,
+                minutes INTEGER NOT NULL,
+                cpu_avg INTEGER NOT NULL,
+                cpu_max INTEGER NOT NULL,
+                mem_used_kib INTEGER NOT NULL,
+                mem_available_kib INTEGER NOT NULL,
+                swap_used_kib INTEGER NOT NULL,
+                load1 INTEGER NOT NULL,
+                process_count INTEGER NOT NULL,
+                battery_percent INTEGER,
+                battery_state INTEGER
+            );
+            CREATE TABLE exits (
+                id INTEGER PRIMARY KEY,
+                time_ms INTEGER NOT NULL,
+                pid INTEGER NOT NULL,
+                name BLOB NOT NULL,
+                friendly_name TEXT,
+                last_private_kib INTEGER NOT NULL,
+                freed_kib INTEGER NOT NULL
+            );
+            CREATE INDEX exits_by_time ON exits (time_ms);
+            CREATE TABLE bookmarks (
+                id INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                pattern BLOB NOT NULL,
+                friendly_name TEXT,
+                source TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            );
+            PRAGMA application_id = \(HistoryDatabase.applicationID);
+            """),
+    ]
+
+    /// Applies the migrations after `user_version`, each in its own transaction that also
+    /// sets `user_version`: an interrupted or failing migration leaves the file at the
+    /// version before it.
+    static func migrate(_ connection: Connection, migrations: [Migration] = Schema.migrations) throws(StoreError) {
+        let current = try connection.integer("PRAGMA user_version")
+        guard current < migrations.count else { return }
+        for index in Int(current)..<migrations.count {
+            let migration = migrations[index]
+            do {
+                try connection.transaction { () throws(StoreError) in
+                    try connection.execute(migration.sql)
+                    try connection.execute("PRAGMA user_version = \(index + 1)")
+                }
+            } catch {
+                throw StoreError(error.kind, "\(connection.path): migration \(migration.name) failed: \(error.message)")
+            }
+        }
+    }
+}
