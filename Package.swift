@@ -1,9 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The always-on programs (sysstatsd, later sysstats-bar) link only Glibc and the
-// standard library; they are linked statically because that alone saves ~2 MiB
-// of resident memory (see docs/performance.md). Only the CLI uses Foundation.
+// The sampler links only Glibc and the standard library, statically: that alone
+// saves ~2 MiB of resident memory (see docs/performance.md). Only the CLI uses Foundation.
 let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
 
 // The renderer is Embedded Swift: no runtime metadata, no Foundation, ~1.2 MB resident.
@@ -37,7 +36,8 @@ let package = Package(
         // also needs -lm -lz (see docs/history.md).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
-        // restore. No Foundation: the always-on sampler links it.
+        // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would
+        // break its memory budget (docs/performance.md).
         .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec"]),
 
         .target(name: "SysstatsCLI", dependencies: [

@@ -85,15 +85,31 @@ final class BarProgramTests: XCTestCase {
     func testClosedStdoutEndsTheRendererWithStatusZero() throws {
         let dir = try RuntimeDir()
         try dir.publish(sampleSnapshot())
-        let bar = try BarProcess(["--runtime-dir", dir.path], stdin: false)
-        XCTAssertTrue(bar.waitFor { !$0.isEmpty })
-        bar.stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        try bar.stdoutPipe.fileHandleForReading.close()
+        // A raw close-on-exec pipe: no other child of this test process can inherit
+        // its read end (a Foundation Pipe's can), so closing it here closes it for good.
+        var fds: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&fds), 0)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        process.arguments = ["--runtime-dir", dir.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(fileDescriptor: fds[1], closeOnDealloc: false)
+        try process.run()
+        close(fds[1])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+
+        var pollFD = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&pollFD, 1, 5000), 1, "the renderer printed its first line")
+        var byte: UInt8 = 0
+        XCTAssertEqual(read(fds[0], &byte, 1), 1)
+        close(fds[0])
         try dir.publish(sampleSnapshot(sequence: 2))
         let deadline = Date().addingTimeInterval(5)
-        while bar.process.isRunning && Date() < deadline { usleep(5_000) }
-        XCTAssertFalse(bar.process.isRunning)
-        XCTAssertEqual(bar.process.terminationReason, .exit, "not killed by SIGPIPE")
-        XCTAssertEqual(bar.process.terminationStatus, 0)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        XCTAssertFalse(process.isRunning, "the renderer should end once its stdout is closed")
+        guard !process.isRunning else { return }
+        XCTAssertEqual(process.terminationReason, .exit, "not killed by SIGPIPE")
+        XCTAssertEqual(process.terminationStatus, 0)
     }
 }
