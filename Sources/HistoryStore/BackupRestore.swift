@@ -90,7 +90,9 @@ extension HistoryDatabase {
             throw StoreError(.corrupt, "\(path) is damaged: \(error.message)")
         }
         guard problems == ["ok"] else {
-            throw StoreError(.corrupt, "\(path) is damaged: integrity_check says: \(problems.first ?? "nothing")")
+            let complaints = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("*** ") }
+            let more = complaints.count > 1 ? " (and \(complaints.count - 1) more)" : ""
+            throw StoreError(.corrupt, "\(path) is damaged: integrity_check says: \(complaints.first ?? "nothing")\(more)")
         }
         let version = try checkOwnership(connection)
         guard version > 0 else {
