@@ -108,10 +108,13 @@ extension HistoryDatabase {
     /// current database (with its WAL content) is kept as `history.sqlite.bak` via the online
     /// backup API (a raw copy if it cannot be read), its WAL is checkpointed and emptied, the
     /// copy is renamed over it, and the old -wal/-shm files are removed. Before that point any
-    /// failure leaves the current database byte-for-byte unchanged. The sampler must be stopped
-    /// (or reopen the database) around a restore: a connection kept open sees the old file.
+    /// failure leaves the current database byte-for-byte unchanged. Refused while another process
+    /// has the database open (the sampler must be stopped, or close it, first).
     public static func restore(from candidate: String, into databasePath: String) throws(StoreError) {
         _ = try checkRestorable(candidate)
+        if Files.isOpenInAnotherProcess(shmPath: databasePath + "-shm") {
+            throw StoreError(.busy, "\(databasePath) is open in another process (stop sysstatsd first, then restore)")
+        }
         let directory = Files.directory(of: databasePath)
         try Files.makeDirectories(directory)
         let copy = databasePath + ".restore-" + Files.processTag

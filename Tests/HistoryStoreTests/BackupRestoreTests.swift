@@ -102,6 +102,32 @@ final class BackupRestoreTests: XCTestCase {
         try assertRefused(backup, .corrupt, "is damaged: integrity_check says: ", in: scratch)
     }
 
+    func testRestoreIsRefusedWhileAnotherProcessHasTheDatabaseOpen() throws {
+        let (scratch, backup) = try currentAndBackup()
+        // Another process (python3's sqlite3 module) opens the database in WAL mode and stays open.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute("SELECT count(*) FROM samples").fetchall()
+            print("open", flush=True)
+            sys.stdin.read()
+            """, scratch.databasePath]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        do { try holder.run() } catch { throw XCTSkip("python3 is not available: \(error)") }
+        defer { try? input.fileHandleForWriting.close(); holder.waitUntilExit() }
+        let line = output.fileHandleForReading.availableData
+        guard String(decoding: line, as: UTF8.self).hasPrefix("open") else { throw XCTSkip("python3 could not open the database") }
+
+        try assertRefused(backup, .busy, "is open in another process (stop sysstatsd first", in: scratch)
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        try HistoryDatabase.restore(from: backup, into: scratch.databasePath)
+    }
+
     func testRestoreRefusesABackupFromANewerSchema() throws {
         let (scratch, backup) = try currentAndBackup()
         let raw = try rawConnection(backup)

@@ -66,6 +66,22 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(try db.samples(from: 0, to: 120), [sample(60)])
     }
 
+    func testAnInterruptedFirstMigrationOnAVersionZeroFileWithDataLeavesItAtVersionZero() throws {
+        // Version 0 with our application id and data in a table migration 1 also creates:
+        // migration 1 fails half-way, and must leave nothing of itself behind.
+        let scratch = try Scratch()
+        let raw = try rawConnection(scratch.databasePath)
+        try raw.execute("PRAGMA application_id = \(HistoryDatabase.applicationID); CREATE TABLE exits (kept TEXT); INSERT INTO exits VALUES ('old row');")
+        raw.close()
+        XCTAssertThrowsError(try scratch.open()) { error in
+            XCTAssertTrue((error as! StoreError).message.contains("migration 1: boots, samples, hourly_samples, exits, bookmarks failed"), "\(error)")
+        }
+        let check = try rawConnection(scratch.databasePath)
+        XCTAssertEqual(try check.integer("PRAGMA user_version"), 0)
+        XCTAssertEqual(try check.integer("SELECT count(*) FROM sqlite_master WHERE name IN ('boots', 'samples', 'hourly_samples')"), 0)
+        XCTAssertEqual(try check.integer("SELECT count(*) FROM exits WHERE kept = 'old row'"), 1)
+    }
+
     func testMigrationsFromVersionZeroRunInOrderFromAFileThatHasOnlyOurApplicationID() throws {
         // A version-0 file as a crash between creation and migration 1 would leave it.
         let scratch = try Scratch()
