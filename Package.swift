@@ -6,11 +6,19 @@ import PackageDescription
 // of resident memory (see docs/performance.md). Only the CLI uses Foundation.
 let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
 
+// The renderer is Embedded Swift: no runtime metadata, no Foundation, ~1.2 MB resident.
+// Embedded modules cannot be imported from normal Swift (nor the other way round),
+// so SnapshotCodecEmbedded and BarCoreEmbedded are twins whose folders are
+// symbolic links to SnapshotCodec and BarCore; the tests import the normal twins.
+let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])]
+
 let package = Package(
     name: "sysstats",
     products: [
         .executable(name: "sysstatsd", targets: ["sysstatsd"]),
         .executable(name: "sysstats", targets: ["sysstats"]),
+        .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
+        .executable(name: "sysstats-bar-x11", targets: ["sysstats-bar-x11"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,13 +38,32 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation: the always-on sampler links it.
-        .target(name: "HistoryStore", dependencies: ["CSQLite"]),
+        .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec"]),
 
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "ProcFS",
+            "SnapshotCodec", "ProcFS", "Sampler",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
+
+        // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
+        // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
+        .target(name: "SnapshotCodecEmbedded", swiftSettings: embedded),
+        .target(name: "BarCore", dependencies: ["SnapshotCodec"]),
+        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded"], swiftSettings: embedded),
+        .target(name: "CBarSys"),
+        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys"],
+                swiftSettings: embedded),
+        .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
+                          swiftSettings: embedded),
+        // x11-root gets its own binary so that text/i3bar do not pay for libX11 (~0.7 MB RSS);
+        // `sysstats-bar --output x11-root` execs it.
+        .target(name: "CBarX11", linkerSettings: [.linkedLibrary("X11")]),
+        .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11"],
+                          swiftSettings: embedded),
+        .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"], exclude: ["Golden"]),
+        // Runs the built sysstats-bar (release by default, for the memory budget).
+        .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec"]),
 
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
@@ -45,7 +72,7 @@ let package = Package(
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
-        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "TestSupport"]),
+        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).
         .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "TestSupport"]),

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ProcFS
+import Sampler
 import SnapshotCodec
 
 /// One line of `sysstats doctor`.
@@ -40,36 +41,17 @@ public enum Doctor {
     }
 
     /// The directory must be a real directory (not a symlink), ours, mode 0700:
-    /// the sampler refuses anything else.
+    /// the sampler's own check (``RuntimeDirectory/check(_:uid:)``), run here.
     public static func checkRuntimeDirectory(_ path: String, uid: UInt32 = geteuid()) -> DoctorCheck {
         let name = "runtime dir"
         var info = stat()
-        if lstat(path, &info) != 0 {
-            let code = errno
-            if code == ENOENT {
-                return DoctorCheck(.warn, name, "\(path) does not exist yet; sysstatsd creates it when it starts")
-            }
-            return DoctorCheck(.fail, name, "cannot stat \(path): \(String(cString: strerror(code)))")
+        if lstat(path, &info) != 0 && errno == ENOENT {
+            return DoctorCheck(.warn, name, "\(path) does not exist yet; sysstatsd creates it when it starts")
         }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFLNK {
-            return DoctorCheck(.fail, name, "\(path) is a symbolic link; the sampler refuses it (remove it)")
+        switch RuntimeDirectory.check(path, uid: uid) {
+        case .failure(let error): return DoctorCheck(.fail, name, "\(path) \(error.reason)")
+        case .success: return DoctorCheck(.ok, name, "\(path) (mode 0700, owned by you)")
         }
-        if type != S_IFDIR {
-            return DoctorCheck(.fail, name, "\(path) is not a directory")
-        }
-        if info.st_uid != uid {
-            return DoctorCheck(.fail, name, "\(path) is owned by uid \(info.st_uid), not by you (uid \(uid))")
-        }
-        let mode = info.st_mode & 0o777
-        let octal = "0" + String(mode, radix: 8)
-        if mode & 0o077 != 0 {
-            return DoctorCheck(.fail, name, "\(path) has mode \(octal); it must be 0700 (chmod 700 \(path))")
-        }
-        if mode != 0o700 {
-            return DoctorCheck(.warn, name, "\(path) has mode \(octal), not 0700; the sampler may not be able to write (chmod 700 \(path))")
-        }
-        return DoctorCheck(.ok, name, "\(path) (mode 0700, owned by you)")
     }
 
     /// Present, decodes, fresh.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sampler
 import SnapshotCodec
 
 /// What a command prints and how it exits, kept apart from the printing so tests can check it.
@@ -112,16 +113,6 @@ struct FileIdentity: Equatable {
         guard stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
         seconds = Int(info.st_mtim.tv_sec); nanoseconds = Int(info.st_mtim.tv_nsec)
-    }
-}
-
-/// The wall clock, as snapshots carry it.
-public enum Clock {
-    /// Milliseconds since the epoch (CLOCK_REALTIME).
-    public static func realtimeMs() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return UInt64(ts.tv_sec) * 1000 + UInt64(ts.tv_nsec) / 1_000_000
     }
 }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sampler
 import SnapshotCodec
 
 /// Where the CLI looks for the snapshot: the same rule as the sampler's.
@@ -11,7 +12,7 @@ public enum RuntimePaths {
     /// The runtime directory: `option` when given; else `$XDG_RUNTIME_DIR/sysstats`
     /// when XDG_RUNTIME_DIR is set and absolute; else `/tmp/sysstats-<uid>`.
     public static func runtimeDirectory(option: String?,
-                                        xdgRuntimeDir: String? = environment("XDG_RUNTIME_DIR"),
+                                        xdgRuntimeDir: String? = environmentValue("XDG_RUNTIME_DIR"),
                                         uid: UInt32 = geteuid()) -> String {
         if let option, !option.isEmpty { return option }
         return SnapshotLocation.runtimeDirectory(xdgRuntimeDir: xdgRuntimeDir, uid: uid)
@@ -20,11 +21,5 @@ public enum RuntimePaths {
     /// `<directory>/snapshot`.
     public static func snapshotPath(in directory: String) -> String {
         SnapshotLocation.snapshotPath(in: directory)
-    }
-
-    /// `getenv` as an optional String.
-    public static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
     }
 }

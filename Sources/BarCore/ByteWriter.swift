@@ -1,0 +1,81 @@
+// A byte buffer allocated once and refilled on every update: appending within
+// its capacity never allocates. Compiled as normal and as Embedded Swift.
+
+/// A growable byte buffer meant to be reserved once and reused with ``reset()``.
+public struct ByteWriter {
+    /// The bytes written since the last ``reset()``.
+    public private(set) var bytes: [UInt8]
+
+    /// Creates an empty writer holding `capacity` bytes without reallocating.
+    public init(capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Number of bytes written.
+    public var count: Int { bytes.count }
+    /// True when nothing has been written since the last reset.
+    public var isEmpty: Bool { bytes.isEmpty }
+
+    /// Forgets the contents and keeps the storage.
+    public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+
+    /// Appends one byte.
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    /// Appends the UTF-8 bytes of a literal.
+    public mutating func append(_ text: StaticString) {
+        let p = text.utf8Start
+        for i in 0..<text.utf8CodeUnitCount { bytes.append(p[i]) }
+    }
+
+    /// Appends raw bytes.
+    public mutating func append(bytes other: [UInt8]) {
+        for b in other { bytes.append(b) }
+    }
+
+    /// Appends the contents of another writer.
+    public mutating func append(_ other: ByteWriter) { append(bytes: other.bytes) }
+
+    /// Appends `value` in decimal, left-padded with zeros to `minimumDigits`.
+    public mutating func appendDecimal(_ value: UInt64, minimumDigits: Int = 1) {
+        // Least significant digit first, then reversed in place: no scratch storage.
+        let start = bytes.count
+        var v = value
+        repeat {
+            bytes.append(UInt8(truncatingIfNeeded: v % 10) &+ 48)
+            v /= 10
+        } while v != 0
+        while bytes.count - start < minimumDigits { bytes.append(48) }
+        var i = start, j = bytes.count - 1
+        while i < j { bytes.swapAt(i, j); i += 1; j -= 1 }
+    }
+
+    /// Appends a signed decimal.
+    public mutating func appendDecimal(_ value: Int) {
+        if value < 0 { bytes.append(45); appendDecimal(UInt64(value.magnitude)) } else { appendDecimal(UInt64(value)) }
+    }
+
+    /// Appends `value / 10^scaleDigits` with `fractionDigits` decimals, rounded half up.
+    /// For example `appendFixed(1234, scaleDigits: 2, fractionDigits: 1)` writes `12.3`.
+    public mutating func appendFixed(_ value: UInt64, scaleDigits: Int, fractionDigits: Int) {
+        var scale: UInt64 = 1
+        for _ in 0..<scaleDigits { scale &*= 10 }
+        var keep: UInt64 = 1
+        for _ in 0..<fractionDigits { keep &*= 10 }
+        // value * keep / scale, rounded.
+        let scaled: UInt64
+        if scale >= keep {
+            let div = scale / keep
+            scaled = value / div + (value % div >= (div + 1) / 2 && div > 1 ? 1 : 0)
+        } else {
+            scaled = value &* (keep / scale)
+        }
+        appendDecimal(scaled / keep)
+        if fractionDigits > 0 {
+            bytes.append(46)
+            appendDecimal(scaled % keep, minimumDigits: fractionDigits)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+// i3bar click events: a stream opened by a `[` line, then one JSON object per
+// line, each after the first prefixed by `,` (swaybar sends no `modifiers`).
+// The scanner is tolerant: garbage, partial lines and huge lines are ignored,
+// never fatal. It looks only for the `name` and `button` members.
+
+/// A click on one of our blocks.
+public struct ClickEvent: Equatable, Sendable {
+    /// The block clicked.
+    public var block: BlockKind
+    /// X11 button: 1 left, 2 middle, 3 right, 4/5 wheel.
+    public var button: Int
+    public init(block: BlockKind, button: Int) { self.block = block; self.button = button }
+}
+
+/// Splits stdin bytes into lines (of bounded length) and finds click events in them.
+public struct ClickScanner {
+    /// Lines longer than this are dropped whole.
+    public static let maximumLineLength = 4096
+
+    private var lineBuffer: [UInt8]
+    private var overflowed = false
+
+    /// Creates a scanner with its line buffer allocated once.
+    public init() {
+        lineBuffer = []
+        lineBuffer.reserveCapacity(ClickScanner.maximumLineLength)
+    }
+
+    /// Feeds bytes read from stdin; calls `onClick` for each complete line that is a
+    /// click on a known block.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, onClick: (ClickEvent) -> Void) {
+        var position = 0
+        while let event = next(in: bytes, position: &position) { onClick(event) }
+    }
+
+    /// Consumes `bytes` from `position` up to the end of the next line that is a
+    /// click on a known block and returns that click; nil when `bytes` are used up
+    /// (a partial line is kept for the next call).
+    public mutating func next(in bytes: UnsafeRawBufferPointer, position: inout Int) -> ClickEvent? {
+        while position < bytes.count {
+            let b = bytes[position]
+            position += 1
+            if b == 0x0A {
+                let event = overflowed ? nil : ClickScanner.parse(lineBuffer[...])
+                lineBuffer.removeAll(keepingCapacity: true)
+                overflowed = false
+                if let event { return event }
+            } else if overflowed {
+                continue
+            } else if lineBuffer.count >= ClickScanner.maximumLineLength {
+                overflowed = true
+                lineBuffer.removeAll(keepingCapacity: true)
+            } else {
+                lineBuffer.append(b)
+            }
+        }
+        return nil
+    }
+
+    /// Parses one line: optional `,` or `[`, then an object with string `name`
+    /// and integer `button`. Returns nil for anything else.
+    public static func parse(_ line: ArraySlice<UInt8>) -> ClickEvent? {
+        guard let nameValue = stringMember(line, "\"name\""),
+              let block = BlockKind(name: nameValue),
+              let button = integerMember(line, "\"button\"")
+        else { return nil }
+        return ClickEvent(block: block, button: button)
+    }
+
+    /// The index just after `key` followed by optional blanks and `:` and blanks.
+    static func valueStart(_ line: ArraySlice<UInt8>, _ key: StaticString) -> Int? {
+        let k = key.utf8Start, n = key.utf8CodeUnitCount
+        var i = line.startIndex
+        while i + n <= line.endIndex {
+            var match = true
+            for j in 0..<n where line[i + j] != k[j] { match = false; break }
+            if match {
+                var p = i + n
+                while p < line.endIndex && (line[p] == 0x20 || line[p] == 0x09) { p += 1 }
+                if p < line.endIndex && line[p] == UInt8(ascii: ":") {
+                    p += 1
+                    while p < line.endIndex && (line[p] == 0x20 || line[p] == 0x09) { p += 1 }
+                    return p
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The bytes of a string member without escapes (our block names have none).
+    static func stringMember(_ line: ArraySlice<UInt8>, _ key: StaticString) -> ArraySlice<UInt8>? {
+        guard var p = valueStart(line, key), p < line.endIndex, line[p] == UInt8(ascii: "\"") else { return nil }
+        p += 1
+        let start = p
+        while p < line.endIndex {
+            if line[p] == UInt8(ascii: "\"") { return line[start..<p] }
+            if line[p] == UInt8(ascii: "\\") { return nil }
+            p += 1
+        }
+        return nil
+    }
+
+    /// A small non-negative integer member.
+    static func integerMember(_ line: ArraySlice<UInt8>, _ key: StaticString) -> Int? {
+        guard var p = valueStart(line, key) else { return nil }
+        var value = 0, digits = 0
+        while p < line.endIndex, line[p] >= 48, line[p] <= 57, digits < 6 {
+            value = value * 10 + Int(line[p] - 48)
+            digits += 1
+            p += 1
+        }
+        return digits > 0 ? value : nil
+    }
+}

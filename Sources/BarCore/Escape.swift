@@ -1,0 +1,105 @@
+// Escaping of hostile text for each output. Process names reach the bar: a
+// name may hold quotes, backslashes, control characters, markup or invalid
+// UTF-8 (the sampler sanitizes names, but the renderer does not rely on it).
+
+/// How text is escaped on its way into an output.
+public enum TextEscape: Sendable {
+    /// Plain text: valid UTF-8 kept, control characters become spaces.
+    case plain
+    /// Inside a JSON string: `"`, `\` and every control character escaped.
+    case json
+    /// Pango markup inside a JSON string (waybar parses `text` as markup):
+    /// `&`, `<`, `>`, `'`, `"` become entities, then JSON escaping.
+    case pangoJSON
+}
+
+/// Length of the valid UTF-8 sequence starting at `i`, or 0 when the byte there
+/// does not start one (overlong forms, surrogates and values above U+10FFFF are invalid).
+@inline(__always)
+func utf8SequenceLength(_ s: [UInt8], _ i: Int) -> Int {
+    let b0 = s[i]
+    if b0 < 0x80 { return 1 }
+    let n = s.count - i
+    @inline(__always) func cont(_ k: Int) -> Bool { k < n && s[i + k] & 0xC0 == 0x80 }
+    switch b0 {
+    case 0xC2...0xDF:
+        return cont(1) ? 2 : 0
+    case 0xE0:
+        return n > 2 && (0xA0...0xBF).contains(s[i + 1]) && cont(2) ? 3 : 0
+    case 0xE1...0xEC, 0xEE...0xEF:
+        return cont(1) && cont(2) ? 3 : 0
+    case 0xED:
+        return n > 2 && (0x80...0x9F).contains(s[i + 1]) && cont(2) ? 3 : 0
+    case 0xF0:
+        return n > 3 && (0x90...0xBF).contains(s[i + 1]) && cont(2) && cont(3) ? 4 : 0
+    case 0xF1...0xF3:
+        return cont(1) && cont(2) && cont(3) ? 4 : 0
+    case 0xF4:
+        return n > 3 && (0x80...0x8F).contains(s[i + 1]) && cont(2) && cont(3) ? 4 : 0
+    default:
+        return 0
+    }
+}
+
+extension ByteWriter {
+    /// Appends `text` escaped for `mode`; each byte that is not part of valid
+    /// UTF-8 becomes U+FFFD.
+    public mutating func append(escaped text: [UInt8], _ mode: TextEscape) {
+        var i = 0
+        while i < text.count {
+            let len = utf8SequenceLength(text, i)
+            if len == 0 {
+                append(0xEF); append(0xBF); append(0xBD)
+                i += 1
+                continue
+            }
+            if len > 1 {
+                for k in 0..<len { append(text[i + k]) }
+                i += len
+                continue
+            }
+            appendEscapedASCII(text[i], mode)
+            i += 1
+        }
+    }
+
+    /// Appends one ASCII byte escaped for `mode`.
+    @inline(__always)
+    mutating func appendEscapedASCII(_ b: UInt8, _ mode: TextEscape) {
+        if mode == .pangoJSON {
+            switch b {
+            case UInt8(ascii: "&"): append("&amp;"); return
+            case UInt8(ascii: "<"): append("&lt;"); return
+            case UInt8(ascii: ">"): append("&gt;"); return
+            case UInt8(ascii: "'"): append("&#39;"); return
+            case UInt8(ascii: "\""): append("&quot;"); return
+            default: break
+            }
+        }
+        let isControl = b < 0x20 || b == 0x7F
+        if mode == .plain {
+            append(isControl ? 0x20 : b)
+            return
+        }
+        switch b {
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case 0x0A: append("\\n")
+        case 0x0D: append("\\r")
+        case 0x09: append("\\t")
+        case 0x08: append("\\b")
+        case 0x0C: append("\\f")
+        default:
+            if isControl {
+                append("\\u00")
+                append(hexDigit(b >> 4))
+                append(hexDigit(b & 0xF))
+            } else {
+                append(b)
+            }
+        }
+    }
+}
+
+@inline(__always)
+func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 48 + v : 87 + v }

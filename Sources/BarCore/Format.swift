@@ -1,0 +1,53 @@
+// Number formats shared by the blocks. All write bytes; none builds a String.
+
+extension ByteWriter {
+    /// Appends a KiB figure in binary units: `512K`, `3.4M`, `342M`, `3.2G`, `15.5G`, `120G`, `1.5T`.
+    public mutating func appendSize(kib: UInt64) {
+        if kib < 1024 {
+            appendDecimal(kib); append(UInt8(ascii: "K")); return
+        }
+        let units: (UInt8, UInt8, UInt8) = (UInt8(ascii: "M"), UInt8(ascii: "G"), UInt8(ascii: "T"))
+        var value = kib  // in units of 1024^(u+1) KiB below
+        var u = 0
+        var divisor: UInt64 = 1024
+        while u < 2 && kib / divisor >= 1024 { divisor *= 1024; u += 1 }
+        value = kib
+        // Tenths of the unit, rounded.
+        let tenths = (value * 10 + divisor / 2) / divisor
+        let unit = u == 0 ? units.0 : (u == 1 ? units.1 : units.2)
+        let oneDecimal = u == 0 ? tenths < 100 : tenths < 1000
+        if oneDecimal {
+            appendDecimal(tenths / 10); append(UInt8(ascii: ".")); appendDecimal(tenths % 10)
+        } else {
+            appendDecimal((tenths + 5) / 10)
+        }
+        append(unit)
+    }
+
+    /// Appends a share in hundredths of a percent as a whole percent, rounded: `42%`.
+    public mutating func appendPercent(permyriad: UInt64) {
+        appendDecimal((permyriad + 50) / 100)
+        append(UInt8(ascii: "%"))
+    }
+
+    /// Appends a duration in seconds compactly: `45s`, `12m`, `5h 12m`, `3d 4h`.
+    public mutating func appendDuration(seconds: UInt64) {
+        let d = seconds / 86_400, h = seconds / 3600 % 24, m = seconds / 60 % 60
+        if d > 0 {
+            appendDecimal(d); append("d "); appendDecimal(h); append(UInt8(ascii: "h"))
+        } else if h > 0 {
+            appendDecimal(h); append("h "); appendDecimal(m); append(UInt8(ascii: "m"))
+        } else if m > 0 {
+            appendDecimal(m); append(UInt8(ascii: "m"))
+        } else {
+            appendDecimal(seconds); append(UInt8(ascii: "s"))
+        }
+    }
+
+    /// Appends one sparkline character (▁▂▃▄▅▆▇█) for a share in hundredths of a percent.
+    public mutating func appendSparkline(permyriad: UInt64) {
+        // U+2581...U+2588 are E2 96 81...88.
+        let level = min(7, permyriad * 8 / 10_000)
+        append(0xE2); append(0x96); append(0x81 + UInt8(level))
+    }
+}

@@ -1,0 +1,143 @@
+// Command line, runtime dir and staleness rules of sysstats-bar; pure functions
+// over bytes so that the Embedded program and the tests share them.
+
+/// What is wrong with the command line.
+public enum OptionsError: Error, Equatable, Sendable {
+    case unknownOption
+    case missingValue
+    case unknownOutput
+    case unknownBlock
+    case emptyRuntimeDir
+
+    /// One line for stderr.
+    public var message: StaticString {
+        switch self {
+        case .unknownOption: "sysstats-bar: unknown option (see --help)"
+        case .missingValue: "sysstats-bar: option needs a value (see --help)"
+        case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar or x11-root"
+        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self"
+        case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
+        }
+    }
+}
+
+/// The usage text for `--help`.
+public let usageText: StaticString = """
+    usage: sysstats-bar [--output text|i3bar|waybar|x11-root] [--runtime-dir DIR] [--blocks LIST] [--once]
+      --output       bar protocol (default text); x11-root sets the root window name (dwm)
+      --runtime-dir  where sysstatsd writes its snapshot
+                     (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
+      --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self
+                     (default cpu,mem,load,battery,exited,uptime)
+      --once         print the current snapshot once and exit (status 1 when none)
+
+    """
+
+/// Parsed command line.
+public struct BarOptions: Equatable, Sendable {
+    public var output: OutputKind = .text
+    /// `--runtime-dir`, without a trailing NUL; nil when not given.
+    public var runtimeDir: [UInt8]? = nil
+    public var blocks: [BlockKind] = BlockKind.defaults
+    public var once = false
+    public var help = false
+    public init() {}
+
+    /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
+    public static func parse(_ args: [[UInt8]]) throws(OptionsError) -> BarOptions {
+        var o = BarOptions()
+        var i = 0
+        while i < args.count {
+            let arg = args[i]
+            var name = arg[...]
+            var inlineValue: ArraySlice<UInt8>? = nil
+            if let eq = arg.firstIndex(of: UInt8(ascii: "=")), arg.starts(with: [45, 45]) {
+                name = arg[..<eq]
+                inlineValue = arg[(eq + 1)...]
+            }
+            func value() throws(OptionsError) -> ArraySlice<UInt8> {
+                if let v = inlineValue { return v }
+                i += 1
+                guard i < args.count else { throw .missingValue }
+                return args[i][...]
+            }
+            if bytesEqual(name, "--once") {
+                o.once = true
+            } else if bytesEqual(name, "--help") || bytesEqual(name, "-h") {
+                o.help = true
+            } else if bytesEqual(name, "--output") {
+                let v = try value()
+                guard let kind = OutputKind.allCases.first(where: { bytesEqual(v, $0.name) }) else { throw .unknownOutput }
+                o.output = kind
+            } else if bytesEqual(name, "--runtime-dir") {
+                let v = try value()
+                guard !v.isEmpty else { throw .emptyRuntimeDir }
+                o.runtimeDir = Array(v)
+            } else if bytesEqual(name, "--blocks") {
+                let v = try value()
+                var list: [BlockKind] = []
+                var start = v.startIndex
+                var p = v.startIndex
+                while p <= v.endIndex {
+                    if p == v.endIndex || v[p] == UInt8(ascii: ",") {
+                        guard let kind = BlockKind(name: v[start..<p]) else { throw .unknownBlock }
+                        if !list.contains(kind) { list.append(kind) }
+                        start = p + 1
+                    }
+                    p += 1
+                }
+                o.blocks = list
+            } else {
+                throw .unknownOption
+            }
+            i += 1
+        }
+        return o
+    }
+}
+
+/// The runtime dir, as the sampler chooses it: `--runtime-dir`, else
+/// `$XDG_RUNTIME_DIR/sysstats` when that variable is an absolute path, else `/tmp/sysstats-UID`.
+public func resolveRuntimeDir(option: [UInt8]?, xdgRuntimeDir: [UInt8]?, uid: UInt32) -> [UInt8] {
+    if let o = option { return o }
+    var w = ByteWriter(capacity: 256)
+    if let x = xdgRuntimeDir, x.first == UInt8(ascii: "/") {
+        w.append(bytes: x)
+        if w.bytes.last != UInt8(ascii: "/") { w.append(UInt8(ascii: "/")) }
+        w.append("sysstats")
+    } else {
+        w.append("/tmp/sysstats-")
+        w.appendDecimal(UInt64(uid))
+    }
+    return w.bytes
+}
+
+/// When a snapshot is stale: older than three of the sampler's intervals, and
+/// never sooner than 5 s (a fast sampler's snapshot is not stale after 1.5 s).
+public enum Staleness {
+    /// The shortest age at which a snapshot counts as stale, ms.
+    public static let minimumMs: UInt64 = 5_000
+    /// How many intervals a snapshot may be old before it is stale.
+    public static let intervals: UInt64 = 3
+
+    /// Age after which a snapshot with this interval is stale, ms.
+    public static func limitMs(intervalMs: UInt32) -> UInt64 {
+        max(minimumMs, intervals * UInt64(intervalMs))
+    }
+
+    /// True when a snapshot taken at `timestampMs` is stale at `nowMs`. A timestamp
+    /// in the future (the clock was set back) counts as fresh.
+    public static func isStale(timestampMs: UInt64, intervalMs: UInt32, nowMs: UInt64) -> Bool {
+        nowMs > timestampMs && nowMs - timestampMs > limitMs(intervalMs: intervalMs)
+    }
+
+    /// Milliseconds from `nowMs` until the snapshot turns stale (0 when it already is),
+    /// plus one so a poll timeout lands just after the limit.
+    public static func msUntilStale(timestampMs: UInt64, intervalMs: UInt32, nowMs: UInt64) -> UInt64 {
+        let deadline = timestampMs + limitMs(intervalMs: intervalMs) + 1
+        return deadline > nowMs ? deadline - nowMs : 0
+    }
+}
+
+/// The message shown instead of the blocks when the snapshot is missing or stale.
+public let staleMessage: StaticString = "sysstatsd stopped"

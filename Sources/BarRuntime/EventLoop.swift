@@ -1,0 +1,290 @@
+// The event loop: one thread, one poll() over inotify on the runtime dir (the
+// sampler's rename wakes it), stdin (i3bar click events) and a signalfd. The
+// only timer is for staleness. Everything is allocated before the loop.
+
+import BarCoreEmbedded
+import CBarSys
+import SnapshotCodecEmbedded
+
+/// Where the rendered lines go: stdout, or an X11 root window name.
+public protocol BarSink {
+    /// A descriptor the event loop polls besides its own (the X connection), or -1.
+    var pollFD: Int32 { get }
+    /// Shows one rendered update. Returns 0, or the errno that stopped it (EPIPE: the bar is gone).
+    mutating func show(_ line: [UInt8]) -> Int32
+    /// Called when ``pollFD`` is readable.
+    mutating func handleEvents()
+}
+
+/// Writes each update to stdout with one write().
+public struct StdoutSink: BarSink {
+    public init() {}
+    public var pollFD: Int32 { -1 }
+    public mutating func show(_ line: [UInt8]) -> Int32 { line.withUnsafeBytes { writeAll(1, $0) } }
+    public mutating func handleEvents() {}
+}
+
+/// Outcome of reading the snapshot file.
+enum LoadResult {
+    case fresh
+    case missing
+    case unreadable(SnapshotDecodeError)
+}
+
+/// The renderer program's state.
+public struct Bar<Sink: BarSink> {
+    var sink: Sink
+    var renderer: Renderer
+    let options: BarOptions
+    var snapshot = Snapshot()
+    var haveSnapshot = false
+    var decodeError: SnapshotDecodeError? = nil
+
+    /// Runtime dir and snapshot path, NUL-terminated.
+    let dirPath: [UInt8]
+    let snapshotPath: [UInt8]
+    let statmPath: [UInt8]
+    let fileBuffer: UnsafeMutableRawBufferPointer
+    let eventBuffer: UnsafeMutableRawBufferPointer
+
+    var inotifyFD: Int32 = -1
+    var watch: Int32 = -1
+    var signalFD: Int32 = -1
+    var readClicks: Bool
+    var clicks = ClickScanner()
+    var paused = false
+
+    // The renderer's own cost (for the self block).
+    let wantsUsage: Bool
+    let pageKiB: UInt64
+    var lastCPUus: UInt64 = 0
+    var lastMonoMs: UInt64 = 0
+
+    /// Sets up buffers for `options`, reading snapshots from `runtimeDir`, showing them on `sink`.
+    public init(options: BarOptions, runtimeDir: [UInt8], sink: Sink) {
+        self.sink = sink
+        self.options = options
+        renderer = Renderer(output: options.output, blocks: options.blocks, streaming: !options.once)
+        var d = runtimeDir
+        var s = runtimeDir
+        s.append(contentsOf: [UInt8(ascii: "/")])
+        for b in "snapshot".utf8 { s.append(b) }
+        d.append(0); s.append(0)
+        dirPath = d
+        snapshotPath = s
+        var st: [UInt8] = []
+        for b in "/proc/self/statm".utf8 { st.append(b) }
+        st.append(0)
+        statmPath = st
+        // One byte more than the largest snapshot, so an oversized file is noticed.
+        fileBuffer = .allocate(byteCount: SnapshotFormat.maximumEncodedSize + 1, alignment: 16)
+        eventBuffer = .allocate(byteCount: 4096, alignment: 16)
+        readClicks = options.output == .i3bar && !options.once
+        wantsUsage = options.blocks.contains(.selfCost)
+        let page = sysconf(Int32(_SC_PAGESIZE))
+        pageKiB = page > 0 ? UInt64(page) / 1024 : 4
+    }
+
+    /// Reads and decodes the snapshot into the reused ``snapshot``.
+    mutating func load() -> LoadResult {
+        let n = readFile(snapshotPath, into: fileBuffer)
+        if n < 0 {
+            haveSnapshot = false
+            decodeError = nil
+            return .missing
+        }
+        do throws(SnapshotDecodeError) {
+            try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
+            haveSnapshot = true
+            decodeError = nil
+            return .fresh
+        } catch {
+            haveSnapshot = false
+            decodeError = error
+            return .unreadable(error)
+        }
+    }
+
+    func nowMs() -> UInt64 { UInt64(cbarsys_realtime_ms()) }
+
+    /// True when there is a snapshot and it is not stale.
+    func isCurrent(_ now: UInt64) -> Bool {
+        haveSnapshot && !Staleness.isStale(timestampMs: snapshot.timestampMs, intervalMs: snapshot.intervalMs, nowMs: now)
+    }
+
+    /// Renders the current state into the renderer's line.
+    mutating func draw() {
+        let now = nowMs()
+        if isCurrent(now) {
+            var usage = RendererUsage()
+            if wantsUsage {
+                let cpu = UInt64(cbarsys_cputime_us()), mono = UInt64(cbarsys_monotonic_ms())
+                if lastMonoMs != 0 && mono > lastMonoMs {
+                    // µs of CPU per ms of wall time ×10 = hundredths of a percent.
+                    usage.cpu = (cpu - lastCPUus) * 10 / (mono - lastMonoMs)
+                }
+                lastCPUus = cpu; lastMonoMs = mono
+                usage.residentKiB = residentKiB(statm: statmPath, buffer: eventBuffer, pageKiB: pageKiB)
+            }
+            renderer.render(snapshot, nowMs: now, usage: usage)
+        } else if let e = decodeError {
+            renderer.renderMessage(e.message)
+        } else {
+            renderer.renderMessage(staleMessage)
+        }
+    }
+
+    /// Draws and writes one update (one write()). Exits 0 when stdout is gone.
+    mutating func emit() {
+        if paused { return }
+        draw()
+        let err = sink.show(renderer.line.bytes)
+        if err == EPIPE { exit(0) }
+        if err != 0 { writeError("sysstats-bar: cannot write to stdout"); exit(1) }
+    }
+
+    /// Watches the runtime dir for the sampler's rename; false when the dir is not there (yet).
+    mutating func addWatch() -> Bool {
+        // Only the rename wakes us: the sampler's writes to .snapshot.tmp do not.
+        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
+        watch = dirPath.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
+        }
+        return watch >= 0
+    }
+
+    /// Reads pending inotify events (one read; poll wakes again if more are left);
+    /// true when the snapshot was replaced (or events were lost).
+    mutating func readInotify() -> Bool {
+        var changed = false
+        do {
+            let n = readSome(inotifyFD, eventBuffer)
+            if n <= 0 { return false }
+            var off = 0
+            while off + 16 <= n {
+                let mask = eventBuffer.load(fromByteOffset: off + 4, as: UInt32.self)
+                let len = Int(eventBuffer.load(fromByteOffset: off + 12, as: UInt32.self))
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
+                if mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
+                    // The dir went away: the watch is gone; retry on the timer.
+                    if watch >= 0 { _ = inotify_rm_watch(inotifyFD, watch) }
+                    watch = -1
+                    changed = true
+                }
+                if mask & UInt32(IN_MOVED_TO) != 0 && isSnapshotName(off + 16, len) {
+                    changed = true
+                }
+                off += 16 + len
+            }
+        }
+        return changed
+    }
+
+    /// True when the event name at `offset` (NUL-padded, `len` bytes) is `snapshot`.
+    func isSnapshotName(_ offset: Int, _ len: Int) -> Bool {
+        let name: StaticString = "snapshot"
+        let count = name.utf8CodeUnitCount
+        guard len > count else { return len == count && matches(offset, name) }
+        return matches(offset, name) && eventBuffer[offset + count] == 0
+    }
+
+    private func matches(_ offset: Int, _ name: StaticString) -> Bool {
+        let p = name.utf8Start
+        for i in 0..<name.utf8CodeUnitCount where eventBuffer[offset + i] != p[i] { return false }
+        return true
+    }
+
+    /// Handles pending signals; exits on SIGTERM/SIGINT.
+    mutating func readSignals() {
+        while true {
+            let n = readSome(signalFD, eventBuffer)
+            if n < 128 { return }
+            var off = 0
+            while off + 128 <= n {
+                let signo = Int32(eventBuffer.load(fromByteOffset: off, as: UInt32.self))
+                if signo == SIGTERM || signo == SIGINT { exit(0) }
+                if signo == SIGUSR1 { paused = true }
+                if signo == SIGUSR2 && paused { paused = false; emit() }
+                off += 128
+            }
+        }
+    }
+
+    /// Reads click events from stdin; false at end of file (clicks are then off).
+    mutating func readStdin() -> Bool {
+        let n = readSome(0, eventBuffer)
+        if n == 0 || n == -Int(EBADF) || n == -Int(EINVAL) { return false }
+        if n < 0 { return true }
+        var changed = false
+        let bytes = UnsafeRawBufferPointer(rebasing: eventBuffer[0..<n])
+        var position = 0
+        while let click = clicks.next(in: bytes, position: &position) {
+            if renderer.handleClick(click) { changed = true }
+        }
+        if changed { emit() }
+        return true
+    }
+
+    /// Runs until a signal ends it or stdout closes.
+    public mutating func run() -> Never {
+        cbarsys_ignore_sigpipe()
+        signalFD = cbarsys_signalfd()
+        inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
+        if signalFD < 0 || inotifyFD < 0 { writeError("sysstats-bar: cannot set up signalfd/inotify"); exit(1) }
+        if readClicks && cbarsys_set_nonblocking(0) < 0 { readClicks = false }
+        if options.output == .i3bar {
+            // The header alone in the first write: bars decide JSON vs text from it.
+            let h = i3barHeader
+            if writeAll(1, UnsafeRawBufferPointer(start: h.utf8Start, count: h.utf8CodeUnitCount)) == EPIPE { exit(0) }
+        }
+        _ = addWatch()
+        _ = load()
+        emit()
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 4)
+        defer { fds.deallocate() }
+        while true {
+            let now = nowMs()
+            var timeout: Int32 = -1
+            if watch < 0 {
+                timeout = 2000
+            } else if isCurrent(now) {
+                timeout = Int32(min(Staleness.msUntilStale(timestampMs: snapshot.timestampMs,
+                                                           intervalMs: snapshot.intervalMs, nowMs: now), 3_600_000))
+            }
+            fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
+            fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
+            fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
+            fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(fds, 4, timeout)
+            if ready < 0 {
+                if cbarsys_errno() == EINTR { continue }
+                writeError("sysstats-bar: poll failed"); exit(1)
+            }
+            if ready == 0 {
+                // Staleness timer or the retry for a missing runtime dir.
+                if watch < 0 && addWatch() { _ = load() }
+                emit()
+                continue
+            }
+            if fds[0].revents != 0 { readSignals() }
+            if fds[1].revents != 0 && readInotify() {
+                _ = load()
+                if watch < 0 { _ = addWatch() }
+                emit()
+            }
+            if fds[2].revents != 0 && !readStdin() { readClicks = false }
+            if fds[3].revents != 0 { sink.handleEvents() }
+        }
+    }
+
+    /// `--once`: prints the current snapshot (or the stale message) and exits;
+    /// status 0 for a current snapshot, 1 otherwise.
+    public mutating func runOnce() -> Never {
+        cbarsys_ignore_sigpipe()
+        _ = load()
+        let current = isCurrent(nowMs())
+        draw()
+        let err = sink.show(renderer.line.bytes)
+        exit(err == 0 && current ? 0 : 1)
+    }
+}

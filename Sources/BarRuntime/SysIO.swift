@@ -1,0 +1,114 @@
+// Thin wrappers over the C calls sysstats-bar makes (Embedded Swift: no Glibc
+// module, so they come from the CBarSys shim). Every call retries on EINTR.
+
+import CBarSys
+
+/// Writes all of `bytes` to `fd`. Returns 0, or the errno that stopped it.
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    var done = 0
+    while done < bytes.count {
+        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+        if n < 0 {
+            let e = cbarsys_errno()
+            if e == EINTR { continue }
+            return e
+        }
+        done += n
+    }
+    return 0
+}
+
+/// Writes a literal to stderr (for messages before exit).
+public func writeError(_ text: StaticString) {
+    _ = writeAll(2, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    _ = writeAll(2, UnsafeRawBufferPointer(start: ("\n" as StaticString).utf8Start, count: 1))
+}
+
+/// Reads into `buffer` with read(2), retrying on EINTR. Returns bytes read, or -errno.
+public func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    while true {
+        let n = read(fd, buffer.baseAddress, buffer.count)
+        if n >= 0 { return n }
+        let e = cbarsys_errno()
+        if e != EINTR { return -Int(e) }
+    }
+}
+
+/// Reads a whole small regular file at `path` (NUL-terminated) into `buffer`:
+/// open, read until a short read (end of file) or the buffer is full, close. Returns bytes read, or -errno.
+public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    let fd: Int32 = path.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { c in
+            var fd: Int32
+            repeat { fd = cbarsys_open_readonly(c) } while fd < 0 && cbarsys_errno() == EINTR
+            return fd
+        }
+    }
+    if fd < 0 { return -Int(cbarsys_errno()) }
+    var total = 0
+    while total < buffer.count {
+        let want = buffer.count - total
+        let n = readSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+        if n < 0 { _ = close(fd); return n }
+        total += n
+        // A regular file returns less than asked only at its end: no extra read for EOF.
+        if n < want { break }
+    }
+    _ = close(fd)
+    return total
+}
+
+/// A C string's bytes (without the NUL).
+public func cStringBytes(_ p: UnsafePointer<CChar>) -> [UInt8] {
+    let n = strlen(p)
+    var out: [UInt8] = []
+    out.reserveCapacity(n + 1)
+    p.withMemoryRebound(to: UInt8.self, capacity: n) { u in
+        for i in 0..<n { out.append(u[i]) }
+    }
+    return out
+}
+
+/// The process's arguments after the program name.
+public func commandLineArguments() -> [[UInt8]] {
+    var args: [[UInt8]] = []
+    let argc = Int(cbarsys_argc())
+    guard let argv = cbarsys_argv() else { return args }
+    var i = 1
+    while i < argc {
+        if let p = argv[i] { args.append(cStringBytes(p)) }
+        i += 1
+    }
+    return args
+}
+
+/// Resident memory of this process, KiB, from the `statm` text in `buffer` (0 when unreadable).
+func residentKiB(statm path: [UInt8], buffer: UnsafeMutableRawBufferPointer, pageKiB: UInt64) -> UInt64 {
+    let n = readFile(path, into: buffer)
+    guard n > 0 else { return 0 }
+    // Second field: resident pages.
+    var i = 0
+    while i < n && buffer[i] != 0x20 { i += 1 }
+    i += 1
+    var pages: UInt64 = 0
+    while i < n, buffer[i] >= 48, buffer[i] <= 57 { pages = pages * 10 + UInt64(buffer[i] - 48); i += 1 }
+    return pages * pageKiB
+}
+
+/// Replaces this process with the program `name` from the directory of this
+/// executable (/proc/self/exe), passing the same arguments. Returns only on failure.
+public func execSibling(_ name: StaticString) {
+    var path = [UInt8](repeating: 0, count: 4096 + 64)
+    let n = path.withUnsafeMutableBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 4096) { readlink("/proc/self/exe", $0, 4096) }
+    }
+    guard n > 0 else { return }
+    var end = n
+    while end > 0 && path[end - 1] != UInt8(ascii: "/") { end -= 1 }
+    for i in 0..<name.utf8CodeUnitCount { path[end + i] = name.utf8Start[i] }
+    path[end + name.utf8CodeUnitCount] = 0
+    guard let argv = cbarsys_argv() else { return }
+    path.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { _ = execv($0, argv) }
+    }
+}

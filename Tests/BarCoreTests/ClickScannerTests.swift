@@ -1,0 +1,47 @@
+import BarCore
+import XCTest
+
+final class ClickScannerTests: XCTestCase {
+    func clicks(_ chunks: [String], scanner: inout ClickScanner) -> [ClickEvent] {
+        var out: [ClickEvent] = []
+        for chunk in chunks {
+            Array(chunk.utf8).withUnsafeBytes { raw in scanner.feed(raw) { out.append($0) } }
+        }
+        return out
+    }
+
+    func clicks(_ chunks: [String]) -> [ClickEvent] {
+        var s = ClickScanner()
+        return clicks(chunks, scanner: &s)
+    }
+
+    func testI3barStreamWithOpeningBracketAndCommaPrefixedObjects() {
+        let stream = "[\n"
+            + #"{"name":"mem","instance":"mem","button":1,"modifiers":["Mod4"],"x":10,"y":5}"# + "\n"
+            + #",{"name":"mem","instance":"mem","button":3,"x":10,"y":5}"# + "\n"
+        XCTAssertEqual(clicks([stream]), [ClickEvent(block: .mem, button: 1), ClickEvent(block: .mem, button: 3)])
+    }
+
+    func testSwaybarObjectsWithoutModifiersAndWithSpacesParse() {
+        XCTAssertEqual(clicks([#"[{ "name" : "cpu", "button" : 2, "event": 274 }"# + "\n"]),
+                       [ClickEvent(block: .cpu, button: 2)])
+    }
+
+    func testALineSplitAcrossReadsIsJoined() {
+        XCTAssertEqual(clicks([#",{"name":"me"#, #"m","butto"#, "n\":1}\n"]), [ClickEvent(block: .mem, button: 1)])
+    }
+
+    func testGarbageUnknownBlocksAndPartialLinesAreIgnored() {
+        var s = ClickScanner()
+        XCTAssertEqual(clicks(["garbage\n", "\u{0}\u{1}{{{\n", #"{"name":"firefox","button":1}"# + "\n",
+                               #"{"name":"mem"}"# + "\n", #"{"name":"mem","button":"x"}"# + "\n",
+                               #"{"name":"mem","button":1"#], scanner: &s), [])
+        // The partial last line completes later.
+        XCTAssertEqual(clicks(["}\n"], scanner: &s), [ClickEvent(block: .mem, button: 1)])
+    }
+
+    func testAHugeLineIsDroppedWholeAndTheNextLineStillParses() {
+        let huge = #"{"name":"mem","button":1,"pad":""# + String(repeating: "x", count: 10_000) + "\"}\n"
+        XCTAssertEqual(clicks([huge, #"{"name":"mem","button":3}"# + "\n"]), [ClickEvent(block: .mem, button: 3)])
+    }
+}

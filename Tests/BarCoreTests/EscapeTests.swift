@@ -1,0 +1,40 @@
+import BarCore
+import Foundation
+import XCTest
+
+final class EscapeTests: XCTestCase {
+    func escaped(_ bytes: [UInt8], _ mode: TextEscape) -> String {
+        var w = ByteWriter(capacity: 64)
+        w.append(escaped: bytes, mode)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    func testJSONEscapesEveryControlCharacterQuoteAndBackslash() throws {
+        var input: [UInt8] = Array(0...0x1F) + [0x7F, 0x22, 0x5C, 0x2F, 0x41]
+        let out = escaped(input, .json)
+        XCTAssertFalse(out.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        let parsed = try JSONSerialization.jsonObject(with: Data("\"\(out)\"".utf8), options: [.fragmentsAllowed]) as? String
+        XCTAssertEqual(parsed.map { Array($0.utf8) }, input)
+        input = Array("\n\t\"\\".utf8)
+        XCTAssertEqual(escaped(input, .json), #"\n\t\"\\"#)
+        XCTAssertEqual(escaped([0x01, 0x1F, 0x7F], .json), #"\u0001\u001f\u007f"#)
+    }
+
+    func testInvalidUTF8BecomesReplacementCharacters() {
+        // Lone continuation, truncated 2-byte, overlong "/", surrogate, above U+10FFFF, valid é€😀.
+        let input: [UInt8] = [0x80, 0xC3, 0xC0, 0xAF, 0xED, 0xA0, 0x80, 0xF4, 0x90, 0x80, 0x80]
+            + Array("é€😀".utf8)
+        let expected = String(repeating: "\u{FFFD}", count: 11) + "é€😀"
+        XCTAssertEqual(escaped(input, .json), expected)
+        XCTAssertEqual(escaped(input, .plain), expected)
+    }
+
+    func testPangoEscapingTurnsMarkupIntoEntitiesThenJSON() {
+        XCTAssertEqual(escaped(Array(#"</span><b a='1'>&"\"#.utf8), .pangoJSON),
+                       #"&lt;/span&gt;&lt;b a=&#39;1&#39;&gt;&amp;&quot;\\"#)
+    }
+
+    func testPlainTextTurnsControlCharactersIntoSpaces() {
+        XCTAssertEqual(escaped(Array("a\nb\u{1B}[31mc".utf8), .plain), "a b [31mc")
+    }
+}

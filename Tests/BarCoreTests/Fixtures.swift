@@ -1,0 +1,100 @@
+import BarCore
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The golden cases: snapshot files under Golden/ and the lines expected from them.
+enum Fixture: String, CaseIterable {
+    /// A quiet desktop: no battery, no recent exit.
+    case desktop
+    /// A laptop in trouble: battery low and discharging, memory pressure, a recent exit.
+    case laptop
+    /// Process names built to break JSON and Pango (all valid UTF-8: the codec carries them).
+    case hostile
+
+    /// The snapshot as built in code; the committed .snapshot file must decode to it.
+    var snapshot: Snapshot {
+        var s = Snapshot()
+        s.sequence = 42
+        s.timestampMs = 1_763_750_000_000
+        s.intervalMs = 1000
+        s.bootTime = 1_763_600_000
+        s.uptimeCentiseconds = 15_000_000  // 1d 17h 40m
+        s.cpuBusy = 1234
+        s.cpuIOWait = 50
+        s.coreBusy = [1000, 1468]
+        s.samplerCPU = 30
+        s.samplerResidentKiB = 3200
+        s.memory.total = 16_000_000
+        s.memory.free = 8_000_000
+        s.memory.active = 3_000_000
+        s.memory.inactive = 2_000_000
+        s.memory.wired = 1_000_000
+        s.memory.other = 2_000_000
+        s.memory.available = 11_000_000
+        s.memory.used = 5_000_000
+        s.load1 = 52; s.load5 = 48; s.load15 = 40
+        s.processCount = 312
+        s.runningCount = 2
+        s.cpuHistory = [0, 500, 1250, 2500, 3750, 5000, 6250, 7500, 8750, 10000]
+        s.memoryHistory = Array(repeating: 3125, count: 10)
+        s.topCPU = [ProcessEntry(pid: 10, cpu: 950, privateKiB: 120_000, name: Array("firefox".utf8))]
+        switch self {
+        case .desktop:
+            break
+        case .laptop:
+            s.cpuBusy = 9500
+            s.load1 = 450
+            s.memory.available = 700_000
+            s.memory.used = 15_300_000
+            s.memoryPressure = 2500
+            s.battery.count = 1
+            s.battery.state = .discharging
+            s.battery.percent = 800
+            s.battery.powerMilliwatts = 9000
+            s.battery.minutesRemaining = 83
+            s.urgent = [.batteryLow, .memoryLow]
+            s.exits = [ExitEntry(pid: 99, timeMs: s.timestampMs - 2000, lastPrivateKiB: 900_000,
+                                 freedKiB: 1_300_000, name: Array("chromium".utf8))]
+        case .hostile:
+            s.exits = [ExitEntry(pid: 66, timeMs: s.timestampMs - 1000, lastPrivateKiB: 2048, freedKiB: 0,
+                                 name: Array(#"a"b\c</span>"},{"full_text":"x"#.utf8))]
+            s.topCPU = [ProcessEntry(pid: 67, cpu: 100, privateKiB: 1, name: Array(#"<b>&'x'"\"#.utf8))]
+        }
+        return s
+    }
+
+    /// When the golden lines are rendered: half a second after the snapshot.
+    var nowMs: UInt64 { snapshot.timestampMs + 500 }
+}
+
+let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+/// Set SYSSTATS_UPDATE_GOLDEN=1 to rewrite the golden files from the current code.
+let updatingGolden = ProcessInfo.processInfo.environment["SYSSTATS_UPDATE_GOLDEN"] == "1"
+
+func goldenURL(_ fixture: Fixture, _ ext: String) -> URL {
+    goldenDirectory.appendingPathComponent("\(fixture.rawValue).\(ext)")
+}
+
+/// Renders `snapshot` once with a fresh renderer.
+func rendered(_ snapshot: Snapshot, _ output: OutputKind, blocks: [BlockKind] = BlockKind.defaults,
+              nowMs: UInt64, memForm: MemForm = .usedTotal) -> String {
+    var r = Renderer(output: output, blocks: blocks)
+    r.memForm = memForm
+    r.render(snapshot, nowMs: nowMs)
+    return String(decoding: r.line.bytes, as: UTF8.self)
+}
+
+/// Parses one JSON line; fails the test when it is not JSON.
+func parseJSON(_ line: String, file: StaticString = #filePath, line l: UInt = #line) -> Any? {
+    do {
+        return try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+    } catch {
+        XCTFail("not JSON: \(line) (\(error))", file: file, line: l)
+        return nil
+    }
+}
+
+/// Every block, for tests that show all of them.
+let allBlocks = BlockKind.allCases

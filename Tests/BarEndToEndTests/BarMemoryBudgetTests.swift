@@ -1,0 +1,53 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// Peak resident memory (VmHWM) of the release renderer after 1,000 updates:
+/// DESIGN.md's budget is 2 MiB in text and i3bar modes.
+final class BarMemoryBudgetTests: XCTestCase {
+    static let budgetKiB = 2 * 1024
+    static let updates = 1_000
+
+    func peakAfterUpdates(output: String) throws -> Int {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 0))
+        let bar = try BarProcess(["--output", output, "--runtime-dir", dir.path,
+                                  "--blocks", "cpu,mem,load,uptime,battery,procs,exited,self"])
+        let firstLine = output == "i3bar" ? 3 : 1
+        XCTAssertTrue(bar.waitForLineCount(firstLine))
+        var seen = bar.lineCount
+        for sequence in 1...Self.updates {
+            try dir.publish(sampleSnapshot(sequence: UInt64(sequence)))
+            // One update per snapshot: wait for its line before the next rename.
+            guard bar.waitForLineCount(seen + 1) else {
+                XCTFail("no output for update \(sequence)")
+                break
+            }
+            seen = bar.lineCount
+        }
+        XCTAssertGreaterThanOrEqual(seen - firstLine, Self.updates)
+        if output == "i3bar" { bar.send("[\n" + #"{"name":"mem","button":1}"# + "\n") }
+        let hwm = try XCTUnwrap(vmHWM(pid: bar.pid))
+        XCTAssertEqual(bar.stop(), 0)
+        print("sysstats-bar --output \(output): peak RSS (VmHWM) after \(Self.updates) updates: \(hwm) KiB")
+        return hwm
+    }
+
+    func vmHWM(pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+
+    func testTextOutputPeakRSSStaysUnderTwoMiBOverAThousandUpdates() throws {
+        let peak = try peakAfterUpdates(output: "text")
+        XCTAssertLessThanOrEqual(peak, Self.budgetKiB)
+    }
+
+    func testI3barOutputPeakRSSStaysUnderTwoMiBOverAThousandUpdates() throws {
+        let peak = try peakAfterUpdates(output: "i3bar")
+        XCTAssertLessThanOrEqual(peak, Self.budgetKiB)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// Runs the built `sysstats-bar` (release by default, as users run it; set
+/// SYSSTATS_BIN_DIR for another build) and collects its output as it comes.
+final class BarProcess: @unchecked Sendable {  // output is guarded by lock
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func binary(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let dir = ProcessInfo.processInfo.environment["SYSSTATS_BIN_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? packageRoot.appendingPathComponent(".build/release")
+        let path = dir.appendingPathComponent("sysstats-bar").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            XCTFail("\(path) is missing: run `swift build -c release --product sysstats-bar` first", file: file, line: line)
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return path
+    }
+
+    let process = Process()
+    let stdinPipe = Pipe(), stdoutPipe = Pipe()
+    private let lock = NSLock()
+    private var output = Data()
+    private var newlines = 0
+
+    /// Starts sysstats-bar with `arguments`; with `wrapper` (e.g. valgrind and its
+    /// options), runs `wrapper[0] wrapper[1...] sysstats-bar arguments`.
+    init(_ arguments: [String], stdin: Bool = true, wrapper: [String] = [], binary: String? = nil) throws {
+        let binary = try binary ?? BarProcess.binary()
+        if let tool = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(wrapper.dropFirst()) + [binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
+        process.standardInput = stdin ? stdinPipe : FileHandle.nullDevice
+        process.standardOutput = stdoutPipe
+        process.standardError = FileHandle.standardError
+        stdoutPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            let count = data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            self.lock.lock(); self.output.append(data); self.newlines += count; self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() }
+        }
+        stdoutPipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Number of complete lines written so far (cheap: counted as output arrives).
+    var lineCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return newlines
+    }
+
+    /// Waits until at least `count` lines were written; false on timeout.
+    func waitForLineCount(_ count: Int, timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while lineCount < count {
+            if Date() >= deadline { return false }
+            usleep(100)
+        }
+        return true
+    }
+
+    /// Complete lines written so far.
+    var lines: [String] {
+        lock.lock(); defer { lock.unlock() }
+        var text = String(decoding: output, as: UTF8.self)
+        if let last = text.lastIndex(of: "\n") { text = String(text[...last]) } else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Waits until `predicate` holds for the lines (true) or `timeout` passes (false).
+    func waitFor(timeout: TimeInterval = 5, _ predicate: ([String]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if predicate(lines) { return true }
+            usleep(1_000)
+        }
+        return predicate(lines)
+    }
+
+    func send(_ text: String) { stdinPipe.fileHandleForWriting.write(Data(text.utf8)) }
+
+    /// The pid of this process's first child (the renderer, when run under a wrapper such as strace).
+    var childPID: Int32? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    /// Sends `signal` to `target` (default: this process) and waits for this process to exit; returns the exit status (nil if killed by a signal or timed out).
+    func stop(_ signal: Int32 = SIGTERM, target: Int32? = nil, timeout: TimeInterval = 5) -> Int32? {
+        kill(target ?? pid, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+}
+
+/// A private runtime dir and a writer that publishes snapshots the way the sampler does.
+final class RuntimeDir {
+    let url: URL
+    private var bytes: [UInt8] = []
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-bar-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    var path: String { url.path }
+
+    /// Writes `.snapshot.tmp`, then renames it over `snapshot`.
+    func publish(_ snapshot: Snapshot) throws {
+        bytes.removeAll(keepingCapacity: true)
+        snapshot.encode(into: &bytes)
+        let tmp = url.appendingPathComponent(".snapshot.tmp").path
+        try Data(bytes).write(to: URL(fileURLWithPath: tmp))
+        guard rename(tmp, url.appendingPathComponent("snapshot").path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+}
+
+/// Milliseconds since the epoch.
+func realtimeMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+
+/// A plausible snapshot taken at `timestampMs`.
+func sampleSnapshot(timestampMs: UInt64 = realtimeMs(), sequence: UInt64 = 1) -> Snapshot {
+    var s = Snapshot()
+    s.sequence = sequence
+    s.timestampMs = timestampMs
+    s.intervalMs = 1000
+    s.uptimeCentiseconds = 360_000 + sequence * 100
+    s.cpuBusy = Permyriad(sequence % 10_001)
+    s.coreBusy = [1000, 2000]
+    s.memory.total = 16_000_000
+    s.memory.used = 4_000_000 + sequence
+    s.memory.available = 12_000_000 - sequence
+    s.memory.free = 8_000_000
+    s.memory.active = 4_000_000
+    s.memory.inactive = 2_000_000
+    s.memory.wired = 1_000_000
+    s.memory.other = 1_000_000
+    s.load1 = 52; s.load5 = 48; s.load15 = 40
+    s.processCount = 300
+    s.cpuHistory = (0..<60).map { Permyriad((UInt64($0) * 167 + sequence) % 10_001) }
+    s.memoryHistory = Array(repeating: 2500, count: 60)
+    s.exits = [ExitEntry(pid: 7, timeMs: timestampMs, lastPrivateKiB: 1000, freedKiB: 0,
+                         name: Array("job-\(sequence % 97)\"</span>".utf8))]
+    return s
+}

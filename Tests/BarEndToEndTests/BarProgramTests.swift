@@ -1,0 +1,99 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// Runs the built sysstats-bar against a runtime dir the test publishes snapshots into.
+final class BarProgramTests: XCTestCase {
+    let header = #"{"version":1,"click_events":true,"stop_signal":10,"cont_signal":12}"#
+
+    func testOncePrintsTheCurrentSnapshotAndExitsZero() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let bar = try BarProcess(["--once", "--runtime-dir", dir.path, "--blocks", "load,procs"], stdin: false)
+        bar.process.waitUntilExit()
+        XCTAssertEqual(bar.process.terminationStatus, 0)
+        XCTAssertTrue(bar.waitFor { $0 == ["load 0.52 0.48 0.40 | procs 300 (0 run)"] }, "\(bar.lines)")
+    }
+
+    func testOnceWithoutASnapshotSaysTheSamplerStoppedAndExitsOne() throws {
+        let dir = try RuntimeDir()
+        let bar = try BarProcess(["--once", "--output", "i3bar", "--runtime-dir", dir.path], stdin: false)
+        bar.process.waitUntilExit()
+        XCTAssertEqual(bar.process.terminationStatus, 1)
+        XCTAssertTrue(bar.waitFor { $0 == [##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"}]"##] }, "\(bar.lines)")
+    }
+
+    func testBadOptionExitsTwo() throws {
+        let bar = try BarProcess(["--output", "dzen"], stdin: false)
+        bar.process.waitUntilExit()
+        XCTAssertEqual(bar.process.terminationStatus, 2)
+    }
+
+    func testI3barWritesHeaderThenOneArrayPerRenameAndClicksCycleTheMemForm() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 1))
+        let bar = try BarProcess(["--output", "i3bar", "--runtime-dir", dir.path, "--blocks", "mem"])
+        XCTAssertTrue(bar.waitFor { $0.count >= 3 }, "\(bar.lines)")
+        XCTAssertEqual(Array(bar.lines.prefix(2)), [header, "["])
+        XCTAssertTrue(bar.lines[2].hasPrefix(#"[{"name":"mem","instance":"mem","full_text":"mem 3.8G/15.3G""#), bar.lines[2])
+
+        try dir.publish(sampleSnapshot(sequence: 2))
+        XCTAssertTrue(bar.waitFor { $0.count >= 4 }, "a rename wakes the renderer")
+        XCTAssertTrue(bar.lines[3].hasPrefix(",["), bar.lines[3])
+
+        bar.send("[\n")
+        bar.send(#"{"name":"mem","instance":"mem","button":1,"x":1,"y":1}"# + "\n")
+        XCTAssertTrue(bar.waitFor { $0.last?.contains("mem A3.8G I1.9G W977M O977M F7.6G") == true }, "\(bar.lines.last ?? "")")
+        bar.send("garbage that is not json\n" + String(repeating: "x", count: 20_000) + "\n")
+        bar.send(#",{"name":"mem","button":3}"# + "\n")
+        XCTAssertTrue(bar.waitFor { $0.last?.contains("mem 3.8G/15.3G") == true }, "\(bar.lines.last ?? "")")
+        for line in bar.lines.dropFirst(2) {
+            let array = line.hasPrefix(",") ? String(line.dropFirst()) : line
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(array.utf8)), array)
+        }
+        XCTAssertEqual(bar.stop(), 0, "SIGTERM ends the renderer cleanly")
+    }
+
+    func testStopSignalPausesOutputAndContSignalResumesIt() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 1))
+        let bar = try BarProcess(["--output", "i3bar", "--runtime-dir", dir.path, "--blocks", "cpu"])
+        XCTAssertTrue(bar.waitFor { $0.count >= 3 })
+        kill(bar.pid, SIGUSR1)
+        usleep(200_000)
+        let stopped = bar.lines.count
+        for sequence in 2...4 { try dir.publish(sampleSnapshot(sequence: UInt64(sequence))); usleep(50_000) }
+        usleep(200_000)
+        XCTAssertEqual(bar.lines.count, stopped, "no output while the bar is hidden")
+        kill(bar.pid, SIGUSR2)
+        XCTAssertTrue(bar.waitFor { $0.count == stopped + 1 }, "one update on continue")
+        XCTAssertTrue(bar.lines.last?.contains("cpu 0%") == true, bar.lines.last ?? "")
+        XCTAssertEqual(bar.stop(SIGINT), 0)
+    }
+
+    func testStaleSnapshotShowsSamplerStoppedAndRecoversWhenSnapshotsResume() throws {
+        let dir = try RuntimeDir()
+        // 4.5 s old with a 1 s interval: stale half a second from now (limit 5 s).
+        try dir.publish(sampleSnapshot(timestampMs: realtimeMs() - 4_500))
+        let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "uptime"], stdin: false)
+        XCTAssertTrue(bar.waitFor { $0.first == "up 1h 0m" }, "\(bar.lines)")
+        XCTAssertTrue(bar.waitFor(timeout: 3) { $0.last == "sysstatsd stopped" }, "the staleness timer fires: \(bar.lines)")
+        try dir.publish(sampleSnapshot(sequence: 60))
+        XCTAssertTrue(bar.waitFor { $0.last == "up 1h 1m" }, "\(bar.lines)")
+    }
+
+    func testClosedStdoutEndsTheRendererWithStatusZero() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let bar = try BarProcess(["--runtime-dir", dir.path], stdin: false)
+        XCTAssertTrue(bar.waitFor { !$0.isEmpty })
+        bar.stdoutPipe.fileHandleForReading.readabilityHandler = nil
+        try bar.stdoutPipe.fileHandleForReading.close()
+        try dir.publish(sampleSnapshot(sequence: 2))
+        let deadline = Date().addingTimeInterval(5)
+        while bar.process.isRunning && Date() < deadline { usleep(5_000) }
+        XCTAssertFalse(bar.process.isRunning)
+        XCTAssertEqual(bar.process.terminationReason, .exit, "not killed by SIGPIPE")
+        XCTAssertEqual(bar.process.terminationStatus, 0)
+    }
+}

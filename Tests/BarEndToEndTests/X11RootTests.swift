@@ -1,0 +1,97 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// `--output x11-root` against Xvfb: the root window's name is set, and the
+/// renderer stays within 3 MiB while connected. Skipped without Xvfb and xprop.
+final class X11RootTests: XCTestCase {
+    static let xvfb = "/usr/bin/Xvfb", xprop = "/usr/bin/xprop"
+
+    var server: Process?
+    var display = ""
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.xvfb), FileManager.default.isExecutableFile(atPath: Self.xprop)
+        else { throw XCTSkip("Xvfb or xprop is not installed") }
+        let number = 90 + Int(getpid() % 100)
+        display = ":\(number)"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.xvfb)
+        p.arguments = [display, "-nolisten", "tcp", "-noreset", "-screen", "0", "640x480x24"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        server = p
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline { usleep(20_000) }
+        setenv("DISPLAY", display, 1)
+    }
+
+    override func tearDown() {
+        if let server, server.isRunning { server.terminate(); server.waitUntilExit() }
+    }
+
+    func rootName() throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.xprop)
+        p.arguments = ["-root", "_NET_WM_NAME"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    func testX11RootSetsTheRootWindowNameAndFollowsNewSnapshots() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 1))
+        let bar = try BarProcess(["--output", "x11-root", "--runtime-dir", dir.path, "--blocks", "uptime,exited"], stdin: false)
+        var name = ""
+        let deadline = Date().addingTimeInterval(5)
+        while !name.contains("up 1h 0m"), Date() < deadline { name = try rootName(); usleep(20_000) }
+        XCTAssertEqual(name, #"_NET_WM_NAME(UTF8_STRING) = "up 1h 0m | exited job-1\"</span> had 1000K""# + "\n")
+        for sequence in 2...200 { try dir.publish(sampleSnapshot(sequence: UInt64(sequence))); usleep(2_000) }
+        let later = Date().addingTimeInterval(5)
+        while !name.contains("up 1h 3m | exited job-6"), Date() < later { name = try rootName(); usleep(20_000) }
+        XCTAssertTrue(name.contains("up 1h 3m | exited job-6\\\"</span>"), name)
+        let hwm = try XCTUnwrap(vmHWM(pid: bar.pid))
+        print("sysstats-bar --output x11-root: peak RSS (VmHWM) connected to Xvfb: \(hwm) KiB")
+        XCTAssertLessThanOrEqual(hwm, 3 * 1024)
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
+    func testLosingTheDisplayEndsWithStatusOne() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 1))
+        let bar = try BarProcess(["--output", "x11-root", "--runtime-dir", dir.path], stdin: false)
+        usleep(300_000)
+        XCTAssertTrue(bar.process.isRunning)
+        server?.terminate()
+        server?.waitUntilExit()
+        let deadline = Date().addingTimeInterval(5)
+        while bar.process.isRunning && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(bar.process.terminationReason, .exit)
+        XCTAssertEqual(bar.process.terminationStatus, 1)
+    }
+
+    func testTextModeBinaryDoesNotLinkLibX11() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        p.arguments = [try BarProcess.binary()]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(text.contains("libc.so"), text)
+        XCTAssertFalse(text.contains("libX11"), text)
+    }
+
+    func vmHWM(pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+}
