@@ -156,6 +156,17 @@ final class BackupRestoreTests: XCTestCase {
         XCTAssertFalse(fileExists(scratch.file("copy.sqlite-shm")))
     }
 
+    func testABackupIsPrivateAndAPathWithURICharactersIsCheckedAsItself() throws {
+        let scratch = try Scratch()
+        try makePopulatedDatabase(scratch.databasePath)
+        let odd = scratch.file("we?ird #name %41&mode=rw.sqlite")
+        try scratch.open(readOnly: true).backup(to: odd)
+        let attributes = try FileManager.default.attributesOfItem(atPath: odd)
+        XCTAssertEqual(attributes[.posixPermissions] as? Int, 0o600)
+        XCTAssertEqual(try HistoryDatabase.checkRestorable(odd), HistoryDatabase.schemaVersion)
+        XCTAssertFalse(fileExists(scratch.file("we")))
+    }
+
     func testAGoodBackupRestoresReadsBackEqualAndKeepsTheOldDatabaseAsBak() throws {
         let (scratch, backup) = try currentAndBackup()
         let other = try HistoryDatabase(path: scratch.file("other.sqlite"), readOnly: true)
