@@ -108,6 +108,22 @@ enum Files {
     /// Removes `path` if present.
     static func remove(_ path: String) { _ = unlink(path) }
 
+    /// True when another process has the WAL database whose shared-memory file is `shmPath`
+    /// open: every SQLite connection holds a read lock on its "DMS" byte (offset 128) for as
+    /// long as it is open. Only asks (`F_GETLK`), never takes or changes a lock or the file.
+    static func isOpenInAnotherProcess(shmPath: String) -> Bool {
+        let fd = open(shmPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }   // no -shm: no connection in WAL mode
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
     /// Decimal text of the process id, for temporary names.
     static var processTag: String { String(getpid()) }
 }

@@ -8,11 +8,15 @@ public struct MinuteSample: Equatable, Sendable {
     public var cpuAverage: UInt32
     /// Highest CPU use seen in the minute, hundredths of a percent.
     public var cpuMaximum: UInt32
+    /// Memory in use, KiB (the sampler writes the minute's average).
     public var memoryUsedKiB: UInt64
+    /// Available memory (MemAvailable), KiB (the minute's average).
     public var memoryAvailableKiB: UInt64
+    /// Swap in use, KiB.
     public var swapUsedKiB: UInt64
     /// One-minute load average ×100.
     public var load1: UInt32
+    /// Number of processes.
     public var processCount: UInt32
     /// Battery charge, hundredths of a percent; nil without a battery.
     public var batteryPercent: UInt32?
@@ -22,6 +26,7 @@ public struct MinuteSample: Equatable, Sendable {
     /// averages are averages of the minute averages, ``cpuMaximum`` the largest minute maximum.
     public var isHourly: Bool
 
+    /// A sample; battery fields nil on a machine without a battery.
     public init(minute: UInt64, cpuAverage: UInt32, cpuMaximum: UInt32, memoryUsedKiB: UInt64,
                 memoryAvailableKiB: UInt64, swapUsedKiB: UInt64, load1: UInt32, processCount: UInt32,
                 batteryPercent: UInt32? = nil, batteryState: UInt8? = nil, isHourly: Bool = false) {
@@ -43,6 +48,7 @@ public struct MinuteSample: Equatable, Sendable {
 public struct ExitRecord: Equatable, Sendable {
     /// When the exit was seen, unix milliseconds.
     public var timeMs: UInt64
+    /// Its process id.
     public var pid: UInt32
     /// The process name as the kernel gave it: arbitrary bytes, stored as a BLOB.
     public var name: [UInt8]
@@ -53,6 +59,7 @@ public struct ExitRecord: Equatable, Sendable {
     /// How much available memory rose when it exited, KiB.
     public var freedKiB: UInt64
 
+    /// An exit record; `friendlyName` stays nil until bookmarks (issue 5) fill it.
     public init(timeMs: UInt64, pid: UInt32, name: [UInt8], friendlyName: String? = nil,
                 lastPrivateKiB: UInt64, freedKiB: UInt64) {
         self.timeMs = timeMs
@@ -78,6 +85,7 @@ public struct BootRecord: Equatable, Sendable {
     /// for the running boot and for a boot that ended in a crash or power loss.
     public var cleanEnd: Bool
 
+    /// A boot as stored.
     public init(id: String, bootTime: UInt64, lastSeenUptime: UInt64, lastSeenTime: UInt64, cleanEnd: Bool) {
         self.id = id
         self.bootTime = bootTime
@@ -106,6 +114,7 @@ public struct RetentionPolicy: Equatable, Sendable {
     /// Exits older than this are deleted.
     public var exitsSeconds: UInt64
 
+    /// A policy with each period in seconds.
     public init(minuteSamplesSeconds: UInt64, hourlySamplesSeconds: UInt64, exitsSeconds: UInt64) {
         self.minuteSamplesSeconds = minuteSamplesSeconds
         self.hourlySamplesSeconds = hourlySamplesSeconds

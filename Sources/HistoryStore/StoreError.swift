@@ -28,10 +28,12 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The one-line message.
     public var message: String
 
+    /// An error of `kind` with its one-line `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The one-line message.
     public var description: String { message }
 }

@@ -1,0 +1,91 @@
+import Foundation
+@testable import HistoryStore
+import TestSupport
+import XCTest
+
+final class RetentionTests: XCTestCase {
+    let day: UInt64 = 86_400
+    // An hour boundary, so "older than 90 days" falls on whole hours.
+    let now: UInt64 = 1_800_000_000 - 1_800_000_000 % 3600
+
+    func testMinuteSamplesOlderThan90DaysAreRolledIntoHourlyRowsWithAveragesAndMaximaThenDeleted() throws {
+        let db = try Scratch().open()
+        let oldHour = now - 91 * day
+        // 60 minutes: cpu average 0...59 ×100 (mean 2950), maxima up to 9000 at minute 30, memory 1000...1059,
+        // battery only in the first 30 minutes (mean of 5000...5029 = 5014.5 → 5015, rounded), state 2 in the last minute.
+        var old: [MinuteSample] = []
+        for i in 0..<60 {
+            let n = UInt64(i)
+            let cpuMaximum: UInt32 = i == 30 ? 9000 : 500
+            let processCount: UInt32 = i < 30 ? 300 : 302
+            let battery: UInt32? = i < 30 ? 5000 + UInt32(i) : nil
+            let state: UInt8 = i == 59 ? 2 : 1
+            old.append(MinuteSample(minute: oldHour + n * 60, cpuAverage: UInt32(i) * 100, cpuMaximum: cpuMaximum,
+                                    memoryUsedKiB: 1000 + n, memoryAvailableKiB: 2000, swapUsedKiB: (n % 2) * 10,
+                                    load1: 100, processCount: processCount, batteryPercent: battery, batteryState: state))
+        }
+        let recent = [sample(now - 89 * day), sample(now - 60)]
+        try db.append(samples: old + recent)
+
+        try db.applyRetention(nowSeconds: now)
+
+        let rows = try db.samples(from: 0, to: now)
+        XCTAssertEqual(rows, [
+            MinuteSample(minute: oldHour, cpuAverage: 2950, cpuMaximum: 9000, memoryUsedKiB: 1030, memoryAvailableKiB: 2000,
+                         swapUsedKiB: 5, load1: 100, processCount: 301, batteryPercent: 5015, batteryState: 2, isHourly: true),
+        ] + recent)
+        XCTAssertEqual(try db.connection.integer("SELECT count(*) FROM samples WHERE minute < \(now - 90 * day)"), 0)
+        XCTAssertEqual(try db.connection.integer("SELECT minutes FROM hourly_samples"), 60)
+    }
+
+    func testAHourStraddlingTheCutoffIsNotRolledUpUntilItIsWholeOld() throws {
+        let db = try Scratch().open()
+        let cutoff = now - 90 * day
+        try db.append(samples: [sample(cutoff - 30 * 60 + 1800), sample(cutoff + 1800 - 60)])
+        try db.applyRetention(nowSeconds: now + 1800 - 1)
+        XCTAssertEqual(try db.samples(from: 0, to: now).map(\.isHourly), [false, false])
+    }
+
+    func testMinutesWrittenLateIntoAnHourAlreadyRolledUpAreMergedWeightedByMinutes() throws {
+        let db = try Scratch().open()
+        let hour = now - 100 * day
+        try db.append(samples: (0..<30).map { sample(hour + UInt64($0) * 60, cpu: 1000, max: 2000) })
+        try db.applyRetention(nowSeconds: now)
+        try db.append(samples: (30..<40).map { sample(hour + UInt64($0) * 60, cpu: 5000, max: 7000) })
+        try db.applyRetention(nowSeconds: now)
+        let rows = try db.samples(from: 0, to: now)
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows.first?.cpuAverage, 2000)   // (30×1000 + 10×5000) / 40
+        XCTAssertEqual(rows.first?.cpuMaximum, 7000)
+        XCTAssertEqual(try db.connection.integer("SELECT minutes FROM hourly_samples"), 40)
+    }
+
+    func testHourlyRowsAndBootsOlderThanTwoYearsAreDeleted() throws {
+        let db = try Scratch().open()
+        try db.append(samples: [sample(now - 731 * day), sample(now - 729 * day)])
+        _ = try db.recordBoot(id: "old", bootTime: now - 740 * day, uptimeSeconds: 1, nowSeconds: now - 731 * day)
+        _ = try db.recordBoot(id: "new", bootTime: now - 1000, uptimeSeconds: 1000, nowSeconds: now)
+        try db.applyRetention(nowSeconds: now)
+        let rows = try db.samples(from: 0, to: now)
+        XCTAssertEqual(rows.map(\.minute), [(now - 729 * day) - (now - 729 * day) % 3600])
+        XCTAssertEqual(rows.map(\.isHourly), [true])
+        XCTAssertEqual(try db.boots().map(\.id), ["new"])
+    }
+
+    func testExitsOlderThan90DaysAreDeleted() throws {
+        let db = try Scratch().open()
+        let old = exitRecord((now - 91 * day) * 1000), kept = exitRecord((now - 89 * day) * 1000)
+        try db.append(exits: [old, kept])
+        try db.applyRetention(nowSeconds: now)
+        XCTAssertEqual(try db.exits(sinceMs: 0), [kept])
+    }
+
+    func testRetentionOnAYoungDatabaseChangesNothing() throws {
+        let db = try Scratch().open()
+        try db.append(samples: [sample(now - 60)])
+        try db.append(exits: [exitRecord(now * 1000)])
+        try db.applyRetention(nowSeconds: now)
+        XCTAssertEqual(try db.samples(from: 0, to: now), [sample(now - 60)])
+        XCTAssertEqual(try db.exits(sinceMs: 0), [exitRecord(now * 1000)])
+    }
+}
