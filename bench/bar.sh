@@ -22,7 +22,7 @@
 # Prints a Markdown table (medians over the repeats) and writes it to
 # bench/out/bar-results.md (raw records in bench/out/bar-results.jsonl).
 # Needs strace, python3 and i3status (installed with apt-get when missing and
-# run as root). About 2 minutes; --quick (1 repeat, 200 updates) about 30 s.
+# run as root). About 1.5 minutes; --quick (1 repeat, 200 updates) about 20 s.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

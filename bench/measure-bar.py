@@ -175,8 +175,9 @@ def run_trace(args):
     trace_file = os.path.join(args.dir, "strace.txt")
     wrapper = ["strace", "-f", "-qq", "-ttt", "-s", "32", "-o", trace_file, "--"]
     pub, proc, lines = start(args, wrapper)
+    started = time.time()   # the first line has been read
     try:
-        for _ in range(WARMUP):
+        for _ in range(args.warmup):
             t0, _ = update(pub, lines)
             pace(t0, args.period)
         begin = time.time()
@@ -218,7 +219,7 @@ def run_trace(args):
                   idle_seconds=idle_seconds, idle_syscalls=len(idle), idle_other=len(idle) - len(stale),
                   idle_by_name=dict(collections.Counter(c[1] for c in idle).most_common()),
                   idle_at=[round(c[0] - last_snapshot, 3) for c in idle][:20],
-                  startup_syscalls=sum(1 for c in calls if c[0] < begin))
+                  startup_syscalls=sum(1 for c in calls if c[0] < started))
     measure.append(args.out, record)
     if not args.keep:
         os.unlink(trace_file)
