@@ -1,5 +1,5 @@
 # sysstats: aliases for the scripts in install/ and bench/. See README.md.
-.PHONY: all run test bench clean
+.PHONY: all run test bench bench-bar clean
 
 all:
 	swift build -c release
@@ -15,6 +15,10 @@ test:
 
 bench:
 	bench/run.sh
+
+# The renderer (sysstats-bar) beside i3status: latency, CPU, syscalls, peak RSS.
+bench-bar:
+	bench/bar.sh
 
 clean:
 	swift package clean

@@ -2,7 +2,7 @@
 # Measures sysstatsd against i3status: CPU time, syscalls and opens per update,
 # peak RSS. See docs/performance.md for what each figure means.
 #
-#   bench/run.sh [--quick] [--repeats N] [--updates N] [--sampler PATH]
+#   bench/run.sh [--quick] [--repeats N] [--updates N] [--sampler PATH] [--with-bar]
 #
 # Builds the release sampler if it is missing or older than the sources, makes
 # synthetic /proc trees with 0, 100 and 1,000 processes (bench/make-proc-tree.py),
@@ -15,6 +15,8 @@
 # to $BENCH_TMPDIR, else a tmpfs ($XDG_RUNTIME_DIR or /dev/shm), else /tmp.
 # Needs strace, python3 and i3status (installed with
 # apt-get when missing and run as root). About 2 minutes; --quick about 30 s.
+# --with-bar then runs bench/bar.sh (the renderer beside i3status; with
+# --quick, its quick mode too), about 2 more minutes.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,9 +25,12 @@ root=$(pwd)
 repeats=5
 updates=18
 sampler=""
+with_bar=0
+quick=0
 while (($# > 0)); do
     case $1 in
-        --quick) repeats=2; updates=8 ;;
+        --quick) repeats=2; updates=8; quick=1 ;;
+        --with-bar) with_bar=1 ;;
         --repeats) repeats=$2; shift ;;
         --updates) updates=$2; shift ;;
         --sampler) sampler=$2; shift ;;
@@ -161,3 +166,9 @@ mkdir -p "$root/bench/out"
 "${measure[@]}" table "$results" --machine "$machine" | tee "$root/bench/out/results.md"
 cp "$results" "$root/bench/out/results.jsonl"
 say "wrote bench/out/results.md"
+
+if ((with_bar != 0)); then
+    bar_args=()
+    ((quick == 0)) || bar_args+=(--quick)
+    "$root/bench/bar.sh" "${bar_args[@]}"
+fi
