@@ -264,7 +264,8 @@ func appendPlaceholder(_ p: Placeholder, _ snap: Snapshot, nowMs: UInt64, usage:
         case .exitedPID: w.appendDecimal(UInt64(e.pid))
         case .exitedFreed: w.appendSize(kib: e.freedKiB)
         case .exitedPrivate: w.appendSize(kib: e.lastPrivateKiB)
-        default: w.appendDuration(seconds: nowMs > e.timeMs ? (nowMs - e.timeMs) / 1000 : 0)
+        case .exitedAgo: w.appendDuration(seconds: nowMs > e.timeMs ? (nowMs - e.timeMs) / 1000 : 0)
+        default: break
         }
 
     case .selfCPU: w.appendFixed(UInt64(snap.samplerCPU) + usage.cpu, scaleDigits: 2, fractionDigits: 1)
