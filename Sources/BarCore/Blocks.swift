@@ -87,7 +87,7 @@ public struct RendererUsage: Sendable, Equatable {
 /// One block's values, refilled in place on every update (its buffers are reused).
 public struct BlockValue {
     /// Raw text (UTF-8, not escaped): outputs escape it.
-    public var full = ByteWriter(capacity: 256)
+    public var full = ByteWriter(capacity: 1024)
     /// A shorter form for narrow bars; empty when there is none.
     public var short = ByteWriter(capacity: 64)
     public var level: Level = .normal
@@ -104,9 +104,21 @@ public struct BlockValue {
     }
 }
 
-/// Fills `v` with `kind`'s values for `snap` at `nowMs`.
+/// Fills `v` with `kind`'s values for `snap` at `nowMs`. With a `--format` for
+/// the block, its text replaces the built-in full text (for mem: the used/total
+/// form only, so clicks still reach the other forms); short text, level,
+/// urgency, percentage and visibility stay the block's own.
 func renderBlock(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
-                 thresholds t: Thresholds, usage: RendererUsage, into v: inout BlockValue) {
+                 thresholds t: Thresholds, usage: RendererUsage, formats: BlockFormats, into v: inout BlockValue) {
+    renderBuiltIn(kind, snap, nowMs: nowMs, memForm: memForm, thresholds: t, usage: usage, into: &v)
+    guard v.visible, kind != .mem || memForm == .usedTotal, let format = formats[kind] else { return }
+    v.full.reset()
+    format.render(snap, nowMs: nowMs, usage: usage, into: &v.full)
+}
+
+/// Fills `v` with `kind`'s built-in values for `snap` at `nowMs`.
+func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
+                   thresholds t: Thresholds, usage: RendererUsage, into v: inout BlockValue) {
     v.reset()
     switch kind {
     case .cpu:
@@ -126,7 +138,7 @@ func renderBlock(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: Me
 
     case .mem:
         let m = snap.memory
-        let share = m.total == 0 ? 0 : m.used * 10_000 / m.total
+        let share = memoryShare(m)
         v.full.append("mem ")
         switch memForm {
         case .usedTotal:

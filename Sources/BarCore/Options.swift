@@ -8,6 +8,20 @@ public enum OptionsError: Error, Equatable, Sendable {
     case unknownOutput
     case unknownBlock
     case emptyRuntimeDir
+    /// `--format` without `BLOCK=`.
+    case formatSyntax
+    /// `--format` for a block that does not exist.
+    case unknownFormatBlock
+    /// A second `--format` for the same block.
+    case duplicateFormat
+    /// A `{name}` the block does not have.
+    case unknownPlaceholder(BlockKind)
+    /// A `{` without its `}`.
+    case unclosedBrace
+    /// A lone `}`.
+    case unmatchedBrace
+    /// A format text longer than ``BlockFormat/maximumLength``.
+    case formatTooLong
 
     /// One line for stderr.
     public var message: StaticString {
@@ -17,18 +31,39 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar or x11-root"
         case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
+        case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
+        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self"
+        case .duplicateFormat: "sysstats-bar: --format given twice for the same block"
+        case .unknownPlaceholder(let block):
+            switch block {
+            case .cpu: "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"
+            case .mem: "sysstats-bar: --format mem: unknown placeholder; mem has {used} {total} {available} {free} {active} {inactive} {wired} {other} {percent} {bar} {swap} {swap_total}"
+            case .load: "sysstats-bar: --format load: unknown placeholder; load has {1} {5} {15}"
+            case .uptime: "sysstats-bar: --format uptime: unknown placeholder; uptime has {days} {hours} {minutes} {uptime}"
+            case .battery: "sysstats-bar: --format battery: unknown placeholder; battery has {percent} {state} {sign} {remaining} {power}"
+            case .procs: "sysstats-bar: --format procs: unknown placeholder; procs has {count} {running}"
+            case .exited: "sysstats-bar: --format exited: unknown placeholder; exited has {name} {pid} {freed} {private} {ago}"
+            case .selfCost: "sysstats-bar: --format self: unknown placeholder; self has {cpu} {sampler_cpu} {bar_cpu} {sampler_rss} {bar_rss}"
+            }
+        case .unclosedBrace: "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"
+        case .unmatchedBrace: "sysstats-bar: --format: '}' without '{' (write }} for a literal brace)"
+        case .formatTooLong: "sysstats-bar: --format: the text after BLOCK= is longer than 256 bytes"
         }
     }
 }
 
 /// The usage text for `--help`.
 public let usageText: StaticString = """
-    usage: sysstats-bar [--output text|i3bar|waybar|x11-root] [--runtime-dir DIR] [--blocks LIST] [--once]
+    usage: sysstats-bar [--output text|i3bar|waybar|x11-root] [--runtime-dir DIR] [--blocks LIST]
+                        [--format BLOCK=TEXT]... [--once]
       --output       bar protocol (default text); x11-root sets the root window name (dwm)
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
       --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self
                      (default cpu,mem,load,battery,exited,uptime)
+      --format       BLOCK=TEXT, once per block: TEXT replaces the block's built-in
+                     text, {name} placeholders filled in, {{ and }} for braces;
+                     e.g. --format 'cpu=CPU {busy}% {spark}' (docs/renderer.md lists them)
       --once         print the current snapshot once and exit (status 1 when none)
 
     """
@@ -39,6 +74,8 @@ public struct BarOptions: Equatable, Sendable {
     /// `--runtime-dir`, without a trailing NUL; nil when not given.
     public var runtimeDir: [UInt8]? = nil
     public var blocks: [BlockKind] = BlockKind.defaults
+    /// `--format` per block, parsed.
+    public var formats = BlockFormats()
     public var once = false
     public var help = false
     public init() {}
@@ -87,6 +124,8 @@ public struct BarOptions: Equatable, Sendable {
                     p += 1
                 }
                 o.blocks = list
+            } else if bytesEqual(name, "--format") {
+                try o.formats.add(try value())
             } else {
                 throw .unknownOption
             }

@@ -48,6 +48,8 @@ public struct Renderer {
     public var thresholds = Thresholds()
     /// The mem block's current form (clicks change it).
     public var memForm: MemForm = .usedTotal
+    /// `--format` per block (parsed once); blocks without one use their built-in text.
+    public var formats: BlockFormats
     /// The rendered update: one line (for i3bar, one array, preceded by `[` the first
     /// time and by `,` after that when streaming).
     public private(set) var line = ByteWriter(capacity: 8192)
@@ -60,9 +62,11 @@ public struct Renderer {
     /// Creates a renderer. With `streaming`, i3bar updates are framed for the
     /// protocol's endless array (`[` before the first, `,` before the others);
     /// without it (`--once`), each update is a bare array.
-    public init(output: OutputKind, blocks: [BlockKind] = BlockKind.defaults, streaming: Bool = false) {
+    public init(output: OutputKind, blocks: [BlockKind] = BlockKind.defaults, formats: BlockFormats = BlockFormats(),
+                streaming: Bool = false) {
         self.output = output
         self.blocks = blocks
+        self.formats = formats
         self.i3barStreaming = streaming
     }
 
@@ -86,7 +90,8 @@ public struct Renderer {
         var percentage: UInt64? = nil
         tooltip.reset()
         for kind in blocks {
-            renderBlock(kind, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage, into: &value)
+            renderBlock(kind, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
+                        formats: formats, into: &value)
             guard value.visible else { continue }
             worst = max(worst, value.level)
             urgent = urgent || value.urgent

@@ -64,7 +64,8 @@ public struct Bar<Sink: BarSink> {
     public init(options: BarOptions, runtimeDir: [UInt8], sink: Sink) {
         self.sink = sink
         self.options = options
-        renderer = Renderer(output: options.output, blocks: options.blocks, streaming: !options.once)
+        renderer = Renderer(output: options.output, blocks: options.blocks, formats: options.formats,
+                            streaming: !options.once)
         var d = runtimeDir
         var s = runtimeDir
         s.append(contentsOf: [UInt8(ascii: "/")])

@@ -79,10 +79,11 @@ func goldenURL(_ fixture: Fixture, _ ext: String) -> URL {
 
 /// Renders `snapshot` once with a fresh renderer.
 func rendered(_ snapshot: Snapshot, _ output: OutputKind, blocks: [BlockKind] = BlockKind.defaults,
-              nowMs: UInt64, memForm: MemForm = .usedTotal) -> String {
-    var r = Renderer(output: output, blocks: blocks)
+              formats: BlockFormats = BlockFormats(), nowMs: UInt64, memForm: MemForm = .usedTotal,
+              usage: RendererUsage = RendererUsage()) -> String {
+    var r = Renderer(output: output, blocks: blocks, formats: formats)
     r.memForm = memForm
-    r.render(snapshot, nowMs: nowMs)
+    r.render(snapshot, nowMs: nowMs, usage: usage)
     return String(decoding: r.line.bytes, as: UTF8.self)
 }
 
@@ -98,3 +99,8 @@ func parseJSON(_ line: String, file: StaticString = #filePath, line l: UInt = #l
 
 /// Every block, for tests that show all of them.
 let allBlocks = BlockKind.allCases
+
+/// Parses `--format` values (`BLOCK=TEXT` each) as the command line would.
+func formats(_ values: String...) throws -> BlockFormats {
+    try BarOptions.parse(values.flatMap { ["--format", $0] }.map { Array($0.utf8) }).formats
+}

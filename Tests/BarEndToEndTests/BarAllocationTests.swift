@@ -11,7 +11,7 @@ final class BarAllocationTests: XCTestCase {
 
     /// Runs the release renderer under valgrind for `updates` snapshot renames and
     /// returns the "total heap usage: N allocs" figure.
-    func heapAllocations(output: String, updates: Int) throws -> Int {
+    func heapAllocations(output: String, updates: Int, extra: [String] = []) throws -> Int {
         let dir = try RuntimeDir()
         let log = dir.url.appendingPathComponent("valgrind.log").path
         try dir.publish(sampleSnapshot(sequence: 0))
@@ -23,7 +23,7 @@ final class BarAllocationTests: XCTestCase {
         strip.waitUntilExit()
         XCTAssertEqual(strip.terminationStatus, 0)
         let bar = try BarProcess(["--output", output, "--runtime-dir", dir.path,
-                                  "--blocks", "cpu,mem,load,uptime,battery,procs,exited,self"],
+                                  "--blocks", "cpu,mem,load,uptime,battery,procs,exited,self"] + extra,
                                  wrapper: [Self.valgrind, "--log-file=\(log)"], binary: stripped)
         let firstLine = output == "i3bar" ? 3 : 1
         XCTAssertTrue(bar.waitForLineCount(firstLine, timeout: 30))
@@ -58,5 +58,22 @@ final class BarAllocationTests: XCTestCase {
             XCTAssertGreaterThan(few, 0)
             XCTAssertEqual(few, many, "\(output): allocations grew with the number of updates")
         }
+    }
+
+    /// The same with a `--format` on every block: templates are walked, never re-parsed or reallocated.
+    func testHeapAllocationsDoNotGrowWithAFormatOnEveryBlock() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.valgrind), FileManager.default.isExecutableFile(atPath: Self.strip)
+        else { throw XCTSkip("valgrind or strip is not installed") }
+        let formats = [
+            "cpu=C {busy}% {iowait} {spark}", "mem={used}/{total} {percent}% {bar} {{swap {swap}}}", "load={1} {5} {15}",
+            "uptime={days}d {hours}:{minutes} ({uptime})", "battery={percent} {state} {sign} {remaining} {power}",
+            "procs={count}/{running}", "exited={name} {pid} {freed} {private} {ago}",
+            "self={cpu} {sampler_cpu} {bar_cpu} {sampler_rss} {bar_rss}",
+        ].flatMap { ["--format", $0] }
+        let few = try heapAllocations(output: "i3bar", updates: 10, extra: formats)
+        let many = try heapAllocations(output: "i3bar", updates: 1_000, extra: formats)
+        print("sysstats-bar --output i3bar with formats: heap allocations after 10 updates: \(few), after 1000: \(many)")
+        XCTAssertGreaterThan(few, 0)
+        XCTAssertEqual(few, many, "allocations grew with the number of updates")
     }
 }

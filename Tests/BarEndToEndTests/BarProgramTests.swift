@@ -29,6 +29,29 @@ final class BarProgramTests: XCTestCase {
         XCTAssertEqual(bar.process.terminationStatus, 2)
     }
 
+    func testFormatOptionsShapeTheBlocksAndABadFormatExitsTwoWithOneLine() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let bar = try BarProcess(["--once", "--runtime-dir", dir.path, "--blocks", "load,procs",
+                                  "--format", "load=L {1}/{15}", "--format=procs={{{count}}}"],
+                                 stdin: false)
+        bar.process.waitUntilExit()
+        XCTAssertEqual(bar.process.terminationStatus, 0)
+        XCTAssertTrue(bar.waitFor { $0 == ["L 0.52/0.40 | {300}"] }, "\(bar.lines)")
+
+        let bad = Process()
+        bad.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        bad.arguments = ["--once", "--format", "cpu={nope}"]
+        let stderr = Pipe()
+        bad.standardError = stderr
+        bad.standardOutput = FileHandle.nullDevice
+        try bad.run()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bad.waitUntilExit()
+        XCTAssertEqual(bad.terminationStatus, 2)
+        XCTAssertEqual(message, "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}\n")
+    }
+
     func testI3barWritesHeaderThenOneArrayPerRenameAndClicksCycleTheMemForm() throws {
         let dir = try RuntimeDir()
         try dir.publish(sampleSnapshot(sequence: 1))

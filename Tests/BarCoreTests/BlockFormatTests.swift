@@ -1,0 +1,188 @@
+import BarCore
+import SnapshotCodec
+import XCTest
+
+/// `--format BLOCK=TEXT`: parsing once, placeholders per block, escaping, clicks, buffers.
+final class BlockFormatTests: XCTestCase {
+    let desktop = Fixture.desktop.snapshot
+    let laptop = Fixture.laptop.snapshot
+    let now = Fixture.desktop.nowMs
+
+    func text(_ snap: Snapshot, _ block: BlockKind, _ format: String, usage: RendererUsage = RendererUsage()) throws -> String {
+        rendered(snap, .text, blocks: [block], formats: try formats(format), nowMs: now, usage: usage)
+    }
+
+    func testBothOptionSpellingsParseAndFormatsReachTheRenderer() throws {
+        let o = try BarOptions.parse(["--format", "cpu=CPU {busy}% {spark}", "--format=load=L {1}={{x}}", "--blocks", "cpu,load"]
+            .map { Array($0.utf8) })
+        XCTAssertNotNil(o.formats[.cpu])
+        XCTAssertNotNil(o.formats[.load])
+        XCTAssertNil(o.formats[.mem])
+        XCTAssertEqual(rendered(desktop, .text, blocks: o.blocks, formats: o.formats, nowMs: now),
+                       "CPU 12% ▂▃▄▅▆▇██ | L 0.52={x}\n")
+        XCTAssertEqual(try BarOptions.parse([]).formats, BlockFormats(), "no format by default")
+    }
+
+    func testLiteralBracesEmptyTextsAndEqualsSignsInTheText() throws {
+        XCTAssertEqual(try text(desktop, .procs, "procs={{{count}}} }}{{"), "{312} }{\n")
+        XCTAssertEqual(try text(desktop, .procs, "procs=a=b {running}"), "a=b 2\n")
+        XCTAssertEqual(try text(desktop, .procs, "procs="), "\n")
+        XCTAssertEqual(try text(desktop, .procs, "procs={count}{running}"), "3122\n")
+    }
+
+    func testFormatTextOfUpTo256BytesIsAccepted() throws {
+        let longest = String(repeating: "x", count: 249) + "{count}"
+        XCTAssertEqual(longest.utf8.count, 256)
+        XCTAssertEqual(try text(desktop, .procs, "procs=" + longest), String(repeating: "x", count: 249) + "312\n")
+    }
+
+    func testBadFormatsAreRejectedWithOneClearLine() {
+        func error(_ args: [String]) -> OptionsError? {
+            do { _ = try BarOptions.parse(args.map { Array($0.utf8) }); return nil } catch { return error }
+        }
+        let cases: [([String], OptionsError, String)] = [
+            (["--format", "cpu"], .formatSyntax, "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"),
+            (["--format"], .missingValue, "sysstats-bar: option needs a value (see --help)"),
+            (["--format", "gpu={busy}"], .unknownFormatBlock,
+             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self"),
+            (["--format", "=x"], .unknownFormatBlock,
+             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self"),
+            (["--format", "cpu=a", "--format=cpu=b"], .duplicateFormat, "sysstats-bar: --format given twice for the same block"),
+            (["--format", "cpu={used}"], .unknownPlaceholder(.cpu),
+             "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),
+            (["--format", "cpu={}"], .unknownPlaceholder(.cpu),
+             "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),
+            (["--format", "cpu={BUSY}"], .unknownPlaceholder(.cpu),
+             "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),
+            (["--format", "self={rss}"], .unknownPlaceholder(.selfCost),
+             "sysstats-bar: --format self: unknown placeholder; self has {cpu} {sampler_cpu} {bar_cpu} {sampler_rss} {bar_rss}"),
+            (["--format", "cpu=CPU {busy"], .unclosedBrace,
+             "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"),
+            (["--format", "cpu=CPU {"], .unclosedBrace,
+             "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"),
+            (["--format", "cpu=CPU } {busy}"], .unmatchedBrace,
+             "sysstats-bar: --format: '}' without '{' (write }} for a literal brace)"),
+            (["--format", "cpu=" + String(repeating: "x", count: 257)], .formatTooLong,
+             "sysstats-bar: --format: the text after BLOCK= is longer than 256 bytes"),
+        ]
+        for (args, expected, message) in cases {
+            let e = error(args)
+            XCTAssertEqual(e, expected, "\(args)")
+            XCTAssertEqual(e.map { $0.message.description }, message, "\(args)")
+        }
+        // Every block's message lists exactly the placeholders its format accepts.
+        for block in BlockKind.allCases {
+            let message = OptionsError.unknownPlaceholder(block).message.description
+            let listed = message.split(separator: "{").dropFirst().map { $0.prefix { $0 != "}" } }
+            let accepted = Placeholder.allCases.filter { $0.block == block }.map { $0.name.description }
+            XCTAssertEqual(listed.map(String.init), accepted, "\(block)")
+        }
+    }
+
+    func testEachBlocksPlaceholdersRenderByteExact() throws {
+        let cases: [(Snapshot, BlockKind, String, String)] = [
+            (desktop, .cpu, "cpu={busy}|{iowait}|{spark}", "12|1|▂▃▄▅▆▇██"),
+            (desktop, .mem, "mem={used}|{total}|{available}|{free}|{active}|{inactive}|{wired}|{other}|{percent}|{bar}|{swap}|{swap_total}",
+             "4.8G|15.3G|10.5G|7.6G|2.9G|1.9G|977M|1.9G|31|██▌░░░░░|0K|0K"),
+            (desktop, .load, "load={1}|{5}|{15}", "0.52|0.48|0.40"),
+            (desktop, .uptime, "uptime={days}|{hours}|{minutes}|{uptime}", "1|17|40|1d 17h"),
+            (laptop, .battery, "battery={percent}|{state}|{sign}|{remaining}|{power}", "8|discharging|-|1:23|9.0W"),
+            (desktop, .procs, "procs={count}|{running}", "312|2"),
+            (laptop, .exited, "exited={name}|{pid}|{freed}|{private}|{ago}", "chromium|99|1.2G|879M|2s"),
+            (desktop, .selfCost, "self={cpu}|{sampler_cpu}|{bar_cpu}|{sampler_rss}|{bar_rss}", "0.3|0.3|0.0|3.1M|"),
+        ]
+        for (snap, block, format, expected) in cases {
+            XCTAssertEqual(try text(snap, block, format), expected + "\n", format)
+        }
+        XCTAssertEqual(try text(desktop, .selfCost, "self={cpu}|{sampler_cpu}|{bar_cpu}|{sampler_rss}|{bar_rss}",
+                                usage: RendererUsage(cpu: 120, residentKiB: 1400)), "1.5|0.3|1.2|3.1M|1.4M\n")
+    }
+
+    func testBatteryPlaceholdersForOtherStates() throws {
+        var s = laptop
+        s.battery.state = .charging; s.battery.minutesRemaining = .max
+        XCTAssertEqual(try text(s, .battery, "battery={state}|{sign}|{remaining}"), "charging|+|\n")
+        s.battery.state = .notCharging
+        XCTAssertEqual(try text(s, .battery, "battery={state}|{sign}"), "not charging|~\n")
+        s.battery.state = .unknown
+        XCTAssertEqual(try text(s, .battery, "battery={state}|{sign}"), "unknown|\n")
+        s.battery.state = .full
+        XCTAssertEqual(try text(s, .battery, "battery={state}|{sign}"), "full|=\n")
+    }
+
+    func testHiddenBlocksStayHiddenWithAFormat() throws {
+        XCTAssertEqual(try text(desktop, .battery, "battery=B {percent}"), "\n", "no battery")
+        XCTAssertEqual(rendered(laptop, .text, blocks: [.exited], formats: try formats("exited=gone {name}"),
+                                nowMs: laptop.exits[0].timeMs + 60_001), "\n", "exit too old")
+    }
+
+    func testAFormatReplacesOnlyTheFullTextColourShortTextAndUrgencyStay() throws {
+        let line = rendered(laptop, .i3bar, blocks: [.cpu, .mem], formats: try formats("cpu=C{busy}", "mem=M{percent}"), nowMs: now)
+        XCTAssertEqual(line, ##"[{"name":"cpu","instance":"cpu","full_text":"C95","short_text":"cpu 95%","color":"#E06C75"},"## +
+                       ##"{"name":"mem","instance":"mem","full_text":"M96","short_text":"mem 96%","color":"#E06C75","urgent":true}]"## + "\n")
+        let waybar = rendered(laptop, .waybar, blocks: [.cpu], formats: try formats("cpu=C{busy}"), nowMs: now)
+        XCTAssertTrue(waybar.hasPrefix(#"{"text":"C95","tooltip":"C95\ntop cpu: firefox 9.5%","class":"critical","percentage":95}"#), waybar)
+    }
+
+    func testMemFormatReplacesTheUsedTotalFormAndClicksStillCycleThroughTheOthers() throws {
+        var r = Renderer(output: .text, blocks: [.mem], formats: try formats("mem=RAM {used} of {total}"))
+        var lines: [String] = []
+        for _ in 0..<5 {
+            r.render(desktop, nowMs: now)
+            lines.append(String(decoding: r.line.bytes, as: UTF8.self))
+            _ = r.handleClick(ClickEvent(block: .mem, button: 1))
+        }
+        XCTAssertEqual(lines, ["RAM 4.8G of 15.3G\n", "mem A2.9G I1.9G W977M O1.9G F7.6G\n", "mem ██▌░░░░░\n", "mem 31%\n",
+                               "RAM 4.8G of 15.3G\n"])
+    }
+
+    func testHostileFormatLiteralsCannotInjectJSONOrMarkup() throws {
+        // Braces in a literal are doubled; the text is then `"},{"full_text":"x\ 12 </span>` + LF + SOH.
+        let hostile = #"cpu="}},{{"full_text":"x\ {busy} </span>"# + "\n\u{1}"
+        let f = try formats(hostile)
+        let i3bar = rendered(desktop, .i3bar, blocks: [.cpu, .load], formats: f, nowMs: now)
+        let blocks = try XCTUnwrap(parseJSON(i3bar) as? [[String: Any]])
+        XCTAssertEqual(blocks.count, 2, "no block injected")
+        XCTAssertEqual(blocks[0]["full_text"] as? String, #""},{"full_text":"x\ 12 </span>"# + "\n\u{1}")
+        XCTAssertTrue(i3bar.contains(#""full_text":"\"},{\"full_text\":\"x\\ 12 </span>\n\u0001""#), i3bar)
+        let waybar = rendered(desktop, .waybar, blocks: [.cpu], formats: f, nowMs: now)
+        let object = try XCTUnwrap(parseJSON(waybar) as? [String: Any])
+        XCTAssertEqual(object["text"] as? String, #"&quot;},{&quot;full_text&quot;:&quot;x\ 12 &lt;/span&gt;"# + "\n\u{1}")
+        XCTAssertEqual(rendered(desktop, .text, blocks: [.cpu], formats: f, nowMs: now), #""},{"full_text":"x\ 12 </span>  "# + "\n")
+        // A hostile process name through {name} is escaped the same way.
+        let named = rendered(Fixture.hostile.snapshot, .i3bar, blocks: [.exited], formats: try formats("exited=[{name}]"),
+                             nowMs: Fixture.hostile.nowMs)
+        let exited = try XCTUnwrap((parseJSON(named) as? [[String: Any]])?.first)
+        XCTAssertEqual(exited["full_text"] as? String, "[" + String(decoding: Fixture.hostile.snapshot.exits[0].name, as: UTF8.self) + "]")
+    }
+
+    func testFormattedRenderingReusesItsBuffers() throws {
+        // The longest formats, full of the widest placeholders, on every block.
+        let f = try formats(
+            "cpu=" + String(repeating: "{spark}", count: 36),
+            "mem=" + String(repeating: "{bar}", count: 51),
+            "load=" + String(repeating: "{15}", count: 64),
+            "uptime=" + String(repeating: "{uptime}", count: 32),
+            "battery=" + String(repeating: "{state}", count: 36),
+            "procs=" + String(repeating: "{count}", count: 36),
+            "exited=" + String(repeating: "{name}", count: 42),
+            "self=" + String(repeating: "{sampler_rss}", count: 19))
+        var r = Renderer(output: .i3bar, blocks: allBlocks, formats: f, streaming: true)
+        var snap = Fixture.hostile.snapshot
+        snap.battery.count = 1
+        snap.battery.state = .discharging
+        r.render(snap, nowMs: now)
+        let first = r.line.bytes.withUnsafeBufferPointer { $0.baseAddress }
+        let capacity = r.line.bytes.capacity
+        for i in 0..<1000 {
+            r.render(snap, nowMs: now + UInt64(i))
+            r.line.bytes.withUnsafeBufferPointer { XCTAssertEqual($0.baseAddress, first) }
+        }
+        XCTAssertEqual(r.line.bytes.capacity, capacity)
+        XCTAssertNotNil(parseJSON(String(decoding: r.line.bytes.dropFirst(), as: UTF8.self)))
+    }
+
+    func testAFormatForABlockNotShownIsAcceptedAndChangesNothing() throws {
+        XCTAssertEqual(rendered(desktop, .text, blocks: [.uptime], formats: try formats("cpu=X{busy}"), nowMs: now), "up 1d 17h\n")
+    }
+}
