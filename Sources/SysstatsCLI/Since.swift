@@ -29,5 +29,6 @@ public enum Since {
 /// Why a `--since` value was refused.
 public struct SinceError: Error, Equatable, CustomStringConvertible {
     public var message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
