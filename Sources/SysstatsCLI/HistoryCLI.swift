@@ -25,7 +25,8 @@ struct DataDirectoryOption: ParsableArguments {
 func parseSince(_ text: String) throws -> UInt64 {
     switch Since.parse(text) {
     case .success(let seconds): return seconds
-    case .failure(let error): throw ValidationError(error.message)
+    // ArgumentParser already names the option: "The value '5x' is invalid for '--since <duration>': …".
+    case .failure(let error): throw ValidationError(String(error.message.dropFirst("--since: ".count)))
     }
 }
 
