@@ -96,10 +96,12 @@ public enum HistoryCommands {
     /// `sysstats restore FILE`, second half: replaces the database, keeping the old one as `.bak`.
     public static func applyRestore(candidate: String, directory: String) -> CommandOutput {
         let databasePath = HistoryDatabase.databasePath(in: directory)
+        let hadDatabase = access(databasePath, F_OK) == 0
         do throws(StoreError) { try HistoryDatabase.restore(from: candidate, into: databasePath) } catch {
             return HistoryAccess.failure(error.message)
         }
-        return CommandOutput(stdout: ["restored \(candidate) into \(databasePath); the previous database is kept as \(databasePath).bak"])
+        let kept = hadDatabase ? "the previous database is kept as \(databasePath).bak" : "there was no database before"
+        return CommandOutput(stdout: ["restored \(candidate) into \(databasePath); \(kept)"])
     }
 
     /// Both halves, without asking (`--yes`).

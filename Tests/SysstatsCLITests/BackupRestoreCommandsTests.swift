@@ -43,6 +43,20 @@ final class BackupRestoreCommandsTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: f.databasePath + ".bak"))
     }
 
+    func testRestoreIntoADataDirectoryWithoutADatabaseCreatesIt() throws {
+        let f = try HistoryFixture()
+        let backup = f.directory.file("backup.sqlite")
+        XCTAssertEqual(HistoryCommands.backup(directory: f.dataDirectory, to: backup, force: false).status, 0)
+        let fresh = try TemporaryDirectory()
+        let restored = HistoryCommands.restore(candidate: backup, directory: fresh.file("data"),
+                                               runtimeDirectory: try TemporaryDirectory().path)
+        let path = HistoryDatabase.databasePath(in: fresh.file("data"))
+        XCTAssertEqual(restored.status, 0, "\(restored.stderr)")
+        XCTAssertEqual(restored.stdout.last, "restored \(backup) into \(path); there was no database before")
+        XCTAssertEqual(HistoryCommands.reboots(directory: fresh.file("data"), json: true, currentBootID: nil),
+                       HistoryCommands.reboots(directory: f.dataDirectory, json: true, currentBootID: nil))
+    }
+
     func testBackupRefusesToOverwriteAnExistingFileUnlessForced() throws {
         let f = try HistoryFixture()
         let target = f.directory.file("existing")
