@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec"]),
 
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "ProcFS", "Sampler",
+            "SnapshotCodec", "ProcFS", "Sampler", "HistoryStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),

@@ -1,14 +1,15 @@
 // The sysstats command-line interface: argument parsing only; the work is in
-// Report, Doctor and the formatting types beside them.
+// Report, Doctor, HistoryCommands and the formatting types beside them.
 import ArgumentParser
 
 /// `sysstats`, the root command.
 public struct SysstatsCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sysstats",
-        abstract: "Show what the sysstatsd sampler measured, and check the setup.",
+        abstract: "Show what the sysstatsd sampler measured and its history, and check the setup.",
         version: sysstatsCLIVersion,
-        subcommands: [ReportCommand.self, DoctorCommand.self])
+        subcommands: [ReportCommand.self, DoctorCommand.self, HistoryCommand.self, RebootsCommand.self,
+                      ExitedCommand.self, BackupCommand.self, RestoreCommand.self])
 
     public init() {}
 }

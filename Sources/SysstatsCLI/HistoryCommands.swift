@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HistoryStore
+import ProcFS
+import Sampler
+
+/// The work of `history`, `reboots`, `exited`, `backup` and `restore`: each returns what to
+/// print and the exit status, so tests call them directly. Times are local unless `zone` says.
+public enum HistoryCommands {
+    /// `sysstats history`: the table, JSON, or (`png` given) a chart written to that file.
+    public static func history(directory: String, sinceSeconds: UInt64, json: Bool, png: String?,
+                               nowSeconds: UInt64 = UInt64(time(nil)), zone: TimeZoneChoice = .local) -> CommandOutput {
+        HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            let from = nowSeconds > sinceSeconds ? nowSeconds - sinceSeconds : 0, to = nowSeconds + 1
+            let samples = try database.samples(from: from, to: to)
+            if let png {
+                let chart = HistoryChart(samples, from: from, to: to)
+                if let problem = PNG.writeFile(chart.png(), to: png) { return HistoryAccess.failure(problem) }
+                return CommandOutput(stdout: ["wrote \(png): CPU (blue) and memory used (red) from \(zone.minute(from)) "
+                                              + "to \(zone.minute(nowSeconds)), \(samples.count) samples"])
+            }
+            if json { return CommandOutput(stdout: [HistoryTable.json(samples, from: from, to: to)]) }
+            var out = CommandOutput(stdout: HistoryTable.lines(samples, zone: zone))
+            if samples.isEmpty {
+                out.stderr = ["sysstats: no samples since \(zone.minute(from)) in \(database.path)"]
+            }
+            return out
+        }
+    }
+
+    /// `sysstats reboots`. `currentBootID` is this boot's id (nil: none is shown as running).
+    public static func reboots(directory: String, json: Bool,
+                               currentBootID: String? = BootID.read()?.description,
+                               zone: TimeZoneChoice = .local) -> CommandOutput {
+        HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            let boots = try database.boots()
+            if json { return CommandOutput(stdout: [Reboots.json(boots, currentBootID: currentBootID)]) }
+            return CommandOutput(stdout: Reboots.lines(boots, currentBootID: currentBootID, zone: zone))
+        }
+    }
+
+    /// `sysstats exited`: exits in the last `sinceSeconds`.
+    public static func exited(directory: String, sinceSeconds: UInt64, json: Bool,
+                              nowSeconds: UInt64 = UInt64(time(nil)), zone: TimeZoneChoice = .local) -> CommandOutput {
+        HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            let sinceMs = (nowSeconds > sinceSeconds ? nowSeconds - sinceSeconds : 0) * 1000
+            let exits = try database.exits(sinceMs: sinceMs)
+            return CommandOutput(stdout: json ? [Exited.json(exits)] : Exited.lines(exits, zone: zone))
+        }
+    }
+
+    /// `sysstats backup FILE`: the online backup API, safe while the sampler writes.
+    /// An existing `file` is kept unless `force`.
+    public static func backup(directory: String, to file: String, force: Bool) -> CommandOutput {
+        let databasePath = HistoryDatabase.databasePath(in: directory)
+        if access(file, F_OK) == 0 {
+            if !force { return HistoryAccess.failure("\(file) already exists; give --force to overwrite it") }
+            if sameFile(file, databasePath) { return HistoryAccess.failure("\(file) is the history database itself") }
+        }
+        return HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            try database.backup(to: file)
+            var info = stat()
+            let size = stat(file, &info) == 0 ? " (\(info.st_size) bytes)" : ""
+            return CommandOutput(stdout: ["backed up \(databasePath) to \(file)\(size)"])
+        }
+    }
+
+    /// True when a sysstatsd holds `<runtimeDirectory>/sysstatsd.lock` (asked with a
+    /// non-blocking shared `flock`, released at once; nothing is created).
+    public static func samplerIsRunning(runtimeDirectory: String) -> Bool {
+        let fd = open(joinPath(runtimeDirectory, RuntimeDirectory.lockName), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 { return false }
+        defer { close(fd) }
+        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    /// `sysstats restore FILE`, first half: refuses while the sampler runs, then checks the
+    /// candidate without touching anything and says what it found.
+    public static func checkRestore(candidate: String, directory: String, runtimeDirectory: String) -> CommandOutput {
+        if samplerIsRunning(runtimeDirectory: runtimeDirectory) {
+            return HistoryAccess.failure("sysstatsd is running (it holds \(joinPath(runtimeDirectory, RuntimeDirectory.lockName))): "
+                                         + "stop it first, then restore")
+        }
+        let version: Int32
+        do throws(StoreError) { version = try HistoryDatabase.checkRestorable(candidate) } catch {
+            return HistoryAccess.failure(error.message)
+        }
+        var info = stat()
+        let size = stat(candidate, &info) == 0 ? "\(info.st_size) bytes, " : ""
+        let current = HistoryDatabase.schemaVersion
+        let upgrade = version < current ? " (older: it will be upgraded to \(current) on a copy)" : ""
+        return CommandOutput(stdout: ["\(candidate): a sysstats history database, \(size)schema version \(version)\(upgrade); integrity_check ok"])
+    }
+
+    /// `sysstats restore FILE`, second half: replaces the database, keeping the old one as `.bak`.
+    public static func applyRestore(candidate: String, directory: String) -> CommandOutput {
+        let databasePath = HistoryDatabase.databasePath(in: directory)
+        let hadDatabase = access(databasePath, F_OK) == 0
+        do throws(StoreError) { try HistoryDatabase.restore(from: candidate, into: databasePath) } catch {
+            return HistoryAccess.failure(error.message)
+        }
+        let kept = hadDatabase ? "the previous database is kept as \(databasePath).bak" : "there was no database before"
+        return CommandOutput(stdout: ["restored \(candidate) into \(databasePath); \(kept)"])
+    }
+
+    /// Both halves, without asking (`--yes`).
+    public static func restore(candidate: String, directory: String, runtimeDirectory: String) -> CommandOutput {
+        var out = checkRestore(candidate: candidate, directory: directory, runtimeDirectory: runtimeDirectory)
+        guard out.status == 0 else { return out }
+        let applied = applyRestore(candidate: candidate, directory: directory)
+        out.stdout += applied.stdout; out.stderr += applied.stderr; out.status = applied.status
+        return out
+    }
+
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HistoryStore
+
+/// `sysstats history`: the period's samples as a table or JSON (formatting only, no I/O).
+public enum HistoryTable {
+    static let header = Columns.left("time", 18) + Columns.right("cpu avg", 9) + Columns.right("cpu max", 9)
+        + Columns.right("used MiB", 10) + Columns.right("avail MiB", 11) + Columns.right("swap MiB", 10)
+        + Columns.right("load", 7) + Columns.right("procs", 7) + "  battery"
+
+    /// The footer printed when some rows are hourly rollups.
+    static let hourlyNote = "h: one row per hour (minutes older than 90 days are rolled up: averages of the hour, cpu max its highest minute)"
+
+    /// The header, one line per sample (an hourly row's time ends in " h"), and the note on
+    /// hourly rows when there are any.
+    public static func lines(_ samples: [MinuteSample], zone: TimeZoneChoice) -> [String] {
+        var lines = [header]
+        for s in samples { lines.append(row(s, zone: zone)) }
+        if samples.contains(where: \.isHourly) { lines.append(hourlyNote) }
+        return lines
+    }
+
+    /// One table row.
+    public static func row(_ s: MinuteSample, zone: TimeZoneChoice) -> String {
+        let time = zone.minute(s.minute) + (s.isHourly ? " h" : "")
+        return Columns.left(time, 18)
+            + Columns.right(Columns.percentOneDecimal(UInt64(s.cpuAverage)) + "%", 9)
+            + Columns.right(Columns.percentOneDecimal(UInt64(s.cpuMaximum)) + "%", 9)
+            + Columns.right(Columns.mib(s.memoryUsedKiB), 10)
+            + Columns.right(Columns.mib(s.memoryAvailableKiB), 11)
+            + Columns.right(Columns.mib(s.swapUsedKiB), 10)
+            + Columns.right(Columns.hundredths(UInt64(s.load1)), 7)
+            + Columns.right("\(s.processCount)", 7)
+            + "  " + battery(s)
+    }
+
+    /// "85.1% discharging", or "-" without a battery.
+    static func battery(_ s: MinuteSample) -> String {
+        guard let percent = s.batteryPercent else { return "-" }
+        return Columns.percentOneDecimal(UInt64(percent)) + "% " + Columns.batteryState(s.batteryState)
+    }
+
+    /// `--json`: one object, keys sorted: `from`, `to` (unix seconds, `to` exclusive) and
+    /// `samples`, each with `time` (unix seconds), `hourly`, percentages, MiB and load as numbers.
+    public static func json(_ samples: [MinuteSample], from: UInt64, to: UInt64) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let document = Document(from: from, to: to, samples: samples.map(Row.init))
+        return String(decoding: try! encoder.encode(document), as: UTF8.self)
+    }
+
+    struct Document: Encodable {
+        var from: UInt64, to: UInt64, samples: [Row]
+    }
+
+    struct Battery: Encodable {
+        var percent: Double, state: String
+    }
+
+    struct Row: Encodable {
+        var time: UInt64
+        var hourly: Bool
+        var cpuAverage, cpuMaximum: Double
+        var memoryUsed, memoryAvailable, swapUsed: Double
+        var load1: Double
+        var processes: UInt32
+        var battery: Battery?
+
+        enum CodingKeys: String, CodingKey {
+            case time, hourly, cpuAverage = "cpu_avg_percent", cpuMaximum = "cpu_max_percent"
+            case memoryUsed = "mem_used_mib", memoryAvailable = "mem_available_mib", swapUsed = "swap_used_mib"
+            case load1, processes, battery
+        }
+
+        init(_ s: MinuteSample) {
+            time = s.minute; hourly = s.isHourly
+            cpuAverage = Double(s.cpuAverage) / 100; cpuMaximum = Double(s.cpuMaximum) / 100
+            memoryUsed = ReportJSON.mib(s.memoryUsedKiB); memoryAvailable = ReportJSON.mib(s.memoryAvailableKiB)
+            swapUsed = ReportJSON.mib(s.swapUsedKiB)
+            load1 = Double(s.load1) / 100
+            processes = s.processCount
+            battery = s.batteryPercent.map { Battery(percent: Double($0) / 100, state: Columns.batteryState(s.batteryState)) }
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(time, forKey: .time); try c.encode(hourly, forKey: .hourly)
+            try c.encode(cpuAverage, forKey: .cpuAverage); try c.encode(cpuMaximum, forKey: .cpuMaximum)
+            try c.encode(memoryUsed, forKey: .memoryUsed); try c.encode(memoryAvailable, forKey: .memoryAvailable)
+            try c.encode(swapUsed, forKey: .swapUsed); try c.encode(load1, forKey: .load1)
+            try c.encode(processes, forKey: .processes)
+            // Explicit null: "no battery" is an answer.
+            if let battery { try c.encode(battery, forKey: .battery) } else { try c.encodeNil(forKey: .battery) }
+        }
+    }
+}

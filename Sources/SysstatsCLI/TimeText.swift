@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the history commands write times: local time for people, UTC for tests.
+public enum TimeZoneChoice: Sendable {
+    case local, utc
+
+    /// "2023-11-14 22:13" (minutes) for unix `seconds`.
+    public func minute(_ seconds: UInt64) -> String {
+        let t = broken(seconds)
+        return "\(t.tm_year + 1900)-\(pad(t.tm_mon + 1))-\(pad(t.tm_mday)) \(pad(t.tm_hour)):\(pad(t.tm_min))"
+    }
+
+    /// "2023-11-14 22:13:20".
+    public func second(_ seconds: UInt64) -> String {
+        minute(seconds) + ":" + pad(broken(seconds).tm_sec)
+    }
+
+    private func broken(_ seconds: UInt64) -> tm {
+        var time = time_t(clamping: Int64(clamping: seconds))
+        var result = tm()
+        switch self {
+        case .local: localtime_r(&time, &result)
+        case .utc: gmtime_r(&time, &result)
+        }
+        return result
+    }
+
+    private func pad(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}
+
+/// Small text helpers shared by the history tables.
+enum Columns {
+    /// Right-aligns `text` in `width` columns (never cuts it).
+    static func right(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    /// Left-aligns `text` in `width` columns.
+    static func left(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// Hundredths as "23.45": 2345 → "23.45", 7 → "0.07".
+    static func hundredths(_ value: UInt64) -> String {
+        let rest = value % 100
+        return "\(value / 100).\(rest < 10 ? "0" : "")\(rest)"
+    }
+
+    /// Hundredths of a percent to one decimal, rounded half up: 2345 → "23.5".
+    static func percentOneDecimal(_ permyriad: UInt64) -> String {
+        let tenths = (permyriad + 5) / 10
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// KiB as MiB with one decimal, rounded half up: 1536 → "1.5".
+    static func mib(_ kib: UInt64) -> String {
+        let tenths = kib / 1024 * 10 + (kib % 1024 * 10 + 512) / 1024
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// "3 d 4 h", "2 h 5 min", "12 min", "40 s".
+    static func duration(_ seconds: UInt64) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min" }
+        if seconds < 86_400 { return "\(seconds / 3600) h \(seconds % 3600 / 60) min" }
+        return "\(seconds / 86_400) d \(seconds % 86_400 / 3600) h"
+    }
+
+    /// The battery state names used in tables and JSON (`BatteryFigures.State` raw values).
+    static func batteryState(_ raw: UInt8?) -> String {
+        switch raw {
+        case 1: "charging"
+        case 2: "discharging"
+        case 3: "not_charging"
+        case 4: "full"
+        default: "unknown"
+        }
+    }
+}
