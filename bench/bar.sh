@@ -49,28 +49,12 @@ done
 say() { printf 'bench-bar: %s\n' "$*" >&2; }
 
 # --- tools
-missing=()
-command -v strace >/dev/null || missing+=(strace)
-command -v python3 >/dev/null || missing+=(python3)
-command -v i3status >/dev/null || missing+=(i3status)
-if ((${#missing[@]} > 0)); then
-    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-        say "installing ${missing[*]} with apt-get"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
-    else
-        say "missing ${missing[*]}: install them (sudo apt-get install ${missing[*]}) and run again"
-        exit 1
-    fi
-fi
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+need_bench_tools
 
 # --- the release renderer
-if [[ -z $bar ]]; then
-    bar=$root/.build/release/sysstats-bar
-    if [[ ! -x $bar ]] || [[ -n $(find Sources Package.swift -newer "$bar" -print -quit) ]]; then
-        say "building the release renderer (swift build -c release --product sysstats-bar)"
-        swift build -c release --product sysstats-bar >&2
-    fi
-fi
+[[ -n $bar ]] || bar=$(release_binary sysstats-bar)
 [[ -x $bar ]] || { say "no renderer at $bar"; exit 1; }
 
 measure=(python3 "$root/bench/measure.py")

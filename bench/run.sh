@@ -43,28 +43,12 @@ done
 say() { printf 'bench: %s\n' "$*" >&2; }
 
 # --- tools
-missing=()
-command -v strace >/dev/null || missing+=(strace)
-command -v python3 >/dev/null || missing+=(python3)
-command -v i3status >/dev/null || missing+=(i3status)
-if ((${#missing[@]} > 0)); then
-    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-        say "installing ${missing[*]} with apt-get"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
-    else
-        say "missing ${missing[*]}: install them (sudo apt-get install ${missing[*]}) and run again"
-        exit 1
-    fi
-fi
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+need_bench_tools
 
 # --- the release sampler
-if [[ -z $sampler ]]; then
-    sampler=$root/.build/release/sysstatsd
-    if [[ ! -x $sampler ]] || [[ -n $(find Sources Package.swift -newer "$sampler" -print -quit) ]]; then
-        say "building the release sampler (swift build -c release --product sysstatsd)"
-        swift build -c release --product sysstatsd >&2
-    fi
-fi
+[[ -n $sampler ]] || sampler=$(release_binary sysstatsd)
 [[ -x $sampler ]] || { say "no sampler at $sampler"; exit 1; }
 
 measure=(python3 "$root/bench/measure.py")

@@ -1,5 +1,12 @@
 // Command line, runtime dir and staleness rules of sysstats-bar; pure functions
-// over bytes so that the Embedded program and the tests share them.
+// over bytes so that the Embedded program and the tests share them. The runtime
+// dir and staleness rules themselves are the snapshot contract's (SnapshotCodec).
+
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
 
 /// What is wrong with the command line.
 public enum OptionsError: Error, Equatable, Sendable {
@@ -139,41 +146,17 @@ public struct BarOptions: Equatable, Sendable {
 /// `$XDG_RUNTIME_DIR/sysstats` when that variable is an absolute path, else `/tmp/sysstats-UID`.
 public func resolveRuntimeDir(option: [UInt8]?, xdgRuntimeDir: [UInt8]?, uid: UInt32) -> [UInt8] {
     if let o = option { return o }
-    var w = ByteWriter(capacity: 256)
-    if let x = xdgRuntimeDir, x.first == UInt8(ascii: "/") {
-        w.append(bytes: x)
-        if w.bytes.last != UInt8(ascii: "/") { w.append(UInt8(ascii: "/")) }
-        w.append("sysstats")
-    } else {
-        w.append("/tmp/sysstats-")
-        w.appendDecimal(UInt64(uid))
-    }
-    return w.bytes
+    let xdg = xdgRuntimeDir.map { String(decoding: $0, as: UTF8.self) }
+    return Array(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: xdg, uid: uid).utf8)
 }
 
-/// When a snapshot is stale: older than three of the sampler's intervals, and
-/// never sooner than 5 s (a fast sampler's snapshot is not stale after 1.5 s).
+/// When the renderer must look again: the staleness rule is the snapshot's own
+/// (``Snapshot/isStale(nowMs:)``: three intervals, at least 5 s).
 public enum Staleness {
-    /// The shortest age at which a snapshot counts as stale, ms.
-    public static let minimumMs: UInt64 = 5_000
-    /// How many intervals a snapshot may be old before it is stale.
-    public static let intervals: UInt64 = 3
-
-    /// Age after which a snapshot with this interval is stale, ms.
-    public static func limitMs(intervalMs: UInt32) -> UInt64 {
-        max(minimumMs, intervals * UInt64(intervalMs))
-    }
-
-    /// True when a snapshot taken at `timestampMs` is stale at `nowMs`. A timestamp
-    /// in the future (the clock was set back) counts as fresh.
-    public static func isStale(timestampMs: UInt64, intervalMs: UInt32, nowMs: UInt64) -> Bool {
-        nowMs > timestampMs && nowMs - timestampMs > limitMs(intervalMs: intervalMs)
-    }
-
-    /// Milliseconds from `nowMs` until the snapshot turns stale (0 when it already is),
+    /// Milliseconds from `nowMs` until `snapshot` turns stale (0 when it already is),
     /// plus one so a poll timeout lands just after the limit.
-    public static func msUntilStale(timestampMs: UInt64, intervalMs: UInt32, nowMs: UInt64) -> UInt64 {
-        let deadline = timestampMs + limitMs(intervalMs: intervalMs) + 1
+    public static func msUntilStale(_ snapshot: Snapshot, nowMs: UInt64) -> UInt64 {
+        let deadline = snapshot.timestampMs &+ snapshot.staleLimitMs &+ 1
         return deadline > nowMs ? deadline - nowMs : 0
     }
 }

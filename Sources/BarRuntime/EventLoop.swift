@@ -110,7 +110,7 @@ public struct Bar<Sink: BarSink> {
 
     /// True when there is a snapshot and it is not stale.
     func isCurrent(_ now: UInt64) -> Bool {
-        haveSnapshot && !Staleness.isStale(timestampMs: snapshot.timestampMs, intervalMs: snapshot.intervalMs, nowMs: now)
+        haveSnapshot && !snapshot.isStale(nowMs: now)
     }
 
     /// Renders the current state into the renderer's line.
@@ -249,8 +249,7 @@ public struct Bar<Sink: BarSink> {
             if watch < 0 {
                 timeout = 2000
             } else if isCurrent(now) {
-                timeout = Int32(min(Staleness.msUntilStale(timestampMs: snapshot.timestampMs,
-                                                           intervalMs: snapshot.intervalMs, nowMs: now), 3_600_000))
+                timeout = Int32(min(Staleness.msUntilStale(snapshot, nowMs: now), 3_600_000))
             }
             fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)

@@ -7,28 +7,13 @@ import BarRuntime
 import CBarSys
 
 func main() -> Never {
-    var options: BarOptions
-    do throws(OptionsError) {
-        options = try BarOptions.parse(commandLineArguments())
-    } catch {
-        writeError(error.message)
-        exit(2)
-    }
-    if options.help {
-        let u = usageText
-        _ = writeAll(1, UnsafeRawBufferPointer(start: u.utf8Start, count: u.utf8CodeUnitCount))
-        exit(0)
-    }
+    var options = optionsOrExit()
     options.output = .x11Root
     guard let sink = X11RootSink() else {
         writeError("sysstats-bar: cannot open the X display (is DISPLAY set?)")
         exit(1)
     }
-    let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
-    var bar = Bar(options: options, runtimeDir: resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid()),
-                  sink: sink)
-    if options.once { bar.runOnce() }
-    bar.run()
+    runBar(options, sink: sink)
 }
 
 main()

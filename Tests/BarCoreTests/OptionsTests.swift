@@ -1,4 +1,5 @@
 import BarCore
+import SnapshotCodec
 import XCTest
 
 final class OptionsTests: XCTestCase {
@@ -47,13 +48,13 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(dir(nil, nil, 0), "/tmp/sysstats-0")
     }
 
-    func testSnapshotIsStaleAfterThreeIntervalsButNeverBeforeFiveSeconds() {
-        XCTAssertFalse(Staleness.isStale(timestampMs: 10_000, intervalMs: 1000, nowMs: 15_000))
-        XCTAssertTrue(Staleness.isStale(timestampMs: 10_000, intervalMs: 1000, nowMs: 15_001))
-        XCTAssertFalse(Staleness.isStale(timestampMs: 10_000, intervalMs: 2000, nowMs: 16_000))
-        XCTAssertTrue(Staleness.isStale(timestampMs: 10_000, intervalMs: 2000, nowMs: 16_001))
-        XCTAssertFalse(Staleness.isStale(timestampMs: 20_000, intervalMs: 1000, nowMs: 10_000), "clock set back")
-        XCTAssertEqual(Staleness.msUntilStale(timestampMs: 10_000, intervalMs: 1000, nowMs: 12_000), 3001)
-        XCTAssertEqual(Staleness.msUntilStale(timestampMs: 10_000, intervalMs: 1000, nowMs: 20_000), 0)
+    func testTheRendererWakesJustAfterTheSnapshotTurnsStale() {
+        var s = Snapshot()
+        s.timestampMs = 10_000
+        s.intervalMs = 1000
+        XCTAssertEqual(Staleness.msUntilStale(s, nowMs: 12_000), 3001)   // stale after 5 s, not 3
+        XCTAssertEqual(Staleness.msUntilStale(s, nowMs: 20_000), 0)
+        s.intervalMs = 2000
+        XCTAssertEqual(Staleness.msUntilStale(s, nowMs: 12_000), 4001)
     }
 }

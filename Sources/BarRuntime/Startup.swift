@@ -1,0 +1,32 @@
+// What both renderer binaries do before and after choosing their output:
+// parse the command line (exit 2 on a bad one, 0 after --help), then run.
+
+import BarCoreEmbedded
+import CBarSys
+
+/// The parsed command line; exits 2 with one line on stderr when it is bad, 0 after `--help`.
+public func optionsOrExit() -> BarOptions {
+    let options: BarOptions
+    do throws(OptionsError) {
+        options = try BarOptions.parse(commandLineArguments())
+    } catch {
+        writeError(error.message)
+        exit(2)
+    }
+    if options.help {
+        let u = usageText
+        _ = writeAll(1, UnsafeRawBufferPointer(start: u.utf8Start, count: u.utf8CodeUnitCount))
+        exit(0)
+    }
+    return options
+}
+
+/// Runs the renderer into `sink` (once with `--once`), in the runtime dir the options
+/// or the environment name.
+public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink) -> Never {
+    let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
+    var bar = Bar(options: options, runtimeDir: resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid()),
+                  sink: sink)
+    if options.once { bar.runOnce() }
+    bar.run()
+}

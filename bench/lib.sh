@@ -1,0 +1,33 @@
+# shellcheck shell=bash
+# Shared by bench/run.sh and bench/bar.sh (sourced, not run). Expects $root
+# (the package root, the current directory) and a say() function.
+: "${root:?bench/lib.sh needs \$root}"
+
+# Installs strace, python3 and i3status with apt-get when missing and run as
+# root; otherwise names them and exits.
+need_bench_tools() {
+    local missing=()
+    command -v strace >/dev/null || missing+=(strace)
+    command -v python3 >/dev/null || missing+=(python3)
+    command -v i3status >/dev/null || missing+=(i3status)
+    ((${#missing[@]} == 0)) && return 0
+    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+        say "installing ${missing[*]} with apt-get"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+    else
+        say "missing ${missing[*]}: install them (sudo apt-get install ${missing[*]}) and run again"
+        exit 1
+    fi
+}
+
+# Prints the path of the release PRODUCT, building it first when it is missing
+# or older than the sources.
+release_binary() {
+    local product=$1 binary=$root/.build/release/$1
+    if [[ ! -x $binary ]] || [[ -n $(find Sources Package.swift -newer "$binary" -print -quit) ]]; then
+        say "building the release $product (swift build -c release --product $product)"
+        swift build -c release --product "$product" >&2
+    fi
+    [[ -x $binary ]] || { say "no $product at $binary"; exit 1; }
+    printf '%s\n' "$binary"
+}
