@@ -62,25 +62,8 @@ measure_bar=(python3 "$root/bench/measure-bar.py")
 snapshot=$root/Tests/BarCoreTests/Golden/laptop.snapshot
 blocks=cpu,mem,load,battery
 
-# The runtime dirs live on tmpfs, as $XDG_RUNTIME_DIR does in a real session.
-base=${BENCH_TMPDIR:-}
-if [[ -z $base ]]; then
-    base=/tmp
-    for candidate in "${XDG_RUNTIME_DIR:-}" /dev/shm; do
-        if [[ -n $candidate && -d $candidate && -w $candidate ]] \
-            && [[ $(stat -f -c %T "$candidate") == tmpfs ]]; then
-            base=$candidate
-            break
-        fi
-    done
-fi
-work=$(mktemp -d "$base/sysstats-bench-bar.XXXXXX")
-cleanup() {
-    local pid
-    for pid in $(jobs -p); do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# The runtime dirs live on tmpfs, as $XDG_RUNTIME_DIR does in a real session (bench/lib.sh).
+make_work_dir sysstats-bench-bar
 results=$work/results.jsonl
 
 # The same i3status configuration as bench/run.sh.

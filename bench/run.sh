@@ -52,27 +52,8 @@ need_bench_tools
 [[ -x $sampler ]] || { say "no sampler at $sampler"; exit 1; }
 
 measure=(python3 "$root/bench/measure.py")
-# The work dir holds the trees, the traces and the sampler's runtime dirs. Put it
-# on tmpfs, where $XDG_RUNTIME_DIR is in a real session: replacing the snapshot
-# by rename on a disk file system (ext4) costs the sampler ~0.15 ms more per update.
-base=${BENCH_TMPDIR:-}
-if [[ -z $base ]]; then
-    base=/tmp
-    for candidate in "${XDG_RUNTIME_DIR:-}" /dev/shm; do
-        if [[ -n $candidate && -d $candidate && -w $candidate ]] \
-            && [[ $(stat -f -c %T "$candidate") == tmpfs ]]; then
-            base=$candidate
-            break
-        fi
-    done
-fi
-work=$(mktemp -d "$base/sysstats-bench.XXXXXX")
-cleanup() {
-    local pid
-    for pid in $(jobs -p); do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# The work dir (on tmpfs, see bench/lib.sh) holds the trees, the traces and the sampler's runtime dirs.
+make_work_dir sysstats-bench
 results=$work/results.jsonl
 
 say "making synthetic trees in $work"
