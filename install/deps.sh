@@ -8,9 +8,10 @@ set -euo pipefail
 # to find them, libc6-dev for the static C library the always-on programs link.
 build_packages=(libsqlite3-dev libx11-dev pkg-config libc6-dev)
 # Test: a headless X server (xvfb-run needs xauth) and its tools, i3 and i3status to compare against,
-# valgrind and strace for the allocation and syscall checks, python3 for the
+# valgrind and strace for the allocation and syscall checks (strip from binutils
+# for valgrind's copy), file for the PNG check, python3 for the
 # fixture generators the end-to-end tests run.
-test_packages=(xvfb xauth x11-utils i3-wm i3status valgrind strace python3)
+test_packages=(xvfb xauth x11-utils i3-wm i3status valgrind strace python3 file binutils)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 
 say() { printf 'deps: %s\n' "$*"; }
