@@ -38,7 +38,10 @@ let package = Package(
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would
         // break its memory budget (docs/performance.md).
-        .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec"]),
+        .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec", "HistoryRecords"]),
+        // What the sampler keeps for history and hands to the writer: records, the minute
+        // rollup, and the batch encoding. No SQLite, no Glibc.
+        .target(name: "HistoryRecords", dependencies: ["SnapshotCodec"]),
 
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "ProcFS", "Sampler", "HistoryStore",
@@ -72,6 +75,7 @@ let package = Package(
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).

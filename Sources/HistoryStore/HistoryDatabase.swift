@@ -5,7 +5,8 @@ import Glibc
 
 /// The history database: the one owner of its connection, schema and migrations.
 ///
-/// The sampler opens it read-write and writes once a minute (and on SIGTERM); the CLI
+/// The writer (`sysstatsd-history`, started by the sampler) opens it read-write and applies
+/// one batch a minute (and one on SIGTERM); the CLI
 /// opens it read-only to read. WAL mode lets a reader read while the writer writes;
 /// `busy_timeout` (5 s) covers the short moments WAL still needs a lock. Not thread-safe:
 /// use one instance per thread.
@@ -20,10 +21,7 @@ public final class HistoryDatabase {
     /// The data directory: `dataDir` (from `--data-dir`) if given, else `$XDG_DATA_HOME/sysstats`
     /// when XDG_DATA_HOME is absolute, else `$HOME/.local/share/sysstats`; nil when none applies.
     public static func defaultDirectory(dataDir: String? = nil, xdgDataHome: String?, home: String?) -> String? {
-        if let dataDir, !dataDir.isEmpty { return dataDir }
-        if let xdg = xdgDataHome, xdg.utf8.first == UInt8(ascii: "/") { return Files.join(xdg, "sysstats") }
-        if let home, home.utf8.first == UInt8(ascii: "/") { return Files.join(home, ".local/share/sysstats") }
-        return nil
+        DataDirectory.resolve(dataDir: dataDir, xdgDataHome: xdgDataHome, home: home)
     }
 
     /// `<directory>/history.sqlite`.

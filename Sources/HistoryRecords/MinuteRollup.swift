@@ -4,9 +4,9 @@ import SnapshotCodec
 ///
 /// CPU is averaged and its maximum kept; memory is averaged; swap, load,
 /// process count and battery are the minute's last values.
-struct MinuteRollup {
+public struct MinuteRollup: Sendable {
     /// Start of the minute, unix seconds.
-    let minute: UInt64
+    public let minute: UInt64
     private var count: UInt64 = 0
     private var cpuSum: UInt64 = 0
     private var cpuMaximum: UInt32 = 0
@@ -14,12 +14,12 @@ struct MinuteRollup {
     private var availableSum: UInt64 = 0
     private var last = Snapshot.Summary()
 
-    init(minute: UInt64) { self.minute = minute }
+    public init(minute: UInt64) { self.minute = minute }
 
     /// The minute a sample taken at `timestampMs` belongs to.
-    static func minute(ofMs timestampMs: UInt64) -> UInt64 { timestampMs / 60_000 * 60 }
+    public static func minute(ofMs timestampMs: UInt64) -> UInt64 { timestampMs / 60_000 * 60 }
 
-    mutating func add(_ s: Snapshot) {
+    public mutating func add(_ s: Snapshot) {
         count += 1
         cpuSum &+= UInt64(s.cpuBusy)
         cpuMaximum = max(cpuMaximum, UInt32(s.cpuBusy))
@@ -28,10 +28,10 @@ struct MinuteRollup {
         last = Snapshot.Summary(s)
     }
 
-    var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { count == 0 }
 
     /// The history row for the minute so far.
-    var sample: MinuteSample {
+    public var sample: MinuteSample {
         let n = max(count, 1)
         return MinuteSample(minute: minute, cpuAverage: UInt32((cpuSum + n / 2) / n), cpuMaximum: cpuMaximum,
                             memoryUsedKiB: usedSum / n, memoryAvailableKiB: availableSum / n,
@@ -42,7 +42,7 @@ struct MinuteRollup {
 
 extension Snapshot {
     /// The few last-value figures a minute row keeps.
-    struct Summary {
+    struct Summary: Sendable {
         var swapUsedKiB: UInt64 = 0
         var load1: UInt32 = 0
         var processCount: UInt32 = 0

@@ -1,0 +1,17 @@
+/// Where history lives, as a pure rule (no file system access), shared by the sampler,
+/// the writer and the CLI.
+public enum DataDirectory {
+    /// `dataDir` (from `--data-dir`) if given, else `$XDG_DATA_HOME/sysstats` when
+    /// XDG_DATA_HOME is absolute, else `$HOME/.local/share/sysstats`; nil when none applies.
+    public static func resolve(dataDir: String? = nil, xdgDataHome: String?, home: String?) -> String? {
+        if let dataDir, !dataDir.isEmpty { return dataDir }
+        if let xdg = xdgDataHome, xdg.utf8.first == UInt8(ascii: "/") { return join(xdg, "sysstats") }
+        if let home, home.utf8.first == UInt8(ascii: "/") { return join(home, ".local/share/sysstats") }
+        return nil
+    }
+
+    /// `directory/name`, without doubling a trailing slash.
+    public static func join(_ directory: String, _ name: String) -> String {
+        directory.utf8.last == UInt8(ascii: "/") ? directory + name : directory + "/" + name
+    }
+}

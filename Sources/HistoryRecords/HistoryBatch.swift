@@ -1,0 +1,254 @@
+/// What the sampler hands to the history writer (`sysstatsd-history`) on its stdin:
+/// the boot it runs in, rows to append, and whether this is the clean end.
+///
+/// Encoding (little-endian, version 1):
+///
+///     "SSHB" u16 version, u16 flags (bit 0: endsCleanly), u32 length of the rest
+///     bootID: u16 length + UTF-8 bytes (at most 64)
+///     u64 bootTime, u64 uptimeSeconds, u64 nowSeconds
+///     u32 sample count, then each sample:
+///       u64 minute, u32 cpuAverage, u32 cpuMaximum, u64 memoryUsedKiB, u64 memoryAvailableKiB,
+///       u64 swapUsedKiB, u32 load1, u32 processCount,
+///       u8 presence (bit 0 batteryPercent, bit 1 batteryState, bit 2 isHourly),
+///       u32 batteryPercent, u8 batteryState
+///     u32 exit count, then each exit:
+///       u64 timeMs, u32 pid, u64 lastPrivateKiB, u64 freedKiB,
+///       u32 name length + bytes (any bytes, at most 4096),
+///       u32 friendlyName length + UTF-8 bytes (0xFFFF_FFFF: none; at most 4096)
+///
+/// ``decode(_:)`` checks every count and length against the bytes left before it
+/// allocates, so garbage, truncation and oversize are refused without crashing.
+public struct HistoryBatch: Equatable, Sendable {
+    public var bootID: String
+    public var bootTime: UInt64
+    public var uptimeSeconds: UInt64
+    public var nowSeconds: UInt64
+    public var samples: [MinuteSample]
+    public var exits: [ExitRecord]
+    /// The sampler stopped cleanly: the writer marks the boot clean after storing the rows.
+    public var endsCleanly: Bool
+
+    public init(bootID: String, bootTime: UInt64, uptimeSeconds: UInt64, nowSeconds: UInt64,
+                samples: [MinuteSample], exits: [ExitRecord], endsCleanly: Bool) {
+        self.bootID = bootID
+        self.bootTime = bootTime
+        self.uptimeSeconds = uptimeSeconds
+        self.nowSeconds = nowSeconds
+        self.samples = samples
+        self.exits = exits
+        self.endsCleanly = endsCleanly
+    }
+
+    public static let magic: [UInt8] = Array("SSHB".utf8)
+    public static let version: UInt16 = 1
+    /// Bytes before the payload: magic, version, flags, length.
+    public static let headerSize = 12
+    /// A day of minutes.
+    public static let maximumSamples = 1440
+    public static let maximumExits = 10_000
+    public static let maximumNameBytes = 4096
+    public static let maximumBootIDBytes = 64
+    /// The largest whole encoding accepted.
+    public static let maximumEncodedBytes = 4 << 20
+
+    /// Appends the encoding to `bytes`. Counts and lengths past the limits are clipped
+    /// (extra samples, exits and name bytes are left out) so the result always decodes.
+    public func encode(into bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: HistoryBatch.magic)
+        bytes.appendLE(HistoryBatch.version)
+        bytes.appendLE(UInt16(endsCleanly ? 1 : 0))
+        bytes.appendLE(UInt32(0))   // length, patched below
+        let id = Array(bootID.utf8.prefix(HistoryBatch.maximumBootIDBytes))
+        bytes.appendLE(UInt16(id.count))
+        bytes.append(contentsOf: id)
+        bytes.appendLE(bootTime)
+        bytes.appendLE(uptimeSeconds)
+        bytes.appendLE(nowSeconds)
+        let sampleSlice = samples.prefix(HistoryBatch.maximumSamples)
+        bytes.appendLE(UInt32(sampleSlice.count))
+        for s in sampleSlice {
+            bytes.appendLE(s.minute)
+            bytes.appendLE(s.cpuAverage)
+            bytes.appendLE(s.cpuMaximum)
+            bytes.appendLE(s.memoryUsedKiB)
+            bytes.appendLE(s.memoryAvailableKiB)
+            bytes.appendLE(s.swapUsedKiB)
+            bytes.appendLE(s.load1)
+            bytes.appendLE(s.processCount)
+            var presence: UInt8 = 0
+            if s.batteryPercent != nil { presence |= 1 }
+            if s.batteryState != nil { presence |= 2 }
+            if s.isHourly { presence |= 4 }
+            bytes.append(presence)
+            bytes.appendLE(s.batteryPercent ?? 0)
+            bytes.append(s.batteryState ?? 0)
+        }
+        let exitSlice = exits.prefix(HistoryBatch.maximumExits)
+        bytes.appendLE(UInt32(exitSlice.count))
+        for e in exitSlice {
+            bytes.appendLE(e.timeMs)
+            bytes.appendLE(e.pid)
+            bytes.appendLE(e.lastPrivateKiB)
+            bytes.appendLE(e.freedKiB)
+            let name = e.name.prefix(HistoryBatch.maximumNameBytes)
+            bytes.appendLE(UInt32(name.count))
+            bytes.append(contentsOf: name)
+            if let friendly = e.friendlyName {
+                let f = Array(friendly.utf8.prefix(HistoryBatch.maximumNameBytes))
+                bytes.appendLE(UInt32(f.count))
+                bytes.append(contentsOf: f)
+            } else {
+                bytes.appendLE(UInt32.max)
+            }
+        }
+        let length = UInt32(bytes.count - start - HistoryBatch.headerSize)
+        for i in 0..<4 { bytes[start + 8 + i] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(i))) }
+    }
+
+    /// The encoding as a new array.
+    public var encoded: [UInt8] {
+        var bytes: [UInt8] = []
+        encode(into: &bytes)
+        return bytes
+    }
+
+    /// Decodes exactly one batch: `bytes` must hold it and nothing more.
+    public static func decode(_ bytes: [UInt8]) throws(HistoryBatchError) -> HistoryBatch {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(HistoryBatchError) -> HistoryBatch in try decode(raw) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes exactly one batch: `bytes` must hold it and nothing more.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(HistoryBatchError) -> HistoryBatch {
+        guard bytes.count >= 4 else { throw .truncated }
+        guard bytes[0] == magic[0], bytes[1] == magic[1], bytes[2] == magic[2], bytes[3] == magic[3] else { throw .badMagic }
+        guard bytes.count <= maximumEncodedBytes else { throw .oversize }
+        var r = ByteReader(bytes)
+        r.offset = 4
+        let version = try r.u16()
+        guard version == HistoryBatch.version else { throw .unsupportedVersion(version) }
+        let flags = try r.u16()
+        guard flags & ~1 == 0 else { throw .malformed("unknown flags") }
+        let length = try r.u32()
+        guard Int(length) <= maximumEncodedBytes - headerSize else { throw .oversize }
+        guard bytes.count >= headerSize + Int(length) else { throw .truncated }
+        guard bytes.count == headerSize + Int(length) else { throw .trailingBytes }
+
+        let idLength = Int(try r.u16())
+        guard idLength <= maximumBootIDBytes else { throw .malformed("boot id longer than \(maximumBootIDBytes) bytes") }
+        let idBytes = try r.bytes(idLength)
+        guard let bootID = String(validating: idBytes, as: UTF8.self) else { throw .malformed("boot id is not UTF-8") }
+        let bootTime = try r.u64(), uptime = try r.u64(), now = try r.u64()
+
+        let sampleCount = Int(try r.u32())
+        guard sampleCount <= maximumSamples else { throw .tooManySamples(sampleCount) }
+        guard sampleCount * 54 <= r.remaining else { throw .truncated }
+        var samples: [MinuteSample] = []
+        samples.reserveCapacity(sampleCount)
+        for _ in 0..<sampleCount {
+            let minute = try r.u64(), cpuAverage = try r.u32(), cpuMaximum = try r.u32()
+            let used = try r.u64(), available = try r.u64(), swap = try r.u64()
+            let load1 = try r.u32(), processes = try r.u32()
+            let presence = try r.u8()
+            guard presence & ~7 == 0 else { throw .malformed("unknown sample presence bits") }
+            let percent = try r.u32(), state = try r.u8()
+            samples.append(MinuteSample(minute: minute, cpuAverage: cpuAverage, cpuMaximum: cpuMaximum,
+                                        memoryUsedKiB: used, memoryAvailableKiB: available, swapUsedKiB: swap,
+                                        load1: load1, processCount: processes,
+                                        batteryPercent: presence & 1 != 0 ? percent : nil,
+                                        batteryState: presence & 2 != 0 ? state : nil,
+                                        isHourly: presence & 4 != 0))
+        }
+
+        let exitCount = Int(try r.u32())
+        guard exitCount <= maximumExits else { throw .tooManyExits(exitCount) }
+        guard exitCount * 36 <= r.remaining else { throw .truncated }
+        var exits: [ExitRecord] = []
+        exits.reserveCapacity(exitCount)
+        for _ in 0..<exitCount {
+            let timeMs = try r.u64(), pid = try r.u32(), lastPrivate = try r.u64(), freed = try r.u64()
+            let nameLength = Int(try r.u32())
+            guard nameLength <= maximumNameBytes else { throw .malformed("exit name longer than \(maximumNameBytes) bytes") }
+            let name = Array(try r.bytes(nameLength))
+            let friendlyLength = try r.u32()
+            var friendly: String?
+            if friendlyLength != UInt32.max {
+                guard friendlyLength <= maximumNameBytes else { throw .malformed("friendly name longer than \(maximumNameBytes) bytes") }
+                guard let text = String(validating: try r.bytes(Int(friendlyLength)), as: UTF8.self) else {
+                    throw .malformed("friendly name is not UTF-8")
+                }
+                friendly = text
+            }
+            exits.append(ExitRecord(timeMs: timeMs, pid: pid, name: name, friendlyName: friendly,
+                                    lastPrivateKiB: lastPrivate, freedKiB: freed))
+        }
+        guard r.remaining == 0 else { throw .trailingBytes }
+        return HistoryBatch(bootID: bootID, bootTime: bootTime, uptimeSeconds: uptime, nowSeconds: now,
+                            samples: samples, exits: exits, endsCleanly: flags & 1 != 0)
+    }
+}
+
+/// Why bytes are not a ``HistoryBatch``.
+public enum HistoryBatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not starting with "SSHB".
+    case badMagic
+    /// A version this build does not read.
+    case unsupportedVersion(UInt16)
+    /// The bytes end before the batch does.
+    case truncated
+    /// Bytes after the batch (its length field disagrees with what was given).
+    case trailingBytes
+    /// More than ``HistoryBatch/maximumEncodedBytes``.
+    case oversize
+    case tooManySamples(Int)
+    case tooManyExits(Int)
+    /// A field that cannot be: the reason.
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .badMagic: return "not a history batch (bad magic)"
+        case .unsupportedVersion(let v): return "history batch version \(v) is not supported (this build reads \(HistoryBatch.version))"
+        case .truncated: return "history batch is truncated"
+        case .trailingBytes: return "history batch has bytes after its end"
+        case .oversize: return "history batch is over \(HistoryBatch.maximumEncodedBytes) bytes"
+        case .tooManySamples(let n): return "history batch has \(n) samples (at most \(HistoryBatch.maximumSamples))"
+        case .tooManyExits(let n): return "history batch has \(n) exits (at most \(HistoryBatch.maximumExits))"
+        case .malformed(let why): return "malformed history batch: \(why)"
+        }
+    }
+}
+
+/// Bounds-checked little-endian reads.
+private struct ByteReader {
+    let base: UnsafeRawBufferPointer
+    var offset = 0
+    init(_ base: UnsafeRawBufferPointer) { self.base = base }
+    var remaining: Int { base.count - offset }
+
+    mutating func bytes(_ n: Int) throws(HistoryBatchError) -> UnsafeRawBufferPointer {
+        guard n >= 0, n <= remaining else { throw .truncated }
+        defer { offset += n }
+        return UnsafeRawBufferPointer(rebasing: base[offset..<(offset + n)])
+    }
+    mutating func u8() throws(HistoryBatchError) -> UInt8 { try bytes(1)[0] }
+    mutating func u16() throws(HistoryBatchError) -> UInt16 { UInt16(try le(2)) }
+    mutating func u32() throws(HistoryBatchError) -> UInt32 { UInt32(try le(4)) }
+    mutating func u64() throws(HistoryBatchError) -> UInt64 { try le(8) }
+    private mutating func le(_ n: Int) throws(HistoryBatchError) -> UInt64 {
+        let b = try bytes(n)
+        var v: UInt64 = 0
+        for i in 0..<n { v |= UInt64(b[i]) << (8 * UInt64(i)) }
+        return v
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
+        var v = value.littleEndian
+        Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,81 @@
+import SnapshotCodec
+
+/// What the sampler keeps for history, in memory and without a database (SQLite stays
+/// out of `sysstatsd`: docs/performance.md): the current minute's sums and the exits seen
+/// since the last batch. When a minute ends it returns a ``HistoryBatch`` for the writer
+/// process (`sysstatsd-history`) to store.
+///
+/// Per sample it only adds to the minute's sums and appends new exits into reserved
+/// capacity: no I/O, and no allocation unless more exits arrive than were reserved.
+public struct HistoryCollector: Sendable {
+    public let bootID: String
+    public let bootTime: UInt64
+    private var rollup: MinuteRollup?
+    private var pendingExits: [ExitRecord] = []
+    private var newestExitMs: UInt64 = 0
+    private var uptimeSeconds: UInt64
+
+    /// Exits kept between two batches; more are dropped (a batch may hold up to
+    /// ``HistoryBatch/maximumExits``).
+    public static let maximumPendingExits = 1440
+
+    public init(bootID: String, bootTime: UInt64, uptimeSeconds: UInt64 = 0) {
+        self.bootID = bootID
+        self.bootTime = bootTime
+        self.uptimeSeconds = uptimeSeconds
+        pendingExits.reserveCapacity(64)
+    }
+
+    /// A batch with no rows: it records the boot (a new boot id adds a boot row; the same id
+    /// refreshes it). The sampler hands it off at start.
+    public func startBatch(uptimeSeconds: UInt64, nowMs: UInt64) -> HistoryBatch {
+        HistoryBatch(bootID: bootID, bootTime: bootTime, uptimeSeconds: uptimeSeconds, nowSeconds: nowMs / 1000,
+                     samples: [], exits: [], endsCleanly: false)
+    }
+
+    /// Adds one sample. When it starts a new minute, returns the ended minute's row with
+    /// the exits seen since the last batch; nil otherwise.
+    public mutating func record(_ snapshot: Snapshot) -> HistoryBatch? {
+        uptimeSeconds = snapshot.uptimeCentiseconds / 100
+        collectExits(snapshot)
+        let minute = MinuteRollup.minute(ofMs: snapshot.timestampMs)
+        var batch: HistoryBatch?
+        if let current = rollup, current.minute != minute {
+            batch = makeBatch(samples: current.isEmpty ? [] : [current.sample],
+                              nowSeconds: snapshot.timestampMs / 1000, endsCleanly: false)
+            rollup = nil
+        }
+        if rollup == nil { rollup = MinuteRollup(minute: minute) }
+        rollup?.add(snapshot)
+        return batch
+    }
+
+    /// The last batch, at a clean stop: the partial minute and pending exits, with
+    /// ``HistoryBatch/endsCleanly`` set.
+    public mutating func finish(nowMs: UInt64) -> HistoryBatch {
+        let samples = rollup.map { $0.isEmpty ? [] : [$0.sample] } ?? []
+        rollup = nil
+        return makeBatch(samples: samples, nowSeconds: nowMs / 1000, endsCleanly: true)
+    }
+
+    private mutating func makeBatch(samples: [MinuteSample], nowSeconds: UInt64, endsCleanly: Bool) -> HistoryBatch {
+        let batch = HistoryBatch(bootID: bootID, bootTime: bootTime, uptimeSeconds: uptimeSeconds,
+                                 nowSeconds: nowSeconds, samples: samples, exits: pendingExits, endsCleanly: endsCleanly)
+        pendingExits.removeAll(keepingCapacity: true)
+        return batch
+    }
+
+    /// New exits are those the snapshot holds that are newer than the last one taken.
+    private mutating func collectExits(_ s: Snapshot) {
+        var newest = newestExitMs
+        // Indexed, not `for exit in`: the element copy allocates in unoptimised builds.
+        for i in s.exits.indices where s.exits[i].timeMs > newestExitMs {
+            if pendingExits.count < HistoryCollector.maximumPendingExits {
+                pendingExits.append(ExitRecord(timeMs: s.exits[i].timeMs, pid: s.exits[i].pid, name: s.exits[i].name,
+                                               lastPrivateKiB: s.exits[i].lastPrivateKiB, freedKiB: s.exits[i].freedKiB))
+            }
+            newest = max(newest, s.exits[i].timeMs)
+        }
+        newestExitMs = newest
+    }
+}

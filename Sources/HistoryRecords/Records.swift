@@ -1,0 +1,72 @@
+/// One minute of system history, or (``isHourly``) one hour rolled up from minutes.
+///
+/// Percentages are in hundredths (8512 is 85.12 %), load is ×100, memory in KiB.
+public struct MinuteSample: Equatable, Sendable {
+    /// Start of the minute (or of the hour, when ``isHourly``), unix seconds.
+    public var minute: UInt64
+    /// Average CPU use over the minute, hundredths of a percent.
+    public var cpuAverage: UInt32
+    /// Highest CPU use seen in the minute, hundredths of a percent.
+    public var cpuMaximum: UInt32
+    /// Memory in use, KiB (the sampler writes the minute's average).
+    public var memoryUsedKiB: UInt64
+    /// Available memory (MemAvailable), KiB (the minute's average).
+    public var memoryAvailableKiB: UInt64
+    /// Swap in use, KiB.
+    public var swapUsedKiB: UInt64
+    /// One-minute load average ×100.
+    public var load1: UInt32
+    /// Number of processes.
+    public var processCount: UInt32
+    /// Battery charge, hundredths of a percent; nil without a battery.
+    public var batteryPercent: UInt32?
+    /// Battery state as `ProcFS.BatteryStatus.State.rawValue`; nil without a battery.
+    public var batteryState: UInt8?
+    /// True for a row rolled up from the minutes of one hour (older than the minute retention):
+    /// averages are averages of the minute averages, ``cpuMaximum`` the largest minute maximum.
+    public var isHourly: Bool
+
+    /// A sample; battery fields nil on a machine without a battery.
+    public init(minute: UInt64, cpuAverage: UInt32, cpuMaximum: UInt32, memoryUsedKiB: UInt64,
+                memoryAvailableKiB: UInt64, swapUsedKiB: UInt64, load1: UInt32, processCount: UInt32,
+                batteryPercent: UInt32? = nil, batteryState: UInt8? = nil, isHourly: Bool = false) {
+        self.minute = minute
+        self.cpuAverage = cpuAverage
+        self.cpuMaximum = cpuMaximum
+        self.memoryUsedKiB = memoryUsedKiB
+        self.memoryAvailableKiB = memoryAvailableKiB
+        self.swapUsedKiB = swapUsedKiB
+        self.load1 = load1
+        self.processCount = processCount
+        self.batteryPercent = batteryPercent
+        self.batteryState = batteryState
+        self.isHourly = isHourly
+    }
+}
+
+/// A process that exited and the memory its exit gave back.
+public struct ExitRecord: Equatable, Sendable {
+    /// When the exit was seen, unix milliseconds.
+    public var timeMs: UInt64
+    /// Its process id.
+    public var pid: UInt32
+    /// The process name as the kernel gave it: arbitrary bytes, stored as a BLOB.
+    public var name: [UInt8]
+    /// A name a bookmark gave it (issue 5); nil until then.
+    public var friendlyName: String?
+    /// Its private memory at the last sample before it exited, KiB.
+    public var lastPrivateKiB: UInt64
+    /// How much available memory rose when it exited, KiB.
+    public var freedKiB: UInt64
+
+    /// An exit record; `friendlyName` stays nil until bookmarks (issue 5) fill it.
+    public init(timeMs: UInt64, pid: UInt32, name: [UInt8], friendlyName: String? = nil,
+                lastPrivateKiB: UInt64, freedKiB: UInt64) {
+        self.timeMs = timeMs
+        self.pid = pid
+        self.name = name
+        self.friendlyName = friendlyName
+        self.lastPrivateKiB = lastPrivateKiB
+        self.freedKiB = freedKiB
+    }
+}

@@ -1,0 +1,191 @@
+import AllocationCounter
+import SnapshotCodec
+import XCTest
+@testable import HistoryRecords
+
+final class HistoryBatchTests: XCTestCase {
+    static let hostileNames: [[UInt8]] = [
+        [], [0], [0xFF, 0xFE, 0x00, 0x0A, 0x0D], Array("x\"},{</b> \u{FFFD}".utf8),
+        Array("\u{202E}evil\u{200B}".utf8), Array(repeating: 0x41, count: HistoryBatch.maximumNameBytes),
+        Array("'; DROP TABLE exits; --".utf8),
+    ]
+
+    static func sample(_ i: UInt64, battery: Bool) -> MinuteSample {
+        MinuteSample(minute: i * 60, cpuAverage: UInt32(i), cpuMaximum: .max, memoryUsedKiB: .max - i,
+                     memoryAvailableKiB: i << 40, swapUsedKiB: 0, load1: 150, processCount: 999,
+                     batteryPercent: battery ? 8512 : nil, batteryState: battery ? 2 : nil, isHourly: i % 3 == 0)
+    }
+
+    static func batch(samples: Int = 3, exits: Int = 7, endsCleanly: Bool = true) -> HistoryBatch {
+        HistoryBatch(
+            bootID: "1eddd26a-bed7-45c3-88ca-11e106c23142", bootTime: 1_763_000_000, uptimeSeconds: 12_345,
+            nowSeconds: 1_763_712_345,
+            samples: (0..<samples).map { sample(UInt64($0), battery: $0 % 2 == 0) },
+            exits: (0..<exits).map { i in
+                ExitRecord(timeMs: UInt64(i) * 1000, pid: UInt32(i + 100), name: hostileNames[i % hostileNames.count],
+                           friendlyName: i % 2 == 0 ? nil : (i % 3 == 0 ? "" : "Firefox \u{1F98A} \"quoted\""),
+                           lastPrivateKiB: UInt64(i) * 1024, freedKiB: .max)
+            },
+            endsCleanly: endsCleanly)
+    }
+
+    func testABatchWithHostileNamesRoundTripsExactly() throws {
+        for b in [Self.batch(), Self.batch(samples: 0, exits: 0, endsCleanly: false),
+                  Self.batch(samples: HistoryBatch.maximumSamples, exits: 200)] {
+            XCTAssertEqual(try HistoryBatch.decode(b.encoded), b)
+        }
+    }
+
+    func testTheEncodingStartsWithMagicVersionAndLittleEndianLength() {
+        let bytes = Self.batch().encoded
+        XCTAssertEqual(Array(bytes[0..<4]), Array("SSHB".utf8))
+        XCTAssertEqual(Array(bytes[4..<8]), [1, 0, 1, 0])   // version 1, flags: endsCleanly
+        let length = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
+        XCTAssertEqual(length, bytes.count - HistoryBatch.headerSize)
+    }
+
+    func testEncodeClipsWhatDecodeWouldRefuseSoItAlwaysDecodes() throws {
+        var b = Self.batch(samples: HistoryBatch.maximumSamples + 5, exits: 1)
+        b.exits[0].name = Array(repeating: 7, count: HistoryBatch.maximumNameBytes + 10)
+        let decoded = try HistoryBatch.decode(b.encoded)
+        XCTAssertEqual(decoded.samples.count, HistoryBatch.maximumSamples)
+        XCTAssertEqual(decoded.exits[0].name.count, HistoryBatch.maximumNameBytes)
+    }
+
+    func testDecodeRefusesEachKindOfBadInputWithItsOwnError() {
+        let good = Self.batch().encoded
+        func error(_ bytes: [UInt8]) -> HistoryBatchError? {
+            do { _ = try HistoryBatch.decode(bytes); return nil } catch { return error }
+        }
+        XCTAssertEqual(error([]), .truncated)
+        XCTAssertEqual(error(Array(good.prefix(3))), .truncated)
+        XCTAssertEqual(error(Array(good.dropLast())), .truncated)
+        XCTAssertEqual(error(Array(good.prefix(40))), .truncated)
+        XCTAssertEqual(error(Array("GIF89a random garbage".utf8)), .badMagic)
+        var version = good; version[4] = 9
+        XCTAssertEqual(error(version), .unsupportedVersion(9))
+        XCTAssertEqual(error(good + [0]), .trailingBytes)
+        var flags = good; flags[6] = 0x80
+        XCTAssertEqual(error(flags), .malformed("unknown flags"))
+        var huge = good; huge[11] = 0x7F   // length ~2 GiB
+        XCTAssertEqual(error(huge), .oversize)
+        XCTAssertEqual(error(Array("SSHB".utf8) + [UInt8](repeating: 0, count: HistoryBatch.maximumEncodedBytes)), .oversize)
+
+        // Counts past the limits, with the lengths consistent around them.
+        func withCounts(samples: UInt32, exits: UInt32) -> [UInt8] {
+            var b = HistoryBatch(bootID: "b", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [], exits: [], endsCleanly: false).encoded
+            let samplesAt = HistoryBatch.headerSize + 2 + 1 + 24
+            for i in 0..<4 { b[samplesAt + i] = UInt8(truncatingIfNeeded: samples >> (8 * UInt32(i))) }
+            for i in 0..<4 { b[samplesAt + 4 + i] = UInt8(truncatingIfNeeded: exits >> (8 * UInt32(i))) }
+            return b
+        }
+        XCTAssertEqual(error(withCounts(samples: 1441, exits: 0)), .tooManySamples(1441))
+        XCTAssertEqual(error(withCounts(samples: .max, exits: 0)), .tooManySamples(Int(UInt32.max)))
+        XCTAssertEqual(error(withCounts(samples: 0, exits: 10_001)), .tooManyExits(10_001))
+        XCTAssertEqual(error(withCounts(samples: 1000, exits: 0)), .truncated, "a count the bytes cannot hold")
+    }
+
+    /// Thousands of mutations of a valid batch (flipped, inserted, removed bytes and cut ends):
+    /// each decodes or throws; none crashes, and a decoded one re-encodes to a decodable batch.
+    func testSeededFuzzOfMutatedBatchesNeverCrashes() {
+        var rng = SplitMix64(seed: 0x5359_5353_4842)
+        let seeds = [Self.batch().encoded, Self.batch(samples: 1, exits: 1, endsCleanly: false).encoded]
+        var decoded = 0, refused = 0
+        for round in 0..<5000 {
+            var bytes = seeds[round % seeds.count]
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let at = Int(rng.next() % UInt64(max(bytes.count, 1)))
+                switch rng.next() % 5 {
+                case 0 where !bytes.isEmpty: bytes[at] ^= UInt8(truncatingIfNeeded: 1 << (rng.next() % 8))
+                case 1 where !bytes.isEmpty: bytes[at] = UInt8(truncatingIfNeeded: rng.next())
+                case 2: bytes.insert(UInt8(truncatingIfNeeded: rng.next()), at: min(at, bytes.count))
+                case 3 where !bytes.isEmpty: bytes.remove(at: at)
+                default: bytes = Array(bytes.prefix(at))
+                }
+            }
+            do {
+                let batch = try HistoryBatch.decode(bytes)
+                XCTAssertEqual(try HistoryBatch.decode(batch.encoded), batch)
+                decoded += 1
+            } catch {
+                refused += 1
+            }
+        }
+        XCTAssertEqual(decoded + refused, 5000)
+        XCTAssertGreaterThan(refused, 1000)
+    }
+}
+
+/// A small deterministic generator for the fuzz loop.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+final class HistoryCollectorTests: XCTestCase {
+    let minute0: UInt64 = 1_763_712_000_000
+
+    func snapshot(atMs ms: UInt64, cpu: Permyriad, exits: [ExitEntry] = []) -> Snapshot {
+        var s = Snapshot()
+        s.timestampMs = ms
+        s.cpuBusy = cpu
+        s.memory.used = 500
+        s.uptimeCentiseconds = 12_300
+        s.exits = exits
+        return s
+    }
+
+    func testABatchComesWhenAMinuteEndsWithThatMinutesRowAndTheExitsSinceTheLastBatch() {
+        var c = HistoryCollector(bootID: "boot-a", bootTime: 7)
+        let e = ExitEntry(pid: 5, timeMs: minute0 + 10, lastPrivateKiB: 1, freedKiB: 2, name: [0xFF])
+        XCTAssertNil(c.record(snapshot(atMs: minute0, cpu: 100)))
+        XCTAssertNil(c.record(snapshot(atMs: minute0 + 59_999, cpu: 300, exits: [e])))
+        let batch = c.record(snapshot(atMs: minute0 + 60_000, cpu: 0, exits: [e]))
+        XCTAssertEqual(batch?.samples.map(\.minute), [minute0 / 1000])
+        XCTAssertEqual(batch?.samples.first?.cpuAverage, 200)
+        XCTAssertEqual(batch?.exits.map(\.pid), [5])
+        XCTAssertEqual(batch?.bootID, "boot-a")
+        XCTAssertEqual(batch?.uptimeSeconds, 123)
+        XCTAssertEqual(batch?.endsCleanly, false)
+        let last = c.finish(nowMs: minute0 + 61_000)
+        XCTAssertEqual(last.samples.map(\.minute), [minute0 / 1000 + 60])
+        XCTAssertEqual(last.exits, [], "an exit goes in one batch only")
+        XCTAssertTrue(last.endsCleanly)
+    }
+
+    func testFinishWithoutSamplesIsAnEmptyCleanBatch() {
+        var c = HistoryCollector(bootID: "boot-a", bootTime: 7)
+        let last = c.finish(nowMs: minute0)
+        XCTAssertEqual(last.samples, [])
+        XCTAssertTrue(last.endsCleanly)
+        XCTAssertEqual(c.startBatch(uptimeSeconds: 3, nowMs: minute0).samples, [])
+    }
+
+    func testSamplesWithinAMinuteAllocateNothing() {
+        var c = HistoryCollector(bootID: "boot-a", bootTime: 7)
+        let exits = (0..<Snapshot.maximumExits).map {
+            ExitEntry(pid: UInt32($0), timeMs: minute0 + UInt64($0), lastPrivateKiB: 1, freedKiB: 2, name: Array("proc\($0)".utf8))
+        }
+        _ = c.record(snapshot(atMs: minute0, cpu: 1, exits: exits))
+        let samples = (0..<58).map { snapshot(atMs: minute0 + 1000 * UInt64($0 + 1), cpu: 3, exits: exits) }
+        for i in 0..<2 { _ = c.record(samples[i]) }   // warm up (one-time runtime metadata)
+        allocation_counter_start()
+        for i in 2..<samples.count { _ = c.record(samples[i]) }   // indexed: `for in` allocates in debug builds
+        let allocations = allocation_counter_stop()
+        XCTAssertEqual(allocations, 0, "56 samples within a minute allocated \(allocations) times")
+    }
+
+    func testTheDataDirectoryRuleIsDataDirThenAbsoluteXDGThenHome() {
+        XCTAssertEqual(DataDirectory.resolve(dataDir: "/d", xdgDataHome: "/x", home: "/h"), "/d")
+        XCTAssertEqual(DataDirectory.resolve(xdgDataHome: "/x/", home: "/h"), "/x/sysstats")
+        XCTAssertEqual(DataDirectory.resolve(xdgDataHome: "relative", home: "/h"), "/h/.local/share/sysstats")
+        XCTAssertNil(DataDirectory.resolve(xdgDataHome: nil, home: "relative"))
+    }
+}
