@@ -15,6 +15,7 @@ let package = Package(
     name: "sysstats",
     products: [
         .executable(name: "sysstatsd", targets: ["sysstatsd"]),
+        .executable(name: "sysstatsd-history", targets: ["sysstatsd-history"]),
         .executable(name: "sysstats", targets: ["sysstats"]),
         .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
         .executable(name: "sysstats-bar-x11", targets: ["sysstats-bar-x11"]),
@@ -29,7 +30,7 @@ let package = Package(
         // so an Embedded Swift renderer can compile the same sources.
         .target(name: "SnapshotCodec"),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
-        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec"]),
+        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec", "HistoryRecords"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
@@ -42,6 +43,8 @@ let package = Package(
         // What the sampler keeps for history and hands to the writer: records, the minute
         // rollup, and the batch encoding. No SQLite, no Glibc.
         .target(name: "HistoryRecords", dependencies: ["SnapshotCodec"]),
+        // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
+        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore"], linkerSettings: staticExecutable),
 
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "ProcFS", "Sampler", "HistoryStore",

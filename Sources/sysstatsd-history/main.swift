@@ -1,0 +1,54 @@
+// sysstatsd-history --data-dir DIR: reads one history batch from stdin (the sampler's
+// encoding, HistoryBatch) and applies it to DIR/history.sqlite. Started by sysstatsd once
+// a minute and at its clean stop, so that SQLite stays out of the sampler's memory.
+// Exit 0 when stored; any error is one line on stderr and exit 1.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HistoryStore
+
+func fail(_ message: String) -> Never {
+    var line = "sysstatsd-history: " + message + "\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    exit(1)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 2, arguments[0] == "--data-dir", !arguments[1].isEmpty else {
+    fail("usage: sysstatsd-history --data-dir DIR < batch")
+}
+let directory = arguments[1]
+
+// Read stdin to its end, refusing more than a batch may hold.
+var input: [UInt8] = []
+input.reserveCapacity(64 * 1024)
+var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+while true {
+    let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+    if n < 0 {
+        if errno == EINTR { continue }
+        fail("cannot read the batch from stdin: \(String(cString: strerror(errno)))")
+    }
+    if n == 0 { break }
+    guard input.count + n <= HistoryBatch.maximumEncodedBytes else {
+        fail("batch on stdin is over \(HistoryBatch.maximumEncodedBytes) bytes")
+    }
+    input.append(contentsOf: chunk[0..<n])
+}
+
+let batch: HistoryBatch
+do throws(HistoryBatchError) {
+    batch = try HistoryBatch.decode(input)
+} catch {
+    fail("\(error)")
+}
+
+do throws(StoreError) {
+    let database = try HistoryDatabase(path: HistoryDatabase.databasePath(in: directory))
+    try database.apply(batch)
+    if batch.endsCleanly { try database.checkpoint() }
+    database.close()
+} catch {
+    fail("\(error)")
+}
+exit(0)
