@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HistoryRecords
+
+/// Hands history batches to the writer process, `sysstatsd-history`, so that SQLite never
+/// maps into the sampler (docs/performance.md, "SQLite stays out of the sampler").
+///
+/// Each batch starts one writer (posix_spawn, found beside this executable) whose stdin is
+/// a pipe; the encoded batch is written and the pipe closed. Writers are reaped with
+/// `waitpid(WNOHANG)`; a failed one is reported once on stderr (until one succeeds again).
+/// At shutdown ``finish(_:deadlineMs:)`` waits for the last writer up to a deadline.
+public final class HistoryHandoff {
+    /// The writer's path.
+    public let writerPath: String
+    /// Its data directory (`--data-dir`).
+    public let dataDirectory: String
+    private var running: [pid_t] = []
+    private var reportedFailure = false
+    private var bytes: [UInt8] = []
+
+    /// The writer's path: `sysstatsd-history` in the directory of `/proc/self/exe`'s target.
+    public static func defaultWriterPath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        return String(path[...slash]) + "sysstatsd-history"
+    }
+
+    public init(writerPath: String, dataDirectory: String) {
+        self.writerPath = writerPath
+        self.dataDirectory = dataDirectory
+        running.reserveCapacity(8)
+    }
+
+    /// True while a writer has not been reaped.
+    public var hasRunningWriters: Bool { !running.isEmpty }
+
+    /// Starts a writer for `batch`. Returns its pid, or nil when it could not be started
+    /// (reported once on stderr).
+    @discardableResult
+    public func send(_ batch: HistoryBatch) -> pid_t? {
+        reap()
+        bytes.removeAll(keepingCapacity: true)
+        batch.encode(into: &bytes)
+        var fds: [Int32] = [-1, -1]
+        // pipe2 is not visible from Swift's Glibc; the sampler is single-threaded, so
+        // pipe + FD_CLOEXEC has no window in which another thread could fork.
+        guard pipe(&fds) == 0 else {
+            report("sysstatsd: cannot start the history writer: pipe: \(String(cString: strerror(errno)))")
+            return nil
+        }
+        let readEnd = fds[0], writeEnd = fds[1]
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)   // dup2 clears O_CLOEXEC on 0
+
+        let argv = [writerPath, "--data-dir", dataDirectory]
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, writerPath, &actions, nil, &cArgs, environ)
+        close(readEnd)
+        guard status == 0 else {
+            close(writeEnd)
+            report("sysstatsd: cannot start the history writer \(writerPath): \(String(cString: strerror(status)))")
+            return nil
+        }
+        running.append(pid)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                report("sysstatsd: cannot hand the history batch to the writer: \(String(cString: strerror(errno)))")
+                break
+            }
+            written += n
+        }
+        close(writeEnd)
+        return pid
+    }
+
+    /// Reaps writers that have exited, without waiting; reports a failed one.
+    public func reap() {
+        var i = 0
+        while i < running.count {
+            var status: Int32 = 0
+            let r = waitpid(running[i], &status, WNOHANG)
+            if r == 0 { i += 1; continue }
+            running.remove(at: i)
+            if r > 0 { note(status: status) }
+        }
+    }
+
+    /// Hands off the last batch and waits for every writer, at most `deadlineMs`. Past it,
+    /// kills the last writer and returns one line saying what was dropped; nil when stored.
+    public func finish(_ batch: HistoryBatch, deadlineMs: UInt32) -> String? {
+        let start = Clock.monotonicNs()
+        let dropped = "dropped \(batch.samples.count) minute row(s) and \(batch.exits.count) exit(s), and the boot is not marked clean"
+        guard let last = send(batch) else { return "sysstatsd: history not written: \(dropped)" }
+        let deadline = start &+ UInt64(deadlineMs) &* 1_000_000
+        var lastStatus: Int32?
+        while true {
+            var i = 0
+            while i < running.count {
+                var status: Int32 = 0
+                let r = waitpid(running[i], &status, WNOHANG)
+                if r == 0 { i += 1; continue }
+                if r > 0 { if running[i] == last { lastStatus = status } else { note(status: status) } }
+                running.remove(at: i)
+            }
+            if running.isEmpty { break }
+            if Clock.monotonicNs() >= deadline {
+                for pid in running { kill(pid, SIGKILL) }
+                for pid in running { var s: Int32 = 0; _ = waitpid(pid, &s, 0) }
+                running.removeAll()
+                return "sysstatsd: the history writer did not finish within \(deadlineMs) ms: \(dropped)"
+            }
+            var ts = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&ts, nil)
+        }
+        if let s = lastStatus, !HistoryHandoff.succeeded(s) {
+            return "sysstatsd: the history writer failed (\(HistoryHandoff.describe(s))): \(dropped)"
+        }
+        return nil
+    }
+
+    static func succeeded(_ status: Int32) -> Bool { status & 0x7F == 0 && (status >> 8) & 0xFF == 0 }
+
+    static func describe(_ status: Int32) -> String {
+        status & 0x7F == 0 ? "exit status \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)"
+    }
+
+    private func note(status: Int32) {
+        if HistoryHandoff.succeeded(status) {
+            reportedFailure = false
+        } else {
+            report("sysstatsd: the history writer failed (\(HistoryHandoff.describe(status))); its rows are lost")
+        }
+    }
+
+    /// Prints a failure once, until a writer succeeds again.
+    private func report(_ message: String) {
+        guard !reportedFailure else { return }
+        reportedFailure = true
+        printError(message)
+    }
+}
