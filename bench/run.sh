@@ -89,10 +89,10 @@ measure_pair() {
     mkdir -m 0700 "$dir"
     if [[ $kind == sampler ]]; then
         "${measure[@]}" cpu --label "$label" --out "$dir/cpu.jsonl" --log "$dir/cpu.log" --warmup "$warmup" --updates "$updates" \
-            --snapshot-dir "$dir/run-cpu" -- "$sampler" --interval 1 --runtime-dir "$dir/run-cpu" "$@" &
+            --snapshot-dir "$dir/run-cpu" -- "$sampler" --interval 1 --runtime-dir "$dir/run-cpu" --no-history "$@" &
         "${measure[@]}" trace --label "$label" --out "$dir/trace.jsonl" --log "$dir/trace.log" --seconds "$trace_seconds" \
             --trace-file "$dir/strace.txt" --strip "$dir/run-trace/" --strip "$work/" -- \
-            "$sampler" --interval 1 --runtime-dir "$dir/run-trace" "$@" &
+            "$sampler" --interval 1 --runtime-dir "$dir/run-trace" --no-history "$@" &
     else
         "${measure[@]}" cpu --label "$label" --out "$dir/cpu.jsonl" --log "$dir/cpu.log" --warmup "$warmup" --updates "$updates" \
             -- i3status -c "$work/i3status.conf" &

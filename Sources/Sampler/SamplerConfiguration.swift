@@ -16,6 +16,13 @@ public struct SamplerConfiguration: Equatable {
     public var memoryLowPercent: UInt32 = 5
     /// PSI memory "some" avg10 above this (hundredths of a percent) is urgent.
     public var pressureThreshold: UInt32 = 1000
+    /// Write history (through the `sysstatsd-history` writer); `--no-history` turns it off.
+    /// `once` never writes history.
+    public var history = true
+    /// Explicit data directory (`--data-dir`); nil means `HistoryRecords.DataDirectory`'s rule.
+    public var dataDirectory: String?
+    /// At a clean stop, how long to wait for the last history write before giving up on it.
+    public var shutdownDeadlineMs: UInt32 = 2000
     /// Whether to measure the sampler's own CPU and memory (off for golden tests).
     public var measureSelf = true
 

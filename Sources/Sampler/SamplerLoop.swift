@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import ProcFS
+import HistoryRecords
+import SnapshotCodec
 
 /// Set by the SIGTERM/SIGINT handler; read by the loop between samples.
 nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
@@ -21,8 +23,10 @@ public enum SamplerLoop {
         let writer = SnapshotWriter(directory: directory)
         let intervalNs = UInt64(configuration.intervalMs) * 1_000_000
         var reportedWriteError = false
+        let wantsHistory = !configuration.once && configuration.history
 
         sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
+        var history = wantsHistory ? startHistory(configuration, first: sampler.snapshot) : nil
         if !configuration.once, case .failure(let e) = writer.write(sampler.snapshot) {
             printError("sysstatsd: cannot write \(writer.path): \(e)")
             reportedWriteError = true
@@ -45,11 +49,49 @@ public enum SamplerLoop {
                 reportedWriteError = true
             }
             if configuration.once { break }
+            if history != nil {
+                if let batch = history!.collector.record(sampler.snapshot) {
+                    history!.handoff.send(batch)
+                } else if history!.handoff.hasRunningWriters {
+                    history!.handoff.reap()
+                }
+            }
             deadline &+= intervalNs
             // After a suspend or a long stall, start again from now instead of catching up.
             if deadline < now { deadline = now &+ intervalNs }
         }
+        if var h = history {
+            if let dropped = h.handoff.finish(h.collector.finish(nowMs: Clock.realtimeMs()),
+                                              deadlineMs: configuration.shutdownDeadlineMs) {
+                printError(dropped)
+            }
+            history = nil
+        }
         return 0
+    }
+
+    /// The collector and the writer hand-off, with the boot recorded by a first batch;
+    /// nil (after one line on stderr) when history cannot be kept.
+    private static func startHistory(_ configuration: SamplerConfiguration, first: Snapshot) -> (collector: HistoryCollector, handoff: HistoryHandoff)? {
+        func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        guard let directory = DataDirectory.resolve(dataDir: configuration.dataDirectory,
+                                                    xdgDataHome: environment("XDG_DATA_HOME"), home: environment("HOME")) else {
+            printError("sysstatsd: no data directory (give --data-dir, or set XDG_DATA_HOME or HOME); running without history")
+            return nil
+        }
+        guard let writer = HistoryHandoff.defaultWriterPath() else {
+            printError("sysstatsd: cannot find this program's path to start sysstatsd-history; running without history")
+            return nil
+        }
+        guard let bootID = BootID.read(procRoot: configuration.procRoot) else {
+            printError("sysstatsd: cannot read the boot id (\(configuration.procRoot)/sys/kernel/random/boot_id); running without history")
+            return nil
+        }
+        let uptime = first.uptimeCentiseconds / 100
+        let collector = HistoryCollector(bootID: bootID.description, bootTime: first.bootTime, uptimeSeconds: uptime)
+        let handoff = HistoryHandoff(writerPath: writer, dataDirectory: directory)
+        handoff.send(collector.startBatch(uptimeSeconds: uptime, nowMs: first.timestampMs))
+        return (collector, handoff)
     }
 
     private static func installSignalHandlers() {

@@ -8,6 +8,7 @@ public enum SamplerOptions {
 
     public static let usage = """
         usage: sysstatsd [--interval SEC] [--once] [--runtime-dir DIR]
+                         [--data-dir DIR | --no-history]
                          [--proc-root DIR] [--sys-root DIR] [--freed-threshold MIB]
 
         Samples CPU, memory, load, batteries and processes every interval and
@@ -17,6 +18,9 @@ public enum SamplerOptions {
           --once                take two samples one interval apart, write one snapshot, exit
           --runtime-dir DIR     where to write the snapshot
                                 (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
+          --data-dir DIR        where to keep history.sqlite (default $XDG_DATA_HOME/sysstats,
+                                else $HOME/.local/share/sysstats)
+          --no-history          write no history (--once never does)
           --proc-root DIR       read /proc from DIR (tests, containers)
           --sys-root DIR        read /sys from DIR
           --freed-threshold MIB report memory freed by an exit only from this much (default 4)
@@ -45,17 +49,19 @@ public enum SamplerOptions {
             case "-h", "--help": return .success(.help)
             case "--version": return .success(.version)
             case "--once": config.once = true
+            case "--no-history": config.history = false
             case "--interval":
                 switch value().flatMap(parseInterval) {
                 case .success(let ms): config.intervalMs = ms
                 case .failure(let e): return .failure(e)
                 }
-            case "--runtime-dir", "--proc-root", "--sys-root":
+            case "--runtime-dir", "--data-dir", "--proc-root", "--sys-root":
                 switch value() {
                 case .failure(let e): return .failure(e)
                 case .success(let v):
                     guard !v.isEmpty else { return .failure(OptionsError("\(flag) needs a directory")) }
                     if flag == "--runtime-dir" { config.runtimeDirectory = v }
+                    else if flag == "--data-dir" { config.dataDirectory = v }
                     else if flag == "--proc-root" { config.procRoot = v }
                     else { config.sysRoot = v }
                 }

@@ -3,7 +3,8 @@ import SnapshotCodec
 import XCTest
 import TestSupport
 
-/// Peak resident memory (VmHWM) of the release sampler, as a user runs it.
+/// Peak resident memory (VmHWM) of the release sampler, as a user runs it: with history on
+/// (the sampler collects rows and hands them to `sysstatsd-history`, which is not counted).
 /// DESIGN.md's goal is 4 MiB; this test fails above 6 MiB. docs/performance.md has the figure.
 final class MemoryBudgetTests: XCTestCase {
     static let budgetKiB = 6 * 1024
@@ -11,13 +12,14 @@ final class MemoryBudgetTests: XCTestCase {
     func testSamplerStaysUnderBudgetWithAThousandProcessesOverThirtySamples() throws {
         let work = try TemporaryDirectory("budget")
         let tree = work.url.appendingPathComponent("tree"), runtime = work.url.appendingPathComponent("run")
+        let data = work.url.appendingPathComponent("data")
         let made = try Programs.run("/usr/bin/env", ["python3", Programs.packageRoot.appendingPathComponent("bench/make-proc-tree.py").path,
                                                      tree.path, "--processes", "1000", "--batteries", "2"])
         XCTAssertEqual(made.status, 0, made.stderr)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
-        process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path,
+        process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--data-dir", data.path,
                              "--proc-root", tree.appendingPathComponent("proc").path,
                              "--sys-root", tree.appendingPathComponent("sys").path]
         try process.run()
@@ -34,10 +36,13 @@ final class MemoryBudgetTests: XCTestCase {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
 
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: data.appendingPathComponent("history.sqlite").path),
+                      "history was on: the writer made the database")
         XCTAssertGreaterThanOrEqual(snapshot.sequence, 30, "the sampler did not take 30 samples in time")
         XCTAssertGreaterThanOrEqual(snapshot.processCount, 1000)
         let peakKiB = try XCTUnwrap(peak)
-        print("sysstatsd peak RSS (VmHWM) with 1000 processes after \(snapshot.sequence) samples: \(peakKiB) KiB")
+        print("sysstatsd peak RSS (VmHWM) with history on, 1000 processes, after \(snapshot.sequence) samples: \(peakKiB) KiB")
         XCTAssertLessThanOrEqual(peakKiB, Self.budgetKiB, "peak RSS \(peakKiB) KiB is over the \(Self.budgetKiB) KiB budget")
     }
 }

@@ -62,7 +62,7 @@ final class SamplerProgramTests: XCTestCase {
         for signal in [SIGTERM, SIGINT] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
-            process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path,
+            process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--no-history",
                                  "--proc-root", tree.appendingPathComponent("proc").path,
                                  "--sys-root", tree.appendingPathComponent("sys").path]
             try process.run()
@@ -85,7 +85,7 @@ extension SamplerProgramTests {
                      "--sys-root", tree.appendingPathComponent("sys").path]
         let first = Process()
         first.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
-        first.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path] + roots
+        first.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--no-history"] + roots
         try first.run()
         defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
         let deadline = Date().addingTimeInterval(10)

@@ -58,3 +58,21 @@ final class SamplerOptionsTests: XCTestCase {
         XCTAssertEqual(try SamplerOptions.parse(["--version"]).get(), .version)
     }
 }
+
+extension SamplerOptionsTests {
+    func testHistoryIsOnByDefaultWithATwoSecondShutdownDeadline() throws {
+        let c = try config([])
+        XCTAssertTrue(c.history)
+        XCTAssertNil(c.dataDirectory)
+        XCTAssertEqual(c.shutdownDeadlineMs, 2000)
+    }
+
+    func testDataDirAndNoHistoryFlags() throws {
+        XCTAssertEqual(try config(["--data-dir", "/tmp/d"]).dataDirectory, "/tmp/d")
+        XCTAssertEqual(try config(["--data-dir=/tmp/e"]).dataDirectory, "/tmp/e")
+        XCTAssertFalse(try config(["--no-history"]).history)
+        XCTAssertEqual(error(["--data-dir", ""]), "--data-dir needs a directory")
+        XCTAssertEqual(error(["--data-dir"]), "--data-dir needs a value")
+        XCTAssertTrue(SamplerOptions.usage.contains("--no-history"))
+    }
+}
