@@ -103,6 +103,50 @@ final class HistoryProgramTests: XCTestCase {
         XCTAssertTrue(lines.last?.hasPrefix("sysstatsd: history not written: dropped 1 minute row(s) and 0 exit(s), and the boot is not marked clean") ?? false, "\(lines)")
     }
 
+    /// Runs a copy of sysstatsd beside a fake `sysstatsd-history` script; SIGTERM after a few
+    /// samples. Returns the stderr lines and how long the stop took.
+    func runBesideFakeWriter(_ script: String) throws -> (lines: [String], stopSeconds: TimeInterval) {
+        let bin = directory.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let copy = bin.appendingPathComponent("sysstatsd")
+        try FileManager.default.copyItem(atPath: try Programs.path("sysstatsd"), toPath: copy.path)
+        let fake = bin.appendingPathComponent("sysstatsd-history")
+        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: fake)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let process = Process()
+        process.executableURL = copy
+        process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--data-dir", data.path,
+                             "--proc-root", tree.appendingPathComponent("proc").path,
+                             "--sys-root", tree.appendingPathComponent("sys").path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while sequence() < 10, Date() < deadline { usleep(20_000) }
+        let stop = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let took = Date().timeIntervalSince(stop)
+        XCTAssertEqual(process.terminationStatus, 0)
+        let lines = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
+        return (lines, took)
+    }
+
+    func testAWriterPastTheDeadlineIsKilledAndTheDropIsSaidInOneLine() throws {
+        let (lines, took) = try runBesideFakeWriter("cat > /dev/null; exec sleep 30")
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        XCTAssertTrue(lines.first?.hasPrefix("sysstatsd: the history writer did not finish within 2000 ms: dropped 1 minute row(s) and 0 exit(s), and the boot is not marked clean") ?? false, "\(lines)")
+        XCTAssertGreaterThanOrEqual(took, 1.9)
+        XCTAssertLessThan(took, 5)
+    }
+
+    func testAFailingWriterIsReportedOnceWithItsStatus() throws {
+        let (lines, _) = try runBesideFakeWriter("cat > /dev/null; exit 3")
+        XCTAssertEqual(lines, ["sysstatsd: the history writer failed (exit status 3); its rows are lost",
+                               "sysstatsd: the history writer failed (exit status 3): dropped 1 minute row(s) and 0 exit(s), and the boot is not marked clean"])
+    }
+
     func testTheWriterRefusesGarbageWithOneLineAndStatus1() throws {
         let garbage = directory.url.appendingPathComponent("garbage")
         try Data("not a batch at all".utf8).write(to: garbage)
