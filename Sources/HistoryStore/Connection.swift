@@ -86,6 +86,8 @@ final class Connection {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns,
     /// rolled back if it throws.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        // Inside an open transaction the body joins it: the outer one commits or rolls back.
+        if sqlite3_get_autocommit(handle) == 0 { return try body() }
         try execute("BEGIN IMMEDIATE")
         do {
             let value = try body()

@@ -134,4 +134,23 @@ extension HistoryApplyTests {
         XCTAssertEqual(try database.exits(sinceMs: 0), batch.exits)
         XCTAssertEqual(try database.boots().map(\.cleanEnd), [true])
     }
+
+    func testWritesInsideATransactionJoinItAndRollBackWithIt() throws {
+        let dir = try TemporaryDirectory("apply")
+        let database = try open(dir)
+        let sample = MinuteSample(minute: 60, cpuAverage: 1, cpuMaximum: 2, memoryUsedKiB: 3,
+                                  memoryAvailableKiB: 4, swapUsedKiB: 0, load1: 5, processCount: 6)
+        try database.connection.transaction { () throws(StoreError) in
+            _ = try database.recordBoot(id: "kept", bootTime: 1, uptimeSeconds: 2, nowSeconds: 3)
+            try database.append(samples: [sample])
+        }
+        XCTAssertThrowsError(try database.connection.transaction { () throws(StoreError) in
+            _ = try database.recordBoot(id: "rolled-back", bootTime: 1, uptimeSeconds: 2, nowSeconds: 3)
+            try database.append(samples: [MinuteSample(minute: 120, cpuAverage: 1, cpuMaximum: 2, memoryUsedKiB: 3,
+                                                       memoryAvailableKiB: 4, swapUsedKiB: 0, load1: 5, processCount: 6)])
+            throw StoreError(.io, "the writer dies half-way")
+        })
+        XCTAssertEqual(try database.boots().map(\.id), ["kept"])
+        XCTAssertEqual(try database.samples(from: 0, to: .max).map(\.minute), [60])
+    }
 }
