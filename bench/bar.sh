@@ -66,21 +66,8 @@ blocks=cpu,mem,load,battery
 make_work_dir sysstats-bench-bar
 results=$work/results.jsonl
 
-# The same i3status configuration as bench/run.sh.
-cat >"$work/i3status.conf" <<'EOF'
-general {
-    output_format = "none"
-    interval = 1
-}
-order += "cpu_usage"
-order += "memory"
-order += "load"
-order += "battery all"
-cpu_usage { format = "%usage" }
-memory { format = "%used / %total" }
-load { format = "%1min" }
-battery all { format = "%status %percentage %remaining" }
-EOF
+# The same i3status configuration as bench/run.sh (bench/lib.sh).
+write_i3status_conf "$work/i3status.conf"
 warmup=3
 trace_seconds=$((warmup + i3_updates + 1))
 

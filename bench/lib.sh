@@ -58,3 +58,22 @@ remove_work_dir() {
     for pid in $(jobs -p); do kill "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
+
+# Writes to FILE the i3status configuration both benchmarks compare against:
+# cpu_usage, memory, load and battery all, interval 1 s, no bar protocol.
+write_i3status_conf() {
+    cat >"$1" <<'CONF'
+general {
+    output_format = "none"
+    interval = 1
+}
+order += "cpu_usage"
+order += "memory"
+order += "load"
+order += "battery all"
+cpu_usage { format = "%usage" }
+memory { format = "%used / %total" }
+load { format = "%1min" }
+battery all { format = "%status %percentage %remaining" }
+CONF
+}

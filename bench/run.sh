@@ -62,20 +62,7 @@ for n in "${sizes[@]}"; do
     python3 "$root/bench/make-proc-tree.py" "$work/tree-$n" --processes "$n" --batteries 1
 done
 
-cat >"$work/i3status.conf" <<'EOF'
-general {
-    output_format = "none"
-    interval = 1
-}
-order += "cpu_usage"
-order += "memory"
-order += "load"
-order += "battery all"
-cpu_usage { format = "%usage" }
-memory { format = "%used / %total" }
-load { format = "%1min" }
-battery all { format = "%status %percentage %remaining" }
-EOF
+write_i3status_conf "$work/i3status.conf"
 
 warmup=3
 trace_seconds=$((warmup + updates + 1))

@@ -1,3 +1,5 @@
+import SnapshotCodec
+
 /// What the sampler hands to the history writer (`sysstatsd-history`) on its stdin:
 /// the boot it runs in, rows to append, and whether this is the clean end.
 ///
@@ -243,12 +245,5 @@ private struct ByteReader {
         var v: UInt64 = 0
         for i in 0..<n { v |= UInt64(b[i]) << (8 * UInt64(i)) }
         return v
-    }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
-        var v = value.littleEndian
-        Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
     }
 }

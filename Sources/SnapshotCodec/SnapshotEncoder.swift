@@ -109,8 +109,10 @@ extension Snapshot {
 }
 
 extension [UInt8] {
+    /// Appends `value` little-endian: the byte order of every sysstats file format
+    /// (the snapshot, the history batch).
     @inline(__always)
-    mutating func appendLE<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
+    public mutating func appendLE<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
         var v = value
         for _ in 0..<(T.bitWidth / 8) {
             append(UInt8(truncatingIfNeeded: v))

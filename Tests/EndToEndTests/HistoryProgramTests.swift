@@ -78,41 +78,26 @@ final class HistoryProgramTests: XCTestCase {
     }
 
     func testWithoutAWriterTheSamplerRunsAndSaysOnceWhatItDroppedAtTheEnd() throws {
-        // A copy of sysstatsd alone in a folder: no sysstatsd-history beside it.
-        let lonely = directory.url.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
-        let copy = lonely.appendingPathComponent("sysstatsd")
-        try FileManager.default.copyItem(atPath: try Programs.path("sysstatsd"), toPath: copy.path)
-        let process = Process()
-        process.executableURL = copy
-        process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--data-dir", data.path,
-                             "--proc-root", tree.appendingPathComponent("proc").path,
-                             "--sys-root", tree.appendingPathComponent("sys").path]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while sequence() < 5, Date() < deadline { usleep(20_000) }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        let lines = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").map(String.init)
+        let (lines, _) = try runCopyOfSampler(writer: nil, samples: 5)
+        let bin = directory.url.appendingPathComponent("bin").path
         XCTAssertEqual(lines.count, 2, "\(lines)")
-        XCTAssertEqual(lines.first, "sysstatsd: cannot start the history writer \(lonely.path)/sysstatsd-history: No such file or directory")
+        XCTAssertEqual(lines.first, "sysstatsd: cannot start the history writer \(bin)/sysstatsd-history: No such file or directory")
         XCTAssertTrue(lines.last?.hasPrefix("sysstatsd: history not written: dropped 1 minute row(s) and 0 exit(s), and the boot is not marked clean") ?? false, "\(lines)")
     }
 
-    /// Runs a copy of sysstatsd beside a fake `sysstatsd-history` script; SIGTERM after a few
-    /// samples. Returns the stderr lines and how long the stop took.
-    func runBesideFakeWriter(_ script: String) throws -> (lines: [String], stopSeconds: TimeInterval) {
+    /// Runs a copy of sysstatsd in a folder of its own, beside a fake `sysstatsd-history`
+    /// script (or none), and stops it with SIGTERM after `samples` samples. Returns the
+    /// stderr lines and how long the stop took.
+    func runCopyOfSampler(writer script: String?, samples: UInt64 = 10) throws -> (lines: [String], stopSeconds: TimeInterval) {
         let bin = directory.url.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let copy = bin.appendingPathComponent("sysstatsd")
         try FileManager.default.copyItem(atPath: try Programs.path("sysstatsd"), toPath: copy.path)
-        let fake = bin.appendingPathComponent("sysstatsd-history")
-        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: fake)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        if let script {
+            let fake = bin.appendingPathComponent("sysstatsd-history")
+            try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: fake)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        }
         let process = Process()
         process.executableURL = copy
         process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--data-dir", data.path,
@@ -122,7 +107,7 @@ final class HistoryProgramTests: XCTestCase {
         process.standardError = err
         try process.run()
         let deadline = Date().addingTimeInterval(10)
-        while sequence() < 10, Date() < deadline { usleep(20_000) }
+        while sequence() < samples, Date() < deadline { usleep(20_000) }
         let stop = Date()
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -134,7 +119,7 @@ final class HistoryProgramTests: XCTestCase {
     }
 
     func testAWriterPastTheDeadlineIsKilledAndTheDropIsSaidInOneLine() throws {
-        let (lines, took) = try runBesideFakeWriter("cat > /dev/null; exec sleep 30")
+        let (lines, took) = try runCopyOfSampler(writer: "cat > /dev/null; exec sleep 30")
         XCTAssertEqual(lines.count, 1, "\(lines)")
         XCTAssertTrue(lines.first?.hasPrefix("sysstatsd: the history writer did not finish within 2000 ms: dropped 1 minute row(s) and 0 exit(s), and the boot is not marked clean") ?? false, "\(lines)")
         XCTAssertGreaterThanOrEqual(took, 1.9)
@@ -142,7 +127,7 @@ final class HistoryProgramTests: XCTestCase {
     }
 
     func testAFailingWriterIsReportedOnceWithItsStatus() throws {
-        let (lines, _) = try runBesideFakeWriter("cat > /dev/null; exit 3")
+        let (lines, _) = try runCopyOfSampler(writer: "cat > /dev/null; exit 3")
         XCTAssertEqual(lines, ["sysstatsd: the history writer failed (exit status 3); its rows are lost",
                                "sysstatsd: the history writer failed (exit status 3): dropped 1 minute row(s) and 0 exit(s), and the boot is not marked clean"])
     }
