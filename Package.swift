@@ -26,11 +26,14 @@ let package = Package(
     targets: [
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
         .target(name: "ProcFS"),
+        // Bookmarks: rules from process to friendly name, their file format and the resolver.
+        // No dependencies, no Glibc: the sampler resolves names with it.
+        .target(name: "Bookmarks"),
         // The snapshot contract between sampler and renderers. No dependencies at all,
         // so an Embedded Swift renderer can compile the same sources.
         .target(name: "SnapshotCodec"),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
-        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec", "HistoryRecords"]),
+        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
@@ -39,7 +42,7 @@ let package = Package(
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would
         // break its memory budget (docs/performance.md).
-        .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec", "HistoryRecords"]),
+        .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
         // What the sampler keeps for history and hands to the writer: records, the minute
         // rollup, and the batch encoding. No SQLite, no Glibc.
         .target(name: "HistoryRecords", dependencies: ["SnapshotCodec"]),
@@ -47,7 +50,7 @@ let package = Package(
         .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore"], linkerSettings: staticExecutable),
 
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "ProcFS", "Sampler", "HistoryStore",
+            "SnapshotCodec", "ProcFS", "Sampler", "HistoryStore", "Bookmarks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
