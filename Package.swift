@@ -75,6 +75,7 @@ let package = Package(
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec"]),
 
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "TestSupport"]),
+        .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
