@@ -13,12 +13,15 @@ final class BookmarkNamesTests: XCTestCase {
         let machine: FixtureMachine
         let sampler: Sampler
         let rules: URL
+        /// Beside the fixture tree, not in it: advancing the tree removes what the fixture lacks.
+        let data: TemporaryDirectory
         var step: UInt64 = 0
 
         init(_ fixture: String, cache: String?, builtins: Bool = false) throws {
             machine = try FixtureMachine(fixture)
             try machine.advance(to: 1)
-            rules = machine.root.appendingPathComponent("bookmarks.rules")
+            data = try TemporaryDirectory("rules")
+            rules = data.url.appendingPathComponent("bookmarks.rules")
             var config = SamplerConfiguration()
             config.procRoot = machine.procRoot
             config.sysRoot = machine.sysRoot
@@ -52,9 +55,10 @@ final class BookmarkNamesTests: XCTestCase {
     func testTruncatedRuleNamesAProcessWhoseCommWasCutAt15Bytes() throws {
         let run = try Run("sampler-bookmarks", cache: Self.header + "truncated\tgnome-control-center\tSettings\tsource=user\n")
         run.sample()
+        XCTAssertEqual(run.topMemoryNames().first, "Settings")
         try run.machine.advance(to: 2)
         run.sample()
-        XCTAssertEqual(run.topMemoryNames().first, "Settings")
+        XCTAssertEqual(run.topMemoryNames().first, "Settings", "\(run.sampler.snapshot.topMemory)")
         XCTAssertEqual(run.topCPUNames().first, "Settings")
     }
 
