@@ -56,11 +56,13 @@ final class RulesWatcher {
                                 seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
         if identity == loaded || identity == refused { return false }
         switch load(size: Int(info.st_size)) {
-        case .success(let rules):
+        case nil:
+            return false
+        case .success(let rules)?:
             loaded = identity
             refused = nil
             return use(rules)
-        case .failure(let error):
+        case .failure(let error)?:
             refused = identity
             printError("sysstatsd: \(error.message(file: displayPath)); using the built-in bookmarks")
             let changed = loaded != nil
@@ -75,13 +77,16 @@ final class RulesWatcher {
         return true
     }
 
-    /// Reads at most one byte more than a bookmarks file may have, and parses it.
-    private func load(size: Int) -> Result<[BookmarkRule], BookmarkFileError> {
+    /// Reads the cache (never more than one byte over the format's limit) and parses it;
+    /// nil when it grew while being read (written in place): the next stat tries again.
+    private func load(size: Int) -> Result<[BookmarkRule], BookmarkFileError>? {
         if size > BookmarkFile.maximumSize { return .failure(.tooLarge(size: size)) }
         let fd = path!.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         if fd < 0 { return .failure(.notBookmarks) }
         defer { close(fd) }
-        let limit = BookmarkFile.maximumSize + 1
+        // As large as stat said (plus one byte, to see a file that grew meanwhile), never the
+        // format's maximum: a zero-filled 256 KiB buffer would be resident for nothing.
+        let limit = min(size, BookmarkFile.maximumSize) + 1
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {
@@ -91,6 +96,7 @@ final class RulesWatcher {
             count += n
         }
         if count > BookmarkFile.maximumSize { return .failure(.tooLarge(size: count)) }
+        if count == limit { return nil }
         bytes.removeSubrange(count...)
         do throws(BookmarkFileError) {
             return .success(try BookmarkFile.parse(bytes).rules)

@@ -53,12 +53,12 @@ final class BookmarksProgramTests: XCTestCase {
         // Without a database: the built-in rule.
         let builtin = try run("sysstats", ["top", "--proc-root", procRoot, "--data-dir", data, "--interval-ms", "0", "--sort", "memory"])
         XCTAssertEqual(builtin.status, 0, builtin.stderr)
-        XCTAssertTrue(builtin.stdout.split(separator: "\n")[1].contains("Settings"), builtin.stdout)
+        XCTAssertTrue(builtin.stdout.split(separator: "\n").dropFirst().first?.contains("Settings") ?? false, builtin.stdout)
 
         try addRule("Control Center")
         let top = try run("sysstats", ["top", "--proc-root", procRoot, "--data-dir", data, "--interval-ms", "0", "--sort", "memory"])
         XCTAssertEqual(top.status, 0, top.stderr)
-        let first = top.stdout.split(separator: "\n")[1]
+        let first = top.stdout.split(separator: "\n").dropFirst().first ?? ""
         XCTAssertTrue(first.contains("500") && first.contains("Control Center"), top.stdout)
         XCTAssertFalse(top.stdout.contains("gnome-control-c"), top.stdout)
 

@@ -45,7 +45,7 @@ final class BookmarkCommandsTests: XCTestCase {
 
         let listed = BookmarkCommands.list(directory: data, source: .user, json: false)
         XCTAssertEqual(listed.stdout.count, 2)
-        XCTAssertTrue(listed.stdout[1].contains("gnome-control-center"), listed.stdout[1])
+        XCTAssertTrue(listed.stdout.dropFirst().first?.contains("gnome-control-center") ?? false, "\(listed.stdout)")
         let json = BookmarkCommands.list(directory: data, source: .user, json: true).stdout.joined()
         XCTAssertTrue(json.contains(#""friendly_name":"System Settings""#), json)
     }
@@ -236,6 +236,7 @@ final class TopTests: XCTestCase {
                           intervalMs: 0, json: false)
         XCTAssertEqual(out.status, 0)
         XCTAssertEqual(out.stdout.count, 4)
+        guard out.stdout.count == 4 else { return }
         XCTAssertTrue(out.stdout[0].contains("PID") && out.stdout[0].contains("NAME"))
         XCTAssertTrue(out.stdout[1].contains("500") && out.stdout[1].contains("Settings"), out.stdout[1])
     }
