@@ -215,7 +215,11 @@ extension HistoryDatabase {
             return result
         }
         if changed(result), let rulesCachePath {
-            try Files.writeAtomically(cache, to: rulesCachePath)
+            do throws(StoreError) {
+                try Files.writeAtomically(cache, to: rulesCachePath)
+            } catch {
+                throw StoreError(error.kind, "bookmarks saved, but the sampler will not see them until its rules cache can be written: \(error.message)")
+            }
         }
         return result
     }
