@@ -86,6 +86,6 @@ let package = Package(
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).
-        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "Bookmarks", "TestSupport"]),
     ]
 )

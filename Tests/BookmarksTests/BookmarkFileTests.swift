@@ -258,4 +258,18 @@ final class BookmarkFileTests: XCTestCase {
         XCTAssertEqual(Set(expected.map(\.key)).count, expected.count, "no duplicate keys")
         XCTAssertTrue((80...150).contains(expected.count), "\(expected.count) rules")
     }
+
+    func testTheExampleInTheFormatDocumentParses() throws {
+        let doc = try String(contentsOfFile: Fixtures.packageRoot.path + "/docs/bookmarks-format.md", encoding: .utf8)
+        let afterHeading = try XCTUnwrap(doc.range(of: "## Example")).upperBound
+        let open = try XCTUnwrap(doc.range(of: "```\n", range: afterHeading..<doc.endIndex))
+        let close = try XCTUnwrap(doc.range(of: "```\n", range: open.upperBound..<doc.endIndex))
+        let example = doc[open.upperBound..<close.lowerBound].replacingOccurrences(of: "→", with: "\t")
+        let file = try BookmarkFile.parse(b(example))
+        XCTAssertEqual(file.rules.count, 8)
+        XCTAssertEqual(file.rules[6], rule(.executable, "my tool", "", source: .imported))
+        XCTAssertEqual(file.rules[7].pattern, b("odd\u{1B}name"))
+        XCTAssertEqual(file.rules[7].friendlyName, b("Odd <b>one</b>"))
+        XCTAssertEqual(NameResolver(rules: file.rules).name(comm: "Web Content~3"), "Firefox content")
+    }
 }
