@@ -10,7 +10,7 @@ import ProcFS
 /// (`<data-dir>/bookmarks.rules`), which a running sysstatsd picks up at its next interval.
 public enum BookmarkCommands {
     /// The rules cache the sampler reads.
-    public static func rulesCachePath(in directory: String) -> String { joinPath(directory, "bookmarks.rules") }
+    public static func rulesCachePath(in directory: String) -> String { HistoryDatabase.rulesCachePath(in: directory) }
 
     // MARK: list
 
@@ -29,7 +29,11 @@ public enum BookmarkCommands {
     public static func readRules(directory: String) -> Result<[BookmarkRule], StoreError> {
         let path = HistoryDatabase.databasePath(in: directory)
         if access(path, F_OK) != 0 { return .success(NameResolver(rules: BuiltinBookmarks.rules).rules) }
-        switch HistoryAccess.openForReading(directory: directory) {
+        // A database from before bookmarks (schema 1) is upgraded rather than refused: the
+        // migration only adds, and the rules must be readable for `top` and `list`.
+        var opened = HistoryAccess.openForReading(directory: directory)
+        if case .failure(let error) = opened, error.kind == .olderSchema { opened = openForWriting(directory: directory) }
+        switch opened {
         case .failure(let error): return .failure(error)
         case .success(let database):
             defer { database.close() }
@@ -50,19 +54,23 @@ public enum BookmarkCommands {
         case .success(let r): rule = r
         }
         return writing(directory: directory) { (database) throws(StoreError) -> CommandOutput in
-            let replaced = try database.cliAddBookmark(rule)
             let what = BookmarkText.describe(rule)
-            return CommandOutput(stdout: [(replaced ? "changed " : "added ") + what])
+            switch try database.cliAddBookmark(rule) {
+            case .added: return CommandOutput(stdout: ["added " + what])
+            case .renamed: return CommandOutput(stdout: ["changed " + what])
+            case .unchanged: return CommandOutput(stdout: ["already there: " + what])
+            }
         }
     }
 
-    /// `bookmarks remove`: the user's rule with this selector.
+    /// `bookmarks remove`: the user's (or an imported) rule with this selector. Built-in rules
+    /// cannot be removed: a rule of yours with the same selector overrides one.
     public static func remove(directory: String, kind: MatchKind, pattern: String, strip: SuffixStrip) -> CommandOutput {
         let key = RuleKey(kind: kind, pattern: Array(pattern.utf8), strip: strip)
         return writing(directory: directory) { (database) throws(StoreError) -> CommandOutput in
             let rule = BookmarkRule(kind: kind, pattern: key.pattern, friendlyName: [], strip: strip)
             guard try database.cliRemoveBookmark(key) else {
-                return HistoryAccess.failure("no bookmark of yours matches \(BookmarkText.selector(rule)) (see sysstats bookmarks list --source user)")
+                return HistoryAccess.failure("no bookmark of yours or imported one is \(BookmarkText.selector(rule)) (see sysstats bookmarks list)")
             }
             return CommandOutput(stdout: ["removed " + BookmarkText.selector(rule)])
         }

@@ -1,6 +1,8 @@
-// The CLI's one seam onto the bookmark storage of HistoryStore: every call the bookmark
-// commands make to the database goes through here, so the commands do not care how the
-// store names its API.
+// The CLI's one seam onto the bookmark storage of HistoryStore (Sources/HistoryStore/
+// Bookmarks.swift): every call the bookmark commands make to the database goes through here.
+#if canImport(Glibc)
+import Glibc
+#endif
 import Bookmarks
 import HistoryStore
 
@@ -13,36 +15,45 @@ public struct ImportCounts: Equatable, Sendable {
     public init(adds: Int = 0, changes: Int = 0, skips: Int = 0) {
         self.adds = adds; self.changes = changes; self.skips = skips
     }
+
+    init(_ plan: HistoryStore.ImportPlan) {
+        self.init(adds: plan.adds.count, changes: plan.changes.count, skips: plan.skips.count)
+    }
 }
 
 extension HistoryDatabase {
     /// Every rule in the database (built-ins included), in precedence order.
     func cliBookmarks() throws(StoreError) -> [BookmarkRule] {
-        throw StoreError(.sqlite, "bookmark storage is not available in this build")
+        try bookmarks()
     }
 
-    /// Adds a rule of the user's (or renames it when its key is there); true when it replaced one.
-    func cliAddBookmark(_ rule: BookmarkRule) throws(StoreError) -> Bool {
-        throw StoreError(.sqlite, "bookmark storage is not available in this build")
+    /// Adds a rule of the user's (or renames the one with its key).
+    func cliAddBookmark(_ rule: BookmarkRule) throws(StoreError) -> AddBookmarkOutcome {
+        try addBookmark(rule)
     }
 
-    /// Removes the user's rule with this key; false when there was none.
+    /// Removes the user's or the imported rule with this key; false when there was none.
     func cliRemoveBookmark(_ key: RuleKey) throws(StoreError) -> Bool {
-        throw StoreError(.sqlite, "bookmark storage is not available in this build")
+        try removeBookmark(key: key, source: nil)
     }
 
     /// What importing `rules` (as imported rules) would do; changes nothing.
     func cliPlanImport(_ rules: [BookmarkRule]) throws(StoreError) -> ImportCounts {
-        throw StoreError(.sqlite, "bookmark storage is not available in this build")
+        ImportCounts(try planImport(BookmarkFile(rules: rules)))
     }
 
-    /// Imports `rules` in one transaction (all or nothing).
+    /// Imports `rules` in one transaction (all or nothing), planned again against the
+    /// database as it is now (it may have changed while the user was asked).
     func cliApplyImport(_ rules: [BookmarkRule]) throws(StoreError) -> ImportCounts {
-        throw StoreError(.sqlite, "bookmark storage is not available in this build")
+        let plan = try planImport(BookmarkFile(rules: rules))
+        try applyImport(plan)
+        return ImportCounts(plan)
     }
 
-    /// Writes `<directory>/bookmarks.rules` for the sampler.
+    /// The store rewrites `<directory>/bookmarks.rules` itself on every change; this only
+    /// puts it back when it is missing (removed by hand, or a change that changed nothing).
     func cliWriteRulesCache(directory: String) throws(StoreError) {
-        throw StoreError(.sqlite, "bookmark storage is not available in this build")
+        let path = HistoryDatabase.rulesCachePath(in: directory)
+        if access(path, F_OK) != 0 { try writeRulesCache(to: path) }
     }
 }

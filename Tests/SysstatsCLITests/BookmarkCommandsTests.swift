@@ -74,7 +74,7 @@ final class BookmarkCommandsTests: XCTestCase {
         XCTAssertTrue(try rules(nil, .user).isEmpty)
         let again = BookmarkCommands.remove(directory: data, kind: .glob, pattern: "kworker/*", strip: .none)
         XCTAssertEqual(again.status, 1)
-        XCTAssertTrue(again.stderr.first?.contains("no bookmark of yours") ?? false, "\(again.stderr)")
+        XCTAssertTrue(again.stderr.first?.contains("no bookmark of yours or imported one") ?? false, "\(again.stderr)")
     }
 
     func testWithoutADatabaseTheBuiltInRulesAreListed() throws {
@@ -139,7 +139,7 @@ final class BookmarkCommandsTests: XCTestCase {
             ("newer", "sysstats-bookmarks 2\ncomm\tx\ty\n", "newer"),
             ("everything-glob", Self.header + "comm\tfine\tFine\nglob\t*\tEverything\n", ":3:"),
             ("everything-cmdline", Self.header + "cmdline\t \tSpace\n", ":2:"),
-            ("binary", "sysstats-bookmarks 1\n\u{0}\u{1}\u{2}\u{ff}", ""),
+            ("binary", "sysstats-bookmarks 1\n\u{0}\u{1}\u{2}\u{ff}", "binary:2:"),
         ]
         for (name, text, expected) in bad {
             let path = try file(name, text)
@@ -153,17 +153,24 @@ final class BookmarkCommandsTests: XCTestCase {
     }
 
     func testAHugeFileIsNotReadToItsEnd() throws {
-        // A FIFO never ends: reading it whole would hang; at most 256 KiB + 1 are read.
+        // A FIFO fed 4 MiB: reading it whole would take it all; at most 256 KiB + 1 are read.
         let fifo = temporary.file("endless")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let writer = Thread {
+        // The writer's next write after the reader gave up must fail, not kill the test.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        let done = DispatchSemaphore(value: 0)
+        Thread {
             let fd = open(fifo, O_WRONLY)
             let chunk = [UInt8](repeating: 0x61, count: 65536)
-            for _ in 0..<64 where write(fd, chunk, chunk.count) > 0 {}
+            for _ in 0..<64 {
+                if write(fd, chunk, chunk.count) <= 0 { break }
+            }
             close(fd)
-        }
-        writer.start()
+            done.signal()
+        }.start()
         let out = BookmarkCommands.importFile(directory: data, file: fifo)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(out.status, 1)
         XCTAssertTrue(out.stderr.first?.contains("too large") ?? false, "\(out.stderr)")
     }
