@@ -31,8 +31,8 @@ struct TopCommand: ParsableCommand {
         commandName: "top",
         abstract: "List the processes using the most CPU or memory, with their bookmarked names.",
         discussion: """
-            Scans /proc twice, --interval-ms apart, for CPU use. Names come from the bookmarks
-            in the history database (the built-in ones when there is none). --exited lists the
+            Scans /proc twice, --interval-ms apart, for CPU use. Names come from the bookmarks \
+            in the history database (the built-in ones when there is none). --exited lists the \
             processes that are gone instead, from history, most recent first.
             """)
 
@@ -75,8 +75,8 @@ struct BookmarksCommand: ParsableCommand {
         commandName: "bookmarks",
         abstract: "Friendly names for processes: list, add, remove, suggest, export and import rules.",
         discussion: """
-            Rules apply in order: yours, then imported ones, then the built-in defaults. Every
-            change is picked up by a running sysstatsd at its next interval. The file format
+            Rules apply in order: yours, then imported ones, then the built-in defaults. Every \
+            change is picked up by a running sysstatsd at its next interval. The file format \
             is docs/bookmarks-format.md (application/x-sysstats-bookmarks).
             """,
         subcommands: [BookmarksList.self, BookmarksAdd.self, BookmarksRemove.self, BookmarksSuggest.self,
@@ -193,8 +193,8 @@ struct BookmarksImport: ParsableCommand {
         commandName: "import",
         abstract: "Import the rules of a bookmarks file, after showing what would change.",
         discussion: """
-            Shows "FILE: adds N, changes N, skips N" and asks before importing (give --yes when
-            not on a terminal). A file that is refused changes nothing. --inbox (what opening
+            Shows "FILE: adds N, changes N, skips N" and asks before importing (give --yes when \
+            not on a terminal). A file that is refused changes nothing. --inbox (what opening \
             the file from a file manager runs) first copies it into $XDG_DATA_HOME/sysstats/Inbox/.
             """)
     @OptionGroup var data: DataDirectoryOption
