@@ -55,6 +55,7 @@ extension NameResolver {
                                                        commandLine: commandLine) else { continue }
                 let name = rule.nameStart == rule.nameEnd
                     ? shown : UnsafeRawBufferPointer(rebasing: bytes[rule.nameStart..<rule.nameEnd])
+                if name.count == 0 { continue }   // nothing to show (an empty comm): let a later rule try
                 var i = 0
                 while i < name.count {   // byte by byte: a generic append may allocate in debug builds
                     out.append(name[i])

@@ -186,42 +186,58 @@ extension HistoryDatabase {
     }
 
     /// Writes the rules cache to `path` (a temporary file renamed over it, mode 0600).
+    /// A read-write database holds its write lock meanwhile, so two writers of the
+    /// cache (the CLI, sysstatsd-history) cannot leave an older table's rules last.
     public func writeRulesCache(to path: String) throws(StoreError) {
         try Files.makeDirectories(Files.directory(of: path))
-        try Files.writeAtomically(try rulesCache(), to: path)
+        if readOnly {
+            try Files.writeAtomically(try rulesCache(), to: path)
+            return
+        }
+        try connection.transaction { () throws(StoreError) in
+            try Files.writeAtomically(try rulesCache(), to: path)
+        }
     }
 
     // MARK: - Helpers
 
     /// Runs `body` in one transaction with the built-in rows in sync, checks that the
-    /// result still fits one bookmarks file (the rules cache must parse), commits, and when
-    /// `changed` says so writes the rules cache (if ``rulesCachePath`` is set).
+    /// result still fits one bookmarks file (the rules cache must parse) and, when
+    /// `changed` says so, writes the rules cache (if ``rulesCachePath`` is set) before
+    /// committing: writers of the cache take turns under the database's write lock, and
+    /// a cache that cannot be written rolls the change back (the sampler would not see it).
     private func changeBookmarks<T>(_ body: () throws(StoreError) -> T,
                                     changed: (T) -> Bool) throws(StoreError) -> T {
         guard !readOnly else { throw StoreError(.io, "\(path) is open read-only; bookmarks cannot change") }
-        var cache: [UInt8] = []
-        let result = try connection.transaction { () throws(StoreError) -> T in
-            _ = try syncBuiltinBookmarks()
-            let result = try body()
-            guard changed(result) else { return result }
-            let rules = try storedBookmarks(includeBuiltin: true)
-            if rules.count > BookmarkFile.maximumRules {
-                throw StoreError(.refused, "that would make \(rules.count) bookmarks, more than \(BookmarkFile.maximumRules); remove some first")
+        var wroteCache = false
+        do {
+            return try connection.transaction { () throws(StoreError) -> T in
+                _ = try syncBuiltinBookmarks()
+                let result = try body()
+                guard changed(result) else { return result }
+                let rules = try storedBookmarks(includeBuiltin: true)
+                if rules.count > BookmarkFile.maximumRules {
+                    throw StoreError(.refused, "that would make \(rules.count) bookmarks, more than \(BookmarkFile.maximumRules); remove some first")
+                }
+                let cache = BookmarkFile.encode(rules, withSource: true)
+                if cache.count > BookmarkFile.maximumSize {
+                    throw StoreError(.refused, "the bookmarks would take \(cache.count) bytes, more than \(BookmarkFile.maximumSize); remove some first")
+                }
+                if let rulesCachePath {
+                    do throws(StoreError) {
+                        try Files.writeAtomically(cache, to: rulesCachePath)
+                    } catch {
+                        throw StoreError(error.kind, "bookmarks not changed: the sampler's rules cache cannot be written: \(error.message)")
+                    }
+                    wroteCache = true
+                }
+                return result
             }
-            cache = BookmarkFile.encode(rules, withSource: true)
-            if cache.count > BookmarkFile.maximumSize {
-                throw StoreError(.refused, "the bookmarks would take \(cache.count) bytes, more than \(BookmarkFile.maximumSize); remove some first")
-            }
-            return result
+        } catch {
+            // Only when COMMIT itself failed is the cache ahead of the table: put it back.
+            if wroteCache, let rulesCachePath { try? writeRulesCache(to: rulesCachePath) }
+            throw error
         }
-        if changed(result), let rulesCachePath {
-            do throws(StoreError) {
-                try Files.writeAtomically(cache, to: rulesCachePath)
-            } catch {
-                throw StoreError(error.kind, "bookmarks saved, but the sampler will not see them until its rules cache can be written: \(error.message)")
-            }
-        }
-        return result
     }
 
     private func storedBookmarks(includeBuiltin: Bool) throws(StoreError) -> [BookmarkRule] {

@@ -46,6 +46,12 @@ final class MatchingTests: XCTestCase {
         XCTAssertEqual(resolver.name(comm: "python3~x", cmdline: "python3 serve.py"), "python3")
     }
 
+    func testARuleThatWouldShowAnEmptyNameLetsTheNextRuleTry() {
+        let resolver = NameResolver(rules: [rule(.commandLine, "--daemon", ""), rule(.commandLine, "--da", "Daemon")])
+        XCTAssertEqual(resolver.name(comm: "", cmdline: "x --daemon"), "Daemon")
+        XCTAssertEqual(resolver.name(comm: "svc", cmdline: "x --daemon"), "svc")
+    }
+
     // MARK: - 15-byte truncation
 
     func testTruncatedMatchesACommOfExactly15BytesThatIsThePatternsPrefix() {

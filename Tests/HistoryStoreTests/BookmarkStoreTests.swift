@@ -314,6 +314,21 @@ final class BookmarkStoreTests: XCTestCase {
         XCTAssertEqual(old.rules, BuiltinBookmarks.rules, "the open file is still the whole old cache")
     }
 
+    func testAChangeWhoseCacheCannotBeWrittenIsRolledBack() throws {
+        let scratch = try Scratch()
+        let db = try scratch.open()
+        try db.addBookmark(rule(.comm, "a", "A"))
+        let before = try dump(db)
+        db.rulesCachePath = scratch.file("missing-folder/bookmarks.rules")
+        XCTAssertThrowsError(try db.addBookmark(rule(.comm, "b", "B"))) { error in
+            let message = (error as? StoreError)?.message ?? ""
+            XCTAssertTrue(message.hasPrefix("bookmarks not changed: the sampler's rules cache cannot be written: cannot create "), message)
+            XCTAssertFalse(message.contains("\n"))
+        }
+        XCTAssertThrowsError(try db.applyImport(db.planImport(file("comm\tc\tC\n"))))
+        XCTAssertEqual(try dump(db), before)
+    }
+
     func testNoCacheIsWrittenWhenTheDatabaseHasNoCachePath() throws {
         let scratch = try Scratch()
         let db = try scratch.open()
