@@ -94,6 +94,32 @@ final class BookmarksProgramTests: XCTestCase {
         XCTAssertTrue(waitForName("Settings"), "back to the built-in name")
     }
 
+    func testAnExitKeepsItsFriendlyNameInHistoryAndTopExitedShowsIt() throws {
+        let live = try LiveTree()
+        try live.mirror("sampler-desktop/1")
+        let added = try run("sysstats", ["bookmarks", "add", "--exe", "firefox-esr", "--name", "My Browser", "--data-dir", data])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
+        process.arguments = ["--interval", "0.05", "--runtime-dir", runtime, "--data-dir", data,
+                             "--proc-root", live.url.appendingPathComponent("proc").path,
+                             "--sys-root", live.url.appendingPathComponent("sys").path]
+        try process.run()
+        var deadline = Date().addingTimeInterval(10)
+        while (try? snapshot())?.sequence ?? 0 < 3, Date() < deadline { usleep(20_000) }
+        try live.mirror("sampler-desktop/2")   // firefox-esr exits
+        deadline = Date().addingTimeInterval(10)
+        while (try? snapshot())?.exits.isEmpty ?? true, Date() < deadline { usleep(20_000) }
+        kill(process.processIdentifier, SIGTERM)   // the last batch carries the exit
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(try snapshot()?.exits.map { String(decoding: $0.name, as: UTF8.self) }, ["My Browser"])
+
+        let exited = try run("sysstats", ["top", "--exited", "--data-dir", data])
+        XCTAssertEqual(exited.status, 0, exited.stderr)
+        XCTAssertTrue(exited.stdout.contains("firefox-esr (My Browser)"), exited.stdout)
+    }
+
     func testImportAsksAndWithoutATerminalNeedsYes() throws {
         let file = directory.file("shared.sysstats-bookmarks")
         try Data("sysstats-bookmarks 1\nexe\tfoo\tFoo\n".utf8).write(to: URL(fileURLWithPath: file))
