@@ -39,6 +39,11 @@ public final class Sampler {
     private let rules: RulesWatcher
     /// Where the resolver writes a friendly name before it is copied into the process.
     private var nameScratch: [UInt8] = []
+    /// One copy of each friendly name, shared by every process that has it (hundreds of
+    /// `kworker/*` threads are all "Kernel worker"): one array per name, not per process.
+    private var internedNames: [[UInt8]: [UInt8]] = [:]
+    /// The rules version `internedNames` belongs to.
+    private var internedGeneration: UInt32 = 0
     /// The kernel's name and the friendly name of each exit in ``snapshot``'s `exits`, in
     /// the same order: the snapshot shows one name, history keeps both.
     public private(set) var exitNames: [ExitNames] = []
@@ -196,8 +201,21 @@ public final class Sampler {
                 }
             }
         }
-        processTable.setFriendlyName(at: index, found && !nameScratch.isEmpty ? Array(nameScratch) : [],
+        processTable.setFriendlyName(at: index, found && !nameScratch.isEmpty ? interned(generation) : [],
                                      generation: generation)
+    }
+
+    /// `nameScratch` as a shared array (allocated the first time a name is seen).
+    private func interned(_ generation: UInt32) -> [UInt8] {
+        // A new set of rules, or more distinct names than processes ever have: start over.
+        if internedGeneration != generation || internedNames.count >= 4096 {
+            internedNames.removeAll(keepingCapacity: internedGeneration == generation)
+            internedGeneration = generation
+        }
+        if let shared = internedNames[nameScratch] { return shared }
+        let copy = Array(nameScratch)
+        internedNames[copy] = copy
+        return copy
     }
 
     /// The basename of the first word of a command line (arguments joined by spaces).
