@@ -2,156 +2,158 @@
 // Do not edit: edit the asset and run the script (BookmarksTests checks this file is up to date).
 
 extension BuiltinBookmarks {
-    /// The 149 defaults, in file order, with source `.builtin`.
-    public static let rules: [BookmarkRule] = [
-        rule(.truncated, "Isolated Web Content", "Firefox tab"),
-        rule(.truncated, "Isolated Service Worker", "Firefox service worker"),
-        rule(.comm, "Web Content", "Firefox content"),
-        rule(.comm, "WebExtensions", "Firefox extensions"),
-        rule(.truncated, "Privileged Content", "Firefox privileged content"),
-        rule(.comm, "RDD Process", "Firefox media decoder"),
-        rule(.comm, "Socket Process", "Firefox network"),
-        rule(.comm, "Utility Process", "Firefox utility"),
-        rule(.comm, "GPU Process", "Firefox GPU"),
-        rule(.comm, "forkserver", "Firefox fork server"),
-        rule(.comm, "GeckoMain", "Firefox"),
-        rule(.executable, "firefox-esr", "Firefox ESR"),
-        rule(.executable, "firefox", "Firefox"),
-        rule(.executable, "firefox-bin", "Firefox"),
-        rule(.comm, "firefox", "Firefox"),
-        rule(.executable, "thunderbird", "Thunderbird"),
-        rule(.commandLine, "chrome --type=renderer", "Chrome tab"),
-        rule(.commandLine, "chrome --type=gpu-process", "Chrome GPU"),
-        rule(.commandLine, "chrome --type=utility", "Chrome utility"),
-        rule(.commandLine, "chrome --type=zygote", "Chrome zygote"),
-        rule(.commandLine, "chromium --type=renderer", "Chromium tab"),
-        rule(.commandLine, "chromium --type=gpu-process", "Chromium GPU"),
-        rule(.commandLine, "chromium --type=utility", "Chromium utility"),
-        rule(.commandLine, "chromium --type=zygote", "Chromium zygote"),
-        rule(.truncated, "chrome_crashpad_handler", "Chrome crash reporter"),
-        rule(.executable, "chrome", "Chrome"),
-        rule(.executable, "chromium", "Chromium"),
-        rule(.executable, "brave", "Brave"),
-        rule(.executable, "msedge", "Microsoft Edge"),
-        rule(.executable, "vivaldi-bin", "Vivaldi"),
-        rule(.executable, "code", "VS Code"),
-        rule(.comm, "code", "VS Code"),
-        rule(.executable, "code-insiders", "VS Code Insiders"),
-        rule(.executable, "codium", "VSCodium"),
-        rule(.executable, "emacs", "Emacs", .version),
-        rule(.comm, "emacs", "Emacs", .version),
-        rule(.executable, "vim", "Vim"),
-        rule(.executable, "nvim", "Neovim"),
-        rule(.executable, "gedit", "gedit"),
-        rule(.truncated, "gnome-text-editor", "GNOME Text Editor"),
-        rule(.executable, "kate", "Kate"),
-        rule(.executable, "sublime_text", "Sublime Text"),
-        rule(.comm, "Xorg", "X server"),
-        rule(.executable, "Xorg", "X server"),
-        rule(.comm, "Xwayland", "Xwayland"),
-        rule(.comm, "gnome-shell", "GNOME Shell"),
-        rule(.truncated, "gnome-shell-calendar-server", "GNOME Shell calendar"),
-        rule(.comm, "kwin_x11", "KWin (X11)"),
-        rule(.comm, "kwin_wayland", "KWin (Wayland)"),
-        rule(.truncated, "kwin_wayland_wrapper", "KWin (Wayland)"),
-        rule(.comm, "plasmashell", "KDE Plasma"),
-        rule(.comm, "picom", "picom compositor"),
-        rule(.comm, "sway", "Sway"),
-        rule(.comm, "mutter", "Mutter"),
-        rule(.comm, "Hyprland", "Hyprland"),
-        rule(.comm, "weston", "Weston"),
-        rule(.comm, "xfwm4", "Xfce window manager"),
-        rule(.comm, "i3", "i3"),
-        rule(.comm, "xfce4-panel", "Xfce panel"),
-        rule(.comm, "xfce4-session", "Xfce session"),
-        rule(.comm, "Thunar", "Thunar"),
-        rule(.comm, "waybar", "Waybar"),
-        rule(.comm, "polybar", "Polybar"),
-        rule(.comm, "pipewire", "PipeWire"),
-        rule(.comm, "pipewire-pulse", "PipeWire (PulseAudio)"),
-        rule(.comm, "wireplumber", "WirePlumber"),
-        rule(.comm, "pulseaudio", "PulseAudio"),
-        rule(.truncated, "gnome-control-center", "Settings"),
-        rule(.truncated, "evolution-addressbook-factory", "Evolution address book"),
-        rule(.truncated, "evolution-calendar-factory", "Evolution calendar"),
-        rule(.truncated, "evolution-source-registry", "Evolution sources"),
-        rule(.truncated, "evolution-alarm-notify", "Evolution alarms"),
-        rule(.executable, "xdg-desktop-portal-gnome", "desktop portal (GNOME)"),
-        rule(.executable, "xdg-desktop-portal-gtk", "desktop portal (GTK)"),
-        rule(.executable, "xdg-desktop-portal-kde", "desktop portal (KDE)"),
-        rule(.truncated, "xdg-desktop-portal", "desktop portal"),
-        rule(.executable, "xdg-document-portal", "document portal"),
-        rule(.executable, "xdg-permission-store", "permission store"),
-        rule(.truncated, "tracker-miner-fs-3", "file indexer (Tracker)"),
-        rule(.comm, "tracker-extract", "Tracker extractor"),
-        rule(.truncated, "tracker-extract-3", "Tracker extractor"),
-        rule(.truncated, "gnome-session-binary", "GNOME session"),
-        rule(.truncated, "gnome-keyring-daemon", "GNOME keyring"),
-        rule(.truncated, "gnome-terminal-server", "GNOME Terminal"),
-        rule(.comm, "gnome-software", "GNOME Software"),
-        rule(.truncated, "goa-identity-service", "GNOME online accounts"),
-        rule(.comm, "goa-daemon", "GNOME online accounts"),
-        rule(.truncated, "at-spi-bus-launcher", "accessibility bus"),
-        rule(.truncated, "at-spi2-registryd", "accessibility registry"),
-        rule(.truncated, "gvfs-udisks2-volume-monitor", "GVfs volume monitor"),
-        rule(.glob, "gvfs*", "GVfs"),
-        rule(.glob, "gsd-*", "GNOME settings daemon"),
-        rule(.comm, "ibus-daemon", "IBus input"),
-        rule(.truncated, "ibus-extension-gtk3", "IBus input"),
-        rule(.comm, "nautilus", "Files"),
-        rule(.comm, "evince", "Document Viewer"),
-        rule(.comm, "kdeconnectd", "KDE Connect"),
-        rule(.glob, "kworker/*", "kernel worker"),
-        rule(.glob, "ksoftirqd/*", "kernel softirq"),
-        rule(.glob, "rcu_*", "kernel RCU"),
-        rule(.glob, "migration/*", "kernel migration"),
-        rule(.glob, "irq/*", "kernel IRQ thread"),
-        rule(.glob, "cpuhp/*", "kernel CPU hotplug"),
-        rule(.glob, "idle_inject/*", "kernel idle injection"),
-        rule(.glob, "watchdog/*", "kernel watchdog"),
-        rule(.glob, "kswapd*", "kernel swap daemon"),
-        rule(.glob, "kcompactd*", "kernel memory compaction"),
-        rule(.glob, "jbd2/*", "ext4 journal"),
-        rule(.glob, "scsi_eh_*", "kernel SCSI error handler"),
-        rule(.comm, "kthreadd", "kernel thread spawner"),
-        rule(.comm, "khugepaged", "kernel huge pages"),
-        rule(.comm, "kauditd", "kernel audit"),
-        rule(.comm, "oom_reaper", "kernel OOM reaper"),
-        rule(.comm, "systemd", "systemd"),
-        rule(.truncated, "systemd-journald", "journal"),
-        rule(.comm, "systemd-logind", "login manager"),
-        rule(.comm, "systemd-udevd", "udev"),
-        rule(.truncated, "systemd-resolved", "DNS resolver"),
-        rule(.truncated, "systemd-timesyncd", "time sync"),
-        rule(.truncated, "systemd-networkd", "network (systemd)"),
-        rule(.comm, "systemd-oomd", "OOM killer (systemd)"),
-        rule(.comm, "systemd-homed", "home directories (systemd)"),
-        rule(.comm, "systemd-userdbd", "user database (systemd)"),
-        rule(.truncated, "systemd-machined", "machines (systemd)"),
-        rule(.comm, "dbus-daemon", "D-Bus"),
-        rule(.comm, "dbus-broker", "D-Bus"),
-        rule(.truncated, "dbus-broker-launch", "D-Bus"),
-        rule(.comm, "NetworkManager", "NetworkManager"),
-        rule(.comm, "wpa_supplicant", "Wi-Fi"),
-        rule(.comm, "polkitd", "polkit"),
-        rule(.comm, "udisksd", "disk manager"),
-        rule(.comm, "upowerd", "power manager"),
-        rule(.comm, "accounts-daemon", "accounts"),
-        rule(.comm, "cupsd", "print server"),
-        rule(.comm, "sshd", "SSH server"),
-        rule(.comm, "cron", "cron"),
-        rule(.comm, "avahi-daemon", "Avahi (mDNS)"),
-        rule(.comm, "bluetoothd", "Bluetooth"),
-        rule(.comm, "ModemManager", "ModemManager"),
-        rule(.comm, "rtkit-daemon", "RealtimeKit"),
-        rule(.comm, "thermald", "thermal daemon"),
-        rule(.comm, "irqbalance", "irqbalance"),
-        rule(.comm, "snapd", "snapd"),
-        rule(.comm, "dockerd", "Docker"),
-        rule(.comm, "containerd", "containerd"),
-        rule(.commandLine, "--type=renderer", "web renderer"),
-        rule(.commandLine, "--type=gpu-process", "web GPU process"),
-        rule(.commandLine, "--type=utility", "web utility process"),
-        rule(.commandLine, "--type=zygote", "web zygote"),
-    ]
+    /// The 149 defaults, in file order: the asset's rule lines in the bookmarks format
+    /// (docs/bookmarks-format.md), without its comments.
+    static let file: StaticString = """
+        sysstats-bookmarks 1
+        truncated\tIsolated Web Content\tFirefox tab
+        truncated\tIsolated Service Worker\tFirefox service worker
+        comm\tWeb Content\tFirefox content
+        comm\tWebExtensions\tFirefox extensions
+        truncated\tPrivileged Content\tFirefox privileged content
+        comm\tRDD Process\tFirefox media decoder
+        comm\tSocket Process\tFirefox network
+        comm\tUtility Process\tFirefox utility
+        comm\tGPU Process\tFirefox GPU
+        comm\tforkserver\tFirefox fork server
+        comm\tGeckoMain\tFirefox
+        exe\tfirefox-esr\tFirefox ESR
+        exe\tfirefox\tFirefox
+        exe\tfirefox-bin\tFirefox
+        comm\tfirefox\tFirefox
+        exe\tthunderbird\tThunderbird
+        cmdline\tchrome --type=renderer\tChrome tab
+        cmdline\tchrome --type=gpu-process\tChrome GPU
+        cmdline\tchrome --type=utility\tChrome utility
+        cmdline\tchrome --type=zygote\tChrome zygote
+        cmdline\tchromium --type=renderer\tChromium tab
+        cmdline\tchromium --type=gpu-process\tChromium GPU
+        cmdline\tchromium --type=utility\tChromium utility
+        cmdline\tchromium --type=zygote\tChromium zygote
+        truncated\tchrome_crashpad_handler\tChrome crash reporter
+        exe\tchrome\tChrome
+        exe\tchromium\tChromium
+        exe\tbrave\tBrave
+        exe\tmsedge\tMicrosoft Edge
+        exe\tvivaldi-bin\tVivaldi
+        exe\tcode\tVS Code
+        comm\tcode\tVS Code
+        exe\tcode-insiders\tVS Code Insiders
+        exe\tcodium\tVSCodium
+        exe\temacs\tEmacs\tstrip=version
+        comm\temacs\tEmacs\tstrip=version
+        exe\tvim\tVim
+        exe\tnvim\tNeovim
+        exe\tgedit\tgedit
+        truncated\tgnome-text-editor\tGNOME Text Editor
+        exe\tkate\tKate
+        exe\tsublime_text\tSublime Text
+        comm\tXorg\tX server
+        exe\tXorg\tX server
+        comm\tXwayland\tXwayland
+        comm\tgnome-shell\tGNOME Shell
+        truncated\tgnome-shell-calendar-server\tGNOME Shell calendar
+        comm\tkwin_x11\tKWin (X11)
+        comm\tkwin_wayland\tKWin (Wayland)
+        truncated\tkwin_wayland_wrapper\tKWin (Wayland)
+        comm\tplasmashell\tKDE Plasma
+        comm\tpicom\tpicom compositor
+        comm\tsway\tSway
+        comm\tmutter\tMutter
+        comm\tHyprland\tHyprland
+        comm\tweston\tWeston
+        comm\txfwm4\tXfce window manager
+        comm\ti3\ti3
+        comm\txfce4-panel\tXfce panel
+        comm\txfce4-session\tXfce session
+        comm\tThunar\tThunar
+        comm\twaybar\tWaybar
+        comm\tpolybar\tPolybar
+        comm\tpipewire\tPipeWire
+        comm\tpipewire-pulse\tPipeWire (PulseAudio)
+        comm\twireplumber\tWirePlumber
+        comm\tpulseaudio\tPulseAudio
+        truncated\tgnome-control-center\tSettings
+        truncated\tevolution-addressbook-factory\tEvolution address book
+        truncated\tevolution-calendar-factory\tEvolution calendar
+        truncated\tevolution-source-registry\tEvolution sources
+        truncated\tevolution-alarm-notify\tEvolution alarms
+        exe\txdg-desktop-portal-gnome\tdesktop portal (GNOME)
+        exe\txdg-desktop-portal-gtk\tdesktop portal (GTK)
+        exe\txdg-desktop-portal-kde\tdesktop portal (KDE)
+        truncated\txdg-desktop-portal\tdesktop portal
+        exe\txdg-document-portal\tdocument portal
+        exe\txdg-permission-store\tpermission store
+        truncated\ttracker-miner-fs-3\tfile indexer (Tracker)
+        comm\ttracker-extract\tTracker extractor
+        truncated\ttracker-extract-3\tTracker extractor
+        truncated\tgnome-session-binary\tGNOME session
+        truncated\tgnome-keyring-daemon\tGNOME keyring
+        truncated\tgnome-terminal-server\tGNOME Terminal
+        comm\tgnome-software\tGNOME Software
+        truncated\tgoa-identity-service\tGNOME online accounts
+        comm\tgoa-daemon\tGNOME online accounts
+        truncated\tat-spi-bus-launcher\taccessibility bus
+        truncated\tat-spi2-registryd\taccessibility registry
+        truncated\tgvfs-udisks2-volume-monitor\tGVfs volume monitor
+        glob\tgvfs*\tGVfs
+        glob\tgsd-*\tGNOME settings daemon
+        comm\tibus-daemon\tIBus input
+        truncated\tibus-extension-gtk3\tIBus input
+        comm\tnautilus\tFiles
+        comm\tevince\tDocument Viewer
+        comm\tkdeconnectd\tKDE Connect
+        glob\tkworker/*\tkernel worker
+        glob\tksoftirqd/*\tkernel softirq
+        glob\trcu_*\tkernel RCU
+        glob\tmigration/*\tkernel migration
+        glob\tirq/*\tkernel IRQ thread
+        glob\tcpuhp/*\tkernel CPU hotplug
+        glob\tidle_inject/*\tkernel idle injection
+        glob\twatchdog/*\tkernel watchdog
+        glob\tkswapd*\tkernel swap daemon
+        glob\tkcompactd*\tkernel memory compaction
+        glob\tjbd2/*\text4 journal
+        glob\tscsi_eh_*\tkernel SCSI error handler
+        comm\tkthreadd\tkernel thread spawner
+        comm\tkhugepaged\tkernel huge pages
+        comm\tkauditd\tkernel audit
+        comm\toom_reaper\tkernel OOM reaper
+        comm\tsystemd\tsystemd
+        truncated\tsystemd-journald\tjournal
+        comm\tsystemd-logind\tlogin manager
+        comm\tsystemd-udevd\tudev
+        truncated\tsystemd-resolved\tDNS resolver
+        truncated\tsystemd-timesyncd\ttime sync
+        truncated\tsystemd-networkd\tnetwork (systemd)
+        comm\tsystemd-oomd\tOOM killer (systemd)
+        comm\tsystemd-homed\thome directories (systemd)
+        comm\tsystemd-userdbd\tuser database (systemd)
+        truncated\tsystemd-machined\tmachines (systemd)
+        comm\tdbus-daemon\tD-Bus
+        comm\tdbus-broker\tD-Bus
+        truncated\tdbus-broker-launch\tD-Bus
+        comm\tNetworkManager\tNetworkManager
+        comm\twpa_supplicant\tWi-Fi
+        comm\tpolkitd\tpolkit
+        comm\tudisksd\tdisk manager
+        comm\tupowerd\tpower manager
+        comm\taccounts-daemon\taccounts
+        comm\tcupsd\tprint server
+        comm\tsshd\tSSH server
+        comm\tcron\tcron
+        comm\tavahi-daemon\tAvahi (mDNS)
+        comm\tbluetoothd\tBluetooth
+        comm\tModemManager\tModemManager
+        comm\trtkit-daemon\tRealtimeKit
+        comm\tthermald\tthermal daemon
+        comm\tirqbalance\tirqbalance
+        comm\tsnapd\tsnapd
+        comm\tdockerd\tDocker
+        comm\tcontainerd\tcontainerd
+        cmdline\t--type=renderer\tweb renderer
+        cmdline\t--type=gpu-process\tweb GPU process
+        cmdline\t--type=utility\tweb utility process
+        cmdline\t--type=zygote\tweb zygote
+        """
 }

@@ -5,12 +5,16 @@
 /// The built-in bookmarks: friendly names for common desktop programs, browsers'
 /// helper processes, audio servers, kernel workers and system services.
 public enum BuiltinBookmarks {
-    static func rule(_ kind: MatchKind, _ pattern: StaticString, _ name: StaticString,
-                     _ strip: SuffixStrip = .none) -> BookmarkRule {
-        BookmarkRule(kind: kind, pattern: bytes(pattern), friendlyName: bytes(name), strip: strip, source: .builtin)
-    }
-
-    private static func bytes(_ text: StaticString) -> [UInt8] {
-        text.withUTF8Buffer { Array($0) }
+    /// The defaults, in file order, with source `.builtin`. Parsed from the compiled-in
+    /// text on each use and not kept: the sampler compiles them into a ``NameResolver``
+    /// (only while it has no rules cache) and needs no copy of the rules besides.
+    public static var rules: [BookmarkRule] {
+        let bytes = file.withUTF8Buffer { Array($0) }
+        guard var rules = try? BookmarkFile.parse(bytes).rules else {
+            // BookmarksTests parse the same text; the generator refuses what the reader would.
+            preconditionFailure("the compiled-in bookmarks do not parse")
+        }
+        for i in rules.indices { rules[i].source = .builtin }
+        return rules
     }
 }

@@ -3,23 +3,32 @@
 
 /// The rules the sampler and the CLI resolve names with, in precedence order.
 public struct NameResolver: Sendable {
-    /// The rules, sorted by source (user, imported, builtin); within a source, in
-    /// the order given. The first matching rule wins.
-    public private(set) var rules: [BookmarkRule]
-    /// `rules` flattened for matching (RuleMatching.swift).
+    /// The rules flattened for matching (RuleMatching.swift), sorted by source (user,
+    /// imported, builtin); within a source, in the order given. The first matching rule wins.
     let compiled: [CompiledRule]
-    /// Every pattern and friendly name, back to back; `compiled` points into it.
+    /// Every pattern and friendly name, back to back; `compiled` points into it. The
+    /// resolver keeps only this compact form, not the rules' own arrays (two heap
+    /// blocks per rule): the sampler holds a resolver for as long as it runs.
     let storage: [UInt8]
 
     public init(rules: [BookmarkRule]) {
-        // Stable sort by source: equal sources keep their order.
-        var indexed: [(Int, BookmarkRule)] = []
-        indexed.reserveCapacity(rules.count)
-        for (i, r) in rules.enumerated() { indexed.append((i, r)) }
-        indexed.sort { $0.1.source != $1.1.source ? $0.1.source < $1.1.source : $0.0 < $1.0 }
-        self.rules = indexed.map { $0.1 }
-        (compiled, storage) = NameResolver.compile(self.rules)
+        (compiled, storage) = NameResolver.compile(rules)
     }
+
+    /// The rules in precedence order (rebuilt from the compact form: for the CLI, not a hot path).
+    public var rules: [BookmarkRule] {
+        var out: [BookmarkRule] = []
+        out.reserveCapacity(compiled.count)
+        for rule in compiled {
+            out.append(BookmarkRule(kind: rule.kind, pattern: Array(storage[rule.pattern]),
+                                    friendlyName: Array(storage[rule.name]), strip: rule.strip, source: rule.source))
+        }
+        return out
+    }
+
+    /// How many rules there are: a matched rule's index (``resolveRule(comm:executable:commandLine:into:)``)
+    /// is below this.
+    public var ruleCount: Int { compiled.count }
 
     /// The built-in defaults only (no database, no rules cache).
     public static var builtin: NameResolver { NameResolver(rules: BuiltinBookmarks.rules) }
@@ -34,6 +43,16 @@ public struct NameResolver: Sendable {
     ///   - commandLine: the command line, arguments joined by spaces (empty for kernel threads).
     public func resolve(comm: UnsafeRawBufferPointer, executable: UnsafeRawBufferPointer,
                         commandLine: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        resolveRule(comm: comm, executable: executable, commandLine: commandLine, into: &out) != nil
+    }
+
+    /// Like ``resolve(comm:executable:commandLine:into:)``, and says which rule matched: its
+    /// index in ``rules``, and whether the name written is the rule's own friendly name (the
+    /// same for every process the rule matches, so a caller can share one copy of it per
+    /// rule) rather than the process's name with the suffix stripped. nil when no rule matches.
+    public func resolveRule(comm: UnsafeRawBufferPointer, executable: UnsafeRawBufferPointer,
+                            commandLine: UnsafeRawBufferPointer,
+                            into out: inout [UInt8]) -> (index: Int, fixedName: Bool)? {
         out.removeAll(keepingCapacity: true)
         return match(comm: comm, executable: executable, commandLine: commandLine, into: &out)
     }

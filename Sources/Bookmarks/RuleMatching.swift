@@ -12,58 +12,71 @@
 // interval, so even 1,000 such processes cost well under a few tens of milliseconds once.
 
 /// A rule flattened for matching: offsets into the resolver's byte storage, no
-/// references, so the loop touches no reference counts.
+/// references, so the loop touches no reference counts. 32-bit offsets: the storage is
+/// at most a bookmarks file's size (256 KiB).
 struct CompiledRule {
     var kind: MatchKind
     var strip: SuffixStrip
-    var patternStart: Int
-    var patternEnd: Int
-    var nameStart: Int
-    var nameEnd: Int
+    var source: RuleSource
+    var patternStart: UInt32
+    var patternEnd: UInt32
+    var nameEnd: UInt32
+
+    var pattern: Range<Int> { Int(patternStart)..<Int(patternEnd) }
+    /// The friendly name follows the pattern in the storage.
+    var name: Range<Int> { Int(patternEnd)..<Int(nameEnd) }
 }
 
 extension NameResolver {
     /// The longest task name the kernel keeps (`TASK_COMM_LEN` 16, less the NUL).
     public static let commLength = 15
 
+    /// Flattens `rules` in precedence order: by source, and within a source in the given
+    /// order. One pass per source rather than a sort: a generic (stable) sort would bring
+    /// the standard library's merge sort into the sampler's code pages for three keys.
     static func compile(_ rules: [BookmarkRule]) -> (rules: [CompiledRule], storage: [UInt8]) {
+        var total = 0
+        for rule in rules { total += rule.pattern.count + rule.friendlyName.count }
         var storage: [UInt8] = []
+        storage.reserveCapacity(total)
         var compiled: [CompiledRule] = []
         compiled.reserveCapacity(rules.count)
-        for rule in rules {
-            let patternStart = storage.count
-            storage.append(contentsOf: rule.pattern)
-            let nameStart = storage.count
-            storage.append(contentsOf: rule.friendlyName)
-            compiled.append(CompiledRule(kind: rule.kind, strip: rule.strip,
-                                         patternStart: patternStart, patternEnd: nameStart,
-                                         nameStart: nameStart, nameEnd: storage.count))
+        for source in RuleSource.allCases {
+            for rule in rules where rule.source == source {
+                let patternStart = UInt32(storage.count)
+                storage.append(contentsOf: rule.pattern)
+                let patternEnd = UInt32(storage.count)
+                storage.append(contentsOf: rule.friendlyName)
+                compiled.append(CompiledRule(kind: rule.kind, strip: rule.strip, source: rule.source,
+                                             patternStart: patternStart, patternEnd: patternEnd,
+                                             nameEnd: UInt32(storage.count)))
+            }
         }
         return (compiled, storage)
     }
 
     func match(comm: UnsafeRawBufferPointer, executable rawExecutable: UnsafeRawBufferPointer,
-               commandLine: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+               commandLine: UnsafeRawBufferPointer, into out: inout [UInt8]) -> (index: Int, fixedName: Bool)? {
         let executable = NameResolver.basename(rawExecutable)
-        return storage.withUnsafeBytes { bytes -> Bool in
+        return storage.withUnsafeBytes { bytes -> (index: Int, fixedName: Bool)? in
             var index = 0
             while index < compiled.count {
                 let rule = compiled[index]
                 index += 1
-                let pattern = UnsafeRawBufferPointer(rebasing: bytes[rule.patternStart..<rule.patternEnd])
+                let pattern = UnsafeRawBufferPointer(rebasing: bytes[rule.pattern])
                 guard let shown = NameResolver.matches(rule, pattern, comm: comm, executable: executable,
                                                        commandLine: commandLine) else { continue }
-                let name = rule.nameStart == rule.nameEnd
-                    ? shown : UnsafeRawBufferPointer(rebasing: bytes[rule.nameStart..<rule.nameEnd])
+                let fixed = rule.patternEnd != rule.nameEnd
+                let name = fixed ? UnsafeRawBufferPointer(rebasing: bytes[rule.name]) : shown
                 if name.count == 0 { continue }   // nothing to show (an empty comm): let a later rule try
                 var i = 0
                 while i < name.count {   // byte by byte: a generic append may allocate in debug builds
                     out.append(name[i])
                     i += 1
                 }
-                return true
+                return (index - 1, fixed)
             }
-            return false
+            return nil
         }
     }
 

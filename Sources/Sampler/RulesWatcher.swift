@@ -21,7 +21,9 @@ final class RulesWatcher {
     /// The cache's path as a C string, built once: a stat per interval must not allocate.
     private let path: [CChar]?
     private let displayPath: String
-    private let builtins: [BookmarkRule]
+    /// Whether the built-in rules apply while there is no (good) cache. Parsed when needed,
+    /// not kept: with a cache loaded they would be a second copy of the rules on the heap.
+    private let builtins: Bool
     private var loaded: Identity?
     private var refused: Identity?
 
@@ -32,12 +34,12 @@ final class RulesWatcher {
 
     /// - Parameters:
     ///   - path: the rules cache; nil for the built-in rules only.
-    ///   - builtins: the rules used while there is no (good) cache.
-    init(path: String?, builtins: [BookmarkRule]) {
+    ///   - builtins: whether the built-in rules apply while there is no (good) cache.
+    init(path: String?, builtins: Bool) {
         self.path = path.map { Array($0.utf8CString) }
         displayPath = path ?? ""
         self.builtins = builtins
-        resolver = NameResolver(rules: builtins)
+        resolver = NameResolver(rules: builtins ? BuiltinBookmarks.rules : [])
     }
 
     /// Stats the cache and reloads it if it changed. Returns true when the rules changed.
@@ -50,7 +52,7 @@ final class RulesWatcher {
             // No cache (yet): the built-in rules, if something else was in force.
             if loaded == nil { return false }
             loaded = nil
-            return use(builtins)
+            return use(builtinRules)
         }
         let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                                 seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
@@ -67,9 +69,11 @@ final class RulesWatcher {
             printError("sysstatsd: \(error.message(file: displayPath)); using the built-in bookmarks")
             let changed = loaded != nil
             loaded = nil
-            return changed ? use(builtins) : false
+            return changed ? use(builtinRules) : false
         }
     }
+
+    private var builtinRules: [BookmarkRule] { builtins ? BuiltinBookmarks.rules : [] }
 
     private func use(_ rules: [BookmarkRule]) -> Bool {
         resolver = NameResolver(rules: rules)

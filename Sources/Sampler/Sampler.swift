@@ -39,11 +39,14 @@ public final class Sampler {
     private let rules: RulesWatcher
     /// Where the resolver writes a friendly name before it is copied into the process.
     private var nameScratch: [UInt8] = []
-    /// One copy of each friendly name, shared by every process that has it (hundreds of
-    /// `kworker/*` threads are all "Kernel worker"): one array per name, not per process.
-    private var internedNames: [[UInt8]: [UInt8]] = [:]
-    /// The rules version `internedNames` belongs to.
-    private var internedGeneration: UInt32 = 0
+    /// One copy of each rule's friendly name, shared by every process the rule names
+    /// (hundreds of `kworker/*` threads are all "Kernel worker"): one array per rule, not
+    /// per process; empty until the rule first matches. Indexed by rule, not keyed by name:
+    /// a dictionary keyed by `[UInt8]` would bring hashing and the runtime's conformance
+    /// lookup into the sampler's code pages.
+    private var namesByRule: [[UInt8]] = []
+    /// The rules version `namesByRule` belongs to.
+    private var namesGeneration: UInt32 = 0
     /// The kernel's name and the friendly name of each exit in ``snapshot``'s `exits`, in
     /// the same order: the snapshot shows one name, history keeps both.
     public private(set) var exitNames: [ExitNames] = []
@@ -65,7 +68,7 @@ public final class Sampler {
         processTable = ProcessTable(procRoot: procRoot)
         exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB)
         rules = RulesWatcher(path: configuration.rulesPath,
-                             builtins: configuration.builtinBookmarks ? BuiltinBookmarks.rules : [])
+                             builtins: configuration.builtinBookmarks)
         nameScratch.reserveCapacity(4 * BookmarkFile.maximumNameLength)
         exitNames.reserveCapacity(Snapshot.maximumExits)
         snapshot.intervalMs = configuration.intervalMs
@@ -197,25 +200,28 @@ public final class Sampler {
                 // The executable's basename; argv[0]'s when /proc/PID/exe is unreadable.
                 let run = p.exeName.isEmpty ? Sampler.firstArgumentBase(line) : nil
                 return p.exeName.withUnsafeBytes { exe in
-                    rules.resolver.resolve(comm: comm, executable: run ?? exe, commandLine: line, into: &nameScratch)
+                    rules.resolver.resolveRule(comm: comm, executable: run ?? exe, commandLine: line, into: &nameScratch)
                 }
             }
         }
-        processTable.setFriendlyName(at: index, found && !nameScratch.isEmpty ? interned(generation) : [],
-                                     generation: generation)
+        let name: [UInt8]
+        if let found, !nameScratch.isEmpty {
+            name = found.fixedName ? shared(rule: found.index, generation: generation) : Array(nameScratch)
+        } else {
+            name = []
+        }
+        processTable.setFriendlyName(at: index, name, generation: generation)
     }
 
-    /// `nameScratch` as a shared array (allocated the first time a name is seen).
-    private func interned(_ generation: UInt32) -> [UInt8] {
-        // A new set of rules, or more distinct names than processes ever have: start over.
-        if internedGeneration != generation || internedNames.count >= 4096 {
-            internedNames.removeAll(keepingCapacity: internedGeneration == generation)
-            internedGeneration = generation
+    /// `nameScratch`, a rule's own friendly name, as the one array shared by every process
+    /// the rule names (allocated the first time the rule matches).
+    private func shared(rule: Int, generation: UInt32) -> [UInt8] {
+        if namesGeneration != generation {   // new rules: new indices
+            namesByRule = Array(repeating: [], count: rules.resolver.ruleCount)
+            namesGeneration = generation
         }
-        if let shared = internedNames[nameScratch] { return shared }
-        let copy = Array(nameScratch)
-        internedNames[copy] = copy
-        return copy
+        if namesByRule[rule].isEmpty { namesByRule[rule] = Array(nameScratch) }
+        return namesByRule[rule]
     }
 
     /// The basename of the first word of a command line (arguments joined by spaces).

@@ -148,6 +148,36 @@ final class MatchingTests: XCTestCase {
         XCTAssertEqual(resolver.name(comm: "axe"), "third")
     }
 
+    func testResolveRuleNamesTheMatchingRuleInPrecedenceOrderAndWhetherItsNameIsFixed() {
+        let resolver = NameResolver(rules: [
+            rule(.glob, "kworker/*", "Kernel worker", source: .builtin),
+            rule(.glob, "python*", "", strip: .version),
+            rule(.comm, "code", "VS Code", source: .imported),
+        ])
+        func match(_ comm: String) -> (index: Int, fixedName: Bool, name: String)? {
+            var out: [UInt8] = []
+            let found = b(comm).withUnsafeBytes { c in
+                resolver.resolveRule(comm: c, executable: UnsafeRawBufferPointer(start: nil, count: 0),
+                                     commandLine: UnsafeRawBufferPointer(start: nil, count: 0), into: &out)
+            }
+            return found.map { ($0.index, $0.fixedName, text(out)) }
+        }
+        XCTAssertEqual(resolver.ruleCount, 3)
+        let python = match("python3.11"), code = match("code"), worker = match("kworker/0:1")
+        XCTAssertEqual(python?.index, 0); XCTAssertEqual(python?.fixedName, false); XCTAssertEqual(python?.name, "python3")
+        XCTAssertEqual(code?.index, 1); XCTAssertEqual(code?.fixedName, true); XCTAssertEqual(code?.name, "VS Code")
+        XCTAssertEqual(worker?.index, 2); XCTAssertEqual(worker?.fixedName, true)
+        XCTAssertEqual(resolver.rules[2].friendlyName, b("Kernel worker"), "indices are positions in rules")
+        XCTAssertNil(match("bash"))
+    }
+
+    func testRulesComeBackWhole() {
+        let rules = [rule(.comm, "a", "A", strip: .after(0x7E), source: .imported),
+                     rule(.executable, "b\u{FF}", "", strip: .version, source: .builtin),
+                     rule(.commandLine, "--x", "X")]
+        XCTAssertEqual(NameResolver(rules: rules).rules, [rules[2], rules[0], rules[1]])
+    }
+
     func testAnUnknownProcessResolvesToNothingAndLeavesTheBufferEmpty() {
         let resolver = NameResolver(rules: [rule(.comm, "a", "A")])
         var out = b("left over")
