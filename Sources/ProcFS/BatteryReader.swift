@@ -152,15 +152,36 @@ struct SupplyAttributes {
     var powerNow: Int64?, currentNow: Int64?
     var voltageNow: Int64?, voltageMinDesign: Int64?
 
-    /// The numeric `uevent` keys (after `POWER_SUPPLY_`) and the fields they fill.
-    // Immutable after initialization; key paths are just not declared Sendable.
-    nonisolated(unsafe) static let numericKeys: [(StaticString, WritableKeyPath<SupplyAttributes, Int64?>)] = [
-        ("ONLINE", \.online), ("PRESENT", \.present), ("CAPACITY", \.capacity),
-        ("ENERGY_NOW", \.energyNow), ("ENERGY_FULL", \.energyFull), ("ENERGY_FULL_DESIGN", \.energyFullDesign),
-        ("CHARGE_NOW", \.chargeNow), ("CHARGE_FULL", \.chargeFull), ("CHARGE_FULL_DESIGN", \.chargeFullDesign),
-        ("POWER_NOW", \.powerNow), ("CURRENT_NOW", \.currentNow),
-        ("VOLTAGE_NOW", \.voltageNow), ("VOLTAGE_MIN_DESIGN", \.voltageMinDesign),
+    /// The numeric `uevent` keys (after `POWER_SUPPLY_`); ``setNumeric(_:_:)`` fills their fields.
+    /// A switch rather than key paths: instantiating key paths at run time brings the
+    /// standard library's key-path machinery (three 64 KiB windows of code pages) into
+    /// the sampler for thirteen stores.
+    static let numericKeys: [StaticString] = [
+        "ONLINE", "PRESENT", "CAPACITY",
+        "ENERGY_NOW", "ENERGY_FULL", "ENERGY_FULL_DESIGN",
+        "CHARGE_NOW", "CHARGE_FULL", "CHARGE_FULL_DESIGN",
+        "POWER_NOW", "CURRENT_NOW",
+        "VOLTAGE_NOW", "VOLTAGE_MIN_DESIGN",
     ]
+
+    /// Stores the value of `numericKeys[index]`.
+    mutating func setNumeric(_ index: Int, _ value: Int64?) {
+        switch index {
+        case 0: online = value
+        case 1: present = value
+        case 2: capacity = value
+        case 3: energyNow = value
+        case 4: energyFull = value
+        case 5: energyFullDesign = value
+        case 6: chargeNow = value
+        case 7: chargeFull = value
+        case 8: chargeFullDesign = value
+        case 9: powerNow = value
+        case 10: currentNow = value
+        case 11: voltageNow = value
+        default: voltageMinDesign = value
+        }
+    }
 
     /// Fills the fields from `uevent` lines (`POWER_SUPPLY_STATUS=Discharging`); unknown keys are skipped.
     mutating func parseUevent(_ bytes: UnsafeRawBufferPointer) {
@@ -181,10 +202,14 @@ struct SupplyAttributes {
             } else if bytesEqual(key, "SCOPE") {
                 scopeIsDevice = bytesEqual(text, "Device")
             } else {
-                for (name, field) in SupplyAttributes.numericKeys where bytesEqual(key, name) {
-                    var number = ByteScanner(text)
-                    self[keyPath: field] = number.signed()
-                    break
+                var index = 0
+                while index < SupplyAttributes.numericKeys.count {
+                    if bytesEqual(key, SupplyAttributes.numericKeys[index]) {
+                        var number = ByteScanner(text)
+                        setNumeric(index, number.signed())
+                        break
+                    }
+                    index += 1
                 }
             }
             scanner.skipLine()
