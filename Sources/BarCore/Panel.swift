@@ -165,16 +165,19 @@ public struct PanelRenderer {
         // Cumulative edges, so that rounding never leaves a gap or overflows the bar.
         var sum: UInt64 = 0
         var x = l.left
-        func part(_ kib: UInt64, _ color: PanelColor, _ image: inout PanelImage) {
-            sum &+= kib
-            let end = l.left + Int(min(sum, total) * UInt64(width) / total)
+        for i in 0..<4 {
+            let kib: UInt64, color: PanelColor
+            switch i {
+            case 0: kib = m.wired; color = PanelPalette.memWired
+            case 1: kib = m.active; color = PanelPalette.memActive
+            case 2: kib = m.inactive; color = PanelPalette.memInactive
+            default: kib = m.other; color = PanelPalette.memOther
+            }
+            sum = sum > UInt64.max - kib ? UInt64.max : sum + kib
+            let end = l.left + Int(proportion(min(sum, total), of: total, scale: UInt64(width)))
             image.fill(PanelRect(x: x, y: l.barY, width: end - x, height: l.barHeight), color)
             x = end
         }
-        part(m.wired, PanelPalette.memWired, &image)
-        part(m.active, PanelPalette.memActive, &image)
-        part(m.inactive, PanelPalette.memInactive, &image)
-        part(m.other, PanelPalette.memOther, &image)
     }
 
     /// Small squares with letters: W A I O F.
@@ -256,8 +259,16 @@ public struct PanelRenderer {
 
         let m = snap.memory
         scratch.reset()
-        scratch.appendPercent(permyriad: m.total > 0 ? min(m.used, m.total) * 10_000 / m.total : 0)
+        scratch.appendPercent(permyriad: proportion(min(m.used, m.total), of: m.total, scale: 10_000))
         end = image.drawText(scratch.bytes, x: half, y: y, color: PanelPalette.memActive, scale: scale)
         image.drawText("mem", x: end + 2 * l.scale, y: labelY, color: PanelPalette.dimText, scale: l.scale)
     }
+}
+
+/// `part × scale ÷ total` without overflow for any `part ≤ total` (0 when total is 0):
+/// a hostile snapshot may carry sizes near UInt64.max.
+func proportion(_ part: UInt64, of total: UInt64, scale: UInt64) -> UInt64 {
+    guard total > 0 else { return 0 }
+    let product = min(part, total).multipliedFullWidth(by: scale)
+    return total.dividingFullWidth(product).quotient
 }

@@ -145,54 +145,14 @@ struct StoredPNG {
     }
 }
 
-/// Decodes an 8-bit RGB PNG with Python's zlib and struct only (checking every chunk's
-/// CRC and, through zlib, the Adler-32), undoing any of the five row filters.
+/// Decodes an 8-bit RGB PNG with scripts/decode-png.py (Python's zlib and struct only:
+/// every chunk's CRC and the Adler-32 checked, any of the five row filters undone).
 func decodePNGWithPython(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt32]) {
-    let script = """
-        import struct, sys, zlib
-        data = open(sys.argv[1], 'rb').read()
-        assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
-        pos, chunks = 8, []
-        while pos < len(data):
-            (length,) = struct.unpack('>I', data[pos:pos + 4])
-            kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-            (crc,) = struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])
-            assert zlib.crc32(kind + body) == crc, kind
-            chunks.append((kind, body))
-            pos += 12 + length
-        assert chunks[0][0] == b'IHDR' and chunks[-1][0] == b'IEND'
-        w, h, depth, colour, _, _, interlace = struct.unpack('>IIBBBBB', chunks[0][1])
-        assert (depth, colour, interlace) == (8, 2, 0)
-        raw = zlib.decompress(b''.join(b for k, b in chunks if k == b'IDAT'))
-        stride = 3 * w + 1
-        assert len(raw) == stride * h
-        prev = bytearray(3 * w)
-        out = [f'{w} {h}']
-        for y in range(h):
-            f, row = raw[y * stride], bytearray(raw[y * stride + 1:(y + 1) * stride])
-            for i in range(3 * w):
-                a = row[i - 3] if i >= 3 else 0
-                b = prev[i]
-                c = prev[i - 3] if i >= 3 else 0
-                if f == 1: row[i] = (row[i] + a) & 255
-                elif f == 2: row[i] = (row[i] + b) & 255
-                elif f == 3: row[i] = (row[i] + (a + b) // 2) & 255
-                elif f == 4:
-                    p = a + b - c
-                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                    row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-                else: assert f == 0, f
-            out.append(row.hex())
-            prev = row
-        print('\\n'.join(out))
-        """
-    let scriptURL = FileManager.default.temporaryDirectory.appendingPathComponent("decode-png-\(getpid()).py")
-    if ProcessInfo.processInfo.environment["SYSSTATS_KEEP_DECODER"] == "1" { print(scriptURL.path) }
-    try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: scriptURL) }
+    let script = goldenDirectory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/decode-png.py")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", scriptURL.path, path]
+    process.arguments = ["python3", script.path, path]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
