@@ -9,7 +9,7 @@ let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .w
 // Embedded modules cannot be imported from normal Swift (nor the other way round),
 // so SnapshotCodecEmbedded and BarCoreEmbedded are twins whose folders are
 // symbolic links to SnapshotCodec and BarCore; the tests import the normal twins.
-let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])]
+let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"])]
 
 let package = Package(
     name: "sysstats",

@@ -45,6 +45,7 @@ public struct GenmonWriter {
     /// `line`, already Pango-escaped, or `message` when there is no current snapshot),
     /// `<tool>` (figures and top processes, or the message), `<click>` when `click` is given.
     /// `snapshot` nil means missing or stale: `message` says why.
+    @inline(never)
     public mutating func write(snapshot: Snapshot?, message: StaticString, line: [UInt8], image: [UInt8]?,
                                click: [UInt8]?) {
         output.reset()

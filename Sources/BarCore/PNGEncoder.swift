@@ -36,6 +36,7 @@ public struct PNGEncoder {
 
     /// Encodes `image` (which must be `width`×`height`; others are cropped or padded
     /// with black) into ``bytes``, overwriting them in place.
+    @inline(never)
     public mutating func encode(_ image: PanelImage) {
         let w = width, h = height
         let rowBytes = 1 + 3 * w

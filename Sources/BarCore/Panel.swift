@@ -111,6 +111,8 @@ public struct PanelRenderer {
     }
 
     /// Draws `snap` as seen at `nowMs` (realtime ms; the caller decides staleness).
+    // Not inlined into the event loop: text modes keep their code small and the panel's apart.
+    @inline(never)
     public mutating func render(_ snap: Snapshot, nowMs: UInt64) {
         sequence &+= 1
         image.clear(PanelPalette.background)
@@ -126,6 +128,7 @@ public struct PanelRenderer {
     }
 
     /// Draws a message instead of the figures (no snapshot, or a stale one).
+    @inline(never)
     public mutating func renderMessage(_ text: StaticString) {
         sequence &+= 1
         image.clear(PanelPalette.background)
