@@ -225,7 +225,9 @@ public struct PanelRenderer {
             let x0 = inner.x + slot * inner.width / slots
             var x1 = inner.x + (slot + 1) * inner.width / slots
             if !area && x1 - x0 > 1 { x1 -= 1 }   // a gap between bars
-            let top = Int((value * UInt64(inner.height) + 5_000) / 10_000)
+            // Rounded, but a busy share above zero keeps at least one pixel: an idle machine's
+            // history stays visible.
+            let top = max(value > 0 ? 1 : 0, Int((value * UInt64(inner.height) + 5_000) / 10_000))
             let y = inner.y + inner.height - top
             if area {
                 image.fill(PanelRect(x: x0, y: y, width: x1 - x0, height: top), PanelPalette.cpuArea)
