@@ -19,6 +19,7 @@ public struct GenmonWriter {
     /// How many processes of each top list the tooltip shows.
     public static let topEntries = 3
 
+    /// An empty writer (its buffer reserved).
     public init() {}
 
     /// True when `bytes` can go raw into `<img>` or `<click>`: a path or command of

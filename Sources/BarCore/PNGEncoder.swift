@@ -11,6 +11,7 @@ import SnapshotCodec
 
 /// Encodes images of one size as PNG into a reused buffer.
 public struct PNGEncoder {
+    /// The image size this encoder's buffer is for.
     public let width: Int
     public let height: Int
     /// The last encoded file.

@@ -26,10 +26,14 @@ public enum GraphForm: UInt8, Sendable, CaseIterable {
 
 /// The panel's colours, 0x00RRGGBB; docs/renderer.md lists them.
 public enum PanelPalette {
+    /// The image's background.
     public static let background: PanelColor = 0x1E2127
+    /// The graph's frame and its 50 % line.
     public static let frame: PanelColor = 0x3E4451
+    /// Figures, and the dimmer labels (legend, `cpu`, `mem`).
     public static let text: PanelColor = 0xDCDFE4
     public static let dimText: PanelColor = 0x8B929E
+    /// Figures past their thresholds (the text outputs' i3bar colours), and the stale message.
     public static let critical: PanelColor = 0xE06C75
     public static let warning: PanelColor = 0xE5C07B
     /// Memory parts, in the bar's order.

@@ -8,7 +8,9 @@ public typealias PanelColor = UInt32
 
 /// A rectangle in image coordinates; may extend past the image (drawing clips).
 public struct PanelRect: Equatable, Sendable {
+    /// Top-left corner and size, pixels; a width or height ≤ 0 is an empty rectangle.
     public var x: Int, y: Int, width: Int, height: Int
+    /// A rectangle at (x, y) of `width`×`height`.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
@@ -27,6 +29,7 @@ public struct PanelImage {
     /// The size used without `--size`.
     public static let defaultWidth = 180, defaultHeight = 56
 
+    /// Size in pixels, fixed at init.
     public let width: Int
     public let height: Int
     /// width × height pixels, row-major, 0x00RRGGBB.
