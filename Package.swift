@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec"]),
 
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "TestSupport"]),
+        .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
@@ -84,8 +85,8 @@ let package = Package(
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
-        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "BarCore", "TestSupport"]),
+        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport"]),
         // Run the built programs (release binaries for the memory budgets).
-        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "Bookmarks", "TestSupport"]),
     ]
 )

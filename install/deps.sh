@@ -10,8 +10,14 @@ build_packages=(libsqlite3-dev libx11-dev pkg-config libc6-dev)
 # Test: a headless X server (xvfb-run needs xauth) and its tools, i3 and i3status to compare against,
 # valgrind and strace for the allocation and syscall checks (strip from binutils
 # for valgrind's copy), file for the PNG check, python3 for the
-# fixture generators the end-to-end tests run.
-test_packages=(xvfb xauth x11-utils i3-wm i3status valgrind strace python3 file binutils)
+# fixture generators the end-to-end tests run. The bookmarks file type's tests:
+# shared-mime-info (update-mime-database), desktop-file-utils (desktop-file-validate,
+# update-desktop-database), xdg-utils (xdg-mime) and libfile-mimeinfo-perl, whose
+# `mimetype` is what xdg-mime uses on a machine without a desktop session; without
+# it xdg-mime falls back to `file`, which ignores XDG_DATA_HOME and knows no
+# application/x-sysstats-bookmarks.
+test_packages=(xvfb xauth x11-utils i3-wm i3status valgrind strace python3 file binutils
+               shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 
 say() { printf 'deps: %s\n' "$*"; }

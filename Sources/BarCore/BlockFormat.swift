@@ -27,6 +27,8 @@ public enum Placeholder: UInt8, Sendable, CaseIterable {
     case exitedName, exitedPID, exitedFreed, exitedPrivate, exitedAgo
     // self
     case selfCPU, selfSamplerCPU, selfBarCPU, selfSamplerRSS, selfBarRSS
+    // top
+    case topName, topCPU, topMemory
 
     /// The block whose format may use it.
     public var block: BlockKind {
@@ -40,6 +42,7 @@ public enum Placeholder: UInt8, Sendable, CaseIterable {
         case .procsCount, .procsRunning: .procs
         case .exitedName, .exitedPID, .exitedFreed, .exitedPrivate, .exitedAgo: .exited
         case .selfCPU, .selfSamplerCPU, .selfBarCPU, .selfSamplerRSS, .selfBarRSS: .selfCost
+        case .topName, .topCPU, .topMemory: .top
         }
     }
 
@@ -85,6 +88,9 @@ public enum Placeholder: UInt8, Sendable, CaseIterable {
         case .selfBarCPU: "bar_cpu"
         case .selfSamplerRSS: "sampler_rss"
         case .selfBarRSS: "bar_rss"
+        case .topName: "name"
+        case .topCPU: "cpu"
+        case .topMemory: "mem"
         }
     }
 
@@ -265,6 +271,15 @@ func appendPlaceholder(_ p: Placeholder, _ snap: Snapshot, nowMs: UInt64, usage:
         case .exitedFreed: w.appendSize(kib: e.freedKiB)
         case .exitedPrivate: w.appendSize(kib: e.lastPrivateKiB)
         case .exitedAgo: w.appendDuration(seconds: nowMs > e.timeMs ? (nowMs - e.timeMs) / 1000 : 0)
+        default: break
+        }
+
+    case .topName, .topCPU, .topMemory:
+        guard let top = topProcess(snap) else { return }
+        switch p {
+        case .topName: w.append(bytes: top.name)
+        case .topCPU: appendWholePercent(&w, UInt64(top.cpu))
+        case .topMemory: w.appendSize(kib: top.privateKiB)
         default: break
         }
 

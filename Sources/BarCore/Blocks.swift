@@ -9,7 +9,7 @@ import SnapshotCodec
 
 /// The blocks `--blocks` can name, in the order they are listed.
 public enum BlockKind: UInt8, Sendable, CaseIterable {
-    case cpu, mem, load, uptime, battery, procs, exited, selfCost
+    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top
 
     /// The block's name in `--blocks`, i3bar's `name`/`instance` and click events.
     public var name: StaticString {
@@ -22,6 +22,7 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .procs: "procs"
         case .exited: "exited"
         case .selfCost: "self"
+        case .top: "top"
         }
     }
 
@@ -225,6 +226,18 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
             v.full.appendSize(kib: e.lastPrivateKiB)
         }
 
+    case .top:
+        // The busiest process; the largest when none used CPU in the interval (the first
+        // sample, an idle machine). Its name is the friendly one when a bookmark gave one.
+        guard let p = topProcess(snap) else { v.visible = false; return }
+        v.full.append("top ")
+        v.full.append(bytes: p.name)
+        v.short.append(v.full)
+        v.full.append(UInt8(ascii: " "))
+        v.full.appendPercent(permyriad: UInt64(p.cpu))
+        v.full.append(UInt8(ascii: " "))
+        v.full.appendSize(kib: p.privateKiB)
+
     case .selfCost:
         v.full.append("self ")
         v.full.appendFixed(UInt64(snap.samplerCPU) + usage.cpu, scaleDigits: 2, fractionDigits: 1)
@@ -238,6 +251,11 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
             v.full.appendSize(kib: usage.residentKiB)
         }
     }
+}
+
+/// The top block's process: the first of the CPU list, else of the memory list.
+func topProcess(_ snap: Snapshot) -> ProcessEntry? {
+    snap.topCPU.first ?? snap.topMemory.first
 }
 
 /// Appends a bar of `cells` cells for a share: full cells `█`, one partial

@@ -44,10 +44,10 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unknownOption: "sysstats-bar: unknown option (see --help)"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
         case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
-        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self"
+        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
-        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self"
+        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top"
         case .duplicateFormat: "sysstats-bar: --format given twice for the same block"
         case .unknownPlaceholder(let block):
             switch block {
@@ -59,6 +59,7 @@ public enum OptionsError: Error, Equatable, Sendable {
             case .procs: "sysstats-bar: --format procs: unknown placeholder; procs has {count} {running}"
             case .exited: "sysstats-bar: --format exited: unknown placeholder; exited has {name} {pid} {freed} {private} {ago}"
             case .selfCost: "sysstats-bar: --format self: unknown placeholder; self has {cpu} {sampler_cpu} {bar_cpu} {sampler_rss} {bar_rss}"
+            case .top: "sysstats-bar: --format top: unknown placeholder; top has {name} {cpu} {mem}"
             }
         case .unclosedBrace: "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"
         case .unmatchedBrace: "sysstats-bar: --format: '}' without '{' (write }} for a literal brace)"
@@ -81,7 +82,7 @@ public let usageText: StaticString = """
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
-      --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self
+      --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self,top
                      (default cpu,mem,load,battery,exited,uptime)
       --format       BLOCK=TEXT, once per block: TEXT replaces the block's built-in
                      text, {name} placeholders filled in, {{ and }} for braces;

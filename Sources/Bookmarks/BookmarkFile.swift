@@ -55,15 +55,16 @@ public struct BookmarkFile: Equatable, Sendable {
         self.sanitizedNames = sanitizedNames
     }
 
-    /// Parses a whole file. Refuses it (throws) rather than import part of it.
+    /// Parses a whole file. Refuses it (throws) rather than import part of it: the first
+    /// problem in file order, with its line number. Friendly names are sanitized
+    /// (``sanitizeName(_:)``) and counted in ``sanitizedNames``; patterns keep their bytes.
     public static func parse(_ bytes: [UInt8]) throws(BookmarkFileError) -> BookmarkFile {
-        // Implemented in BookmarkFileParser.swift (issue 5).
-        throw .notBookmarks
+        try BookmarkFileParser.parse(bytes)
     }
 
-    /// The file for `rules`; `withSource` adds `source=` to each rule (the rules cache).
+    /// The file for `rules`, in their order; `withSource` adds `source=` to each rule (the
+    /// rules cache). Canonical: `encode(parse(encode(r)).rules) == encode(r)`.
     public static func encode(_ rules: [BookmarkRule], withSource: Bool = false) -> [UInt8] {
-        // Implemented in BookmarkFileEncoder.swift (issue 5).
-        []
+        BookmarkFileEncoder.encode(rules, withSource: withSource)
     }
 }

@@ -6,6 +6,10 @@ public struct NameResolver: Sendable {
     /// The rules, sorted by source (user, imported, builtin); within a source, in
     /// the order given. The first matching rule wins.
     public private(set) var rules: [BookmarkRule]
+    /// `rules` flattened for matching (RuleMatching.swift).
+    let compiled: [CompiledRule]
+    /// Every pattern and friendly name, back to back; `compiled` points into it.
+    let storage: [UInt8]
 
     public init(rules: [BookmarkRule]) {
         // Stable sort by source: equal sources keep their order.
@@ -14,6 +18,7 @@ public struct NameResolver: Sendable {
         for (i, r) in rules.enumerated() { indexed.append((i, r)) }
         indexed.sort { $0.1.source != $1.1.source ? $0.1.source < $1.1.source : $0.0 < $1.0 }
         self.rules = indexed.map { $0.1 }
+        (compiled, storage) = NameResolver.compile(self.rules)
     }
 
     /// The built-in defaults only (no database, no rules cache).
@@ -24,13 +29,13 @@ public struct NameResolver: Sendable {
     ///
     /// - Parameters:
     ///   - comm: `/proc/PID/comm` as the kernel has it (≤ 15 bytes).
-    ///   - executable: the executable's basename (empty when unknown).
+    ///   - executable: the executable's basename (empty when unknown). A path is cut to
+    ///     its basename, and a trailing ` (deleted)` (a replaced executable) is ignored.
     ///   - commandLine: the command line, arguments joined by spaces (empty for kernel threads).
     public func resolve(comm: UnsafeRawBufferPointer, executable: UnsafeRawBufferPointer,
                         commandLine: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
         out.removeAll(keepingCapacity: true)
-        // Implemented in RuleMatching.swift (issue 5).
-        return false
+        return match(comm: comm, executable: executable, commandLine: commandLine, into: &out)
     }
 
     /// The same over arrays (the CLI and tests).
@@ -43,10 +48,4 @@ public struct NameResolver: Sendable {
         }
         return found ? out : nil
     }
-}
-
-/// The defaults shipped in `assets/bookmarks/defaults.sysstats-bookmarks`
-/// (generated into BuiltinBookmarks+Generated.swift by scripts/make-builtin-bookmarks.py).
-public enum BuiltinBookmarks {
-    public static var rules: [BookmarkRule] { [] }
 }

@@ -35,9 +35,12 @@ public struct HistoryCollector: Sendable {
 
     /// Adds one sample. When it starts a new minute, returns the ended minute's row with
     /// the exits seen since the last batch; nil otherwise.
-    public mutating func record(_ snapshot: Snapshot) -> HistoryBatch? {
+    /// - Parameter exitNames: in step with the snapshot's exits (``Sampler/exitNames``): the
+    ///   process's own name and the friendly name a bookmark gave it. Empty: the snapshot's
+    ///   names, no friendly names.
+    public mutating func record(_ snapshot: Snapshot, exitNames: [ExitNames] = []) -> HistoryBatch? {
         uptimeSeconds = snapshot.uptimeCentiseconds / 100
-        collectExits(snapshot)
+        collectExits(snapshot, exitNames)
         let minute = MinuteRollup.minute(ofMs: snapshot.timestampMs)
         var batch: HistoryBatch?
         if let current = rollup, current.minute != minute {
@@ -66,16 +69,31 @@ public struct HistoryCollector: Sendable {
     }
 
     /// New exits are those the snapshot holds that are newer than the last one taken.
-    private mutating func collectExits(_ s: Snapshot) {
+    private mutating func collectExits(_ s: Snapshot, _ names: [ExitNames]) {
         var newest = newestExitMs
+        let named = names.count == s.exits.count
         // Indexed, not `for exit in`: the element copy allocates in unoptimised builds.
         for i in s.exits.indices where s.exits[i].timeMs > newestExitMs {
             if pendingExits.count < HistoryCollector.maximumPendingExits {
-                pendingExits.append(ExitRecord(timeMs: s.exits[i].timeMs, pid: s.exits[i].pid, name: s.exits[i].name,
+                let friendly = named && !names[i].friendlyName.isEmpty
+                    ? String(decoding: names[i].friendlyName, as: UTF8.self) : nil
+                pendingExits.append(ExitRecord(timeMs: s.exits[i].timeMs, pid: s.exits[i].pid,
+                                               name: named ? names[i].name : s.exits[i].name, friendlyName: friendly,
                                                lastPrivateKiB: s.exits[i].lastPrivateKiB, freedKiB: s.exits[i].freedKiB))
             }
             newest = max(newest, s.exits[i].timeMs)
         }
         newestExitMs = newest
+    }
+}
+
+/// The names of one exit, for history: the process's own (sanitized) name and the
+/// friendly name a bookmark gave it (empty: none).
+public struct ExitNames: Equatable, Sendable {
+    public var name: [UInt8]
+    public var friendlyName: [UInt8]
+    public init(name: [UInt8], friendlyName: [UInt8]) {
+        self.name = name
+        self.friendlyName = friendlyName
     }
 }

@@ -109,7 +109,8 @@ extension HistoryDatabase {
     /// backup API (a raw copy if it cannot be read), its WAL is checkpointed and emptied, the
     /// copy is renamed over it, and the old -wal/-shm files are removed. Before that point any
     /// failure leaves the current database byte-for-byte unchanged. Refused while another process
-    /// has the database open (the sampler must be stopped, or close it, first).
+    /// has the database open (the sampler must be stopped, or close it, first). Last, the
+    /// bookmarks rules cache beside it is rewritten from the restored bookmarks.
     public static func restore(from candidate: String, into databasePath: String) throws(StoreError) {
         _ = try checkRestorable(candidate)
         if Files.isOpenInAnotherProcess(shmPath: databasePath + "-shm") {
@@ -127,8 +128,11 @@ extension HistoryDatabase {
         removeCopy()
         do throws(StoreError) {
             try Files.copy(candidate, to: copy)
+            let rulesCache: [UInt8]
             do {
                 let migrated = try HistoryDatabase(path: copy)
+                // The restored bookmarks, for the sampler's rules cache once the copy is in place.
+                rulesCache = try migrated.rulesCache()
                 try migrated.checkpoint()
                 try migrated.connection.execute("PRAGMA journal_mode = DELETE")
                 migrated.close()
@@ -156,6 +160,14 @@ extension HistoryDatabase {
             Files.remove(databasePath + "-wal")
             Files.remove(databasePath + "-shm")
             Files.syncDirectory(directory)
+            // The restore is done; a rules cache that cannot be written is removed rather than
+            // left stale (the sampler then uses its built-in rules, sysstatsd-history rewrites it).
+            let cachePath = rulesCachePath(in: directory)
+            do throws(StoreError) {
+                try Files.writeAtomically(rulesCache, to: cachePath)
+            } catch {
+                Files.remove(cachePath)
+            }
         } catch {
             removeCopy()
             throw error

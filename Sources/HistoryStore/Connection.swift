@@ -151,6 +151,18 @@ final class Statement {
         }
     }
 
+    /// Binds bytes as TEXT (copied by SQLite); the caller makes sure they are UTF-8.
+    func bind(_ index: Int32, textBytes bytes: [UInt8]) {
+        guard !bytes.isEmpty else {
+            _ = sqlite3_bind_text(pointer, index, "", 0, csqlite_transient())
+            return
+        }
+        bytes.withUnsafeBytes { raw in
+            let chars = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+            _ = sqlite3_bind_text(pointer, index, chars, Int32(raw.count), csqlite_transient())
+        }
+    }
+
     /// Binds text (copied by SQLite); nil binds NULL.
     func bind(_ index: Int32, text: String?) {
         guard var text else { bindNull(index); return }

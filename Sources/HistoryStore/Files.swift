@@ -105,6 +105,33 @@ enum Files {
         }
     }
 
+    /// Writes `bytes` to a new temporary file beside `path` (mode 0600), fsyncs it and renames
+    /// it over `path`: a reader sees the old file or the new one, never half of one.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
+        let temporary = path + ".tmp-" + processTag
+        remove(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw StoreError(.io, "cannot create \(temporary): \(errnoText())") }
+        var failure: StoreError?
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { failure = StoreError(.io, "cannot write \(temporary): \(errnoText())"); break }
+            written += n
+        }
+        if failure == nil && fsync(fd) != 0 { failure = StoreError(.io, "cannot sync \(temporary): \(errnoText())") }
+        close(fd)
+        if failure == nil && Glibc.rename(temporary, path) != 0 {
+            failure = StoreError(.io, "cannot rename \(temporary) to \(path): \(errnoText())")
+        }
+        if let failure {
+            remove(temporary)
+            throw failure
+        }
+        syncDirectory(directory(of: path))
+    }
+
     /// Removes `path` if present.
     static func remove(_ path: String) { _ = unlink(path) }
 

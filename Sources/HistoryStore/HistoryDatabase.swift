@@ -32,6 +32,10 @@ public final class HistoryDatabase {
     public let path: String
     /// True when opened read-only (the CLI).
     public let readOnly: Bool
+    /// Where every change to the bookmarks is mirrored for the sampler (the rules cache,
+    /// Bookmarks.swift): `bookmarks.rules` beside the database unless set otherwise;
+    /// nil writes none.
+    public var rulesCachePath: String?
 
     /// Opens the database at `path`.
     ///
@@ -42,6 +46,7 @@ public final class HistoryDatabase {
     public init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
         self.readOnly = readOnly
+        rulesCachePath = HistoryDatabase.rulesCachePath(in: Files.directory(of: path))
         if readOnly {
             connection = try Connection(path, flags: SQLITE_OPEN_READONLY)
         } else {

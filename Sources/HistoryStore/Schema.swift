@@ -63,6 +63,14 @@ enum Schema {
             );
             PRAGMA application_id = \(HistoryDatabase.applicationID);
             """),
+        // Bookmarks get their suffix strip (the file format's `strip=` text: none, version,
+        // after:X) and one row per (source, kind, pattern, strip): an import updates a rule
+        // in place. Rows are read in id order within a source, so ids keep the file order.
+        Migration(name: "2: bookmarks strip and key", sql: """
+            ALTER TABLE bookmarks ADD COLUMN strip TEXT NOT NULL DEFAULT 'none';
+            DELETE FROM bookmarks WHERE id NOT IN (SELECT min(id) FROM bookmarks GROUP BY source, kind, pattern, strip);
+            CREATE UNIQUE INDEX bookmarks_by_key ON bookmarks (source, kind, pattern, strip);
+            """),
     ]
 
     /// Applies the migrations after `user_version`, each in its own transaction that also

@@ -22,6 +22,9 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case olderSchema
         /// Another process holds the database (restore while the sampler runs).
         case busy
+        /// A request the store will not carry out as asked: a bookmark that would match every
+        /// process or is too long, removing a built-in bookmark, more rules than the limits.
+        case refused
     }
 
     public var kind: Kind

@@ -95,6 +95,14 @@ public final class ProcessTable {
         for i in previous.indices where !matched[i] { exited.append(previous[i]) }
     }
 
+    /// Sets the friendly name of the process at `index` of ``processes`` (resolved by the
+    /// caller, which knows the rules) and the rules version it came from. It is kept while
+    /// the process lives, and reported with it in ``exited``.
+    public func setFriendlyName(at index: Int, _ name: [UInt8], generation: UInt32) {
+        processes[index].friendlyName = name
+        processes[index].namesGeneration = generation
+    }
+
     /// Reads one process into ``processes``. False if it vanished or is unreadable.
     private func readProcess(_ pid: Int32, _ buffer: ReadBuffer) -> Bool {
         guard let root = directory.descriptor,

@@ -126,5 +126,14 @@ public struct ProcessSample: Equatable, Sendable {
     /// The best name for a person: `comm`, or the exe/argv[0] basename when `comm`
     /// is its 15-byte truncation. Unsanitized bytes; the snapshot sanitizes.
     public var name: [UInt8] = []
+    /// The name a bookmark gives the process; empty when none does. ProcFS never sets
+    /// it (it knows nothing of bookmarks): the sampler resolves it once per process and
+    /// once per rule change (``namesGeneration``), and a known process keeps it from scan to scan.
+    public var friendlyName: [UInt8] = []
+    /// Which version of the rules ``friendlyName`` was resolved with; 0 for a process
+    /// no one has resolved yet (a new one).
+    public var namesGeneration: UInt32 = 0
+    /// ``friendlyName`` when there is one, else ``name``: what a person should see.
+    public var displayName: [UInt8] { friendlyName.isEmpty ? name : friendlyName }
     public init() {}
 }

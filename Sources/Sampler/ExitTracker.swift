@@ -1,5 +1,6 @@
 import ProcFS
 import SnapshotCodec
+import HistoryRecords
 
 /// Turns the processes that left the table into exit records, with the memory
 /// their exit freed as MemAvailable measured it.
@@ -23,12 +24,21 @@ public struct ExitTracker {
         self.capacity = capacity
     }
 
+    /// ``record(_:availableRiseKiB:timeMs:into:names:)`` without the names for history.
+    public func record(_ exited: [ProcessSample], availableRiseKiB: UInt64, timeMs: UInt64,
+                       into exits: inout [ExitEntry]) {
+        var names: [ExitNames] = []
+        record(exited, availableRiseKiB: availableRiseKiB, timeMs: timeMs, into: &exits, names: &names)
+    }
+
     /// Adds the exits of one interval to `exits` (most recent first, at most `capacity`).
     /// - Parameters:
     ///   - exited: processes in the previous scan and not in this one.
     ///   - availableRiseKiB: MemAvailable now minus MemAvailable at the previous scan (≤ 0 → 0).
+    ///   - exits: the snapshot's exits; each shows the friendly name when a bookmark gave one.
+    ///   - names: kept in step with `exits`: the process's own name and its friendly name, for history.
     public func record(_ exited: [ProcessSample], availableRiseKiB: UInt64, timeMs: UInt64,
-                       into exits: inout [ExitEntry]) {
+                       into exits: inout [ExitEntry], names: inout [ExitNames]) {
         var totalPrivate: UInt64 = 0
         for p in exited where !p.isKernelThread { totalPrivate &+= p.privateKiB }
         for p in exited where !p.isKernelThread {
@@ -42,9 +52,13 @@ public struct ExitTracker {
             if p.privateKiB < minimumPrivateKiB && freed == 0 { continue }
             var entry = ExitEntry(pid: UInt32(clamping: p.pid), timeMs: timeMs,
                                   lastPrivateKiB: p.privateKiB, freedKiB: freed)
-            NameSanitizer.sanitize(p.name, into: &entry.name)
+            NameSanitizer.sanitize(p.displayName, into: &entry.name)
             if exits.count == capacity { exits.removeLast() }
             exits.insert(entry, at: 0)
+            var name: [UInt8] = []
+            NameSanitizer.sanitize(p.name, into: &name)
+            while names.count >= exits.count { names.removeLast() }
+            names.insert(ExitNames(name: name, friendlyName: p.friendlyName), at: 0)
         }
     }
 }

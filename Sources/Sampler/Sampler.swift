@@ -1,5 +1,7 @@
 import ProcFS
 import SnapshotCodec
+import HistoryRecords
+import Bookmarks
 
 /// Reads the system once per interval and keeps the snapshot up to date.
 ///
@@ -34,6 +36,17 @@ public final class Sampler {
     private var previousAvailableKiB: UInt64?
     private var lastBatteryReadMs: UInt64 = 0
     private var battery = BatteryFigures()
+    private let rules: RulesWatcher
+    /// Where the resolver writes a friendly name before it is copied into the process.
+    private var nameScratch: [UInt8] = []
+    /// One copy of each friendly name, shared by every process that has it (hundreds of
+    /// `kworker/*` threads are all "Kernel worker"): one array per name, not per process.
+    private var internedNames: [[UInt8]: [UInt8]] = [:]
+    /// The rules version `internedNames` belongs to.
+    private var internedGeneration: UInt32 = 0
+    /// The kernel's name and the friendly name of each exit in ``snapshot``'s `exits`, in
+    /// the same order: the snapshot shows one name, history keeps both.
+    public private(set) var exitNames: [ExitNames] = []
 
     /// Battery state changes slowly; reading a handful of sysfs files every
     /// second would cost more than the rest of the system-wide sample.
@@ -51,6 +64,10 @@ public final class Sampler {
         batteryReader = BatteryReader(sysRoot: configuration.sysRoot)
         processTable = ProcessTable(procRoot: procRoot)
         exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB)
+        rules = RulesWatcher(path: configuration.rulesPath,
+                             builtins: configuration.builtinBookmarks ? BuiltinBookmarks.rules : [])
+        nameScratch.reserveCapacity(4 * BookmarkFile.maximumNameLength)
+        exitNames.reserveCapacity(Snapshot.maximumExits)
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
@@ -143,6 +160,9 @@ public final class Sampler {
 
     private func sampleProcesses(ticksPerCore: UInt64, availableRiseKiB: UInt64, realtimeMs: UInt64) {
         processTable.scan(buffer)
+        resolveNames()
+        // Taken after resolveNames: a second reference to the array would make its
+        // in-place updates copy the whole table.
         let processes = processTable.processes
         snapshot.processCount = UInt32(clamping: processes.count)
         if ticksPerCore > 0 {
@@ -155,8 +175,56 @@ public final class Sampler {
         Sampler.fill(&snapshot.topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: ticksPerCore)
         if !processTable.exited.isEmpty {
             exitTracker.record(processTable.exited, availableRiseKiB: availableRiseKiB,
-                               timeMs: realtimeMs, into: &snapshot.exits)
+                               timeMs: realtimeMs, into: &snapshot.exits, names: &exitNames)
         }
+    }
+
+    /// Gives each process its friendly name: a new process once, every process again when
+    /// the rules changed (one stat of the rules cache per sample). In steady state this is
+    /// one comparison per process, no allocation.
+    private func resolveNames() {
+        rules.refresh()
+        let generation = rules.generation
+        for i in 0..<processTable.processes.count where processTable.processes[i].namesGeneration != generation {
+            resolveName(at: i, generation: generation)
+        }
+    }
+
+    private func resolveName(at index: Int, generation: UInt32) {
+        let p = processTable.processes[index]
+        let found = p.comm.withUnsafeBytes { comm in
+            p.commandLine.withUnsafeBytes { line in
+                // The executable's basename; argv[0]'s when /proc/PID/exe is unreadable.
+                let run = p.exeName.isEmpty ? Sampler.firstArgumentBase(line) : nil
+                return p.exeName.withUnsafeBytes { exe in
+                    rules.resolver.resolve(comm: comm, executable: run ?? exe, commandLine: line, into: &nameScratch)
+                }
+            }
+        }
+        processTable.setFriendlyName(at: index, found && !nameScratch.isEmpty ? interned(generation) : [],
+                                     generation: generation)
+    }
+
+    /// `nameScratch` as a shared array (allocated the first time a name is seen).
+    private func interned(_ generation: UInt32) -> [UInt8] {
+        // A new set of rules, or more distinct names than processes ever have: start over.
+        if internedGeneration != generation || internedNames.count >= 4096 {
+            internedNames.removeAll(keepingCapacity: internedGeneration == generation)
+            internedGeneration = generation
+        }
+        if let shared = internedNames[nameScratch] { return shared }
+        let copy = Array(nameScratch)
+        internedNames[copy] = copy
+        return copy
+    }
+
+    /// The basename of the first word of a command line (arguments joined by spaces).
+    static func firstArgumentBase(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var end = 0
+        while end < line.count && line[end] != 0x20 { end += 1 }
+        var start = end
+        while start > 0 && line[start - 1] != 0x2F { start -= 1 }
+        return UnsafeRawBufferPointer(rebasing: line[start..<end])
     }
 
     /// Fills a top list in place, reusing the entries' name storage.
@@ -169,7 +237,7 @@ public final class Sampler {
             entries[slot].pid = UInt32(clamping: p.pid)
             entries[slot].cpu = ticksPerCore > 0 ? UInt16(clamping: p.cpuDelta &* 10_000 / ticksPerCore) : 0
             entries[slot].privateKiB = p.privateKiB
-            p.name.withUnsafeBytes { NameSanitizer.sanitize($0, into: &entries[slot].name) }
+            p.displayName.withUnsafeBytes { NameSanitizer.sanitize($0, into: &entries[slot].name) }
         }
     }
 

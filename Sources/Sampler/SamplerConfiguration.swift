@@ -23,6 +23,12 @@ public struct SamplerConfiguration: Equatable {
     public var dataDirectory: String?
     /// At a clean stop, how long to wait for the last history write before giving up on it.
     public var shutdownDeadlineMs: UInt32 = 2000
+    /// The bookmark rules cache (`<data-dir>/bookmarks.rules`, written by the CLI and
+    /// sysstatsd-history); nil: the built-in rules only.
+    public var rulesPath: String?
+    /// Whether the built-in bookmarks apply while there is no rules cache (off for tests
+    /// that pin the kernel's names).
+    public var builtinBookmarks = true
     /// Whether to measure the sampler's own CPU and memory (off for golden tests).
     public var measureSelf = true
 

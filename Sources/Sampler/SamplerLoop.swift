@@ -19,6 +19,10 @@ public enum SamplerLoop {
             return 1
         }
         installSignalHandlers()
+        var configuration = configuration
+        if configuration.rulesPath == nil, let data = dataDirectory(configuration) {
+            configuration.rulesPath = DataDirectory.join(data, "bookmarks.rules")
+        }
         let sampler = Sampler(configuration: configuration)
         let writer = SnapshotWriter(directory: directory)
         let intervalNs = UInt64(configuration.intervalMs) * 1_000_000
@@ -50,7 +54,7 @@ public enum SamplerLoop {
             }
             if configuration.once { break }
             if history != nil {
-                if let batch = history!.collector.record(sampler.snapshot) {
+                if let batch = history!.collector.record(sampler.snapshot, exitNames: sampler.exitNames) {
                     history!.handoff.send(batch)
                 } else if history!.handoff.hasRunningWriters {
                     history!.handoff.reap()
@@ -72,10 +76,15 @@ public enum SamplerLoop {
 
     /// The collector and the writer hand-off, with the boot recorded by a first batch;
     /// nil (after one line on stderr) when history cannot be kept.
-    private static func startHistory(_ configuration: SamplerConfiguration, first: Snapshot) -> (collector: HistoryCollector, handoff: HistoryHandoff)? {
+    /// `--data-dir`, else the XDG rule (history and the bookmark rules cache live there).
+    private static func dataDirectory(_ configuration: SamplerConfiguration) -> String? {
         func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        guard let directory = DataDirectory.resolve(dataDir: configuration.dataDirectory,
-                                                    xdgDataHome: environment("XDG_DATA_HOME"), home: environment("HOME")) else {
+        return DataDirectory.resolve(dataDir: configuration.dataDirectory,
+                                     xdgDataHome: environment("XDG_DATA_HOME"), home: environment("HOME"))
+    }
+
+    private static func startHistory(_ configuration: SamplerConfiguration, first: Snapshot) -> (collector: HistoryCollector, handoff: HistoryHandoff)? {
+        guard let directory = dataDirectory(configuration) else {
             printError("sysstatsd: no data directory (give --data-dir, or set XDG_DATA_HOME or HOME); running without history")
             return nil
         }

@@ -18,8 +18,8 @@ public enum SamplerOptions {
           --once                take two samples one interval apart, write one snapshot, exit
           --runtime-dir DIR     where to write the snapshot
                                 (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
-          --data-dir DIR        where to keep history.sqlite (default $XDG_DATA_HOME/sysstats,
-                                else $HOME/.local/share/sysstats)
+          --data-dir DIR        where to keep history.sqlite and read the bookmark rules
+                                (default $XDG_DATA_HOME/sysstats, else $HOME/.local/share/sysstats)
           --no-history          write no history (--once never does)
           --proc-root DIR       read /proc from DIR (tests, containers)
           --sys-root DIR        read /sys from DIR

@@ -41,12 +41,16 @@ public enum HistoryCommands {
         }
     }
 
-    /// `sysstats exited`: exits in the last `sinceSeconds`.
-    public static func exited(directory: String, sinceSeconds: UInt64, json: Bool,
+    /// `sysstats exited`: exits in the last `sinceSeconds`, oldest first (`newestFirst`:
+    /// the other way round, as `sysstats top --exited` lists them; `limit`: only that many newest).
+    public static func exited(directory: String, sinceSeconds: UInt64, json: Bool, newestFirst: Bool = false,
+                              limit: Int? = nil,
                               nowSeconds: UInt64 = UInt64(time(nil)), zone: TimeZoneChoice = .local) -> CommandOutput {
         HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
             let sinceMs = (nowSeconds > sinceSeconds ? nowSeconds - sinceSeconds : 0) * 1000
-            let exits = try database.exits(sinceMs: sinceMs)
+            var exits = try database.exits(sinceMs: sinceMs)
+            if let limit, exits.count > limit { exits.removeFirst(exits.count - limit) }
+            if newestFirst { exits.reverse() }
             return CommandOutput(stdout: json ? [Exited.json(exits)] : Exited.lines(exits, zone: zone))
         }
     }

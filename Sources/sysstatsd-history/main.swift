@@ -2,6 +2,9 @@
 // encoding, HistoryBatch) and applies it to DIR/history.sqlite. Started by sysstatsd once
 // a minute and at its clean stop, so that SQLite stays out of the sampler's memory.
 // Exit 0 when stored; any error is one line on stderr and exit 1.
+// It also keeps the bookmarks rules cache (DIR/bookmarks.rules, which the sampler reads)
+// present and in line with this build's built-in bookmarks; a failure there is a warning,
+// not a lost batch.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,6 +50,15 @@ do throws(StoreError) {
     let database = try HistoryDatabase(path: HistoryDatabase.databasePath(in: directory))
     try database.apply(batch)
     if batch.endsCleanly { try database.checkpoint() }
+    let cache = HistoryDatabase.rulesCachePath(in: directory)
+    do throws(StoreError) {
+        var info = stat()
+        let missing = stat(cache, &info) != 0
+        if try database.syncBuiltinBookmarks() || missing { try database.writeRulesCache(to: cache) }
+    } catch {
+        var line = "sysstatsd-history: warning: bookmarks rules cache: \(error)\n"
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
     database.close()
 } catch {
     fail("\(error)")

@@ -30,6 +30,21 @@ final class BlockFormatTests: XCTestCase {
         XCTAssertEqual(try text(desktop, .procs, "procs={count}{running}"), "3122\n")
     }
 
+    func testTopBlockShowsTheBusiestProcessNameCPUAndMemoryAndItsPlaceholders() throws {
+        XCTAssertEqual(rendered(desktop, .text, blocks: [.top], nowMs: now), "top firefox 10% 117M\n")
+        XCTAssertEqual(try text(desktop, .top, "top={name} {cpu}% {mem}"), "firefox 10% 117M\n")
+    }
+
+    func testTopBlockFallsBackToTheLargestProcessWhenNoneUsedCPUAndHidesWithNeither() throws {
+        var idle = desktop
+        idle.topCPU = []
+        idle.topMemory = [ProcessEntry(pid: 5, cpu: 0, privateKiB: 2048, name: Array("Settings".utf8))]
+        XCTAssertEqual(rendered(idle, .text, blocks: [.top], nowMs: now), "top Settings 0% 2.0M\n")
+        idle.topMemory = []
+        XCTAssertEqual(rendered(idle, .text, blocks: [.top, .procs], nowMs: now), "procs 312 (2 run)\n")
+        XCTAssertEqual(try text(idle, .top, "top=[{name}]"), "\n")
+    }
+
     func testFormatTextOfUpTo256BytesIsAccepted() throws {
         let longest = String(repeating: "x", count: 249) + "{count}"
         XCTAssertEqual(longest.utf8.count, 256)
@@ -44,9 +59,9 @@ final class BlockFormatTests: XCTestCase {
             (["--format", "cpu"], .formatSyntax, "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"),
             (["--format"], .missingValue, "sysstats-bar: option needs a value (see --help)"),
             (["--format", "gpu={busy}"], .unknownFormatBlock,
-             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self"),
+             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top"),
             (["--format", "=x"], .unknownFormatBlock,
-             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self"),
+             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top"),
             (["--format", "cpu=a", "--format=cpu=b"], .duplicateFormat, "sysstats-bar: --format given twice for the same block"),
             (["--format", "cpu={used}"], .unknownPlaceholder(.cpu),
              "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),

@@ -1,3 +1,4 @@
+import Bookmarks
 import Foundation
 import HistoryStore
 import SnapshotCodec
@@ -162,5 +163,34 @@ final class HistoryProgramTests: XCTestCase {
         XCTAssertEqual(try database.samples(from: 0, to: .max).count, 1440)
         XCTAssertEqual(try database.exits(sinceMs: 0).count, 1000)
         XCTAssertEqual(try database.boots().map(\.cleanEnd), [true])
+    }
+
+    func testTheWriterWritesTheBookmarksRulesCacheWhenMissingAndLeavesAPresentOneAlone() throws {
+        let batch = HistoryBatch(bootID: "boot-x", bootTime: 1, uptimeSeconds: 2, nowSeconds: 1_763_712_000,
+                                 samples: [], exits: [], endsCleanly: false)
+        let file = directory.url.appendingPathComponent("batch")
+        try Data(batch.encoded).write(to: file)
+        func runWriter() throws {
+            let result = try Programs.run("/bin/sh", ["-c", "exec \"$0\" --data-dir \"$1\" < \"$2\"",
+                                                      try Programs.path("sysstatsd-history"), data.path, file.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stderr, "")
+        }
+        let cache = data.appendingPathComponent(HistoryDatabase.rulesCacheFileName)
+        try runWriter()
+        let written = try BookmarkFile.parse([UInt8](Data(contentsOf: cache)))
+        XCTAssertEqual(written.rules, BuiltinBookmarks.rules, "a new database: the built-in rules, with source=builtin")
+        let attributes = try FileManager.default.attributesOfItem(atPath: cache.path)
+        XCTAssertEqual(attributes[.posixPermissions] as? Int, 0o600)
+
+        // Present and in line with the table: the writer leaves it alone (no write a minute).
+        let marker = Data("sysstats-bookmarks 1\n# left alone\n".utf8)
+        try marker.write(to: cache)
+        try runWriter()
+        XCTAssertEqual(try Data(contentsOf: cache), marker)
+
+        try FileManager.default.removeItem(at: cache)
+        try runWriter()
+        XCTAssertEqual(try BookmarkFile.parse([UInt8](Data(contentsOf: cache))).rules, BuiltinBookmarks.rules)
     }
 }

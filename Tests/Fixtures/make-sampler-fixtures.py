@@ -120,7 +120,20 @@ def server(n, root):
     machine(root, cores[0], cores, mem, f"{100 + n}.00 90.00", "1.00 0.50 0.25 1/80 500", "50.00", kernel="3.10.0-1160.el7.x86_64")
     process(root, 1, "init", "S", 10, 10, 1, 500, 300, b"/sbin/init\0")
 
-for name, build in [("sampler-desktop", desktop), ("sampler-server", server)]:
+def bookmarks(n, root):
+    # Names a bookmark fixes: a comm cut at 15 bytes with no exe link and no cmdline
+    # to recover it from (so only a `truncated` rule can), and a process whose name
+    # carries a variable suffix.
+    cores = [[1000 + n * 50, 0, 500, 8000 + n * 50, 0, 0, 0, 0], [1000 + n * 50, 0, 500, 8000 + n * 50, 0, 0, 0, 0]]
+    mem = meminfo(free=1000000, available=3000000, active=2500000, inactive=1500000)
+    machine(root, [sum(c[i] for c in cores) for i in range(8)], cores, mem, f"{200 + n}.00 300.00",
+            "0.10 0.10 0.10 1/100 600", "0.00")
+    process(root, 1, "systemd", "S", 100, 50, 1, 3000, 2000, b"/sbin/init\0", "/usr/lib/systemd/systemd")
+    # Busiest and largest: 40 ticks per interval, 200000 KiB private.
+    process(root, 500, "gnome-control-c", "R", 1000 + n * 40, 100, 900, 210000, 10000)
+    process(root, 501, "Web Content~2", "S", 10, 10 + n, 901, 5000, 1000, b"webcontent\0", "/opt/web/webcontent")
+
+for name, build in [("sampler-desktop", desktop), ("sampler-server", server), ("sampler-bookmarks", bookmarks)]:
     for n in (1, 2):
         root = os.path.join(HERE, name, str(n))
         shutil.rmtree(root, ignore_errors=True)

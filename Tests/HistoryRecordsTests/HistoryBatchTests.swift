@@ -142,6 +142,18 @@ final class HistoryCollectorTests: XCTestCase {
         return s
     }
 
+    func testExitsKeepTheProcessNameAndTheFriendlyNameTheSamplerGaveThem() {
+        var c = HistoryCollector(bootID: "boot-a", bootTime: 7)
+        let shown = ExitEntry(pid: 5, timeMs: minute0 + 10, lastPrivateKiB: 1, freedKiB: 2, name: Array("Firefox".utf8))
+        let plain = ExitEntry(pid: 6, timeMs: minute0 + 10, lastPrivateKiB: 1, freedKiB: 2, name: Array("sleep".utf8))
+        let names = [ExitNames(name: Array("firefox-esr".utf8), friendlyName: Array("Firefox".utf8)),
+                     ExitNames(name: Array("sleep".utf8), friendlyName: [])]
+        _ = c.record(snapshot(atMs: minute0 + 20, cpu: 1, exits: [shown, plain]), exitNames: names)
+        let exits = c.finish(nowMs: minute0 + 30).exits
+        XCTAssertEqual(exits.map { String(decoding: $0.name, as: UTF8.self) }, ["firefox-esr", "sleep"])
+        XCTAssertEqual(exits.map(\.friendlyName), ["Firefox", nil])
+    }
+
     func testABatchComesWhenAMinuteEndsWithThatMinutesRowAndTheExitsSinceTheLastBatch() {
         var c = HistoryCollector(bootID: "boot-a", bootTime: 7)
         let e = ExitEntry(pid: 5, timeMs: minute0 + 10, lastPrivateKiB: 1, freedKiB: 2, name: [0xFF])

@@ -47,21 +47,22 @@ final class SchemaTests: XCTestCase {
         let scratch = try Scratch()
         let db = try scratch.open()
         try db.append(samples: [sample(60)])
-        let broken = Schema.migrations + [Migration(name: "2: broken", sql: """
+        let current = Int64(HistoryDatabase.schemaVersion)
+        let broken = Schema.migrations + [Migration(name: "\(current + 1): broken", sql: """
             CREATE TABLE extra (x INTEGER);
             INSERT INTO extra VALUES (1);
             INSERT INTO no_such_table VALUES (1);
             """)]
         XCTAssertThrowsError(try Schema.migrate(db.connection, migrations: broken)) { error in
-            XCTAssertTrue((error as! StoreError).message.contains("migration 2: broken failed"), "\(error)")
+            XCTAssertTrue((error as! StoreError).message.contains("migration \(current + 1): broken failed"), "\(error)")
         }
-        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 1)
+        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), current)
         XCTAssertEqual(try db.connection.integer("SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 0)
         XCTAssertEqual(try db.samples(from: 0, to: 120), [sample(60)])
 
-        let fixed = Schema.migrations + [Migration(name: "2: extra", sql: "CREATE TABLE extra (x INTEGER);")]
+        let fixed = Schema.migrations + [Migration(name: "\(current + 1): extra", sql: "CREATE TABLE extra (x INTEGER);")]
         try Schema.migrate(db.connection, migrations: fixed)
-        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 2)
+        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), current + 1)
         XCTAssertEqual(try db.connection.integer("SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 1)
         XCTAssertEqual(try db.samples(from: 0, to: 120), [sample(60)])
     }

@@ -17,6 +17,7 @@ final class SamplerTests: XCTestCase {
         config.procRoot = machine.procRoot
         config.sysRoot = machine.sysRoot
         config.measureSelf = false
+        config.builtinBookmarks = false   // these tests pin the kernel's names
         try machine.advance(to: 1)
         let sampler = Sampler(configuration: config)
         sampler.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
@@ -161,6 +162,11 @@ final class SteadyStateAllocationTests: XCTestCase {
         var config = SamplerConfiguration()
         config.procRoot = machine.procRoot
         config.sysRoot = machine.sysRoot
+        // A rules cache that names processes of the fixture: its stat each sample and the
+        // friendly names in the snapshot must not allocate either.
+        let rules = machine.root.appendingPathComponent("bookmarks.rules")
+        try Data("sysstats-bookmarks 1\nexe\tgnome-shell-calendar-server\tCalendar\tsource=user\n".utf8).write(to: rules)
+        config.rulesPath = rules.path
         let sampler = Sampler(configuration: config)
         let runtime = machine.root.appendingPathComponent("run").path
         try RuntimeDirectory.prepare(runtime).get()

@@ -114,6 +114,19 @@ final class HistoryCommandsTests: XCTestCase {
         XCTAssertTrue(out.stdout[1].hasPrefix("2023-11-14 23:01:00        7"))
     }
 
+    func testTopExitedListsTheNewestFirstAndAtMostCount() throws {
+        let f = try HistoryFixture()
+        let all = HistoryCommands.exited(directory: f.dataDirectory, sinceSeconds: 86_400, json: false,
+                                         nowSeconds: HistoryFixture.now, zone: .utc)
+        let newest = HistoryCommands.exited(directory: f.dataDirectory, sinceSeconds: 86_400, json: false, newestFirst: true,
+                                            nowSeconds: HistoryFixture.now, zone: .utc)
+        XCTAssertEqual(all.stdout.count, 3)
+        XCTAssertEqual(newest.stdout, [all.stdout[0]] + all.stdout.dropFirst().reversed())
+        let one = HistoryCommands.exited(directory: f.dataDirectory, sinceSeconds: 86_400, json: false, newestFirst: true,
+                                         limit: 1, nowSeconds: HistoryFixture.now, zone: .utc)
+        XCTAssertEqual(one.stdout, Array(newest.stdout.prefix(2)))
+    }
+
     func testSanitizeKeepsPrintableTextAndEscapesEverythingElse() {
         XCTAssertEqual(Exited.sanitize(Array("firefox-bin (x86)".utf8)), "firefox-bin (x86)")
         XCTAssertEqual(Exited.sanitize([0x00, 0x07, 0x09, 0x7F]), #"\x00\x07\t\x7f"#)

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bookmarks
+
+/// The bookmark rules the sampler resolves names with, and how it notices they changed.
+///
+/// The sampler does not link SQLite (docs/history.md): the CLI and `sysstatsd-history`
+/// write every rule, built-ins included, to the rules cache `<data-dir>/bookmarks.rules`
+/// (the bookmarks file format with `source=`), by a rename. One `stat(2)` per interval
+/// is the cheap change counter: when the file's identity (device, inode, size, mtime)
+/// differs from the last one loaded, the file is read and parsed again (allocation is
+/// fine then) and ``generation`` moves on, so the sampler re-resolves every process it
+/// knows. A missing cache means the built-in rules; a refused one too, said once on stderr.
+final class RulesWatcher {
+    /// The rules in force.
+    private(set) var resolver: NameResolver
+    /// Moves on whenever ``resolver`` changes; never 0 (0 marks an unresolved process).
+    private(set) var generation: UInt32 = 1
+
+    /// The cache's path as a C string, built once: a stat per interval must not allocate.
+    private let path: [CChar]?
+    private let displayPath: String
+    private let builtins: [BookmarkRule]
+    private var loaded: Identity?
+    private var refused: Identity?
+
+    /// What says the file changed: a rename gives a new inode, an edit in place a new mtime or size.
+    private struct Identity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+    }
+
+    /// - Parameters:
+    ///   - path: the rules cache; nil for the built-in rules only.
+    ///   - builtins: the rules used while there is no (good) cache.
+    init(path: String?, builtins: [BookmarkRule]) {
+        self.path = path.map { Array($0.utf8CString) }
+        displayPath = path ?? ""
+        self.builtins = builtins
+        resolver = NameResolver(rules: builtins)
+    }
+
+    /// Stats the cache and reloads it if it changed. Returns true when the rules changed.
+    @discardableResult
+    func refresh() -> Bool {
+        guard let path else { return false }
+        var info = stat()
+        let found = path.withUnsafeBufferPointer { stat($0.baseAddress!, &info) } == 0
+        guard found, (info.st_mode & S_IFMT) == S_IFREG else {
+            // No cache (yet): the built-in rules, if something else was in force.
+            if loaded == nil { return false }
+            loaded = nil
+            return use(builtins)
+        }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
+        if identity == loaded || identity == refused { return false }
+        switch load(size: Int(info.st_size)) {
+        case nil:
+            return false
+        case .success(let rules)?:
+            loaded = identity
+            refused = nil
+            return use(rules)
+        case .failure(let error)?:
+            refused = identity
+            printError("sysstatsd: \(error.message(file: displayPath)); using the built-in bookmarks")
+            let changed = loaded != nil
+            loaded = nil
+            return changed ? use(builtins) : false
+        }
+    }
+
+    private func use(_ rules: [BookmarkRule]) -> Bool {
+        resolver = NameResolver(rules: rules)
+        generation = generation == UInt32.max ? 1 : generation + 1
+        return true
+    }
+
+    /// Reads the cache (never more than one byte over the format's limit) and parses it;
+    /// nil when it grew while being read (written in place): the next stat tries again.
+    private func load(size: Int) -> Result<[BookmarkRule], BookmarkFileError>? {
+        if size > BookmarkFile.maximumSize { return .failure(.tooLarge(size: size)) }
+        let fd = path!.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        if fd < 0 { return .failure(.notBookmarks) }
+        defer { close(fd) }
+        // As large as stat said (plus one byte, to see a file that grew meanwhile), never the
+        // format's maximum: a zero-filled 256 KiB buffer would be resident for nothing.
+        let limit = min(size, BookmarkFile.maximumSize) + 1
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            count += n
+        }
+        if count > BookmarkFile.maximumSize { return .failure(.tooLarge(size: count)) }
+        if count == limit { return nil }
+        bytes.removeSubrange(count...)
+        do throws(BookmarkFileError) {
+            return .success(try BookmarkFile.parse(bytes).rules)
+        } catch {
+            return .failure(error)
+        }
+    }
+}

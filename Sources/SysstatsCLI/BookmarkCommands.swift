@@ -1,0 +1,377 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bookmarks
+import HistoryStore
+import ProcFS
+
+/// The work of `sysstats bookmarks …`: each returns what to print and the exit status, so
+/// tests call them directly. Every change to the rules also rewrites the rules cache
+/// (`<data-dir>/bookmarks.rules`), which a running sysstatsd picks up at its next interval.
+public enum BookmarkCommands {
+    /// The rules cache the sampler reads.
+    public static func rulesCachePath(in directory: String) -> String { HistoryDatabase.rulesCachePath(in: directory) }
+
+    // MARK: list
+
+    /// `bookmarks list`: every rule (or one source's), in precedence order.
+    public static func list(directory: String, source: RuleSource?, json: Bool) -> CommandOutput {
+        let rules: [BookmarkRule]
+        switch readRules(directory: directory) {
+        case .failure(let error): return HistoryAccess.failure(error.message)
+        case .success(let all): rules = all.filter { source == nil || $0.source == source }
+        }
+        if json { return CommandOutput(stdout: [BookmarkText.json(rules)]) }
+        return CommandOutput(stdout: BookmarkText.lines(rules))
+    }
+
+    /// The rules in force: the database's, or the built-in ones when there is no database yet.
+    public static func readRules(directory: String) -> Result<[BookmarkRule], StoreError> {
+        let path = HistoryDatabase.databasePath(in: directory)
+        if access(path, F_OK) != 0 { return .success(NameResolver(rules: BuiltinBookmarks.rules).rules) }
+        // A database from before bookmarks (schema 1) is upgraded rather than refused: the
+        // migration only adds, and the rules must be readable for `top` and `list`.
+        var opened = HistoryAccess.openForReading(directory: directory)
+        if case .failure(let error) = opened, error.kind == .olderSchema { opened = openForWriting(directory: directory) }
+        switch opened {
+        case .failure(let error): return .failure(error)
+        case .success(let database):
+            defer { database.close() }
+            do throws(StoreError) { return .success(try database.cliBookmarks()) } catch { return .failure(error) }
+        }
+    }
+
+    // MARK: add, remove
+
+    /// `bookmarks add`: a rule of the user's. Refuses rules that would match every process
+    /// and sanitizes the name as an import would (through the file parser, the one place
+    /// that knows the rules of the format).
+    public static func add(directory: String, kind: MatchKind, pattern: String, name: String,
+                           strip: SuffixStrip) -> CommandOutput {
+        let rule: BookmarkRule
+        switch validated(kind: kind, pattern: pattern, name: name, strip: strip) {
+        case .failure(let problem): return HistoryAccess.failure(problem.message)
+        case .success(let r): rule = r
+        }
+        return writing(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            let what = BookmarkText.describe(rule)
+            switch try database.cliAddBookmark(rule) {
+            case .added: return CommandOutput(stdout: ["added " + what])
+            case .renamed: return CommandOutput(stdout: ["changed " + what])
+            case .unchanged: return CommandOutput(stdout: ["already there: " + what])
+            }
+        }
+    }
+
+    /// `bookmarks remove`: the user's (or an imported) rule with this selector. Built-in rules
+    /// cannot be removed: a rule of yours with the same selector overrides one.
+    public static func remove(directory: String, kind: MatchKind, pattern: String, strip: SuffixStrip) -> CommandOutput {
+        let key = RuleKey(kind: kind, pattern: Array(pattern.utf8), strip: strip)
+        return writing(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            let rule = BookmarkRule(kind: kind, pattern: key.pattern, friendlyName: [], strip: strip)
+            guard try database.cliRemoveBookmark(key) else {
+                return HistoryAccess.failure("no bookmark of yours or imported one is \(BookmarkText.selector(rule)) (see sysstats bookmarks list)")
+            }
+            return CommandOutput(stdout: ["removed " + BookmarkText.selector(rule)])
+        }
+    }
+
+    /// One rule through the parser: the same checks as a file's rules.
+    static func validated(kind: MatchKind, pattern: String, name: String, strip: SuffixStrip) -> Result<BookmarkRule, Problem> {
+        let rule = BookmarkRule(kind: kind, pattern: Array(pattern.utf8), friendlyName: Array(name.utf8), strip: strip)
+        let bytes = BookmarkFile.encode([rule])
+        do throws(BookmarkFileError) {
+            let file = try BookmarkFile.parse(bytes)
+            guard var parsed = file.rules.first, file.rules.count == 1 else { return .failure(Problem("cannot store this rule")) }
+            parsed.source = .user
+            return .success(parsed)
+        } catch {
+            switch error {
+            case .matchesEverything: return .failure(Problem("\(BookmarkText.selector(rule)) would match every process; refused"))
+            case .syntax(_, let reason): return .failure(Problem(reason))
+            default: return .failure(Problem(error.message(file: "rule")))
+            }
+        }
+    }
+
+    // MARK: export
+
+    /// `bookmarks export FILE`: the user's and imported rules (`all`: the built-ins too).
+    public static func export(directory: String, to file: String, all: Bool, force: Bool) -> CommandOutput {
+        if !force && access(file, F_OK) == 0 { return HistoryAccess.failure("\(file) already exists; give --force to overwrite it") }
+        let rules: [BookmarkRule]
+        switch readRules(directory: directory) {
+        case .failure(let error): return HistoryAccess.failure(error.message)
+        case .success(let found): rules = found.filter { all || $0.source != .builtin }
+        }
+        if let problem = FileBytes.writeAtomically(BookmarkFile.encode(rules), to: file, mode: 0o644) {
+            return HistoryAccess.failure(problem)
+        }
+        return CommandOutput(stdout: ["exported \(rules.count) rule\(rules.count == 1 ? "" : "s") to \(file)"])
+    }
+
+    // MARK: import
+
+    /// A file read and parsed for import, and what importing it would do.
+    public struct ImportPlan: Equatable {
+        public var file: String
+        public var rules: [BookmarkRule]
+        public var counts: ImportCounts
+        public var sanitizedNames: Int
+
+        /// `FILE: adds N, changes N, skips N[, N names sanitized]`.
+        public var summary: String {
+            var line = "\(file): adds \(counts.adds), changes \(counts.changes), skips \(counts.skips)"
+            if sanitizedNames > 0 { line += ", \(sanitizedNames) name\(sanitizedNames == 1 ? "" : "s") sanitized" }
+            return line
+        }
+    }
+
+    /// `bookmarks import FILE`, first half: reads at most one byte more than a bookmarks
+    /// file may have, parses it, and asks the database what importing it would do.
+    /// Changes nothing. The failure is the one line for stderr.
+    public static func planImport(directory: String, file: String) -> Result<ImportPlan, Problem> {
+        let bytes: [UInt8]
+        switch FileBytes.read(file, limit: BookmarkFile.maximumSize + 1) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let read): bytes = read
+        }
+        let parsed: BookmarkFile
+        do throws(BookmarkFileError) {
+            if bytes.count > BookmarkFile.maximumSize { throw .tooLarge(size: FileBytes.size(file) ?? bytes.count) }
+            parsed = try BookmarkFile.parse(bytes)
+        } catch {
+            return .failure(Problem(error.message(file: file) + "; nothing imported"))
+        }
+        // Whatever `source=` a shared file claims, what comes in is imported.
+        let rules = parsed.rules.map { rule -> BookmarkRule in
+            var r = rule
+            r.source = .imported
+            return r
+        }
+        let counts: ImportCounts
+        switch openForWriting(directory: directory) {
+        case .failure(let error): return .failure(Problem(error.message))
+        case .success(let database):
+            defer { database.close() }
+            do throws(StoreError) { counts = try database.cliPlanImport(rules) } catch { return .failure(Problem(error.message)) }
+        }
+        return .success(ImportPlan(file: file, rules: rules, counts: counts, sanitizedNames: parsed.sanitizedNames))
+    }
+
+    /// `bookmarks import FILE`, second half: one transaction, then the rules cache.
+    public static func applyImport(directory: String, plan: ImportPlan) -> CommandOutput {
+        writing(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            let done = try database.cliApplyImport(plan.rules)
+            return CommandOutput(stdout: ["imported \(plan.file): added \(done.adds), changed \(done.changes), skipped \(done.skips)"])
+        }
+    }
+
+    /// Both halves, without asking (`--yes`).
+    public static func importFile(directory: String, file: String) -> CommandOutput {
+        switch planImport(directory: directory, file: file) {
+        case .failure(let problem): return HistoryAccess.failure(problem.message)
+        case .success(let plan):
+            var out = applyImport(directory: directory, plan: plan)
+            out.stdout.insert(plan.summary, at: 0)
+            return out
+        }
+    }
+
+    /// `--inbox`: copies `file` into `<directory>/Inbox/` (0700; a name already there gets
+    /// `-1`, `-2`, … before its extension) and returns the copy's path. A file too large
+    /// for a bookmarks file is refused before anything is copied.
+    public static func copyToInbox(directory: String, file: String) -> Result<String, Problem> {
+        let bytes: [UInt8]
+        switch FileBytes.read(file, limit: BookmarkFile.maximumSize + 1) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let read): bytes = read
+        }
+        if bytes.count > BookmarkFile.maximumSize {
+            let error = BookmarkFileError.tooLarge(size: FileBytes.size(file) ?? bytes.count)
+            return .failure(Problem(error.message(file: file) + "; nothing imported"))
+        }
+        let inbox = joinPath(directory, "Inbox")
+        for dir in [directory, inbox] where mkdir(dir, 0o700) != 0 && errno != EEXIST {
+            return .failure(Problem("cannot create \(dir): \(String(cString: strerror(errno)))"))
+        }
+        _ = chmod(inbox, 0o700)
+        let base = baseName(file)
+        let (stem, ext) = splitExtension(base.isEmpty ? "bookmarks.sysstats-bookmarks" : base)
+        for n in 0..<1000 {
+            let candidate = joinPath(inbox, n == 0 ? stem + ext : "\(stem)-\(n)\(ext)")
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                return .failure(Problem("cannot create \(candidate): \(String(cString: strerror(errno)))"))
+            }
+            let ok = FileBytes.writeAll(fd, bytes)
+            close(fd)
+            if !ok {
+                unlink(candidate)
+                return .failure(Problem("cannot write \(candidate)"))
+            }
+            return .success(candidate)
+        }
+        return .failure(Problem("\(inbox) holds too many copies of \(base)"))
+    }
+
+    static func baseName(_ path: String) -> String {
+        String(path.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
+    }
+
+    /// `a.sysstats-bookmarks` → (`a`, `.sysstats-bookmarks`); no dot (or only a leading one): no extension.
+    static func splitExtension(_ name: String) -> (String, String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[dot...]))
+    }
+
+    // MARK: suggest
+
+    /// `bookmarks suggest`: running processes no rule names, the largest by memory and the
+    /// busiest by CPU, each with a ready-to-run `sysstats bookmarks add` line.
+    public static func suggest(directory: String, procRoot: String, count: Int, intervalMs: Int) -> CommandOutput {
+        let resolver: NameResolver
+        switch readRules(directory: directory) {
+        case .failure(let error): return HistoryAccess.failure(error.message)
+        case .success(let rules): resolver = NameResolver(rules: rules)
+        }
+        let rows = Top.sample(procRoot: procRoot, intervalMs: intervalMs, resolver: resolver)
+            .filter { $0.friendlyName == nil && !$0.isKernelThread }
+        if rows.isEmpty { return CommandOutput(stdout: ["every running process has a bookmark"]) }
+        var out: [String] = []
+        for (title, sort) in [("by memory", Top.Sort.memory), ("by CPU", Top.Sort.cpu)] {
+            let ranked = Top.sorted(rows, by: sort).filter { sort == .memory ? $0.privateKiB > 0 : $0.cpuPermyriad > 0 }
+            if ranked.isEmpty { continue }
+            out.append("Unbookmarked processes \(title):")
+            for row in ranked.prefix(count) {
+                out.append("  " + Columns.right("\(row.pid)", 7) + "  " + Columns.left(Exited.sanitize(row.name), 20)
+                           + Columns.right(Columns.mib(row.privateKiB), 9) + " MiB" + Columns.right(Columns.percentOneDecimal(row.cpuPermyriad), 7) + " %")
+                out.append("    " + suggestion(row))
+            }
+        }
+        return CommandOutput(stdout: out)
+    }
+
+    /// The `sysstats bookmarks add` line for a process: `--truncated` when its comm was cut
+    /// and a longer name is known, else `--exe`, else `--comm`.
+    static func suggestion(_ row: Top.Row) -> String {
+        let (flag, pattern): (String, [UInt8])
+        if row.comm.count == 15 && row.name.count > row.comm.count { (flag, pattern) = ("--truncated", row.name) }
+        else if !row.executable.isEmpty { (flag, pattern) = ("--exe", row.executable) }
+        else { (flag, pattern) = ("--comm", row.comm) }
+        guard let text = ShellQuote.quote(pattern) else {
+            return "(its name holds control characters or invalid UTF-8: no ready-made command)"
+        }
+        return "sysstats bookmarks add \(flag) \(text) --name \(text)"
+    }
+
+    // MARK: helpers
+
+    static func openForWriting(directory: String) -> Result<HistoryDatabase, StoreError> {
+        do throws(StoreError) {
+            return .success(try HistoryDatabase(path: HistoryDatabase.databasePath(in: directory)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Runs a change on the database opened read-write, then rewrites the rules cache.
+    static func writing(directory: String, _ body: (HistoryDatabase) throws(StoreError) -> CommandOutput) -> CommandOutput {
+        switch openForWriting(directory: directory) {
+        case .failure(let error): return HistoryAccess.failure(error.message)
+        case .success(let database):
+            defer { database.close() }
+            do throws(StoreError) {
+                let out = try body(database)
+                if out.status == 0 { try database.cliWriteRulesCache(directory: directory) }
+                return out
+            } catch {
+                return HistoryAccess.failure(error.message)
+            }
+        }
+    }
+}
+
+/// A one-line reason for stderr.
+public struct Problem: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Quoting for a shell command line a person will paste.
+enum ShellQuote {
+    /// `'…'` with `'` written as `'\''`; nil for bytes a terminal should not be handed
+    /// (control characters, invalid UTF-8).
+    static func quote(_ bytes: [UInt8]) -> String? {
+        guard !bytes.isEmpty, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }),
+              let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        if text.utf8.allSatisfy({ isPlain($0) }) { return text }
+        var quoted = "'"
+        for c in text { quoted += c == "'" ? "'\\''" : String(c) }
+        return quoted + "'"
+    }
+
+    private static func isPlain(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+            || b == 0x2D || b == 0x5F || b == 0x2E || b == 0x2F || b == 0x3A || b == 0x2B
+    }
+}
+
+/// Reading and writing whole small files, bounded.
+enum FileBytes {
+    /// At most `limit` bytes of `path` (a FIFO or a device is read up to the limit, never to its end).
+    static func read(_ path: String, limit: Int) -> Result<[UInt8], Problem> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return .failure(Problem("cannot open \(path): \(String(cString: strerror(errno)))")) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return .failure(Problem("\(path) is a directory")) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, limit - count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(Problem("cannot read \(path): \(String(cString: strerror(errno)))"))
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return .success(bytes)
+    }
+
+    /// The size `stat` gives, for messages.
+    static func size(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Writes a temporary file beside `path` and renames it over `path`. The problem, or nil.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> String? {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        if fd < 0 { return "cannot create \(temporary): \(String(cString: strerror(errno)))" }
+        let ok = writeAll(fd, bytes) && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            return "cannot write \(path): \(reason)"
+        }
+        return nil
+    }
+}

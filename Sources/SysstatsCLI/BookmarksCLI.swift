@@ -1,0 +1,237 @@
+// Argument parsing for `sysstats top` and `sysstats bookmarks …`; the work is in Top and
+// BookmarkCommands.
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Bookmarks
+
+extension Top.Sort: ExpressibleByArgument {}
+
+extension RuleSource: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let found = RuleSource.allCases.first(where: { $0.name.description == argument }) else { return nil }
+        self = found
+    }
+    public static var allValueStrings: [String] { allCases.map { $0.name.description } }
+}
+
+/// `--data-dir` when it is optional (`top`: without a database the built-in rules apply).
+struct OptionalDataDirectoryOption: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "Where history.sqlite and the bookmarks are (default $XDG_DATA_HOME/sysstats, else ~/.local/share/sysstats).",
+        valueName: "dir"))
+    var dataDirectory: String?
+
+    var resolved: String? { try? HistoryAccess.dataDirectory(option: dataDirectory).get() }
+}
+
+struct TopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "top",
+        abstract: "List the processes using the most CPU or memory, with their bookmarked names.",
+        discussion: """
+            Scans /proc twice, --interval-ms apart, for CPU use. Names come from the bookmarks \
+            in the history database (the built-in ones when there is none). --exited lists the \
+            processes that are gone instead, from history, most recent first.
+            """)
+
+    @OptionGroup var data: OptionalDataDirectoryOption
+    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read /proc from this directory.", valueName: "dir"))
+    var procRoot = "/proc"
+    @Option(help: ArgumentHelp("How many processes to list.", valueName: "n"))
+    var count = 15
+    @Option(help: "Order by cpu or memory.")
+    var sort: Top.Sort = .cpu
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Time between the two scans.", valueName: "ms"))
+    var intervalMs = 500
+    @Flag(help: "Print JSON instead.")
+    var json = false
+    @Flag(help: "List processes that exited (from history) instead of running ones.")
+    var exited = false
+    @Option(help: ArgumentHelp("With --exited: how far back (90m, 24h, 7d …).", valueName: "duration"), transform: parseSince)
+    var since: UInt64 = 86_400
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be at least 1") }
+        guard (0...60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 0 and 60000") }
+    }
+
+    func run() throws {
+        if exited {
+            guard let directory = data.resolved else {
+                return emit(HistoryAccess.failure("no data directory: give --data-dir DIR"))
+            }
+            return emit(HistoryCommands.exited(directory: directory, sinceSeconds: since, json: json, newestFirst: true,
+                                               limit: count))
+        }
+        emit(Top.run(procRoot: procRoot, directory: data.resolved, count: count, sort: sort,
+                     intervalMs: intervalMs, json: json))
+    }
+}
+
+struct BookmarksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bookmarks",
+        abstract: "Friendly names for processes: list, add, remove, suggest, export and import rules.",
+        discussion: """
+            Rules apply in order: yours, then imported ones, then the built-in defaults. Every \
+            change is picked up by a running sysstatsd at its next interval. The file format \
+            is docs/bookmarks-format.md (application/x-sysstats-bookmarks).
+            """,
+        subcommands: [BookmarksList.self, BookmarksAdd.self, BookmarksRemove.self, BookmarksSuggest.self,
+                      BookmarksExport.self, BookmarksImport.self])
+}
+
+struct BookmarksList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the rules in the order they apply.")
+    @OptionGroup var data: DataDirectoryOption
+    @Flag(help: "Print JSON instead.")
+    var json = false
+    @Option(help: "Only the rules from user, imported or builtin.")
+    var source: RuleSource?
+
+    func run() throws { emit(BookmarkCommands.list(directory: data.resolved(), source: source, json: json)) }
+}
+
+/// How a rule is selected on the command line: one kind and its pattern, and the strip.
+struct RuleSelector: ParsableArguments {
+    @Option(help: ArgumentHelp("Match the process name exactly.", valueName: "name"))
+    var comm: String?
+    @Option(help: ArgumentHelp("Match a full program name whose first 15 bytes the kernel kept.", valueName: "name"))
+    var truncated: String?
+    @Option(help: ArgumentHelp("Match the executable's basename.", valueName: "name"))
+    var exe: String?
+    @Option(help: ArgumentHelp("Match a glob over the name, e.g. 'kworker/*'.", valueName: "glob"))
+    var glob: String?
+    @Option(help: ArgumentHelp("Match a substring of the command line.", valueName: "text"))
+    var cmdline: String?
+    @Option(name: .customLong("strip-after"), help: ArgumentHelp("Cut the name from this character on (e.g. '~').", valueName: "char"))
+    var stripAfter: String?
+    @Flag(name: .customLong("strip-version"), help: "Cut a trailing version number off the name.")
+    var stripVersion = false
+
+    var chosen: [(MatchKind, String)] {
+        [(MatchKind.comm, comm), (.truncated, truncated), (.executable, exe), (.glob, glob), (.commandLine, cmdline)]
+            .compactMap { kind, value in value.map { (kind, $0) } }
+    }
+
+    func validate() throws {
+        guard chosen.count == 1 else { throw ValidationError("give exactly one of --comm, --truncated, --exe, --glob, --cmdline") }
+        if stripVersion && stripAfter != nil { throw ValidationError("--strip-after and --strip-version cannot be used together") }
+        if let s = stripAfter, s.utf8.count != 1 { throw ValidationError("--strip-after takes one ASCII character, not '\(s)'") }
+    }
+
+    var kind: MatchKind { chosen[0].0 }
+    var pattern: String { chosen[0].1 }
+    var strip: SuffixStrip {
+        if stripVersion { return .version }
+        if let s = stripAfter, let byte = s.utf8.first { return .after(byte) }
+        return .none
+    }
+}
+
+struct BookmarksAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a rule of yours (or give an existing one another name).")
+    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var selector: RuleSelector
+    @Option(help: ArgumentHelp("The friendly name (empty: the process's own name, suffix stripped).", valueName: "name"))
+    var name: String
+
+    func run() throws {
+        emit(BookmarkCommands.add(directory: data.resolved(), kind: selector.kind, pattern: selector.pattern,
+                                  name: name, strip: selector.strip))
+    }
+}
+
+struct BookmarksRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a rule of yours.")
+    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var selector: RuleSelector
+
+    func run() throws {
+        emit(BookmarkCommands.remove(directory: data.resolved(), kind: selector.kind, pattern: selector.pattern,
+                                     strip: selector.strip))
+    }
+}
+
+struct BookmarksSuggest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest",
+        abstract: "Show the running processes no rule names that use the most memory or CPU, with an add command each.")
+    @OptionGroup var data: DataDirectoryOption
+    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read /proc from this directory.", valueName: "dir"))
+    var procRoot = "/proc"
+    @Option(help: ArgumentHelp("How many processes per list.", valueName: "n"))
+    var count = 5
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Time between the two scans.", valueName: "ms"))
+    var intervalMs = 500
+
+    func run() throws {
+        emit(BookmarkCommands.suggest(directory: data.resolved(), procRoot: procRoot, count: max(count, 1),
+                                      intervalMs: min(max(intervalMs, 0), 60_000)))
+    }
+}
+
+struct BookmarksExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write your and the imported rules to FILE (a .sysstats-bookmarks file).")
+    @OptionGroup var data: DataDirectoryOption
+    @Argument(help: ArgumentHelp("The file to write.", valueName: "file"))
+    var file: String
+    @Flag(help: "Include the built-in rules.")
+    var all = false
+    @Flag(help: "Overwrite FILE if it exists.")
+    var force = false
+
+    func run() throws { emit(BookmarkCommands.export(directory: data.resolved(), to: file, all: all, force: force)) }
+}
+
+struct BookmarksImport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import the rules of a bookmarks file, after showing what would change.",
+        discussion: """
+            Shows "FILE: adds N, changes N, skips N" and asks before importing (give --yes when \
+            not on a terminal). A file that is refused changes nothing. --inbox (what opening \
+            the file from a file manager runs) first copies it into $XDG_DATA_HOME/sysstats/Inbox/.
+            """)
+    @OptionGroup var data: DataDirectoryOption
+    @Argument(help: ArgumentHelp("The bookmarks file.", valueName: "file"))
+    var file: String
+    @Flag(help: "Import without asking.")
+    var yes = false
+    @Flag(help: "Copy the file into the data directory's Inbox first and import the copy.")
+    var inbox = false
+
+    func run() throws {
+        let directory = data.resolved()
+        var source = file
+        if inbox {
+            switch BookmarkCommands.copyToInbox(directory: directory, file: file) {
+            case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
+            case .success(let copy):
+                source = copy
+                writeStdout("copied \(file) to \(copy)\n")
+            }
+        }
+        let plan: BookmarkCommands.ImportPlan
+        switch BookmarkCommands.planImport(directory: directory, file: source) {
+        case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
+        case .success(let p): plan = p
+        }
+        writeStdout(plan.summary + "\n")
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                return emit(HistoryAccess.failure("not imported: give --yes to import without asking"))
+            }
+            writeStdout("Import? [y/N] ")
+            let answer = readLine() ?? ""
+            guard answer == "y" || answer == "Y" || answer == "yes" else {
+                return emit(HistoryAccess.failure("not imported"))
+            }
+        }
+        emit(BookmarkCommands.applyImport(directory: directory, plan: plan))
+    }
+}

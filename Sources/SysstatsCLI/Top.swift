@@ -1,0 +1,114 @@
+import Foundation
+import Bookmarks
+import ProcFS
+
+/// `sysstats top`: the processes now, with their friendly names, CPU and private memory.
+public enum Top {
+    /// What the list is ordered by.
+    public enum Sort: String, CaseIterable, Sendable {
+        case cpu, memory
+    }
+
+    /// One process as two scans saw it.
+    public struct Row: Equatable, Sendable {
+        public var pid: Int32
+        public var comm: [UInt8]
+        /// The executable's basename, else argv[0]'s; empty for kernel threads.
+        public var executable: [UInt8]
+        public var commandLine: [UInt8]
+        /// ProcFS's best name (the longer exe/argv[0] name when comm was truncated).
+        public var name: [UInt8]
+        /// What a bookmark calls it; nil when no rule matches.
+        public var friendlyName: [UInt8]?
+        public var isKernelThread: Bool
+        /// CPU over the interval, hundredths of a percent of one core.
+        public var cpuPermyriad: UInt64
+        public var privateKiB: UInt64
+
+        /// The friendly name when there is one, else the best name.
+        public var displayName: [UInt8] { friendlyName ?? name }
+    }
+
+    /// Scans `procRoot` twice, `intervalMs` apart (CPU from the tick deltas, as the sampler
+    /// computes it), and names every process with `resolver`.
+    public static func sample(procRoot: String, intervalMs: Int, resolver: NameResolver) -> [Row] {
+        let buffer = ReadBuffer()
+        let table = ProcessTable(procRoot: procRoot)
+        let cpu = CPUStatReader(procRoot: procRoot)
+        let before = cpu.update(buffer)
+        table.scan(buffer)
+        if intervalMs > 0 { usleep(UInt32(min(intervalMs, 60_000)) * 1000) }
+        let after = cpu.update(buffer)
+        table.scan(buffer)
+        var ticksPerCore: UInt64 = 0
+        if let before, let after, after.total.total > before.total.total {
+            ticksPerCore = (after.total.total - before.total.total) / UInt64(max(after.cores.count, 1))
+        }
+        return table.processes.map { p in
+            let executable = p.exeName.isEmpty ? firstArgumentBase(p.commandLine) : p.exeName
+            let friendly = resolver.resolve(comm: p.comm, executable: executable, commandLine: p.commandLine)
+            return Row(pid: p.pid, comm: p.comm, executable: executable, commandLine: p.commandLine, name: p.name,
+                       friendlyName: friendly.flatMap { $0.isEmpty ? nil : $0 }, isKernelThread: p.isKernelThread,
+                       cpuPermyriad: ticksPerCore > 0 ? p.cpuDelta * 10_000 / ticksPerCore : 0,
+                       privateKiB: p.privateKiB)
+        }
+    }
+
+    /// The basename of the first word of a command line (arguments joined by spaces).
+    static func firstArgumentBase(_ line: [UInt8]) -> [UInt8] {
+        let first = line.prefix { $0 != 0x20 }
+        return Array(first.split(separator: 0x2F, omittingEmptySubsequences: false).last ?? [])
+    }
+
+    /// Largest first; ties by the other measure, then by pid.
+    public static func sorted(_ rows: [Row], by sort: Sort) -> [Row] {
+        rows.sorted { a, b in
+            let (x, y) = sort == .cpu ? (a.cpuPermyriad, b.cpuPermyriad) : (a.privateKiB, b.privateKiB)
+            if x != y { return x > y }
+            let (u, v) = sort == .cpu ? (a.privateKiB, b.privateKiB) : (a.cpuPermyriad, b.cpuPermyriad)
+            if u != v { return u > v }
+            return a.pid < b.pid
+        }
+    }
+
+    /// `sysstats top`: names from the database's rules (the built-in ones without a database).
+    public static func run(procRoot: String, directory: String?, count: Int, sort: Sort, intervalMs: Int,
+                           json: Bool) -> CommandOutput {
+        var rules = NameResolver(rules: BuiltinBookmarks.rules).rules
+        if let directory {
+            switch BookmarkCommands.readRules(directory: directory) {
+            case .success(let found): rules = found
+            case .failure(let error): return HistoryAccess.failure(error.message)
+            }
+        }
+        let rows = Array(sorted(sample(procRoot: procRoot, intervalMs: intervalMs, resolver: NameResolver(rules: rules)),
+                                by: sort).prefix(count))
+        return CommandOutput(stdout: json ? [self.json(rows)] : lines(rows))
+    }
+
+    static let header = Columns.right("PID", 8) + "  " + Columns.left("NAME", 28) + Columns.right("CPU %", 7) + Columns.right("MEM MiB", 10)
+
+    /// The table; names escaped for the terminal like `sysstats exited` does.
+    public static func lines(_ rows: [Row]) -> [String] {
+        [header] + rows.map { r in
+            Columns.right("\(r.pid)", 8) + "  " + Columns.left(Exited.sanitize(r.displayName), 28)
+                + Columns.right(Columns.percentOneDecimal(r.cpuPermyriad), 7) + Columns.right(Columns.mib(r.privateKiB), 10)
+        }
+    }
+
+    /// `--json`: an array; `name` is what is shown, `process_name` the process's own name
+    /// (both escaped), `bookmarked` whether a rule named it.
+    public static func json(_ rows: [Row]) -> String {
+        struct Item: Encodable {
+            var pid: Int32, name: String, process_name: String, bookmarked: Bool, cpu_percent: Double, private_mib: Double
+        }
+        let items = rows.map { r in
+            Item(pid: r.pid, name: Exited.sanitize(r.displayName), process_name: Exited.sanitize(r.name),
+                 bookmarked: r.friendlyName != nil, cpu_percent: Double(r.cpuPermyriad) / 100,
+                 private_mib: ReportJSON.mib(r.privateKiB))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try! encoder.encode(items), as: UTF8.self)
+    }
+}

@@ -1,0 +1,272 @@
+import Bookmarks
+import Foundation
+import HistoryStore
+import XCTest
+@testable import SysstatsCLI
+
+/// `sysstats bookmarks …` on temporary data directories: what each command changes in the
+/// database and the rules cache, and that every refused file leaves both as they were.
+final class BookmarkCommandsTests: XCTestCase {
+    var temporary: TemporaryDirectory!
+    var data: String { temporary.file("data") }
+
+    override func setUpWithError() throws { temporary = try TemporaryDirectory() }
+    override func tearDown() { temporary = nil }
+
+    static let header = "sysstats-bookmarks 1\n"
+
+    func rules(_ directory: String? = nil, _ source: RuleSource? = nil) throws -> [BookmarkRule] {
+        try BookmarkCommands.readRules(directory: directory ?? data).get().filter { source == nil || $0.source == source }
+    }
+
+    func file(_ name: String, _ text: String) throws -> String {
+        try temporary.write(Array(text.utf8), to: name)
+        return temporary.file(name)
+    }
+
+    func add(_ kind: MatchKind, _ pattern: String, _ name: String, strip: SuffixStrip = .none) -> CommandOutput {
+        BookmarkCommands.add(directory: data, kind: kind, pattern: pattern, name: name, strip: strip)
+    }
+
+    // MARK: add, list, remove
+
+    func testAddedRuleIsListedAsTheUsersAndWrittenToTheRulesCache() throws {
+        let out = add(.truncated, "gnome-control-center", "System Settings")
+        XCTAssertEqual(out.status, 0, "\(out.stderr)")
+        XCTAssertEqual(out.stdout, [#"added --truncated gnome-control-center → "System Settings""#])
+        let user = try rules(nil, .user)
+        XCTAssertEqual(user.map { String(decoding: $0.friendlyName, as: UTF8.self) }, ["System Settings"])
+        XCTAssertEqual(user.first?.kind, .truncated)
+
+        let cache = try [UInt8](Data(contentsOf: URL(fileURLWithPath: BookmarkCommands.rulesCachePath(in: data))))
+        let parsed = try BookmarkFile.parse(cache)
+        XCTAssertTrue(parsed.rules.contains { $0.source == .user && $0.friendlyName == Array("System Settings".utf8) })
+        XCTAssertTrue(parsed.rules.contains { $0.source == .builtin }, "the cache holds the built-in rules too")
+
+        let listed = BookmarkCommands.list(directory: data, source: .user, json: false)
+        XCTAssertEqual(listed.stdout.count, 2)
+        XCTAssertTrue(listed.stdout.dropFirst().first?.contains("gnome-control-center") ?? false, "\(listed.stdout)")
+        let json = BookmarkCommands.list(directory: data, source: .user, json: true).stdout.joined()
+        XCTAssertTrue(json.contains(#""friendly_name":"System Settings""#), json)
+    }
+
+    func testAddingTheSameSelectorAgainRenamesTheRule() throws {
+        XCTAssertEqual(add(.executable, "code", "Editor").status, 0)
+        let again = add(.executable, "code", "VS Code")
+        XCTAssertEqual(again.stdout.first?.hasPrefix("changed"), true, "\(again)")
+        XCTAssertEqual(try rules(nil, .user).map(\.friendlyName), [Array("VS Code".utf8)])
+    }
+
+    func testARuleThatWouldMatchEveryProcessIsRefusedAndNothingIsStored() throws {
+        XCTAssertEqual(add(.comm, "keep", "Kept").status, 0)
+        let before = try rules()
+        for (kind, pattern) in [(MatchKind.glob, "*"), (.glob, "?*"), (.commandLine, " "), (.commandLine, "a"), (.comm, "")] {
+            let out = add(kind, pattern, "Everything")
+            XCTAssertEqual(out.status, 1, "\(kind) '\(pattern)'")
+            XCTAssertEqual(out.stderr.count, 1)
+        }
+        XCTAssertEqual(try rules(), before)
+    }
+
+    func testRemoveTakesAwayTheUsersRuleAndSaysSoWhenThereIsNone() throws {
+        XCTAssertEqual(add(.glob, "kworker/*", "Kernel worker").status, 0)
+        XCTAssertEqual(BookmarkCommands.remove(directory: data, kind: .glob, pattern: "kworker/*", strip: .none).status, 0)
+        XCTAssertTrue(try rules(nil, .user).isEmpty)
+        let again = BookmarkCommands.remove(directory: data, kind: .glob, pattern: "kworker/*", strip: .none)
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stderr.first?.contains("no bookmark of yours or imported one") ?? false, "\(again.stderr)")
+    }
+
+    func testWithoutADatabaseTheBuiltInRulesAreListed() throws {
+        let listed = try rules()
+        XCTAssertFalse(listed.isEmpty)
+        XCTAssertTrue(listed.allSatisfy { $0.source == .builtin })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: HistoryDatabase.databasePath(in: data)), "list creates nothing")
+    }
+
+    // MARK: export, import
+
+    func testExportThenImportIntoAnotherDatabaseGivesEqualRules() throws {
+        XCTAssertEqual(add(.truncated, "gnome-control-center", "Settings!").status, 0)
+        XCTAssertEqual(add(.comm, "Web Content", "", strip: .after(UInt8(ascii: "~"))).status, 0)
+        XCTAssertEqual(add(.executable, "python3", "Python", strip: .version).status, 0)
+        XCTAssertEqual(add(.commandLine, "--type=renderer", "Chrome tab").status, 0)
+        let exported = temporary.file("mine.sysstats-bookmarks")
+        XCTAssertEqual(BookmarkCommands.export(directory: data, to: exported, all: false, force: false).status, 0)
+
+        let other = temporary.file("other")
+        let imported = BookmarkCommands.importFile(directory: other, file: exported)
+        XCTAssertEqual(imported.status, 0, "\(imported.stderr)")
+        XCTAssertEqual(imported.stdout.first, "\(exported): adds 4, changes 0, skips 0")
+        func comparable(_ r: [BookmarkRule]) -> [RuleKey: [UInt8]] {
+            Dictionary(uniqueKeysWithValues: r.map { ($0.key, $0.friendlyName) })
+        }
+        XCTAssertEqual(comparable(try rules(other, .imported)), comparable(try rules(nil, .user)))
+    }
+
+    func testExportRefusesToOverwriteWithoutForceAndAllAddsTheBuiltIns() throws {
+        XCTAssertEqual(add(.comm, "foo", "Foo").status, 0)
+        let path = try file("taken.sysstats-bookmarks", "keep me")
+        XCTAssertEqual(BookmarkCommands.export(directory: data, to: path, all: false, force: false).status, 1)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "keep me")
+        XCTAssertEqual(BookmarkCommands.export(directory: data, to: path, all: true, force: true).status, 0)
+        let parsed = try BookmarkFile.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        XCTAssertEqual(parsed.rules.count, try rules().count)
+    }
+
+    func testImportingTheSameFileTwiceChangesNothingTheSecondTime() throws {
+        let path = try file("shared.sysstats-bookmarks", Self.header + "exe\tfoo\tFoo\ncomm\tbar\tBar\n")
+        XCTAssertEqual(BookmarkCommands.importFile(directory: data, file: path).stdout.first, "\(path): adds 2, changes 0, skips 0")
+        let after = try rules()
+        XCTAssertEqual(BookmarkCommands.importFile(directory: data, file: path).stdout.first, "\(path): adds 0, changes 0, skips 2")
+        XCTAssertEqual(try rules(), after)
+        let renamed = try file("renamed.sysstats-bookmarks", Self.header + "exe\tfoo\tFoo 2\ncomm\tbaz\tBaz\n")
+        XCTAssertEqual(BookmarkCommands.importFile(directory: data, file: renamed).stdout.first,
+                       "\(renamed): adds 1, changes 1, skips 0")
+    }
+
+    func testEachBadFileIsRefusedWithOneLineAndTheBookmarksUnchanged() throws {
+        XCTAssertEqual(add(.comm, "keep", "Kept").status, 0)
+        let good = try file("good.sysstats-bookmarks", Self.header + "comm\tother\tOther\n")
+        XCTAssertEqual(BookmarkCommands.importFile(directory: data, file: good).status, 0)
+        let before = try rules()
+        let cacheBefore = try Data(contentsOf: URL(fileURLWithPath: BookmarkCommands.rulesCachePath(in: data)))
+        let huge = Self.header + String(repeating: "# a comment line to make the file large\n", count: 8000)
+        let bad: [(String, String, String)] = [
+            ("too-large", huge, "too large"),
+            ("not-the-format", "just some text\ncomm\tx\ty\n", "not a sysstats bookmarks file"),
+            ("empty", "", "not a sysstats bookmarks file"),
+            ("newer", "sysstats-bookmarks 2\ncomm\tx\ty\n", "newer"),
+            ("everything-glob", Self.header + "comm\tfine\tFine\nglob\t*\tEverything\n", ":3:"),
+            ("everything-cmdline", Self.header + "cmdline\t \tSpace\n", ":2:"),
+            ("binary", "sysstats-bookmarks 1\n\u{0}\u{1}\u{2}\u{ff}", "binary:2:"),
+        ]
+        for (name, text, expected) in bad {
+            let path = try file(name, text)
+            let out = BookmarkCommands.importFile(directory: data, file: path)
+            XCTAssertEqual(out.status, 1, name)
+            XCTAssertEqual(out.stderr.count, 1, name)
+            XCTAssertTrue(out.stderr.first?.contains(expected) ?? false, "\(name): \(out.stderr)")
+            XCTAssertEqual(try rules(), before, name)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: BookmarkCommands.rulesCachePath(in: data))), cacheBefore)
+    }
+
+    func testAHugeFileIsNotReadToItsEnd() throws {
+        // A FIFO fed 4 MiB: reading it whole would take it all; at most 256 KiB + 1 are read.
+        let fifo = temporary.file("endless")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // The writer's next write after the reader gave up must fail, not kill the test.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let fd = open(fifo, O_WRONLY)
+            let chunk = [UInt8](repeating: 0x61, count: 65536)
+            for _ in 0..<64 {
+                if write(fd, chunk, chunk.count) <= 0 { break }
+            }
+            close(fd)
+            done.signal()
+        }.start()
+        let out = BookmarkCommands.importFile(directory: data, file: fifo)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(out.status, 1)
+        XCTAssertTrue(out.stderr.first?.contains("too large") ?? false, "\(out.stderr)")
+    }
+
+    func testHostileNamesAreImportedSanitizedAndCounted() throws {
+        let long = String(repeating: "é", count: 40)   // 80 bytes
+        let path = try file("hostile.sysstats-bookmarks",
+                            Self.header + "comm\ta\tbad\\x1bname\ncomm\tb\t<b>markup</b>\ncomm\tc\t\(long)\n")
+        let out = BookmarkCommands.importFile(directory: data, file: path)
+        XCTAssertEqual(out.status, 0, "\(out.stderr)")
+        XCTAssertEqual(out.stdout.first, "\(path): adds 3, changes 0, skips 0, 2 names sanitized")
+        let names = try rules(nil, .imported).map { String(decoding: $0.friendlyName, as: UTF8.self) }
+        XCTAssertFalse(names.contains { $0.unicodeScalars.contains { $0.value < 0x20 } }, "\(names)")
+        XCTAssertTrue(names.contains("<b>markup</b>"), "markup is kept as text")
+        XCTAssertTrue(names.allSatisfy { $0.utf8.count <= BookmarkFile.maximumNameLength }, "\(names)")
+    }
+
+    // MARK: inbox
+
+    func testInboxCopiesIntoAPrivateFolderAndAClashGetsANumber() throws {
+        let path = try file("friends.sysstats-bookmarks", Self.header + "exe\tfoo\tFoo\n")
+        let first = try BookmarkCommands.copyToInbox(directory: data, file: path).get()
+        let second = try BookmarkCommands.copyToInbox(directory: data, file: path).get()
+        XCTAssertEqual(first, data + "/Inbox/friends.sysstats-bookmarks")
+        XCTAssertEqual(second, data + "/Inbox/friends-1.sysstats-bookmarks")
+        var info = stat()
+        XCTAssertEqual(stat(data + "/Inbox", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: second)), try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(BookmarkCommands.importFile(directory: data, file: second).status, 0)
+    }
+
+    func testInboxRefusesATooLargeFileWithoutCopyingIt() throws {
+        let path = try file("big.sysstats-bookmarks", Self.header + String(repeating: "#\n", count: 140_000))
+        guard case .failure(let problem) = BookmarkCommands.copyToInbox(directory: data, file: path) else {
+            return XCTFail("copied a file that is too large")
+        }
+        XCTAssertTrue(problem.message.contains("too large"), problem.message)
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: data + "/Inbox")) ?? [], [])
+    }
+
+    // MARK: suggest, quoting
+
+    func testSuggestListsUnbookmarkedProcessesWithACommandToAddEach() throws {
+        let procRoot = Fixtures.path("sampler-bookmarks/1/proc")
+        let out = BookmarkCommands.suggest(directory: data, procRoot: procRoot, count: 5, intervalMs: 0)
+        XCTAssertEqual(out.status, 0)
+        let text = out.stdout.joined(separator: "\n")
+        XCTAssertTrue(text.contains("sysstats bookmarks add --exe webcontent --name webcontent"), text)
+        // gnome-control-c has a built-in rule: not suggested.
+        XCTAssertFalse(text.contains("gnome-control-c"), text)
+    }
+
+    func testShellQuotingKeepsPlainNamesAndQuotesTheRestButRefusesControlBytes() {
+        XCTAssertEqual(ShellQuote.quote(Array("firefox-esr".utf8)), "firefox-esr")
+        XCTAssertEqual(ShellQuote.quote(Array("Web Content".utf8)), "'Web Content'")
+        XCTAssertEqual(ShellQuote.quote(Array("it's".utf8)), #"'it'\''s'"#)
+        XCTAssertNil(ShellQuote.quote([0x61, 0x0A]))
+        XCTAssertNil(ShellQuote.quote([0xFF]))
+    }
+}
+
+/// `sysstats top` on a fixture tree: friendly names from the database, else the built-in ones.
+final class TopTests: XCTestCase {
+    let procRoot = Fixtures.path("sampler-bookmarks/1/proc")
+
+    func testTopShowsTheBuiltInFriendlyNameOfATruncatedCommWithoutADatabase() throws {
+        let temporary = try TemporaryDirectory()
+        let out = Top.run(procRoot: procRoot, directory: temporary.file("none"), count: 10, sort: .memory,
+                          intervalMs: 0, json: false)
+        XCTAssertEqual(out.status, 0)
+        XCTAssertEqual(out.stdout.count, 4)
+        guard out.stdout.count == 4 else { return }
+        XCTAssertTrue(out.stdout[0].contains("PID") && out.stdout[0].contains("NAME"))
+        XCTAssertTrue(out.stdout[1].contains("500") && out.stdout[1].contains("Settings"), out.stdout[1])
+    }
+
+    func testTopUsesTheUsersRuleFromTheDatabaseAndPrintsJSON() throws {
+        let temporary = try TemporaryDirectory()
+        let data = temporary.file("data")
+        XCTAssertEqual(BookmarkCommands.add(directory: data, kind: .truncated, pattern: "gnome-control-center",
+                                            name: "Control\u{1b}Panel", strip: .none).status, 0)
+        let out = Top.run(procRoot: procRoot, directory: data, count: 1, sort: .memory, intervalMs: 0, json: true)
+        let json = out.stdout.joined()
+        XCTAssertTrue(json.contains(#""bookmarked":true"#), json)
+        XCTAssertTrue(json.contains(#""name":"Control?Panel""#), json)
+        XCTAssertTrue(json.contains(#""process_name":"gnome-control-c""#), json)
+    }
+
+    func testSortingByCPUThenMemoryThenPid() {
+        func row(_ pid: Int32, _ cpu: UInt64, _ mem: UInt64) -> Top.Row {
+            Top.Row(pid: pid, comm: [], executable: [], commandLine: [], name: [], friendlyName: nil,
+                    isKernelThread: false, cpuPermyriad: cpu, privateKiB: mem)
+        }
+        let rows = [row(3, 0, 10), row(1, 500, 1), row(2, 0, 10), row(4, 0, 99)]
+        XCTAssertEqual(Top.sorted(rows, by: .cpu).map(\.pid), [1, 4, 2, 3])
+        XCTAssertEqual(Top.sorted(rows, by: .memory).map(\.pid), [4, 2, 3, 1])
+    }
+}

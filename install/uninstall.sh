@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Removes what install/install.sh installed (same PREFIX, XDG_DATA_HOME, XDG_CONFIG_HOME).
+# Keeps the data: history.sqlite, bookmarks and the Inbox in $XDG_DATA_HOME/sysstats.
+set -euo pipefail
+
+prefix=${PREFIX:-$HOME/.local}
+data=${XDG_DATA_HOME:-$HOME/.local/share}
+config=${XDG_CONFIG_HOME:-$HOME/.config}
+
+for p in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
+    rm -f "$prefix/bin/$p"
+done
+rm -f "$data/mime/packages/sysstats-bookmarks.xml"
+if command -v update-mime-database >/dev/null 2>&1 && [[ -d $data/mime ]]; then update-mime-database "$data/mime"; fi
+rm -f "$data/applications/sysstats-bookmarks-import.desktop"
+if command -v update-desktop-database >/dev/null 2>&1 && [[ -d $data/applications ]]; then update-desktop-database "$data/applications"; fi
+rm -f "$config/systemd/user/sysstatsd.service"
+printf 'uninstall: removed; your data in %s/sysstats is kept\n' "$data"
