@@ -7,11 +7,12 @@ set -euo pipefail
 # Build: libsqlite3 (history database), libX11 (the planned X11 renderer), pkg-config
 # to find them, libc6-dev for the static C library the always-on programs link.
 build_packages=(libsqlite3-dev libx11-dev pkg-config libc6-dev)
-# Test: a headless X server (xvfb-run needs xauth) and its tools, i3 and i3status to compare against,
+# Test: a headless X server (xvfb-run needs xauth) and its tools (xwd from x11-apps for
+# screenshots, xdotool for clicks), i3 and i3status to compare against,
 # valgrind and strace for the allocation and syscall checks (strip from binutils
 # for valgrind's copy), file for the PNG check, python3 for the
 # fixture generators the end-to-end tests run.
-test_packages=(xvfb xauth x11-utils i3-wm i3status valgrind strace python3 file binutils)
+test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 
 say() { printf 'deps: %s\n' "$*"; }

@@ -8,4 +8,50 @@
 /// Makes losing the display (an X IO error) end the program with a clear
 /// message and status 1; protocol errors are reported on stderr and ignored.
 void cbarx11_install_error_handlers(void);
+
+#include <stdint.h>
+
+/// The x11-window output: one dock window whose background pixmap holds the
+/// latest image (window.c). Fields are read-only for the caller.
+struct cbarx11_window {
+    Display *display;
+    Window window;
+    Pixmap pixmap;
+    GC gc;
+    XImage *image;
+    int width, height;
+    Atom delete_window;
+    int fd;
+};
+
+enum {
+    CBARX11_WINDOW_OK = 0,
+    CBARX11_WINDOW_NO_DISPLAY = 1,
+    CBARX11_WINDOW_BAD_VISUAL = 2,
+    CBARX11_WINDOW_BAD_SIZE = 3,
+    CBARX11_WINDOW_NO_IMAGE = 4,
+};
+
+/// Results of cbarx11_window_next_event besides a button number (1-255).
+enum {
+    CBARX11_EVENT_NONE = 0,
+    CBARX11_EVENT_OTHER = -1,
+    CBARX11_EVENT_CLOSE = -2,
+    CBARX11_EVENT_DESTROYED = -3,
+};
+
+/// Opens $DISPLAY (installing the error handlers), checks the visual takes
+/// 0x00RRGGBB words, and maps a width x height dock window at x,y whose
+/// background is a pixmap filled from `pixels` (row-major, width*height words,
+/// kept by the caller for the life of the window: the XImage wraps it).
+/// Returns CBARX11_WINDOW_OK or an error for cbarx11_window_error_message.
+int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height, uint32_t *pixels);
+/// The one line for an error of cbarx11_window_open.
+const char *cbarx11_window_error_message(int error);
+/// Sends the current pixels to the server once (into the pixmap) and repaints the window from it.
+void cbarx11_window_show(struct cbarx11_window *w);
+/// Takes one queued event without blocking: CBARX11_EVENT_NONE when the queue
+/// is empty, the button number of a press on the window, CBARX11_EVENT_CLOSE
+/// (WM_DELETE_WINDOW), CBARX11_EVENT_DESTROYED, or CBARX11_EVENT_OTHER.
+int cbarx11_window_next_event(struct cbarx11_window *w);
 #endif
