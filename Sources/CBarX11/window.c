@@ -110,6 +110,9 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
         return CBARX11_WINDOW_BAD_VISUAL;
     }
     Window root = RootWindow(d, screen);
+    // Negative positions count from the right/bottom edge; -1 is flush with it.
+    if (x < 0) x = DisplayWidth(d, screen) - width + x + 1;
+    if (y < 0) y = DisplayHeight(d, screen) - height + y + 1;
     // The image wraps the caller's buffer: no copy in this process, and Xlib
     // swaps bytes itself should the server's byte order differ from ours.
     XImage *image = XCreateImage(d, visual, (unsigned)depth, ZPixmap, 0, (char *)pixels, (unsigned)width,
@@ -178,4 +181,10 @@ int cbarx11_window_next_event(struct cbarx11_window *w) {
     default:
         return CBARX11_EVENT_OTHER;
     }
+}
+
+void cbarx11_window_report(int error) {
+    const char *message = cbarx11_window_error_message(error);
+    (void)!write(2, message, strlen(message));
+    (void)!write(2, "\n", 1);
 }

@@ -48,6 +48,8 @@ enum {
 int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height, uint32_t *pixels);
 /// The one line for an error of cbarx11_window_open.
 const char *cbarx11_window_error_message(int error);
+/// Writes that line and a newline to stderr.
+void cbarx11_window_report(int error);
 /// Sends the current pixels to the server once (into the pixmap) and repaints the window from it.
 void cbarx11_window_show(struct cbarx11_window *w);
 /// Takes one queued event without blocking: CBARX11_EVENT_NONE when the queue

@@ -1,0 +1,404 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// `--output x11-window` against its own Xvfb: the dock window's properties, its
+/// pixels on screen (an `xwd` screenshot against the PNG output of the same
+/// snapshot), exposes repainted by the server without waking the renderer,
+/// clicks, display loss and the 3 MiB budget. Skipped without Xvfb and the X tools.
+final class X11WindowTests: XCTestCase {
+    static let tools = ["Xvfb", "xwininfo", "xprop", "xwd", "xdotool", "xmessage"].map { "/usr/bin/" + $0 }
+    static let size = (width: 180, height: 56), position = (x: 37, y: 61)
+
+    var server: Process?
+    var display = ""
+
+    override func setUpWithError() throws {
+        for tool in Self.tools where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is not installed (install/deps.sh)")
+        }
+        // Numbers of their own, away from X11RootTests' 90–189, skipping any in use.
+        var number = 300 + Int(getpid() % 100)
+        while FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 100 }
+        display = ":\(number)"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        p.arguments = [display, "-nolisten", "tcp", "-noreset", "-screen", "0", "640x480x24"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        server = p
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline { usleep(20_000) }
+        setenv("DISPLAY", display, 1)
+    }
+
+    override func tearDown() {
+        if let server, server.isRunning { server.terminate(); server.waitUntilExit() }
+    }
+
+    // MARK: - The tests
+
+    func testTheWindowMapsAsAStickyUndecoratedDockAtTheGivenPlaceAndSize() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 1))
+        let bar = try startBar(dir)
+        let window = try XCTUnwrap(findWindow(), "no sysstats-bar window on \(display)")
+        XCTAssertEqual(window.frame, [Self.position.x, Self.position.y, Self.size.width, Self.size.height])
+        let info = try run("/usr/bin/xwininfo", ["-id", window.id])
+        XCTAssertTrue(info.contains("Map State: IsViewable"), info)
+        XCTAssertTrue(info.contains("Override Redirect State: no"), info)
+        let props = try run("/usr/bin/xprop", ["-id", window.id])
+        for expected in [
+            "_NET_WM_WINDOW_TYPE(ATOM) = _NET_WM_WINDOW_TYPE_DOCK",
+            "_NET_WM_STATE(ATOM) = _NET_WM_STATE_STICKY, _NET_WM_STATE_ABOVE",
+            "_NET_WM_DESKTOP(CARDINAL) = 4294967295",
+            "_MOTIF_WM_HINTS(_MOTIF_WM_HINTS) = 0x2, 0x0, 0x0, 0x0, 0x0",
+            #"WM_CLASS(STRING) = "sysstats-bar", "SysstatsBar""#,
+            #"WM_NAME(STRING) = "sysstats-bar""#,
+            "_NET_WM_PID(CARDINAL) = \(bar.pid)",
+            "user specified location: \(Self.position.x), \(Self.position.y)",
+            "program specified minimum size: \(Self.size.width) by \(Self.size.height)",
+            "program specified maximum size: \(Self.size.width) by \(Self.size.height)",
+            "Client accepts input or input focus: False",
+            "WM_PROTOCOLS(ATOM): protocols  WM_DELETE_WINDOW",
+        ] {
+            XCTAssertTrue(props.contains(expected), "missing \(expected) in:\n\(props)")
+        }
+        // Exposes are the server's job: the renderer selects only button presses and structure changes.
+        let events = try run("/usr/bin/xwininfo", ["-id", window.id, "-events"])
+        XCTAssertTrue(events.contains("ButtonPress"), events)
+        XCTAssertFalse(events.contains("Exposure"), events)
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
+    func testTheScreenShowsExactlyThePixelsThePNGOutputDrawsForTheSameSnapshot() throws {
+        let dir = try RuntimeDir()
+        let snapshot = longLivedSnapshot(sequence: 3)
+        try dir.publish(snapshot)
+        let bar = try startBar(dir)
+        XCTAssertNotNil(findWindow())
+        let expected = try pngPixels(of: dir)
+        let shown = try waitForRegion { $0 == expected }
+        XCTAssertEqual(shown.count, Self.size.width * Self.size.height)
+        XCTAssertEqual(shown, expected, "the window's pixels differ from the PNG output's")
+        // The image is not blank: the test would otherwise pass on an unpainted window of one colour.
+        XCTAssertGreaterThan(Set(expected).count, 3)
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
+    func testAnExposeIsRepaintedByTheServerWithoutWakingTheRenderer() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 1))
+        let bar = try startBar(dir)
+        XCTAssertNotNil(findWindow())
+        let before = try waitForSettledRegion()
+        let idle = try XCTUnwrap(activity(bar.pid))
+
+        // Another window over ours, then gone: the X server sends our window an expose (if we asked).
+        let cover = Process()
+        cover.executableURL = URL(fileURLWithPath: "/usr/bin/xmessage")
+        cover.arguments = ["-geometry", "260x120+\(Self.position.x - 20)+\(Self.position.y - 20)", "covering the panel"]
+        cover.standardError = FileHandle.nullDevice
+        try cover.run()
+        let covered = try waitForRegion { $0 != before }
+        XCTAssertNotEqual(covered, before, "xmessage did not cover the window: the test would prove nothing")
+        cover.terminate()
+        cover.waitUntilExit()
+        let after = try waitForRegion { $0 == before }
+        XCTAssertEqual(after, before, "the exposed window was not repainted")
+        usleep(200_000)
+        let afterExpose = try XCTUnwrap(activity(bar.pid))
+        XCTAssertEqual(afterExpose, idle, "the renderer woke for the expose")
+
+        // The same measure moves when the renderer does work: a new snapshot.
+        try dir.publish(longLivedSnapshot(sequence: 2))
+        let deadline = Date().addingTimeInterval(5)
+        var woke = afterExpose
+        while woke == afterExpose && Date() < deadline { usleep(10_000); woke = try XCTUnwrap(activity(bar.pid)) }
+        XCTAssertGreaterThan(woke.cpuNanoseconds, afterExpose.cpuNanoseconds)
+        XCTAssertGreaterThan(woke.contextSwitches, afterExpose.contextSwitches)
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
+    func testALeftClickChangesTheGraphFormAndARightClickBringsItBack() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 5))
+        let bar = try startBar(dir)
+        XCTAssertNotNil(findWindow())
+        let first = try waitForSettledRegion()
+        let centre = ["mousemove", "\(Self.position.x + Self.size.width / 2)", "\(Self.position.y + Self.size.height / 2)"]
+        _ = try run("/usr/bin/xdotool", centre + ["click", "1"])
+        let second = try waitForRegion { $0 != first }
+        XCTAssertNotEqual(second, first, "a left click did not change the picture")
+        _ = try run("/usr/bin/xdotool", ["click", "3"])
+        let back = try waitForRegion { $0 == first }
+        XCTAssertEqual(back, first, "a right click did not bring the first form back")
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
+    func testLosingTheDisplayEndsWithOneLineAndStatusOne() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 1))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        p.arguments = barArguments(dir)
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        XCTAssertNotNil(findWindow())
+        XCTAssertTrue(p.isRunning)
+        server?.terminate()
+        server?.waitUntilExit()
+        let deadline = Date().addingTimeInterval(5)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning { p.terminate() }
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 1)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(message, "sysstats-bar: lost the X display\n")
+    }
+
+    func testPeakRSSStaysUnderThreeMiBOverAThousandUpdates() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 0))
+        let bar = try startBar(dir, blocks: ["--blocks", "cpu,mem,load,uptime,battery,procs,exited,self"])
+        XCTAssertNotNil(findWindow())
+        // Each update ends with one flush to the X server: a write the kernel counts (syscw).
+        // Waiting for it before the next rename makes every snapshot an update of its own.
+        var writes = try XCTUnwrap(ioWrites(bar.pid))
+        var updates = 0
+        for sequence in 1...1_000 {
+            try dir.publish(longLivedSnapshot(sequence: UInt64(sequence)))
+            let deadline = Date().addingTimeInterval(5)
+            var now = writes
+            while now == writes && Date() < deadline { usleep(50); now = try XCTUnwrap(ioWrites(bar.pid)) }
+            guard now > writes else { XCTFail("no update for snapshot \(sequence)"); break }
+            writes = now
+            updates += 1
+        }
+        XCTAssertEqual(updates, 1_000)
+        let hwm = try XCTUnwrap(vmHWM(pid: bar.pid))
+        print("sysstats-bar --output x11-window: peak RSS (VmHWM) after \(updates) updates: \(hwm) KiB")
+        XCTAssertLessThanOrEqual(hwm, 3 * 1024)
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
+    // MARK: - Helpers
+
+    /// A snapshot that stays current for the whole test (its staleness limit is 3 × the interval),
+    /// so no staleness timer wakes the renderer while a test watches it sleep.
+    func longLivedSnapshot(sequence: UInt64) -> Snapshot {
+        var s = sampleSnapshot(sequence: sequence)
+        s.intervalMs = 600_000
+        return s
+    }
+
+    func barArguments(_ dir: RuntimeDir, blocks: [String] = []) -> [String] {
+        ["--output", "x11-window", "--runtime-dir", dir.path,
+         "--size", "\(Self.size.width)x\(Self.size.height)", "--position", "\(Self.position.x),\(Self.position.y)"] + blocks
+    }
+
+    func startBar(_ dir: RuntimeDir, blocks: [String] = []) throws -> BarProcess {
+        try BarProcess(barArguments(dir, blocks: blocks), stdin: false)
+    }
+
+    func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The renderer's window, found by its WM_CLASS among the root's children:
+    /// its id and frame (x, y, width, height). Waits up to 5 s for it to appear.
+    func findWindow() -> (id: String, frame: [Int])? {
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            let tree = (try? run("/usr/bin/xwininfo", ["-root", "-children"])) ?? ""
+            // e.g.      0x200003 "sysstats-bar": ("sysstats-bar" "SysstatsBar")  180x56+37+61  +37+61
+            for line in tree.split(separator: "\n") where line.contains(#"("sysstats-bar" "SysstatsBar")"#) {
+                let fields = line.split(separator: " ")
+                guard let id = fields.first, let geometry = fields.dropLast().last else { continue }
+                let numbers = geometry.split(whereSeparator: { $0 == "x" || $0 == "+" }).compactMap { Int($0) }
+                guard numbers.count == 4 else { continue }
+                return (String(id), [numbers[2], numbers[3], numbers[0], numbers[1]])
+            }
+            usleep(20_000)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// The window's area of a root screenshot (`xwd -root`), as 0x00RRGGBB words, row-major.
+    func screenRegion() throws -> [UInt32] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
+        p.arguments = ["-root", "-silent"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
+        p.waitUntilExit()
+        let image = try XWD(data)
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(Self.size.width * Self.size.height)
+        for y in Self.position.y..<(Self.position.y + Self.size.height) {
+            for x in Self.position.x..<(Self.position.x + Self.size.width) { pixels.append(image.pixel(x, y)) }
+        }
+        return pixels
+    }
+
+    /// Screenshots until `predicate` holds (or 5 s pass); returns the last region.
+    func waitForRegion(_ predicate: ([UInt32]) -> Bool) throws -> [UInt32] {
+        let deadline = Date().addingTimeInterval(5)
+        var region = try screenRegion()
+        while !predicate(region) && Date() < deadline { usleep(20_000); region = try screenRegion() }
+        return region
+    }
+
+    /// The region once two screenshots 100 ms apart agree (the first image is on screen).
+    func waitForSettledRegion() throws -> [UInt32] {
+        var last = try screenRegion()
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            usleep(100_000)
+            let now = try screenRegion()
+            if now == last && Set(now).count > 1 { return now }
+            last = now
+        }
+        return last
+    }
+
+    /// The image the renderer draws for the runtime dir's snapshot, through the PNG
+    /// output (`--output png:FILE --once`), decoded by Python's zlib.
+    func pngPixels(of dir: RuntimeDir) throws -> [UInt32] {
+        let png = dir.url.appendingPathComponent("expected.png").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        p.arguments = ["--output", "png:\(png)", "--once", "--runtime-dir", dir.path,
+                       "--size", "\(Self.size.width)x\(Self.size.height)"]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let script = dir.url.appendingPathComponent("decode.py").path
+        try Self.decodePNG.write(toFile: script, atomically: true, encoding: .utf8)
+        let q = Process()
+        q.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        q.arguments = ["python3", script, png]
+        let out = Pipe()
+        q.standardOutput = out
+        try q.run()
+        let rgb = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
+        q.waitUntilExit()
+        XCTAssertEqual(q.terminationStatus, 0)
+        return stride(from: 0, to: rgb.count - 2, by: 3).map {
+            UInt32(rgb[$0]) << 16 | UInt32(rgb[$0 + 1]) << 8 | UInt32(rgb[$0 + 2])
+        }
+    }
+
+    /// 8-bit RGB or RGBA PNG (no interlace) → raw RGB bytes on stdout.
+    static let decodePNG = """
+        import struct, sys, zlib
+        data = open(sys.argv[1], 'rb').read()
+        assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
+        pos, idat = 8, b''
+        while pos < len(data):
+            length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+            body = data[pos + 8:pos + 8 + length]
+            if kind == b'IHDR':
+                width, height, depth, colour, _, _, interlace = struct.unpack('>IIBBBBB', body)
+                assert depth == 8 and colour in (2, 6) and interlace == 0
+            elif kind == b'IDAT':
+                idat += body
+            pos += 12 + length
+        channels = 3 if colour == 2 else 4
+        raw, stride, out, prev = zlib.decompress(idat), width * channels, bytearray(), bytearray(width * channels)
+        for y in range(height):
+            f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            for i in range(stride):
+                a = line[i - channels] if i >= channels else 0
+                b, c = prev[i], prev[i - channels] if i >= channels else 0
+                if f == 1: line[i] = (line[i] + a) & 255
+                elif f == 2: line[i] = (line[i] + b) & 255
+                elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+                elif f == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            for x in range(width):
+                out += line[x * channels:x * channels + 3]
+            prev = line
+        sys.stdout.buffer.write(bytes(out))
+        """
+
+    /// What shows that a process did work: CPU time (ns, /proc/PID/schedstat, not rounded to
+    /// clock ticks) and context switches (a process asleep in poll() switches once per wake-up).
+    struct Activity: Equatable {
+        var cpuNanoseconds: UInt64
+        var contextSwitches: UInt64
+    }
+
+    func activity(_ pid: Int32) -> Activity? {
+        guard let sched = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
+              let cpu = sched.split(separator: " ").first.flatMap({ UInt64($0) }),
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        else { return nil }
+        var switches: UInt64 = 0
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+            switches += UInt64(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+        }
+        return Activity(cpuNanoseconds: cpu, contextSwitches: switches)
+    }
+
+    /// Write system calls so far (/proc/PID/io syscw).
+    func ioWrites(_ pid: Int32) -> UInt64? {
+        guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
+        for line in io.split(separator: "\n") where line.hasPrefix("syscw:") {
+            return UInt64(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
+    func vmHWM(pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+}
+
+/// An X window dump (`xwd`): a big-endian header, a colour map, then the pixels
+/// (ZPixmap, 32 bits per pixel in the dump's byte order for a 24-bit screen).
+struct XWD {
+    struct BadDump: Error {}
+    let bytes: [UInt8]
+    let width: Int, height: Int, bytesPerLine: Int, pixelsStart: Int, littleEndian: Bool
+
+    init(_ bytes: [UInt8]) throws {
+        func field(_ i: Int) -> Int {
+            (0..<4).reduce(0) { $0 << 8 | Int(bytes[i * 4 + $1]) }
+        }
+        guard bytes.count >= 100, field(1) == 7, field(2) == 2, field(11) == 32 else { throw BadDump() }
+        self.bytes = bytes
+        width = field(4); height = field(5)
+        littleEndian = field(7) == 0  // byte_order: LSBFirst
+        bytesPerLine = field(12)
+        pixelsStart = field(0) + field(19) * 12  // header size + colour map entries of 12 bytes
+        guard pixelsStart + bytesPerLine * height <= bytes.count else { throw BadDump() }
+    }
+
+    func pixel(_ x: Int, _ y: Int) -> UInt32 {
+        let at = pixelsStart + y * bytesPerLine + x * 4
+        let b = (0..<4).map { UInt32(bytes[at + $0]) }
+        let word = littleEndian ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        return word & 0xFF_FFFF
+    }
+}
