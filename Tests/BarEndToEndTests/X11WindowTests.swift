@@ -185,7 +185,51 @@ final class X11WindowTests: XCTestCase {
         XCTAssertEqual(bar.stop(), 0)
     }
 
+    func testAnUpdateCostsAHandfulOfSyscallsAndIdleCostsNone() throws {
+        guard FileManager.default.isExecutableFile(atPath: BarSyscallTests.strace) else { throw XCTSkip("strace is not installed") }
+        let base = try tracedSyscalls(updates: 10)
+        let many = try tracedSyscalls(updates: 510)
+        let idle = try tracedSyscalls(updates: 10, idle: 2)
+        let perUpdate = Double(many.total - base.total) / 500
+        print("sysstats-bar --output x11-window: \(perUpdate) syscalls per update; \(idle.total - base.total) in 2 s idle")
+        // The text outputs' six, plus the one write of the image to the X server.
+        XCTAssertLessThanOrEqual(perUpdate, 8, "per update:\n\(many.table)")
+        XCTAssertEqual(idle.total, base.total, "syscalls while idle:\n\(idle.table)")
+    }
+
     // MARK: - Helpers
+
+    /// Runs the renderer under `strace -c -f` for `updates` renames (each waited for:
+    /// the write to the X server), idles `idle` seconds, and returns strace's total.
+    func tracedSyscalls(updates: Int, idle: TimeInterval = 0) throws -> (total: Int, table: String) {
+        let dir = try RuntimeDir()
+        let log = dir.url.appendingPathComponent("strace.log").path
+        try dir.publish(longLivedSnapshot(sequence: 0))
+        let bar = try BarProcess(barArguments(dir), stdin: false, wrapper: [BarSyscallTests.strace, "-c", "-f", "-o", log])
+        XCTAssertNotNil(findWindow())
+        let renderer = try XCTUnwrap(bar.childPID)
+        _ = try waitForSettledRegion()
+        var writes = try XCTUnwrap(ioWrites(renderer))
+        for sequence in 1...updates {
+            try dir.publish(longLivedSnapshot(sequence: UInt64(sequence)))
+            let deadline = Date().addingTimeInterval(5)
+            var now = writes
+            while now == writes && Date() < deadline { usleep(100); now = try XCTUnwrap(ioWrites(renderer)) }
+            guard now > writes else { XCTFail("no update for snapshot \(sequence)"); break }
+            writes = now
+        }
+        // Let the last update's poll() begin before the idle time (or the end) is counted.
+        usleep(50_000)
+        if idle > 0 { usleep(useconds_t(idle * 1_000_000)) }
+        XCTAssertEqual(bar.stop(SIGTERM, target: renderer, timeout: 10), 0)
+        let table = try String(contentsOfFile: log, encoding: .utf8)
+        guard let totalLine = table.split(separator: "\n").last(where: { $0.hasSuffix("total") }) else {
+            XCTFail("no total in strace's table:\n\(table)")
+            return (-1, table)
+        }
+        let fields = totalLine.split(separator: " ", omittingEmptySubsequences: true)
+        return (Int(fields[3]) ?? -1, table)
+    }
 
     /// A snapshot that stays current for the whole test (its staleness limit is 3 × the interval),
     /// so no staleness timer wakes the renderer while a test watches it sleep.
