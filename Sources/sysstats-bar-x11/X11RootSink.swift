@@ -59,8 +59,9 @@ struct X11RootSink: BarSink {
     }
 
     /// Drains whatever the server sent (nothing is selected; errors go to the handlers).
-    mutating func handleEvents() {
+    mutating func handleEvents() -> Int {
         var event = XEvent()
         while XPending(display) > 0 { _ = XNextEvent(display, &event) }
+        return 0
     }
 }
