@@ -5,6 +5,8 @@
 // buffers that read more plainly here than through Embedded Swift's imports.
 #include "CBarX11.h"
 #include <X11/Xutil.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -95,9 +97,17 @@ static int bits_per_pixel(Display *d, int depth) {
     return bpp;
 }
 
-int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height, uint32_t *pixels) {
+int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height) {
     memset(out, 0, sizeof *out);
     if (width < 1 || height < 1 || width > 4096 || height > 4096) return CBARX11_WINDOW_BAD_SIZE;
+    // An output buffer that holds a whole image: XPutImage then copies the pixels
+    // into it, and the put and the repaint leave in one write (two otherwise, and
+    // each write is a poll and a writev in libxcb). A user's own setting wins.
+    if (!getenv("XLIBBUFFERSIZE")) {
+        char kib[16];
+        snprintf(kib, sizeof kib, "%d", (width * height * 4 + 4096) / 1024 + 16);
+        setenv("XLIBBUFFERSIZE", kib, 0);
+    }
     Display *d = XOpenDisplay(NULL);
     if (!d) return CBARX11_WINDOW_NO_DISPLAY;
     cbarx11_install_error_handlers();
@@ -113,9 +123,9 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
     // Negative positions count from the right/bottom edge; -1 is flush with it.
     if (x < 0) x = DisplayWidth(d, screen) - width + x + 1;
     if (y < 0) y = DisplayHeight(d, screen) - height + y + 1;
-    // The image wraps the caller's buffer: no copy in this process, and Xlib
-    // swaps bytes itself should the server's byte order differ from ours.
-    XImage *image = XCreateImage(d, visual, (unsigned)depth, ZPixmap, 0, (char *)pixels, (unsigned)width,
+    // The image describes the caller's pixels (its data pointer is set for each put);
+    // Xlib swaps bytes itself should the server's byte order differ from ours.
+    XImage *image = XCreateImage(d, visual, (unsigned)depth, ZPixmap, 0, NULL, (unsigned)width,
                                  (unsigned)height, 32, width * 4);
     if (!image) {
         XCloseDisplay(d);
@@ -124,8 +134,10 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
     const uint32_t probe = 1;
     image->byte_order = *(const unsigned char *)&probe == 1 ? LSBFirst : MSBFirst;
     Pixmap pixmap = XCreatePixmap(d, root, (unsigned)width, (unsigned)height, (unsigned)depth);
-    GC gc = XCreateGC(d, pixmap, 0, NULL);
-    XPutImage(d, pixmap, gc, image, 0, 0, 0, 0, (unsigned)width, (unsigned)height);
+    // Black until the first image (a new pixmap's contents are undefined).
+    XGCValues black = {.foreground = BlackPixel(d, screen)};
+    GC gc = XCreateGC(d, pixmap, GCForeground, &black);
+    XFillRectangle(d, pixmap, gc, 0, 0, (unsigned)width, (unsigned)height);
 
     XSetWindowAttributes attributes = {0};
     attributes.background_pixmap = pixmap;
@@ -153,10 +165,14 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
     return CBARX11_WINDOW_OK;
 }
 
-void cbarx11_window_show(struct cbarx11_window *w) {
+void cbarx11_window_show(struct cbarx11_window *w, const uint32_t *pixels) {
     // One PutImage into the pixmap, one ClearArea to repaint from it: the
     // pixmap stays the background, so later exposes cost this process nothing.
+    // XPutImage is done with the pixels when it returns (copied or sent); the
+    // pointer is not kept, so XDestroyImage could never free the caller's buffer.
+    w->image->data = (char *)pixels;
     XPutImage(w->display, w->pixmap, w->gc, w->image, 0, 0, 0, 0, (unsigned)w->width, (unsigned)w->height);
+    w->image->data = NULL;
     XClearWindow(w->display, w->window);
     XFlush(w->display);
 }

@@ -10,18 +10,14 @@ import CBarSys
 import CBarX11
 
 /// A dock window on the display named by $DISPLAY, showing the panel image.
-struct X11WindowSink {
+struct X11WindowSink: BarSink {
     var window = cbarx11_window()
-    /// The pixels the XImage wraps: the panel image is copied here before each put.
-    let pixels: UnsafeMutableBufferPointer<UInt32>
 
     /// Opens the display and maps the window (`--size`, `--position`); exits 1 with
     /// one line on stderr when the display cannot be opened or cannot show 24-bit colour.
     init(options: BarOptions) {
-        pixels = .allocate(capacity: options.width * options.height)
-        pixels.initialize(repeating: 0)
         let error = cbarx11_window_open(&window, Int32(options.positionX), Int32(options.positionY),
-                                        Int32(options.width), Int32(options.height), pixels.baseAddress)
+                                        Int32(options.width), Int32(options.height))
         if error != Int32(CBARX11_WINDOW_OK) {
             cbarx11_window_report(error)
             exit(1)
@@ -30,30 +26,32 @@ struct X11WindowSink {
 
     var pollFD: Int32 { window.fd }
 
+    /// Text updates do not apply to the window.
+    mutating func show(_ line: [UInt8]) -> Int32 { 0 }
+
     /// Puts `image` on the window (one XPutImage, one XClearWindow, one flush).
-    mutating func show(_ image: PanelImage) -> Int32 {
+    mutating func showImage(_ image: PanelImage) -> Int32 {
         guard image.width == Int(window.width), image.height == Int(window.height) else { return EINVAL }
-        image.withPixels { source in
-            _ = pixels.update(fromContentsOf: source)
-        }
-        cbarx11_window_show(&window)
+        // The XImage points at the renderer's own pixels for the length of the put: no copy here.
+        image.withPixels { cbarx11_window_show(&window, $0.baseAddress) }
         return 0
     }
 
-    /// Drains the queued X events; returns the last button pressed on the window (0 for none).
-    /// The window closed by the window manager ends the program (0), destroyed under us (1).
-    mutating func takeClick() -> Int {
-        var button = 0
+    /// Takes queued X events up to the next button press on the window and returns its
+    /// button (0 when the queue is empty): the loop calls again until 0, so no click
+    /// is lost in Xlib's queue. The window manager closing the window ends the
+    /// program (status 0); the window destroyed under us ends it with status 1.
+    mutating func handleEvents() -> Int {
         while true {
             let event = cbarx11_window_next_event(&window)
             switch event {
-            case Int32(CBARX11_EVENT_NONE): return button
+            case Int32(CBARX11_EVENT_NONE): return 0
             case Int32(CBARX11_EVENT_CLOSE): exit(0)
             case Int32(CBARX11_EVENT_DESTROYED):
                 writeError("sysstats-bar: the x11-window was destroyed")
                 exit(1)
-            case 1...255: button = Int(event)
-            default: break
+            case 1...255: return Int(event)
+            default: continue
             }
         }
     }

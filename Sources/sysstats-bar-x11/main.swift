@@ -10,10 +10,7 @@ func main() -> Never {
     let options = optionsOrExit()
     switch options.output {
     case .x11Window:
-        // The dock window sink (branch x11window) goes here: it receives the panel image
-        // through BarSink.showImage and reports clicks from handleEvents().
-        writeError("sysstats-bar: --output x11-window is not built yet")
-        exit(1)
+        runBar(options, sink: X11WindowSink(options: options))
     default:
         var rootOptions = options
         rootOptions.output = .x11Root

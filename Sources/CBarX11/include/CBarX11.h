@@ -41,17 +41,18 @@ enum {
 };
 
 /// Opens $DISPLAY (installing the error handlers), checks the visual takes
-/// 0x00RRGGBB words, and maps a width x height dock window at x,y whose
-/// background is a pixmap filled from `pixels` (row-major, width*height words,
-/// kept by the caller for the life of the window: the XImage wraps it).
-/// Returns CBARX11_WINDOW_OK or an error for cbarx11_window_error_message.
-int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height, uint32_t *pixels);
+/// 0x00RRGGBB words, and maps a width x height dock window at x,y (negative:
+/// from the right/bottom edge, -1 flush with it) whose background is a pixmap,
+/// black until the first cbarx11_window_show. Returns CBARX11_WINDOW_OK or an
+/// error for cbarx11_window_error_message.
+int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height);
 /// The one line for an error of cbarx11_window_open.
 const char *cbarx11_window_error_message(int error);
 /// Writes that line and a newline to stderr.
 void cbarx11_window_report(int error);
-/// Sends the current pixels to the server once (into the pixmap) and repaints the window from it.
-void cbarx11_window_show(struct cbarx11_window *w);
+/// Sends `pixels` (width*height 0x00RRGGBB words, row-major) to the server once,
+/// into the pixmap, and repaints the window from it. The pointer is not kept.
+void cbarx11_window_show(struct cbarx11_window *w, const uint32_t *pixels);
 /// Takes one queued event without blocking: CBARX11_EVENT_NONE when the queue
 /// is empty, the button number of a press on the window, CBARX11_EVENT_CLOSE
 /// (WM_DELETE_WINDOW), CBARX11_EVENT_DESTROYED, or CBARX11_EVENT_OTHER.
