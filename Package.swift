@@ -67,7 +67,7 @@ let package = Package(
                           swiftSettings: embedded),
         // x11-root gets its own binary so that text/i3bar do not pay for libX11 (~0.7 MB RSS);
         // `sysstats-bar --output x11-root` execs it.
-        .target(name: "CBarX11", linkerSettings: [.linkedLibrary("X11")]),
+        .target(name: "CBarX11", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("xcb")]),
         .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11"],
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"], exclude: ["Golden"]),

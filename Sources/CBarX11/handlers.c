@@ -6,11 +6,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int io_error(Display *display) {
-    (void)display;
+void cbarx11_lost_display(void) {
     static const char message[] = "sysstats-bar: lost the X display\n";
     (void)!write(2, message, sizeof message - 1);
     _exit(1);
+}
+
+void cbarx11_report_error(const xcb_generic_error_t *error) {
+    fprintf(stderr, "sysstats-bar: X error %d (request %d)\n", error->error_code, error->major_code);
+}
+
+static int io_error(Display *display) {
+    (void)display;
+    cbarx11_lost_display();
     return 0;
 }
 

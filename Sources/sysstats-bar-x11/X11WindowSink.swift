@@ -1,6 +1,6 @@
 // Shows each panel image in a dock window (the x11-window output). The image
-// goes to the X server once per update: XPutImage into a pixmap that is the
-// window's background, then a clear of the window. Exposes are repainted by the
+// goes to the X server once per update: PutImage into a pixmap that is the
+// window's background, then ClearArea of the window. Exposes are repainted by the
 // server from that pixmap; this process never hears of them (no ExposureMask).
 // The X calls are in CBarX11/window.c.
 

@@ -10,17 +10,27 @@
 void cbarx11_install_error_handlers(void);
 
 #include <stdint.h>
+#include <xcb/xcb.h>
+
+/// Writes "sysstats-bar: lost the X display" to stderr and exits 1.
+__attribute__((noreturn)) void cbarx11_lost_display(void);
+/// Reports an X protocol error on stderr (one line); the program goes on.
+void cbarx11_report_error(const xcb_generic_error_t *error);
 
 /// The x11-window output: one dock window whose background pixmap holds the
-/// latest image (window.c). Fields are read-only for the caller.
+/// latest image (window.c, on libxcb). Fields are read-only for the caller.
 struct cbarx11_window {
-    Display *display;
-    Window window;
-    Pixmap pixmap;
-    GC gc;
-    XImage *image;
+    xcb_connection_t *connection;
+    xcb_window_t window;
+    xcb_pixmap_t pixmap;
+    xcb_gcontext_t gc;
     int width, height;
-    Atom delete_window;
+    uint8_t depth;
+    int rows_per_request;
+    /// The server's byte order is not ours: pixels are swapped into `swapped` first.
+    int swap;
+    uint32_t *swapped;
+    xcb_atom_t wm_protocols, delete_window;
     int fd;
 };
 
@@ -29,7 +39,7 @@ enum {
     CBARX11_WINDOW_NO_DISPLAY = 1,
     CBARX11_WINDOW_BAD_VISUAL = 2,
     CBARX11_WINDOW_BAD_SIZE = 3,
-    CBARX11_WINDOW_NO_IMAGE = 4,
+    CBARX11_WINDOW_NO_MEMORY = 4,
 };
 
 /// Results of cbarx11_window_next_event besides a button number (1-255).
@@ -40,11 +50,11 @@ enum {
     CBARX11_EVENT_DESTROYED = -3,
 };
 
-/// Opens $DISPLAY (installing the error handlers), checks the visual takes
-/// 0x00RRGGBB words, and maps a width x height dock window at x,y (negative:
-/// from the right/bottom edge, -1 flush with it) whose background is a pixmap,
-/// black until the first cbarx11_window_show. Returns CBARX11_WINDOW_OK or an
-/// error for cbarx11_window_error_message.
+/// Connects to $DISPLAY, checks the root visual takes 0x00RRGGBB words, and maps
+/// a width x height dock window at x,y (negative: from the right/bottom edge, -1
+/// flush with it) whose background is a pixmap, black until the first
+/// cbarx11_window_show. Returns CBARX11_WINDOW_OK or an error for
+/// cbarx11_window_error_message.
 int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height);
 /// The one line for an error of cbarx11_window_open.
 const char *cbarx11_window_error_message(int error);
@@ -52,9 +62,11 @@ const char *cbarx11_window_error_message(int error);
 void cbarx11_window_report(int error);
 /// Sends `pixels` (width*height 0x00RRGGBB words, row-major) to the server once,
 /// into the pixmap, and repaints the window from it. The pointer is not kept.
+/// A lost connection ends the program (cbarx11_lost_display).
 void cbarx11_window_show(struct cbarx11_window *w, const uint32_t *pixels);
-/// Takes one queued event without blocking: CBARX11_EVENT_NONE when the queue
-/// is empty, the button number of a press on the window, CBARX11_EVENT_CLOSE
-/// (WM_DELETE_WINDOW), CBARX11_EVENT_DESTROYED, or CBARX11_EVENT_OTHER.
+/// Takes one queued event without blocking: CBARX11_EVENT_NONE when there is
+/// none, the button number of a press on the window, CBARX11_EVENT_CLOSE
+/// (WM_DELETE_WINDOW), CBARX11_EVENT_DESTROYED, or CBARX11_EVENT_OTHER. A lost
+/// connection ends the program; protocol errors are reported and skipped.
 int cbarx11_window_next_event(struct cbarx11_window *w);
 #endif
