@@ -317,7 +317,7 @@ public struct Bar<Sink: BarSink> {
             }
             if fds[2].revents != 0 && !readStdin() { readClicks = false }
             if fds[3].revents != 0 {
-                // Xlib may have read several events off the socket at once: take every
+                // The X library may have read several events off the socket at once: take every
                 // click now, poll() would not wake again for those already queued.
                 var button = sink.handleEvents()
                 while button != 0 { panelClick(button); button = sink.handleEvents() }

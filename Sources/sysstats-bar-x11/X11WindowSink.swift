@@ -39,7 +39,7 @@ struct X11WindowSink: BarSink {
 
     /// Takes queued X events up to the next button press on the window and returns its
     /// button (0 when the queue is empty): the loop calls again until 0, so no click
-    /// is lost in Xlib's queue. The window manager closing the window ends the
+    /// is lost in libxcb's queue. The window manager closing the window ends the
     /// program (status 0); the window destroyed under us ends it with status 1.
     mutating func handleEvents() -> Int {
         while true {

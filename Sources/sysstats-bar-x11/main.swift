@@ -1,5 +1,5 @@
 // sysstats-bar-x11: the X11 outputs of sysstats-bar in their own binary, so
-// that the text and i3bar modes do not load libX11. `sysstats-bar --output
+// that the text and i3bar modes do not load an X library (libxcb). `sysstats-bar --output
 // x11-root` (or x11-window) execs this program with the same arguments.
 
 import BarCoreEmbedded

@@ -191,9 +191,10 @@ final class X11WindowTests: XCTestCase {
         let many = try tracedSyscalls(updates: 510)
         let perUpdate = Double(many.total - base.total) / 500
         print("sysstats-bar --output x11-window: \(perUpdate) syscalls per update")
-        // The text outputs' six, then the image and the repaint in one write to the
-        // X server (libxcb polls before it writes; Xlib's flush reads any events).
-        XCTAssertLessThanOrEqual(perUpdate, 9, "per update:\n\(many.table)")
+        // The text outputs' six (less the stdout write), then the image and the repaint to the
+        // X server: a PutImage, then a ClearArea (libxcb polls before each of its two writes) = 9;
+        // a write the socket takes only in part now and then costs one more poll and writev.
+        XCTAssertLessThanOrEqual(perUpdate, 9.5, "per update:\n\(many.table)")
     }
 
     func testWithoutNewSnapshotsTheRendererSleeps() throws {
