@@ -151,6 +151,11 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
     // Negative positions count from the right/bottom edge; -1 is flush with it.
     if (x < 0) x = screen->width_in_pixels - width + x + 1;
     if (y < 0) y = screen->height_in_pixels - height + y + 1;
+    // The protocol's coordinates are 16-bit; anything past that is off screen anyway.
+    if (x < -32768) x = -32768;
+    if (x > 32767) x = 32767;
+    if (y < -32768) y = -32768;
+    if (y > 32767) y = 32767;
 
     xcb_pixmap_t pixmap = xcb_generate_id(c);
     xcb_create_pixmap(c, screen->root_depth, pixmap, screen->root, (uint16_t)width, (uint16_t)height);

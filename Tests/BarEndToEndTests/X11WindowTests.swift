@@ -140,13 +140,7 @@ final class X11WindowTests: XCTestCase {
     func testLosingTheDisplayEndsWithOneLineAndStatusOne() throws {
         let dir = try RuntimeDir()
         try dir.publish(longLivedSnapshot(sequence: 1))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try BarProcess.binary())
-        p.arguments = barArguments(dir)
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        let (p, err) = try startBarCapturingStderr(barArguments(dir))
         XCTAssertNotNil(findWindow())
         XCTAssertTrue(p.isRunning)
         server?.terminate()
@@ -160,27 +154,48 @@ final class X11WindowTests: XCTestCase {
         XCTAssertEqual(message, "sysstats-bar: lost the X display\n")
     }
 
+    func testTheWindowDestroyedByAnotherClientEndsWithOneLineAndStatusOne() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 1))
+        let (p, err) = try startBarCapturingStderr(barArguments(dir))
+        let window = try XCTUnwrap(findWindow())
+        _ = try run("/usr/bin/xdotool", ["windowclose", window.id])  // XDestroyWindow
+        let deadline = Date().addingTimeInterval(5)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning { p.terminate() }
+        XCTAssertEqual(p.terminationStatus, 1)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(message, "sysstats-bar: the x11-window was destroyed\n")
+    }
+
+    func testANegativePositionCountsFromTheRightAndBottomEdges() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 1))
+        let bar = try BarProcess(["--output", "x11-window", "--runtime-dir", dir.path,
+                                  "--size", "\(Self.size.width)x\(Self.size.height)", "--position", "-1,-11"], stdin: false)
+        let window = try XCTUnwrap(findWindow())
+        // The screen is 640x480: -1 is flush with the right edge, -11 leaves 10 pixels below.
+        XCTAssertEqual(window.frame, [640 - Self.size.width, 480 - Self.size.height - 10, Self.size.width, Self.size.height])
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
     func testPeakRSSStaysUnderThreeMiBOverAThousandUpdates() throws {
         let dir = try RuntimeDir()
         try dir.publish(longLivedSnapshot(sequence: 0))
         let bar = try startBar(dir, blocks: ["--blocks", "cpu,mem,load,uptime,battery,procs,exited,self"])
         XCTAssertNotNil(findWindow())
-        // Each update ends with one flush to the X server: a write the kernel counts (syscw).
-        // Waiting for it before the next rename makes every snapshot an update of its own.
-        var writes = try XCTUnwrap(ioWrites(bar.pid))
+        _ = try waitForSettledRegion()
+        let start = try XCTUnwrap(activity(bar.pid))
         var updates = 0
         for sequence in 1...1_000 {
-            try dir.publish(longLivedSnapshot(sequence: UInt64(sequence)))
-            let deadline = Date().addingTimeInterval(5)
-            var now = writes
-            while now == writes && Date() < deadline { usleep(50); now = try XCTUnwrap(ioWrites(bar.pid)) }
-            guard now > writes else { XCTFail("no update for snapshot \(sequence)"); break }
-            writes = now
+            guard try publishAndWaitForUpdate(dir, sequence: sequence, pid: bar.pid) else { break }
             updates += 1
         }
         XCTAssertEqual(updates, 1_000)
+        let cpu = try XCTUnwrap(activity(bar.pid)).cpuNanoseconds - start.cpuNanoseconds
         let hwm = try XCTUnwrap(vmHWM(pid: bar.pid))
-        print("sysstats-bar --output x11-window: peak RSS (VmHWM) after \(updates) updates: \(hwm) KiB")
+        print("sysstats-bar --output x11-window: peak RSS (VmHWM) after \(updates) updates: \(hwm) KiB; "
+              + "CPU \(cpu / UInt64(max(updates, 1)) / 1000) µs per update")
         XCTAssertLessThanOrEqual(hwm, 3 * 1024)
         XCTAssertEqual(bar.stop(), 0)
     }
@@ -221,14 +236,8 @@ final class X11WindowTests: XCTestCase {
         XCTAssertNotNil(findWindow())
         let renderer = try XCTUnwrap(bar.childPID)
         _ = try waitForSettledRegion()
-        var writes = try XCTUnwrap(ioWrites(renderer))
         for sequence in 1...updates {
-            try dir.publish(longLivedSnapshot(sequence: UInt64(sequence)))
-            let deadline = Date().addingTimeInterval(5)
-            var now = writes
-            while now == writes && Date() < deadline { usleep(100); now = try XCTUnwrap(ioWrites(renderer)) }
-            guard now > writes else { XCTFail("no update for snapshot \(sequence)"); break }
-            writes = now
+            guard try publishAndWaitForUpdate(dir, sequence: sequence, pid: renderer) else { break }
         }
         // Let the last update's poll() begin before the end.
         usleep(50_000)
@@ -257,6 +266,18 @@ final class X11WindowTests: XCTestCase {
 
     func startBar(_ dir: RuntimeDir, blocks: [String] = []) throws -> BarProcess {
         try BarProcess(barArguments(dir, blocks: blocks), stdin: false)
+    }
+
+    /// Starts the renderer with its stderr in a pipe (BarProcess passes stderr through).
+    func startBarCapturingStderr(_ arguments: [String]) throws -> (Process, Pipe) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        p.arguments = arguments
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        return (p, err)
     }
 
     func run(_ executable: String, _ arguments: [String]) throws -> String {
@@ -412,13 +433,29 @@ final class X11WindowTests: XCTestCase {
         return Activity(cpuNanoseconds: cpu, contextSwitches: switches)
     }
 
-    /// Write system calls so far (/proc/PID/io syscw).
-    func ioWrites(_ pid: Int32) -> UInt64? {
+    /// Bytes written so far (/proc/PID/io wchar: the renderer writes only to the X server).
+    func bytesWritten(_ pid: Int32) -> UInt64? {
         guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
-        for line in io.split(separator: "\n") where line.hasPrefix("syscw:") {
+        for line in io.split(separator: "\n") where line.hasPrefix("wchar:") {
             return UInt64(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
         }
         return nil
+    }
+
+    /// What one update sends the X server: a PutImage (24-byte header and the pixels), a ClearArea (16 bytes).
+    static let bytesPerUpdate = UInt64(24 + size.width * size.height * 4 + 16)
+
+    /// Publishes snapshot `sequence` and waits until the renderer (idle before) has sent
+    /// the whole update, so that the next rename is an update of its own; false on timeout.
+    func publishAndWaitForUpdate(_ dir: RuntimeDir, sequence: Int, pid: Int32) throws -> Bool {
+        let before = try XCTUnwrap(bytesWritten(pid))
+        try dir.publish(longLivedSnapshot(sequence: UInt64(sequence)))
+        let deadline = Date().addingTimeInterval(5)
+        while try XCTUnwrap(bytesWritten(pid)) < before + Self.bytesPerUpdate {
+            guard Date() < deadline else { XCTFail("no update for snapshot \(sequence)"); return false }
+            usleep(50)
+        }
+        return true
     }
 
     func vmHWM(pid: Int32) -> Int? {
