@@ -116,8 +116,11 @@ final class X11WindowTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         var woke = afterExpose
         while woke == afterExpose && Date() < deadline { usleep(10_000); woke = try XCTUnwrap(activity(bar.pid)) }
+        usleep(100_000)
+        woke = try XCTUnwrap(activity(bar.pid))
         XCTAssertGreaterThan(woke.cpuNanoseconds, afterExpose.cpuNanoseconds)
         XCTAssertGreaterThan(woke.contextSwitches, afterExpose.contextSwitches)
+        XCTAssertGreaterThan(woke.readWriteCalls, afterExpose.readWriteCalls)
         XCTAssertEqual(bar.stop(), 0)
     }
 
@@ -415,22 +418,32 @@ final class X11WindowTests: XCTestCase {
         """
 
     /// What shows that a process did work: CPU time (ns, /proc/PID/schedstat, not rounded to
-    /// clock ticks) and context switches (a process asleep in poll() switches once per wake-up).
+    /// clock ticks), context switches (a process asleep in poll() switches once per wake-up)
+    /// and read/write system calls (/proc/PID/io syscr + syscw).
     struct Activity: Equatable {
         var cpuNanoseconds: UInt64
         var contextSwitches: UInt64
+        var readWriteCalls: UInt64
     }
 
     func activity(_ pid: Int32) -> Activity? {
         guard let sched = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
               let cpu = sched.split(separator: " ").first.flatMap({ UInt64($0) }),
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)
         else { return nil }
-        var switches: UInt64 = 0
-        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-            switches += UInt64(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+        func sum(_ text: String, _ keys: [String]) -> UInt64 {
+            var total: UInt64 = 0
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: ":")
+                guard parts.count == 2, keys.contains(String(parts[0])) else { continue }
+                total += UInt64(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+            }
+            return total
         }
-        return Activity(cpuNanoseconds: cpu, contextSwitches: switches)
+        return Activity(cpuNanoseconds: cpu,
+                        contextSwitches: sum(status, ["voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"]),
+                        readWriteCalls: sum(io, ["syscr", "syscw"]))
     }
 
     /// Bytes written so far (/proc/PID/io wchar: the renderer writes only to the X server).
