@@ -35,6 +35,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     case badPosition
     /// `--output png:` or `--image` without a file name.
     case emptyImagePath
+    /// `--click` not 1 or 3.
+    case badClick
 
     /// One line for stderr.
     public var message: StaticString {
@@ -64,6 +66,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badSize: "sysstats-bar: --size takes WIDTHxHEIGHT, 64x24 to 1024x256 (default 180x56)"
         case .badPosition: "sysstats-bar: --position takes X,Y in pixels, e.g. 0,0 or -1,0 (negative: from the right/bottom edge)"
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
+        case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
         }
     }
 }
@@ -72,7 +75,7 @@ public enum OptionsError: Error, Equatable, Sendable {
 public let usageText: StaticString = """
     usage: sysstats-bar [--output text|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
                         [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
-                        [--size WxH] [--position X,Y] [--image FILE]
+                        [--size WxH] [--position X,Y] [--image FILE] [--click 1|3]
       --output       bar protocol (default text); x11-root sets the root window name (dwm);
                      the panel image: x11-window (a dock window), png:FILE (rewritten
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
@@ -87,6 +90,8 @@ public let usageText: StaticString = """
       --size         panel image size, 64x24 to 1024x256 (default 180x56)
       --position     x11-window position X,Y (default 0,0; negative: from the right/bottom)
       --image        genmon: where to write the PNG (default RUNTIME-DIR/panel.png)
+      --click        genmon: apply a click to the panel (1 next graph form, 3 previous),
+                     kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
 
     """
 
@@ -96,6 +101,8 @@ public struct BarOptions: Equatable, Sendable {
     /// `--runtime-dir`, without a trailing NUL; nil when not given.
     public var runtimeDir: [UInt8]? = nil
     public var blocks: [BlockKind] = BlockKind.defaults
+    /// True when `--blocks` was given (genmon shows the text line only then).
+    public var blocksGiven = false
     /// `--format` per block, parsed.
     public var formats = BlockFormats()
     public var once = false
@@ -108,6 +115,8 @@ public struct BarOptions: Equatable, Sendable {
     public var positionY = 0
     /// The PNG file: `--output png:FILE`, or `--image FILE` for genmon; nil for the default.
     public var imagePath: [UInt8]? = nil
+    /// `--click BUTTON` (genmon): apply a click to the persisted graph form and exit; 0 when not given.
+    public var click = 0
     public init() {}
 
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
@@ -153,6 +162,10 @@ public struct BarOptions: Equatable, Sendable {
             } else if bytesEqual(name, "--position") {
                 guard let (x, y) = parsePair(try value(), separator: UInt8(ascii: ","), signed: true) else { throw .badPosition }
                 o.positionX = x; o.positionY = y
+            } else if bytesEqual(name, "--click") {
+                let v = try value()
+                guard v.count == 1, v.first == UInt8(ascii: "1") || v.first == UInt8(ascii: "3") else { throw .badClick }
+                o.click = Int(v[v.startIndex] - 48)
             } else if bytesEqual(name, "--image") {
                 let v = try value()
                 guard !v.isEmpty else { throw .emptyImagePath }
@@ -175,6 +188,7 @@ public struct BarOptions: Equatable, Sendable {
                     p += 1
                 }
                 o.blocks = list
+                o.blocksGiven = true
             } else if bytesEqual(name, "--format") {
                 try o.formats.add(try value())
             } else {

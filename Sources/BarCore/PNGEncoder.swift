@@ -49,39 +49,47 @@ public struct PNGEncoder {
 
         start = beginChunk(0x4944_4154)  // IDAT
         appendBytes(0x78, 0x01)  // zlib: deflate, 32 KiB window, no preset dictionary, fastest
-        let raw = h * (1 + 3 * w)
+        let rowBytes = 1 + 3 * w
+        let raw = h * rowBytes
         var remaining = raw
         var blockLeft = 0
         var a: UInt32 = 1, b: UInt32 = 0
-        // Adler-32 sums are reduced every 3800 bytes: the largest run that cannot overflow 32 bits stays well above.
-        var sinceReduce = 0
-        func put(_ byte: UInt8, _ encoder: inout PNGEncoder) {
-            if blockLeft == 0 {
-                let n = min(remaining, PNGEncoder.maximumBlock)
-                let final: UInt8 = remaining == n ? 1 : 0
-                encoder.appendBytes(final, UInt8(truncatingIfNeeded: n), UInt8(truncatingIfNeeded: n >> 8),
-                                    UInt8(truncatingIfNeeded: ~n), UInt8(truncatingIfNeeded: ~n >> 8))
-                blockLeft = n
-            }
-            encoder.bytes.append(byte)
-            blockLeft -= 1
-            remaining -= 1
-            a &+= UInt32(byte); b &+= a
-            sinceReduce += 1
-            if sinceReduce == 3800 { a %= 65_521; b %= 65_521; sinceReduce = 0 }
-        }
         image.withPixels { p in
             for y in 0..<h {
-                put(0, &self)  // filter: none
-                for x in 0..<w {
-                    let c: UInt32 = y < image.height && x < image.width ? p[y * image.width + x] : 0
-                    put(UInt8(truncatingIfNeeded: c >> 16), &self)
-                    put(UInt8(truncatingIfNeeded: c >> 8), &self)
-                    put(UInt8(truncatingIfNeeded: c), &self)
+                // Each row (≤ 3,073 bytes) is written in runs that stop at block boundaries.
+                var column = 0   // byte index within the row: 0 is the filter byte
+                while column < rowBytes {
+                    if blockLeft == 0 {
+                        let n = min(remaining, PNGEncoder.maximumBlock)
+                        let final: UInt8 = remaining == n ? 1 : 0
+                        appendBytes(final, UInt8(truncatingIfNeeded: n), UInt8(truncatingIfNeeded: n >> 8),
+                                    UInt8(truncatingIfNeeded: ~n), UInt8(truncatingIfNeeded: ~n >> 8))
+                        blockLeft = n
+                    }
+                    let run = min(blockLeft, rowBytes - column)
+                    for k in column..<(column + run) {
+                        let byte: UInt8
+                        if k == 0 {
+                            byte = 0   // filter: none
+                        } else {
+                            let x = (k - 1) / 3
+                            let c: UInt32 = y < image.height && x < image.width ? p[y * image.width + x] : 0
+                            byte = UInt8(truncatingIfNeeded: c >> (16 - 8 * UInt32((k - 1) % 3)))
+                        }
+                        bytes.append(byte)
+                        a &+= UInt32(byte)
+                        b &+= a
+                    }
+                    // A run is at most one row (3,073 bytes): reducing once per run keeps both sums
+                    // far below 2^32 (zlib reduces every 5,552 bytes).
+                    a %= 65_521
+                    b %= 65_521
+                    column += run
+                    blockLeft -= run
+                    remaining -= run
                 }
             }
         }
-        a %= 65_521; b %= 65_521
         appendUInt32(b << 16 | a)
         endChunk(start)
 

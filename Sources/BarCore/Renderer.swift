@@ -111,7 +111,8 @@ public struct Renderer {
             switch output {
             case .text, .x11Root, .png, .genmon, .x11Window:
                 if shown > 0 { line.append(" | ") }
-                line.append(escaped: value.full.bytes, .plain)
+                // genmon's <txt> is Pango markup.
+                line.append(escaped: value.full.bytes, output == .genmon ? .pango : .plain)
             case .i3bar:
                 if shown > 0 { line.append(UInt8(ascii: ",")) }
                 appendI3barBlock(kind.name, value)

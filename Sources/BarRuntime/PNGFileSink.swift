@@ -73,11 +73,3 @@ public func writeAtomically(_ temporary: [UInt8], _ target: [UInt8], _ bytes: [U
         }
     }
 }
-
-/// `--output genmon`: xfce4-genmon-plugin runs this every period and reads stdout once.
-/// Writes the panel PNG, prints the plugin's tags, exits 0 (1 when the snapshot is
-/// missing or stale; the tags then say so).
-public func runGenmon(_ options: BarOptions) -> Never {
-    writeError("sysstats-bar: --output genmon is not built yet")
-    exit(1)
-}
