@@ -81,7 +81,8 @@ final class X11WindowTests: XCTestCase {
         let expected = try pngPixels(of: dir)
         let shown = try waitForRegion { $0 == expected }
         XCTAssertEqual(shown.count, Self.size.width * Self.size.height)
-        XCTAssertEqual(shown, expected, "the window's pixels differ from the PNG output's")
+        XCTAssertEqual(expected.count, Self.size.width * Self.size.height)
+        XCTAssertTrue(shown == expected, "the window's pixels differ from the PNG output's: " + difference(shown, expected))
         // The image is not blank: the test would otherwise pass on an unpainted window of one colour.
         XCTAssertGreaterThan(Set(expected).count, 3)
         XCTAssertEqual(bar.stop(), 0)
@@ -102,11 +103,11 @@ final class X11WindowTests: XCTestCase {
         cover.standardError = FileHandle.nullDevice
         try cover.run()
         let covered = try waitForRegion { $0 != before }
-        XCTAssertNotEqual(covered, before, "xmessage did not cover the window: the test would prove nothing")
+        XCTAssertFalse(covered == before, "xmessage did not cover the window: the test would prove nothing")
         cover.terminate()
         cover.waitUntilExit()
         let after = try waitForRegion { $0 == before }
-        XCTAssertEqual(after, before, "the exposed window was not repainted")
+        XCTAssertTrue(after == before, "the exposed window was not repainted: " + difference(after, before))
         usleep(200_000)
         let afterExpose = try XCTUnwrap(activity(bar.pid))
         XCTAssertEqual(afterExpose, idle, "the renderer woke for the expose")
@@ -133,10 +134,10 @@ final class X11WindowTests: XCTestCase {
         let centre = ["mousemove", "\(Self.position.x + Self.size.width / 2)", "\(Self.position.y + Self.size.height / 2)"]
         _ = try run("/usr/bin/xdotool", centre + ["click", "1"])
         let second = try waitForRegion { $0 != first }
-        XCTAssertNotEqual(second, first, "a left click did not change the picture")
+        XCTAssertFalse(second == first, "a left click did not change the picture")
         _ = try run("/usr/bin/xdotool", ["click", "3"])
         let back = try waitForRegion { $0 == first }
-        XCTAssertEqual(back, first, "a right click did not bring the first form back")
+        XCTAssertTrue(back == first, "a right click did not bring the first form back: " + difference(back, first))
         XCTAssertEqual(bar.stop(), 0)
     }
 
@@ -334,6 +335,16 @@ final class X11WindowTests: XCTestCase {
         return pixels
     }
 
+    /// How two regions differ, in one line (XCTAssertEqual would print every pixel).
+    func difference(_ a: [UInt32], _ b: [UInt32]) -> String {
+        guard a.count == b.count else { return "\(a.count) pixels against \(b.count)" }
+        let differing = a.indices.filter { a[$0] != b[$0] }
+        guard let first = differing.first else { return "no difference" }
+        let hex = { (v: UInt32) in String(v, radix: 16) }
+        return "\(differing.count) pixels differ, the first at (\(first % Self.size.width), \(first / Self.size.width)): "
+            + "\(hex(a[first])) against \(hex(b[first]))"
+    }
+
     /// Screenshots until `predicate` holds (or 5 s pass); returns the last region.
     func waitForRegion(_ predicate: ([UInt32]) -> Bool) throws -> [UInt32] {
         let deadline = Date().addingTimeInterval(5)
@@ -356,7 +367,7 @@ final class X11WindowTests: XCTestCase {
     }
 
     /// The image the renderer draws for the runtime dir's snapshot, through the PNG
-    /// output (`--output png:FILE --once`), decoded by Python's zlib.
+    /// output (`--output png:FILE --once`), decoded by scripts/decode-png.py (Python's zlib).
     func pngPixels(of dir: RuntimeDir) throws -> [UInt32] {
         let png = dir.url.appendingPathComponent("expected.png").path
         let p = Process()
@@ -366,56 +377,20 @@ final class X11WindowTests: XCTestCase {
         try p.run()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
-        let script = dir.url.appendingPathComponent("decode.py").path
-        try Self.decodePNG.write(toFile: script, atomically: true, encoding: .utf8)
-        let q = Process()
-        q.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        q.arguments = ["python3", script, png]
-        let out = Pipe()
-        q.standardOutput = out
-        try q.run()
-        let rgb = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-        q.waitUntilExit()
-        XCTAssertEqual(q.terminationStatus, 0)
-        return stride(from: 0, to: rgb.count - 2, by: 3).map {
-            UInt32(rgb[$0]) << 16 | UInt32(rgb[$0 + 1]) << 8 | UInt32(rgb[$0 + 2])
+        let decoder = BarProcess.packageRoot.appendingPathComponent("scripts/decode-png.py").path
+        // "W H", then one line of hex RGB per row.
+        let lines = try run("/usr/bin/env", ["python3", decoder, png]).split(separator: "\n")
+        XCTAssertEqual(lines.first.map(String.init), "\(Self.size.width) \(Self.size.height)")
+        var pixels: [UInt32] = []
+        for row in lines.dropFirst() {
+            var i = row.startIndex
+            while let end = row.index(i, offsetBy: 6, limitedBy: row.endIndex), i < row.endIndex {
+                pixels.append(UInt32(row[i..<end], radix: 16) ?? 0xFF00_0000)
+                i = end
+            }
         }
+        return pixels
     }
-
-    /// 8-bit RGB or RGBA PNG (no interlace) → raw RGB bytes on stdout.
-    static let decodePNG = """
-        import struct, sys, zlib
-        data = open(sys.argv[1], 'rb').read()
-        assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
-        pos, idat = 8, b''
-        while pos < len(data):
-            length, kind = struct.unpack('>I4s', data[pos:pos + 8])
-            body = data[pos + 8:pos + 8 + length]
-            if kind == b'IHDR':
-                width, height, depth, colour, _, _, interlace = struct.unpack('>IIBBBBB', body)
-                assert depth == 8 and colour in (2, 6) and interlace == 0
-            elif kind == b'IDAT':
-                idat += body
-            pos += 12 + length
-        channels = 3 if colour == 2 else 4
-        raw, stride, out, prev = zlib.decompress(idat), width * channels, bytearray(), bytearray(width * channels)
-        for y in range(height):
-            f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-            for i in range(stride):
-                a = line[i - channels] if i >= channels else 0
-                b, c = prev[i], prev[i - channels] if i >= channels else 0
-                if f == 1: line[i] = (line[i] + a) & 255
-                elif f == 2: line[i] = (line[i] + b) & 255
-                elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-                elif f == 4:
-                    p = a + b - c
-                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-            for x in range(width):
-                out += line[x * channels:x * channels + 3]
-            prev = line
-        sys.stdout.buffer.write(bytes(out))
-        """
 
     /// What shows that a process did work: CPU time (ns, /proc/PID/schedstat, not rounded to
     /// clock ticks), context switches (a process asleep in poll() switches once per wake-up)
