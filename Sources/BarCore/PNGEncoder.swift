@@ -19,12 +19,11 @@ public struct PNGEncoder {
     /// The largest stored deflate block.
     static let maximumBlock = 65_535
 
-    /// Reserves the buffer for `width`×`height` images.
+    /// Allocates the buffer for `width`×`height` images (its final size: the file's size is fixed).
     public init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
-        bytes = []
-        bytes.reserveCapacity(PNGEncoder.encodedSize(width: self.width, height: self.height))
+        bytes = [UInt8](repeating: 0, count: PNGEncoder.encodedSize(width: self.width, height: self.height))
     }
 
     /// The exact size of the file for a `width`×`height` image.
@@ -36,100 +35,96 @@ public struct PNGEncoder {
     }
 
     /// Encodes `image` (which must be `width`×`height`; others are cropped or padded
-    /// with black) into ``bytes``.
+    /// with black) into ``bytes``, overwriting them in place.
     public mutating func encode(_ image: PanelImage) {
-        bytes.removeAll(keepingCapacity: true)
         let w = width, h = height
-        appendBytes(0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A)
-        // IHDR: size, bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace.
-        var start = beginChunk(0x4948_4452)
-        appendUInt32(UInt32(w)); appendUInt32(UInt32(h))
-        appendBytes(8, 2, 0, 0, 0)
-        endChunk(start)
-
-        start = beginChunk(0x4944_4154)  // IDAT
-        appendBytes(0x78, 0x01)  // zlib: deflate, 32 KiB window, no preset dictionary, fastest
         let rowBytes = 1 + 3 * w
         let raw = h * rowBytes
-        var remaining = raw
-        var blockLeft = 0
-        var a: UInt32 = 1, b: UInt32 = 0
-        image.withPixels { p in
-            for y in 0..<h {
-                // Each row (≤ 3,073 bytes) is written in runs that stop at block boundaries.
-                var column = 0   // byte index within the row: 0 is the filter byte
-                while column < rowBytes {
-                    if blockLeft == 0 {
-                        let n = min(remaining, PNGEncoder.maximumBlock)
-                        let final: UInt8 = remaining == n ? 1 : 0
-                        appendBytes(final, UInt8(truncatingIfNeeded: n), UInt8(truncatingIfNeeded: n >> 8),
-                                    UInt8(truncatingIfNeeded: ~n), UInt8(truncatingIfNeeded: ~n >> 8))
-                        blockLeft = n
-                    }
-                    let run = min(blockLeft, rowBytes - column)
-                    for k in column..<(column + run) {
-                        let byte: UInt8
-                        if k == 0 {
-                            byte = 0   // filter: none
-                        } else {
-                            let x = (k - 1) / 3
-                            let c: UInt32 = y < image.height && x < image.width ? p[y * image.width + x] : 0
-                            byte = UInt8(truncatingIfNeeded: c >> (16 - 8 * UInt32((k - 1) % 3)))
-                        }
-                        bytes.append(byte)
-                        a &+= UInt32(byte)
+        let imageWidth = image.width, imageHeight = image.height
+        bytes.withUnsafeMutableBufferPointer { out in
+            var o = 0
+            @inline(__always) func put(_ b: UInt8) { out[o] = b; o += 1 }
+            @inline(__always) func put32(_ v: UInt32) {
+                put(UInt8(truncatingIfNeeded: v >> 24)); put(UInt8(truncatingIfNeeded: v >> 16))
+                put(UInt8(truncatingIfNeeded: v >> 8)); put(UInt8(truncatingIfNeeded: v))
+            }
+            // Signature.
+            put(0x89); put(0x50); put(0x4E); put(0x47); put(0x0D); put(0x0A); put(0x1A); put(0x0A)
+            // IHDR: size, bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace.
+            put32(13)
+            var typeStart = o
+            put32(0x4948_4452)
+            put32(UInt32(w)); put32(UInt32(h))
+            put(8); put(2); put(0); put(0); put(0)
+            put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+
+            // IDAT: a zlib stream of stored deflate blocks.
+            let zlibLength = PNGEncoder.encodedSize(width: w, height: h) - 8 - 25 - 12 - 12
+            put32(UInt32(zlibLength))
+            typeStart = o
+            put32(0x4944_4154)
+            put(0x78); put(0x01)  // deflate, 32 KiB window, no preset dictionary, fastest
+            var remaining = raw
+            var blockLeft = 0
+            var a: UInt32 = 1, b: UInt32 = 0
+            image.withPixels { p in
+                for y in 0..<h {
+                    let inImage = y < imageHeight
+                    if blockLeft >= rowBytes {
+                        // The whole row fits in the current block: no header checks per byte.
+                        put(0)   // filter: none
                         b &+= a
+                        for x in 0..<w {
+                            let c: UInt32 = inImage && x < imageWidth ? p[y * imageWidth + x] : 0
+                            let r = UInt8(truncatingIfNeeded: c >> 16), g = UInt8(truncatingIfNeeded: c >> 8)
+                            let bl = UInt8(truncatingIfNeeded: c)
+                            put(r); put(g); put(bl)
+                            a &+= UInt32(r); b &+= a
+                            a &+= UInt32(g); b &+= a
+                            a &+= UInt32(bl); b &+= a
+                        }
+                        blockLeft -= rowBytes
+                        remaining -= rowBytes
+                    } else {
+                        // A row that crosses into a new block: byte by byte, a header where one ends.
+                        for k in 0..<rowBytes {
+                            if blockLeft == 0 {
+                                let n = min(remaining, PNGEncoder.maximumBlock)
+                                put(remaining == n ? 1 : 0)
+                                put(UInt8(truncatingIfNeeded: n)); put(UInt8(truncatingIfNeeded: n >> 8))
+                                put(UInt8(truncatingIfNeeded: ~n)); put(UInt8(truncatingIfNeeded: ~n >> 8))
+                                blockLeft = n
+                            }
+                            let byte: UInt8
+                            if k == 0 {
+                                byte = 0   // filter: none
+                            } else {
+                                let x = (k - 1) / 3
+                                let c: UInt32 = inImage && x < imageWidth ? p[y * imageWidth + x] : 0
+                                let channel = k - 1 - 3 * x
+                                byte = UInt8(truncatingIfNeeded: channel == 0 ? c >> 16 : (channel == 1 ? c >> 8 : c))
+                            }
+                            put(byte)
+                            a &+= UInt32(byte)
+                            b &+= a
+                            blockLeft -= 1
+                            remaining -= 1
+                        }
                     }
-                    // A run is at most one row (3,073 bytes): reducing once per run keeps both sums
-                    // far below 2^32 (zlib reduces every 5,552 bytes).
+                    // Reduced once per row (≤ 3,073 bytes): both sums stay far below 2^32
+                    // (zlib reduces every 5,552 bytes).
                     a %= 65_521
                     b %= 65_521
-                    column += run
-                    blockLeft -= run
-                    remaining -= run
                 }
             }
+            put32(b << 16 | a)
+            put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+
+            // IEND.
+            put32(0)
+            typeStart = o
+            put32(0x4945_4E44)
+            put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
         }
-        appendUInt32(b << 16 | a)
-        endChunk(start)
-
-        start = beginChunk(0x4945_4E44)  // IEND
-        endChunk(start)
-    }
-
-    /// Writes the length placeholder and type; returns where the type starts.
-    private mutating func beginChunk(_ type: UInt32) -> Int {
-        appendUInt32(0)
-        let start = bytes.count
-        appendUInt32(type)
-        return start
-    }
-
-    /// Fills in the length and appends the CRC over type and data.
-    private mutating func endChunk(_ typeStart: Int) {
-        let length = bytes.count - typeStart - 4
-        bytes[typeStart - 4] = UInt8(truncatingIfNeeded: length >> 24)
-        bytes[typeStart - 3] = UInt8(truncatingIfNeeded: length >> 16)
-        bytes[typeStart - 2] = UInt8(truncatingIfNeeded: length >> 8)
-        bytes[typeStart - 1] = UInt8(truncatingIfNeeded: length)
-        let crc = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[typeStart...])) }
-        appendUInt32(crc)
-    }
-
-    private mutating func appendUInt32(_ v: UInt32) {
-        appendBytes(UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
-                    UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v))
-    }
-
-    private mutating func appendBytes(_ a: UInt8, _ b: UInt8) { bytes.append(a); bytes.append(b) }
-    private mutating func appendBytes(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8, _ e: UInt8) {
-        bytes.append(a); bytes.append(b); bytes.append(c); bytes.append(d); bytes.append(e)
-    }
-    private mutating func appendBytes(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
-        bytes.append(a); bytes.append(b); bytes.append(c); bytes.append(d)
-    }
-    private mutating func appendBytes(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8,
-                                      _ e: UInt8, _ f: UInt8, _ g: UInt8, _ h: UInt8) {
-        appendBytes(a, b, c, d); appendBytes(e, f, g, h)
     }
 }

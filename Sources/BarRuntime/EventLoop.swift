@@ -17,7 +17,7 @@ public protocol BarSink {
     mutating func show(_ line: [UInt8]) -> Int32
     /// Shows the redrawn panel image. Returns 0, or the errno that stopped it.
     /// The image is the renderer's own: copy the pixels to keep them (an X11 sink
-    /// keeps its XImage buffer or a server-side pixmap for exposes).
+    /// keeps a server-side pixmap for exposes).
     mutating func showImage(_ image: PanelImage) -> Int32
     /// Called when ``pollFD`` is readable. Returns the mouse button of a click on the
     /// panel (1 left, 3 right; the loop cycles the graph form and redraws), or 0;
