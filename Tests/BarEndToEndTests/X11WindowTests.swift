@@ -17,20 +17,24 @@ final class X11WindowTests: XCTestCase {
         for tool in Self.tools where !FileManager.default.isExecutableFile(atPath: tool) {
             throw XCTSkip("\(tool) is not installed (install/deps.sh)")
         }
-        // Numbers of their own, away from X11RootTests' 90–189, skipping any in use.
+        (server, display) = try Self.startXvfb(depth: 24)
+        setenv("DISPLAY", display, 1)
+    }
+
+    /// Starts Xvfb with one 640x480 screen of `depth` bits on a free display number
+    /// (away from X11RootTests' 90–189) and waits for its socket.
+    static func startXvfb(depth: Int) throws -> (Process, String) {
         var number = 300 + Int(getpid() % 100)
         while FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 100 }
-        display = ":\(number)"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        p.arguments = [display, "-nolisten", "tcp", "-noreset", "-screen", "0", "640x480x24"]
+        p.arguments = [":\(number)", "-nolisten", "tcp", "-noreset", "-screen", "0", "640x480x\(depth)"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        server = p
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline { usleep(20_000) }
-        setenv("DISPLAY", display, 1)
+        return (p, ":\(number)")
     }
 
     override func tearDown() {
@@ -158,6 +162,29 @@ final class X11WindowTests: XCTestCase {
         XCTAssertEqual(message, "sysstats-bar: lost the X display\n")
     }
 
+    func testWithoutADisplayItSaysSoAndExitsOne() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 1))
+        let (p, err) = try startBarCapturingStderr(barArguments(dir), display: ":29999")
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 1)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(message, "sysstats-bar: cannot open the X display (is DISPLAY set?)\n")
+    }
+
+    func testAServerWithoutTwentyFourBitColourIsRefusedInOneLine() throws {
+        let (sixteen, display) = try Self.startXvfb(depth: 16)
+        defer { sixteen.terminate(); sixteen.waitUntilExit() }
+        let dir = try RuntimeDir()
+        try dir.publish(longLivedSnapshot(sequence: 1))
+        let (p, err) = try startBarCapturingStderr(barArguments(dir), display: display)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 1)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(message.hasPrefix("sysstats-bar: x11-window needs a TrueColor default visual of depth 24 or 32"), message)
+        XCTAssertEqual(message.filter { $0 == "\n" }.count, 1, message)
+    }
+
     func testTheWindowDestroyedByAnotherClientEndsWithOneLineAndStatusOne() throws {
         let dir = try RuntimeDir()
         try dir.publish(longLivedSnapshot(sequence: 1))
@@ -272,11 +299,17 @@ final class X11WindowTests: XCTestCase {
         try BarProcess(barArguments(dir, blocks: blocks), stdin: false)
     }
 
-    /// Starts the renderer with its stderr in a pipe (BarProcess passes stderr through).
-    func startBarCapturingStderr(_ arguments: [String]) throws -> (Process, Pipe) {
+    /// Starts the renderer with its stderr in a pipe (BarProcess passes stderr through),
+    /// on `display` (default: the test's Xvfb).
+    func startBarCapturingStderr(_ arguments: [String], display: String? = nil) throws -> (Process, Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try BarProcess.binary())
         p.arguments = arguments
+        if let display {
+            var environment = ProcessInfo.processInfo.environment
+            environment["DISPLAY"] = display
+            p.environment = environment
+        }
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
