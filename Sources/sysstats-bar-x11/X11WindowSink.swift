@@ -29,10 +29,10 @@ struct X11WindowSink: BarSink {
     /// Text updates do not apply to the window.
     mutating func show(_ line: [UInt8]) -> Int32 { 0 }
 
-    /// Puts `image` on the window (one XPutImage, one XClearWindow, one flush).
+    /// Puts `image` on the window: a PutImage into the background pixmap, a ClearArea, a flush.
     mutating func showImage(_ image: PanelImage) -> Int32 {
         guard image.width == Int(window.width), image.height == Int(window.height) else { return EINVAL }
-        // The XImage points at the renderer's own pixels for the length of the put: no copy here.
+        // libxcb sends the renderer's own pixels (writev) before the call returns: no copy here.
         image.withPixels { cbarx11_window_show(&window, $0.baseAddress) }
         return 0
     }
