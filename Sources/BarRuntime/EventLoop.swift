@@ -17,10 +17,11 @@ public protocol BarSink {
     mutating func show(_ line: [UInt8]) -> Int32
     /// Shows the redrawn panel image. Returns 0, or the errno that stopped it.
     /// The image is the renderer's own: copy the pixels to keep them (an X11 sink
-    /// keeps its XImage buffer or a server-side pixmap for exposes).
+    /// keeps a server-side pixmap for exposes).
     mutating func showImage(_ image: PanelImage) -> Int32
     /// Called when ``pollFD`` is readable. Returns the mouse button of a click on the
-    /// panel (1 left, 3 right; the loop cycles the graph form and redraws), or 0.
+    /// panel (1 left, 3 right; the loop cycles the graph form and redraws), or 0;
+    /// the loop calls it again after a click until it returns 0 (one click per call).
     mutating func handleEvents() -> Int
 }
 
@@ -315,7 +316,12 @@ public struct Bar<Sink: BarSink> {
                 emit()
             }
             if fds[2].revents != 0 && !readStdin() { readClicks = false }
-            if fds[3].revents != 0 { panelClick(sink.handleEvents()) }
+            if fds[3].revents != 0 {
+                // The X library may have read several events off the socket at once: take every
+                // click now, poll() would not wake again for those already queued.
+                var button = sink.handleEvents()
+                while button != 0 { panelClick(button); button = sink.handleEvents() }
+            }
         }
     }
 

@@ -1,5 +1,5 @@
 // sysstats-bar-x11: the X11 outputs of sysstats-bar in their own binary, so
-// that the text and i3bar modes do not load libX11. `sysstats-bar --output
+// that the text and i3bar modes do not load an X library (libxcb). `sysstats-bar --output
 // x11-root` (or x11-window) execs this program with the same arguments.
 
 import BarCoreEmbedded
@@ -10,10 +10,7 @@ func main() -> Never {
     let options = optionsOrExit()
     switch options.output {
     case .x11Window:
-        // The dock window sink (branch x11window) goes here: it receives the panel image
-        // through BarSink.showImage and reports clicks from handleEvents().
-        writeError("sysstats-bar: --output x11-window is not built yet")
-        exit(1)
+        runBar(options, sink: X11WindowSink(options: options))
     default:
         var rootOptions = options
         rootOptions.output = .x11Root

@@ -8,7 +8,7 @@ import CBarSys
 let options = optionsOrExit()
 switch options.output {
 case .x11Root, .x11Window:
-    // The X11 outputs live in their own binary, so that this one does not load libX11.
+    // The X11 outputs live in their own binary, so that this one does not load libxcb.
     execSibling("sysstats-bar-x11")
     writeError("sysstats-bar: cannot run sysstats-bar-x11 (installed next to sysstats-bar?)")
     exit(1)
