@@ -4,10 +4,11 @@
 # Debian/Ubuntu via apt-get (with sudo when not root); elsewhere it lists the packages.
 set -euo pipefail
 
-# Build: libsqlite3 (history database), libX11 (the planned X11 renderer), pkg-config
+# Build: libsqlite3 (history database), libxcb (the X11 outputs of the renderer), pkg-config
 # to find them, libc6-dev for the static C library the always-on programs link.
-build_packages=(libsqlite3-dev libx11-dev pkg-config libc6-dev)
-# Test: a headless X server (xvfb-run needs xauth) and its tools, i3 and i3status to compare against,
+build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev)
+# Test: a headless X server (xvfb-run needs xauth) and its tools (xwd from x11-apps for
+# screenshots, xdotool for clicks), i3 and i3status to compare against,
 # valgrind and strace for the allocation and syscall checks (strip from binutils
 # for valgrind's copy), file for the PNG check, python3 for the
 # fixture generators the end-to-end tests run. The bookmarks file type's tests:
@@ -16,7 +17,7 @@ build_packages=(libsqlite3-dev libx11-dev pkg-config libc6-dev)
 # `mimetype` is what xdg-mime uses on a machine without a desktop session; without
 # it xdg-mime falls back to `file`, which ignores XDG_DATA_HOME and knows no
 # application/x-sysstats-bookmarks.
-test_packages=(xvfb xauth x11-utils i3-wm i3status valgrind strace python3 file binutils
+test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 
@@ -36,7 +37,7 @@ if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>
     say "not a Debian/Ubuntu system (no apt-get): install these with your package manager if they are missing:"
     say "  build: ${build_packages[*]}"
     say "  test:  ${test_packages[*]}"
-    say "  (names are Debian's; e.g. Fedora: sqlite-devel libX11-devel pkgconf xorg-x11-server-Xvfb xorg-x11-utils i3 i3status valgrind strace python3)"
+    say "  (names are Debian's; e.g. Fedora: sqlite-devel libxcb-devel pkgconf xorg-x11-server-Xvfb xorg-x11-utils i3 i3status valgrind strace python3)"
     command -v swift >/dev/null 2>&1 || { swift_missing; exit 1; }
     exit 0
 fi

@@ -11,6 +11,9 @@ public enum TextEscape: Sendable {
     /// Pango markup inside a JSON string (waybar parses `text` as markup):
     /// `&`, `<`, `>`, `'`, `"` become entities, then JSON escaping.
     case pangoJSON
+    /// Pango markup on its own (xfce4-genmon-plugin's `<txt>` and `<tool>`): `&`, `<`,
+    /// `>`, `'`, `"` become entities, control characters become spaces.
+    case pango
 }
 
 /// Length of the valid UTF-8 sequence starting at `i`, or 0 when the byte there
@@ -66,7 +69,7 @@ extension ByteWriter {
     /// Appends one ASCII byte escaped for `mode`.
     @inline(__always)
     mutating func appendEscapedASCII(_ b: UInt8, _ mode: TextEscape) {
-        if mode == .pangoJSON {
+        if mode == .pangoJSON || mode == .pango {
             switch b {
             case UInt8(ascii: "&"): append("&amp;"); return
             case UInt8(ascii: "<"): append("&lt;"); return
@@ -77,7 +80,7 @@ extension ByteWriter {
             }
         }
         let isControl = b < 0x20 || b == 0x7F
-        if mode == .plain {
+        if mode == .plain || mode == .pango {
             append(isControl ? 0x20 : b)
             return
         }

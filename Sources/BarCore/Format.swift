@@ -12,8 +12,9 @@ extension ByteWriter {
         var divisor: UInt64 = 1024
         while u < 2 && kib / divisor >= 1024 { divisor *= 1024; u += 1 }
         value = kib
-        // Tenths of the unit, rounded.
-        let tenths = (value * 10 + divisor / 2) / divisor
+        // Tenths of the unit, rounded; split so that no product overflows (a hostile
+        // snapshot may say UInt64.max).
+        let tenths = value / divisor * 10 + (value % divisor * 10 + divisor / 2) / divisor
         let unit = u == 0 ? units.0 : (u == 1 ? units.1 : units.2)
         let oneDecimal = u == 0 ? tenths < 100 : tenths < 1000
         if oneDecimal {

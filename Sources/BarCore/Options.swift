@@ -29,13 +29,21 @@ public enum OptionsError: Error, Equatable, Sendable {
     case unmatchedBrace
     /// A format text longer than ``BlockFormat/maximumLength``.
     case formatTooLong
+    /// `--size` not `WxH` within the limits.
+    case badSize
+    /// `--position` not `X,Y`.
+    case badPosition
+    /// `--output png:` or `--image` without a file name.
+    case emptyImagePath
+    /// `--click` not 1 or 3.
+    case badClick
 
     /// One line for stderr.
     public var message: StaticString {
         switch self {
         case .unknownOption: "sysstats-bar: unknown option (see --help)"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
-        case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar or x11-root"
+        case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
         case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
@@ -56,15 +64,22 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unclosedBrace: "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"
         case .unmatchedBrace: "sysstats-bar: --format: '}' without '{' (write }} for a literal brace)"
         case .formatTooLong: "sysstats-bar: --format: the text after BLOCK= is longer than 256 bytes"
+        case .badSize: "sysstats-bar: --size takes WIDTHxHEIGHT, 64x24 to 1024x256 (default 180x56)"
+        case .badPosition: "sysstats-bar: --position takes X,Y in pixels, e.g. 0,0 or -1,0 (negative: from the right/bottom edge)"
+        case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
+        case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
         }
     }
 }
 
 /// The usage text for `--help`.
 public let usageText: StaticString = """
-    usage: sysstats-bar [--output text|i3bar|waybar|x11-root] [--runtime-dir DIR] [--blocks LIST]
-                        [--format BLOCK=TEXT]... [--once]
-      --output       bar protocol (default text); x11-root sets the root window name (dwm)
+    usage: sysstats-bar [--output text|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
+                        [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
+                        [--size WxH] [--position X,Y] [--image FILE] [--click 1|3]
+      --output       bar protocol (default text); x11-root sets the root window name (dwm);
+                     the panel image: x11-window (a dock window), png:FILE (rewritten
+                     atomically per update), genmon (one shot for xfce4-genmon-plugin)
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
       --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self,top
@@ -73,6 +88,11 @@ public let usageText: StaticString = """
                      text, {name} placeholders filled in, {{ and }} for braces;
                      e.g. --format 'cpu=CPU {busy}% {spark}' (docs/renderer.md lists them)
       --once         print the current snapshot once and exit (status 1 when none)
+      --size         panel image size, 64x24 to 1024x256 (default 180x56)
+      --position     x11-window position X,Y (default 0,0; negative: from the right/bottom)
+      --image        genmon: where to write the PNG (default RUNTIME-DIR/panel.png)
+      --click        genmon: apply a click to the panel (1 next graph form, 3 previous),
+                     kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
 
     """
 
@@ -82,10 +102,22 @@ public struct BarOptions: Equatable, Sendable {
     /// `--runtime-dir`, without a trailing NUL; nil when not given.
     public var runtimeDir: [UInt8]? = nil
     public var blocks: [BlockKind] = BlockKind.defaults
+    /// True when `--blocks` was given (genmon shows the text line only then).
+    public var blocksGiven = false
     /// `--format` per block, parsed.
     public var formats = BlockFormats()
     public var once = false
     public var help = false
+    /// The panel image's size (`--size`).
+    public var width = PanelImage.defaultWidth
+    public var height = PanelImage.defaultHeight
+    /// `--position` for x11-window; a negative value counts from the right/bottom edge.
+    public var positionX = 0
+    public var positionY = 0
+    /// The PNG file: `--output png:FILE`, or `--image FILE` for genmon; nil for the default.
+    public var imagePath: [UInt8]? = nil
+    /// `--click BUTTON` (genmon): apply a click to the persisted graph form and exit; 0 when not given.
+    public var click = 0
     public init() {}
 
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
@@ -112,8 +144,33 @@ public struct BarOptions: Equatable, Sendable {
                 o.help = true
             } else if bytesEqual(name, "--output") {
                 let v = try value()
-                guard let kind = OutputKind.allCases.first(where: { bytesEqual(v, $0.name) }) else { throw .unknownOutput }
-                o.output = kind
+                if v.starts(with: "png:".utf8) {
+                    guard v.count > 4 else { throw .emptyImagePath }
+                    o.output = .png
+                    o.imagePath = Array(v.dropFirst(4))
+                } else {
+                    // `png` alone needs its file: not a name on its own.
+                    guard let kind = OutputKind.allCases.first(where: { $0 != .png && bytesEqual(v, $0.name) })
+                    else { throw .unknownOutput }
+                    o.output = kind
+                }
+            } else if bytesEqual(name, "--size") {
+                guard let (w, h) = parsePair(try value(), separator: UInt8(ascii: "x"), signed: false),
+                      w >= PanelImage.minimumWidth, w <= PanelImage.maximumWidth,
+                      h >= PanelImage.minimumHeight, h <= PanelImage.maximumHeight
+                else { throw .badSize }
+                o.width = w; o.height = h
+            } else if bytesEqual(name, "--position") {
+                guard let (x, y) = parsePair(try value(), separator: UInt8(ascii: ","), signed: true) else { throw .badPosition }
+                o.positionX = x; o.positionY = y
+            } else if bytesEqual(name, "--click") {
+                let v = try value()
+                guard v.count == 1, v.first == UInt8(ascii: "1") || v.first == UInt8(ascii: "3") else { throw .badClick }
+                o.click = Int(v[v.startIndex] - 48)
+            } else if bytesEqual(name, "--image") {
+                let v = try value()
+                guard !v.isEmpty else { throw .emptyImagePath }
+                o.imagePath = Array(v)
             } else if bytesEqual(name, "--runtime-dir") {
                 let v = try value()
                 guard !v.isEmpty else { throw .emptyRuntimeDir }
@@ -132,6 +189,7 @@ public struct BarOptions: Equatable, Sendable {
                     p += 1
                 }
                 o.blocks = list
+                o.blocksGiven = true
             } else if bytesEqual(name, "--format") {
                 try o.formats.add(try value())
             } else {
@@ -141,6 +199,28 @@ public struct BarOptions: Equatable, Sendable {
         }
         return o
     }
+}
+
+/// Two decimal numbers joined by `separator` (`180x56`, `-10,20`), each at most 5
+/// digits with an optional `-` when `signed`; nil for anything else.
+func parsePair(_ v: ArraySlice<UInt8>, separator: UInt8, signed: Bool) -> (Int, Int)? {
+    guard let sep = v.firstIndex(of: separator) else { return nil }
+    guard let a = parseSmallInt(v[..<sep], signed: signed), let b = parseSmallInt(v[(sep + 1)...], signed: signed)
+    else { return nil }
+    return (a, b)
+}
+
+private func parseSmallInt(_ v: ArraySlice<UInt8>, signed: Bool) -> Int? {
+    var digits = v
+    var negative = false
+    if signed, digits.first == UInt8(ascii: "-") { negative = true; digits = digits.dropFirst() }
+    guard !digits.isEmpty, digits.count <= 5 else { return nil }
+    var n = 0
+    for d in digits {
+        guard d >= 48, d <= 57 else { return nil }
+        n = n * 10 + Int(d - 48)
+    }
+    return negative ? -n : n
 }
 
 /// The runtime dir, as the sampler chooses it: `--runtime-dir`, else

@@ -18,6 +18,12 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
     case waybar
     /// The X11 root window's name (dwm and similar): plain text, no newline.
     case x11Root
+    /// The panel image as a PNG file (`--output png:FILE`), replaced atomically per update.
+    case png
+    /// One-shot for xfce4-genmon-plugin: writes the panel PNG, prints `<img>`, `<txt>`, `<tool>`, `<click>`.
+    case genmon
+    /// The panel image in an X11 dock window (sysstats-bar-x11).
+    case x11Window
 
     /// The name in `--output`.
     public var name: StaticString {
@@ -26,8 +32,14 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
         case .i3bar: "i3bar"
         case .waybar: "waybar"
         case .x11Root: "x11-root"
+        case .png: "png"
+        case .genmon: "genmon"
+        case .x11Window: "x11-window"
         }
     }
+
+    /// True for the outputs that show the panel image rather than a line of text.
+    public var isImage: Bool { self == .png || self == .genmon || self == .x11Window }
 }
 
 /// The i3bar protocol header, written alone in one write() before anything else:
@@ -97,9 +109,10 @@ public struct Renderer {
             urgent = urgent || value.urgent
             if percentage == nil { percentage = value.percentage }
             switch output {
-            case .text, .x11Root:
+            case .text, .x11Root, .png, .genmon, .x11Window:
                 if shown > 0 { line.append(" | ") }
-                line.append(escaped: value.full.bytes, .plain)
+                // genmon's <txt> is Pango markup.
+                line.append(escaped: value.full.bytes, output == .genmon ? .pango : .plain)
             case .i3bar:
                 if shown > 0 { line.append(UInt8(ascii: ",")) }
                 appendI3barBlock(kind.name, value)
@@ -128,7 +141,7 @@ public struct Renderer {
     public mutating func renderMessage(_ message: StaticString) {
         beginLine()
         switch output {
-        case .text, .x11Root:
+        case .text, .x11Root, .png, .genmon, .x11Window:
             line.append(message)
         case .i3bar:
             line.append("{\"name\":\"sysstats\",\"full_text\":\"")
@@ -148,7 +161,7 @@ public struct Renderer {
     private mutating func beginLine() {
         line.reset()
         switch output {
-        case .text, .x11Root: break
+        case .text, .x11Root, .png, .genmon, .x11Window: break
         case .i3bar:
             if i3barStreaming { line.append(i3barArrays == 0 ? "[\n" : ",") }
             line.append(UInt8(ascii: "["))
@@ -162,7 +175,7 @@ public struct Renderer {
             line.append(UInt8(ascii: "]"))
             i3barArrays += 1
         }
-        if output != .x11Root { line.append(UInt8(ascii: "\n")) }
+        if output != .x11Root && !output.isImage { line.append(UInt8(ascii: "\n")) }
     }
 
     private mutating func endWaybar(_ cls: StaticString, percentage: UInt64?) {

@@ -6,14 +6,28 @@ import BarCoreEmbedded
 import CBarSys
 import SnapshotCodecEmbedded
 
-/// Where the rendered lines go: stdout, or an X11 root window name.
+/// Where the rendered updates go: stdout, an X11 root window name, a PNG file, a dock window.
+///
+/// Text outputs get ``show(_:)``; image outputs (``OutputKind/isImage``) get
+/// ``showImage(_:)`` with the panel redrawn once per snapshot (and after a click).
 public protocol BarSink {
     /// A descriptor the event loop polls besides its own (the X connection), or -1.
     var pollFD: Int32 { get }
     /// Shows one rendered update. Returns 0, or the errno that stopped it (EPIPE: the bar is gone).
     mutating func show(_ line: [UInt8]) -> Int32
-    /// Called when ``pollFD`` is readable.
-    mutating func handleEvents()
+    /// Shows the redrawn panel image. Returns 0, or the errno that stopped it.
+    /// The image is the renderer's own: copy the pixels to keep them (an X11 sink
+    /// keeps a server-side pixmap for exposes).
+    mutating func showImage(_ image: PanelImage) -> Int32
+    /// Called when ``pollFD`` is readable. Returns the mouse button of a click on the
+    /// panel (1 left, 3 right; the loop cycles the graph form and redraws), or 0;
+    /// the loop calls it again after a click until it returns 0 (one click per call).
+    mutating func handleEvents() -> Int
+}
+
+extension BarSink {
+    /// Text sinks show no image.
+    public mutating func showImage(_ image: PanelImage) -> Int32 { ENOTSUP }
 }
 
 /// Writes each update to stdout with one write().
@@ -21,7 +35,7 @@ public struct StdoutSink: BarSink {
     public init() {}
     public var pollFD: Int32 { -1 }
     public mutating func show(_ line: [UInt8]) -> Int32 { line.withUnsafeBytes { writeAll(1, $0) } }
-    public mutating func handleEvents() {}
+    public mutating func handleEvents() -> Int { 0 }
 }
 
 /// Outcome of reading the snapshot file.
@@ -35,6 +49,8 @@ enum LoadResult {
 public struct Bar<Sink: BarSink> {
     var sink: Sink
     var renderer: Renderer
+    /// The panel image, for image outputs only (nil keeps text modes at their budget).
+    var panel: PanelRenderer?
     let options: BarOptions
     var snapshot = Snapshot()
     var haveSnapshot = false
@@ -66,6 +82,7 @@ public struct Bar<Sink: BarSink> {
         self.options = options
         renderer = Renderer(output: options.output, blocks: options.blocks, formats: options.formats,
                             streaming: !options.once)
+        panel = options.output.isImage ? PanelRenderer(width: options.width, height: options.height) : nil
         var d = runtimeDir
         var s = runtimeDir
         s.append(contentsOf: [UInt8(ascii: "/")])
@@ -113,9 +130,20 @@ public struct Bar<Sink: BarSink> {
         haveSnapshot && !snapshot.isStale(nowMs: now)
     }
 
-    /// Renders the current state into the renderer's line.
+    /// Renders the current state into the renderer's line (or the panel image).
     mutating func draw() {
         let now = nowMs()
+        if panel != nil {
+            // Optional chaining mutates in place: no copy of the image.
+            if isCurrent(now) {
+                panel?.render(snapshot, nowMs: now)
+            } else if let e = decodeError {
+                panel?.renderMessage(e.message)
+            } else {
+                panel?.renderMessage(staleMessage)
+            }
+            return
+        }
         if isCurrent(now) {
             var usage = RendererUsage()
             if wantsUsage {
@@ -139,9 +167,24 @@ public struct Bar<Sink: BarSink> {
     mutating func emit() {
         if paused { return }
         draw()
-        let err = sink.show(renderer.line.bytes)
+        let err = showDrawn()
         if err == EPIPE { exit(0) }
-        if err != 0 { writeError("sysstats-bar: cannot write to stdout"); exit(1) }
+        if err != 0 {
+            writeError(panel != nil ? "sysstats-bar: cannot write the panel image" : "sysstats-bar: cannot write to stdout")
+            exit(1)
+        }
+    }
+
+    /// Hands what ``draw()`` drew to the sink: the image for image outputs, else the line.
+    mutating func showDrawn() -> Int32 {
+        if let p = panel { return sink.showImage(p.image) }
+        return sink.show(renderer.line.bytes)
+    }
+
+    /// A click reported by the sink (an X ButtonPress on the panel): next/previous graph form.
+    mutating func panelClick(_ button: Int) {
+        guard button != 0, panel != nil else { return }
+        if panel?.click(button: button) == true { emit() }
     }
 
     /// Watches the runtime dir for the sampler's rename; false when the dir is not there (yet).
@@ -273,7 +316,12 @@ public struct Bar<Sink: BarSink> {
                 emit()
             }
             if fds[2].revents != 0 && !readStdin() { readClicks = false }
-            if fds[3].revents != 0 { sink.handleEvents() }
+            if fds[3].revents != 0 {
+                // The X library may have read several events off the socket at once: take every
+                // click now, poll() would not wake again for those already queued.
+                var button = sink.handleEvents()
+                while button != 0 { panelClick(button); button = sink.handleEvents() }
+            }
         }
     }
 
@@ -284,7 +332,7 @@ public struct Bar<Sink: BarSink> {
         _ = load()
         let current = isCurrent(nowMs())
         draw()
-        let err = sink.show(renderer.line.bytes)
+        let err = showDrawn()
         exit(err == 0 && current ? 0 : 1)
     }
 }

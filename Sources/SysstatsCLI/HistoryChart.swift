@@ -1,27 +1,32 @@
+import BarCore
 import HistoryStore
 
-/// `sysstats history --png`: CPU and memory over the period as a small palette raster.
+/// `sysstats history --png`: CPU and memory over the period, drawn with the panel's
+/// code (BarCore's ``PanelImage`` primitives and bitmap font, its PNG encoder).
 ///
 /// The plot spans `from..<to` left to right and 0–100 % bottom to top: CPU average as a
 /// light blue area with a blue line on top, memory used (used ÷ (used + available)) as a red
-/// line, grey grid lines at 25, 50 and 75 %, black axes. Each sample covers its minute (or
-/// its hour, for rolled-up rows); a pixel column with no sample is left empty.
+/// line, grey grid lines at 25, 50 and 75 %, black axes with labelled ticks, a legend above.
+/// Each sample covers its minute (or its hour, for rolled-up rows); a pixel column with no
+/// sample is left empty.
 public struct HistoryChart {
     public static let width = 720, height = 240
     /// The plot area inside the margins.
-    public static let left = 40, right = 710, top = 10, bottom = 220
+    public static let left = 40, right = 710, top = 16, bottom = 220
 
-    /// Palette indices.
-    public enum Colour: UInt8 { case background = 0, axis, grid, cpuArea, cpuLine, memory }
-    public static let palette: [(UInt8, UInt8, UInt8)] = [
-        (255, 255, 255), (0, 0, 0), (210, 210, 210), (170, 200, 240), (30, 90, 200), (220, 40, 40),
-    ]
+    /// The chart's colours, 0x00RRGGBB.
+    public enum Colour: UInt32 {
+        case background = 0xFFFFFF, axis = 0x000000, grid = 0xD2D2D2, cpuArea = 0xAAC8F0, cpuLine = 0x1E5AC8
+        case memory = 0xDC2828
+    }
 
-    public private(set) var pixels: [UInt8]
+    /// The picture.
+    public private(set) var image = PanelImage(width: HistoryChart.width, height: HistoryChart.height,
+                                               color: Colour.background.rawValue)
 
-    /// Draws `samples` over `from..<to` (unix seconds).
-    public init(_ samples: [MinuteSample], from: UInt64, to: UInt64) {
-        pixels = [UInt8](repeating: Colour.background.rawValue, count: Self.width * Self.height)
+    /// Draws `samples` over `from..<to` (unix seconds); `fromLabel` and `toLabel` (e.g.
+    /// `2023-11-14 21:00`) go under the ends of the time axis.
+    public init(_ samples: [MinuteSample], from: UInt64, to: UInt64, fromLabel: String = "", toLabel: String = "") {
         let plotWidth = Self.right - Self.left
         for percent in [25, 50, 75] {
             let y = Self.y(percentHundredths: UInt64(percent * 100))
@@ -47,7 +52,7 @@ public struct HistoryChart {
             let x = Self.left + column
             let cpuY = Self.y(percentHundredths: cpuSum[column] / count[column])
             let memY = Self.y(percentHundredths: memSum[column] / count[column])
-            for y in cpuY..<Self.bottom { set(x, y, .cpuArea) }
+            image.vline(x: x, y: cpuY, length: Self.bottom - cpuY, Colour.cpuArea.rawValue)
             if let p = previous {
                 vertical(x, from: p.cpu, to: cpuY, .cpuLine)
                 vertical(x, from: p.mem, to: memY, .memory)
@@ -56,13 +61,30 @@ public struct HistoryChart {
             }
             previous = (x, cpuY, memY)
         }
-        for y in Self.top...Self.bottom { set(Self.left - 1, y, .axis) }
-        for x in (Self.left - 1)...Self.right { set(x, Self.bottom, .axis) }
+        image.vline(x: Self.left - 1, y: Self.top, length: Self.bottom - Self.top + 1, Colour.axis.rawValue)
+        image.hline(x: Self.left - 1, y: Self.bottom, length: Self.right - Self.left + 2, Colour.axis.rawValue)
+        let font = PanelFont.cellHeight
         for tick in 0...4 {   // ticks at 0, 25, 50, 75, 100 % on the left, at quarters of the period below
             let y = Self.y(percentHundredths: UInt64(tick * 2500))
-            for x in (Self.left - 5)..<(Self.left - 1) { set(x, y, .axis) }
+            image.hline(x: Self.left - 5, y: y, length: 4, Colour.axis.rawValue)
+            if tick % 2 == 0 {
+                let label: [UInt8] = Array("\(tick * 25)%".utf8)
+                image.drawText(label, x: Self.left - 7 - label.count * PanelFont.cellWidth, y: y - font / 2 + 1,
+                               color: Colour.axis.rawValue)
+            }
             let x = Self.left + (plotWidth - 1) * tick / 4
-            for y in (Self.bottom + 1)...(Self.bottom + 4) { set(x, y, .axis) }
+            image.vline(x: x, y: Self.bottom + 1, length: 4, Colour.axis.rawValue)
+        }
+        let labelY = Self.bottom + 7
+        image.drawText(Array(fromLabel.utf8), x: Self.left - 1, y: labelY, color: Colour.axis.rawValue)
+        let toBytes = Array(toLabel.utf8)
+        image.drawText(toBytes, x: Self.right + 1 - toBytes.count * PanelFont.cellWidth, y: labelY,
+                       color: Colour.axis.rawValue)
+        // The legend, above the plot: a swatch and a name for each line.
+        var x = Self.left
+        for (name, colour) in [("CPU", Colour.cpuLine), ("memory used", Colour.memory)] {
+            image.fill(PanelRect(x: x, y: 4, width: 10, height: 6), colour.rawValue)
+            x = image.drawText(Array(name.utf8), x: x + 14, y: 3, color: Colour.axis.rawValue) + 12
         }
     }
 
@@ -72,21 +94,22 @@ public struct HistoryChart {
         return bottom - 1 - clamped * (bottom - 1 - top) / 10_000
     }
 
-    /// The palette index at (x, y).
-    public func colour(_ x: Int, _ y: Int) -> UInt8 { pixels[y * Self.width + x] }
+    /// The colour at (x, y).
+    public func colour(_ x: Int, _ y: Int) -> UInt32 { image[x, y] }
 
-    /// The image as a PNG file.
+    /// The image as a PNG file (8-bit RGB), by the renderer's encoder.
     public func png() -> [UInt8] {
-        PNG.encode(width: Self.width, height: Self.height, palette: Self.palette, indices: pixels)
+        var encoder = PNGEncoder(width: Self.width, height: Self.height)
+        encoder.encode(image)
+        return encoder.bytes
     }
 
     private mutating func set(_ x: Int, _ y: Int, _ colour: Colour) {
-        guard x >= 0, x < Self.width, y >= 0, y < Self.height else { return }
-        pixels[y * Self.width + x] = colour.rawValue
+        image.set(x: x, y: y, colour.rawValue)
     }
 
     /// A line step from the previous column's height to this one's, drawn in column `x`.
     private mutating func vertical(_ x: Int, from a: Int, to b: Int, _ colour: Colour) {
-        for y in min(a, b)...max(a, b) { set(x, y, colour) }
+        image.vline(x: x, y: min(a, b), length: abs(a - b) + 1, colour.rawValue)
     }
 }

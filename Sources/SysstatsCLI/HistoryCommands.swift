@@ -15,7 +15,8 @@ public enum HistoryCommands {
             let from = nowSeconds > sinceSeconds ? nowSeconds - sinceSeconds : 0, to = nowSeconds + 1
             let samples = try database.samples(from: from, to: to)
             if let png {
-                let chart = HistoryChart(samples, from: from, to: to)
+                let chart = HistoryChart(samples, from: from, to: to, fromLabel: zone.minute(from),
+                                         toLabel: zone.minute(nowSeconds))
                 if let problem = PNG.writeFile(chart.png(), to: png) { return HistoryAccess.failure(problem) }
                 return CommandOutput(stdout: ["wrote \(png): CPU (blue) and memory used (red) from \(zone.minute(from)) "
                                               + "to \(zone.minute(nowSeconds)), \(samples.count) samples"])

@@ -1,7 +1,7 @@
-// Shows each update as the X11 root window's name, as dwm reads it: WM_NAME via
-// XStoreName (cut to 255 bytes on a UTF-8 character boundary: dwm copies at
-// most that much) and _NET_WM_NAME as UTF8_STRING, on one connection kept open,
-// set only when the text changed.
+// Shows each update as the X11 root window's name, as dwm reads it: WM_NAME as
+// STRING, what XStoreName sets (cut to 255 bytes on a UTF-8 character boundary:
+// dwm copies at most that much) and _NET_WM_NAME as UTF8_STRING, on one
+// connection kept open, set only when the text changed (CBarX11/root.c).
 
 import BarCoreEmbedded
 import BarRuntime
@@ -10,57 +10,37 @@ import CBarX11
 
 /// The root window name of one X display.
 struct X11RootSink: BarSink {
-    let display: OpaquePointer
-    let root: Window
-    let netWMName: Atom
-    let utf8String: Atom
-    /// The last name set, NUL-terminated; reused.
+    var root = cbarx11_root()
+    /// The last name set; reused.
     var current: [UInt8]
-    /// The WM_NAME copy, cut and NUL-terminated; reused.
-    var cut: [UInt8]
 
-    /// Opens the display named by $DISPLAY; nil when it cannot.
+    /// Connects to the display named by $DISPLAY; nil when it cannot.
     init?() {
-        guard let d = XOpenDisplay(nil) else { return nil }
-        display = d
-        cbarx11_install_error_handlers()
-        root = XDefaultRootWindow(d)
-        netWMName = XInternAtom(d, "_NET_WM_NAME", 0)
-        utf8String = XInternAtom(d, "UTF8_STRING", 0)
+        if cbarx11_root_open(&root) != 0 { return nil }
         current = []
         current.reserveCapacity(8192)
-        cut = []
-        cut.reserveCapacity(256)
     }
 
-    var pollFD: Int32 { XConnectionNumber(display) }
+    var pollFD: Int32 { root.fd }
 
     mutating func show(_ line: [UInt8]) -> Int32 {
-        if current.count == line.count + 1 {
+        if current.count == line.count {
             var same = true
             for i in 0..<line.count where current[i] != line[i] { same = false; break }
             if same { return 0 }
         }
         current.removeAll(keepingCapacity: true)
         current.append(contentsOf: line)
-        current.append(0)
-        cut.removeAll(keepingCapacity: true)
-        let n = utf8PrefixLength(line, maximum: 255)
-        for i in 0..<n { cut.append(line[i]) }
-        cut.append(0)
-        cut.withUnsafeBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { _ = XStoreName(display, root, $0) }
-        }
+        let cut = utf8PrefixLength(line, maximum: 255)
         line.withUnsafeBufferPointer { p in
-            _ = XChangeProperty(display, root, netWMName, utf8String, 8, PropModeReplace, p.baseAddress, Int32(p.count))
+            cbarx11_root_set_name(&root, p.baseAddress, UInt32(p.count), UInt32(cut))
         }
-        _ = XFlush(display)
         return 0
     }
 
-    /// Drains whatever the server sent (nothing is selected; errors go to the handlers).
-    mutating func handleEvents() {
-        var event = XEvent()
-        while XPending(display) > 0 { _ = XNextEvent(display, &event) }
+    /// Drains whatever the server sent (nothing is selected; errors are reported).
+    mutating func handleEvents() -> Int {
+        cbarx11_root_drain(&root)
+        return 0
     }
 }

@@ -1,19 +1,25 @@
-// sysstats-bar-x11: the x11-root output of sysstats-bar in its own binary, so
-// that the text and i3bar modes do not load libX11. `sysstats-bar --output
-// x11-root` execs this program with the same arguments.
+// sysstats-bar-x11: the X11 outputs of sysstats-bar in their own binary, so
+// that the text and i3bar modes do not load an X library (libxcb). `sysstats-bar --output
+// x11-root` (or x11-window) execs this program with the same arguments.
 
 import BarCoreEmbedded
 import BarRuntime
 import CBarSys
 
 func main() -> Never {
-    var options = optionsOrExit()
-    options.output = .x11Root
-    guard let sink = X11RootSink() else {
-        writeError("sysstats-bar: cannot open the X display (is DISPLAY set?)")
-        exit(1)
+    let options = optionsOrExit()
+    switch options.output {
+    case .x11Window:
+        runBar(options, sink: X11WindowSink(options: options))
+    default:
+        var rootOptions = options
+        rootOptions.output = .x11Root
+        guard let sink = X11RootSink() else {
+            writeError("sysstats-bar: cannot open the X display (is DISPLAY set?)")
+            exit(1)
+        }
+        runBar(rootOptions, sink: sink)
     }
-    runBar(options, sink: sink)
 }
 
 main()

@@ -6,10 +6,16 @@ import BarRuntime
 import CBarSys
 
 let options = optionsOrExit()
-if options.output == .x11Root {
-    // The X11 output lives in its own binary, so that this one does not load libX11.
+switch options.output {
+case .x11Root, .x11Window:
+    // The X11 outputs live in their own binary, so that this one does not load libxcb.
     execSibling("sysstats-bar-x11")
     writeError("sysstats-bar: cannot run sysstats-bar-x11 (installed next to sysstats-bar?)")
     exit(1)
+case .png:
+    runBar(options, sink: PNGFileSink(path: options.imagePath ?? [], width: options.width, height: options.height))
+case .genmon:
+    runGenmon(options)
+case .text, .i3bar, .waybar:
+    runBar(options, sink: StdoutSink())
 }
-runBar(options, sink: StdoutSink())

@@ -28,7 +28,7 @@ final class GoldenTests: XCTestCase {
     func testEachOutputRendersTheCommittedSnapshotsByteForByte() throws {
         for fixture in Fixture.allCases {
             let snapshot = try decodedGolden(fixture)
-            for output in OutputKind.allCases {
+            for output in OutputKind.allCases where !output.isImage {
                 let url = goldenURL(fixture, String(describing: output))
                 let line = rendered(snapshot, output, blocks: allBlocks, nowMs: fixture.nowMs)
                 if updatingGolden { try Data(line.utf8).write(to: url) }

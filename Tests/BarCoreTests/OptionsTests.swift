@@ -36,6 +36,39 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(error(["--runtime-dir="]), .emptyRuntimeDir)
     }
 
+    func testPanelOutputsTakeTheirFileSizeAndPosition() throws {
+        let png = try parse(["--output", "png:/tmp/p/panel.png", "--size", "200x64"])
+        XCTAssertEqual(png.output, .png)
+        XCTAssertEqual(png.imagePath, Array("/tmp/p/panel.png".utf8))
+        XCTAssertEqual([png.width, png.height], [200, 64])
+        let window = try parse(["--output=x11-window", "--position=-10,20"])
+        XCTAssertEqual(window.output, .x11Window)
+        XCTAssertEqual([window.positionX, window.positionY], [-10, 20])
+        XCTAssertEqual([window.width, window.height], [180, 56], "the default size")
+        let genmon = try parse(["--output", "genmon", "--image", "p.png"])
+        XCTAssertEqual(genmon.output, .genmon)
+        XCTAssertEqual(genmon.imagePath, Array("p.png".utf8))
+        XCTAssertTrue(OutputKind.png.isImage && OutputKind.genmon.isImage && OutputKind.x11Window.isImage)
+        XCTAssertFalse(OutputKind.text.isImage || OutputKind.x11Root.isImage)
+    }
+
+    func testBadPanelOptionsAreRejectedWithTheirReason() {
+        func error(_ args: [String]) -> OptionsError? {
+            do { _ = try parse(args); return nil } catch { return error }
+        }
+        XCTAssertEqual(error(["--output", "png"]), .unknownOutput, "png needs its file")
+        XCTAssertEqual(error(["--output", "png:"]), .emptyImagePath)
+        XCTAssertEqual(error(["--image", ""]), .emptyImagePath)
+        for size in ["63x56", "180x23", "1025x56", "180x257", "180", "x", "180x", "-180x56", "180x56x2", "99999999x56", " 180x56"] {
+            XCTAssertEqual(error(["--size", size]), .badSize, size)
+        }
+        XCTAssertNil(error(["--size", "64x24"]))
+        XCTAssertNil(error(["--size", "1024x256"]))
+        for position in ["1", "1,", ",1", "a,b", "1;2", "--1,2", "123456,0"] {
+            XCTAssertEqual(error(["--position", position]), .badPosition, position)
+        }
+    }
+
     func testRuntimeDirFollowsTheSamplersRules() {
         func dir(_ option: String?, _ xdg: String?, _ uid: UInt32 = 1000) -> String {
             String(decoding: resolveRuntimeDir(option: option.map { Array($0.utf8) }, xdgRuntimeDir: xdg.map { Array($0.utf8) }, uid: uid),

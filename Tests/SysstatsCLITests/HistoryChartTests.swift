@@ -1,20 +1,10 @@
+import BarCore
 import Foundation
 import HistoryStore
 import SysstatsCLI
 import XCTest
 
 final class HistoryChartTests: XCTestCase {
-    func testChecksumsMatchKnownValues() {
-        XCTAssertEqual(PNG.crc32(Array("123456789".utf8)), 0xCBF4_3926)
-        XCTAssertEqual(PNG.crc32([UInt8]()), 0)
-        XCTAssertEqual(PNG.adler32(Array("Wikipedia".utf8)), 0x11E6_0398)
-        XCTAssertEqual(PNG.adler32([UInt8](repeating: 0xFF, count: 100_000)), Self.slowAdler32(count: 100_000))
-    }
-
-    func testZlibStoredStreamOfNothingIsOneEmptyFinalBlock() {
-        XCTAssertEqual(PNG.zlibStored([]), [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01])
-    }
-
     func testHistoryPNGDecodesWithPythonToTheRightSizeAndPixels() throws {
         let f = try HistoryFixture()
         let png = f.directory.file("chart.png")
@@ -42,6 +32,15 @@ final class HistoryChartTests: XCTestCase {
         XCTAssertEqual(decoded.first, "720 240")
         XCTAssertEqual(Array(decoded.dropFirst()), [
             "170 200 240", "30 90 200", "220 40 40", "255 255 255", "255 255 255", "0 0 0", "255 255 255"])
+        // The axis labels, the period's ends and the legend are drawn in the panel's bitmap font.
+        let chart = HistoryChart([], from: 0, to: 60, fromLabel: "2023-11-14 21:00", toLabel: "2023-11-15 00:00")
+        var label = PanelImage(width: 16 * PanelFont.cellWidth, height: PanelFont.cellHeight, color: 0xFFFFFF)
+        label.drawText(Array("2023-11-14 21:00".utf8), x: 0, y: 0, color: 0)
+        for y in 0..<label.height {
+            for x in 0..<label.width {
+                XCTAssertEqual(chart.colour(HistoryChart.left - 1 + x, HistoryChart.bottom + 7 + y), label[x, y], "\(x),\(y)")
+            }
+        }
     }
 
     func testFileCallsItAPNG() throws {
@@ -50,14 +49,20 @@ final class HistoryChartTests: XCTestCase {
         _ = HistoryCommands.history(directory: f.dataDirectory, sinceSeconds: 86_400, json: false, png: png,
                                     nowSeconds: HistoryFixture.now, zone: .utc)
         let description = try Self.run("/usr/bin/file", ["-b", png])
-        XCTAssertEqual(description, "PNG image data, 720 x 240, 8-bit colormap, non-interlaced\n")
+        XCTAssertEqual(description, "PNG image data, 720 x 240, 8-bit/color RGB, non-interlaced\n")
     }
 
-    func testChartOfNoSamplesIsAxesOnly() {
+    func testChartOfNoSamplesIsAxesLabelsAndLegendOnly() {
         let chart = HistoryChart([], from: 0, to: 3600)
-        let used = Set(chart.pixels)
-        XCTAssertEqual(used, [HistoryChart.Colour.background.rawValue, HistoryChart.Colour.axis.rawValue,
-                              HistoryChart.Colour.grid.rawValue])
+        var plot = Set<UInt32>()
+        for y in HistoryChart.top..<HistoryChart.bottom {
+            for x in HistoryChart.left..<HistoryChart.right { plot.insert(chart.colour(x, y)) }
+        }
+        XCTAssertEqual(plot, [HistoryChart.Colour.background.rawValue, HistoryChart.Colour.grid.rawValue])
+        XCTAssertEqual(Set(chart.image.pixels), [
+            HistoryChart.Colour.background.rawValue, HistoryChart.Colour.axis.rawValue, HistoryChart.Colour.grid.rawValue,
+            HistoryChart.Colour.cpuLine.rawValue, HistoryChart.Colour.memory.rawValue,   // the legend's swatches
+        ])
     }
 
     /// Decodes the PNG with Python's zlib and struct only (checking every chunk's CRC and the
@@ -77,16 +82,16 @@ final class HistoryChartTests: XCTestCase {
                 pos += 12 + length
             assert [k for k, _ in chunks][0] == b'IHDR' and chunks[-1][0] == b'IEND'
             w, h, depth, colour, _, _, interlace = struct.unpack('>IIBBBBB', chunks[0][1])
-            assert (depth, colour, interlace) == (8, 3, 0)
-            palette = dict(chunks)[b'PLTE']
+            assert (depth, colour, interlace) == (8, 2, 0)
             raw = zlib.decompress(b''.join(b for k, b in chunks if k == b'IDAT'))
-            assert len(raw) == (w + 1) * h
-            assert all(raw[y * (w + 1)] == 0 for y in range(h))
+            stride = 3 * w + 1
+            assert len(raw) == stride * h
+            assert all(raw[y * stride] == 0 for y in range(h))
             print(w, h)
             for arg in sys.argv[2:]:
                 x, y = map(int, arg.split(','))
-                i = raw[y * (w + 1) + 1 + x]
-                print(*palette[3 * i:3 * i + 3])
+                i = y * stride + 1 + 3 * x
+                print(*raw[i:i + 3])
             """
         let scriptPath = path + ".py"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
@@ -105,11 +110,5 @@ final class HistoryChartTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "\(executable) \(arguments)")
         return String(decoding: data, as: UTF8.self)
-    }
-
-    static func slowAdler32(count: Int) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for _ in 0..<count { a = (a + 0xFF) % 65_521; b = (b + a) % 65_521 }
-        return b << 16 | a
     }
 }

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,6 +53,11 @@ static inline unsigned long long cbarsys_cputime_us(void) {
 /// open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) (open is variadic: not callable from Swift).
 static inline int cbarsys_open_readonly(const char *path) {
     return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+}
+/// open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode): a new
+/// file to write (the PNG output's temporary file).
+static inline int cbarsys_open_write(const char *path, int mode) {
+    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
 }
 /// Sets O_NONBLOCK on fd; returns -1 on error.
 static inline int cbarsys_set_nonblocking(int fd) {

@@ -1,0 +1,175 @@
+import BarCore
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// One golden panel picture: a snapshot, a size and a graph form.
+struct PanelCase {
+    var name: String
+    var snapshot: Snapshot?
+    var width = PanelImage.defaultWidth, height = PanelImage.defaultHeight
+    var form = GraphForm.bars
+
+    /// Nil snapshot: the stale/missing message.
+    static let all: [PanelCase] = [
+        PanelCase(name: "desktop-bars", snapshot: Fixture.desktop.snapshot),
+        PanelCase(name: "desktop-area", snapshot: Fixture.desktop.snapshot, form: .area),
+        PanelCase(name: "desktop-numbers", snapshot: Fixture.desktop.snapshot, form: .numbers),
+        PanelCase(name: "laptop-bars", snapshot: Fixture.laptop.snapshot),
+        PanelCase(name: "low-bars", snapshot: panelLow),
+        PanelCase(name: "high-area", snapshot: panelHigh, form: .area),
+        PanelCase(name: "stale", snapshot: nil),
+        PanelCase(name: "desktop-320x100-bars", snapshot: Fixture.desktop.snapshot, width: 320, height: 100),
+        PanelCase(name: "high-64x24-bars", snapshot: panelHigh, width: 64, height: 24),
+        PanelCase(name: "high-1024x256-numbers", snapshot: panelHigh, width: 1024, height: 256, form: .numbers),
+    ]
+
+    /// The picture as the renderer draws it.
+    func render() -> PanelImage {
+        var r = PanelRenderer(width: width, height: height)
+        r.graphForm = form
+        if let s = snapshot { r.render(s, nowMs: s.timestampMs + 500) } else { r.renderMessage(staleMessage) }
+        return r.image
+    }
+
+    var url: URL { goldenDirectory.appendingPathComponent("panel-\(name).png") }
+}
+
+/// An idle machine: almost everything free, a flat low history of a full 60 points.
+let panelLow: Snapshot = {
+    var s = Fixture.desktop.snapshot
+    s.cpuBusy = 10
+    s.cpuIOWait = 0
+    s.load1 = 0
+    s.memory.free = 15_500_000; s.memory.active = 200_000; s.memory.inactive = 150_000
+    s.memory.wired = 100_000; s.memory.other = 50_000
+    s.memory.available = 15_700_000; s.memory.used = 300_000
+    s.cpuHistory = Array(repeating: 10, count: 60)
+    return s
+}()
+
+/// A machine at its limits: memory nearly all used, CPU pegged, 60 points rising to 100 %.
+let panelHigh: Snapshot = {
+    var s = Fixture.laptop.snapshot
+    s.cpuBusy = 10_000
+    s.cpuIOWait = 1500
+    s.load1 = 1234
+    s.memory.free = 100_000; s.memory.active = 9_000_000; s.memory.inactive = 1_000_000
+    s.memory.wired = 5_000_000; s.memory.other = 900_000
+    s.memory.available = 200_000; s.memory.used = 15_800_000
+    s.cpuHistory = (0..<60).map { Permyriad(min(10_000, $0 * 200)) }
+    return s
+}()
+
+/// Fixed snapshots → committed panel pictures, compared pixel-exact.
+/// `SYSSTATS_UPDATE_GOLDEN=1 swift test --filter PanelGoldenTests` rewrites them from the current code.
+final class PanelGoldenTests: XCTestCase {
+    func testEachCaseDrawsItsCommittedPicturePixelForPixel() throws {
+        for c in PanelCase.all {
+            let image = c.render()
+            if updatingGolden {
+                var encoder = PNGEncoder(width: image.width, height: image.height)
+                encoder.encode(image)
+                try Data(encoder.bytes).write(to: c.url)
+            }
+            let golden = try StoredPNG(Array(Data(contentsOf: c.url)))
+            XCTAssertEqual([golden.width, golden.height], [c.width, c.height], c.name)
+            let mismatch = (0..<image.pixels.count).first { image.pixels[$0] != golden.pixels[$0] }
+            XCTAssertNil(mismatch.map { "first differing pixel at x \($0 % c.width), y \($0 / c.width)" }, c.name)
+        }
+    }
+
+    func testCommittedPicturesDecodeWithPythonToTheRenderedPixels() throws {
+        // An independent decoder (zlib + struct): the PNG bytes mean what our encoder meant.
+        for c in PanelCase.all where ["desktop-bars", "stale", "high-64x24-bars"].contains(c.name) {
+            let decoded = try decodePNGWithPython(c.url.path)
+            let image = c.render()
+            XCTAssertEqual(decoded.width, image.width, c.name)
+            XCTAssertEqual(decoded.height, image.height, c.name)
+            XCTAssertEqual(decoded.pixels.count, image.pixels.count, c.name)
+            let mismatch = (0..<min(decoded.pixels.count, image.pixels.count)).first { decoded.pixels[$0] != image.pixels[$0] }
+            XCTAssertNil(mismatch.map { "first differing pixel at x \($0 % image.width), y \($0 / image.width)" }, c.name)
+        }
+    }
+
+    func testGoldenPicturesDifferWhereTheyShould() {
+        let images = PanelCase.all.map { $0.render().pixels }
+        XCTAssertEqual(Set(images).count, images.count, "every case draws a different picture")
+    }
+}
+
+/// A PNG as our encoder writes it (8-bit RGB, stored deflate blocks, filter 0), read back
+/// for the golden comparison; anything else is an error, not a guess.
+struct StoredPNG {
+    struct Unsupported: Error { var what: String }
+    var width = 0, height = 0
+    var pixels: [UInt32] = []
+
+    init(_ bytes: [UInt8]) throws {
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Unsupported(what: "signature") }
+        func u32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+        var pos = 8
+        var idat: [UInt8] = []
+        while pos + 12 <= bytes.count {
+            let n = u32(pos)
+            let type = String(decoding: bytes[(pos + 4)..<(pos + 8)], as: UTF8.self)
+            let body = Array(bytes[(pos + 8)..<(pos + 8 + n)])
+            if type == "IHDR" {
+                width = u32(pos + 8); height = u32(pos + 12)
+                guard body[8...] == [8, 2, 0, 0, 0] else { throw Unsupported(what: "IHDR \(body)") }
+            }
+            if type == "IDAT" { idat += body }
+            pos += 12 + n
+        }
+        // zlib header, then stored blocks: BFINAL/BTYPE byte, LEN, NLEN, data.
+        var raw: [UInt8] = []
+        var p = 2
+        while true {
+            guard idat[p] & 0b110 == 0 else { throw Unsupported(what: "compressed deflate block") }
+            let final = idat[p] & 1 == 1
+            let len = Int(idat[p + 1]) | Int(idat[p + 2]) << 8
+            raw += idat[(p + 5)..<(p + 5 + len)]
+            p += 5 + len
+            if final { break }
+        }
+        let stride = 1 + 3 * width
+        guard raw.count == stride * height else { throw Unsupported(what: "length") }
+        pixels.reserveCapacity(width * height)
+        for y in 0..<height {
+            guard raw[y * stride] == 0 else { throw Unsupported(what: "filter") }
+            for x in 0..<width {
+                let i = y * stride + 1 + 3 * x
+                pixels.append(UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2]))
+            }
+        }
+    }
+}
+
+/// Decodes an 8-bit RGB PNG with scripts/decode-png.py (Python's zlib and struct only:
+/// every chunk's CRC and the Adler-32 checked, any of the five row filters undone).
+func decodePNGWithPython(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt32]) {
+    let script = goldenDirectory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/decode-png.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path, path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "python3 could not decode \(path)")
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+    guard let first = lines.first else { return (0, 0, []) }
+    let size = first.split(separator: " ").compactMap { Int($0) }
+    var pixels: [UInt32] = []
+    for line in lines.dropFirst() {
+        let bytes = Array(line.utf8)
+        var i = 0
+        while i + 6 <= bytes.count {
+            pixels.append(UInt32(String(decoding: bytes[i..<(i + 6)], as: UTF8.self), radix: 16) ?? 0xFFFF_FFFF)
+            i += 6
+        }
+    }
+    return (size.first ?? 0, size.count > 1 ? size[1] : 0, pixels)
+}

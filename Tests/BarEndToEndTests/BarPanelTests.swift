@@ -1,0 +1,179 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The release sysstats-bar's image outputs: png:FILE and genmon, against the
+/// golden pictures of Tests/BarCoreTests/Golden, decoded by scripts/decode-png.py
+/// (Python's zlib and struct: an independent decoder).
+final class BarPanelTests: XCTestCase {
+    static let golden = BarProcess.packageRoot.appendingPathComponent("Tests/BarCoreTests/Golden")
+
+    /// A golden fixture snapshot (`desktop`, `laptop`), taken now so that it is current.
+    func currentFixture(_ name: String) throws -> Snapshot {
+        let data = try Data(contentsOf: Self.golden.appendingPathComponent("\(name).snapshot"))
+        var s = try data.withUnsafeBytes { raw in try Result { () throws(SnapshotDecodeError) in try Snapshot.decode(raw) }.get() }
+        s.timestampMs = realtimeMs()
+        return s
+    }
+
+    /// Runs sysstats-bar to completion; its exit status and stdout.
+    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// scripts/decode-png.py's output for `path`: "W H", then one hex RGB line per row.
+    func decoded(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", BarProcess.packageRoot.appendingPathComponent("scripts/decode-png.py").path, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "python could not decode \(path)", file: file, line: line)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func goldenPicture(_ name: String) -> String { Self.golden.appendingPathComponent("panel-\(name).png").path }
+
+    func testPNGOnceWritesTheGoldenPictureThatPythonDecodesToTheSamePixels() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(currentFixture("desktop"))
+        let out = dir.url.appendingPathComponent("panel.png").path
+        let result = try run(["--output", "png:\(out)", "--runtime-dir", dir.path, "--once"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stdout, "", "the picture goes to the file only")
+        let pixels = try decoded(out)
+        XCTAssertTrue(pixels.hasPrefix("180 56\n"))
+        XCTAssertEqual(pixels, try decoded(goldenPicture("desktop-bars")), "same pixels as the golden picture")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), try Data(contentsOf: URL(fileURLWithPath: goldenPicture("desktop-bars"))))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["panel.png", "snapshot"],
+                       "no temporary file left")
+    }
+
+    func testPNGHonoursTheSizeOption() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(currentFixture("desktop"))
+        let out = dir.url.appendingPathComponent("big.png").path
+        XCTAssertEqual(try run(["--output=png:\(out)", "--runtime-dir", dir.path, "--size", "320x100", "--once"]).status, 0)
+        XCTAssertEqual(try decoded(out), try decoded(goldenPicture("desktop-320x100-bars")))
+    }
+
+    func testMissingSnapshotDrawsTheStalePictureAndExitsOne() throws {
+        let dir = try RuntimeDir()
+        let out = dir.url.appendingPathComponent("panel.png").path
+        XCTAssertEqual(try run(["--output", "png:\(out)", "--runtime-dir", dir.path, "--once"]).status, 1)
+        XCTAssertEqual(try decoded(out), try decoded(goldenPicture("stale")))
+    }
+
+    func testPNGInAMissingDirectoryFailsWithOneLine() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(currentFixture("desktop"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        process.arguments = ["--output", "png:\(dir.path)/no/such/dir/panel.png", "--runtime-dir", dir.path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1)
+        XCTAssertEqual(message, "sysstats-bar: cannot write the panel image\n")
+    }
+
+    func testEveryUpdateReplacesThePNGAtomicallyAndReadersNeverSeeHalfAFile() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 0))
+        let out = dir.url.appendingPathComponent("panel.png").path
+        let bar = try BarProcess(["--output", "png:\(out)", "--runtime-dir", dir.path])
+        let expectedSize = 8 + 25 + 12 + 2 + 56 * (1 + 3 * 180) + 5 + 4 + 12
+        var last: [Int]? = nil
+        for sequence in 1...40 {
+            try dir.publish(sampleSnapshot(sequence: UInt64(sequence)))
+            let deadline = Date().addingTimeInterval(5)
+            while fileStamp(out) == last || fileStamp(out) == nil {
+                guard Date() < deadline else { XCTFail("no new picture for update \(sequence)"); return }
+                // Meanwhile every read sees a whole file: the signature, the full size, IEND at the end.
+                if let data = FileManager.default.contents(atPath: out) {
+                    XCTAssertEqual(data.count, expectedSize)
+                    XCTAssertEqual(Array(data.suffix(8)), [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+                }
+                usleep(200)
+            }
+            last = fileStamp(out)
+        }
+        XCTAssertEqual(bar.stop(), 0)
+        XCTAssertTrue(try decoded(out).hasPrefix("180 56\n"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["panel.png", "snapshot"])
+    }
+
+    func testGenmonPrintsItsTagsWritesThePictureAndExitsZero() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(currentFixture("desktop"))
+        let result = try run(["--output", "genmon", "--runtime-dir", dir.path])
+        XCTAssertEqual(result.status, 0)
+        let image = dir.url.appendingPathComponent("panel.png").path
+        XCTAssertTrue(result.stdout.hasPrefix("<img>\(image)</img><txt></txt><tool>CPU 12% (iowait 1%), load 0.52 0.48 0.40\n"),
+                      result.stdout)
+        XCTAssertTrue(result.stdout.contains("<b>Top CPU</b>\n  firefox 9.5%</tool>"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix(" --output genmon --runtime-dir \(dir.path) --click 1</click>\n"), result.stdout)
+        XCTAssertEqual(try decoded(image), try decoded(goldenPicture("desktop-bars")))
+        // With --blocks, the text line too, Pango-escaped.
+        let withText = try run(["--output", "genmon", "--runtime-dir", dir.path, "--blocks", "cpu,load"])
+        XCTAssertTrue(withText.stdout.contains("<txt>cpu 12% ▂▃▄▅▆▇██ | load 0.52 0.48 0.40</txt>"), withText.stdout)
+    }
+
+    func testGenmonClickCyclesTheGraphFormOfTheNextRun() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(currentFixture("desktop"))
+        let image = dir.url.appendingPathComponent("panel.png").path
+        var pictures: [String] = []
+        for _ in 0..<3 {
+            XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path, "--click", "1"]), (0, ""))
+            XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path]).status, 0)
+            pictures.append(try decoded(image))
+        }
+        XCTAssertEqual(pictures, [try decoded(goldenPicture("desktop-area")), try decoded(goldenPicture("desktop-numbers")),
+                                  try decoded(goldenPicture("desktop-bars"))])
+        XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path, "--click", "3"]).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: dir.url.appendingPathComponent("panel-form").path, encoding: .utf8), "2\n")
+        // A damaged state file means bars, not a crash.
+        try Data("zz".utf8).write(to: dir.url.appendingPathComponent("panel-form"))
+        XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path]).status, 0)
+        XCTAssertEqual(try decoded(image), try decoded(goldenPicture("desktop-bars")))
+    }
+
+    func testGenmonWithoutASnapshotSaysSoAndExitsOne() throws {
+        let dir = try RuntimeDir()
+        let result = try run(["--output", "genmon", "--runtime-dir", dir.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stdout.contains("<txt>sysstatsd stopped</txt><tool>sysstatsd stopped</tool>"), result.stdout)
+        XCTAssertEqual(try decoded(dir.url.appendingPathComponent("panel.png").path), try decoded(goldenPicture("stale")))
+    }
+
+    func testGenmonRefusesAnImagePathItCouldNotPrintRaw() throws {
+        let dir = try RuntimeDir()
+        let result = try run(["--output", "genmon", "--runtime-dir", dir.path, "--image", "\(dir.path)/a</img>.png"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stdout, "")
+    }
+
+    func testBadSizeExitsTwo() throws {
+        XCTAssertEqual(try run(["--output", "png:/tmp/x.png", "--size", "10x10"]).status, 2)
+    }
+}
+
+private func XCTAssertEqual(_ a: (status: Int32, stdout: String), _ b: (Int32, String),
+                            file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(a.status, b.0, file: file, line: line)
+    XCTAssertEqual(a.stdout, b.1, file: file, line: line)
+}
