@@ -35,7 +35,9 @@ public enum SamplerOptions {
         while i < arguments.count {
             var flag = arguments[i]
             var inlineValue: String?
-            if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
+            // Byte-level: String.hasPrefix would be the only user of its code pages here.
+            if flag.utf8.count > 2, flag.utf8.first == UInt8(ascii: "-"), flag.utf8.dropFirst().first == UInt8(ascii: "-"),
+               let eq = flag.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 inlineValue = String(flag[flag.index(after: eq)...])
                 flag = String(flag[..<eq])
             }
@@ -83,22 +85,37 @@ public enum SamplerOptions {
     }
 
     /// "1", "0.25", "2.5" → milliseconds; from 0.05 s to one hour.
+    ///
+    /// Over the UTF-8 bytes, and the error's text made only when it is needed: `split`,
+    /// `Character.isNumber` and an interpolation run at every start would keep their
+    /// standard-library code pages (and Unicode tables) resident for the sampler's life.
     public static func parseInterval(_ text: String) -> Result<UInt32, OptionsError> {
-        let bad = OptionsError("--interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '\(text)'")
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let wholePart = parts.first, wholePart.count <= 4, wholePart.allSatisfy({ $0.isASCII && $0.isNumber }) else { return .failure(bad) }
-        var ms = (UInt32(wholePart) ?? 0) * 1000
-        if wholePart.isEmpty && parts.count == 1 { return .failure(bad) }
-        if parts.count == 2 {
-            let fraction = parts[1]
-            guard !fraction.isEmpty || !wholePart.isEmpty, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return .failure(bad) }
-            var scale: UInt32 = 100
-            for digit in fraction.prefix(3) {
-                ms += UInt32(digit.asciiValue! - 48) * scale
-                scale /= 10
+        func bad() -> Result<UInt32, OptionsError> {
+            .failure(OptionsError("--interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '\(text)'"))
+        }
+        var whole: UInt32 = 0, wholeDigits = 0
+        var fraction: UInt32 = 0, fractionDigits = 0, scale: UInt32 = 100
+        var sawDot = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "."), !sawDot {
+                sawDot = true
+            } else if byte >= 0x30, byte <= 0x39 {
+                let digit = UInt32(byte - 0x30)
+                if sawDot {
+                    fractionDigits += 1
+                    if fractionDigits <= 3 { fraction += digit * scale; scale /= 10 }
+                } else {
+                    wholeDigits += 1
+                    guard wholeDigits <= 4 else { return bad() }
+                    whole = whole * 10 + digit
+                }
+            } else {
+                return bad()
             }
         }
-        guard ms >= 50, ms <= 3_600_000 else { return .failure(bad) }
+        guard wholeDigits > 0 || fractionDigits > 0 else { return bad() }
+        let ms = whole * 1000 + fraction
+        guard ms >= 50, ms <= 3_600_000 else { return bad() }
         return .success(ms)
     }
 }

@@ -33,6 +33,17 @@ final class SamplerOptionsTests: XCTestCase {
         XCTAssertEqual([c.procRoot, c.sysRoot, c.runtimeDirectory], ["/tmp/p", "/tmp/s", "/tmp/r"])
     }
 
+    func testIntervalEdgesFractionDigitsPastMillisecondsAndNonASCIIDigits() throws {
+        XCTAssertEqual(try config(["--interval", "5."]).intervalMs, 5000)
+        XCTAssertEqual(try config(["--interval", "1.2345"]).intervalMs, 1234, "digits past the millisecond are ignored")
+        XCTAssertEqual(try config(["--interval", "0.05"]).intervalMs, 50)
+        XCTAssertEqual(try config(["--interval", "3600"]).intervalMs, 3_600_000)
+        for bad in ["3600.001", "0.049", "\u{663}", "1\u{FF11}", " 1", "1 ", "..5"] {
+            XCTAssertEqual(error(["--interval", bad]),
+                           "--interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '\(bad)'", bad)
+        }
+    }
+
     func testBadIntervalsAreRefusedWithOneLine() {
         for bad in ["0", "0.01", "-1", "abc", "1e3", "", ".", "1.2.3", "99999", "1,5"] {
             let message = error(["--interval", bad])
