@@ -14,7 +14,21 @@ public struct KernelRelease: Comparable, CustomStringConvertible, Sendable {
         self.major = major
         self.minor = minor
         self.patch = patch
-        release = "\(major).\(minor).\(patch)"
+        // Digits by hand into a stack buffer, not an interpolation: the sampler compares
+        // with releases made this way in every sample (allocation-free: the text is a small
+        // string), and integer description code would stay resident for just that.
+        release = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 34) { buffer in
+            var count = 0
+            for index in 0..<3 {
+                var value = index == 0 ? major : index == 1 ? minor : patch
+                if index > 0 { buffer[count] = UInt8(ascii: "."); count += 1 }
+                let start = count
+                repeat { buffer[count] = UInt8(ascii: "0") + UInt8(value % 10); count += 1; value /= 10 } while value > 0
+                var low = start, high = count - 1
+                while low < high { buffer.swapAt(low, high); low += 1; high -= 1 }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
     }
 
     /// Parses release text such as `5.10.0-rc3` or `4.9`; nil for anything that does not

@@ -43,8 +43,14 @@ public final class ProcFile {
 
 /// Joins a root (e.g. `--proc-root`) and a path below it, with exactly one slash.
 public func joinPath(_ root: String, _ path: String) -> String {
-    var r = root
-    while r.count > 1 && r.hasSuffix("/") { r.removeLast() }
-    if path.hasPrefix("/") { return r == "/" ? path : r + path }
-    return r == "/" ? "/" + path : r + "/" + path
+    // Over UTF-8 bytes: String.hasPrefix/hasSuffix would be the sampler's only users of
+    // their code pages (a 64 KiB window resident for its life, for a few calls at start).
+    let slash = UInt8(ascii: "/")
+    var r = Array(root.utf8)
+    while r.count > 1 && r.last == slash { r.removeLast() }
+    let rootIsSlash = r.count == 1 && r[0] == slash
+    var joined = rootIsSlash ? [] : r
+    if path.utf8.first != slash { joined.append(slash) }
+    joined.append(contentsOf: path.utf8)
+    return String(decoding: joined, as: UTF8.self)
 }

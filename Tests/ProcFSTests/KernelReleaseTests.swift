@@ -19,6 +19,21 @@ final class KernelReleaseTests: XCTestCase {
         XCTAssertEqual(rc.description, "5.10.0-rc3")
     }
 
+    func testAReleaseMadeFromNumbersReadsAsThem() {
+        XCTAssertEqual(KernelRelease(major: 4, minor: 20).description, "4.20.0")
+        XCTAssertEqual(KernelRelease(major: 0, minor: 0, patch: 0).description, "0.0.0")
+        XCTAssertEqual(KernelRelease(major: 6, minor: 18, patch: 4_294_967_295).description, "6.18.4294967295")
+    }
+
+    func testJoinPathPutsExactlyOneSlashBetweenRootAndPath() {
+        XCTAssertEqual(joinPath("/tmp/tree/proc", "stat"), "/tmp/tree/proc/stat")
+        XCTAssertEqual(joinPath("/tmp/tree/proc//", "/stat"), "/tmp/tree/proc/stat")
+        XCTAssertEqual(joinPath("/", "stat"), "/stat")
+        XCTAssertEqual(joinPath("///", "/stat"), "/stat")
+        XCTAssertEqual(joinPath("", "stat"), "/stat")
+        XCTAssertEqual(joinPath("/tmp/caf\u{E9}", "\u{1F600}/x"), "/tmp/caf\u{E9}/\u{1F600}/x")
+    }
+
     func testTwoPartReleaseHasPatchZero() throws {
         let k = try release("4.9")
         XCTAssertEqual([k.major, k.minor, k.patch], [4, 9, 0])
