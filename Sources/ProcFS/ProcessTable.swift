@@ -48,8 +48,8 @@ public final class ProcessTable {
     private let directory: DirectoryStream
     private let path = PathBuffer()
     private var previous: [ProcessSample] = []
-    private var indexByPid: [Int32: Int] = [:]
-    private var previousIndexByPid: [Int32: Int] = [:]
+    private var indexByPid = PidIndex()
+    private var previousIndexByPid = PidIndex()
     private var matched: [Bool] = []
     private var scanCount: UInt32 = 0
     /// Scratch for a new process's cmdline (first part) and exe link target (rest).
@@ -78,7 +78,7 @@ public final class ProcessTable {
         swap(&previous, &processes)
         swap(&previousIndexByPid, &indexByPid)
         processes.removeAll(keepingCapacity: true)
-        indexByPid.removeAll(keepingCapacity: true)
+        indexByPid.removeAll()
         matched.removeAll(keepingCapacity: true)
         for _ in 0..<previous.count { matched.append(false) }
         processes.reserveCapacity(previous.count)
@@ -142,7 +142,7 @@ public final class ProcessTable {
         if isNew { readNames(&sample, root) }
 
         if sample.state == 0x52 { runningCount += 1 }  // "R"
-        indexByPid[pid] = processes.count
+        indexByPid.set(pid, processes.count)
         processes.append(sample)
         return true
     }
