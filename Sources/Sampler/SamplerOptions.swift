@@ -35,8 +35,10 @@ public enum SamplerOptions {
         while i < arguments.count {
             var flag = arguments[i]
             var inlineValue: String?
-            // Byte-level: String.hasPrefix would be the only user of its code pages here.
-            if flag.utf8.count > 2, flag.utf8.first == UInt8(ascii: "-"), flag.utf8.dropFirst().first == UInt8(ascii: "-"),
+            // Byte-level: String.hasPrefix (and Substring views) would be the only users of
+            // their code pages here.
+            var bytes = flag.utf8.makeIterator()
+            if bytes.next() == UInt8(ascii: "-"), bytes.next() == UInt8(ascii: "-"),
                let eq = flag.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 inlineValue = String(flag[flag.index(after: eq)...])
                 flag = String(flag[..<eq])
