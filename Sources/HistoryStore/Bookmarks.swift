@@ -171,11 +171,13 @@ extension HistoryDatabase {
         guard !readOnly else { return false }
         // Read first, outside a transaction: the usual answer is "in sync", and BEGIN
         // IMMEDIATE would take the write lock for nothing.
-        guard try storedBuiltinBookmarks() != BuiltinBookmarks.rules else { return false }
+        // Parsed once here: BuiltinBookmarks.rules parses the compiled-in text on each use.
+        let builtin = BuiltinBookmarks.rules
+        guard try storedBuiltinBookmarks() != builtin else { return false }
         return try connection.transaction { () throws(StoreError) -> Bool in
-            guard try storedBuiltinBookmarks() != BuiltinBookmarks.rules else { return false }
+            guard try storedBuiltinBookmarks() != builtin else { return false }
             try connection.statement("DELETE FROM bookmarks WHERE source = 'builtin'").run()
-            for rule in BuiltinBookmarks.rules { try insert(rule) }
+            for rule in builtin { try insert(rule) }
             return true
         }
     }
