@@ -11,9 +11,9 @@ import SnapshotCodec
 
 /// The CPU graph's forms; a click on the panel cycles them.
 public enum GraphForm: UInt8, Sendable, CaseIterable {
-    /// One bar per history point.
+    /// One bar per history point: iowait at the bottom, busy stacked on it.
     case bars
-    /// Filled area under a line (the history has busy shares only, so it is not stacked).
+    /// Two stacked filled areas, each under its line: iowait at the bottom, busy on it.
     case area
     /// No graph: the current figures, large.
     case numbers
@@ -42,11 +42,14 @@ public enum PanelPalette {
     public static let memInactive: PanelColor = 0x61AFEF
     public static let memOther: PanelColor = 0xC678DD
     public static let memFree: PanelColor = 0x4B5263
-    /// CPU graph.
+    /// CPU graph: busy (bars, the area's top line) and iowait (its bars, its area's
+    /// line, the iowait figure).
     public static let cpuBusy: PanelColor = 0x98C379
     public static let cpuIOWait: PanelColor = 0xD19A66
-    /// The area form's fill (its top line is ``cpuBusy``).
+    /// The area form's fills, dimmed so that each layer's line stands out: busy (its
+    /// line is ``cpuBusy``) and iowait under it (its line is ``cpuIOWait``).
     public static let cpuArea: PanelColor = 0x4A6340
+    public static let cpuIOWaitArea: PanelColor = 0x6E5743
 }
 
 /// Draws snapshots into one image of a fixed size, reusing all of its storage.
@@ -209,8 +212,9 @@ public struct PanelRenderer {
     }
 
     /// The 60-point history, oldest on the left, newest at the right edge: one bar per
-    /// point, or a filled area under a line. The history carries busy shares only (no
-    /// iowait per point), so the area is not stacked; the numbers form shows the current iowait.
+    /// point, or filled areas under lines. Each point stacks two layers: iowait at the
+    /// bottom, busy on top of it (busy excludes iowait, so the stack's top is the share
+    /// not idle). A history without iowait (a v1 snapshot) draws the busy layer alone.
     mutating func drawGraph(_ snap: Snapshot, _ l: Layout, area: Bool) {
         let width = l.right - l.left
         let h = l.graphHeight
@@ -221,25 +225,42 @@ public struct PanelRenderer {
         var gx = inner.x
         while gx < inner.x + inner.width { image.set(x: gx, y: inner.y + inner.height / 2, PanelPalette.frame); gx += 2 }
         let slots = Snapshot.historyLength
-        let count = min(snap.cpuHistory.count, slots)
-        let first = snap.cpuHistory.count - count
+        let history = snap.cpuHistory.count
+        let count = min(history, slots)
+        let first = history - count
+        // iowaitHistory is right-aligned on cpuHistory; points it lacks count as 0.
+        let iowaitOffset = history - snap.iowaitHistory.count
+        let bottom = inner.y + inner.height
         for slot in (slots - count)..<slots {
             // Right-aligned: a short history fills the newest slots.
-            let value = min(UInt64(snap.cpuHistory[first + slot - (slots - count)]), 10_000)
+            let index = first + slot - (slots - count)
+            let busy = min(UInt64(snap.cpuHistory[index]), 10_000)
+            let iowaitIndex = index - iowaitOffset
+            let iowait = iowaitIndex >= 0 ? min(UInt64(snap.iowaitHistory[iowaitIndex]), 10_000) : 0
             let x0 = inner.x + slot * inner.width / slots
             var x1 = inner.x + (slot + 1) * inner.width / slots
             if !area && x1 - x0 > 1 { x1 -= 1 }   // a gap between bars
-            // Rounded, but a busy share above zero keeps at least one pixel: an idle machine's
-            // history stays visible.
-            let top = max(value > 0 ? 1 : 0, Int((value * UInt64(inner.height) + 5_000) / 10_000))
-            let y = inner.y + inner.height - top
+            // Heights rounded on the cumulative share, so the stack is as tall as busy + iowait
+            // (at most the graph); but a layer above zero keeps at least one pixel: an idle
+            // machine's history stays visible, and so does a little iowait under a busy bar.
+            let ioTop = min(inner.height, iowait > 0 ? max(1, scaledHeight(iowait, inner.height)) : 0)
+            let top = min(inner.height, max(ioTop + (busy > 0 ? 1 : 0), scaledHeight(min(busy + iowait, 10_000), inner.height)))
+            let yBusy = bottom - top, yIO = bottom - ioTop
             if area {
-                image.fill(PanelRect(x: x0, y: y, width: x1 - x0, height: top), PanelPalette.cpuArea)
-                if top > 0 { image.hline(x: x0, y: y, length: x1 - x0, PanelPalette.cpuBusy) }
+                image.fill(PanelRect(x: x0, y: yBusy, width: x1 - x0, height: top - ioTop), PanelPalette.cpuArea)
+                image.fill(PanelRect(x: x0, y: yIO, width: x1 - x0, height: ioTop), PanelPalette.cpuIOWaitArea)
+                if ioTop > 0 { image.hline(x: x0, y: yIO, length: x1 - x0, PanelPalette.cpuIOWait) }
+                if top > ioTop { image.hline(x: x0, y: yBusy, length: x1 - x0, PanelPalette.cpuBusy) }
             } else {
-                image.fill(PanelRect(x: x0, y: y, width: x1 - x0, height: top), PanelPalette.cpuBusy)
+                image.fill(PanelRect(x: x0, y: yBusy, width: x1 - x0, height: top - ioTop), PanelPalette.cpuBusy)
+                image.fill(PanelRect(x: x0, y: yIO, width: x1 - x0, height: ioTop), PanelPalette.cpuIOWait)
             }
         }
+    }
+
+    /// A share (permyriad, at most 10000) of `height` pixels, rounded.
+    func scaledHeight(_ share: UInt64, _ height: Int) -> Int {
+        Int((share * UInt64(height) + 5_000) / 10_000)
     }
 
     /// No graph: the CPU and memory shares as large as the space allows, each with a

@@ -28,6 +28,7 @@ public final class Sampler {
     private var topByCPU = TopSelection(limit: Snapshot.maximumTopEntries)
     private var topByMemory = TopSelection(limit: Snapshot.maximumTopEntries)
     private var cpuHistory = HistoryRing()
+    private var iowaitHistory = HistoryRing()
     private var memoryHistory = HistoryRing()
 
     private var havePreviousCPU = false
@@ -74,6 +75,7 @@ public final class Sampler {
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
+        snapshot.iowaitHistory.reserveCapacity(Snapshot.historyLength)
         snapshot.memoryHistory.reserveCapacity(Snapshot.historyLength)
         snapshot.exits.reserveCapacity(Snapshot.maximumExits)
         previousCores.reserveCapacity(64)
@@ -128,6 +130,8 @@ public final class Sampler {
         havePreviousCPU = true
         cpuHistory.append(snapshot.cpuBusy)
         cpuHistory.copy(into: &snapshot.cpuHistory)
+        iowaitHistory.append(snapshot.cpuIOWait)
+        iowaitHistory.copy(into: &snapshot.iowaitHistory)
         return ticksPerCore
     }
 

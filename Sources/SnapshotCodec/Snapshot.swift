@@ -120,8 +120,13 @@ public struct Snapshot: Equatable, Sendable {
     public var battery = BatteryFigures()
     public var urgent: UrgentFlags = []
 
-    /// Oldest first, at most ``historyLength`` points each; equal lengths.
+    /// CPU busy share (as ``cpuBusy``), oldest first, at most ``historyLength`` points.
+    /// The histories have equal lengths, except ``iowaitHistory`` from a v1 file.
     public var cpuHistory: [Permyriad] = []
+    /// CPU iowait share (as ``cpuIOWait``) of the same samples as ``cpuHistory``, oldest
+    /// first. Busy excludes iowait, so a graph stacks the two. Empty when decoded from a
+    /// v1 file (which has no iowait history); the encoder writes missing points as 0.
+    public var iowaitHistory: [Permyriad] = []
     /// Memory used (total − available) as a share of total, oldest first.
     public var memoryHistory: [Permyriad] = []
 

@@ -35,7 +35,7 @@ public enum SnapshotDecodeError: Error, Equatable, Sendable {
         case nameTooLong
         /// A name's length runs past the end of the body.
         case nameRunsPastEnd
-        /// The CPU and memory histories have different lengths.
+        /// The CPU, iowait and memory histories have different lengths.
         case historyLengthMismatch
         /// The battery state byte is not a known ``BatteryFigures/State``.
         case unknownBatteryState
@@ -52,7 +52,7 @@ public enum SnapshotDecodeError: Error, Equatable, Sendable {
             case .countOverLimit: "malformed snapshot: a count is above its limit"
             case .nameTooLong: "malformed snapshot: a name is longer than 48 bytes"
             case .nameRunsPastEnd: "malformed snapshot: a name runs past the end of the body"
-            case .historyLengthMismatch: "malformed snapshot: CPU and memory histories differ in length"
+            case .historyLengthMismatch: "malformed snapshot: CPU, iowait and memory histories differ in length"
             case .unknownBatteryState: "malformed snapshot: unknown battery state"
             }
         }

@@ -1,9 +1,10 @@
-// Bytes → Snapshot, format v1. Every read is bounds-checked first; no
+// Bytes → Snapshot, formats v1 and v2. Every read is bounds-checked first; no
 // arithmetic on input values can overflow; any input gives either a valid
 // Snapshot or a SnapshotDecodeError, never a trap.
 
 extension Snapshot {
-    /// Decodes a whole snapshot file.
+    /// Decodes a whole snapshot file, format v2 or v1 (a v1 file has no iowait
+    /// history: ``iowaitHistory`` is left empty).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) -> Snapshot {
         var snapshot = Snapshot()
         try snapshot.decode(from: bytes)
@@ -17,7 +18,7 @@ extension Snapshot {
     /// On error `self` holds an unspecified mix of old and new values (every
     /// field valid for its type); do not show it.
     public mutating func decode(from bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) {
-        let body = try Snapshot.checkHeader(bytes)
+        let (body, version) = try Snapshot.checkHeader(bytes)
         var r = ByteReader(body)
 
         sequence = ByteReader(bytes).peekU64(at: SnapshotFormat.sequenceOffset)
@@ -66,6 +67,14 @@ extension Snapshot {
         let cpuPoints = Int(try r.u8())
         guard cpuPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
         try r.u16Array(count: cpuPoints, into: &cpuHistory)
+        if version >= 2 {
+            let iowaitPoints = Int(try r.u8())
+            guard iowaitPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
+            guard iowaitPoints == cpuPoints else { throw .malformed(.historyLengthMismatch) }
+            try r.u16Array(count: iowaitPoints, into: &iowaitHistory)
+        } else {
+            iowaitHistory.removeAll(keepingCapacity: true)
+        }
         let memoryPoints = Int(try r.u8())
         guard memoryPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
         guard memoryPoints == cpuPoints else { throw .malformed(.historyLengthMismatch) }
@@ -89,8 +98,9 @@ extension Snapshot {
         guard r.isAtEnd else { throw .malformed(.trailingBytes) }
     }
 
-    /// Checks the header against the buffer; returns the body.
-    private static func checkHeader(_ bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) -> UnsafeRawBufferPointer {
+    /// Checks the header against the buffer; returns the body and the format version.
+    private static func checkHeader(_ bytes: UnsafeRawBufferPointer)
+        throws(SnapshotDecodeError) -> (body: UnsafeRawBufferPointer, version: UInt16) {
         guard bytes.count >= SnapshotFormat.headerLength else { throw .truncated }
         guard bytes.count <= SnapshotFormat.maximumEncodedSize else {
             throw .oversize(UInt32(clamping: bytes.count))
@@ -98,7 +108,9 @@ extension Snapshot {
         let h = ByteReader(bytes)
         guard h.peekU64(at: 0) == SnapshotFormat.magic else { throw .badMagic }
         let version = h.peekU16(at: SnapshotFormat.versionOffset)
-        guard version == SnapshotFormat.version else { throw .unsupportedVersion(version) }
+        guard version >= SnapshotFormat.oldestReadableVersion, version <= SnapshotFormat.version else {
+            throw .unsupportedVersion(version)
+        }
         guard Int(h.peekU16(at: SnapshotFormat.headerLengthOffset)) == SnapshotFormat.headerLength else {
             throw .malformed(.headerLength)
         }
@@ -111,7 +123,7 @@ extension Snapshot {
         let body = UnsafeRawBufferPointer(rebasing: bytes[SnapshotFormat.headerLength..<total])
         guard CRC32.checksum(body) == h.peekU32(at: SnapshotFormat.checksumOffset) else { throw .badChecksum }
         guard h.peekU32(at: SnapshotFormat.flagsOffset) == 0 else { throw .malformed(.flags) }
-        return body
+        return (body, version)
     }
 }
 

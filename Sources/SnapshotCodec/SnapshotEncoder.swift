@@ -1,20 +1,22 @@
-// Snapshot → bytes, format v1 (see SnapshotFormat and docs/snapshot-format.md).
+// Snapshot → bytes, format v2 (see SnapshotFormat and docs/snapshot-format.md).
 // Writes into the caller's buffer and reuses its capacity: after the first
 // call, encoding allocates nothing.
 
 extension Snapshot {
-    /// Replaces the contents of `bytes` with this snapshot in format v1.
+    /// Replaces the contents of `bytes` with this snapshot in format v2.
     ///
     /// Nothing is sanitised, but everything is clamped to the format's limits
     /// so the output always decodes: the first ``maximumCores`` cores, the
     /// newest `min(cpuHistory.count, memoryHistory.count, historyLength)`
-    /// history points of each series, the first ``maximumTopEntries`` top
+    /// history points of each series (the iowait series too; where it is
+    /// shorter its oldest points are written as 0, so that a snapshot without
+    /// iowait history, such as one decoded from a v1 file, keeps its graph), the first ``maximumTopEntries`` top
     /// entries and ``maximumExits`` exits, names cut to ``maximumNameLength``
     /// bytes on a UTF-8 character boundary, and a pressure of 0xFFFF (the
     /// "no PSI" marker) written as 0xFFFE.
     public func encode(into bytes: inout [UInt8]) {
         bytes.removeAll(keepingCapacity: true)
-        bytes.reserveCapacity(SnapshotFormat.maximumV1Size)
+        bytes.reserveCapacity(SnapshotFormat.maximumV2Size)
 
         // Header; total length and checksum are patched in at the end.
         bytes.appendLE(SnapshotFormat.magic)
@@ -70,6 +72,11 @@ extension Snapshot {
         let points = min(cpuHistory.count, memoryHistory.count, Snapshot.historyLength)
         bytes.append(UInt8(points))
         for i in (cpuHistory.count - points)..<cpuHistory.count { bytes.appendLE(cpuHistory[i]) }
+        // Right-aligned on cpuHistory: iowaitHistory's newest point goes with the newest busy point.
+        bytes.append(UInt8(points))
+        let missing = max(0, points - iowaitHistory.count)
+        for _ in 0..<missing { bytes.appendLE(Permyriad(0)) }
+        for i in (iowaitHistory.count - (points - missing))..<iowaitHistory.count { bytes.appendLE(iowaitHistory[i]) }
         bytes.append(UInt8(points))
         for i in (memoryHistory.count - points)..<memoryHistory.count { bytes.appendLE(memoryHistory[i]) }
 

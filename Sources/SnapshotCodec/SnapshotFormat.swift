@@ -1,5 +1,6 @@
-// Layout constants of the snapshot file, format v1. The byte-by-byte layout,
-// the versioning rules and a worked example are in docs/snapshot-format.md.
+// Layout constants of the snapshot file, format v2 (v1 is still read). The
+// byte-by-byte layout, the versioning rules and a worked example are in
+// docs/snapshot-format.md.
 
 /// Constants of the binary snapshot format.
 ///
@@ -9,7 +10,7 @@
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `"SYSSTATS"` |
-/// | 8 | 2 | format version (1) |
+/// | 8 | 2 | format version (2; 1 is still read) |
 /// | 10 | 2 | header length (32) |
 /// | 12 | 4 | total length, header + body |
 /// | 16 | 8 | sequence |
@@ -18,8 +19,11 @@
 public enum SnapshotFormat {
     /// The magic bytes `"SYSSTATS"` (53 59 53 53 54 41 54 53), read as a little-endian u64.
     public static let magic: UInt64 = 0x5354_4154_5353_5953
-    /// The only version this code reads and writes.
-    public static let version: UInt16 = 1
+    /// The version this code writes, and the newest it reads.
+    public static let version: UInt16 = 2
+    /// The oldest version this code reads: v1 files (no iowait history) decode
+    /// with an empty ``Snapshot/iowaitHistory``.
+    public static let oldestReadableVersion: UInt16 = 1
     public static let headerLength = 32
 
     // Header field offsets.
@@ -49,16 +53,23 @@ public enum SnapshotFormat {
     /// pid, timeMs, lastPrivateKiB, freedKiB, name length; the name bytes follow.
     public static let exitEntryFixedLength = 4 + 8 + 8 + 8 + 1
 
-    /// The largest file a v1 encoder can produce (every count and name at its limit): 2705 bytes.
+    /// One history series at its limit: a u8 length and 60 u16 points.
+    static let maximumHistorySize = 1 + 2 * Snapshot.historyLength
+
+    /// The largest file a v1 encoder could produce (every count and name at its limit):
+    /// 2705 bytes. Kept for the v1 golden file and the docs' size table.
     public static let maximumV1Size =
         headerLength + fixedBodyLength
         + 2 + 2 * Snapshot.maximumCores
-        + 2 * (1 + 2 * Snapshot.historyLength)
+        + 2 * maximumHistorySize
         + 2 * (1 + Snapshot.maximumTopEntries * (processEntryFixedLength + Snapshot.maximumNameLength))
         + 1 + Snapshot.maximumExits * (exitEntryFixedLength + Snapshot.maximumNameLength)
 
+    /// The largest file this encoder (v2) can produce: v1 plus the iowait history, 2826 bytes.
+    public static let maximumV2Size = maximumV1Size + maximumHistorySize
+
     /// The bound every reader enforces, on the total length field and on the
-    /// buffer. Well above ``maximumV1Size`` so that later versions have room.
+    /// buffer. Well above ``maximumV2Size`` so that later versions have room.
     public static let maximumEncodedSize = 16384
 
     /// A snapshot older than this many intervals is shown as stale…

@@ -28,7 +28,7 @@ public enum SnapshotFile {
     public static func describe(_ error: SnapshotDecodeError) -> String {
         switch error {
         case .unsupportedVersion(let version):
-            return "\(error.message) \(version) (this sysstats reads version \(SnapshotFormat.version))"
+            return "\(error.message) \(version) (this sysstats reads versions \(SnapshotFormat.oldestReadableVersion) to \(SnapshotFormat.version))"
         case .oversize(let size):
             return "\(error.message) (\(size) bytes)"
         default:

@@ -37,6 +37,8 @@ enum Fixture: String, CaseIterable {
         s.processCount = 312
         s.runningCount = 2
         s.cpuHistory = [0, 500, 1250, 2500, 3750, 5000, 6250, 7500, 8750, 10000]
+        // Busy excludes iowait: each point's sum stays within 100 %.
+        s.iowaitHistory = [0, 200, 600, 1200, 1800, 1500, 900, 400, 150, 0]
         s.memoryHistory = Array(repeating: 3125, count: 10)
         s.topCPU = [ProcessEntry(pid: 10, cpu: 950, privateKiB: 120_000, name: Array("firefox".utf8))]
         switch self {

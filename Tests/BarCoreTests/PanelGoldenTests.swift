@@ -35,7 +35,8 @@ struct PanelCase {
     var url: URL { goldenDirectory.appendingPathComponent("panel-\(name).png") }
 }
 
-/// An idle machine: almost everything free, a flat low history of a full 60 points.
+/// An idle machine: almost everything free, a flat low history of a full 60 points,
+/// without an iowait history (as decoded from a v1 snapshot).
 let panelLow: Snapshot = {
     var s = Fixture.desktop.snapshot
     s.cpuBusy = 10
@@ -45,10 +46,12 @@ let panelLow: Snapshot = {
     s.memory.wired = 100_000; s.memory.other = 50_000
     s.memory.available = 15_700_000; s.memory.used = 300_000
     s.cpuHistory = Array(repeating: 10, count: 60)
+    s.iowaitHistory = []
     return s
 }()
 
-/// A machine at its limits: memory nearly all used, CPU pegged, 60 points rising to 100 %.
+/// A machine at its limits: memory nearly all used, CPU pegged, 60 points rising to 100 %,
+/// 15 % iowait under them until busy leaves no room for it.
 let panelHigh: Snapshot = {
     var s = Fixture.laptop.snapshot
     s.cpuBusy = 10_000
@@ -58,6 +61,7 @@ let panelHigh: Snapshot = {
     s.memory.wired = 5_000_000; s.memory.other = 900_000
     s.memory.available = 200_000; s.memory.used = 15_800_000
     s.cpuHistory = (0..<60).map { Permyriad(min(10_000, $0 * 200)) }
+    s.iowaitHistory = s.cpuHistory.map { min(1500, 10_000 - $0) }
     return s
 }()
 

@@ -101,9 +101,66 @@ final class PanelTests: XCTestCase {
         XCTAssertEqual(r.image[4, graphBottom], PanelPalette.background, "no point yet on the left")
     }
 
+    /// One point, 50 % busy over 25 % iowait, at the newest slot (x 175) of the default
+    /// graph: inner rows 28...53, 26 pixels tall. iowait rounds to 7 rows, the stack
+    /// (75 %) to 20.
+    func stackedColumn(_ form: GraphForm) -> [PanelColor] {
+        var s = Fixture.desktop.snapshot
+        s.cpuHistory = [5000]
+        s.iowaitHistory = [2500]
+        var r = PanelRenderer()
+        r.graphForm = form
+        r.render(s, nowMs: 0)
+        return (33...53).map { r.image[175, $0] }
+    }
+
+    func testBarsStackBusyOnIowaitInTheirOwnColours() {
+        XCTAssertEqual(stackedColumn(.bars),
+                       [PanelPalette.background] + Array(repeating: PanelPalette.cpuBusy, count: 13)
+                       + Array(repeating: PanelPalette.cpuIOWait, count: 7))
+    }
+
+    func testAreaStacksTwoFilledLayersEachUnderItsLine() {
+        XCTAssertEqual(stackedColumn(.area),
+                       [PanelPalette.background, PanelPalette.cpuBusy] + Array(repeating: PanelPalette.cpuArea, count: 12)
+                       + [PanelPalette.cpuIOWait] + Array(repeating: PanelPalette.cpuIOWaitArea, count: 6))
+    }
+
+    func testALittleIowaitKeepsOnePixelUnderTheBusyBar() {
+        var s = Fixture.desktop.snapshot
+        s.cpuHistory = [5000]
+        s.iowaitHistory = [10]
+        var r = PanelRenderer()
+        r.render(s, nowMs: 0)
+        XCTAssertEqual(r.image[175, 53], PanelPalette.cpuIOWait)
+        XCTAssertEqual(r.image[175, 52], PanelPalette.cpuBusy)
+        XCTAssertEqual(r.image[175, 54 - 13], PanelPalette.cpuBusy, "the stack: 50.1 % of 26 rows")
+        XCTAssertEqual(r.image[175, 54 - 14], PanelPalette.background)
+    }
+
+    func testAHistoryWithoutIowaitDrawsLikeZeroIowaitAndAShortOneIsRightAligned() {
+        for form in [GraphForm.bars, .area] {
+            var s = Fixture.desktop.snapshot
+            s.iowaitHistory = []
+            var withoutIowait = PanelRenderer(); withoutIowait.graphForm = form
+            withoutIowait.render(s, nowMs: 0)
+            s.iowaitHistory = Array(repeating: 0, count: s.cpuHistory.count)
+            var zeros = PanelRenderer(); zeros.graphForm = form
+            zeros.render(s, nowMs: 0)
+            XCTAssertEqual(withoutIowait.image.pixels, zeros.image.pixels, "\(form)")
+            // One iowait point belongs to the newest busy point, not the oldest.
+            s.iowaitHistory = [5000]
+            var short = PanelRenderer(); short.graphForm = form
+            short.render(s, nowMs: 0)
+            XCTAssertEqual(short.image[175, 53], form == .bars ? PanelPalette.cpuIOWait : PanelPalette.cpuIOWaitArea)
+            XCTAssertEqual(short.image[148, 53], PanelPalette.background, "the oldest point (slot 50, x 148): idle")
+        }
+    }
+
     func testOutOfRangeFiguresAreClampedNotTrapped() {
         var s = Fixture.desktop.snapshot
         s.cpuHistory = Array(repeating: Permyriad.max, count: 200)
+        s.iowaitHistory = Array(repeating: Permyriad.max, count: 300)
         s.cpuBusy = .max
         s.cpuIOWait = .max
         s.memory.wired = .max / 2

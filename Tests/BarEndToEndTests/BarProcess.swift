@@ -159,6 +159,7 @@ func sampleSnapshot(timestampMs: UInt64 = realtimeMs(), sequence: UInt64 = 1) ->
     s.load1 = 52; s.load5 = 48; s.load15 = 40
     s.processCount = 300
     s.cpuHistory = (0..<60).map { Permyriad((UInt64($0) * 167 + sequence) % 10_001) }
+    s.iowaitHistory = s.cpuHistory.enumerated().map { Permyriad(min((UInt64($0.offset) * 31 + sequence) % 1500, 10_000 - UInt64($0.element))) }
     s.memoryHistory = Array(repeating: 2500, count: 60)
     s.exits = [ExitEntry(pid: 7, timeMs: timestampMs, lastPrivateKiB: 1000, freedKiB: 0,
                          name: Array("job-\(sequence % 97)\"</span>".utf8))]

@@ -43,6 +43,7 @@ final class SamplerTests: XCTestCase {
         XCTAssertEqual(s.cpuIOWait, 250)   // 5 of 200
         XCTAssertEqual(s.coreBusy, [6000, 1000])
         XCTAssertEqual(s.cpuHistory, [0, 3500])
+        XCTAssertEqual(s.iowaitHistory, [0, 250])
     }
 
     func testFivePartMemoryBreakdownSumsToTotal() throws {
@@ -150,6 +151,7 @@ final class SamplerTests: XCTestCase {
         for i in 3..<50 { sampler.sample(realtimeMs: Self.t0 + UInt64(i) * 1000, monotonicNs: UInt64(i + 1) * 1_000_000_000) }
         XCTAssertEqual(sampler.snapshot.topMemory.map { $0.name.capacity }, before)
         XCTAssertEqual(sampler.snapshot.cpuHistory.count, 50)
+        XCTAssertEqual(sampler.snapshot.iowaitHistory.count, 50)
         XCTAssertEqual(sampler.snapshot.sequence, 50)
     }
 }

@@ -29,12 +29,28 @@ final class DecodeErrorTests: XCTestCase {
         XCTAssertEqual(decodeError(bytes), .badMagic)
     }
 
-    func testVersion2IsUnsupportedVersion() {
+    func testVersionsOtherThan1And2AreUnsupported() {
         var bytes = empty
-        storeU16(2, at: 8, in: &bytes)
-        XCTAssertEqual(decodeError(bytes), .unsupportedVersion(2))
-        storeU16(0, at: 8, in: &bytes)
-        XCTAssertEqual(decodeError(bytes), .unsupportedVersion(0))
+        for version: UInt16 in [3, 0, 0x100, .max] {
+            storeU16(version, at: 8, in: &bytes)
+            XCTAssertEqual(decodeError(bytes), .unsupportedVersion(version))
+        }
+    }
+
+    func testVersion1And2AreBothRead() throws {
+        XCTAssertEqual(try decodeResult(empty).get(), Snapshot())
+        XCTAssertEqual(try decodeResult(v1Bytes(fromV2: empty)).get(), Snapshot())
+    }
+
+    func testV2BodyLabelledVersion1IsRejectedNotMisread() {
+        // A v2 body under a v1 header: the iowait count is read as the memory count and
+        // the first iowait points as top-list counts; the parser must object.
+        var bytes = full
+        storeU16(1, at: 8, in: &bytes)
+        XCTAssertNotNil(decodeError(bytes))
+        var v1 = v1Bytes(fromV2: full)
+        storeU16(2, at: 8, in: &v1)
+        XCTAssertNotNil(decodeError(v1))
     }
 
     func testChangedBodyByteIsBadChecksum() {
@@ -103,6 +119,8 @@ final class DecodeErrorTests: XCTestCase {
     func testHistoryCountAboveLimitIsMalformed() {
         let bytes = withBody(of: empty) { $0[BodyOffset.cpuHistoryCountNoCores] = 61 }
         XCTAssertEqual(decodeError(bytes), .malformed(.countOverLimit))
+        let iowait = withBody(of: empty) { $0[BodyOffset.iowaitHistoryCountNoCores] = 61 }
+        XCTAssertEqual(decodeError(iowait), .malformed(.countOverLimit))
     }
 
     func testTopEntryCountAboveLimitIsMalformed() {
@@ -118,11 +136,26 @@ final class DecodeErrorTests: XCTestCase {
     }
 
     func testHistoriesOfUnequalLengthAreMalformed() {
+        // CPU 1 point, iowait 0.
         let bytes = withBody(of: empty) { body in
             body[BodyOffset.cpuHistoryCountNoCores] = 1
             body.insert(contentsOf: [0x10, 0x00], at: BodyOffset.cpuHistoryCountNoCores + 1)
         }
         XCTAssertEqual(decodeError(bytes), .malformed(.historyLengthMismatch))
+        // CPU and iowait 1 point, memory 0.
+        let memory = withBody(of: empty) { body in
+            body[BodyOffset.iowaitHistoryCountNoCores] = 1
+            body.insert(contentsOf: [0x20, 0x00], at: BodyOffset.iowaitHistoryCountNoCores + 1)
+            body[BodyOffset.cpuHistoryCountNoCores] = 1
+            body.insert(contentsOf: [0x10, 0x00], at: BodyOffset.cpuHistoryCountNoCores + 1)
+        }
+        XCTAssertEqual(decodeError(memory), .malformed(.historyLengthMismatch))
+        // v1: CPU 1 point, memory 0.
+        let v1 = withBody(of: v1Bytes(fromV2: empty)) { body in
+            body[BodyOffset.cpuHistoryCountNoCores] = 1
+            body.insert(contentsOf: [0x10, 0x00], at: BodyOffset.cpuHistoryCountNoCores + 1)
+        }
+        XCTAssertEqual(decodeError(v1), .malformed(.historyLengthMismatch))
     }
 
     func testUnknownBatteryStateIsMalformed() {
@@ -155,7 +188,7 @@ final class DecodeErrorTests: XCTestCase {
 
     func testEveryErrorHasADistinctOneLineMessage() {
         let errors: [SnapshotDecodeError] = [
-            .truncated, .badMagic, .unsupportedVersion(2), .oversize(20000), .badChecksum,
+            .truncated, .badMagic, .unsupportedVersion(3), .oversize(20000), .badChecksum,
             .malformed(.headerLength), .malformed(.totalLength), .malformed(.bytesAfterEnd),
             .malformed(.flags), .malformed(.bodyTooShort), .malformed(.trailingBytes),
             .malformed(.countOverLimit), .malformed(.nameTooLong), .malformed(.nameRunsPastEnd),

@@ -9,14 +9,14 @@ final class DecodeReuseTests: XCTestCase {
         var s = Snapshot()
         try decode(bytes, into: &s)
         XCTAssertEqual(s, fullSnapshot())
-        let capacities = [s.coreBusy.capacity, s.cpuHistory.capacity, s.memoryHistory.capacity,
+        let capacities = [s.coreBusy.capacity, s.cpuHistory.capacity, s.iowaitHistory.capacity, s.memoryHistory.capacity,
                           s.topCPU.capacity, s.topMemory.capacity, s.exits.capacity]
         let coreStorage = baseAddress(s.coreBusy)
         let nameStorage = s.topCPU.map { baseAddress($0.name) } + s.exits.map { baseAddress($0.name) }
 
         try decode(bytes, into: &s)
         XCTAssertEqual(s, fullSnapshot())
-        XCTAssertEqual([s.coreBusy.capacity, s.cpuHistory.capacity, s.memoryHistory.capacity,
+        XCTAssertEqual([s.coreBusy.capacity, s.cpuHistory.capacity, s.iowaitHistory.capacity, s.memoryHistory.capacity,
                         s.topCPU.capacity, s.topMemory.capacity, s.exits.capacity], capacities)
         XCTAssertEqual(baseAddress(s.coreBusy), coreStorage)
         XCTAssertEqual(s.topCPU.map { baseAddress($0.name) } + s.exits.map { baseAddress($0.name) }, nameStorage)

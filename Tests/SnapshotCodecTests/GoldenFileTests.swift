@@ -2,20 +2,29 @@ import Foundation
 import SnapshotCodec
 import XCTest
 
-/// The committed file Golden/full-v1.snapshot is the v1 encoding of `fullSnapshot()`.
-/// It pins the format: if this test fails, the encoding changed, and a changed
-/// encoding needs a new format version, not a new golden file.
+/// The committed file Golden/full-v2.snapshot is the encoding of `fullSnapshot()` in the
+/// current format. It pins the format: if this test fails, the encoding changed, and a
+/// changed encoding needs a new format version, not a new golden file.
 ///
-/// To regenerate it (only when `fullSnapshot()` itself changes), run
+/// Golden/full-v1.snapshot is the same snapshot as a v1 writer wrote it (no iowait
+/// history). It is never regenerated: it pins that v1 files still decode.
+///
+/// To regenerate full-v2.snapshot (only when `fullSnapshot()` itself changes), run
 ///     SYSSTATS_REGENERATE_GOLDEN=1 swift test --filter GoldenFileTests
 /// and commit the file.
 final class GoldenFileTests: XCTestCase {
-    static let goldenURL = URL(fileURLWithPath: #filePath)
+    static let goldenDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
-        .appendingPathComponent("Golden/full-v1.snapshot")
+        .appendingPathComponent("Golden")
+    static let goldenURL = goldenDirectory.appendingPathComponent("full-v2.snapshot")
+    static let goldenV1URL = goldenDirectory.appendingPathComponent("full-v1.snapshot")
 
     static func golden() throws -> [UInt8] {
         [UInt8](try Data(contentsOf: goldenURL))
+    }
+
+    static func goldenV1() throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: goldenV1URL))
     }
 
     func testEncodingTheFullSnapshotGivesTheGoldenBytes() throws {
@@ -23,11 +32,26 @@ final class GoldenFileTests: XCTestCase {
         if ProcessInfo.processInfo.environment["SYSSTATS_REGENERATE_GOLDEN"] == "1" {
             try Data(bytes).write(to: Self.goldenURL)
         }
+        XCTAssertEqual(formatVersion(bytes), 2)
         XCTAssertEqual(bytes, try Self.golden())
     }
 
     func testDecodingTheGoldenBytesGivesTheFullSnapshot() throws {
         XCTAssertEqual(try decodeResult(Self.golden()).get(), fullSnapshot())
+    }
+
+    func testTheV1GoldenFileDecodesToTheFullSnapshotWithoutIowaitHistory() throws {
+        var expected = fullSnapshot()
+        expected.iowaitHistory = []
+        let v1 = try Self.goldenV1()
+        XCTAssertEqual(formatVersion(v1), 1)
+        XCTAssertEqual(v1.count, SnapshotFormat.maximumV1Size)
+        XCTAssertEqual(try decodeResult(v1).get(), expected)
+    }
+
+    func testV2IsV1WithTheIowaitHistoryInsertedAfterTheCPUHistory() throws {
+        // The tests' v1 writer (drop the series, set version 1) reproduces the committed v1 file.
+        XCTAssertEqual(v1Bytes(fromV2: try Self.golden()), try Self.goldenV1())
     }
 
     func testCRC32MatchesZlibCheckValues() {

@@ -10,7 +10,7 @@ final class RoundTripTests: XCTestCase {
     func testEmptySnapshotRoundTripsUnchanged() throws {
         let empty = Snapshot()
         let bytes = encoded(empty)
-        XCTAssertEqual(bytes.count, 32 + 163)
+        XCTAssertEqual(bytes.count, 32 + 164)
         XCTAssertEqual(try decodeResult(bytes).get(), empty)
     }
 
@@ -32,14 +32,45 @@ final class RoundTripTests: XCTestCase {
 
     func testFullSnapshotEncodesToTheComputedMaximumSize() {
         XCTAssertEqual(SnapshotFormat.maximumV1Size, 2705)
-        XCTAssertEqual(encoded(fullSnapshot()).count, SnapshotFormat.maximumV1Size)
-        XCTAssertLessThanOrEqual(SnapshotFormat.maximumV1Size, Snapshot.maximumEncodedSize)
+        XCTAssertEqual(SnapshotFormat.maximumV2Size, 2826)
+        XCTAssertEqual(encoded(fullSnapshot()).count, SnapshotFormat.maximumV2Size)
+        XCTAssertEqual(v1Bytes(fromV2: encoded(fullSnapshot())).count, SnapshotFormat.maximumV1Size)
+        XCTAssertLessThanOrEqual(SnapshotFormat.maximumV2Size, Snapshot.maximumEncodedSize)
+    }
+
+    func testEncoderPadsAShortIowaitHistoryWithZerosOnTheOldSide() throws {
+        var s = Snapshot()
+        s.cpuHistory = [1, 2, 3, 4]
+        s.memoryHistory = [5, 6, 7, 8]
+        s.iowaitHistory = [30, 40]
+        XCTAssertEqual(try decodeResult(encoded(s)).get().iowaitHistory, [0, 0, 30, 40])
+        s.iowaitHistory = []
+        let d = try decodeResult(encoded(s)).get()
+        XCTAssertEqual(d.cpuHistory, [1, 2, 3, 4], "no iowait history does not cut the graph")
+        XCTAssertEqual(d.iowaitHistory, [0, 0, 0, 0])
+    }
+
+    func testEncoderKeepsTheNewestIowaitPointsOfALongerIowaitHistory() throws {
+        var s = Snapshot()
+        s.cpuHistory = [1, 2]
+        s.memoryHistory = [5, 6]
+        s.iowaitHistory = [10, 20, 30]
+        XCTAssertEqual(try decodeResult(encoded(s)).get().iowaitHistory, [20, 30])
+    }
+
+    func testAV1FileReEncodesAsV2WithZeroIowait() throws {
+        var s = fullSnapshot()
+        let fromV1 = try decodeResult(v1Bytes(fromV2: encoded(s))).get()
+        XCTAssertEqual(fromV1.iowaitHistory, [])
+        s.iowaitHistory = Array(repeating: 0, count: Snapshot.historyLength)
+        XCTAssertEqual(encoded(fromV1), encoded(s))
     }
 
     func testEncoderClampsCountsToTheLimitsKeepingFirstEntriesAndNewestHistory() throws {
         var s = fullSnapshot()
         s.coreBusy = (0..<600).map { Permyriad($0) }
         s.cpuHistory = (0..<70).map { Permyriad($0) }
+        s.iowaitHistory = (0..<75).map { Permyriad(500 + $0) }
         s.memoryHistory = (0..<65).map { Permyriad(1000 + $0) }
         s.topCPU += s.topCPU
         s.topMemory += s.topMemory
@@ -47,6 +78,7 @@ final class RoundTripTests: XCTestCase {
         let d = try decodeResult(encoded(s)).get()
         XCTAssertEqual(d.coreBusy, Array(s.coreBusy.prefix(Snapshot.maximumCores)))
         XCTAssertEqual(d.cpuHistory, Array(s.cpuHistory.suffix(60)))
+        XCTAssertEqual(d.iowaitHistory, Array(s.iowaitHistory.suffix(60)))
         XCTAssertEqual(d.memoryHistory, Array(s.memoryHistory.suffix(60)))
         XCTAssertEqual(d.topCPU, Array(s.topCPU.prefix(5)))
         XCTAssertEqual(d.topMemory, Array(s.topMemory.prefix(5)))
@@ -56,9 +88,11 @@ final class RoundTripTests: XCTestCase {
     func testEncoderCutsHistoriesOfUnequalLengthToTheShorterKeepingNewest() throws {
         var s = Snapshot()
         s.cpuHistory = [1, 2, 3, 4]
+        s.iowaitHistory = [11, 12, 13, 14]
         s.memoryHistory = [7, 8]
         let d = try decodeResult(encoded(s)).get()
         XCTAssertEqual(d.cpuHistory, [3, 4])
+        XCTAssertEqual(d.iowaitHistory, [13, 14])
         XCTAssertEqual(d.memoryHistory, [7, 8])
     }
 
@@ -84,8 +118,8 @@ final class RoundTripTests: XCTestCase {
         s.sequence = 0x1122_3344_5566_7788
         let bytes = encoded(s)
         XCTAssertEqual(Array(bytes[0..<8]), Array("SYSSTATS".utf8))
-        XCTAssertEqual(Array(bytes[8..<12]), [1, 0, 32, 0])
-        XCTAssertEqual(Array(bytes[12..<16]), [195, 0, 0, 0])
+        XCTAssertEqual(Array(bytes[8..<12]), [2, 0, 32, 0])
+        XCTAssertEqual(Array(bytes[12..<16]), [196, 0, 0, 0])
         XCTAssertEqual(Array(bytes[16..<24]), [0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11])
         XCTAssertEqual(Array(bytes[28..<32]), [0, 0, 0, 0])
     }

@@ -70,6 +70,7 @@ func fullSnapshot() -> Snapshot {
     s.battery.minutesRemaining = 321
     s.urgent = [.batteryLow, .memoryPressure]
     s.cpuHistory = (0..<Snapshot.historyLength).map { Permyriad($0 * 150) }
+    s.iowaitHistory = (0..<Snapshot.historyLength).map { Permyriad(($0 * 53) % 1000) }
     s.memoryHistory = (0..<Snapshot.historyLength).map { Permyriad(9000 - $0 * 10) }
     s.topCPU = (0..<Snapshot.maximumTopEntries).map {
         ProcessEntry(pid: UInt32(1000 + $0), cpu: UInt16(20000 - $0 * 100), privateKiB: UInt64(50_000 + $0), name: testName($0))
@@ -139,14 +140,37 @@ func withBody(of bytes: [UInt8], _ edit: (inout [UInt8]) -> Void) -> [UInt8] {
     return out
 }
 
-/// Body offsets of format v1 (see docs/snapshot-format.md).
+/// Body offsets of format v2 (see docs/snapshot-format.md).
 enum BodyOffset {
     static let batteryState = 141
     static let coreCount = 156
     /// In a snapshot with no cores: the history counts and the list counts.
     static let cpuHistoryCountNoCores = 158
-    static let memoryHistoryCountNoCores = 159
-    static let topCPUCountEmpty = 160
-    static let topMemoryCountEmpty = 161
-    static let exitCountEmpty = 162
+    static let iowaitHistoryCountNoCores = 159
+    static let memoryHistoryCountNoCores = 160
+    static let topCPUCountEmpty = 161
+    static let topMemoryCountEmpty = 162
+    static let exitCountEmpty = 163
+}
+
+/// The format version in an encoded snapshot's header.
+func formatVersion(_ bytes: [UInt8]) -> UInt16 {
+    UInt16(bytes[8]) | UInt16(bytes[9]) << 8
+}
+
+/// The v1 file of the snapshot a v2 encoding holds: the same bytes without the iowait
+/// history (v2 inserts that one series after cpuHistory and changes nothing else),
+/// version 1, total length and checksum fixed. The tests' only v1 writer.
+func v1Bytes(fromV2 bytes: [UInt8]) -> [UInt8] {
+    precondition(formatVersion(bytes) == 2)
+    let cores = Int(bytes[32 + BodyOffset.coreCount]) | Int(bytes[32 + BodyOffset.coreCount + 1]) << 8
+    let cpuCountAt = 32 + BodyOffset.cpuHistoryCountNoCores + 2 * cores
+    let points = Int(bytes[cpuCountAt])
+    let iowaitAt = cpuCountAt + 1 + 2 * points
+    var out = bytes
+    out.removeSubrange(iowaitAt..<(iowaitAt + 1 + 2 * points))
+    storeU16(1, at: 8, in: &out)
+    storeU32(UInt32(out.count), at: 12, in: &out)
+    fixChecksum(&out)
+    return out
 }

@@ -55,7 +55,7 @@ final class ReportTests: XCTestCase {
 
     func testUnsupportedVersionMessageCarriesTheVersion() {
         XCTAssertEqual(SnapshotFile.describe(.unsupportedVersion(7)),
-                       "\(SnapshotDecodeError.unsupportedVersion(7).message) 7 (this sysstats reads version 1)")
+                       "\(SnapshotDecodeError.unsupportedVersion(7).message) 7 (this sysstats reads versions 1 to 2)")
     }
 
     func testStaleSnapshotStillPrintsButWarnsOnStderrWithItsAge() throws {
