@@ -228,8 +228,10 @@ public enum BookmarkCommands {
 
     // MARK: suggest
 
-    /// `bookmarks suggest`: running processes no rule names, the largest by memory and the
-    /// busiest by CPU, each with a ready-to-run `sysstats bookmarks add` line.
+    /// `bookmarks suggest`: running programs no rule names, the largest by memory and the
+    /// busiest by CPU, each with a ready-to-run `sysstats bookmarks add` line. Processes the
+    /// same rule would name (four `bash`, a browser's twenty helpers) are one suggestion,
+    /// with their memory and CPU added up.
     public static func suggest(directory: String, procRoot: String, count: Int, intervalMs: Int) -> CommandOutput {
         let resolver: NameResolver
         switch readRules(directory: directory) {
@@ -239,18 +241,53 @@ public enum BookmarkCommands {
         let rows = Top.sample(procRoot: procRoot, intervalMs: intervalMs, resolver: resolver)
             .filter { $0.friendlyName == nil && !$0.isKernelThread }
         if rows.isEmpty { return CommandOutput(stdout: ["every running process has a bookmark"]) }
+        let groups = Suggestion.group(rows)
         var out: [String] = []
-        for (title, sort) in [("by memory", Top.Sort.memory), ("by CPU", Top.Sort.cpu)] {
-            let ranked = Top.sorted(rows, by: sort).filter { sort == .memory ? $0.privateKiB > 0 : $0.cpuPermyriad > 0 }
+        for (title, byMemory) in [("by memory", true), ("by CPU", false)] {
+            let ranked = groups.filter { byMemory ? $0.privateKiB > 0 : $0.cpuPermyriad > 0 }.sorted {
+                let (a, b) = byMemory ? ($0.privateKiB, $1.privateKiB) : ($0.cpuPermyriad, $1.cpuPermyriad)
+                return a != b ? a > b : $0.command < $1.command
+            }
             if ranked.isEmpty { continue }
-            out.append("Unbookmarked processes \(title):")
-            for row in ranked.prefix(count) {
-                out.append("  " + Columns.right("\(row.pid)", 7) + "  " + Columns.left(Exited.sanitize(row.name), 20)
-                           + Columns.right(Columns.mib(row.privateKiB), 9) + " MiB" + Columns.right(Columns.percentOneDecimal(row.cpuPermyriad), 7) + " %")
-                out.append("    " + suggestion(row))
+            out.append("Unbookmarked programs \(title):")
+            for group in ranked.prefix(count) {
+                let processes = group.processes == 1 ? "pid \(group.firstPid)" : "\(group.processes) processes"
+                out.append("  " + Columns.left(Exited.sanitize(group.name), 24) + Columns.left(processes, 14)
+                           + Columns.right(Columns.mib(group.privateKiB), 9) + " MiB"
+                           + Columns.right(Columns.percentOneDecimal(group.cpuPermyriad), 7) + " %")
+                out.append("    " + group.command)
             }
         }
         return CommandOutput(stdout: out)
+    }
+
+    /// One suggested rule and the running processes it would name.
+    struct Suggestion: Equatable {
+        var command: String
+        var name: [UInt8]
+        var firstPid: Int32
+        var processes = 1
+        var privateKiB: UInt64
+        var cpuPermyriad: UInt64
+
+        /// Groups rows by the `bookmarks add` line they would get, in first-seen order.
+        static func group(_ rows: [Top.Row]) -> [Suggestion] {
+            var groups: [Suggestion] = []
+            var index: [String: Int] = [:]
+            for row in rows {
+                let command = suggestion(row)
+                if let i = index[command] {
+                    groups[i].processes += 1
+                    groups[i].privateKiB += row.privateKiB
+                    groups[i].cpuPermyriad += row.cpuPermyriad
+                } else {
+                    index[command] = groups.count
+                    groups.append(Suggestion(command: command, name: row.name, firstPid: row.pid,
+                                             privateKiB: row.privateKiB, cpuPermyriad: row.cpuPermyriad))
+                }
+            }
+            return groups
+        }
     }
 
     /// The `sysstats bookmarks add` line for a process: `--truncated` when its comm was cut

@@ -224,6 +224,29 @@ final class BookmarkCommandsTests: XCTestCase {
         XCTAssertFalse(text.contains("gnome-control-c"), text)
     }
 
+    func testSuggestGroupsProcessesTheSameRuleWouldNameAndAddsUpTheirMemory() throws {
+        // Three copies of the webcontent process (pids 501, 601, 602): one suggestion.
+        let temporary = try TemporaryDirectory()
+        let proc = temporary.file("proc")
+        try FileManager.default.copyItem(atPath: Fixtures.path("sampler-bookmarks/1/proc"), toPath: proc)
+        for pid in ["601", "602"] {
+            try FileManager.default.copyItem(atPath: proc + "/501", toPath: proc + "/" + pid)
+        }
+        let out = BookmarkCommands.suggest(directory: data, procRoot: proc, count: 5, intervalMs: 0)
+        XCTAssertEqual(out.status, 0)
+        let lines = out.stdout.filter { $0.contains("sysstats bookmarks add --exe webcontent") }
+        XCTAssertEqual(lines.count, 1, out.stdout.joined(separator: "\n"))
+        let summary = try XCTUnwrap(out.stdout.first { $0.contains("3 processes") }, out.stdout.joined(separator: "\n"))
+        let single = BookmarkCommands.suggest(directory: data, procRoot: Fixtures.path("sampler-bookmarks/1/proc"),
+                                              count: 5, intervalMs: 0)
+        let one = try XCTUnwrap(single.stdout.first { $0.contains("pid 501") }, single.stdout.joined(separator: "\n"))
+        func mib(_ line: String) -> Double? {
+            line.split(separator: " ").firstIndex(of: "MiB").flatMap { i in Double(line.split(separator: " ")[i - 1]) }
+        }
+        let total = try XCTUnwrap(mib(summary)), each = try XCTUnwrap(mib(one))
+        XCTAssertEqual(total, each * 3, accuracy: 0.11, "\(summary) vs \(one)")
+    }
+
     func testShellQuotingKeepsPlainNamesAndQuotesTheRestButRefusesControlBytes() {
         XCTAssertEqual(ShellQuote.quote(Array("firefox-esr".utf8)), "firefox-esr")
         XCTAssertEqual(ShellQuote.quote(Array("Web Content".utf8)), "'Web Content'")
