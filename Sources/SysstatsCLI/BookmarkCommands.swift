@@ -252,7 +252,7 @@ public enum BookmarkCommands {
             out.append("Unbookmarked programs \(title):")
             for group in ranked.prefix(count) {
                 let processes = group.processes == 1 ? "pid \(group.firstPid)" : "\(group.processes) processes"
-                out.append("  " + Columns.left(Exited.sanitize(group.name), 24) + Columns.left(processes, 14)
+                out.append("  " + Columns.left(Exited.sanitize(group.name), 22) + "  " + Columns.left(processes, 13)
                            + Columns.right(Columns.mib(group.privateKiB), 9) + " MiB"
                            + Columns.right(Columns.percentOneDecimal(group.cpuPermyriad), 7) + " %")
                 out.append("    " + group.command)
