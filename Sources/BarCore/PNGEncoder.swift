@@ -106,6 +106,22 @@ public struct PNGEncoder {
         }
     }
 
+    /// How many bytes from `p` (at most `limit`) equal those `back` bytes earlier: eight
+    /// at a time while they can be, the first differing byte found from the XOR.
+    @inline(__always)
+    static func matchLength(_ p: UnsafeRawPointer, back: Int, limit: Int) -> Int {
+        let q = p - back
+        var l = 0
+        while l + 8 <= limit {
+            let x = p.loadUnaligned(fromByteOffset: l, as: UInt64.self)
+                ^ q.loadUnaligned(fromByteOffset: l, as: UInt64.self)
+            if x != 0 { return l + UInt64(littleEndian: x).trailingZeroBitCount / 8 }
+            l += 8
+        }
+        while l < limit && p.load(fromByteOffset: l, as: UInt8.self) == q.load(fromByteOffset: l, as: UInt8.self) { l += 1 }
+        return l
+    }
+
     static func rowsPerBlock(rowBytes: Int, height: Int) -> Int {
         max(1, min(height, blockTarget / rowBytes))
     }
@@ -236,19 +252,18 @@ public struct PNGEncoder {
                         bits(3 << 24 | 2 | (final ? 1 : 0))   // BFINAL, BTYPE 01: fixed Huffman
                         var i = start
                         let end = start + n
+                        let base = UnsafeRawPointer(s.baseAddress!)
                         while i < end {
                             let limit = min(258, end - i)
                             var best = 0, distance: UInt32 = 0
                             if limit >= 3 {
                                 // The run first: on a tie its distance is the shorter code (5 bits, not 15).
                                 if i - 3 >= low {
-                                    var l = 0
-                                    while l < limit && s[i + l] == s[i + l - 3] { l += 1 }
+                                    let l = PNGEncoder.matchLength(base + i, back: 3, limit: limit)
                                     if l >= 3 { best = l; distance = runDistance }
                                 }
                                 if best < limit && upDistance != 0 && i - rowBytes >= low {
-                                    var l = 0
-                                    while l < limit && s[i + l] == s[i + l - rowBytes] { l += 1 }
+                                    let l = PNGEncoder.matchLength(base + i, back: rowBytes, limit: limit)
                                     if l > best && l >= 3 { best = l; distance = upDistance }
                                 }
                             }
