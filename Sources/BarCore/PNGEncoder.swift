@@ -1,7 +1,15 @@
 // The project's one PNG encoder (the renderer's png/genmon outputs and `sysstats
 // history --png`): 8-bit RGB, no interlace, filter 0 on every row, the zlib
-// stream in stored (uncompressed) deflate blocks. No zlib dependency, Embedded
-// Swift friendly, and it writes into a buffer reserved once for the image's size.
+// stream in fixed-Huffman deflate blocks. No zlib dependency, Embedded Swift
+// friendly, and it writes into buffers reserved once for the image's size.
+//
+// The pictures are flat colour runs and rows that repeat the row above, so the
+// matcher tries just two distances at each position: 3 (the previous pixel) and
+// one row (the same pixel in the row above, filter byte included), and takes the
+// longer match. No hash chains, no dynamic Huffman tables: linear time, a few
+// kilobytes of tables. A block that would come out larger compressed than stored
+// (noise) is rewritten as stored, so the file never exceeds the stored form by
+// more than a few bytes per block and the buffer's worst case is known up front.
 
 #if hasFeature(Embedded)
 import SnapshotCodecEmbedded
@@ -11,122 +19,303 @@ import SnapshotCodec
 
 /// Encodes images of one size as PNG into a reused buffer.
 public struct PNGEncoder {
-    /// The image size this encoder's buffer is for.
+    /// The image size this encoder's buffers are for.
     public let width: Int
     public let height: Int
-    /// The last encoded file.
-    public private(set) var bytes: [UInt8]
+    /// The output buffer, sized for the worst case; the file is its first ``count`` bytes.
+    private var storage: [UInt8]
+    /// The length of the last encoded file.
+    public private(set) var count = 0
+    /// The raw (filtered) rows of the block being compressed, after the row before them
+    /// (slot 0), so both match distances read from one contiguous buffer.
+    private var scratch: [UInt8]
+    private let rowsPerBlock: Int
+    /// Fixed-Huffman codes, bit-reversed for LSB-first output, as `bits << 24 | code`:
+    /// literals 0...255 and end-of-block (256); lengths 3...258 with their extra bits.
+    private let literalCodes: [UInt32]
+    private let lengthCodes: [UInt32]
+    /// The two match distances, coded (code and extra bits); `upDistance` is 0 when a
+    /// row is longer than deflate's 32 KiB window.
+    private let runDistance: UInt32
+    private let upDistance: UInt32
 
     /// The largest stored deflate block.
-    static let maximumBlock = 65_535
+    static let maximumStored = 65_535
+    /// Raw bytes per deflate block (whole rows, at least one): small enough that a
+    /// noisy block falls back to stored without dragging a large neighbourhood along.
+    static let blockTarget = 16_384
 
-    /// Allocates the buffer for `width`×`height` images (its final size: the file's size is fixed).
+    /// Allocates the buffers for `width`×`height` images.
     public init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
-        bytes = [UInt8](repeating: 0, count: PNGEncoder.encodedSize(width: self.width, height: self.height))
+        let rowBytes = 1 + 3 * self.width
+        rowsPerBlock = PNGEncoder.rowsPerBlock(rowBytes: rowBytes, height: self.height)
+        // Left uninitialised: only the first `count` bytes are ever read, each written first,
+        // and the worst case's pages that a compressed picture never reaches stay unmapped
+        // (about 0.77 MB of resident memory at 1024x256).
+        let capacity = PNGEncoder.capacity(width: self.width, height: self.height)
+        storage = [UInt8](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
+        scratch = [UInt8](repeating: 0, count: (1 + rowsPerBlock) * rowBytes)
+
+        var literals = [UInt32](repeating: 0, count: 257)
+        for v in 0..<257 {
+            literals[v] = v < 144 ? PNGEncoder.code(0x30 + v, bits: 8)
+                : v < 256 ? PNGEncoder.code(0x190 + v - 144, bits: 9) : PNGEncoder.code(0, bits: 7)
+        }
+        literalCodes = literals
+        var lengths = [UInt32](repeating: 0, count: 259)
+        for length in 3...258 {
+            var symbol = 0
+            while symbol + 1 < 28 && PNGEncoder.lengthBase[symbol + 1] <= length { symbol += 1 }
+            var extraBits = PNGEncoder.lengthExtra[symbol], extra = length - PNGEncoder.lengthBase[symbol]
+            var s = 257 + symbol
+            if length == 258 { s = 285; extraBits = 0; extra = 0 }   // 258 has its own symbol
+            let huffman = s < 280 ? PNGEncoder.code(s - 256, bits: 7) : PNGEncoder.code(0xC0 + s - 280, bits: 8)
+            lengths[length] = PNGEncoder.append(huffman, extra, bits: extraBits)
+        }
+        lengthCodes = lengths
+        runDistance = PNGEncoder.distanceCode(3)
+        upDistance = rowBytes <= 32_768 ? PNGEncoder.distanceCode(rowBytes) : 0
     }
 
-    /// The exact size of the file for a `width`×`height` image.
-    public static func encodedSize(width: Int, height: Int) -> Int {
-        let raw = height * (1 + 3 * width)
-        let blocks = max(1, (raw + maximumBlock - 1) / maximumBlock)
-        let zlib = 2 + raw + 5 * blocks + 4
-        return 8 + (12 + 13) + (12 + zlib) + 12
+    static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+                             35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227]
+    static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+                              3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5]
+
+    /// A Huffman code of `bits` bits, reversed (deflate sends Huffman codes most significant bit first).
+    static func code(_ value: Int, bits: Int) -> UInt32 {
+        var reversed = 0
+        for i in 0..<bits where value >> i & 1 == 1 { reversed |= 1 << (bits - 1 - i) }
+        return UInt32(bits) << 24 | UInt32(reversed)
     }
+
+    /// `code` followed by `bits` extra bits of `extra` (sent least significant bit first).
+    static func append(_ code: UInt32, _ extra: Int, bits: Int) -> UInt32 {
+        let n = code >> 24
+        return (n + UInt32(bits)) << 24 | (code & 0xFF_FFFF) | UInt32(extra) << n
+    }
+
+    /// The fixed 5-bit distance code and extra bits for `distance` (1...32,768).
+    static func distanceCode(_ distance: Int) -> UInt32 {
+        var symbol = 0, base = 1
+        while true {
+            let extraBits = max(0, symbol / 2 - 1)
+            if distance < base + (1 << extraBits) {
+                return append(code(symbol, bits: 5), distance - base, bits: extraBits)
+            }
+            base += 1 << extraBits
+            symbol += 1
+        }
+    }
+
+    /// How many bytes from `p` (at most `limit`) equal those `back` bytes earlier: eight
+    /// at a time while they can be, the first differing byte found from the XOR.
+    @inline(__always)
+    static func matchLength(_ p: UnsafeRawPointer, back: Int, limit: Int) -> Int {
+        let q = p - back
+        var l = 0
+        while l + 8 <= limit {
+            let x = p.loadUnaligned(fromByteOffset: l, as: UInt64.self)
+                ^ q.loadUnaligned(fromByteOffset: l, as: UInt64.self)
+            if x != 0 { return l + UInt64(littleEndian: x).trailingZeroBitCount / 8 }
+            l += 8
+        }
+        while l < limit && p.load(fromByteOffset: l, as: UInt8.self) == q.load(fromByteOffset: l, as: UInt8.self) { l += 1 }
+        return l
+    }
+
+    static func rowsPerBlock(rowBytes: Int, height: Int) -> Int {
+        max(1, min(height, blockTarget / rowBytes))
+    }
+
+    /// The largest file a `width`×`height` image can encode to (the buffer's size): every
+    /// block stored, plus a block's header and padding, plus room for a compressed
+    /// attempt to overrun its stored size before it is abandoned.
+    public static func capacity(width: Int, height: Int) -> Int {
+        let w = max(1, width), h = max(1, height)
+        let rowBytes = 1 + 3 * w
+        let rows = rowsPerBlock(rowBytes: rowBytes, height: h)
+        let blockBytes = rows * rowBytes
+        let blocks = (h + rows - 1) / rows
+        let chunks = (blockBytes + maximumStored - 1) / maximumStored
+        let zlib = 2 + h * rowBytes + blocks * (2 + 6 * chunks) + 4
+        return 8 + (12 + 13) + (12 + zlib) + 12 + blockBytes / 8 + 16
+    }
+
+    /// Calls `body` with the last encoded file.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// A copy of the last encoded file (allocates: for callers that keep it).
+    public var bytes: [UInt8] { Array(storage[0..<count]) }
 
     /// Encodes `image` (which must be `width`×`height`; others are cropped or padded
-    /// with black) into ``bytes``, overwriting them in place.
+    /// with black) into the buffer; ``withBytes(_:)`` then reads the file.
     @inline(never)
     public mutating func encode(_ image: PanelImage) {
         let w = width, h = height
         let rowBytes = 1 + 3 * w
-        let raw = h * rowBytes
         let imageWidth = image.width, imageHeight = image.height
-        bytes.withUnsafeMutableBufferPointer { out in
-            var o = 0
-            @inline(__always) func put(_ b: UInt8) { out[o] = b; o += 1 }
-            @inline(__always) func put32(_ v: UInt32) {
-                put(UInt8(truncatingIfNeeded: v >> 24)); put(UInt8(truncatingIfNeeded: v >> 16))
-                put(UInt8(truncatingIfNeeded: v >> 8)); put(UInt8(truncatingIfNeeded: v))
-            }
-            // Signature.
-            put(0x89); put(0x50); put(0x4E); put(0x47); put(0x0D); put(0x0A); put(0x1A); put(0x0A)
-            // IHDR: size, bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace.
-            put32(13)
-            var typeStart = o
-            put32(0x4948_4452)
-            put32(UInt32(w)); put32(UInt32(h))
-            put(8); put(2); put(0); put(0); put(0)
-            put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
-
-            // IDAT: a zlib stream of stored deflate blocks.
-            let zlibLength = PNGEncoder.encodedSize(width: w, height: h) - 8 - 25 - 12 - 12
-            put32(UInt32(zlibLength))
-            typeStart = o
-            put32(0x4944_4154)
-            put(0x78); put(0x01)  // deflate, 32 KiB window, no preset dictionary, fastest
-            var remaining = raw
-            var blockLeft = 0
-            var a: UInt32 = 1, b: UInt32 = 0
-            image.withPixels { p in
-                for y in 0..<h {
-                    let inImage = y < imageHeight
-                    if blockLeft >= rowBytes {
-                        // The whole row fits in the current block: no header checks per byte.
-                        put(0)   // filter: none
-                        b &+= a
-                        for x in 0..<w {
-                            let c: UInt32 = inImage && x < imageWidth ? p[y * imageWidth + x] : 0
-                            let r = UInt8(truncatingIfNeeded: c >> 16), g = UInt8(truncatingIfNeeded: c >> 8)
-                            let bl = UInt8(truncatingIfNeeded: c)
-                            put(r); put(g); put(bl)
-                            a &+= UInt32(r); b &+= a
-                            a &+= UInt32(g); b &+= a
-                            a &+= UInt32(bl); b &+= a
-                        }
-                        blockLeft -= rowBytes
-                        remaining -= rowBytes
-                    } else {
-                        // A row that crosses into a new block: byte by byte, a header where one ends.
-                        for k in 0..<rowBytes {
-                            if blockLeft == 0 {
-                                let n = min(remaining, PNGEncoder.maximumBlock)
-                                put(remaining == n ? 1 : 0)
-                                put(UInt8(truncatingIfNeeded: n)); put(UInt8(truncatingIfNeeded: n >> 8))
-                                put(UInt8(truncatingIfNeeded: ~n)); put(UInt8(truncatingIfNeeded: ~n >> 8))
-                                blockLeft = n
-                            }
-                            let byte: UInt8
-                            if k == 0 {
-                                byte = 0   // filter: none
-                            } else {
-                                let x = (k - 1) / 3
-                                let c: UInt32 = inImage && x < imageWidth ? p[y * imageWidth + x] : 0
-                                let channel = k - 1 - 3 * x
-                                byte = UInt8(truncatingIfNeeded: channel == 0 ? c >> 16 : (channel == 1 ? c >> 8 : c))
-                            }
-                            put(byte)
-                            a &+= UInt32(byte)
-                            b &+= a
-                            blockLeft -= 1
-                            remaining -= 1
-                        }
-                    }
-                    // Reduced once per row (≤ 3,073 bytes): both sums stay far below 2^32
-                    // (zlib reduces every 5,552 bytes).
-                    a %= 65_521
-                    b %= 65_521
+        let rowsPerBlock = self.rowsPerBlock
+        let literalCodes = self.literalCodes, lengthCodes = self.lengthCodes
+        let runDistance = self.runDistance, upDistance = self.upDistance
+        var o = 0
+        storage.withUnsafeMutableBufferPointer { out in
+          scratch.withUnsafeMutableBufferPointer { s in
+            literalCodes.withUnsafeBufferPointer { lit in
+              lengthCodes.withUnsafeBufferPointer { len in
+                @inline(__always) func put(_ b: UInt8) { out[o] = b; o += 1 }
+                @inline(__always) func put32(_ v: UInt32) {
+                    put(UInt8(truncatingIfNeeded: v >> 24)); put(UInt8(truncatingIfNeeded: v >> 16))
+                    put(UInt8(truncatingIfNeeded: v >> 8)); put(UInt8(truncatingIfNeeded: v))
                 }
-            }
-            put32(b << 16 | a)
-            put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+                // Deflate's bit stream: codes as `bits << 24 | value`, least significant bit first.
+                var bitBuffer: UInt64 = 0, bitCount = 0
+                @inline(__always) func bits(_ c: UInt32) {
+                    bitBuffer |= UInt64(c & 0xFF_FFFF) << UInt64(bitCount)
+                    bitCount += Int(c >> 24)
+                    if bitCount >= 32 {
+                        put(UInt8(truncatingIfNeeded: bitBuffer)); put(UInt8(truncatingIfNeeded: bitBuffer >> 8))
+                        put(UInt8(truncatingIfNeeded: bitBuffer >> 16)); put(UInt8(truncatingIfNeeded: bitBuffer >> 24))
+                        bitBuffer >>= 32
+                        bitCount -= 32
+                    }
+                }
+                func flushToByte() {
+                    while bitCount > 0 { put(UInt8(truncatingIfNeeded: bitBuffer)); bitBuffer >>= 8; bitCount -= 8 }
+                    bitBuffer = 0
+                    bitCount = 0
+                }
+                /// `n` raw bytes from scratch[start...] as stored blocks.
+                func stored(_ start: Int, _ n: Int, final: Bool) {
+                    var done = 0
+                    repeat {
+                        let m = min(n - done, PNGEncoder.maximumStored)
+                        bits(3 << 24 | (final && done + m == n ? 1 : 0))
+                        flushToByte()
+                        put(UInt8(truncatingIfNeeded: m)); put(UInt8(truncatingIfNeeded: m >> 8))
+                        put(UInt8(truncatingIfNeeded: ~m)); put(UInt8(truncatingIfNeeded: ~m >> 8))
+                        for i in 0..<m { put(s[start + done + i]) }
+                        done += m
+                    } while done < n
+                }
 
-            // IEND.
-            put32(0)
-            typeStart = o
-            put32(0x4945_4E44)
-            put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+                // Signature.
+                put(0x89); put(0x50); put(0x4E); put(0x47); put(0x0D); put(0x0A); put(0x1A); put(0x0A)
+                // IHDR: size, bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace.
+                put32(13)
+                var typeStart = o
+                put32(0x4948_4452)
+                put32(UInt32(w)); put32(UInt32(h))
+                put(8); put(2); put(0); put(0); put(0)
+                put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+
+                // IDAT: its length is known at the end.
+                let lengthAt = o
+                put32(0)
+                typeStart = o
+                put32(0x4944_4154)
+                put(0x78); put(0x01)  // deflate, 32 KiB window, no preset dictionary, fastest
+                var a: UInt32 = 1, b: UInt32 = 0
+                image.withPixels { p in
+                    var y = 0
+                    while y < h {
+                        let rows = min(rowsPerBlock, h - y)
+                        // The block's rows after slot 0 (the previous block's last row), and their Adler-32.
+                        for r in 0..<rows {
+                            let yy = y + r
+                            let inImage = yy < imageHeight
+                            var i = (1 + r) * rowBytes
+                            s[i] = 0   // filter: none
+                            i += 1
+                            b &+= a
+                            var x = 0
+                            while x < w {
+                                // Reduced every 1,800 pixels (5,400 bytes; zlib reduces every
+                                // 5,552): both sums stay below 2^32.
+                                let chunkEnd = min(w, x + 1_800)
+                                while x < chunkEnd {
+                                    let c: UInt32 = inImage && x < imageWidth ? p[yy * imageWidth + x] : 0
+                                    let red = UInt8(truncatingIfNeeded: c >> 16), green = UInt8(truncatingIfNeeded: c >> 8)
+                                    let blue = UInt8(truncatingIfNeeded: c)
+                                    s[i] = red; s[i + 1] = green; s[i + 2] = blue
+                                    a &+= UInt32(red); b &+= a
+                                    a &+= UInt32(green); b &+= a
+                                    a &+= UInt32(blue); b &+= a
+                                    i += 3
+                                    x += 1
+                                }
+                                a %= 65_521
+                                b %= 65_521
+                            }
+                        }
+                        let final = y + rows == h
+                        let start = rowBytes, n = rows * rowBytes
+                        // Matches may reach back into slot 0 only when it holds a real row.
+                        let low = y == 0 ? rowBytes : 0
+                        let savedO = o, savedBuffer = bitBuffer, savedCount = bitCount
+                        bits(3 << 24 | 2 | (final ? 1 : 0))   // BFINAL, BTYPE 01: fixed Huffman
+                        var i = start
+                        let end = start + n
+                        let base = UnsafeRawPointer(s.baseAddress!)
+                        while i < end {
+                            let limit = min(258, end - i)
+                            var best = 0, distance: UInt32 = 0
+                            if limit >= 3 {
+                                // The run first: on a tie its distance is the shorter code (5 bits, not 15).
+                                if i - 3 >= low {
+                                    let l = PNGEncoder.matchLength(base + i, back: 3, limit: limit)
+                                    if l >= 3 { best = l; distance = runDistance }
+                                }
+                                if best < limit && upDistance != 0 && i - rowBytes >= low {
+                                    let l = PNGEncoder.matchLength(base + i, back: rowBytes, limit: limit)
+                                    if l > best && l >= 3 { best = l; distance = upDistance }
+                                }
+                            }
+                            if best >= 3 {
+                                bits(len[best])
+                                bits(distance)
+                                i += best
+                            } else {
+                                bits(lit[Int(s[i])])
+                                i += 1
+                            }
+                        }
+                        bits(lit[256])   // end of block
+                        let compressedBits = (o - savedO) * 8 + bitCount - savedCount
+                        let chunks = (n + PNGEncoder.maximumStored - 1) / PNGEncoder.maximumStored
+                        if compressedBits > chunks * (3 + 7 + 32) + 8 * n {
+                            // Noise: stored is smaller. Forget the compressed attempt.
+                            o = savedO; bitBuffer = savedBuffer; bitCount = savedCount
+                            stored(start, n, final: final)
+                        }
+                        // The block's last row is the next block's slot 0.
+                        let last = rows * rowBytes
+                        for k in 0..<rowBytes { s[k] = s[last + k] }
+                        y += rows
+                    }
+                }
+                flushToByte()
+                put32(b << 16 | a)
+                let idatLength = UInt32(o - typeStart - 4)
+                out[lengthAt] = UInt8(truncatingIfNeeded: idatLength >> 24)
+                out[lengthAt + 1] = UInt8(truncatingIfNeeded: idatLength >> 16)
+                out[lengthAt + 2] = UInt8(truncatingIfNeeded: idatLength >> 8)
+                out[lengthAt + 3] = UInt8(truncatingIfNeeded: idatLength)
+                put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+
+                // IEND.
+                put32(0)
+                typeStart = o
+                put32(0x4945_4E44)
+                put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+              }
+            }
+          }
         }
+        count = o
     }
 }

@@ -43,7 +43,8 @@ public struct PNGFileSink: BarSink {
 
     public mutating func showImage(_ image: PanelImage) -> Int32 {
         encoder.encode(image)
-        return writeAtomically(temporaryPath, path, encoder.bytes)
+        let temporary = temporaryPath, target = path
+        return encoder.withBytes { writeAtomically(temporary, target, $0) }
     }
 
     public mutating func handleEvents() -> Int { 0 }
@@ -53,12 +54,17 @@ public struct PNGFileSink: BarSink {
 /// (both NUL-terminated). Returns 0 or the errno that stopped it; the temporary
 /// file is removed on failure.
 public func writeAtomically(_ temporary: [UInt8], _ target: [UInt8], _ bytes: [UInt8]) -> Int32 {
+    bytes.withUnsafeBytes { writeAtomically(temporary, target, $0) }
+}
+
+/// ``writeAtomically(_:_:_:)`` of bytes the caller owns (the PNG encoder's buffer).
+public func writeAtomically(_ temporary: [UInt8], _ target: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Int32 {
     temporary.withUnsafeBufferPointer { t in
         t.baseAddress!.withMemoryRebound(to: CChar.self, capacity: t.count) { tmp -> Int32 in
             var fd: Int32
             repeat { fd = cbarsys_open_write(tmp, 0o644) } while fd < 0 && cbarsys_errno() == EINTR
             if fd < 0 { return cbarsys_errno() }
-            let err = bytes.withUnsafeBytes { writeAll(fd, $0) }
+            let err = writeAll(fd, bytes)
             if close(fd) != 0 && err == 0 && cbarsys_errno() != EINTR {
                 let e = cbarsys_errno()
                 _ = unlink(tmp)

@@ -102,12 +102,15 @@ final class PanelGoldenTests: XCTestCase {
     }
 }
 
-/// A PNG as our encoder writes it (8-bit RGB, stored deflate blocks, filter 0), read back
-/// for the golden comparison; anything else is an error, not a guess.
+/// A PNG as our encoder writes it (8-bit RGB, filter 0, stored or fixed-Huffman deflate
+/// blocks), read back for the golden comparison; anything else (a dynamic-Huffman block,
+/// another filter) is an error, not a guess.
 struct StoredPNG {
     struct Unsupported: Error { var what: String }
     var width = 0, height = 0
     var pixels: [UInt32] = []
+    /// The deflate block types in stream order (0 stored, 1 fixed Huffman).
+    var blockTypes: [Int] = []
 
     init(_ bytes: [UInt8]) throws {
         guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Unsupported(what: "signature") }
@@ -116,6 +119,7 @@ struct StoredPNG {
         var idat: [UInt8] = []
         while pos + 12 <= bytes.count {
             let n = u32(pos)
+            guard pos + 12 + n <= bytes.count else { throw Unsupported(what: "chunk length") }
             let type = String(decoding: bytes[(pos + 4)..<(pos + 8)], as: UTF8.self)
             let body = Array(bytes[(pos + 8)..<(pos + 8 + n)])
             if type == "IHDR" {
@@ -125,17 +129,73 @@ struct StoredPNG {
             if type == "IDAT" { idat += body }
             pos += 12 + n
         }
-        // zlib header, then stored blocks: BFINAL/BTYPE byte, LEN, NLEN, data.
+        guard pos == bytes.count else { throw Unsupported(what: "trailing bytes") }
+        // zlib header, then deflate blocks (RFC 1951), bits least significant first.
+        var bit = 16
+        func take(_ n: Int) throws -> Int {
+            var v = 0
+            for i in 0..<n {
+                guard bit / 8 < idat.count else { throw Unsupported(what: "truncated deflate") }
+                v |= Int(idat[bit / 8] >> (bit % 8) & 1) << i
+                bit += 1
+            }
+            return v
+        }
+        func huffman(_ n: Int, after code: Int = 0) throws -> Int {
+            var c = code
+            for _ in 0..<n { c = c << 1 | (try take(1)) }
+            return c
+        }
+        let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
+                          131, 163, 195, 227, 258]
+        let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
         var raw: [UInt8] = []
-        var p = 2
         while true {
-            guard idat[p] & 0b110 == 0 else { throw Unsupported(what: "compressed deflate block") }
-            let final = idat[p] & 1 == 1
-            let len = Int(idat[p + 1]) | Int(idat[p + 2]) << 8
-            raw += idat[(p + 5)..<(p + 5 + len)]
-            p += 5 + len
+            let final = try take(1) == 1
+            let type = try take(2)
+            blockTypes.append(type)
+            if type == 0 {
+                bit = (bit + 7) / 8 * 8
+                let len = try take(16), nlen = try take(16)
+                guard len == ~nlen & 0xFFFF, bit / 8 + len <= idat.count else { throw Unsupported(what: "stored length") }
+                raw += idat[(bit / 8)..<(bit / 8 + len)]
+                bit += 8 * len
+            } else if type == 1 {
+                while true {
+                    // Fixed codes: 7 bits 256-279, 8 bits 0-143 and 280-287, 9 bits 144-255.
+                    var symbol: Int
+                    let c7 = try huffman(7)
+                    if c7 <= 23 {
+                        symbol = 256 + c7
+                    } else {
+                        let c8 = try huffman(1, after: c7)
+                        if c8 >= 0x30 && c8 <= 0xBF { symbol = c8 - 0x30 }
+                        else if c8 >= 0xC0 && c8 <= 0xC7 { symbol = 280 + c8 - 0xC0 }
+                        else { symbol = 144 + (try huffman(1, after: c8)) - 0x190 }
+                    }
+                    if symbol < 256 { raw.append(UInt8(symbol)); continue }
+                    if symbol == 256 { break }
+                    guard symbol <= 285 else { throw Unsupported(what: "length symbol \(symbol)") }
+                    let length = lengthBase[symbol - 257] + (try take(lengthExtra[symbol - 257]))
+                    let d = try huffman(5)
+                    guard d < 30 else { throw Unsupported(what: "distance symbol \(d)") }
+                    let extra = max(0, d / 2 - 1)
+                    var base = 1
+                    for k in 0..<d { base += 1 << max(0, k / 2 - 1) }
+                    let distance = base + (try take(extra))
+                    guard distance <= raw.count, distance <= 32_768 else { throw Unsupported(what: "distance \(distance)") }
+                    for _ in 0..<length { raw.append(raw[raw.count - distance]) }
+                }
+            } else {
+                throw Unsupported(what: "deflate block type \(type)")
+            }
             if final { break }
         }
+        bit = (bit + 7) / 8 * 8
+        guard bit / 8 + 4 == idat.count else { throw Unsupported(what: "zlib trailer") }
+        var a = 1, b = 0
+        for byte in raw { a = (a + Int(byte)) % 65_521; b = (b + a) % 65_521 }
+        guard UInt(try take(32)).byteSwapped >> 32 == UInt(b << 16 | a) else { throw Unsupported(what: "Adler-32") }
         let stride = 1 + 3 * width
         guard raw.count == stride * height else { throw Unsupported(what: "length") }
         pixels.reserveCapacity(width * height)
