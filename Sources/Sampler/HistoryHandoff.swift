@@ -24,9 +24,13 @@ public final class HistoryHandoff {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { return nil }
-        let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        return String(path[...slash]) + "sysstatsd-history"
+        // Over bytes: String indices (`path[...slash]`) ran the standard library's
+        // grapheme-alignment code, three 64 KiB windows of code pages for this one call.
+        var bytes = buffer[0..<n].map { UInt8(bitPattern: $0) }
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        bytes.removeSubrange((slash + 1)...)
+        bytes.append(contentsOf: "sysstatsd-history".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public init(writerPath: String, dataDirectory: String) {

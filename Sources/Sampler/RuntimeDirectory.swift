@@ -87,7 +87,11 @@ public struct RuntimeDirectoryError: Error, Equatable, CustomStringConvertible {
 }
 
 /// `getenv` as an optional String.
+///
+/// Decoded from its bytes (`strlen`, then UTF-8 with repair), not with `String(cString:)`:
+/// at start-up that initialiser was the only code run in a 64 KiB window of the sampler's
+/// code pages (docs/performance.md).
 public func environmentValue(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
-    return String(cString: value)
+    return String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
 }

@@ -78,9 +78,8 @@ public enum SamplerLoop {
     /// nil (after one line on stderr) when history cannot be kept.
     /// `--data-dir`, else the XDG rule (history and the bookmark rules cache live there).
     private static func dataDirectory(_ configuration: SamplerConfiguration) -> String? {
-        func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        return DataDirectory.resolve(dataDir: configuration.dataDirectory,
-                                     xdgDataHome: environment("XDG_DATA_HOME"), home: environment("HOME"))
+        DataDirectory.resolve(dataDir: configuration.dataDirectory,
+                              xdgDataHome: environmentValue("XDG_DATA_HOME"), home: environmentValue("HOME"))
     }
 
     private static func startHistory(_ configuration: SamplerConfiguration, first: Snapshot) -> (collector: HistoryCollector, handoff: HistoryHandoff)? {

@@ -30,46 +30,65 @@ public enum SamplerOptions {
 
     /// Parses the arguments after the program name. The error is one line for stderr.
     public static func parse(_ arguments: [String]) -> Result<Parsed, OptionsError> {
+        parse(bytes: arguments.map { Array($0.utf8) })
+    }
+
+    /// Parses the arguments after the program name, each as its bytes (what
+    /// ``processArguments()`` returns). The error is one line for stderr.
+    ///
+    /// Over bytes: comparing `String`s against each option name, and the strings
+    /// `CommandLine.arguments` makes, ran standard-library code (string comparison, the
+    /// arguments' one-time initialisation) that nothing else in the sampler runs; each
+    /// such function kept a 64 KiB window of code pages resident (docs/performance.md).
+    public static func parse(bytes arguments: [[UInt8]]) -> Result<Parsed, OptionsError> {
         var config = SamplerConfiguration()
         var i = 0
         while i < arguments.count {
             var flag = arguments[i]
-            var inlineValue: String?
-            // Byte-level: String.hasPrefix (and Substring views) would be the only users of
-            // their code pages here.
-            var bytes = flag.utf8.makeIterator()
-            if bytes.next() == UInt8(ascii: "-"), bytes.next() == UInt8(ascii: "-"),
-               let eq = flag.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                inlineValue = String(flag[flag.index(after: eq)...])
-                flag = String(flag[..<eq])
+            var inlineValue: [UInt8]?
+            if flag.count > 2, flag[0] == UInt8(ascii: "-"), flag[1] == UInt8(ascii: "-"),
+               let eq = flag.firstIndex(of: UInt8(ascii: "=")) {
+                inlineValue = Array(flag[(eq + 1)...])
+                flag.removeSubrange(eq...)
             }
+            func name() -> String { String(decoding: flag, as: UTF8.self) }
             func value() -> Result<String, OptionsError> {
-                if let v = inlineValue { return .success(v) }
+                if let v = inlineValue { return .success(String(decoding: v, as: UTF8.self)) }
                 i += 1
-                guard i < arguments.count else { return .failure(OptionsError("\(flag) needs a value")) }
-                return .success(arguments[i])
+                guard i < arguments.count else { return .failure(OptionsError("\(name()) needs a value")) }
+                return .success(String(decoding: arguments[i], as: UTF8.self))
             }
-            switch flag {
-            case "-h", "--help": return .success(.help)
-            case "--version": return .success(.version)
-            case "--once": config.once = true
-            case "--no-history": config.history = false
-            case "--interval":
+            func directory(_ set: (inout SamplerConfiguration, String) -> Void) -> OptionsError? {
+                switch value() {
+                case .failure(let e): return e
+                case .success(let v):
+                    guard !v.isEmpty else { return OptionsError("\(name()) needs a directory") }
+                    set(&config, v)
+                    return nil
+                }
+            }
+            if flag.equals("-h") || flag.equals("--help") {
+                return .success(.help)
+            } else if flag.equals("--version") {
+                return .success(.version)
+            } else if flag.equals("--once") {
+                config.once = true
+            } else if flag.equals("--no-history") {
+                config.history = false
+            } else if flag.equals("--interval") {
                 switch value().flatMap(parseInterval) {
                 case .success(let ms): config.intervalMs = ms
                 case .failure(let e): return .failure(e)
                 }
-            case "--runtime-dir", "--data-dir", "--proc-root", "--sys-root":
-                switch value() {
-                case .failure(let e): return .failure(e)
-                case .success(let v):
-                    guard !v.isEmpty else { return .failure(OptionsError("\(flag) needs a directory")) }
-                    if flag == "--runtime-dir" { config.runtimeDirectory = v }
-                    else if flag == "--data-dir" { config.dataDirectory = v }
-                    else if flag == "--proc-root" { config.procRoot = v }
-                    else { config.sysRoot = v }
-                }
-            case "--freed-threshold":
+            } else if flag.equals("--runtime-dir") {
+                if let e = directory({ $0.runtimeDirectory = $1 }) { return .failure(e) }
+            } else if flag.equals("--data-dir") {
+                if let e = directory({ $0.dataDirectory = $1 }) { return .failure(e) }
+            } else if flag.equals("--proc-root") {
+                if let e = directory({ $0.procRoot = $1 }) { return .failure(e) }
+            } else if flag.equals("--sys-root") {
+                if let e = directory({ $0.sysRoot = $1 }) { return .failure(e) }
+            } else if flag.equals("--freed-threshold") {
                 switch value() {
                 case .failure(let e): return .failure(e)
                 case .success(let v):
@@ -78,8 +97,8 @@ public enum SamplerOptions {
                     }
                     config.freedThresholdKiB = mib * 1024
                 }
-            default:
-                return .failure(OptionsError("unknown option '\(flag)' (see sysstatsd --help)"))
+            } else {
+                return .failure(OptionsError("unknown option '\(name())' (see sysstatsd --help)"))
             }
             i += 1
         }
@@ -126,4 +145,14 @@ public enum SamplerOptions {
 public struct OptionsError: Error, Equatable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether these bytes are exactly `literal`'s UTF-8.
+    fileprivate func equals(_ literal: StaticString) -> Bool {
+        guard count == literal.utf8CodeUnitCount else { return false }
+        let other = literal.utf8Start
+        for i in 0..<count where self[i] != other[i] { return false }
+        return true
+    }
 }

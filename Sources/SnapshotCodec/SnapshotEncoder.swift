@@ -118,7 +118,11 @@ extension Snapshot {
 extension [UInt8] {
     /// Appends `value` little-endian: the byte order of every sysstats file format
     /// (the snapshot, the history batch).
-    @inline(__always)
+    ///
+    /// Inlinable so that other modules (HistoryRecords) get it specialized: called through
+    /// the generic, its `BinaryInteger` witnesses for UInt16/32/64 were the only code run in
+    /// two 64 KiB windows of the sampler's code pages (docs/performance.md).
+    @inlinable @inline(__always)
     public mutating func appendLE<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
         var v = value
         for _ in 0..<(T.bitWidth / 8) {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Sampler
 
-switch SamplerOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+switch SamplerOptions.parse(bytes: SamplerOptions.processArguments()) {
 case .failure(let error):
     printError("sysstatsd: \(error)")
     exit(2)

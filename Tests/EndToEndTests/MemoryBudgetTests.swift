@@ -5,9 +5,12 @@ import TestSupport
 
 /// Peak resident memory (VmHWM) of the release sampler, as a user runs it: with history on
 /// (the sampler collects rows and hands them to `sysstatsd-history`, which is not counted).
-/// DESIGN.md's goal is 4 MiB; this test fails above 6 MiB. docs/performance.md has the figure.
+/// DESIGN.md's goal is 4 MiB; this test fails above 4.25 MiB. The sampler measured 3,996 KiB
+/// here (3,864 KiB with bench/memory.py, whose directory names differ: two more 64 KiB code
+/// windows, see docs/performance.md), so 4 MiB would leave one window of margin on a shared
+/// machine; 4.25 MiB still fails the 4,536 KiB the sampler measured before it met the goal.
 final class MemoryBudgetTests: XCTestCase {
-    static let budgetKiB = 6 * 1024
+    static let budgetKiB = 4 * 1024 + 256
 
     func testSamplerStaysUnderBudgetWithAThousandProcessesOverThirtySamples() throws {
         let work = try TemporaryDirectory("budget")
