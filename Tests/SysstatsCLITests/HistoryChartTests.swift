@@ -65,38 +65,20 @@ final class HistoryChartTests: XCTestCase {
         ])
     }
 
-    /// Decodes the PNG with Python's zlib and struct only (checking every chunk's CRC and the
-    /// zlib stream's Adler-32), then prints "W H" and the RGB of each point, one per line.
+    /// Decodes the PNG with the project's independent decoder (scripts/decode-png.py: Python's
+    /// zlib and struct only, every chunk's CRC and the Adler-32 checked), then gives "W H" and
+    /// the decimal RGB of each point, one per line.
     static func decodeWithPython(_ path: String, points: [(Int, Int)]) throws -> [String] {
-        let script = """
-            import struct, sys, zlib
-            data = open(sys.argv[1], 'rb').read()
-            assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
-            pos, chunks = 8, []
-            while pos < len(data):
-                (length,) = struct.unpack('>I', data[pos:pos + 4])
-                kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-                (crc,) = struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])
-                assert zlib.crc32(kind + body) == crc, kind
-                chunks.append((kind, body))
-                pos += 12 + length
-            assert [k for k, _ in chunks][0] == b'IHDR' and chunks[-1][0] == b'IEND'
-            w, h, depth, colour, _, _, interlace = struct.unpack('>IIBBBBB', chunks[0][1])
-            assert (depth, colour, interlace) == (8, 2, 0)
-            raw = zlib.decompress(b''.join(b for k, b in chunks if k == b'IDAT'))
-            stride = 3 * w + 1
-            assert len(raw) == stride * h
-            assert all(raw[y * stride] == 0 for y in range(h))
-            print(w, h)
-            for arg in sys.argv[2:]:
-                x, y = map(int, arg.split(','))
-                i = y * stride + 1 + 3 * x
-                print(*raw[i:i + 3])
-            """
-        let scriptPath = path + ".py"
-        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let output = try run("/usr/bin/env", ["python3", scriptPath, path] + points.map { "\($0.0),\($0.1)" })
-        return output.split(separator: "\n").map(String.init)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let decoder = root.appendingPathComponent("scripts/decode-png.py").path
+        let rows = try run("/usr/bin/env", ["python3", decoder, path]).split(separator: "\n").map { Array($0.utf8) }
+        guard let size = rows.first else { return [] }
+        func hexByte(_ row: [UInt8], _ i: Int) -> Int { Int(String(decoding: row[i..<(i + 2)], as: UTF8.self), radix: 16) ?? -1 }
+        return [String(decoding: size, as: UTF8.self)] + points.map { x, y in
+            let row = rows[1 + y]
+            return "\(hexByte(row, 6 * x)) \(hexByte(row, 6 * x + 2)) \(hexByte(row, 6 * x + 4))"
+        }
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
