@@ -23,20 +23,9 @@ final class BookmarksProgramTests: XCTestCase {
     }
     override func tearDownWithError() throws { directory = nil }
 
-    /// Runs a program with stdin from /dev/null (never a terminal).
+    /// Runs one of the built programs with stdin from /dev/null (never a terminal).
     func run(_ name: String, _ arguments: [String]) throws -> Programs.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Programs.path(name))
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Programs.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                               stderr: String(decoding: stderr, as: UTF8.self))
+        try Programs.capture(try Programs.path(name), arguments)
     }
 
     func addRule(_ name: String) throws {

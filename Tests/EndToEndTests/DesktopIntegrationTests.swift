@@ -22,19 +22,7 @@ final class DesktopIntegrationTests: XCTestCase {
 
     /// Runs a tool with extra environment variables.
     func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Programs.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Programs.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                               stderr: String(decoding: stderr, as: UTF8.self))
+        try Programs.capture(executable, arguments, environment: environment)
     }
 
     func asset(_ relative: String) -> String { Programs.packageRoot.appendingPathComponent("assets/" + relative).path }
