@@ -283,7 +283,7 @@ func appendPlaceholder(_ p: Placeholder, _ snap: Snapshot, nowMs: UInt64, usage:
         default: break
         }
 
-    case .selfCPU: w.appendFixed(UInt64(snap.samplerCPU) + usage.cpu, scaleDigits: 2, fractionDigits: 1)
+    case .selfCPU: w.appendFixed(saturatingAdd(UInt64(snap.samplerCPU), usage.cpu), scaleDigits: 2, fractionDigits: 1)
     case .selfSamplerCPU: w.appendFixed(UInt64(snap.samplerCPU), scaleDigits: 2, fractionDigits: 1)
     case .selfBarCPU: w.appendFixed(usage.cpu, scaleDigits: 2, fractionDigits: 1)
     case .selfSamplerRSS: w.appendSize(kib: UInt64(snap.samplerResidentKiB))
@@ -293,12 +293,13 @@ func appendPlaceholder(_ p: Placeholder, _ snap: Snapshot, nowMs: UInt64, usage:
     }
 }
 
-/// Used memory (total − available) as a share of the total, hundredths of a percent.
+/// Used memory (total − available) as a share of the total, hundredths of a percent
+/// (0...10000 whatever the snapshot says).
 func memoryShare(_ m: MemoryFigures) -> UInt64 {
-    m.total == 0 ? 0 : m.used * 10_000 / m.total
+    share(m.used, of: m.total)
 }
 
 /// A share in hundredths of a percent as a whole number, rounded, without `%`.
 func appendWholePercent(_ w: inout ByteWriter, _ permyriad: UInt64) {
-    w.appendDecimal((permyriad + 50) / 100)
+    w.appendDecimal(wholePercent(permyriad))
 }

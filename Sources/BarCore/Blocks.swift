@@ -1,5 +1,5 @@
 // Blocks turn a snapshot into values (text, level, urgency). They never see
-// the bar protocol: the outputs (Outputs.swift) turn values into bytes.
+// the bar protocol: the outputs (Renderer.swift) turn values into bytes.
 
 #if hasFeature(Embedded)
 import SnapshotCodecEmbedded
@@ -135,7 +135,7 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
             for i in start..<history.count { v.full.appendSparkline(permyriad: UInt64(history[i])) }
         }
         v.level = busy >= t.cpuCritical ? .critical : (busy >= t.cpuWarning ? .warning : .normal)
-        v.percentage = (busy + 50) / 100
+        v.percentage = wholePercent(min(busy, 10_000))
 
     case .mem:
         let m = snap.memory
@@ -161,7 +161,7 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
             v.urgent = true
             v.level = .critical
         }
-        v.percentage = (share + 50) / 100
+        v.percentage = wholePercent(min(share, 10_000))
 
     case .load:
         v.full.append("load ")
@@ -201,7 +201,7 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
             v.level = pct <= t.batteryCritical ? .critical : (pct <= t.batteryWarning ? .warning : .normal)
         }
         if snap.urgent.contains(.batteryLow) { v.urgent = true; v.level = .critical }
-        v.percentage = (pct + 50) / 100
+        v.percentage = wholePercent(min(pct, 10_000))
 
     case .procs:
         v.full.append("procs ")
@@ -240,7 +240,7 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
 
     case .selfCost:
         v.full.append("self ")
-        v.full.appendFixed(UInt64(snap.samplerCPU) + usage.cpu, scaleDigits: 2, fractionDigits: 1)
+        v.full.appendFixed(saturatingAdd(UInt64(snap.samplerCPU), usage.cpu), scaleDigits: 2, fractionDigits: 1)
         v.full.append(UInt8(ascii: "%"))
         v.short.append(v.full)
         v.full.append(UInt8(ascii: " "))

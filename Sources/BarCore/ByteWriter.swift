@@ -70,7 +70,8 @@ public struct ByteWriter {
             let div = scale / keep
             scaled = value / div + (value % div >= (div + 1) / 2 && div > 1 ? 1 : 0)
         } else {
-            scaled = value &* (keep / scale)
+            let (product, overflow) = value.multipliedReportingOverflow(by: keep / scale)
+            scaled = overflow ? .max : product
         }
         appendDecimal(scaled / keep)
         if fractionDigits > 0 {

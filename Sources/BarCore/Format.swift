@@ -27,7 +27,7 @@ extension ByteWriter {
 
     /// Appends a share in hundredths of a percent as a whole percent, rounded: `42%`.
     public mutating func appendPercent(permyriad: UInt64) {
-        appendDecimal((permyriad + 50) / 100)
+        appendDecimal(wholePercent(permyriad))
         append(UInt8(ascii: "%"))
     }
 
@@ -48,7 +48,34 @@ extension ByteWriter {
     /// Appends one sparkline character (▁▂▃▄▅▆▇█) for a share in hundredths of a percent.
     public mutating func appendSparkline(permyriad: UInt64) {
         // U+2581...U+2588 are E2 96 81...88.
-        let level = min(7, permyriad * 8 / 10_000)
+        let level = min(7, min(permyriad, 10_000) * 8 / 10_000)
         append(0xE2); append(0x96); append(0x81 + UInt8(level))
     }
+}
+
+// Arithmetic on figures from a snapshot. A snapshot is hostile input (another local
+// user may have written it; a /proc may report anything), so every share, sum and
+// rounding below holds for any UInt64, UInt64.max included, and never traps.
+
+/// `part × scale ÷ total` without overflow, `part` clamped to `total` (0 when total is 0).
+func proportion(_ part: UInt64, of total: UInt64, scale: UInt64) -> UInt64 {
+    guard total > 0 else { return 0 }
+    let product = min(part, total).multipliedFullWidth(by: scale)
+    return total.dividingFullWidth(product).quotient
+}
+
+/// `part` as a share of `total` in hundredths of a percent, 0...10000.
+func share(_ part: UInt64, of total: UInt64) -> UInt64 {
+    proportion(part, of: total, scale: 10_000)
+}
+
+/// A share in hundredths of a percent as a whole percent, rounded half up, for any value.
+func wholePercent(_ permyriad: UInt64) -> UInt64 {
+    permyriad / 100 + (permyriad % 100 >= 50 ? 1 : 0)
+}
+
+/// `a + b`, or UInt64.max when the sum does not fit.
+func saturatingAdd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? .max : sum
 }

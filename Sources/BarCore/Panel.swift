@@ -294,11 +294,3 @@ public struct PanelRenderer {
         image.drawText("mem", x: end + 2 * l.scale, y: labelY, color: PanelPalette.dimText, scale: l.scale)
     }
 }
-
-/// `part × scale ÷ total` without overflow for any `part ≤ total` (0 when total is 0):
-/// a hostile snapshot may carry sizes near UInt64.max.
-func proportion(_ part: UInt64, of total: UInt64, scale: UInt64) -> UInt64 {
-    guard total > 0 else { return 0 }
-    let product = min(part, total).multipliedFullWidth(by: scale)
-    return total.dividingFullWidth(product).quotient
-}

@@ -91,8 +91,11 @@ func residentKiB(statm path: [UInt8], buffer: UnsafeMutableRawBufferPointer, pag
     while i < n && buffer[i] != 0x20 { i += 1 }
     i += 1
     var pages: UInt64 = 0
-    while i < n, buffer[i] >= 48, buffer[i] <= 57 { pages = pages * 10 + UInt64(buffer[i] - 48); i += 1 }
-    return pages * pageKiB
+    var digits = 0
+    // At most 18 digits, and a saturating product: no read value can trap the renderer.
+    while i < n, digits < 18, buffer[i] >= 48, buffer[i] <= 57 { pages = pages * 10 + UInt64(buffer[i] - 48); i += 1; digits += 1 }
+    let (kib, overflow) = pages.multipliedReportingOverflow(by: pageKiB)
+    return overflow ? .max : kib
 }
 
 /// Replaces this process with the program `name` from the directory of this

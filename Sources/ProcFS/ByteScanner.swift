@@ -114,3 +114,11 @@ public func bytesEqual(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString)
     for i in 0..<n where bytes[i] != lit[i] { return false }
     return true
 }
+
+/// `a × b`, or UInt64.max when the product does not fit: figures read from /proc and
+/// /sys are outside input, so arithmetic on them saturates rather than traps or wraps.
+@inline(__always)
+public func saturatingProduct(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let (product, overflow) = a.multipliedReportingOverflow(by: b)
+    return overflow ? .max : product
+}

@@ -123,7 +123,7 @@ public final class ProcessTable {
             sample.comm = Array(UnsafeRawBufferPointer(rebasing: bytes[stat.nameRange]))
             isNew = true
         }
-        let residentKiB = stat.rssPages &* pageSizeKiB
+        let residentKiB = saturatingProduct(stat.rssPages, pageSizeKiB)
         let refreshPrivate = isNew || residentKiB != sample.residentKiB
             || (UInt32(truncatingIfNeeded: pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
         sample.state = stat.state
@@ -137,7 +137,7 @@ public final class ProcessTable {
             // Gone between stat and statm: skip it rather than report it with no memory.
             guard case .success(let statmBytes) = buffer.fill(relativeTo: root, path.path("statm")),
                   let statm = ProcessStatm(parsing: statmBytes) else { return false }
-            sample.privateKiB = statm.privatePages &* pageSizeKiB
+            sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
         }
         if isNew { readNames(&sample, root) }
 
