@@ -37,9 +37,14 @@ public enum RuntimeDirectory {
         if lstat(path, &info) != 0 {
             return .failure(RuntimeDirectoryError(path: path, reason: "cannot stat it: \(Errno.current)"))
         }
+        return check(info, path: path, uid: uid)
+    }
+
+    /// The same check on `info` (from lstat(2) of `path` or fstat(2) of its descriptor).
+    static func check(_ info: stat, path: String, uid: UInt32) -> Result<Void, RuntimeDirectoryError> {
         let type = info.st_mode & S_IFMT
         if type == S_IFLNK {
-            return .failure(RuntimeDirectoryError(path: path, reason: "is a symbolic link; refusing to write through it"))
+            return .failure(RuntimeDirectoryError(path: path, reason: "is a symbolic link; refusing to use it"))
         }
         if type != S_IFDIR {
             return .failure(RuntimeDirectoryError(path: path, reason: "is not a directory"))
@@ -53,29 +58,93 @@ public enum RuntimeDirectory {
         }
         return .success(())
     }
+
+    /// Opens `path` as a directory after ``check(_:uid:)``, and checks the opened descriptor
+    /// again (fstat, same device and inode as the path's lstat): the path cannot be swapped
+    /// between the check and the open. Readers (the CLI) and the sampler use it alike.
+    public static func open(_ path: String, uid: UInt32 = geteuid()) -> Result<OpenRuntimeDirectory, RuntimeDirectoryError> {
+        var named = stat()
+        if lstat(path, &named) != 0 {
+            return .failure(RuntimeDirectoryError(path: path, reason: "cannot stat it: \(Errno.current)"))
+        }
+        if case .failure(let e) = check(named, path: path, uid: uid) { return .failure(e) }
+        var fd: Int32
+        repeat { fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        if fd < 0 { return .failure(RuntimeDirectoryError(path: path, reason: "cannot open it: \(Errno.current)")) }
+        var opened = stat()
+        guard fstat(fd, &opened) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino else {
+            Glibc.close(fd)
+            return .failure(RuntimeDirectoryError(path: path, reason: "changed while it was opened; refusing to use it"))
+        }
+        if case .failure(let e) = check(opened, path: path, uid: uid) { Glibc.close(fd); return .failure(e) }
+        return .success(OpenRuntimeDirectory(path: path, descriptor: FileDescriptor(rawValue: fd),
+                                             device: opened.st_dev, inode: opened.st_ino))
+    }
+}
+
+/// A runtime directory held open: files in it are opened with openat(2) and renamed with
+/// renameat(2) relative to the descriptor, so a path swapped for a symbolic link later is
+/// never written through.
+public struct OpenRuntimeDirectory {
+    public let path: String
+    public let descriptor: FileDescriptor
+    let device: dev_t
+    let inode: ino_t
+    /// `path` as a C string, made once: passing a String to lstat(2) converts it on every call.
+    private let pathC: [CChar]
+
+    init(path: String, descriptor: FileDescriptor, device: dev_t, inode: ino_t) {
+        self.path = path; self.descriptor = descriptor; self.device = device; self.inode = inode
+        pathC = Array(path.utf8CString)
+    }
+
+    /// True when `path` still names this directory (one lstat(2)).
+    public func isStillAtPath() -> Bool {
+        var info = stat()
+        return lstat(pathC, &info) == 0 && info.st_dev == device && info.st_ino == inode
+    }
+
+    /// Takes the sampler lock: an exclusive, non-blocking flock(2) on the directory itself,
+    /// held while the descriptor is open. Unlike a lock file, it cannot be deleted away.
+    public func lock() -> Result<Void, RuntimeDirectoryError> {
+        if flock(descriptor.rawValue, LOCK_EX | LOCK_NB) == 0 { return .success(()) }
+        if errno == EWOULDBLOCK {
+            return .failure(RuntimeDirectoryError(path: path, reason: RuntimeDirectory.inUseReason))
+        }
+        return .failure(RuntimeDirectoryError(path: path, reason: "cannot lock it: \(Errno.current)"))
+    }
+
+    /// True when a sampler holds this directory's lock (a shared, non-blocking flock(2)
+    /// test, released at once).
+    public func isLockedBySampler() -> Bool {
+        if flock(descriptor.rawValue, LOCK_SH | LOCK_NB) == 0 {
+            _ = flock(descriptor.rawValue, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
+    public func close() { descriptor.close() }
 }
 
 extension RuntimeDirectory {
-    /// The lock file's name: one sampler per runtime directory.
-    public static let lockName = "sysstatsd.lock"
+    static let inUseReason = "is in use by another sysstatsd (stop it first, or give this one --runtime-dir)"
 
-    /// Takes the directory's sampler lock (`flock`, held until the process exits),
-    /// so two samplers never write the same snapshot in turn.
-    public static func lock(_ path: String) -> Result<Void, RuntimeDirectoryError> {
-        let lockPath = joinPath(path, lockName)
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            return .failure(RuntimeDirectoryError(path: path, reason: "cannot open its lock file: \(Errno.current)"))
+    /// Creates (``prepare(_:)``), opens and locks the sampler's runtime directory.
+    public static func openForSampler(_ path: String) -> Result<OpenRuntimeDirectory, RuntimeDirectoryError> {
+        prepare(path).flatMap { open(path) }.flatMap { dir in
+            switch dir.lock() {
+            case .success: return .success(dir)
+            case .failure(let e): dir.close(); return .failure(e)
+            }
         }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let busy = errno == EWOULDBLOCK
-            let error = Errno.current
-            close(fd)
-            return .failure(RuntimeDirectoryError(path: path, reason: busy
-                ? "is in use by another sysstatsd (stop it first, or give this one --runtime-dir)"
-                : "cannot lock \(lockPath): \(error)"))
-        }
-        return .success(())   // the descriptor stays open: the lock lives as long as the process
+    }
+
+    /// True when a sysstatsd holds the lock of the runtime directory at `path`.
+    public static func isLockedBySampler(_ path: String) -> Bool {
+        guard case .success(let dir) = open(path) else { return false }
+        defer { dir.close() }
+        return dir.isLockedBySampler()
     }
 }
 

@@ -13,8 +13,11 @@ nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 public enum SamplerLoop {
     /// Runs until SIGTERM or SIGINT (or one snapshot with `once`). Returns the exit status.
     public static func run(_ configuration: SamplerConfiguration) -> Int32 {
-        let directory = configuration.runtimeDirectory ?? RuntimeDirectory.defaultPath()
-        if case .failure(let error) = RuntimeDirectory.prepare(directory).flatMap({ RuntimeDirectory.lock(directory) }) {
+        let directoryPath = configuration.runtimeDirectory ?? RuntimeDirectory.defaultPath()
+        let directory: OpenRuntimeDirectory
+        switch RuntimeDirectory.openForSampler(directoryPath) {
+        case .success(let d): directory = d
+        case .failure(let error):
             printError("sysstatsd: \(error)")
             return 1
         }
@@ -43,7 +46,11 @@ public enum SamplerLoop {
             sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: now)
             switch writer.write(sampler.snapshot) {
             case .success:
+                if reportedWriteError { printError("sysstatsd: writing \(writer.path) again") }
                 reportedWriteError = false
+            case .failure(.takenOver(let e)):
+                printError("sysstatsd: the runtime directory was re-created and another sysstatsd took it: \(e); stopping")
+                return 1
             case .failure(let e):
                 if configuration.once {
                     printError("sysstatsd: cannot write \(writer.path): \(e)")

@@ -71,20 +71,17 @@ public enum HistoryCommands {
         }
     }
 
-    /// True when a sysstatsd holds `<runtimeDirectory>/sysstatsd.lock` (asked with a
-    /// non-blocking shared `flock`, released at once; nothing is created).
+    /// True when a sysstatsd holds the runtime directory's lock (a non-blocking shared
+    /// `flock` test on the directory, released at once; nothing is created).
     public static func samplerIsRunning(runtimeDirectory: String) -> Bool {
-        let fd = open(joinPath(runtimeDirectory, RuntimeDirectory.lockName), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if fd < 0 { return false }
-        defer { close(fd) }
-        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+        RuntimeDirectory.isLockedBySampler(runtimeDirectory)
     }
 
     /// `sysstats restore FILE`, first half: refuses while the sampler runs, then checks the
     /// candidate without touching anything and says what it found.
     public static func checkRestore(candidate: String, directory: String, runtimeDirectory: String) -> CommandOutput {
         if samplerIsRunning(runtimeDirectory: runtimeDirectory) {
-            return HistoryAccess.failure("sysstatsd is running (it holds \(joinPath(runtimeDirectory, RuntimeDirectory.lockName))): "
+            return HistoryAccess.failure("sysstatsd is running (it holds the lock of \(runtimeDirectory)): "
                                          + "stop it first, then restore")
         }
         let version: Int32

@@ -171,8 +171,7 @@ final class SteadyStateAllocationTests: XCTestCase {
         config.rulesPath = rules.path
         let sampler = Sampler(configuration: config)
         let runtime = machine.root.appendingPathComponent("run").path
-        try RuntimeDirectory.prepare(runtime).get()
-        let writer = SnapshotWriter(directory: runtime)
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(runtime).get())
         var now: UInt64 = SamplerTests.t0
         func step() {
             now += 1000

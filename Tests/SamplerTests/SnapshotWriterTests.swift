@@ -6,9 +6,8 @@ import XCTest
 final class SnapshotWriterTests: XCTestCase {
     func testWriteReplacesTheSnapshotAtomicallyAndLeavesNoTemporaryFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-w-\(UUID().uuidString)")
-        try RuntimeDirectory.prepare(dir.path).get()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let writer = SnapshotWriter(directory: dir.path)
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir.path).get())
         var s = Snapshot()
         for sequence in 1...3 as ClosedRange<UInt64> {
             s.sequence = sequence
@@ -21,9 +20,61 @@ final class SnapshotWriterTests: XCTestCase {
         XCTAssertEqual(mode, 0o600)
     }
 
-    func testWriteIntoAMissingDirectoryFailsWithoutCrashing() {
-        let writer = SnapshotWriter(directory: "/nonexistent/sysstats")
-        guard case .failure(let e) = writer.write(Snapshot()) else { return XCTFail("write succeeded") }
-        XCTAssertEqual(e, .noSuchFile)
+    func testARemovedDirectoryIsRecreatedPrivateAndWrittenAgain() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        try writer.write(Snapshot()).get()
+        try FileManager.default.removeItem(atPath: dir)
+        try writer.write(Snapshot()).get()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/snapshot"))
+        XCTAssertNoThrow(try RuntimeDirectory.check(dir).get(), "re-created 0700 and ours")
+        XCTAssertTrue(RuntimeDirectory.isLockedBySampler(dir), "the writer locked the new directory")
+    }
+
+    func testADirectoryReplacedByASymlinkIsNeverWrittenThrough() throws {
+        let dir = temporaryRuntimeDirectory()
+        let elsewhere = temporaryRuntimeDirectory()
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: elsewhere) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        try FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createSymbolicLink(atPath: dir, withDestinationPath: elsewhere)
+        guard case .failure(.directory(let e)) = writer.write(Snapshot()) else { return XCTFail("wrote through a symlink") }
+        XCTAssertTrue(e.reason.contains("symbolic link"), e.description)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [])
+        // Fixed: the next write goes through again.
+        try FileManager.default.removeItem(atPath: dir)
+        try writer.write(Snapshot()).get()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/snapshot"))
+    }
+
+    func testALeftoverFIFOAtTheTemporaryNameNeitherBlocksNorIsWrittenInto() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        XCTAssertEqual(mkfifo(dir + "/.snapshot.tmp", 0o600), 0)
+        try writer.write(Snapshot()).get()   // would block forever in open(2) without O_EXCL/O_NONBLOCK
+        var info = stat()
+        XCTAssertEqual(lstat(dir + "/snapshot", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFREG)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["snapshot"])
+    }
+
+    func testTheLockSurvivesTheLockFileBeingDeletedBecauseItIsOnTheDirectory() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try RuntimeDirectory.openForSampler(dir).get()
+        defer { first.close() }
+        // Whatever files are removed from it, a second sampler is refused.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+            try FileManager.default.removeItem(atPath: dir + "/" + name)
+        }
+        guard case .failure(let e) = RuntimeDirectory.openForSampler(dir) else { return XCTFail("second sampler allowed") }
+        XCTAssertTrue(e.reason.contains("in use by another sysstatsd"), e.description)
+    }
+
+    private func temporaryRuntimeDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-w-\(UUID().uuidString)").path
     }
 }

@@ -108,18 +108,18 @@ final class BackupRestoreCommandsTests: XCTestCase {
         let before = try HistoryFixture.bytes(f.databasePath), listing = try f.listing()
 
         let runtime = try TemporaryDirectory()
-        let lockPath = runtime.file("sysstatsd.lock")
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // The sampler's lock is an exclusive flock on the runtime directory itself.
+        let fd = open(runtime.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         XCTAssertGreaterThanOrEqual(fd, 0)
         XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0)
         XCTAssertTrue(HistoryCommands.samplerIsRunning(runtimeDirectory: runtime.path))
         let out = HistoryCommands.restore(candidate: backup, directory: f.dataDirectory, runtimeDirectory: runtime.path)
         XCTAssertEqual(out, CommandOutput(stderr: [
-            "sysstats: sysstatsd is running (it holds \(lockPath)): stop it first, then restore"], status: 1))
+            "sysstats: sysstatsd is running (it holds the lock of \(runtime.path)): stop it first, then restore"], status: 1))
         XCTAssertEqual(try HistoryFixture.bytes(f.databasePath), before)
         XCTAssertEqual(try f.listing(), listing)
 
-        close(fd)   // the sampler stopped: the lock file is still there, but nobody holds it
+        close(fd)   // the sampler stopped: nobody holds the lock
         XCTAssertFalse(HistoryCommands.samplerIsRunning(runtimeDirectory: runtime.path))
         XCTAssertEqual(HistoryCommands.restore(candidate: backup, directory: f.dataDirectory, runtimeDirectory: runtime.path).status, 0)
     }

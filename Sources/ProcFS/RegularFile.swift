@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Files that another user, or a mistake, may have planted: the snapshot, the rules cache,
+// a bookmarks file named on the command line. Opened so that nothing can block (a FIFO
+// opens at once with O_NONBLOCK and is then refused) or redirect (O_NOFOLLOW) the
+// program, checked with fstat to be a regular file, and read up to a cap.
+
+/// Why a file that should be a small regular file was not read.
+public enum RegularFileError: Error, Equatable, CustomStringConvertible {
+    /// open(2) or read(2) failed.
+    case system(Errno)
+    /// Not a regular file: a FIFO, a device, a directory, a socket, or a symbolic link.
+    case notRegular(kind: String)
+    /// Larger than the cap the caller gave, bytes.
+    case tooLarge(limit: Int)
+
+    /// True for a file that is not there (ENOENT, or ENOTDIR on the way).
+    public var isMissing: Bool {
+        if case .system(let e) = self { return e.rawValue == ENOENT || e.rawValue == ENOTDIR }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .system(let e): return e.description
+        case .notRegular(let kind): return "is \(kind), not a regular file"
+        case .tooLarge(let limit): return "is larger than \(limit) bytes"
+        }
+    }
+}
+
+extension FileDescriptor {
+    /// Opens `path` (relative to `directory` when given) read-only for a regular file:
+    /// `O_NONBLOCK` (a FIFO never blocks the open), `O_NOFOLLOW` unless
+    /// `followSymlinks`, then `fstat(2)` refuses anything but a regular file.
+    /// The descriptor is left in non-blocking mode, which regular files ignore.
+    public static func openRegular(_ path: String, relativeTo directory: FileDescriptor? = nil,
+                                   followSymlinks: Bool = false) -> Result<FileDescriptor, RegularFileError> {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
+        var fd: Int32
+        repeat {
+            fd = directory.map { Glibc.openat($0.rawValue, path, flags) } ?? Glibc.open(path, flags)
+        } while fd < 0 && errno == EINTR
+        if fd < 0 {
+            return .failure(errno == ELOOP && !followSymlinks ? .notRegular(kind: "a symbolic link") : .system(.current))
+        }
+        let descriptor = FileDescriptor(rawValue: fd)
+        if let kind = descriptor.nonRegularKind() {
+            descriptor.close()
+            return .failure(.notRegular(kind: kind))
+        }
+        return .success(descriptor)
+    }
+
+    /// nil for a regular file; else what it is ("a FIFO", "a directory", …), from fstat(2).
+    public func nonRegularKind() -> String? {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { return "unreadable" }
+        return fileKindName(info.st_mode)
+    }
+
+    /// Reads from the current position until end of file, at most `limit` bytes;
+    /// `.tooLarge` when there is more.
+    public func readAll(limit: Int) -> Result<[UInt8], RegularFileError> {
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count <= limit {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress! + count, limit + 1 - count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(.system(.current))
+            }
+            if n == 0 { break }
+            count += n
+        }
+        if count > limit { return .failure(.tooLarge(limit: limit)) }
+        bytes.removeSubrange(count...)
+        return .success(bytes)
+    }
+}
+
+/// Reads a whole small regular file: ``FileDescriptor/openRegular(_:relativeTo:followSymlinks:)``,
+/// then at most `limit` bytes (more is refused with `.tooLarge`).
+public func readRegularFile(_ path: String, relativeTo directory: FileDescriptor? = nil, limit: Int,
+                            followSymlinks: Bool = false) -> Result<[UInt8], RegularFileError> {
+    FileDescriptor.openRegular(path, relativeTo: directory, followSymlinks: followSymlinks).flatMap { fd in
+        defer { fd.close() }
+        return fd.readAll(limit: limit)
+    }
+}
+
+/// nil for a regular file's mode; else an English name for the kind of file.
+public func fileKindName(_ mode: mode_t) -> String? {
+    switch mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFIFO: return "a FIFO"
+    case S_IFDIR: return "a directory"
+    case S_IFLNK: return "a symbolic link"
+    case S_IFSOCK: return "a socket"
+    case S_IFCHR, S_IFBLK: return "a device"
+    default: return "not a regular file"
+    }
+}
