@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ProcFS
+import Sampler
 import SnapshotCodec
 
 /// Why the snapshot could not be shown; `message` is one line for stderr.
@@ -16,8 +18,8 @@ public struct SnapshotReadError: Error, Equatable {
 
 /// Reads and decodes the snapshot file.
 public enum SnapshotFile {
-    /// Reads at most one byte more than the decoder accepts, so an oversized file is reported as such.
-    static let readLimit = SnapshotFormat.maximumEncodedSize + 1
+    /// The largest file the decoder accepts; a larger one is refused before decoding.
+    static let readLimit = SnapshotFormat.maximumEncodedSize
 
     /// The message for a missing snapshot: where it was expected and how to get one.
     public static func missingMessage(path: String) -> String {
@@ -51,32 +53,41 @@ public enum SnapshotFile {
         readBytes(path: path).flatMap { decode($0, path: path) }
     }
 
-    /// The file's bytes (at most ``readLimit``).
+    /// The file's bytes (at most ``readLimit``). The directory holding it must pass the
+    /// sampler's own check (a directory of ours, not a symlink, mode 0700): another user
+    /// could otherwise plant the snapshot. The file is opened relative to that directory's
+    /// descriptor, without blocking (a FIFO is refused, not waited on) or following a
+    /// symlink, and must be a regular file.
     static func readBytes(path: String) -> Result<[UInt8], SnapshotReadError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR {
+        let (directoryPath, name) = split(path)
+        let directory: OpenRuntimeDirectory
+        switch RuntimeDirectory.open(directoryPath) {
+        case .success(let d): directory = d
+        case .failure(let e):
+            var info = stat()
+            if lstat(directoryPath, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) {
                 return .failure(SnapshotReadError(kind: .missing, message: missingMessage(path: path)))
             }
-            return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(path): \(String(cString: strerror(code)))"))
+            return .failure(SnapshotReadError(kind: .unreadable, message: "not reading the snapshot: \(e)"))
         }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: readLimit)
-        var count = 0
-        while count < readLimit {
-            let n = bytes.withUnsafeMutableBytes { raw in
-                Glibc.read(fd, raw.baseAddress! + count, readLimit - count)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(path): \(String(cString: strerror(code)))"))
-            }
-            if n == 0 { break }
-            count += n
+        defer { directory.close() }
+        switch readRegularFile(name, relativeTo: directory.descriptor, limit: readLimit) {
+        case .success(let bytes):
+            return .success(bytes)
+        case .failure(.tooLarge):
+            return .failure(SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(path): "
+                                              + "\(describe(.oversize(UInt32(clamping: readLimit)))) or more"))
+        case .failure(let e) where e.isMissing:
+            return .failure(SnapshotReadError(kind: .missing, message: missingMessage(path: path)))
+        case .failure(let e):
+            return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(path): \(e)"))
         }
-        bytes.removeSubrange(count...)
-        return .success(bytes)
+    }
+
+    /// `path`'s directory and last component (`.` for a bare name).
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
     }
 }
