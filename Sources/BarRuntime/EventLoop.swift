@@ -42,7 +42,8 @@ public struct StdoutSink: BarSink {
 enum LoadResult {
     case fresh
     case missing
-    case unreadable(SnapshotDecodeError)
+    /// Not shown: ``Bar/problem`` says why.
+    case refused
 }
 
 /// The renderer program's state.
@@ -54,7 +55,12 @@ public struct Bar<Sink: BarSink> {
     let options: BarOptions
     var snapshot = Snapshot()
     var haveSnapshot = false
-    var decodeError: SnapshotDecodeError? = nil
+    /// Why there is no snapshot to show although a file may be there: it does not decode,
+    /// is not a regular file, or the runtime directory is refused. nil: missing or shown.
+    var problem: StaticString? = nil
+    /// The runtime directory passed the check and has not gone away since (a directory of
+    /// ours cannot change hands: only its owner can chmod it, only root chown it).
+    var dirChecked = false
 
     /// Runtime dir and snapshot path, NUL-terminated.
     let dirPath: [UInt8]
@@ -103,23 +109,28 @@ public struct Bar<Sink: BarSink> {
         pageKiB = page > 0 ? UInt64(page) / 1024 : 4
     }
 
-    /// Reads and decodes the snapshot into the reused ``snapshot``.
+    /// Reads and decodes the snapshot into the reused ``snapshot``, from a runtime
+    /// directory that passes the sampler's check, and only from a regular file.
     mutating func load() -> LoadResult {
-        let n = readFile(snapshotPath, into: fileBuffer)
-        if n < 0 {
-            haveSnapshot = false
-            decodeError = nil
-            return .missing
+        haveSnapshot = false
+        problem = nil
+        if !dirChecked {
+            switch checkRuntimeDir(dirPath) {
+            case .ours: dirChecked = true
+            case .missing: return .missing
+            case .refused(let why): problem = why; return .refused
+            }
         }
+        let n = readFile(snapshotPath, into: fileBuffer)
+        if n == notRegularFile { problem = "snapshot is not a regular file: refused"; return .refused }
+        if n < 0 { return .missing }
         do throws(SnapshotDecodeError) {
             try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
             haveSnapshot = true
-            decodeError = nil
             return .fresh
         } catch {
-            haveSnapshot = false
-            decodeError = error
-            return .unreadable(error)
+            problem = error.message
+            return .refused
         }
     }
 
@@ -137,8 +148,8 @@ public struct Bar<Sink: BarSink> {
             // Optional chaining mutates in place: no copy of the image.
             if isCurrent(now) {
                 panel?.render(snapshot, nowMs: now)
-            } else if let e = decodeError {
-                panel?.renderMessage(e.message)
+            } else if let p = problem {
+                panel?.renderMessage(p)
             } else {
                 panel?.renderMessage(staleMessage)
             }
@@ -156,8 +167,8 @@ public struct Bar<Sink: BarSink> {
                 usage.residentKiB = residentKiB(statm: statmPath, buffer: eventBuffer, pageKiB: pageKiB)
             }
             renderer.render(snapshot, nowMs: now, usage: usage)
-        } else if let e = decodeError {
-            renderer.renderMessage(e.message)
+        } else if let p = problem {
+            renderer.renderMessage(p)
         } else {
             renderer.renderMessage(staleMessage)
         }
@@ -213,6 +224,7 @@ public struct Bar<Sink: BarSink> {
                     // The dir went away: the watch is gone; retry on the timer.
                     if watch >= 0 { _ = inotify_rm_watch(inotifyFD, watch) }
                     watch = -1
+                    dirChecked = false
                     changed = true
                 }
                 if mask & UInt32(IN_MOVED_TO) != 0 && isSnapshotName(off + 16, len) {
@@ -289,7 +301,8 @@ public struct Bar<Sink: BarSink> {
         while true {
             let now = nowMs()
             var timeout: Int32 = -1
-            if watch < 0 {
+            if watch < 0 || (!dirChecked && problem != nil) {
+                // No directory to watch yet, or a refused one: look again every 2 s.
                 timeout = 2000
             } else if isCurrent(now) {
                 timeout = Int32(min(Staleness.msUntilStale(snapshot, nowMs: now), 3_600_000))
@@ -304,8 +317,8 @@ public struct Bar<Sink: BarSink> {
                 writeError("sysstats-bar: poll failed"); exit(1)
             }
             if ready == 0 {
-                // Staleness timer or the retry for a missing runtime dir.
-                if watch < 0 && addWatch() { _ = load() }
+                // Staleness timer, or the retry for a missing or refused runtime dir.
+                if watch < 0 && addWatch() { _ = load() } else if !dirChecked { _ = load() }
                 emit()
                 continue
             }
@@ -329,7 +342,7 @@ public struct Bar<Sink: BarSink> {
     /// status 0 for a current snapshot, 1 otherwise.
     public mutating func runOnce() -> Never {
         cbarsys_ignore_sigpipe()
-        _ = load()
+        if case .refused = load(), let p = problem { writeError("sysstats-bar: ", p) }
         let current = isCurrent(nowMs())
         draw()
         let err = showDrawn()

@@ -16,6 +16,17 @@ public func runGenmon(_ options: BarOptions) -> Never {
     let dir = resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid())
     var formPath = dir
     for b in "/panel-form".utf8 { formPath.append(b) }
+    var dirC = dir
+    dirC.append(0)
+    if case .refused(let why) = checkRuntimeDir(dirC) {
+        // Neither read the snapshot nor write the picture or the form into it.
+        writeError("sysstats-bar: ", why)
+        if options.click != 0 { exit(1) }
+        var writer = GenmonWriter()
+        writer.write(snapshot: nil, message: why, line: [], image: nil, click: nil)
+        _ = writer.output.bytes.withUnsafeBytes { writeAll(1, $0) }
+        exit(1)
+    }
     if options.click != 0 {
         var form = readGraphForm(formPath)
         form = options.click == 1 ? form.next : form.previous
@@ -87,7 +98,7 @@ extension Bar where Sink == PNGFileSink {
             line = renderer.line.bytes
         }
         var writer = GenmonWriter()
-        writer.write(snapshot: current ? snapshot : nil, message: decodeError?.message ?? staleMessage, line: line,
+        writer.write(snapshot: current ? snapshot : nil, message: problem ?? staleMessage, line: line,
                      image: written == 0 ? imagePath : nil, click: click)
         let err = writer.output.bytes.withUnsafeBytes { writeAll(1, $0) }
         exit(err == 0 && current ? 0 : 1)

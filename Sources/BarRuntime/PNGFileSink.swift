@@ -50,7 +50,7 @@ public struct PNGFileSink: BarSink {
     public mutating func handleEvents() -> Int { 0 }
 }
 
-/// Writes `bytes` to `temporary` (created 0644, truncated) and renames it over `target`
+/// Writes `bytes` to `temporary` (created afresh, 0644, never through a FIFO or symlink) and renames it over `target`
 /// (both NUL-terminated). Returns 0 or the errno that stopped it; the temporary
 /// file is removed on failure.
 public func writeAtomically(_ temporary: [UInt8], _ target: [UInt8], _ bytes: [UInt8]) -> Int32 {
@@ -62,7 +62,7 @@ public func writeAtomically(_ temporary: [UInt8], _ target: [UInt8], _ bytes: Un
     temporary.withUnsafeBufferPointer { t in
         t.baseAddress!.withMemoryRebound(to: CChar.self, capacity: t.count) { tmp -> Int32 in
             var fd: Int32
-            repeat { fd = cbarsys_open_write(tmp, 0o644) } while fd < 0 && cbarsys_errno() == EINTR
+            fd = cbarsys_create_exclusive(tmp, 0o644)
             if fd < 0 { return cbarsys_errno() }
             let err = writeAll(fd, bytes)
             if close(fd) != 0 && err == 0 && cbarsys_errno() != EINTR {

@@ -18,6 +18,12 @@ public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     return 0
 }
 
+/// Writes `sysstats-bar: ` and a literal to stderr, one line.
+public func writeError(_ prefix: StaticString, _ text: StaticString) {
+    _ = writeAll(2, UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+    writeError(text)
+}
+
 /// Writes a literal to stderr (for messages before exit).
 public func writeError(_ text: StaticString) {
     _ = writeAll(2, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -34,16 +40,18 @@ public func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> In
     }
 }
 
-/// Reads a whole small regular file at `path` (NUL-terminated) into `buffer`:
-/// open, read until a short read (end of file) or the buffer is full, close. Returns bytes read, or -errno.
+/// What ``readFile(_:into:)`` returns for a path that is not a regular file (a FIFO, a
+/// device, a directory, a symbolic link): never opened for reading, never waited on.
+public let notRegularFile = -1_000_000
+
+/// Reads a whole small regular file at `path` (NUL-terminated) into `buffer`: open without
+/// blocking or following a symlink, fstat (regular files only), read until a short read
+/// (end of file) or the buffer is full, close. Returns bytes read, -errno, or ``notRegularFile``.
 public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
     let fd: Int32 = path.withUnsafeBufferPointer { p in
-        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { c in
-            var fd: Int32
-            repeat { fd = cbarsys_open_readonly(c) } while fd < 0 && cbarsys_errno() == EINTR
-            return fd
-        }
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular($0) }
     }
+    if fd == CBARSYS_NOT_REGULAR { return notRegularFile }
     if fd < 0 { return -Int(cbarsys_errno()) }
     var total = 0
     while total < buffer.count {
@@ -56,6 +64,33 @@ public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer
     }
     _ = close(fd)
     return total
+}
+
+/// What the sampler's check of its runtime directory says, for a reader or a writer.
+public enum RuntimeDirState {
+    /// A directory of ours alone: safe to read the snapshot from and write into.
+    case ours
+    /// Not there (yet).
+    case missing
+    /// Refused, with why: another user could plant a snapshot there, or take what we write.
+    case refused(StaticString)
+}
+
+/// Checks the runtime directory at `path` (NUL-terminated) as the sampler does: a
+/// directory (not a symbolic link), owned by us, no access for group or others.
+public func checkRuntimeDir(_ path: [UInt8]) -> RuntimeDirState {
+    let code = path.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_check_private_dir($0) }
+    }
+    switch Int(code) {
+    case Int(CBARSYS_DIR_OK): return .ours
+    case Int(CBARSYS_DIR_MISSING): return .missing
+    case Int(CBARSYS_DIR_SYMLINK): return .refused("runtime directory is a symbolic link: refused")
+    case Int(CBARSYS_DIR_NOT_DIRECTORY): return .refused("runtime directory is not a directory: refused")
+    case Int(CBARSYS_DIR_FOREIGN_OWNER): return .refused("runtime directory belongs to another user: refused")
+    case Int(CBARSYS_DIR_OPEN_TO_OTHERS): return .refused("runtime directory is open to others: chmod 700 it")
+    default: return .refused("runtime directory cannot be checked")
+    }
 }
 
 /// A C string's bytes (without the NUL).

@@ -50,15 +50,31 @@ static inline unsigned long long cbarsys_cputime_us(void) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000ULL;
 }
-/// open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) (open is variadic: not callable from Swift).
-static inline int cbarsys_open_readonly(const char *path) {
-    return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-}
-/// open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode): a new
-/// file to write (the PNG output's temporary file).
-static inline int cbarsys_open_write(const char *path, int mode) {
-    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
-}
+/// Returned by cbarsys_open_regular for a file that is not a regular file (errno untouched).
+#define CBARSYS_NOT_REGULAR (-2)
+/// Opens a file that must be a regular file, read-only: O_NONBLOCK (a FIFO does not block
+/// the open), O_NOFOLLOW (ELOOP for a symbolic link), then fstat. Returns the descriptor,
+/// -1 with errno, or CBARSYS_NOT_REGULAR (a FIFO, device, directory, socket).
+/// Retries on EINTR. (open is variadic: not callable from Swift.)
+int cbarsys_open_regular(const char *path);
+/// Creates `path` to write, exclusively (O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK): it
+/// never opens what is already there (a FIFO would block, a symlink redirect). A leftover
+/// from an earlier run is unlinked once and created afresh. Returns the fd or -1 with errno.
+int cbarsys_create_exclusive(const char *path, int mode);
+
+/// Why a runtime directory is refused (cbarsys_check_private_dir).
+enum {
+    CBARSYS_DIR_OK = 0,
+    CBARSYS_DIR_MISSING = 1,
+    CBARSYS_DIR_SYMLINK = 2,
+    CBARSYS_DIR_NOT_DIRECTORY = 3,
+    CBARSYS_DIR_FOREIGN_OWNER = 4,
+    CBARSYS_DIR_OPEN_TO_OTHERS = 5,
+    CBARSYS_DIR_UNREADABLE = 6,
+};
+/// The sampler's check of its runtime directory, for readers: a directory (lstat: not a
+/// symbolic link), owned by the effective user, no access for group or others.
+int cbarsys_check_private_dir(const char *path);
 /// Sets O_NONBLOCK on fd; returns -1 on error.
 static inline int cbarsys_set_nonblocking(int fd) {
     int flags = fcntl(fd, F_GETFL);

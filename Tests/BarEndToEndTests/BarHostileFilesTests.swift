@@ -1,0 +1,99 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The built sysstats-bar against files another user or a mistake put in its way: a FIFO
+/// where the snapshot or the genmon form should be, a runtime directory that is not ours
+/// alone, figures at the top of their range. It never hangs, never trusts, never traps.
+final class BarHostileFilesTests: XCTestCase {
+    func testAFIFOAtTheSnapshotNeverBlocksTheStreamingBarWhichRecoversWhenASnapshotReplacesIt() throws {
+        let dir = try RuntimeDir()
+        XCTAssertEqual(mkfifo(dir.path + "/snapshot", 0o600), 0)
+        let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "uptime"], stdin: false)
+        XCTAssertTrue(bar.waitFor { $0.last == "snapshot is not a regular file: refused" }, "\(bar.lines)")
+        try dir.publish(sampleSnapshot())
+        XCTAssertTrue(bar.waitFor { $0.last == "up 1h 0m" }, "recovers at the next rename: \(bar.lines)")
+    }
+
+    func testOnceAndGenmonWithAFIFOAtTheSnapshotExitOneAtOnce() throws {
+        let dir = try RuntimeDir()
+        XCTAssertEqual(mkfifo(dir.path + "/snapshot", 0o600), 0)
+        for arguments in [["--once"], ["--output", "genmon"]] {
+            let bar = try BarProcess(arguments + ["--runtime-dir", dir.path], stdin: false)
+            XCTAssertTrue(waitForExit(bar), "\(arguments) blocked on the FIFO")
+            XCTAssertEqual(bar.process.terminationStatus, 1, "\(arguments)")
+        }
+    }
+
+    func testAFIFOAtTheGenmonFormIsIgnoredAndAClickReplacesIt() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        XCTAssertEqual(mkfifo(dir.path + "/panel-form", 0o600), 0)
+        XCTAssertEqual(mkfifo(dir.path + "/.panel-form.tmp", 0o600), 0)
+        let genmon = try BarProcess(["--output", "genmon", "--runtime-dir", dir.path], stdin: false)
+        XCTAssertTrue(waitForExit(genmon), "genmon blocked on the FIFO")
+        XCTAssertEqual(genmon.process.terminationStatus, 0)
+        let click = try BarProcess(["--output", "genmon", "--runtime-dir", dir.path, "--click", "1"], stdin: false)
+        XCTAssertTrue(waitForExit(click), "--click blocked on the FIFO")
+        XCTAssertEqual(click.process.terminationStatus, 0)
+        XCTAssertEqual(try String(contentsOfFile: dir.path + "/panel-form", encoding: .utf8), "1\n")
+    }
+
+    func testARuntimeDirectoryOpenToOthersIsRefusedShownAndRetriedAndGenmonWritesNothingIntoIt() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        XCTAssertEqual(chmod(dir.path, 0o777), 0)
+        let once = try BarProcess(["--once", "--runtime-dir", dir.path, "--blocks", "uptime"], stdin: false)
+        XCTAssertTrue(waitForExit(once))
+        XCTAssertEqual(once.process.terminationStatus, 1)
+        XCTAssertTrue(once.waitFor { $0 == ["runtime directory is open to others: chmod 700 it"] }, "\(once.lines)")
+
+        let genmon = try BarProcess(["--output", "genmon", "--runtime-dir", dir.path], stdin: false)
+        XCTAssertTrue(waitForExit(genmon))
+        XCTAssertEqual(genmon.process.terminationStatus, 1)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)), ["snapshot"],
+                       "no panel.png or panel-form written into a directory others can read")
+
+        let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "uptime"], stdin: false)
+        XCTAssertTrue(bar.waitFor { $0.last == "runtime directory is open to others: chmod 700 it" }, "\(bar.lines)")
+        XCTAssertEqual(chmod(dir.path, 0o700), 0)
+        XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last == "up 1h 0m" }, "retried until the directory is fixed: \(bar.lines)")
+    }
+
+    func testARuntimeDirectoryOwnedBySomeoneElseIsRefused() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to give a directory to another user") }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        XCTAssertEqual(chown(dir.path, 65534, 65534), 0)
+        let once = try BarProcess(["--once", "--runtime-dir", dir.path, "--output", "i3bar"], stdin: false)
+        XCTAssertTrue(waitForExit(once))
+        XCTAssertEqual(once.process.terminationStatus, 1)
+        XCTAssertTrue(once.waitFor { $0.first?.contains("runtime directory belongs to another user: refused") == true }, "\(once.lines)")
+    }
+
+    func testFiguresAtTheTopOfTheirRangeRenderInEveryTextOutput() throws {
+        let dir = try RuntimeDir()
+        var s = sampleSnapshot()
+        s.memory.total = 2_000_000_000_000_000
+        s.memory.used = 1_800_000_000_000_000
+        s.memory.available = .max
+        s.memory.swapUsed = .max
+        s.cpuBusy = .max
+        s.samplerCPU = .max
+        s.battery.count = 1; s.battery.percent = .max; s.battery.state = .discharging
+        try dir.publish(s)
+        for output in ["text", "i3bar", "waybar"] {
+            let bar = try BarProcess(["--once", "--output", output, "--runtime-dir", dir.path,
+                                      "--blocks", "cpu,mem,load,uptime,battery,procs,exited,self,top"], stdin: false)
+            XCTAssertTrue(waitForExit(bar), output)
+            XCTAssertEqual(bar.process.terminationReason, .exit, "\(output) died of a signal")
+            XCTAssertEqual(bar.process.terminationStatus, 0, output)
+        }
+    }
+
+    private func waitForExit(_ bar: BarProcess, timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while bar.process.isRunning && Date() < deadline { usleep(5_000) }
+        return !bar.process.isRunning
+    }
+}
