@@ -103,3 +103,42 @@ public func fileKindName(_ mode: mode_t) -> String? {
     default: return "not a regular file"
     }
 }
+
+/// Writes `bytes` to a new temporary file beside `path`, syncs it and renames it over
+/// `path`: a reader sees the old file or the whole new one. The temporary file is created
+/// with O_EXCL|O_NOFOLLOW|O_NONBLOCK, so whatever sits at its name (a FIFO, a symlink, a
+/// leftover) is never opened: a leftover is removed once and created afresh.
+/// Returns nil, or one line saying what failed.
+public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> String? {
+    let temporary = path + ".tmp-" + String(getpid())
+    let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+    var fd = Glibc.open(temporary, flags, mode)
+    if fd < 0 && errno == EEXIST {
+        unlink(temporary)
+        fd = Glibc.open(temporary, flags, mode)
+    }
+    if fd < 0 { return "cannot create \(temporary): \(Errno.current)" }
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            let reason = Errno.current
+            Glibc.close(fd); unlink(temporary)
+            return "cannot write \(temporary): \(reason)"
+        }
+        offset += n
+    }
+    if fsync(fd) != 0 {
+        let reason = Errno.current
+        Glibc.close(fd); unlink(temporary)
+        return "cannot write \(temporary): \(reason)"
+    }
+    Glibc.close(fd)
+    if rename(temporary, path) != 0 {
+        let reason = Errno.current
+        unlink(temporary)
+        return "cannot rename \(temporary) to \(path): \(reason)"
+    }
+    return nil
+}

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Bookmarks
+import ProcFS
 
 /// The bookmark rules the sampler resolves names with, and how it notices they changed.
 ///
@@ -85,9 +86,11 @@ final class RulesWatcher {
     /// nil when it grew while being read (written in place): the next stat tries again.
     private func load(size: Int) -> Result<[BookmarkRule], BookmarkFileError>? {
         if size > BookmarkFile.maximumSize { return .failure(.tooLarge(size: size)) }
-        let fd = path!.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        // Never blocks (a FIFO there), never follows a symlink, regular files only.
+        let fd = path!.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
         if fd < 0 { return .failure(.notBookmarks) }
         defer { close(fd) }
+        if FileDescriptor(rawValue: fd).nonRegularKind() != nil { return .failure(.notBookmarks) }
         // As large as stat said (plus one byte, to see a file that grew meanwhile), never the
         // format's maximum: a zero-filled 256 KiB buffer would be resident for nothing.
         let limit = min(size, BookmarkFile.maximumSize) + 1

@@ -358,17 +358,21 @@ enum ShellQuote {
 
 /// Reading and writing whole small files, bounded.
 enum FileBytes {
-    /// At most `limit` bytes of `path` (a FIFO or a device is read up to the limit, never to its end).
+    /// At most `limit` bytes of `path`, which must be a regular file (a FIFO, a device or
+    /// a directory is refused at once, never waited on; a symlink to a file is followed:
+    /// the user named it).
     static func read(_ path: String, limit: Int) -> Result<[UInt8], Problem> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { return .failure(Problem("cannot open \(path): \(String(cString: strerror(errno)))")) }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return .failure(Problem("\(path) is a directory")) }
+        let fd: FileDescriptor
+        switch FileDescriptor.openRegular(path, followSymlinks: true) {
+        case .success(let d): fd = d
+        case .failure(.notRegular(let kind)): return .failure(Problem("\(path) is \(kind), not a regular file"))
+        case .failure(let e): return .failure(Problem("cannot open \(path): \(e)"))
+        }
+        defer { fd.close() }
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, limit - count) }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress! + count, limit - count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(Problem("cannot read \(path): \(String(cString: strerror(errno)))"))
@@ -399,16 +403,6 @@ enum FileBytes {
 
     /// Writes a temporary file beside `path` and renames it over `path`. The problem, or nil.
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> String? {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        if fd < 0 { return "cannot create \(temporary): \(String(cString: strerror(errno)))" }
-        let ok = writeAll(fd, bytes) && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            return "cannot write \(path): \(reason)"
-        }
-        return nil
+        writeFileAtomically(bytes, to: path, mode: mode)
     }
 }

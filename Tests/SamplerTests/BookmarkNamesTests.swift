@@ -100,6 +100,13 @@ final class BookmarkNamesTests: XCTestCase {
         XCTAssertEqual(run.topMemoryNames().first, "gnome-control-c")
     }
 
+    func testAFIFOAtTheRulesCacheNeitherBlocksTheSamplerNorIsRead() throws {
+        let run = try Run("sampler-bookmarks", cache: nil)
+        XCTAssertEqual(mkfifo(run.rules.path, 0o600), 0)
+        run.sample()   // blocked forever in open(2) before O_NONBLOCK and the fstat check
+        XCTAssertEqual(run.topMemoryNames().first, "gnome-control-c")
+    }
+
     func testAnExitShowsItsFriendlyNameAndHistoryKeepsBothNames() throws {
         let run = try Run("sampler-desktop", cache: Self.header + "exe\tfirefox-esr\tFirefox\tsource=user\n")
         run.sample()
