@@ -101,3 +101,46 @@ extension SamplerProgramTests {
         XCTAssertEqual(third.status, 0, third.stderr)
     }
 }
+
+extension SamplerProgramTests {
+    /// The runtime directory removed, or swapped for a symlink, under a running sysstatsd:
+    /// it re-creates it (0700, locked again), never writes through the symlink, and says so.
+    func testARemovedRuntimeDirectoryIsRecreatedAndASymlinkInItsPlaceIsNeverWrittenThrough() throws {
+        let tree = Fixtures.root.appendingPathComponent("sampler-desktop/2")
+        let roots = ["--proc-root", tree.appendingPathComponent("proc").path,
+                     "--sys-root", tree.appendingPathComponent("sys").path]
+        let sampler = Process()
+        sampler.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
+        sampler.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--no-history"] + roots
+        let stderr = Pipe()
+        sampler.standardError = stderr
+        try sampler.run()
+        defer { if sampler.isRunning { sampler.terminate(); sampler.waitUntilExit() } }
+        func waitForSnapshot() -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while (try? readSnapshot(runtime)) == nil, Date() < deadline { usleep(20_000) }
+            return (try? readSnapshot(runtime)) != nil
+        }
+        XCTAssertTrue(waitForSnapshot())
+
+        try FileManager.default.removeItem(at: runtime)
+        XCTAssertTrue(waitForSnapshot(), "the directory was re-created and written again")
+        var info = stat()
+        XCTAssertEqual(lstat(runtime.path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700)
+        let second = try Programs.run(try Programs.path("sysstatsd"), ["--once", "--runtime-dir", runtime.path] + roots)
+        XCTAssertEqual(second.status, 1, "the re-created directory is locked again")
+
+        let elsewhere = try TemporaryDirectory("elsewhere")
+        try FileManager.default.removeItem(at: runtime)
+        try FileManager.default.createSymbolicLink(atPath: runtime.path, withDestinationPath: elsewhere.path)
+        usleep(500_000)   // ten intervals
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [], "written through the symlink")
+        XCTAssertTrue(sampler.isRunning)
+
+        kill(sampler.processIdentifier, SIGTERM)
+        sampler.waitUntilExit()
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(said.contains("is a symbolic link; refusing to use it (will retry)"), said)
+    }
+}
