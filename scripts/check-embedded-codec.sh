@@ -35,7 +35,7 @@ for opt in -Onone -Osize; do
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
         -target "$target" \
         -emit-module -module-name SnapshotCodec -emit-module-path "$out/SnapshotCodec.swiftmodule" \
-        -c -o "$out/codec.o" Sources/SnapshotCodec/*.swift
+        -c -o "$out/codec.o" Sources/SnapshotCodec/*.swift Sources/SnapshotCodec/Sections/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
         -target "$target" -I "$out" -module-name EmbeddedClient \
         -c -o "$out/client.o" "$out/client.swift"

@@ -46,6 +46,14 @@ public enum Placeholder: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// The part of the snapshot the value comes from; nil for the renderer's own figures.
+    var section: SnapshotSections? {
+        switch self {
+        case .selfBarCPU, .selfBarRSS: nil
+        default: block.section
+        }
+    }
+
     /// The name between the braces.
     public var name: StaticString {
         switch self {
@@ -200,6 +208,10 @@ public struct BlockFormats: Equatable, Sendable {
 /// sizes are in the blocks' binary units (`3.2G`), loads have two decimals.
 func appendPlaceholder(_ p: Placeholder, _ snap: Snapshot, nowMs: UInt64, usage: RendererUsage,
                        into w: inout ByteWriter) {
+    if let section = p.section, !snap.available.contains(section) {
+        w.append(notAvailableText)
+        return
+    }
     let m = snap.memory
     switch p {
     case .cpuBusy: appendWholePercent(&w, UInt64(snap.cpuBusy))

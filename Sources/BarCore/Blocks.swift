@@ -37,7 +37,40 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
 
     /// The blocks shown when `--blocks` is not given.
     public static let defaults: [BlockKind] = [.cpu, .mem, .load, .battery, .exited, .uptime]
+
+    /// The part of the snapshot the block shows; when it was not measured the block says `n/a`.
+    public var section: SnapshotSections {
+        switch self {
+        case .cpu: .cpu
+        case .mem: .memory
+        case .load: .load
+        case .uptime: .uptime
+        case .battery: .battery
+        case .procs: .processes
+        case .exited: .exits
+        case .selfCost: .sampler
+        case .top: .top
+        }
+    }
+
+    /// The word the block's text starts with (`cpu 12%`, `up 3h 5m`).
+    var label: StaticString {
+        switch self {
+        case .cpu: "cpu"
+        case .mem: "mem"
+        case .load: "load"
+        case .uptime: "up"
+        case .battery: "bat"
+        case .procs: "procs"
+        case .exited: "exited"
+        case .selfCost: "self"
+        case .top: "top"
+        }
+    }
 }
+
+/// What a block or placeholder shows for a figure that was not measured (slstatus' unknown string).
+public let notAvailableText: StaticString = "n/a"
 
 /// How alarming a value is; outputs map it to a colour or a CSS class.
 public enum Level: UInt8, Sendable, Comparable {
@@ -121,6 +154,14 @@ func renderBlock(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: Me
 func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
                    thresholds t: Thresholds, usage: RendererUsage, into v: inout BlockValue) {
     v.reset()
+    guard snap.available.contains(kind.section) else {
+        // Not measured: say so, never show a stale or zero figure. An exit is an event,
+        // not a figure: without the exits part there is simply none to show.
+        if kind == .exited { v.visible = false; return }
+        v.full.append(kind.label); v.full.append(UInt8(ascii: " ")); v.full.append(notAvailableText)
+        v.short.append(v.full)
+        return
+    }
     switch kind {
     case .cpu:
         let busy = UInt64(snap.cpuBusy)

@@ -67,31 +67,47 @@ public struct GenmonWriter {
     /// Figures on the first lines, then the top processes by CPU and by memory.
     mutating func appendTooltip(_ s: Snapshot) {
         output.append("CPU ")
-        output.appendPercent(permyriad: UInt64(s.cpuBusy))
-        output.append(" (iowait ")
-        output.appendPercent(permyriad: UInt64(s.cpuIOWait))
-        output.append("), load ")
-        output.appendFixed(UInt64(s.load1), scaleDigits: 2, fractionDigits: 2)
-        output.append(UInt8(ascii: " "))
-        output.appendFixed(UInt64(s.load5), scaleDigits: 2, fractionDigits: 2)
-        output.append(UInt8(ascii: " "))
-        output.appendFixed(UInt64(s.load15), scaleDigits: 2, fractionDigits: 2)
+        if s.available.contains(.cpu) {
+            output.appendPercent(permyriad: UInt64(s.cpuBusy))
+            output.append(" (iowait ")
+            output.appendPercent(permyriad: UInt64(s.cpuIOWait))
+            output.append(UInt8(ascii: ")"))
+        } else {
+            output.append(notAvailableText)
+        }
+        output.append(", load ")
+        if s.available.contains(.load) {
+            output.appendFixed(UInt64(s.load1), scaleDigits: 2, fractionDigits: 2)
+            output.append(UInt8(ascii: " "))
+            output.appendFixed(UInt64(s.load5), scaleDigits: 2, fractionDigits: 2)
+            output.append(UInt8(ascii: " "))
+            output.appendFixed(UInt64(s.load15), scaleDigits: 2, fractionDigits: 2)
+        } else {
+            output.append(notAvailableText)
+        }
         let m = s.memory
         output.append("\nMemory ")
-        output.appendSize(kib: m.used)
-        output.append(" used of ")
-        output.appendSize(kib: m.total)
-        output.append(": wired ")
-        output.appendSize(kib: m.wired)
-        output.append(", active ")
-        output.appendSize(kib: m.active)
-        output.append(", inactive ")
-        output.appendSize(kib: m.inactive)
-        output.append(", other ")
-        output.appendSize(kib: m.other)
-        output.append(", free ")
-        output.appendSize(kib: m.free)
-        if s.battery.count > 0 {
+        if s.available.contains(.memory) {
+            output.appendSize(kib: m.used)
+            output.append(" used of ")
+            output.appendSize(kib: m.total)
+            output.append(": wired ")
+            output.appendSize(kib: m.wired)
+            output.append(", active ")
+            output.appendSize(kib: m.active)
+            output.append(", inactive ")
+            output.appendSize(kib: m.inactive)
+            output.append(", other ")
+            output.appendSize(kib: m.other)
+            output.append(", free ")
+            output.appendSize(kib: m.free)
+        } else {
+            output.append(notAvailableText)
+        }
+        if !s.available.contains(.battery) {
+            output.append("\nBattery ")
+            output.append(notAvailableText)
+        } else if s.battery.count > 0 {
             output.append("\nBattery ")
             output.appendPercent(permyriad: UInt64(s.battery.percent))
         }

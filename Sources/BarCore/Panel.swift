@@ -151,15 +151,28 @@ public struct PanelRenderer {
     mutating func drawHeadline(_ snap: Snapshot, _ l: Layout) {
         scratch.reset()
         scratch.append("CPU ")
-        scratch.appendPercent(permyriad: UInt64(snap.cpuBusy))
+        if snap.available.contains(.cpu) {
+            scratch.appendPercent(permyriad: UInt64(snap.cpuBusy))
+        } else {
+            scratch.append(notAvailableText)
+        }
         scratch.append("  L ")
-        scratch.appendFixed(UInt64(snap.load1), scaleDigits: 2, fractionDigits: 2)
+        if snap.available.contains(.load) {
+            scratch.appendFixed(UInt64(snap.load1), scaleDigits: 2, fractionDigits: 2)
+        } else {
+            scratch.append(notAvailableText)
+        }
         let cpuColor = snap.cpuBusy >= 9000 ? PanelPalette.critical : (snap.cpuBusy >= 7000 ? PanelPalette.warning : PanelPalette.text)
         let end = image.drawText(scratch.bytes, x: l.left, y: l.textY, color: cpuColor, scale: l.scale)
         scratch.reset()
-        scratch.appendSize(kib: snap.memory.used)
-        scratch.append(UInt8(ascii: "/"))
-        scratch.appendSize(kib: snap.memory.total)
+        if snap.available.contains(.memory) {
+            scratch.appendSize(kib: snap.memory.used)
+            scratch.append(UInt8(ascii: "/"))
+            scratch.appendSize(kib: snap.memory.total)
+        } else {
+            scratch.append("mem ")
+            scratch.append(notAvailableText)
+        }
         let w = scratch.count * l.advance
         let x = max(end + l.advance, l.right - w + l.scale)
         let memColor = snap.urgent.contains(.memoryLow) || snap.urgent.contains(.memoryPressure) ? PanelPalette.critical : PanelPalette.text
@@ -275,11 +288,15 @@ public struct PanelRenderer {
         let half = l.left + (l.right - l.left) / 2
 
         scratch.reset()
-        scratch.appendPercent(permyriad: UInt64(min(snap.cpuBusy, 10_000)))
+        if snap.available.contains(.cpu) {
+            scratch.appendPercent(permyriad: UInt64(min(snap.cpuBusy, 10_000)))
+        } else {
+            scratch.append(notAvailableText)
+        }
         var end = image.drawText(scratch.bytes, x: l.left, y: y, color: PanelPalette.cpuBusy, scale: scale)
         image.drawText("cpu", x: end + 2 * l.scale, y: labelY, color: PanelPalette.dimText, scale: l.scale)
         // The iowait share above the label, where it fits before the memory figure.
-        if scale > l.scale && end + 2 * l.scale + 7 * l.advance <= half {
+        if snap.available.contains(.cpu) && scale > l.scale && end + 2 * l.scale + 7 * l.advance <= half {
             scratch.reset()
             scratch.append("io ")
             scratch.appendPercent(permyriad: UInt64(min(snap.cpuIOWait, 10_000)))
@@ -289,7 +306,11 @@ public struct PanelRenderer {
 
         let m = snap.memory
         scratch.reset()
-        scratch.appendPercent(permyriad: proportion(min(m.used, m.total), of: m.total, scale: 10_000))
+        if snap.available.contains(.memory) {
+            scratch.appendPercent(permyriad: share(m.used, of: m.total))
+        } else {
+            scratch.append(notAvailableText)
+        }
         end = image.drawText(scratch.bytes, x: half, y: y, color: PanelPalette.memActive, scale: scale)
         image.drawText("mem", x: end + 2 * l.scale, y: labelY, color: PanelPalette.dimText, scale: l.scale)
     }

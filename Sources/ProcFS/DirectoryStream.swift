@@ -41,8 +41,10 @@ final class DirectoryStream {
     ///
     /// `body` gets the entry's name (without its NUL; valid only during the call)
     /// and its `d_type` (`DT_UNKNOWN` on file systems that do not fill it in).
-    func forEachEntry(_ body: (_ name: UnsafeRawBufferPointer, _ type: UInt8) -> Void) {
-        guard rewind(), let stream else { return }
+    /// Calls `body` for each entry but `.` and `..`; false when the directory cannot be read.
+    @discardableResult
+    func forEachEntry(_ body: (_ name: UnsafeRawBufferPointer, _ type: UInt8) -> Void) -> Bool {
+        guard rewind(), let stream else { return false }
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(stream) {
             let raw = UnsafeRawPointer(entry)
@@ -52,5 +54,6 @@ final class DirectoryStream {
             if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
             body(name, entry.pointee.d_type)
         }
+        return true
     }
 }

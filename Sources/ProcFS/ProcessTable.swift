@@ -73,7 +73,10 @@ public final class ProcessTable {
     /// If the proc root cannot be listed, the scan finds no process (and every
     /// process of the previous scan is reported as exited).
     /// - Parameter buffer: the shared buffer each file is read into.
-    public func scan(_ buffer: ReadBuffer) {
+    /// Returns false when the proc root could not be listed (nothing is known: the
+    /// table is empty and no process is reported as exited).
+    @discardableResult
+    public func scan(_ buffer: ReadBuffer) -> Bool {
         scanCount &+= 1
         swap(&previous, &processes)
         swap(&previousIndexByPid, &indexByPid)
@@ -85,14 +88,21 @@ public final class ProcessTable {
         runningCount = 0
         skippedCount = 0
 
-        directory.forEachEntry { name, type in
+        let listed = directory.forEachEntry { name, type in
             guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN),
                   let pid = processID(name), path.setDirectory(name) else { return }
             if !readProcess(pid, buffer) { skippedCount += 1 }
         }
 
         exited.removeAll(keepingCapacity: true)
+        guard listed else {
+            // Not listed is not "every process exited": keep the last table for next time.
+            swap(&previous, &processes)
+            swap(&previousIndexByPid, &indexByPid)
+            return false
+        }
         for i in previous.indices where !matched[i] { exited.append(previous[i]) }
+        return true
     }
 
     /// Sets the friendly name of the process at `index` of ``processes`` (resolved by the

@@ -56,6 +56,9 @@ public final class Sampler {
     /// second would cost more than the rest of the system-wide sample.
     public static let batteryRefreshMs: UInt64 = 5_000
 
+    /// What one scan of the proc root gives (a constant: an array literal per sample would allocate).
+    static let processParts: SnapshotSections = [.processes, .top, .exits]
+
     public init(configuration: SamplerConfiguration) {
         self.configuration = configuration
         let procRoot = configuration.procRoot
@@ -84,10 +87,13 @@ public final class Sampler {
     /// The kernel release the sampler gated its features on, if readable.
     public var kernelRelease: KernelRelease? { kernel }
 
-    /// Takes one sample. The first one primes the counters: its rates are 0.
+    /// Takes one sample. The first one primes the counters: its CPU shares are not
+    /// available yet. A part whose source could not be read this time is marked not
+    /// available (shown as `n/a`), never left at its last or a zero value.
     public func sample(realtimeMs: UInt64, monotonicNs: UInt64) {
         snapshot.sequence &+= 1
         snapshot.timestampMs = realtimeMs
+        snapshot.available = []
         let ticksPerCore = sampleCPU()
         let risenKiB = sampleMemory()
         sampleSystem(realtimeMs: realtimeMs)
@@ -96,6 +102,7 @@ public final class Sampler {
             let own = selfUsage.measure(monotonicNs: monotonicNs, buffer: buffer)
             snapshot.samplerCPU = own.cpu
             snapshot.samplerResidentKiB = own.residentKiB
+            snapshot.available.insert(.sampler)
         }
         snapshot.urgent = urgentConditions()
     }
@@ -104,6 +111,7 @@ public final class Sampler {
     private func sampleCPU() -> UInt64 {
         guard let stat = cpuReader.update(buffer) else {
             snapshot.cpuBusy = 0; snapshot.cpuIOWait = 0
+            havePreviousCPU = false
             return 0
         }
         snapshot.bootTime = stat.bootTime
@@ -111,6 +119,7 @@ public final class Sampler {
         var ticksPerCore: UInt64 = 0
         snapshot.coreBusy.removeAll(keepingCapacity: true)
         if havePreviousCPU {
+            snapshot.available.insert(.cpu)
             snapshot.cpuBusy = CPUUsage.busy(from: previousTotal, to: stat.total)
             snapshot.cpuIOWait = CPUUsage.iowait(from: previousTotal, to: stat.total)
             for i in 0..<min(stat.cores.count, Snapshot.maximumCores) {
@@ -138,6 +147,7 @@ public final class Sampler {
     /// Memory figures; returns how much MemAvailable rose since the last sample (KiB).
     private func sampleMemory() -> UInt64 {
         guard let info = memoryReader.update(buffer) else { return 0 }
+        snapshot.available.insert(.memory)
         snapshot.memory = MemoryBreakdown.figures(info, useMemAvailable: kernel?.supportsMemAvailable ?? true)
         let available = snapshot.memory.available
         var rise: UInt64 = 0
@@ -149,9 +159,13 @@ public final class Sampler {
     }
 
     private func sampleSystem(realtimeMs: UInt64) {
-        if let up = uptimeReader.update(buffer) { snapshot.uptimeCentiseconds = up.uptimeCentiseconds }
+        if let up = uptimeReader.update(buffer) {
+            snapshot.uptimeCentiseconds = up.uptimeCentiseconds
+            snapshot.available.insert(.uptime)
+        }
         if let load = loadReader.update(buffer) {
             snapshot.load1 = load.load1; snapshot.load5 = load.load5; snapshot.load15 = load.load15
+            snapshot.available.insert(.load)
         }
         if let pressure = pressureReader.update(buffer) {
             snapshot.memoryPressure = Permyriad(clamping: pressure.someAvg10)
@@ -163,10 +177,12 @@ public final class Sampler {
             lastBatteryReadMs = realtimeMs == 0 ? 1 : realtimeMs
         }
         snapshot.battery = battery
+        snapshot.available.insert(.battery)
     }
 
     private func sampleProcesses(ticksPerCore: UInt64, availableRiseKiB: UInt64, realtimeMs: UInt64) {
-        processTable.scan(buffer)
+        guard processTable.scan(buffer) else { return }
+        snapshot.available.formUnion(Sampler.processParts)
         resolveNames()
         // Taken after resolveNames: a second reference to the array would make its
         // in-place updates copy the whole table.

@@ -80,6 +80,34 @@ public struct UrgentFlags: OptionSet, Equatable, Sendable {
     public static let memoryPressure = UrgentFlags(rawValue: 1 << 2)
 }
 
+/// The parts of a snapshot, each a section of the file (format v3): a part that is not
+/// available was not measured (its /proc or /sys file missing, unreadable or unparsable,
+/// or its section dropped or damaged) and is shown as `n/a`, never as 0.
+public struct SnapshotSections: OptionSet, Equatable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// ``Snapshot/bootTime``, ``Snapshot/uptimeCentiseconds``.
+    public static let uptime = SnapshotSections(rawValue: 1 << 0)
+    /// ``Snapshot/cpuBusy``, ``Snapshot/cpuIOWait``, ``Snapshot/coreBusy``, the CPU histories.
+    public static let cpu = SnapshotSections(rawValue: 1 << 1)
+    /// ``Snapshot/memory``, ``Snapshot/memoryHistory``.
+    public static let memory = SnapshotSections(rawValue: 1 << 2)
+    /// ``Snapshot/load1``, ``Snapshot/load5``, ``Snapshot/load15``.
+    public static let load = SnapshotSections(rawValue: 1 << 3)
+    /// ``Snapshot/processCount``, ``Snapshot/runningCount``.
+    public static let processes = SnapshotSections(rawValue: 1 << 4)
+    /// ``Snapshot/battery`` (a count of 0 is a measured "no battery").
+    public static let battery = SnapshotSections(rawValue: 1 << 5)
+    /// ``Snapshot/topCPU``, ``Snapshot/topMemory``.
+    public static let top = SnapshotSections(rawValue: 1 << 6)
+    /// ``Snapshot/exits``.
+    public static let exits = SnapshotSections(rawValue: 1 << 7)
+    /// ``Snapshot/samplerCPU``, ``Snapshot/samplerResidentKiB``.
+    public static let sampler = SnapshotSections(rawValue: 1 << 8)
+    /// Every part this version knows.
+    public static let all: SnapshotSections = [.uptime, .cpu, .memory, .load, .processes, .battery, .top, .exits, .sampler]
+}
+
 /// One snapshot, as the sampler writes it and a renderer reads it.
 public struct Snapshot: Equatable, Sendable {
     public static let maximumNameLength = 48
@@ -94,6 +122,9 @@ public struct Snapshot: Equatable, Sendable {
     public var timestampMs: UInt64 = 0
     /// The sampler's interval, ms: a snapshot older than a few intervals is stale.
     public var intervalMs: UInt32 = 0
+    /// The parts that were measured; the others' fields are not to be shown (`n/a`).
+    /// Every part by default (and for a v1 or v2 file, which has no notion of a missing part).
+    public var available: SnapshotSections = .all
     /// Boot time, seconds since the epoch.
     public var bootTime: UInt64 = 0
     /// Uptime, hundredths of a second.
@@ -109,7 +140,8 @@ public struct Snapshot: Equatable, Sendable {
     public var samplerResidentKiB: UInt32 = 0
 
     public var memory = MemoryFigures()
-    /// PSI memory "some" avg10 in hundredths of a percent; nil when the kernel has no PSI.
+    /// PSI memory "some" avg10 in hundredths of a percent; nil when the kernel has no PSI
+    /// (or it could not be read).
     public var memoryPressure: Permyriad?
 
     /// Load averages times 100.

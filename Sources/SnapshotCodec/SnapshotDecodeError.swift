@@ -39,6 +39,10 @@ public enum SnapshotDecodeError: Error, Equatable, Sendable {
         case historyLengthMismatch
         /// The battery state byte is not a known ``BatteryFigures/State``.
         case unknownBatteryState
+        /// A v3 section's length runs past the end of the body.
+        case sectionRunsPastEnd
+        /// A v3 file has no meta section (timestamp, interval).
+        case missingMetaSection
 
         /// One line saying what is wrong.
         public var message: StaticString {
@@ -54,6 +58,8 @@ public enum SnapshotDecodeError: Error, Equatable, Sendable {
             case .nameRunsPastEnd: "malformed snapshot: a name runs past the end of the body"
             case .historyLengthMismatch: "malformed snapshot: CPU, iowait and memory histories differ in length"
             case .unknownBatteryState: "malformed snapshot: unknown battery state"
+            case .sectionRunsPastEnd: "malformed snapshot: a section runs past the end of the body"
+            case .missingMetaSection: "malformed snapshot: no meta section (timestamp, interval)"
             }
         }
     }

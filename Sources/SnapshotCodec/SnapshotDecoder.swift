@@ -1,9 +1,9 @@
-// Bytes → Snapshot, formats v1 and v2. Every read is bounds-checked first; no
-// arithmetic on input values can overflow; any input gives either a valid
-// Snapshot or a SnapshotDecodeError, never a trap.
+// Bytes → Snapshot, formats v3 (sections), v2 and v1. Every read is bounds-checked first;
+// no arithmetic on input values can overflow; any input gives either a valid Snapshot or
+// a SnapshotDecodeError, never a trap.
 
 extension Snapshot {
-    /// Decodes a whole snapshot file, format v2 or v1 (a v1 file has no iowait
+    /// Decodes a whole snapshot file, format v3, v2 or v1 (a v1 file has no iowait
     /// history: ``iowaitHistory`` is left empty).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) -> Snapshot {
         var snapshot = Snapshot()
@@ -15,13 +15,81 @@ extension Snapshot {
     /// arrays (and of the names of existing top and exit entries), so that a
     /// renderer decoding every update allocates nothing in steady state.
     ///
+    /// In a v3 file, a section this reader does not know is skipped, and a known section
+    /// that fails its own checks leaves its part out of ``available`` (its fields reset)
+    /// rather than failing the file; only damage to the header, the section framing or the
+    /// required meta section is an error.
+    ///
     /// On error `self` holds an unspecified mix of old and new values (every
     /// field valid for its type); do not show it.
     public mutating func decode(from bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) {
         let (body, version) = try Snapshot.checkHeader(bytes)
-        var r = ByteReader(body)
-
         sequence = ByteReader(bytes).peekU64(at: SnapshotFormat.sequenceOffset)
+        if version >= 3 {
+            try decodeSections(body)
+        } else {
+            try decodeFixedBody(body, version: version)
+        }
+    }
+
+    /// v3: the sections, in any order; the first of a repeated tag counts.
+    private mutating func decodeSections(_ body: UnsafeRawBufferPointer) throws(SnapshotDecodeError) {
+        var r = ByteReader(body)
+        var seen: UInt32 = 0
+        available = []
+        memoryPressure = nil
+        while !r.isAtEnd {
+            let tag = try r.u16()
+            _ = try r.u16()   // the section's version: later versions only append fields
+            let length = Int(try r.u32())
+            var payload = ByteReader(try r.take(length))
+            guard let known = SectionTag(rawValue: tag) else { continue }
+            let bit: UInt32 = 1 << UInt32(known.rawValue)
+            guard seen & bit == 0 else { continue }
+            seen |= bit
+            do throws(SnapshotDecodeError) {
+                try decodeSection(known, &payload)
+                if let part = known.part { available.insert(part) }
+            } catch {
+                // Only the meta section is required; any other damaged section is left out.
+                if known == .meta { throw error }
+                if known == .pressure { memoryPressure = nil }
+                if let part = known.part { available.remove(part) }
+            }
+        }
+        guard seen & (1 << UInt32(SectionTag.meta.rawValue)) != 0 else { throw .malformed(.missingMetaSection) }
+        // What was not there (or was damaged) is reset, never left over from the last file.
+        if !available.contains(.uptime) { UptimeSection.clear(&self) }
+        if !available.contains(.cpu) { CPUSection.clear(&self) }
+        if !available.contains(.memory) { MemorySection.clear(&self) }
+        if !available.contains(.load) { LoadSection.clear(&self) }
+        if !available.contains(.processes) { ProcessesSection.clear(&self) }
+        if !available.contains(.battery) { BatterySection.clear(&self) }
+        if !available.contains(.top) { TopSection.clear(&self) }
+        if !available.contains(.exits) { ExitsSection.clear(&self) }
+        if !available.contains(.sampler) { SamplerSection.clear(&self) }
+    }
+
+    private mutating func decodeSection(_ tag: SectionTag, _ payload: inout ByteReader) throws(SnapshotDecodeError) {
+        switch tag {
+        case .meta: try MetaSection.decode(&payload, into: &self)
+        case .uptime: try UptimeSection.decode(&payload, into: &self)
+        case .cpu: try CPUSection.decode(&payload, into: &self)
+        case .memory: try MemorySection.decode(&payload, into: &self)
+        case .pressure: try PressureSection.decode(&payload, into: &self)
+        case .load: try LoadSection.decode(&payload, into: &self)
+        case .processes: try ProcessesSection.decode(&payload, into: &self)
+        case .battery: try BatterySection.decode(&payload, into: &self)
+        case .top: try TopSection.decode(&payload, into: &self)
+        case .exits: try ExitsSection.decode(&payload, into: &self)
+        case .sampler: try SamplerSection.decode(&payload, into: &self)
+        }
+    }
+
+    /// v1 and v2: one fixed layout; every part is available.
+    private mutating func decodeFixedBody(_ body: UnsafeRawBufferPointer, version: UInt16) throws(SnapshotDecodeError) {
+        var r = ByteReader(body)
+        available = .all
         timestampMs = try r.u64()
         intervalMs = try r.u32()
         bootTime = try r.u64()
@@ -82,18 +150,7 @@ extension Snapshot {
 
         try r.processes(into: &topCPU)
         try r.processes(into: &topMemory)
-
-        let exitCount = Int(try r.u8())
-        guard exitCount <= Snapshot.maximumExits else { throw .malformed(.countOverLimit) }
-        if exits.count > exitCount { exits.removeLast(exits.count - exitCount) }
-        for i in 0..<exitCount {
-            if i == exits.count { exits.append(ExitEntry()) }
-            exits[i].pid = try r.u32()
-            exits[i].timeMs = try r.u64()
-            exits[i].lastPrivateKiB = try r.u64()
-            exits[i].freedKiB = try r.u64()
-            try r.name(into: &exits[i].name)
-        }
+        try r.exits(into: &exits)
 
         guard r.isAtEnd else { throw .malformed(.trailingBytes) }
     }
@@ -128,7 +185,7 @@ extension Snapshot {
 }
 
 /// Reads little-endian fields in order, checking bounds before every read.
-private struct ByteReader {
+struct ByteReader {
     let bytes: UnsafeRawBufferPointer
     /// Always `0...bytes.count`.
     var offset = 0
@@ -164,6 +221,14 @@ private struct ByteReader {
         return value
     }
 
+    /// The next `count` bytes as a buffer of their own (a section's payload).
+    mutating func take(_ count: Int) throws(SnapshotDecodeError) -> UnsafeRawBufferPointer {
+        guard count >= 0, has(count) else { throw .malformed(.sectionRunsPastEnd) }
+        let part = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+        offset += count
+        return part
+    }
+
     mutating func u8() throws(SnapshotDecodeError) -> UInt8 { try read(UInt8.self) }
     mutating func u16() throws(SnapshotDecodeError) -> UInt16 { try read(UInt16.self) }
     mutating func u32() throws(SnapshotDecodeError) -> UInt32 { try read(UInt32.self) }
@@ -197,6 +262,21 @@ private struct ByteReader {
             entries[i].pid = try u32()
             entries[i].cpu = try u16()
             entries[i].privateKiB = try u64()
+            try name(into: &entries[i].name)
+        }
+    }
+
+    /// A u8 count and that many exit entries, reusing existing entries.
+    mutating func exits(into entries: inout [ExitEntry]) throws(SnapshotDecodeError) {
+        let count = Int(try u8())
+        guard count <= Snapshot.maximumExits else { throw .malformed(.countOverLimit) }
+        if entries.count > count { entries.removeLast(entries.count - count) }
+        for i in 0..<count {
+            if i == entries.count { entries.append(ExitEntry()) }
+            entries[i].pid = try u32()
+            entries[i].timeMs = try u64()
+            entries[i].lastPrivateKiB = try u64()
+            entries[i].freedKiB = try u64()
             try name(into: &entries[i].name)
         }
     }

@@ -1,22 +1,20 @@
-// Snapshot → bytes, format v2 (see SnapshotFormat and docs/snapshot-format.md).
-// Writes into the caller's buffer and reuses its capacity: after the first
-// call, encoding allocates nothing.
+// Snapshot → bytes, format v3 (see SnapshotFormat and docs/snapshot-format.md): the
+// header, then one section per available part (Sections/). Writes into the caller's
+// buffer and reuses its capacity: after the first call, encoding allocates nothing.
 
 extension Snapshot {
-    /// Replaces the contents of `bytes` with this snapshot in format v2.
+    /// Replaces the contents of `bytes` with this snapshot in format v3: the meta section,
+    /// then a section for each part in ``available`` (and the pressure section when
+    /// ``memoryPressure`` is set).
     ///
-    /// Nothing is sanitised, but everything is clamped to the format's limits
-    /// so the output always decodes: the first ``maximumCores`` cores, the
-    /// newest `min(cpuHistory.count, memoryHistory.count, historyLength)`
-    /// history points of each series (the iowait series too; where it is
-    /// shorter its oldest points are written as 0, so that a snapshot without
-    /// iowait history, such as one decoded from a v1 file, keeps its graph), the first ``maximumTopEntries`` top
-    /// entries and ``maximumExits`` exits, names cut to ``maximumNameLength``
-    /// bytes on a UTF-8 character boundary, and a pressure of 0xFFFF (the
-    /// "no PSI" marker) written as 0xFFFE.
+    /// Nothing is sanitised, but everything is clamped to the format's limits so the output
+    /// always decodes: the first ``maximumCores`` cores, the newest ``historyLength`` history
+    /// points (the iowait series right-aligned on the busy series, its missing points as 0),
+    /// the first ``maximumTopEntries`` top entries and ``maximumExits`` exits, names cut to
+    /// ``maximumNameLength`` bytes on a UTF-8 character boundary.
     public func encode(into bytes: inout [UInt8]) {
         bytes.removeAll(keepingCapacity: true)
-        bytes.reserveCapacity(SnapshotFormat.maximumV2Size)
+        bytes.reserveCapacity(SnapshotFormat.maximumV3Size)
 
         // Header; total length and checksum are patched in at the end.
         bytes.appendLE(SnapshotFormat.magic)
@@ -27,72 +25,17 @@ extension Snapshot {
         bytes.appendLE(UInt32(0))         // checksum
         bytes.appendLE(UInt32(0))         // flags
 
-        bytes.appendLE(timestampMs)
-        bytes.appendLE(intervalMs)
-        bytes.appendLE(bootTime)
-        bytes.appendLE(uptimeCentiseconds)
-        bytes.appendLE(cpuBusy)
-        bytes.appendLE(cpuIOWait)
-        bytes.appendLE(samplerCPU)
-        bytes.appendLE(samplerResidentKiB)
-
-        bytes.appendLE(memory.total)
-        bytes.appendLE(memory.free)
-        bytes.appendLE(memory.active)
-        bytes.appendLE(memory.inactive)
-        bytes.appendLE(memory.wired)
-        bytes.appendLE(memory.other)
-        bytes.appendLE(memory.available)
-        bytes.appendLE(memory.used)
-        bytes.appendLE(memory.swapTotal)
-        bytes.appendLE(memory.swapUsed)
-        if let pressure = memoryPressure {
-            bytes.appendLE(min(pressure, SnapshotFormat.noPressure - 1))
-        } else {
-            bytes.appendLE(SnapshotFormat.noPressure)
-        }
-
-        bytes.appendLE(load1)
-        bytes.appendLE(load5)
-        bytes.appendLE(load15)
-        bytes.appendLE(processCount)
-        bytes.appendLE(runningCount)
-
-        bytes.append(battery.count)
-        bytes.append(battery.state.rawValue)
-        bytes.appendLE(battery.percent)
-        bytes.appendLE(battery.powerMilliwatts)
-        bytes.appendLE(battery.minutesRemaining)
-        bytes.appendLE(urgent.rawValue)
-
-        let cores = min(coreBusy.count, Snapshot.maximumCores)
-        bytes.appendLE(UInt16(cores))
-        for i in 0..<cores { bytes.appendLE(coreBusy[i]) }
-
-        let points = min(cpuHistory.count, memoryHistory.count, Snapshot.historyLength)
-        bytes.append(UInt8(points))
-        for i in (cpuHistory.count - points)..<cpuHistory.count { bytes.appendLE(cpuHistory[i]) }
-        // Right-aligned on cpuHistory: iowaitHistory's newest point goes with the newest busy point.
-        bytes.append(UInt8(points))
-        let missing = max(0, points - iowaitHistory.count)
-        for _ in 0..<missing { bytes.appendLE(Permyriad(0)) }
-        for i in (iowaitHistory.count - (points - missing))..<iowaitHistory.count { bytes.appendLE(iowaitHistory[i]) }
-        bytes.append(UInt8(points))
-        for i in (memoryHistory.count - points)..<memoryHistory.count { bytes.appendLE(memoryHistory[i]) }
-
-        Snapshot.encodeProcesses(topCPU, into: &bytes)
-        Snapshot.encodeProcesses(topMemory, into: &bytes)
-
-        let exitCount = min(exits.count, Snapshot.maximumExits)
-        bytes.append(UInt8(exitCount))
-        for i in 0..<exitCount {
-            let e = exits[i]
-            bytes.appendLE(e.pid)
-            bytes.appendLE(e.timeMs)
-            bytes.appendLE(e.lastPrivateKiB)
-            bytes.appendLE(e.freedKiB)
-            bytes.appendName(e.name)
-        }
+        MetaSection.encode(self, into: &bytes)
+        if available.contains(.uptime) { UptimeSection.encode(self, into: &bytes) }
+        if available.contains(.cpu) { CPUSection.encode(self, into: &bytes) }
+        if available.contains(.memory) { MemorySection.encode(self, into: &bytes) }
+        PressureSection.encode(self, into: &bytes)
+        if available.contains(.load) { LoadSection.encode(self, into: &bytes) }
+        if available.contains(.processes) { ProcessesSection.encode(self, into: &bytes) }
+        if available.contains(.battery) { BatterySection.encode(self, into: &bytes) }
+        if available.contains(.top) { TopSection.encode(self, into: &bytes) }
+        if available.contains(.exits) { ExitsSection.encode(self, into: &bytes) }
+        if available.contains(.sampler) { SamplerSection.encode(self, into: &bytes) }
 
         let total = bytes.count
         let checksum = bytes.withUnsafeBytes { raw in
@@ -100,18 +43,6 @@ extension Snapshot {
         }
         bytes.storeLE(UInt32(total), at: SnapshotFormat.totalLengthOffset)
         bytes.storeLE(checksum, at: SnapshotFormat.checksumOffset)
-    }
-
-    private static func encodeProcesses(_ entries: [ProcessEntry], into bytes: inout [UInt8]) {
-        let count = min(entries.count, Snapshot.maximumTopEntries)
-        bytes.append(UInt8(count))
-        for i in 0..<count {
-            let p = entries[i]
-            bytes.appendLE(p.pid)
-            bytes.appendLE(p.cpu)
-            bytes.appendLE(p.privateKiB)
-            bytes.appendName(p.name)
-        }
     }
 }
 
@@ -145,5 +76,32 @@ extension [UInt8] {
         }
         append(UInt8(length))
         for i in 0..<length { append(name[i]) }
+    }
+
+    /// A u8 count and up to ``Snapshot/maximumTopEntries`` process entries.
+    mutating func appendProcesses(_ entries: [ProcessEntry]) {
+        let count = Swift.min(entries.count, Snapshot.maximumTopEntries)
+        append(UInt8(count))
+        for i in 0..<count {
+            let p = entries[i]
+            appendLE(p.pid)
+            appendLE(p.cpu)
+            appendLE(p.privateKiB)
+            appendName(p.name)
+        }
+    }
+
+    /// A u8 count and up to ``Snapshot/maximumExits`` exit entries.
+    mutating func appendExits(_ exits: [ExitEntry]) {
+        let count = Swift.min(exits.count, Snapshot.maximumExits)
+        append(UInt8(count))
+        for i in 0..<count {
+            let e = exits[i]
+            appendLE(e.pid)
+            appendLE(e.timeMs)
+            appendLE(e.lastPrivateKiB)
+            appendLE(e.freedKiB)
+            appendName(e.name)
+        }
     }
 }

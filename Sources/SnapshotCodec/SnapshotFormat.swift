@@ -1,4 +1,4 @@
-// Layout constants of the snapshot file, format v2 (v1 is still read). The
+// Layout constants of the snapshot file, format v3 (v1 and v2 are still read). The
 // byte-by-byte layout, the versioning rules and a worked example are in
 // docs/snapshot-format.md.
 
@@ -10,7 +10,7 @@
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `"SYSSTATS"` |
-/// | 8 | 2 | format version (2; 1 is still read) |
+/// | 8 | 2 | format version (3; 2 and 1 are still read) |
 /// | 10 | 2 | header length (32) |
 /// | 12 | 4 | total length, header + body |
 /// | 16 | 8 | sequence |
@@ -20,7 +20,7 @@ public enum SnapshotFormat {
     /// The magic bytes `"SYSSTATS"` (53 59 53 53 54 41 54 53), read as a little-endian u64.
     public static let magic: UInt64 = 0x5354_4154_5353_5953
     /// The version this code writes, and the newest it reads.
-    public static let version: UInt16 = 2
+    public static let version: UInt16 = 3
     /// The oldest version this code reads: v1 files (no iowait history) decode
     /// with an empty ``Snapshot/iowaitHistory``.
     public static let oldestReadableVersion: UInt16 = 1
@@ -65,11 +65,19 @@ public enum SnapshotFormat {
         + 2 * (1 + Snapshot.maximumTopEntries * (processEntryFixedLength + Snapshot.maximumNameLength))
         + 1 + Snapshot.maximumExits * (exitEntryFixedLength + Snapshot.maximumNameLength)
 
-    /// The largest file this encoder (v2) can produce: v1 plus the iowait history, 2826 bytes.
+    /// The largest file a v2 encoder could produce: v1 plus the iowait history, 2826 bytes.
     public static let maximumV2Size = maximumV1Size + maximumHistorySize
 
+    /// The largest file this encoder (v3) can produce: the header, then every section at
+    /// its limits, each with its 8-byte section header.
+    public static let maximumV3Size =
+        headerLength + 11 * sectionHeaderLength
+        + MetaSection.size + UptimeSection.size + CPUSection.maximumSize + MemorySection.maximumSize
+        + PressureSection.size + LoadSection.size + ProcessesSection.size + BatterySection.size
+        + TopSection.maximumSize + ExitsSection.maximumSize + SamplerSection.size
+
     /// The bound every reader enforces, on the total length field and on the
-    /// buffer. Well above ``maximumV2Size`` so that later versions have room.
+    /// buffer. Well above ``maximumV3Size`` so that later sections have room.
     public static let maximumEncodedSize = 16384
 
     /// A snapshot older than this many intervals is shown as stale…

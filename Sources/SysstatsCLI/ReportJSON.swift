@@ -5,7 +5,8 @@ import SnapshotCodec
 ///
 /// Memory in MiB with one decimal, percentages with two, load averages with
 /// two; `timestamp` and exit `time_ms` are milliseconds since the epoch;
-/// `battery` is null when the machine has none.
+/// `battery` is null when the machine has none. A figure the sampler could not measure
+/// is null (a list: empty), and its part is named in `unavailable`.
 public struct ReportJSON: Encodable, Equatable {
     public struct Memory: Encodable, Equatable {
         var free, other, wired, active, inactive, available, used, total: Double
@@ -37,14 +38,15 @@ public struct ReportJSON: Encodable, Equatable {
         }
     }
 
-    var uptimeSeconds: UInt64
-    var cpuPercent: Double
-    var memoryMiB: Memory
-    var swap: Swap
-    var load: [Double]
+    var uptimeSeconds: UInt64?
+    var cpuPercent: Double?
+    var memoryMiB: Memory?
+    var swap: Swap?
+    var load: [Double]?
     var battery: Battery?
-    var processes: UInt32
-    var running: UInt32
+    var processes: UInt32?
+    var running: UInt32?
+    var unavailable: [String]
     var topCPU: [Process]
     var topMemory: [Process]
     var exits: [Exit]
@@ -55,22 +57,32 @@ public struct ReportJSON: Encodable, Equatable {
     enum CodingKeys: String, CodingKey {
         case uptimeSeconds = "uptime_seconds", cpuPercent = "cpu_percent", memoryMiB = "memory_mib"
         case swap, load, battery, processes, running
-        case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale
+        case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale, unavailable
     }
+
+    /// The JSON name of each part, in order.
+    static let partNames: [(SnapshotSections, String)] = [
+        (.uptime, "uptime"), (.cpu, "cpu"), (.memory, "memory"), (.load, "load"), (.processes, "processes"),
+        (.battery, "battery"), (.top, "top"), (.exits, "exits"), (.sampler, "sampler"),
+    ]
 
     public init(_ s: Snapshot, stale: Bool) {
         let m = s.memory
-        uptimeSeconds = s.uptimeCentiseconds / 100
-        cpuPercent = Self.percent(s.cpuBusy)
-        memoryMiB = Memory(free: Self.mib(m.free), other: Self.mib(m.other), wired: Self.mib(m.wired),
-                           active: Self.mib(m.active), inactive: Self.mib(m.inactive),
-                           available: Self.mib(m.available), used: Self.mib(m.used), total: Self.mib(m.total))
-        swap = Swap(total: Self.mib(m.swapTotal), used: Self.mib(m.swapUsed))
-        load = [s.load1, s.load5, s.load15].map { Double($0) / 100 }
-        battery = s.battery.count == 0 ? nil
+        let has = s.available
+        uptimeSeconds = has.contains(.uptime) ? s.uptimeCentiseconds / 100 : nil
+        cpuPercent = has.contains(.cpu) ? Self.percent(s.cpuBusy) : nil
+        memoryMiB = has.contains(.memory)
+            ? Memory(free: Self.mib(m.free), other: Self.mib(m.other), wired: Self.mib(m.wired),
+                     active: Self.mib(m.active), inactive: Self.mib(m.inactive),
+                     available: Self.mib(m.available), used: Self.mib(m.used), total: Self.mib(m.total))
+            : nil
+        swap = has.contains(.memory) ? Swap(total: Self.mib(m.swapTotal), used: Self.mib(m.swapUsed)) : nil
+        load = has.contains(.load) ? [s.load1, s.load5, s.load15].map { Double($0) / 100 } : nil
+        battery = s.battery.count == 0 || !has.contains(.battery) ? nil
             : Battery(percent: Self.percent(s.battery.percent), state: Self.name(s.battery.state))
-        processes = s.processCount
-        running = s.runningCount
+        processes = has.contains(.processes) ? s.processCount : nil
+        running = has.contains(.processes) ? s.runningCount : nil
+        unavailable = Self.partNames.filter { !has.contains($0.0) }.map(\.1)
         topCPU = s.topCPU.map(Self.process)
         topMemory = s.topMemory.map(Self.process)
         exits = s.exits.map {
@@ -84,15 +96,17 @@ public struct ReportJSON: Encodable, Equatable {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(uptimeSeconds, forKey: .uptimeSeconds)
-        try c.encode(cpuPercent, forKey: .cpuPercent)
-        try c.encode(memoryMiB, forKey: .memoryMiB)
-        try c.encode(swap, forKey: .swap)
-        try c.encode(load, forKey: .load)
+        // Explicit nulls rather than missing keys: "not measured" is an answer too.
+        if let uptimeSeconds { try c.encode(uptimeSeconds, forKey: .uptimeSeconds) } else { try c.encodeNil(forKey: .uptimeSeconds) }
+        if let cpuPercent { try c.encode(cpuPercent, forKey: .cpuPercent) } else { try c.encodeNil(forKey: .cpuPercent) }
+        if let memoryMiB { try c.encode(memoryMiB, forKey: .memoryMiB) } else { try c.encodeNil(forKey: .memoryMiB) }
+        if let swap { try c.encode(swap, forKey: .swap) } else { try c.encodeNil(forKey: .swap) }
+        if let load { try c.encode(load, forKey: .load) } else { try c.encodeNil(forKey: .load) }
         // Explicit null rather than a missing key: "no battery" is an answer.
         if let battery { try c.encode(battery, forKey: .battery) } else { try c.encodeNil(forKey: .battery) }
-        try c.encode(processes, forKey: .processes)
-        try c.encode(running, forKey: .running)
+        if let processes { try c.encode(processes, forKey: .processes) } else { try c.encodeNil(forKey: .processes) }
+        if let running { try c.encode(running, forKey: .running) } else { try c.encodeNil(forKey: .running) }
+        try c.encode(unavailable, forKey: .unavailable)
         try c.encode(topCPU, forKey: .topCPU)
         try c.encode(topMemory, forKey: .topMemory)
         try c.encode(exits, forKey: .exits)

@@ -6,14 +6,19 @@ import SnapshotCodec
 ///
 /// "MB" is MiB (KiB / 1024, one decimal, right-aligned in 5 columns).
 public enum ReportLine {
+    /// A figure that was not measured reads `n/a`.
     public static func format(_ snapshot: Snapshot) -> String {
         let m = snapshot.memory
-        return "[Uptime]: \(uptime(centiseconds: snapshot.uptimeCentiseconds))"
-            + " [CPU]: \(percent(snapshot.cpuBusy))%"
-            + " [Memory(MB)]: free=\(mib(m.free)), other=\(mib(m.other)), wired=\(mib(m.wired)),"
-            + " active=\(mib(m.active)), inactive=\(mib(m.inactive))"
-            + " [Battery]: \(battery(snapshot.battery))"
-            + " [Process]: \(snapshot.processCount)"
+        let has = snapshot.available
+        let na = "n/a"
+        return "[Uptime]: \(has.contains(.uptime) ? uptime(centiseconds: snapshot.uptimeCentiseconds) : na)"
+            + " [CPU]: \(has.contains(.cpu) ? "\(percent(snapshot.cpuBusy))%" : na)"
+            + " [Memory(MB)]: " + (has.contains(.memory)
+                ? "free=\(mib(m.free)), other=\(mib(m.other)), wired=\(mib(m.wired)),"
+                    + " active=\(mib(m.active)), inactive=\(mib(m.inactive))"
+                : na)
+            + " [Battery]: \(has.contains(.battery) ? battery(snapshot.battery) : na)"
+            + " [Process]: \(has.contains(.processes) ? "\(snapshot.processCount)" : na)"
     }
 
     /// "0 day(s), 12:17:38".

@@ -1,10 +1,12 @@
 import SnapshotCodec
 import XCTest
 
-/// One test per way a snapshot file can be rejected; each gets its own error.
+/// One test per way a snapshot file can be rejected; each gets its own error. The header
+/// tests hold for every version; the body tests are of the fixed layout of v1 and v2 files
+/// (v3's sections: SectionTests).
 final class DecodeErrorTests: XCTestCase {
-    let empty = encoded(Snapshot())
-    let full = encoded(fullSnapshot())
+    let empty = encodedV2(Snapshot())
+    let full = encodedV2(fullSnapshot())
 
     // MARK: Header
 
@@ -29,9 +31,9 @@ final class DecodeErrorTests: XCTestCase {
         XCTAssertEqual(decodeError(bytes), .badMagic)
     }
 
-    func testVersionsOtherThan1And2AreUnsupported() {
+    func testVersionsOtherThan1To3AreUnsupported() {
         var bytes = empty
-        for version: UInt16 in [3, 0, 0x100, .max] {
+        for version: UInt16 in [4, 0, 0x100, .max] {
             storeU16(version, at: 8, in: &bytes)
             XCTAssertEqual(decodeError(bytes), .unsupportedVersion(version))
         }
@@ -170,14 +172,14 @@ final class DecodeErrorTests: XCTestCase {
         s.topCPU = [ProcessEntry(pid: 1, name: Array("abc".utf8))]
         // The name length byte follows count (1), pid (4), cpu (2), privateKiB (8).
         let lengthAt = BodyOffset.topCPUCountEmpty + 1 + 14
-        let bytes = withBody(of: encoded(s)) { $0[lengthAt] = 49 }
+        let bytes = withBody(of: encodedV2(s)) { $0[lengthAt] = 49 }
         XCTAssertEqual(decodeError(bytes), .malformed(.nameTooLong))
     }
 
     func testNameRunningPastEndOfBodyIsMalformed() {
         var s = Snapshot()
         s.exits = [ExitEntry(pid: 1, name: Array("abc".utf8))]
-        let bytes = withBody(of: encoded(s)) { $0[$0.count - 4] = 4 }   // 4 bytes claimed, 3 left
+        let bytes = withBody(of: encodedV2(s)) { $0[$0.count - 4] = 4 }   // 4 bytes claimed, 3 left
         XCTAssertEqual(decodeError(bytes), .malformed(.nameRunsPastEnd))
     }
 
@@ -193,6 +195,7 @@ final class DecodeErrorTests: XCTestCase {
             .malformed(.flags), .malformed(.bodyTooShort), .malformed(.trailingBytes),
             .malformed(.countOverLimit), .malformed(.nameTooLong), .malformed(.nameRunsPastEnd),
             .malformed(.historyLengthMismatch), .malformed(.unknownBatteryState),
+            .malformed(.sectionRunsPastEnd), .malformed(.missingMetaSection),
         ]
         let messages = errors.map { "\($0.message)" }
         XCTAssertEqual(Set(messages).count, errors.count)

@@ -5,16 +5,21 @@ import XCTest
 /// must give either a snapshot or a SnapshotDecodeError. Seeded, so a failure
 /// reproduces; the failing case's index is in the message.
 final class FuzzTests: XCTestCase {
-    /// An accepted input must be exactly what the encoder writes for the decoded
-    /// value (the format has one encoding per value; an accepted v1 input is compared
-    /// with the v2 encoding made v1), which also checks that the decoder did not
-    /// invent or drop anything.
+    /// An accepted v1 or v2 input must be exactly what that version's writer writes for
+    /// the decoded value (the fixed layout has one encoding per value), which also checks
+    /// that the decoder did not invent or drop anything. An accepted v3 input may have
+    /// carried sections that were skipped or left out as damaged: its value must survive
+    /// re-encoding and decoding unchanged.
     func check(_ bytes: [UInt8], _ label: String, accepted: inout Int) {
         switch decodeResult(bytes) {
         case .success(let snapshot):
             accepted += 1
-            let again = formatVersion(bytes) == 1 ? v1Bytes(fromV2: encoded(snapshot)) : encoded(snapshot)
-            XCTAssertEqual(again, bytes, "re-encoding accepted input, \(label)")
+            switch formatVersion(bytes) {
+            case 1: XCTAssertEqual(v1Bytes(fromV2: encodedV2(snapshot)), bytes, "re-encoding accepted input, \(label)")
+            case 2: XCTAssertEqual(encodedV2(snapshot), bytes, "re-encoding accepted input, \(label)")
+            default:
+                XCTAssertEqual(try? decodeResult(encoded(snapshot)).get(), snapshot, "re-encoding accepted input, \(label)")
+            }
         case .failure:
             break
         }
@@ -29,7 +34,7 @@ final class FuzzTests: XCTestCase {
             // Half of them get a plausible header, so the checks after the magic run too.
             if n % 2 == 0 && length >= 32 {
                 bytes.replaceSubrange(0..<8, with: Array("SYSSTATS".utf8))
-                storeU16(n % 8 < 4 ? 1 : 2, at: 8, in: &bytes)   // both versions, with and without a fixed checksum
+                storeU16(UInt16(n % 12 / 4 + 1), at: 8, in: &bytes)   // every version, with and without a fixed checksum
                 storeU16(32, at: 10, in: &bytes)
                 storeU32(UInt32(length), at: 12, in: &bytes)
                 bytes[28...31] = [0, 0, 0, 0]
@@ -42,12 +47,14 @@ final class FuzzTests: XCTestCase {
 
     func testMutationsOfGoldenNeverTrapAndGiveSnapshotOrError() {
         let golden = encoded(fullSnapshot())
-        let goldenV1 = v1Bytes(fromV2: golden)
+        let goldenV2 = encodedV2(fullSnapshot())
+        let goldenV1 = v1Bytes(fromV2: goldenV2)
         var rng = SplitMix64(seed: 42)
         var accepted = 0
         for n in 0..<24_000 {
-            // One in four mutates the v1 file, so the v1 path of the parser is shaken too.
-            var bytes = n % 4 == 3 ? goldenV1 : golden
+            // One in four mutates the v1 file and one in four the v2 file, so the fixed-layout
+            // parser is shaken too.
+            var bytes = n % 4 == 3 ? goldenV1 : (n % 4 == 2 ? goldenV2 : golden)
             switch n % 6 {
             case 0, 1:   // bit flips anywhere
                 for _ in 0..<Int.random(in: 1...8, using: &rng) {

@@ -2,25 +2,33 @@ import Foundation
 import SnapshotCodec
 import XCTest
 
-/// The committed file Golden/full-v2.snapshot is the encoding of `fullSnapshot()` in the
-/// current format. It pins the format: if this test fails, the encoding changed, and a
-/// changed encoding needs a new format version, not a new golden file.
+/// The committed file Golden/full-v3.snapshot is the encoding of `fullSnapshot()` in the
+/// current format. It pins the format: if this test fails, the encoding changed. In v3 a
+/// new part is a new section, which changes this file but no existing section's bytes;
+/// changing an existing section needs a new section version (append-only) or a new tag.
 ///
-/// Golden/full-v1.snapshot is the same snapshot as a v1 writer wrote it (no iowait
-/// history). It is never regenerated: it pins that v1 files still decode.
+/// Golden/full-v2.snapshot and full-v1.snapshot are the same snapshot as the v2 and v1
+/// writers wrote it (v1 without the iowait history). They are never regenerated: they pin
+/// that v2 and v1 files still decode.
 ///
-/// To regenerate full-v2.snapshot (only when `fullSnapshot()` itself changes), run
+/// To regenerate full-v3.snapshot (only when `fullSnapshot()` itself changes or a section
+/// is added), run
 ///     SYSSTATS_REGENERATE_GOLDEN=1 swift test --filter GoldenFileTests
 /// and commit the file.
 final class GoldenFileTests: XCTestCase {
     static let goldenDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .appendingPathComponent("Golden")
-    static let goldenURL = goldenDirectory.appendingPathComponent("full-v2.snapshot")
+    static let goldenURL = goldenDirectory.appendingPathComponent("full-v3.snapshot")
+    static let goldenV2URL = goldenDirectory.appendingPathComponent("full-v2.snapshot")
     static let goldenV1URL = goldenDirectory.appendingPathComponent("full-v1.snapshot")
 
     static func golden() throws -> [UInt8] {
         [UInt8](try Data(contentsOf: goldenURL))
+    }
+
+    static func goldenV2() throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: goldenV2URL))
     }
 
     static func goldenV1() throws -> [UInt8] {
@@ -32,12 +40,19 @@ final class GoldenFileTests: XCTestCase {
         if ProcessInfo.processInfo.environment["SYSSTATS_REGENERATE_GOLDEN"] == "1" {
             try Data(bytes).write(to: Self.goldenURL)
         }
-        XCTAssertEqual(formatVersion(bytes), 2)
+        XCTAssertEqual(formatVersion(bytes), 3)
         XCTAssertEqual(bytes, try Self.golden())
     }
 
     func testDecodingTheGoldenBytesGivesTheFullSnapshot() throws {
         XCTAssertEqual(try decodeResult(Self.golden()).get(), fullSnapshot())
+    }
+
+    func testTheV2GoldenFileDecodesToTheFullSnapshotAndIsWhatTheV2WriterWrote() throws {
+        let v2 = try Self.goldenV2()
+        XCTAssertEqual(formatVersion(v2), 2)
+        XCTAssertEqual(try decodeResult(v2).get(), fullSnapshot())
+        XCTAssertEqual(encodedV2(fullSnapshot()), v2)
     }
 
     func testTheV1GoldenFileDecodesToTheFullSnapshotWithoutIowaitHistory() throws {
@@ -51,7 +66,7 @@ final class GoldenFileTests: XCTestCase {
 
     func testV2IsV1WithTheIowaitHistoryInsertedAfterTheCPUHistory() throws {
         // The tests' v1 writer (drop the series, set version 1) reproduces the committed v1 file.
-        XCTAssertEqual(v1Bytes(fromV2: try Self.golden()), try Self.goldenV1())
+        XCTAssertEqual(v1Bytes(fromV2: try Self.goldenV2()), try Self.goldenV1())
     }
 
     func testCRC32MatchesZlibCheckValues() {

@@ -69,7 +69,7 @@ final class WorkedExampleTests: XCTestCase {
 
     func testTheDocumentedV1FormOfTheExampleDecodesWithoutIowait() throws {
         // docs: the v1 file is 284 bytes with checksum 0x08CD6374.
-        let v1 = v1Bytes(fromV2: encoded(Self.example))
+        let v1 = v1Bytes(fromV2: encodedV2(Self.example))
         XCTAssertEqual(v1.count, 284)
         XCTAssertEqual(Array(v1[24..<28]), [0x74, 0x63, 0xCD, 0x08])
         var expected = Self.example

@@ -14,7 +14,7 @@ final class ReportJSONTests: XCTestCase {
         let json = try object(Samples.laptop)
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
-                                        "timestamp", "stale"])
+                                        "timestamp", "stale", "unavailable"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }

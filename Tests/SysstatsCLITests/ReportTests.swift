@@ -55,7 +55,7 @@ final class ReportTests: XCTestCase {
 
     func testUnsupportedVersionMessageCarriesTheVersion() {
         XCTAssertEqual(SnapshotFile.describe(.unsupportedVersion(7)),
-                       "\(SnapshotDecodeError.unsupportedVersion(7).message) 7 (this sysstats reads versions 1 to 2)")
+                       "\(SnapshotDecodeError.unsupportedVersion(7).message) 7 (this sysstats reads versions 1 to 3)")
     }
 
     func testStaleSnapshotStillPrintsButWarnsOnStderrWithItsAge() throws {
@@ -107,5 +107,20 @@ final class ReportTests: XCTestCase {
                        ReportLine.format(Samples.laptop))
         XCTAssertEqual(Report.watchText(.success(Samples.laptop), nowMs: Samples.timestampMs + 42_000),
                        ReportLine.format(Samples.laptop) + " [stale: 42 s old]")
+    }
+}
+
+extension ReportTests {
+    func testUnmeasuredPartsReadNAInTheLineAndNullInJSONWithTheirNames() throws {
+        var s = Samples.laptop
+        s.available.subtract([.memory, .cpu, .battery])
+        let line = ReportLine.format(s)
+        XCTAssertTrue(line.contains("[CPU]: n/a [Memory(MB)]: n/a [Battery]: n/a"), line)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(ReportJSON.format(s, stale: false).utf8)) as? [String: Any])
+        XCTAssertTrue(json["cpu_percent"] is NSNull)
+        XCTAssertTrue(json["memory_mib"] is NSNull)
+        XCTAssertTrue(json["swap"] is NSNull)
+        XCTAssertEqual(json["unavailable"] as? [String], ["cpu", "memory", "battery"])
+        XCTAssertNotNil(json["load"] as? [Double])
     }
 }

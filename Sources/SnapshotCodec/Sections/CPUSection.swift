@@ -1,0 +1,43 @@
+/// Section 3: busy and iowait shares, each core's busy share, and the busy and iowait
+/// histories (one count, then the busy points, then the iowait points, oldest first).
+enum CPUSection {
+    static let maximumSize = 2 + 2 + 2 + 2 * Snapshot.maximumCores + 1 + 4 * Snapshot.historyLength
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.cpu) { b in
+            b.appendLE(s.cpuBusy)
+            b.appendLE(s.cpuIOWait)
+            let cores = min(s.coreBusy.count, Snapshot.maximumCores)
+            b.appendLE(UInt16(cores))
+            for i in 0..<cores { b.appendLE(s.coreBusy[i]) }
+            let points = min(s.cpuHistory.count, Snapshot.historyLength)
+            b.append(UInt8(points))
+            for i in (s.cpuHistory.count - points)..<s.cpuHistory.count { b.appendLE(s.cpuHistory[i]) }
+            // Right-aligned on cpuHistory: iowait's newest point goes with the newest busy
+            // point; points it lacks (a snapshot decoded from v1) are written as 0.
+            let missing = max(0, points - s.iowaitHistory.count)
+            for _ in 0..<missing { b.appendLE(Permyriad(0)) }
+            for i in (s.iowaitHistory.count - (points - missing))..<s.iowaitHistory.count { b.appendLE(s.iowaitHistory[i]) }
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.cpuBusy = try r.u16()
+        s.cpuIOWait = try r.u16()
+        let cores = Int(try r.u16())
+        guard cores <= Snapshot.maximumCores else { throw .malformed(.countOverLimit) }
+        try r.u16Array(count: cores, into: &s.coreBusy)
+        let points = Int(try r.u8())
+        guard points <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
+        try r.u16Array(count: points, into: &s.cpuHistory)
+        try r.u16Array(count: points, into: &s.iowaitHistory)
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.cpuBusy = 0
+        s.cpuIOWait = 0
+        s.coreBusy.removeAll(keepingCapacity: true)
+        s.cpuHistory.removeAll(keepingCapacity: true)
+        s.iowaitHistory.removeAll(keepingCapacity: true)
+    }
+}

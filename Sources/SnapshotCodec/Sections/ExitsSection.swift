@@ -1,0 +1,16 @@
+/// Section 10: the processes that exited recently, most recent first.
+enum ExitsSection {
+    static let maximumSize = 1 + Snapshot.maximumExits * (SnapshotFormat.exitEntryFixedLength + Snapshot.maximumNameLength)
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.exits) { b in b.appendExits(s.exits) }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        try r.exits(into: &s.exits)
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.exits.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,22 @@
+/// Section 6: the load averages × 100.
+enum LoadSection {
+    static let size = 3 * 4
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.load) { b in
+            b.appendLE(s.load1)
+            b.appendLE(s.load5)
+            b.appendLE(s.load15)
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.load1 = try r.u32()
+        s.load5 = try r.u32()
+        s.load15 = try r.u32()
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.load1 = 0; s.load5 = 0; s.load15 = 0
+    }
+}

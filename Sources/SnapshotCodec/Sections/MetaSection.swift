@@ -1,0 +1,19 @@
+/// Section 1, required: when the sample was taken, the sampler's interval (for staleness)
+/// and the urgent flags.
+enum MetaSection {
+    static let size = 8 + 4 + 4
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.meta) { b in
+            b.appendLE(s.timestampMs)
+            b.appendLE(s.intervalMs)
+            b.appendLE(s.urgent.rawValue)
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.timestampMs = try r.u64()
+        s.intervalMs = try r.u32()
+        s.urgent = UrgentFlags(rawValue: try r.u32())
+    }
+}

@@ -1,0 +1,14 @@
+/// Section 5: PSI memory "some" avg10, permyriad. Absent when the kernel has no PSI
+/// (``Snapshot/memoryPressure`` is then nil).
+enum PressureSection {
+    static let size = 2
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        guard let pressure = s.memoryPressure else { return }
+        b.appendSection(.pressure) { b in b.appendLE(pressure) }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.memoryPressure = try r.u16()
+    }
+}

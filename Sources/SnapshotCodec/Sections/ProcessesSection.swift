@@ -1,0 +1,20 @@
+/// Section 7: how many processes there are, and how many are running.
+enum ProcessesSection {
+    static let size = 4 + 4
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.processes) { b in
+            b.appendLE(s.processCount)
+            b.appendLE(s.runningCount)
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.processCount = try r.u32()
+        s.runningCount = try r.u32()
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.processCount = 0; s.runningCount = 0
+    }
+}

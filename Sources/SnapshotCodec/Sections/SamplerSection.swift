@@ -1,0 +1,20 @@
+/// Section 11: what the sampler itself costs: CPU (permyriad of one core) and resident KiB.
+enum SamplerSection {
+    static let size = 2 + 4
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.sampler) { b in
+            b.appendLE(s.samplerCPU)
+            b.appendLE(s.samplerResidentKiB)
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.samplerCPU = try r.u16()
+        s.samplerResidentKiB = try r.u32()
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.samplerCPU = 0; s.samplerResidentKiB = 0
+    }
+}

@@ -1,0 +1,23 @@
+/// Section 9: the top processes by CPU, then by private memory; each list a u8 count and
+/// its entries (pid, CPU, private KiB, name).
+enum TopSection {
+    static let maximumSize = 2 * (1 + Snapshot.maximumTopEntries
+                                  * (SnapshotFormat.processEntryFixedLength + Snapshot.maximumNameLength))
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.top) { b in
+            b.appendProcesses(s.topCPU)
+            b.appendProcesses(s.topMemory)
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        try r.processes(into: &s.topCPU)
+        try r.processes(into: &s.topMemory)
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.topCPU.removeAll(keepingCapacity: true)
+        s.topMemory.removeAll(keepingCapacity: true)
+    }
+}

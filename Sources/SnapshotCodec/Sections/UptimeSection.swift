@@ -1,0 +1,21 @@
+/// Section 2: boot time (seconds since the epoch) and uptime (1/100 s).
+enum UptimeSection {
+    static let size = 8 + 8
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.uptime) { b in
+            b.appendLE(s.bootTime)
+            b.appendLE(s.uptimeCentiseconds)
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.bootTime = try r.u64()
+        s.uptimeCentiseconds = try r.u64()
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.bootTime = 0
+        s.uptimeCentiseconds = 0
+    }
+}

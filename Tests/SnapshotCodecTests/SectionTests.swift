@@ -1,0 +1,143 @@
+import SnapshotCodec
+import XCTest
+
+/// Format v3: sections a reader does not know are skipped, a damaged section costs only its
+/// own part, and a part that was not measured is absent rather than written as 0.
+final class SectionTests: XCTestCase {
+    struct Section: Equatable {
+        var tag: UInt16
+        var version: UInt16
+        var payload: [UInt8]
+    }
+
+    /// The sections of an encoded v3 file, in order.
+    func sections(_ bytes: [UInt8]) -> [Section] {
+        var out: [Section] = []
+        var i = 32
+        while i < bytes.count {
+            let tag = UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
+            let version = UInt16(bytes[i + 2]) | UInt16(bytes[i + 3]) << 8
+            let length = (0..<4).reduce(0) { $0 | Int(bytes[i + 4 + $1]) << (8 * $1) }
+            out.append(Section(tag: tag, version: version, payload: Array(bytes[(i + 8)..<(i + 8 + length)])))
+            i += 8 + length
+        }
+        return out
+    }
+
+    /// A v3 file with `header`'s first 32 bytes and these sections (length and checksum fixed).
+    func file(header: [UInt8], _ sections: [Section]) -> [UInt8] {
+        var body: [UInt8] = []
+        for s in sections {
+            body.appendLE(s.tag); body.appendLE(s.version); body.appendLE(UInt32(s.payload.count))
+            body += s.payload
+        }
+        var out = Array(header[..<32]) + body
+        storeU32(UInt32(out.count), at: 12, in: &out)
+        fixChecksum(&out)
+        return out
+    }
+
+    let full = fullSnapshot()
+    var bytes: [UInt8] { encoded(full) }
+
+    func testTheEncoderWritesOneSectionPerPartInTagOrder() {
+        XCTAssertEqual(sections(bytes).map(\.tag), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        XCTAssertEqual(Set(sections(bytes).map(\.version)), [1])
+    }
+
+    func testAnUnknownSectionIsSkippedAndTheRestDecodesAsWithoutIt() throws {
+        var parts = sections(bytes)
+        parts.insert(Section(tag: 999, version: 7, payload: Array(repeating: 0xAB, count: 300)), at: 3)
+        parts.append(Section(tag: 0xFFFF, version: 1, payload: []))
+        XCTAssertEqual(try decodeResult(file(header: bytes, parts)).get(), full)
+    }
+
+    func testANewerVersionOfASectionWithAppendedFieldsIsReadForTheFieldsThisReaderKnows() throws {
+        var parts = sections(bytes)
+        let load = parts.firstIndex { $0.tag == SectionTag.load.rawValue }!
+        parts[load].version = 2
+        parts[load].payload += [1, 2, 3, 4, 5]
+        XCTAssertEqual(try decodeResult(file(header: bytes, parts)).get(), full)
+    }
+
+    func testADamagedSectionLeavesOnlyItsOwnPartOutAndResetsItsFields() throws {
+        var parts = sections(bytes)
+        let memory = parts.firstIndex { $0.tag == SectionTag.memory.rawValue }!
+        parts[memory].payload.removeLast(10)   // the history runs past the section's end
+        let top = parts.firstIndex { $0.tag == SectionTag.top.rawValue }!
+        parts[top].payload[0] = 6              // more entries than the limit
+        let d = try decodeResult(file(header: bytes, parts)).get()
+        XCTAssertEqual(d.available, SnapshotSections.all.subtracting([.memory, .top]))
+        XCTAssertEqual(d.memory, MemoryFigures())
+        XCTAssertEqual(d.memoryHistory, [])
+        XCTAssertEqual(d.topCPU, [])
+        XCTAssertEqual(d.cpuBusy, full.cpuBusy)
+        XCTAssertEqual(d.exits, full.exits)
+    }
+
+    func testAnUnknownBatteryStateLeavesOnlyTheBatteryOut() throws {
+        var parts = sections(bytes)
+        let battery = parts.firstIndex { $0.tag == SectionTag.battery.rawValue }!
+        parts[battery].payload[1] = 9
+        let d = try decodeResult(file(header: bytes, parts)).get()
+        XCTAssertEqual(d.available, SnapshotSections.all.subtracting(.battery))
+        XCTAssertEqual(d.battery, BatteryFigures())
+    }
+
+    func testARepeatedSectionCountsOnce() throws {
+        var parts = sections(bytes)
+        var second = parts.first { $0.tag == SectionTag.load.rawValue }!
+        second.payload = Array(repeating: 0xFF, count: 12)
+        parts.append(second)
+        XCTAssertEqual(try decodeResult(file(header: bytes, parts)).get(), full)
+    }
+
+    func testASectionRunningPastTheEndOfTheBodyIsMalformed() {
+        var damaged = bytes
+        storeU32(100_000, at: 32 + 4, in: &damaged)   // the meta section's length
+        fixChecksum(&damaged)
+        XCTAssertEqual(decodeError(damaged), .malformed(.sectionRunsPastEnd))
+        // A section header cut short.
+        let cut = file(header: bytes, sections(bytes)) + [1, 0, 1]
+        var fixed = cut
+        storeU32(UInt32(fixed.count), at: 12, in: &fixed)
+        fixChecksum(&fixed)
+        XCTAssertEqual(decodeError(fixed), .malformed(.bodyTooShort))
+    }
+
+    func testAFileWithoutTheMetaSectionOrWithADamagedOneIsMalformed() {
+        let parts = sections(bytes)
+        XCTAssertEqual(decodeError(file(header: bytes, Array(parts.dropFirst()))), .malformed(.missingMetaSection))
+        var short = parts
+        short[0].payload.removeLast()
+        XCTAssertEqual(decodeError(file(header: bytes, short)), .malformed(.bodyTooShort))
+    }
+
+    func testAPartThatWasNotMeasuredIsNotWrittenAndDecodesAsNotAvailable() throws {
+        var s = full
+        s.available.remove(.memory)
+        s.available.remove(.battery)
+        let written = encoded(s)
+        XCTAssertFalse(sections(written).contains { $0.tag == SectionTag.memory.rawValue })
+        let d = try decodeResult(written).get()
+        XCTAssertEqual(d.available, SnapshotSections.all.subtracting([.memory, .battery]))
+        XCTAssertEqual(d.memory, MemoryFigures(), "never the figures of a part that was not measured")
+        XCTAssertEqual(d.battery, BatteryFigures())
+    }
+
+    func testDecodingIntoAReusedSnapshotResetsAPartTheNewFileLacks() throws {
+        var s = Snapshot()
+        try decode(bytes, into: &s)
+        var lacking = full
+        lacking.available.remove(.top)
+        try decode(encoded(lacking), into: &s)
+        XCTAssertEqual(s.topCPU, [])
+        XCTAssertFalse(s.available.contains(.top))
+    }
+
+    func testV1AndV2FilesHaveEveryPartAvailable() throws {
+        let v2 = encodedV2(full)
+        XCTAssertEqual(try decodeResult(v2).get().available, .all)
+        XCTAssertEqual(try decodeResult(v1Bytes(fromV2: v2)).get().available, .all)
+    }
+}
