@@ -62,9 +62,15 @@ final class WorkedExampleTests: XCTestCase {
 
     func testTheDocumentedDumpIsTheEncodingOfTheDescribedSnapshot() throws {
         let documented = try Self.documentedBytes()
-        XCTAssertEqual(documented.count, 289)
+        XCTAssertEqual(documented.count, 366)
         XCTAssertEqual(encoded(Self.example), documented)
         XCTAssertEqual(try decodeResult(documented).get(), Self.example)
+    }
+
+    func testTheDocumentedV2FormOfTheExampleIs289BytesAndDecodesToIt() throws {
+        let v2 = encodedV2(Self.example)
+        XCTAssertEqual(v2.count, 289)
+        XCTAssertEqual(try decodeResult(v2).get(), Self.example)
     }
 
     func testTheDocumentedV1FormOfTheExampleDecodesWithoutIowait() throws {
