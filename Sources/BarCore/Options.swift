@@ -49,18 +49,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
         case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top"
         case .duplicateFormat: "sysstats-bar: --format given twice for the same block"
-        case .unknownPlaceholder(let block):
-            switch block {
-            case .cpu: "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"
-            case .mem: "sysstats-bar: --format mem: unknown placeholder; mem has {used} {total} {available} {free} {active} {inactive} {wired} {other} {percent} {bar} {swap} {swap_total}"
-            case .load: "sysstats-bar: --format load: unknown placeholder; load has {1} {5} {15}"
-            case .uptime: "sysstats-bar: --format uptime: unknown placeholder; uptime has {days} {hours} {minutes} {uptime}"
-            case .battery: "sysstats-bar: --format battery: unknown placeholder; battery has {percent} {state} {sign} {remaining} {power}"
-            case .procs: "sysstats-bar: --format procs: unknown placeholder; procs has {count} {running}"
-            case .exited: "sysstats-bar: --format exited: unknown placeholder; exited has {name} {pid} {freed} {private} {ago}"
-            case .selfCost: "sysstats-bar: --format self: unknown placeholder; self has {cpu} {sampler_cpu} {bar_cpu} {sampler_rss} {bar_rss}"
-            case .top: "sysstats-bar: --format top: unknown placeholder; top has {name} {cpu} {mem}"
-            }
+        case .unknownPlaceholder: "sysstats-bar: --format: unknown placeholder (see --help)"
         case .unclosedBrace: "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"
         case .unmatchedBrace: "sysstats-bar: --format: '}' without '{' (write }} for a literal brace)"
         case .formatTooLong: "sysstats-bar: --format: the text after BLOCK= is longer than 256 bytes"
@@ -69,6 +58,39 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
         case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
         }
+    }
+}
+
+extension OptionsError {
+    /// The whole line for stderr, without the newline: ``message``, except that an unknown
+    /// placeholder's line names the block and lists its placeholders (from its table).
+    public func describe(into w: inout ByteWriter) {
+        guard case .unknownPlaceholder(let block) = self else { w.append(message); return }
+        w.append("sysstats-bar: --format ")
+        w.append(block.name)
+        w.append(": unknown placeholder; ")
+        w.append(block.name)
+        w.append(" has")
+        for spec in block.placeholders {
+            w.append(" {"); w.append(spec.name); w.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+/// `--help`: the usage text, then every block's placeholders from the blocks' own tables.
+public func helpText(into w: inout ByteWriter) {
+    w.append(usageText)
+    w.append("placeholders for --format, per block (docs/renderer.md says more):\n")
+    for block in BlockKind.allCases {
+        w.append("  ")
+        w.append(block.name)
+        var pad = 9 - block.name.utf8CodeUnitCount
+        while pad > 0 { w.append(UInt8(ascii: " ")); pad -= 1 }
+        for (i, spec) in block.placeholders.enumerated() {
+            if i > 0 { w.append(UInt8(ascii: " ")) }
+            w.append(UInt8(ascii: "{")); w.append(spec.name); w.append(UInt8(ascii: "}"))
+        }
+        w.append(UInt8(ascii: "\n"))
     }
 }
 

@@ -10,12 +10,16 @@ public func optionsOrExit() -> BarOptions {
     do throws(OptionsError) {
         options = try BarOptions.parse(commandLineArguments())
     } catch {
-        writeError(error.message)
+        var line = ByteWriter(capacity: 512)
+        error.describe(into: &line)
+        line.append(UInt8(ascii: "\n"))
+        _ = line.bytes.withUnsafeBytes { writeAll(2, $0) }
         exit(2)
     }
     if options.help {
-        let u = usageText
-        _ = writeAll(1, UnsafeRawBufferPointer(start: u.utf8Start, count: u.utf8CodeUnitCount))
+        var text = ByteWriter(capacity: 4096)
+        helpText(into: &text)
+        _ = text.bytes.withUnsafeBytes { writeAll(1, $0) }
         exit(0)
     }
     return options

@@ -83,14 +83,24 @@ final class BlockFormatTests: XCTestCase {
         for (args, expected, message) in cases {
             let e = error(args)
             XCTAssertEqual(e, expected, "\(args)")
-            XCTAssertEqual(e.map { $0.message.description }, message, "\(args)")
+            XCTAssertEqual(e.map { error -> String in
+                var line = ByteWriter(capacity: 512)
+                error.describe(into: &line)
+                return String(decoding: line.bytes, as: UTF8.self)
+            }, message, "\(args)")
         }
         // Every block's message lists exactly the placeholders its format accepts.
         for block in BlockKind.allCases {
-            let message = OptionsError.unknownPlaceholder(block).message.description
+            var line = ByteWriter(capacity: 512)
+            OptionsError.unknownPlaceholder(block).describe(into: &line)
+            let message = String(decoding: line.bytes, as: UTF8.self)
+            XCTAssertTrue(message.hasPrefix("sysstats-bar: --format \(block.name): unknown placeholder; \(block.name) has {"), message)
             let listed = message.split(separator: "{").dropFirst().map { $0.prefix { $0 != "}" } }
-            let accepted = Placeholder.allCases.filter { $0.block == block }.map { $0.name.description }
+            let accepted = block.placeholders.map { $0.name.description }
             XCTAssertEqual(listed.map(String.init), accepted, "\(block)")
+            for name in accepted {
+                XCTAssertEqual(Placeholder(block: block, name: Array(name.utf8)[...])?.name.description, name)
+            }
         }
     }
 
@@ -199,5 +209,33 @@ final class BlockFormatTests: XCTestCase {
 
     func testAFormatForABlockNotShownIsAcceptedAndChangesNothing() throws {
         XCTAssertEqual(rendered(desktop, .text, blocks: [.uptime], formats: try formats("cpu=X{busy}"), nowMs: now), "up 1d 17h\n")
+    }
+}
+
+/// docs/renderer.md's placeholder table and `--help` come from the same tables the
+/// blocks render with: a placeholder added to a block's file and not documented fails here.
+final class PlaceholderTableTests: XCTestCase {
+    static let renderer = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/renderer.md")
+
+    func testTheDocumentedPlaceholdersOfEachBlockAreItsTableInOrder() throws {
+        let text = try String(contentsOf: Self.renderer, encoding: .utf8)
+        for block in BlockKind.allCases {
+            let row = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("| `\(block.name)` |") },
+                                    "docs/renderer.md has no row for \(block.name)")
+            let documented = row.split(separator: "{").dropFirst().map { String($0.prefix { $0 != "}" }) }
+            XCTAssertEqual(documented, block.placeholders.map { $0.name.description }, "\(block.name)")
+        }
+    }
+
+    func testHelpListsEveryBlocksPlaceholders() {
+        var text = ByteWriter(capacity: 4096)
+        helpText(into: &text)
+        let help = String(decoding: text.bytes, as: UTF8.self)
+        for block in BlockKind.allCases {
+            let line = block.placeholders.map { "{\($0.name)}" }.joined(separator: " ")
+            XCTAssertTrue(help.contains(line), "\(block.name): \(line)")
+        }
     }
 }

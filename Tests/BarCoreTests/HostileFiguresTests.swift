@@ -61,7 +61,7 @@ final class HostileFiguresTests: XCTestCase {
         var formats = BlockFormats()
         for kind in BlockKind.allCases {
             var text = Array("\(kind.name)=".utf8)
-            for p in Placeholder.allCases where p.block == kind {
+            for p in kind.placeholders {
                 text.append(UInt8(ascii: "{")); text += bytes(p.name); text.append(UInt8(ascii: "}"))
                 text.append(UInt8(ascii: " "))
             }

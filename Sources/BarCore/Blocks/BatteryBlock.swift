@@ -1,0 +1,78 @@
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
+
+/// `bat 85% - 1:23`: hidden without a battery; colours while discharging; urgent when low.
+enum BatteryBlock {
+    static let placeholders: [PlaceholderSpec] = [
+        PlaceholderSpec("percent", "charge"),
+        PlaceholderSpec("state", "charging, discharging, full, not charging, unknown"),
+        PlaceholderSpec("sign", "+ - = ~, empty when unknown"),
+        PlaceholderSpec("remaining", "h:mm to empty or full, empty without an estimate"),
+        PlaceholderSpec("power", "power flow, 9.0W"),
+    ]
+
+    static func render(_ snap: Snapshot, thresholds t: Thresholds, into v: inout BlockValue) {
+        let b = snap.battery
+        guard b.count > 0 else { v.visible = false; return }
+        let pct = UInt64(b.percent)
+        v.full.append("bat ")
+        v.full.appendPercent(permyriad: pct)
+        v.short.append(v.full)
+        if b.state != .unknown {
+            v.full.append(UInt8(ascii: " "))
+            appendSign(b.state, into: &v.full)
+        }
+        if hasEstimate(b) {
+            v.full.append(UInt8(ascii: " "))
+            appendRemaining(b, into: &v.full)
+        }
+        if b.state == .discharging {
+            v.level = pct <= t.batteryCritical ? .critical : (pct <= t.batteryWarning ? .warning : .normal)
+        }
+        if snap.urgent.contains(.batteryLow) { v.urgent = true; v.level = .critical }
+        v.percentage = wholePercent(min(pct, 10_000))
+    }
+
+    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
+        let b = snap.battery
+        switch index {
+        case 0: appendWholePercent(&w, UInt64(b.percent))
+        case 1:
+            switch b.state {
+            case .charging: w.append("charging")
+            case .discharging: w.append("discharging")
+            case .full: w.append("full")
+            case .notCharging: w.append("not charging")
+            case .unknown: w.append("unknown")
+            }
+        case 2: appendSign(b.state, into: &w)
+        case 3: if hasEstimate(b) { appendRemaining(b, into: &w) }
+        default:
+            w.appendFixed(UInt64(b.powerMilliwatts), scaleDigits: 3, fractionDigits: 1)
+            w.append(UInt8(ascii: "W"))
+        }
+    }
+
+    static func appendSign(_ state: BatteryFigures.State, into w: inout ByteWriter) {
+        switch state {
+        case .charging: w.append(UInt8(ascii: "+"))
+        case .discharging: w.append(UInt8(ascii: "-"))
+        case .full: w.append(UInt8(ascii: "="))
+        case .notCharging: w.append(UInt8(ascii: "~"))
+        case .unknown: break
+        }
+    }
+
+    static func hasEstimate(_ b: BatteryFigures) -> Bool {
+        (b.state == .charging || b.state == .discharging) && b.minutesRemaining != .max
+    }
+
+    static func appendRemaining(_ b: BatteryFigures, into w: inout ByteWriter) {
+        w.appendDecimal(UInt64(b.minutesRemaining / 60))
+        w.append(UInt8(ascii: ":"))
+        w.appendDecimal(UInt64(b.minutesRemaining % 60), minimumDigits: 2)
+    }
+}

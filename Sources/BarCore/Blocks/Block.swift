@@ -1,0 +1,257 @@
+// Blocks turn a snapshot into values (text, level, urgency). They never see
+// the bar protocol: the outputs (Renderer.swift) turn values into bytes. One
+// file per block in this folder: its built-in text, its placeholders, its levels.
+
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
+
+/// The blocks `--blocks` can name, in the order they are listed.
+public enum BlockKind: UInt8, Sendable, CaseIterable {
+    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top
+
+    /// The block's name in `--blocks`, i3bar's `name`/`instance` and click events.
+    public var name: StaticString {
+        switch self {
+        case .cpu: "cpu"
+        case .mem: "mem"
+        case .load: "load"
+        case .uptime: "uptime"
+        case .battery: "battery"
+        case .procs: "procs"
+        case .exited: "exited"
+        case .selfCost: "self"
+        case .top: "top"
+        }
+    }
+
+    /// The block named by `bytes`, or nil.
+    public init?(name bytes: ArraySlice<UInt8>) {
+        for kind in BlockKind.allCases where bytesEqual(bytes, kind.name) {
+            self = kind
+            return
+        }
+        return nil
+    }
+
+    /// The blocks shown when `--blocks` is not given.
+    public static let defaults: [BlockKind] = [.cpu, .mem, .load, .battery, .exited, .uptime]
+
+    /// The part of the snapshot the block shows; when it was not measured the block says `n/a`.
+    public var section: SnapshotSections {
+        switch self {
+        case .cpu: .cpu
+        case .mem: .memory
+        case .load: .load
+        case .uptime: .uptime
+        case .battery: .battery
+        case .procs: .processes
+        case .exited: .exits
+        case .selfCost: .sampler
+        case .top: .top
+        }
+    }
+
+    /// The word the block's text starts with (`cpu 12%`, `up 3h 5m`).
+    var label: StaticString {
+        switch self {
+        case .cpu: "cpu"
+        case .mem: "mem"
+        case .load: "load"
+        case .uptime: "up"
+        case .battery: "bat"
+        case .procs: "procs"
+        case .exited: "exited"
+        case .selfCost: "self"
+        case .top: "top"
+        }
+    }
+}
+
+/// What a block or placeholder shows for a figure that was not measured (slstatus' unknown string).
+public let notAvailableText: StaticString = "n/a"
+
+/// How alarming a value is; outputs map it to a colour or a CSS class.
+public enum Level: UInt8, Sendable, Comparable {
+    case normal, warning, critical
+
+    public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Colour thresholds, in hundredths of a percent unless noted.
+public struct Thresholds: Sendable {
+    /// CPU busy at or above which the cpu block warns / is critical.
+    public var cpuWarning: UInt64 = 7000, cpuCritical: UInt64 = 9000
+    /// Memory used (total − available) share thresholds.
+    public var memWarning: UInt64 = 8000, memCritical: UInt64 = 9000
+    /// Battery charge at or below which a discharging battery warns / is critical.
+    public var batteryWarning: UInt64 = 2000, batteryCritical: UInt64 = 1000
+    /// How long an exit stays shown, ms.
+    public var exitRecentMs: UInt64 = 60_000
+    public init() {}
+}
+
+/// One block's values, refilled in place on every update (its buffers are reused).
+public struct BlockValue {
+    /// Raw text (UTF-8, not escaped): outputs escape it.
+    public var full = ByteWriter(capacity: 1024)
+    /// A shorter form for narrow bars; empty when there is none.
+    public var short = ByteWriter(capacity: 64)
+    public var level: Level = .normal
+    public var urgent = false
+    /// 0...100 for waybar's `percentage`; nil when the block has no single share.
+    public var percentage: UInt64? = nil
+    /// False when the block has nothing to show (no battery, no recent exit).
+    public var visible = true
+
+    public init() {}
+
+    mutating func reset() {
+        full.reset(); short.reset(); level = .normal; urgent = false; percentage = nil; visible = true
+    }
+}
+
+/// Fills `v` with `kind`'s values for `snap` at `nowMs`. With a `--format` for
+/// the block, its text replaces the built-in full text (for mem: the used/total
+/// form only, so clicks still reach the other forms); short text, level,
+/// urgency, percentage and visibility stay the block's own.
+func renderBlock(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
+                 thresholds t: Thresholds, usage: RendererUsage, formats: BlockFormats, into v: inout BlockValue) {
+    renderBuiltIn(kind, snap, nowMs: nowMs, memForm: memForm, thresholds: t, usage: usage, into: &v)
+    guard v.visible, kind != .mem || memForm == .usedTotal, let format = formats[kind] else { return }
+    v.full.reset()
+    format.render(snap, nowMs: nowMs, usage: usage, into: &v.full)
+}
+
+/// Fills `v` with `kind`'s built-in values for `snap` at `nowMs`: the block's own file says how.
+func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
+                   thresholds t: Thresholds, usage: RendererUsage, into v: inout BlockValue) {
+    v.reset()
+    guard snap.available.contains(kind.section) else {
+        // Not measured: say so, never show a stale or zero figure. An exit is an event,
+        // not a figure: without the exits part there is simply none to show.
+        if kind == .exited { v.visible = false; return }
+        v.full.append(kind.label); v.full.append(UInt8(ascii: " ")); v.full.append(notAvailableText)
+        v.short.append(v.full)
+        return
+    }
+    switch kind {
+    case .cpu: CPUBlock.render(snap, thresholds: t, into: &v)
+    case .mem: MemBlock.render(snap, form: memForm, thresholds: t, into: &v)
+    case .load: LoadBlock.render(snap, into: &v)
+    case .uptime: UptimeBlock.render(snap, into: &v)
+    case .battery: BatteryBlock.render(snap, thresholds: t, into: &v)
+    case .procs: ProcsBlock.render(snap, into: &v)
+    case .exited: ExitedBlock.render(snap, nowMs: nowMs, thresholds: t, into: &v)
+    case .selfCost: SelfBlock.render(snap, usage: usage, into: &v)
+    case .top: TopBlock.render(snap, into: &v)
+    }
+}
+
+/// One placeholder of a block's `--format`: its name between the braces and what it shows
+/// (the tables in each block's file make `--help`, the error for an unknown name, and
+/// docs/renderer.md's list, which a test compares with them).
+public struct PlaceholderSpec: Sendable {
+    public let name: StaticString
+    public let help: StaticString
+    /// A figure of the renderer itself, not of the snapshot: shown even when the block's part is not.
+    let measuredByRenderer: Bool
+
+    init(_ name: StaticString, _ help: StaticString, measuredByRenderer: Bool = false) {
+        self.name = name; self.help = help; self.measuredByRenderer = measuredByRenderer
+    }
+}
+
+extension BlockKind {
+    /// The block's placeholders, in the order `--help` lists them.
+    public var placeholders: [PlaceholderSpec] {
+        switch self {
+        case .cpu: CPUBlock.placeholders
+        case .mem: MemBlock.placeholders
+        case .load: LoadBlock.placeholders
+        case .uptime: UptimeBlock.placeholders
+        case .battery: BatteryBlock.placeholders
+        case .procs: ProcsBlock.placeholders
+        case .exited: ExitedBlock.placeholders
+        case .selfCost: SelfBlock.placeholders
+        case .top: TopBlock.placeholders
+        }
+    }
+}
+
+/// A value a block can show in its `--format`: the block and the index in its table.
+public struct Placeholder: Equatable, Sendable {
+    public let block: BlockKind
+    let index: UInt8
+
+    /// The placeholder of `block` named `bytes`, or nil.
+    public init?(block: BlockKind, name bytes: ArraySlice<UInt8>) {
+        let table = block.placeholders
+        for i in 0..<table.count where bytesEqual(bytes, table[i].name) {
+            self.block = block
+            self.index = UInt8(i)
+            return
+        }
+        return nil
+    }
+
+    /// The name between the braces.
+    public var name: StaticString { block.placeholders[Int(index)].name }
+
+    /// Appends its value: shares are whole percents without `%`, sizes in the blocks'
+    /// binary units (`3.2G`), loads with two decimals; `n/a` when its part was not measured.
+    func append(_ snap: Snapshot, nowMs: UInt64, usage: RendererUsage, into w: inout ByteWriter) {
+        let i = Int(index)
+        if !snap.available.contains(block.section) && !block.placeholders[i].measuredByRenderer {
+            w.append(notAvailableText)
+            return
+        }
+        switch block {
+        case .cpu: CPUBlock.append(i, snap, into: &w)
+        case .mem: MemBlock.append(i, snap, into: &w)
+        case .load: LoadBlock.append(i, snap, into: &w)
+        case .uptime: UptimeBlock.append(i, snap, into: &w)
+        case .battery: BatteryBlock.append(i, snap, into: &w)
+        case .procs: ProcsBlock.append(i, snap, into: &w)
+        case .exited: ExitedBlock.append(i, snap, nowMs: nowMs, into: &w)
+        case .selfCost: SelfBlock.append(i, snap, usage: usage, into: &w)
+        case .top: TopBlock.append(i, snap, into: &w)
+        }
+    }
+}
+
+/// A share in hundredths of a percent as a whole number, rounded, without `%`.
+func appendWholePercent(_ w: inout ByteWriter, _ permyriad: UInt64) {
+    w.appendDecimal(wholePercent(permyriad))
+}
+
+/// Appends a bar of `cells` cells for a share: full cells `█`, one partial
+/// cell (▏▎▍▌▋▊▉), then light shade `░`.
+func appendBar(_ w: inout ByteWriter, permyriad: UInt64, cells: UInt64) {
+    let eighths = min(permyriad, 10_000) * cells * 8 / 10_000
+    for cell in 0..<cells {
+        let filled = eighths >= (cell + 1) * 8 ? 8 : (eighths > cell * 8 ? eighths - cell * 8 : 0)
+        if filled == 8 {
+            w.append(0xE2); w.append(0x96); w.append(0x88)  // █ U+2588
+        } else if filled == 0 {
+            w.append(0xE2); w.append(0x96); w.append(0x91)  // ░ U+2591
+        } else {
+            // U+2589 (7/8) ... U+258F (1/8)
+            w.append(0xE2); w.append(0x96); w.append(0x88 + UInt8(8 - filled))
+        }
+    }
+}
+
+/// Byte-wise equality of a slice and a literal.
+func bytesEqual(_ a: ArraySlice<UInt8>, _ b: StaticString) -> Bool {
+    guard a.count == b.utf8CodeUnitCount else { return false }
+    let p = b.utf8Start
+    var i = 0
+    for x in a {
+        if x != p[i] { return false }
+        i += 1
+    }
+    return true
+}

@@ -1,0 +1,60 @@
+/// The i3bar protocol header, written alone in one write() before anything else:
+/// SIGUSR1 (10) stops output while the bar is hidden, SIGUSR2 (12) resumes it.
+public let i3barHeader: StaticString = "{\"version\":1,\"click_events\":true,\"stop_signal\":10,\"cont_signal\":12}\n"
+
+/// i3bar colours for ``Level/warning`` and ``Level/critical``.
+let warningColor: StaticString = "#E5C07B"
+let criticalColor: StaticString = "#E06C75"
+
+/// The i3bar JSON protocol (i3bar, swaybar): one array of blocks per update. Streaming,
+/// the arrays are elements of one endless array: `[` before the first, `,` before the others.
+struct I3barOutput {
+    let streaming: Bool
+    private var arrays = 0
+
+    init(streaming: Bool) { self.streaming = streaming }
+
+    func begin(_ line: inout ByteWriter) {
+        if streaming { line.append(arrays == 0 ? "[\n" : ",") }
+        line.append(UInt8(ascii: "["))
+    }
+
+    /// `{"name":…,"instance":…,"full_text":…,"short_text":…,"color":…,"urgent":true}`.
+    func block(_ kind: BlockKind, _ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(UInt8(ascii: ",")) }
+        line.append("{\"name\":\"")
+        line.append(kind.name)
+        line.append("\",\"instance\":\"")
+        line.append(kind.name)
+        line.append("\",\"full_text\":\"")
+        line.append(escaped: v.full.bytes, .json)
+        line.append(UInt8(ascii: "\""))
+        if !v.short.isEmpty {
+            line.append(",\"short_text\":\"")
+            line.append(escaped: v.short.bytes, .json)
+            line.append(UInt8(ascii: "\""))
+        }
+        switch v.level {
+        case .normal: break
+        case .warning: line.append(",\"color\":\""); line.append(warningColor); line.append(UInt8(ascii: "\""))
+        case .critical: line.append(",\"color\":\""); line.append(criticalColor); line.append(UInt8(ascii: "\""))
+        }
+        if v.urgent { line.append(",\"urgent\":true") }
+        line.append(UInt8(ascii: "}"))
+    }
+
+    mutating func end(_ line: inout ByteWriter) {
+        line.append("]\n")
+        arrays += 1
+    }
+
+    /// One block named `sysstats` in the critical colour.
+    mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
+        line.append("{\"name\":\"sysstats\",\"full_text\":\"")
+        line.append(text)
+        line.append("\",\"color\":\"")
+        line.append(criticalColor)
+        line.append("\"}")
+        end(&line)
+    }
+}

@@ -1,0 +1,22 @@
+/// One plain line per update, blocks separated by ` | ` (lemonbar, tmux, polybar's
+/// script module, dwm's root window name, genmon's label).
+struct PlainOutput {
+    /// `.plain` for a terminal-ish bar, `.pango` for genmon's `<txt>`.
+    let escaping: TextEscape
+    /// False for the X11 root window name, which is set, not printed.
+    let newline: Bool
+
+    func block(_ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(" | ") }
+        line.append(escaped: v.full.bytes, escaping)
+    }
+
+    func end(_ line: inout ByteWriter) {
+        if newline { line.append(UInt8(ascii: "\n")) }
+    }
+
+    func message(_ text: StaticString, _ line: inout ByteWriter) {
+        line.append(text)
+        end(&line)
+    }
+}

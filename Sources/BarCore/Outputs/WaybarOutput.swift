@@ -1,0 +1,58 @@
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
+
+/// waybar's custom module with `return-type: json`: one object per line with `text`
+/// (the blocks, Pango markup inside a JSON string), `tooltip` (each block on its own line,
+/// then the top processes), `class` (the worst level, or `urgent`) and `percentage`.
+struct WaybarOutput {
+    private var tooltip: ByteWriter
+
+    init(capacity: Int) { tooltip = ByteWriter(capacity: capacity) }
+
+    mutating func begin(_ line: inout ByteWriter) {
+        line.append("{\"text\":\"")
+        tooltip.reset()
+    }
+
+    mutating func block(_ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(" | "); tooltip.append("\\n") }
+        line.append(escaped: v.full.bytes, .pangoJSON)
+        tooltip.append(escaped: v.full.bytes, .pangoJSON)
+    }
+
+    mutating func end(_ snap: Snapshot, _ summary: LineSummary, _ line: inout ByteWriter) {
+        for (i, p) in snap.topCPU.enumerated() where i < 3 {
+            tooltip.append(i == 0 ? "\\ntop cpu: " : ", ")
+            tooltip.append(escaped: p.name, .pangoJSON)
+            tooltip.append(UInt8(ascii: " "))
+            tooltip.appendFixed(UInt64(p.cpu), scaleDigits: 2, fractionDigits: 1)
+            tooltip.append(UInt8(ascii: "%"))
+        }
+        let w = summary.worst
+        let cls: StaticString = summary.urgent ? "urgent" : (w == .critical ? "critical" : (w == .warning ? "warning" : "normal"))
+        close(cls, percentage: summary.percentage, &line)
+    }
+
+    /// The message as text and tooltip, class `stale`.
+    mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
+        line.append(text)
+        tooltip.append(text)
+        close("stale", percentage: nil, &line)
+    }
+
+    private func close(_ cls: StaticString, percentage: UInt64?, _ line: inout ByteWriter) {
+        line.append("\",\"tooltip\":\"")
+        line.append(tooltip)
+        line.append("\",\"class\":\"")
+        line.append(cls)
+        line.append(UInt8(ascii: "\""))
+        if let p = percentage {
+            line.append(",\"percentage\":")
+            line.appendDecimal(p)
+        }
+        line.append("}\n")
+    }
+}
