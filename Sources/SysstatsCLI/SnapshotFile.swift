@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SnapshotCodec
+import Bookmarks
 
 /// Why the snapshot could not be shown; `message` is one line for stderr.
 public struct SnapshotReadError: Error, Equatable {
@@ -21,7 +22,7 @@ public enum SnapshotFile {
 
     /// The message for a missing snapshot: where it was expected and how to get one.
     public static func missingMessage(path: String) -> String {
-        "no snapshot at \(path); start the sampler with `sysstatsd &` (or `install/run.sh`)"
+        "no snapshot at \(TerminalText.escape(path)); start the sampler with `sysstatsd &` (or `install/run.sh`)"
     }
 
     /// The decoder's one-line message, with the number it carries where there is one.
@@ -42,7 +43,7 @@ public enum SnapshotFile {
             do throws(SnapshotDecodeError) { return .success(try Snapshot.decode(raw)) } catch { return .failure(error) }
         }
         return decoded.mapError {
-            SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(path): \(describe($0))")
+            SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(TerminalText.escape(path)): \(describe($0))")
         }
     }
 
@@ -59,7 +60,7 @@ public enum SnapshotFile {
             if code == ENOENT || code == ENOTDIR {
                 return .failure(SnapshotReadError(kind: .missing, message: missingMessage(path: path)))
             }
-            return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(path): \(String(cString: strerror(code)))"))
+            return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(TerminalText.escape(path)): \(String(cString: strerror(code)))"))
         }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: readLimit)
@@ -71,7 +72,7 @@ public enum SnapshotFile {
             if n < 0 {
                 if errno == EINTR { continue }
                 let code = errno
-                return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(path): \(String(cString: strerror(code)))"))
+                return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(TerminalText.escape(path)): \(String(cString: strerror(code)))"))
             }
             if n == 0 { break }
             count += n

@@ -51,10 +51,10 @@ final class WorkBudgetTests: XCTestCase {
             let expected = reference(pattern, 0, name, 0)
             if expected { matched += 1 }
             let glob = pattern.withUnsafeBytes { p in name.withUnsafeBytes { n in Glob.matches(p, n) } }
-            XCTAssertEqual(glob, expected, "glob \(Escaping.describe(pattern[...])) name \(Escaping.describe(name[...]))")
+            XCTAssertEqual(glob, expected, "glob \(TerminalText.escape(pattern[...], limit: 32)) name \(TerminalText.escape(name[...], limit: 32))")
             if !name.isEmpty {   // the resolver never matches an empty name
                 XCTAssertEqual(ruleMatches(pattern, name), expected,
-                               "rule \(Escaping.describe(pattern[...])) name \(Escaping.describe(name[...]))")
+                               "rule \(TerminalText.escape(pattern[...], limit: 32)) name \(TerminalText.escape(name[...], limit: 32))")
             }
         }
         XCTAssertGreaterThan(matched, 1_000, "the cases are not all misses")
