@@ -44,9 +44,35 @@ func utf8SequenceLength(_ s: [UInt8], _ i: Int) -> Int {
     }
 }
 
+/// The value of the valid `len`-byte UTF-8 sequence at `i`.
+@inline(__always)
+func utf8Value(_ s: [UInt8], _ i: Int, _ len: Int) -> UInt32 {
+    var value = UInt32(s[i] & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07))
+    for k in 1..<len { value = value << 6 | UInt32(s[i + k] & 0x3F) }
+    return value
+}
+
+/// Characters that show nothing but can reorder, join or hide the text around them:
+/// bidi embeddings, overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069,
+/// U+200E, U+200F, U+061C), zero-width characters, line and paragraph separators, tag
+/// characters and the other invisible format characters. Every output drops them: a
+/// process could otherwise turn a bar's text or a tooltip around. (The CLI's TerminalText
+/// shows the same characters as `\u{…}`; this module cannot import it.)
+func isInvisibleFormat(_ value: UInt32) -> Bool {
+    switch value {
+    case 0xAD, 0x600...0x605, 0x61C, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0x180E,
+         0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF, 0xFFF9...0xFFFB,
+         0x110BD, 0x110CD, 0x13430...0x1343F, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE007F:
+        return true
+    default:
+        return false
+    }
+}
+
 extension ByteWriter {
     /// Appends `text` escaped for `mode`; each byte that is not part of valid
-    /// UTF-8 becomes U+FFFD.
+    /// UTF-8 becomes U+FFFD, a C1 control is a control character, and invisible format
+    /// characters (``isInvisibleFormat(_:)``) are dropped.
     public mutating func append(escaped text: [UInt8], _ mode: TextEscape) {
         var i = 0
         while i < text.count {
@@ -57,7 +83,18 @@ extension ByteWriter {
                 continue
             }
             if len > 1 {
-                for k in 0..<len { append(text[i + k]) }
+                let value = utf8Value(text, i, len)
+                if value < 0xA0 {   // a C1 control (U+0080–U+009F, e.g. the one-byte CSI) is a control character
+                    if mode == .plain || mode == .pango {
+                        append(0x20)
+                    } else {
+                        append("\\u00")
+                        append(hexDigit(UInt8(value >> 4)))
+                        append(hexDigit(UInt8(value & 0xF)))
+                    }
+                } else if !isInvisibleFormat(value) {
+                    for k in 0..<len { append(text[i + k]) }
+                }
                 i += len
                 continue
             }

@@ -21,12 +21,12 @@ public enum BookmarkFileError: Error, Equatable, Sendable {
     /// One line for stderr, naming the file.
     public func message(file: String) -> String {
         switch self {
-        case .tooLarge(let size): "\(file): \(size) bytes is too large for a bookmarks file (at most \(BookmarkFile.maximumSize))"
-        case .notBookmarks: "\(file): not a sysstats bookmarks file (the first line must be 'sysstats-bookmarks \(BookmarkFile.version)')"
-        case .newerVersion(let v): "\(file): bookmarks format version \(v) is newer than this sysstats reads (\(BookmarkFile.version)); update sysstats"
-        case .syntax(let line, let reason): "\(file):\(line): \(reason)"
-        case .matchesEverything(let line): "\(file):\(line): this rule would match every process; refused"
-        case .tooManyRules: "\(file): more than \(BookmarkFile.maximumRules) rules"
+        case .tooLarge(let size): "\(TerminalText.escape(file)): \(size) bytes is too large for a bookmarks file (at most \(BookmarkFile.maximumSize))"
+        case .notBookmarks: "\(TerminalText.escape(file)): not a sysstats bookmarks file (the first line must be 'sysstats-bookmarks \(BookmarkFile.version)')"
+        case .newerVersion(let v): "\(TerminalText.escape(file)): bookmarks format version \(v) is newer than this sysstats reads (\(BookmarkFile.version)); update sysstats"
+        case .syntax(let line, let reason): "\(TerminalText.escape(file)):\(line): \(reason)"
+        case .matchesEverything(let line): "\(TerminalText.escape(file)):\(line): this rule would match every process; refused"
+        case .tooManyRules: "\(TerminalText.escape(file)): more than \(BookmarkFile.maximumRules) rules"
         }
     }
 }

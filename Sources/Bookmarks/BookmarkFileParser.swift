@@ -71,7 +71,7 @@ struct BookmarkFileParser {
             throw .syntax(line: number, reason: "expected KIND<TAB>PATTERN<TAB>FRIENDLY NAME, found \(fields.count) field\(fields.count == 1 ? "" : "s") (fields are separated by tabs)")
         }
         guard let kind = MatchKind.allCases.first(where: { BookmarkFileParser.equals(fields[0], $0.name) }) else {
-            throw .syntax(line: number, reason: "unknown kind '\(Escaping.describe(fields[0]))' (comm, truncated, exe, glob or cmdline)")
+            throw .syntax(line: number, reason: "unknown kind '\(TerminalText.escape(fields[0], limit: 32))' (comm, truncated, exe, glob or cmdline)")
         }
         let pattern = try BookmarkFileParser.unescape(fields[1], line: number)
         let rawName = try BookmarkFileParser.unescape(fields[2], line: number)
@@ -101,7 +101,7 @@ struct BookmarkFileParser {
                 source: inout RuleSource?) throws(BookmarkFileError) {
         guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else {
             if field.isEmpty { throw .syntax(line: line, reason: "an empty option (a stray tab at the end of the line?)") }
-            throw .syntax(line: line, reason: "option '\(Escaping.describe(field))' is not key=value")
+            throw .syntax(line: line, reason: "option '\(TerminalText.escape(field, limit: 32))' is not key=value")
         }
         let key = field[..<equals]
         let value = field[(equals + 1)...]
@@ -111,11 +111,11 @@ struct BookmarkFileParser {
         } else if BookmarkFileParser.equals(key, "source") {
             guard source == nil else { throw .syntax(line: line, reason: "source= given twice") }
             guard let found = RuleSource.allCases.first(where: { BookmarkFileParser.equals(value, $0.name) }) else {
-                throw .syntax(line: line, reason: "unknown source '\(Escaping.describe(value))' (user, imported or builtin)")
+                throw .syntax(line: line, reason: "unknown source '\(TerminalText.escape(value, limit: 32))' (user, imported or builtin)")
             }
             source = found
         } else if !ignoresUnknownOptions {
-            throw .syntax(line: line, reason: "unknown option '\(Escaping.describe(key))' (this version knows strip= and source=)")
+            throw .syntax(line: line, reason: "unknown option '\(TerminalText.escape(key, limit: 32))' (this version knows strip= and source=)")
         }
     }
 
@@ -133,7 +133,7 @@ struct BookmarkFileParser {
         throw .syntax(line: line, reason: "unknown strip '\(describe(value))' (none, version or after:X)")
     }
 
-    static func describe(_ bytes: ArraySlice<UInt8>) -> String { Escaping.describe(bytes) }
+    static func describe(_ bytes: ArraySlice<UInt8>) -> String { TerminalText.escape(bytes, limit: 32) }
 
     static func unescape(_ field: ArraySlice<UInt8>, line: Int) throws(BookmarkFileError) -> [UInt8] {
         switch Escaping.unescape(field) {

@@ -94,7 +94,7 @@ enum Escaping {
             switch self {
             case .danglingBackslash: "a backslash at the end of a field (write \\\\ for a backslash)"
             case .badHex: "\\x must be followed by two hexadecimal digits"
-            case .unknown(let byte): "unknown escape \\\(Escaping.describe([byte])) (escapes are \\t \\n \\r \\\\ \\xHH)"
+            case .unknown(let byte): "unknown escape \\\(TerminalText.escape([byte])) (escapes are \\t \\n \\r \\\\ \\xHH)"
             }
         }
     }
@@ -106,21 +106,5 @@ enum Escaping {
         case 0x61...0x66: byte - 0x61 + 10
         default: nil
         }
-    }
-
-    /// Hostile bytes made safe to quote in a one-line error: printable ASCII as is,
-    /// the rest as `\xHH`, at most `limit` bytes then `...`.
-    static func describe<Bytes: Collection<UInt8>>(_ bytes: Bytes, limit: Int = 32) -> String {
-        var out: [UInt8] = []
-        var count = 0
-        for byte in bytes {
-            if count == limit {
-                out.append(contentsOf: Array("...".utf8))
-                break
-            }
-            if byte >= 0x20 && byte < 0x7F { out.append(byte) } else { hex(byte, to: &out) }
-            count += 1
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

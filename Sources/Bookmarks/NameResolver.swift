@@ -53,8 +53,23 @@ public struct NameResolver: Sendable {
     public func resolveRule(comm: UnsafeRawBufferPointer, executable: UnsafeRawBufferPointer,
                             commandLine: UnsafeRawBufferPointer,
                             into out: inout [UInt8]) -> (index: Int, fixedName: Bool)? {
+        var outOfBudget = false
+        return resolveRule(comm: comm, executable: executable, commandLine: commandLine, into: &out,
+                           outOfBudget: &outOfBudget)
+    }
+
+    /// Like ``resolveRule(comm:executable:commandLine:into:)``, and sets `outOfBudget` when
+    /// the rules took too much work for this process to say (``stepBudget``: only hostile
+    /// rules files get there): the process then gets no friendly name, as if no rule
+    /// matched, and the caller may say so once.
+    public func resolveRule(comm: UnsafeRawBufferPointer, executable: UnsafeRawBufferPointer,
+                            commandLine: UnsafeRawBufferPointer, into out: inout [UInt8],
+                            outOfBudget: inout Bool) -> (index: Int, fixedName: Bool)? {
         out.removeAll(keepingCapacity: true)
-        return match(comm: comm, executable: executable, commandLine: commandLine, into: &out)
+        var budget = NameResolver.stepBudget
+        let found = match(comm: comm, executable: executable, commandLine: commandLine, into: &out, budget: &budget)
+        outOfBudget = found == nil && budget < 0
+        return found
     }
 
     /// The same over arrays (the CLI and tests).

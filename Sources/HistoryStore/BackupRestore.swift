@@ -2,6 +2,7 @@ import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bookmarks
 
 extension HistoryDatabase {
     /// Writes a consistent copy of the database to `path` with SQLite's online backup API,
@@ -20,7 +21,7 @@ extension HistoryDatabase {
             let destination = try Connection(temporary, flags: SQLITE_OPEN_READWRITE)
             defer { destination.close() }
             guard let backup = sqlite3_backup_init(destination.handle, "main", source.handle, "main") else {
-                throw destination.error(sqlite3_errcode(destination.handle), "backup of \(source.path)")
+                throw destination.error(sqlite3_errcode(destination.handle), "backup of \(TerminalText.escape(source.path))")
             }
             var rc: Int32
             var attempts = 0
@@ -34,7 +35,7 @@ extension HistoryDatabase {
             let finish = sqlite3_backup_finish(backup)
             guard rc == SQLITE_DONE, finish == SQLITE_OK else {
                 throw StoreError(Connection.kind(for: rc == SQLITE_DONE ? finish : rc),
-                                 "backup of \(source.path) failed: \(String(cString: sqlite3_errstr(rc == SQLITE_DONE ? finish : rc)))")
+                                 "backup of \(TerminalText.escape(source.path)) failed: \(String(cString: sqlite3_errstr(rc == SQLITE_DONE ? finish : rc)))")
             }
             try destination.execute("PRAGMA journal_mode = DELETE")
             destination.close()
@@ -57,22 +58,22 @@ extension HistoryDatabase {
     public static func checkRestorable(_ path: String) throws(StoreError) -> Int32 {
         let (size, header) = try Files.sizeAndPrefix(path, count: 100)
         if size == 0 {
-            throw StoreError(.empty, "\(path) is empty (0 bytes): not a sysstats backup")
+            throw StoreError(.empty, "\(TerminalText.escape(path)) is empty (0 bytes): not a sysstats backup")
         }
         let magic = Array("SQLite format 3".utf8) + [0]
         guard header.count == 100, Array(header[0..<16]) == magic else {
-            throw StoreError(.notSQLite, "\(path) is not an SQLite database (it does not start with the SQLite header)")
+            throw StoreError(.notSQLite, "\(TerminalText.escape(path)) is not an SQLite database (it does not start with the SQLite header)")
         }
         let rawPageSize = Int(header[16]) << 8 | Int(header[17])
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
-            throw StoreError(.corrupt, "\(path) is damaged: its header gives an impossible page size (\(rawPageSize))")
+            throw StoreError(.corrupt, "\(TerminalText.escape(path)) is damaged: its header gives an impossible page size (\(rawPageSize))")
         }
         let pageCount = Int(header[28]) << 24 | Int(header[29]) << 16 | Int(header[30]) << 8 | Int(header[31])
         let countIsValid = header[92..<96] == header[24..<28] && pageCount > 0
         if size % pageSize != 0 || (countIsValid && size < pageCount * pageSize) {
             let expected = countIsValid ? "\(pageCount * pageSize) bytes (\(pageCount) pages of \(pageSize))" : "whole pages of \(pageSize) bytes"
-            throw StoreError(.truncated, "\(path) is truncated: its header says \(expected), the file has \(size) bytes")
+            throw StoreError(.truncated, "\(TerminalText.escape(path)) is truncated: its header says \(expected), the file has \(size) bytes")
         }
 
         let connection: Connection
@@ -80,23 +81,23 @@ extension HistoryDatabase {
             connection = try Connection("file:" + uriEscaped(path) + "?immutable=1", flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
                                         displayPath: path)
         } catch {
-            throw StoreError(.corrupt, "\(path) cannot be opened as an SQLite database: \(error.message)")
+            throw StoreError(.corrupt, "\(TerminalText.escape(path)) cannot be opened as an SQLite database: \(error.message)")
         }
         defer { connection.close() }
         let problems: [String]
         do {
             problems = try connection.integrityCheck()
         } catch {
-            throw StoreError(.corrupt, "\(path) is damaged: \(error.message)")
+            throw StoreError(.corrupt, "\(TerminalText.escape(path)) is damaged: \(error.message)")
         }
         guard problems == ["ok"] else {
             let complaints = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("*** ") }
             let more = complaints.count > 1 ? " (and \(complaints.count - 1) more)" : ""
-            throw StoreError(.corrupt, "\(path) is damaged: integrity_check says: \(complaints.first ?? "nothing")\(more)")
+            throw StoreError(.corrupt, "\(TerminalText.escape(path)) is damaged: integrity_check says: \(complaints.first ?? "nothing")\(more)")
         }
         let version = try checkOwnership(connection)
         guard version > 0 else {
-            throw StoreError(.foreignApplication, "\(path) is not a sysstats history database (no schema)")
+            throw StoreError(.foreignApplication, "\(TerminalText.escape(path)) is not a sysstats history database (no schema)")
         }
         return version
     }
@@ -114,7 +115,7 @@ extension HistoryDatabase {
     public static func restore(from candidate: String, into databasePath: String) throws(StoreError) {
         _ = try checkRestorable(candidate)
         if Files.isOpenInAnotherProcess(shmPath: databasePath + "-shm") {
-            throw StoreError(.busy, "\(databasePath) is open in another process (stop sysstatsd first, then restore)")
+            throw StoreError(.busy, "\(TerminalText.escape(databasePath)) is open in another process (stop sysstatsd first, then restore)")
         }
         let directory = Files.directory(of: databasePath)
         try Files.makeDirectories(directory)
@@ -148,7 +149,7 @@ extension HistoryDatabase {
                     try onlineBackup(from: current, to: kept)
                     try current.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 } catch let error where error.kind == .busy {
-                    throw StoreError(.busy, "\(databasePath) is in use (stop sysstatsd first): \(error.message)")
+                    throw StoreError(.busy, "\(TerminalText.escape(databasePath)) is in use (stop sysstatsd first): \(error.message)")
                 } catch {
                     // The current file is unreadable (the reason to restore): keep its bytes as they are.
                     Files.remove(kept + ".tmp-" + Files.processTag)

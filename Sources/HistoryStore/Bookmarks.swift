@@ -210,7 +210,7 @@ extension HistoryDatabase {
     /// a cache that cannot be written rolls the change back (the sampler would not see it).
     private func changeBookmarks<T>(_ body: () throws(StoreError) -> T,
                                     changed: (T) -> Bool) throws(StoreError) -> T {
-        guard !readOnly else { throw StoreError(.io, "\(path) is open read-only; bookmarks cannot change") }
+        guard !readOnly else { throw StoreError(.io, "\(TerminalText.escape(path)) is open read-only; bookmarks cannot change") }
         var wroteCache = false
         do {
             return try connection.transaction { () throws(StoreError) -> T in

@@ -2,6 +2,7 @@ import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bookmarks
 
 /// One sqlite3 connection and its cache of prepared statements.
 ///
@@ -21,7 +22,7 @@ final class Connection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close_v2(db) }
-            throw StoreError(Connection.kind(for: rc), "cannot open \(displayPath ?? filename): \(message)")
+            throw StoreError(Connection.kind(for: rc), "cannot open \(TerminalText.escape(displayPath ?? filename)): \(message)")
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
@@ -51,7 +52,7 @@ final class Connection {
 
     /// The error for result code `rc` while doing `what`.
     func error(_ rc: Int32, _ what: String) -> StoreError {
-        StoreError(Connection.kind(for: rc), "\(path): \(what): \(String(cString: sqlite3_errmsg(handle)))")
+        StoreError(Connection.kind(for: rc), "\(TerminalText.escape(path)): \(what): \(String(cString: sqlite3_errmsg(handle)))")
     }
 
     /// Runs SQL without parameters or results (pragmas, DDL, transaction control).
@@ -79,7 +80,7 @@ final class Connection {
     func integer(_ sql: String) throws(StoreError) -> Int64 {
         let statement = try statement(sql)
         defer { statement.reset() }
-        guard try statement.step() else { throw StoreError(.sqlite, "\(path): \(sql) returned no row") }
+        guard try statement.step() else { throw StoreError(.sqlite, "\(TerminalText.escape(path)): \(sql) returned no row") }
         return statement.int64(0)
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bookmarks
 
 /// The few file operations the store needs, over Glibc (no Foundation).
 enum Files {
@@ -22,13 +23,13 @@ enum Files {
     static func makeDirectories(_ path: String) throws(StoreError) {
         var info = stat()
         if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreError(.io, "\(path) is not a directory") }
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a directory") }
             return
         }
         let parent = directory(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw StoreError(.io, "cannot create directory \(path): \(errnoText())")
+            throw StoreError(.io, "cannot create directory \(TerminalText.escape(path)): \(errnoText())")
         }
     }
 
@@ -41,20 +42,20 @@ enum Files {
     static func createPrivateFile(_ path: String) throws(StoreError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd); return }
-        if errno != EEXIST { throw StoreError(.io, "cannot create \(path): \(errnoText())") }
+        if errno != EEXIST { throw StoreError(.io, "cannot create \(TerminalText.escape(path)): \(errnoText())") }
     }
 
     /// Size and the first `count` bytes of a regular file.
     static func sizeAndPrefix(_ path: String, count: Int) throws(StoreError) -> (size: Int, prefix: [UInt8]) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.io, "cannot open \(path): \(errnoText())") }
+        guard fd >= 0 else { throw StoreError(.io, "cannot open \(TerminalText.escape(path)): \(errnoText())") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError(.io, "cannot stat \(path): \(errnoText())") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError(.io, "\(path) is not a regular file") }
+        guard fstat(fd, &info) == 0 else { throw StoreError(.io, "cannot stat \(TerminalText.escape(path)): \(errnoText())") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a regular file") }
         var prefix = [UInt8](repeating: 0, count: count)
         let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        guard got >= 0 else { throw StoreError(.io, "cannot read \(path): \(errnoText())") }
+        guard got >= 0 else { throw StoreError(.io, "cannot read \(TerminalText.escape(path)): \(errnoText())") }
         prefix.removeLast(count - got)
         return (Int(info.st_size), prefix)
     }
@@ -62,33 +63,33 @@ enum Files {
     /// Copies `source` to a new file `destination` (mode 0600, must not exist) and fsyncs it.
     static func copy(_ source: String, to destination: String) throws(StoreError) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw StoreError(.io, "cannot open \(source): \(errnoText())") }
+        guard input >= 0 else { throw StoreError(.io, "cannot open \(TerminalText.escape(source)): \(errnoText())") }
         defer { close(input) }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw StoreError(.io, "cannot create \(destination): \(errnoText())") }
+        guard output >= 0 else { throw StoreError(.io, "cannot create \(TerminalText.escape(destination)): \(errnoText())") }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw StoreError(.io, "cannot read \(source): \(errnoText())") }
+            guard n >= 0 else { throw StoreError(.io, "cannot read \(TerminalText.escape(source)): \(errnoText())") }
             if n == 0 { break }
             var written = 0
             while written < n {
                 let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
                 if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw StoreError(.io, "cannot write \(destination): \(errnoText())") }
+                guard w > 0 else { throw StoreError(.io, "cannot write \(TerminalText.escape(destination)): \(errnoText())") }
                 written += w
             }
         }
-        guard fsync(output) == 0 else { throw StoreError(.io, "cannot sync \(destination): \(errnoText())") }
+        guard fsync(output) == 0 else { throw StoreError(.io, "cannot sync \(TerminalText.escape(destination)): \(errnoText())") }
     }
 
     static func fsyncFile(_ path: String) throws(StoreError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.io, "cannot open \(path): \(errnoText())") }
+        guard fd >= 0 else { throw StoreError(.io, "cannot open \(TerminalText.escape(path)): \(errnoText())") }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw StoreError(.io, "cannot sync \(path): \(errnoText())") }
+        guard fsync(fd) == 0 else { throw StoreError(.io, "cannot sync \(TerminalText.escape(path)): \(errnoText())") }
     }
 
     /// fsync on the folder, so a rename in it survives a power loss. Best effort.
@@ -101,7 +102,7 @@ enum Files {
 
     static func rename(_ from: String, to: String) throws(StoreError) {
         guard Glibc.rename(from, to) == 0 else {
-            throw StoreError(.io, "cannot rename \(from) to \(to): \(errnoText())")
+            throw StoreError(.io, "cannot rename \(TerminalText.escape(from)) to \(TerminalText.escape(to)): \(errnoText())")
         }
     }
 
@@ -111,19 +112,19 @@ enum Files {
         let temporary = path + ".tmp-" + processTag
         remove(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw StoreError(.io, "cannot create \(temporary): \(errnoText())") }
+        guard fd >= 0 else { throw StoreError(.io, "cannot create \(TerminalText.escape(temporary)): \(errnoText())") }
         var failure: StoreError?
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { failure = StoreError(.io, "cannot write \(temporary): \(errnoText())"); break }
+            guard n > 0 else { failure = StoreError(.io, "cannot write \(TerminalText.escape(temporary)): \(errnoText())"); break }
             written += n
         }
-        if failure == nil && fsync(fd) != 0 { failure = StoreError(.io, "cannot sync \(temporary): \(errnoText())") }
+        if failure == nil && fsync(fd) != 0 { failure = StoreError(.io, "cannot sync \(TerminalText.escape(temporary)): \(errnoText())") }
         close(fd)
         if failure == nil && Glibc.rename(temporary, path) != 0 {
-            failure = StoreError(.io, "cannot rename \(temporary) to \(path): \(errnoText())")
+            failure = StoreError(.io, "cannot rename \(TerminalText.escape(temporary)) to \(TerminalText.escape(path)): \(errnoText())")
         }
         if let failure {
             remove(temporary)

@@ -2,6 +2,7 @@ import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bookmarks
 
 /// The history database: the one owner of its connection, schema and migrations.
 ///
@@ -61,13 +62,13 @@ public final class HistoryDatabase {
         let version = try HistoryDatabase.checkOwnership(connection)
         if readOnly {
             if version < HistoryDatabase.schemaVersion {
-                throw StoreError(.olderSchema, "\(path) has schema version \(version); run sysstatsd once to upgrade it to \(HistoryDatabase.schemaVersion)")
+                throw StoreError(.olderSchema, "\(TerminalText.escape(path)) has schema version \(version); run sysstatsd once to upgrade it to \(HistoryDatabase.schemaVersion)")
             }
             return
         }
         if version == 0 { try connection.execute("PRAGMA auto_vacuum = INCREMENTAL") }
         let mode = try journalMode("wal")
-        guard mode == "wal" else { throw StoreError(.sqlite, "\(path): cannot turn on WAL (journal_mode is \(mode))") }
+        guard mode == "wal" else { throw StoreError(.sqlite, "\(TerminalText.escape(path)): cannot turn on WAL (journal_mode is \(mode))") }
         try connection.execute("PRAGMA synchronous = NORMAL")
         try Schema.migrate(connection)
     }
@@ -90,11 +91,11 @@ public final class HistoryDatabase {
         if applicationID != HistoryDatabase.applicationID {
             let tables = try connection.integer("SELECT count(*) FROM sqlite_master")
             if applicationID != 0 || version != 0 || tables != 0 {
-                throw StoreError(.foreignApplication, "\(path) is not a sysstats history database (application_id \(hex(applicationID)), expected \(hex(HistoryDatabase.applicationID)))")
+                throw StoreError(.foreignApplication, "\(TerminalText.escape(path)) is not a sysstats history database (application_id \(hex(applicationID)), expected \(hex(HistoryDatabase.applicationID)))")
             }
         }
         if version > schemaVersion {
-            throw StoreError(.newerSchema, "\(path) is from a newer sysstats (schema version \(version); this build knows up to \(schemaVersion))")
+            throw StoreError(.newerSchema, "\(TerminalText.escape(path)) is from a newer sysstats (schema version \(version); this build knows up to \(schemaVersion))")
         }
         return version
     }
@@ -151,7 +152,7 @@ public final class HistoryDatabase {
         update.bind(4, Int64(clean ? 1 : 0))
         try update.run()
         if connection.changes == 0 {
-            throw StoreError(.sqlite, "\(path): boot \(id) was never recorded (call recordBoot first)")
+            throw StoreError(.sqlite, "\(TerminalText.escape(path)): boot \(id) was never recorded (call recordBoot first)")
         }
     }
 

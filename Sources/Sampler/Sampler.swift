@@ -51,6 +51,10 @@ public final class Sampler {
     /// The kernel's name and the friendly name of each exit in ``snapshot``'s `exits`, in
     /// the same order: the snapshot shows one name, history keeps both.
     public private(set) var exitNames: [ExitNames] = []
+    /// How many times a process got no friendly name because the rules took more work
+    /// than the resolver allows one process (``NameResolver/resolveRule(comm:executable:commandLine:into:outOfBudget:)``):
+    /// only a hostile rules file gets there. The first time is said on stderr.
+    public private(set) var resolverBudgetHits = 0
 
     /// Battery state changes slowly; reading a handful of sysfs files every
     /// second would cost more than the rest of the system-wide sample.
@@ -215,14 +219,22 @@ public final class Sampler {
 
     private func resolveName(at index: Int, generation: UInt32) {
         let p = processTable.processes[index]
+        var outOfBudget = false
         let found = p.comm.withUnsafeBytes { comm in
             p.commandLine.withUnsafeBytes { line in
                 // The executable's basename; argv[0]'s when /proc/PID/exe is unreadable.
                 let run = p.exeName.isEmpty ? Sampler.firstArgumentBase(line) : nil
                 return p.exeName.withUnsafeBytes { exe in
-                    rules.resolver.resolveRule(comm: comm, executable: run ?? exe, commandLine: line, into: &nameScratch)
+                    rules.resolver.resolveRule(comm: comm, executable: run ?? exe, commandLine: line, into: &nameScratch,
+                                               outOfBudget: &outOfBudget)
                 }
             }
+        }
+        if outOfBudget {
+            if resolverBudgetHits == 0 {
+                printError("sysstatsd: the bookmarks take too much work to match (a hostile rules file?); some processes keep their own names")
+            }
+            resolverBudgetHits &+= 1
         }
         let name: [UInt8]
         if let found, !nameScratch.isEmpty {

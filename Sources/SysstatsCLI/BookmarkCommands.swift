@@ -98,7 +98,7 @@ public enum BookmarkCommands {
 
     /// `bookmarks export FILE`: the user's and imported rules (`all`: the built-ins too).
     public static func export(directory: String, to file: String, all: Bool, force: Bool) -> CommandOutput {
-        if !force && access(file, F_OK) == 0 { return HistoryAccess.failure("\(file) already exists; give --force to overwrite it") }
+        if !force && access(file, F_OK) == 0 { return HistoryAccess.failure("\(TerminalText.escape(file)) already exists; give --force to overwrite it") }
         let rules: [BookmarkRule]
         switch readRules(directory: directory) {
         case .failure(let error): return HistoryAccess.failure(error.message)
@@ -107,7 +107,7 @@ public enum BookmarkCommands {
         if let problem = FileBytes.writeAtomically(BookmarkFile.encode(rules), to: file, mode: 0o644) {
             return HistoryAccess.failure(problem)
         }
-        return CommandOutput(stdout: ["exported \(rules.count) rule\(rules.count == 1 ? "" : "s") to \(file)"])
+        return CommandOutput(stdout: ["exported \(rules.count) rule\(rules.count == 1 ? "" : "s") to \(TerminalText.escape(file))"])
     }
 
     // MARK: import
@@ -121,7 +121,7 @@ public enum BookmarkCommands {
 
         /// `FILE: adds N, changes N, skips N[, N names sanitized]`.
         public var summary: String {
-            var line = "\(file): adds \(counts.adds), changes \(counts.changes), skips \(counts.skips)"
+            var line = "\(TerminalText.escape(file)): adds \(counts.adds), changes \(counts.changes), skips \(counts.skips)"
             if sanitizedNames > 0 { line += ", \(sanitizedNames) name\(sanitizedNames == 1 ? "" : "s") sanitized" }
             return line
         }
@@ -163,7 +163,7 @@ public enum BookmarkCommands {
     public static func applyImport(directory: String, plan: ImportPlan) -> CommandOutput {
         writing(directory: directory) { (database) throws(StoreError) -> CommandOutput in
             let done = try database.cliApplyImport(plan.rules)
-            return CommandOutput(stdout: ["imported \(plan.file): added \(done.adds), changed \(done.changes), skipped \(done.skips)"])
+            return CommandOutput(stdout: ["imported \(TerminalText.escape(plan.file)): added \(done.adds), changed \(done.changes), skipped \(done.skips)"])
         }
     }
 
@@ -193,7 +193,7 @@ public enum BookmarkCommands {
         }
         let inbox = joinPath(directory, "Inbox")
         for dir in [directory, inbox] where mkdir(dir, 0o700) != 0 && errno != EEXIST {
-            return .failure(Problem("cannot create \(dir): \(String(cString: strerror(errno)))"))
+            return .failure(Problem("cannot create \(TerminalText.escape(dir)): \(String(cString: strerror(errno)))"))
         }
         _ = chmod(inbox, 0o700)
         let base = baseName(file)
@@ -203,17 +203,17 @@ public enum BookmarkCommands {
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if fd < 0 {
                 if errno == EEXIST { continue }
-                return .failure(Problem("cannot create \(candidate): \(String(cString: strerror(errno)))"))
+                return .failure(Problem("cannot create \(TerminalText.escape(candidate)): \(String(cString: strerror(errno)))"))
             }
             let ok = FileBytes.writeAll(fd, bytes)
             close(fd)
             if !ok {
                 unlink(candidate)
-                return .failure(Problem("cannot write \(candidate)"))
+                return .failure(Problem("cannot write \(TerminalText.escape(candidate))"))
             }
             return .success(candidate)
         }
-        return .failure(Problem("\(inbox) holds too many copies of \(base)"))
+        return .failure(Problem("\(TerminalText.escape(inbox)) holds too many copies of \(TerminalText.escape(base))"))
     }
 
     static func baseName(_ path: String) -> String {
@@ -252,7 +252,7 @@ public enum BookmarkCommands {
             out.append("Unbookmarked programs \(title):")
             for group in ranked.prefix(count) {
                 let processes = group.processes == 1 ? "pid \(group.firstPid)" : "\(group.processes) processes"
-                out.append("  " + Columns.left(Exited.sanitize(group.name), 22) + "  " + Columns.left(processes, 13)
+                out.append("  " + Columns.left(TerminalText.escape(group.name), 22) + "  " + Columns.left(processes, 13)
                            + Columns.right(Columns.mib(group.privateKiB), 9) + " MiB"
                            + Columns.right(Columns.percentOneDecimal(group.cpuPermyriad), 7) + " %")
                 out.append("    " + group.command)
@@ -298,7 +298,7 @@ public enum BookmarkCommands {
         else if !row.executable.isEmpty { (flag, pattern) = ("--exe", row.executable) }
         else { (flag, pattern) = ("--comm", row.comm) }
         guard let text = ShellQuote.quote(pattern) else {
-            return "(its name holds control characters or invalid UTF-8: no ready-made command)"
+            return "(its name is not valid UTF-8: no ready-made command; a --glob rule with ? for each odd byte names it)"
         }
         return "sysstats bookmarks add \(flag) \(text) --name \(text)"
     }
@@ -337,17 +337,60 @@ public struct Problem: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Quoting for a shell command line a person will paste.
+/// Quoting for a shell command line a person will paste: every byte printed is one a
+/// terminal shows as it is (TerminalText), and the shell gives the command the exact text.
 enum ShellQuote {
-    /// `'…'` with `'` written as `'\''`; nil for bytes a terminal should not be handed
-    /// (control characters, invalid UTF-8).
+    /// Plain text as is; else `'…'` with `'` written as `'\''`; text with characters a
+    /// terminal would act on or hide (controls, C1, bidi and other invisible format
+    /// characters: TerminalText.hides) as `$'…'` with those characters' bytes as `\xHH`
+    /// (bash, zsh, ksh and POSIX.1-2024 shells read it; dash before 0.5.12 and fish do not).
+    /// nil for invalid UTF-8, which no argument parsed as a String can carry back.
     static func quote(_ bytes: [UInt8]) -> String? {
-        guard !bytes.isEmpty, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }),
-              let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        if text.utf8.allSatisfy({ isPlain($0) }) { return text }
-        var quoted = "'"
-        for c in text { quoted += c == "'" ? "'\\''" : String(c) }
-        return quoted + "'"
+        guard !bytes.isEmpty, !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        if bytes.allSatisfy({ isPlain($0) }) { return String(decoding: bytes, as: UTF8.self) }
+        var dollar = false
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] < 0x20 || bytes[i] == 0x7F { dollar = true; break }
+            if bytes[i] >= 0x80, let (value, length) = TerminalText.scalar(bytes, at: i) {
+                if TerminalText.hides(value) { dollar = true; break }
+                i += length
+            } else {
+                i += 1
+            }
+        }
+        guard dollar else {
+            var quoted = "'"
+            for c in String(decoding: bytes, as: UTF8.self) { quoted += c == "'" ? "'\\''" : String(c) }
+            return quoted + "'"
+        }
+        var out: [UInt8] = Array("$'".utf8)
+        i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x80 {
+                switch byte {
+                case 0x27, 0x5C: out += [0x5C, byte]                  // \' and \\
+                case 0x20..<0x7F: out.append(byte)
+                default: out += hexEscape(byte)
+                }
+                i += 1
+                continue
+            }
+            let (value, length) = TerminalText.scalar(bytes, at: i)!   // valid UTF-8: checked above
+            if TerminalText.hides(value) {
+                for k in 0..<length { out += hexEscape(bytes[i + k]) }
+            } else {
+                out += bytes[i..<(i + length)]
+            }
+            i += length
+        }
+        return String(decoding: out + [0x27], as: UTF8.self)
+    }
+
+    private static func hexEscape(_ byte: UInt8) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return [0x5C, 0x78, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
     }
 
     private static func isPlain(_ b: UInt8) -> Bool {
@@ -365,8 +408,8 @@ enum FileBytes {
         let fd: FileDescriptor
         switch FileDescriptor.openRegular(path, followSymlinks: true) {
         case .success(let d): fd = d
-        case .failure(.notRegular(let kind)): return .failure(Problem("\(path) is \(kind), not a regular file"))
-        case .failure(let e): return .failure(Problem("cannot open \(path): \(e)"))
+        case .failure(.notRegular(let kind)): return .failure(Problem("\(TerminalText.escape(path)) is \(kind), not a regular file"))
+        case .failure(let e): return .failure(Problem("cannot open \(TerminalText.escape(path)): \(e)"))
         }
         defer { fd.close() }
         var bytes = [UInt8](repeating: 0, count: limit)
@@ -375,7 +418,7 @@ enum FileBytes {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress! + count, limit - count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return .failure(Problem("cannot read \(path): \(String(cString: strerror(errno)))"))
+                return .failure(Problem("cannot read \(TerminalText.escape(path)): \(String(cString: strerror(errno)))"))
             }
             if n == 0 { break }
             count += n
@@ -403,6 +446,6 @@ enum FileBytes {
 
     /// Writes a temporary file beside `path` and renames it over `path`. The problem, or nil.
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> String? {
-        writeFileAtomically(bytes, to: path, mode: mode)
+        writeFileAtomically(bytes, to: path, mode: mode).map(TerminalText.escape)
     }
 }

@@ -17,17 +17,17 @@ public enum BookmarkText {
     static func stripText(_ strip: SuffixStrip) -> String? {
         switch strip {
         case .none: nil
-        case .after(let byte): "after:" + Exited.sanitize([byte])
+        case .after(let byte): "after:" + TerminalText.escape([byte])
         case .version: "version"
         }
     }
 
     /// `--truncated gnome-control-center` (with ` --strip-after ~` / ` --strip-version`).
     static func selector(_ rule: BookmarkRule) -> String {
-        var text = flag(rule.kind) + " " + Exited.sanitize(rule.pattern)
+        var text = flag(rule.kind) + " " + TerminalText.escape(rule.pattern)
         switch rule.strip {
         case .none: break
-        case .after(let byte): text += " --strip-after " + Exited.sanitize([byte])
+        case .after(let byte): text += " --strip-after " + TerminalText.escape([byte])
         case .version: text += " --strip-version"
         }
         return text
@@ -35,7 +35,7 @@ public enum BookmarkText {
 
     /// `--truncated gnome-control-center → "Settings"`.
     static func describe(_ rule: BookmarkRule) -> String {
-        let name = rule.friendlyName.isEmpty ? "(its own name, suffix stripped)" : "\"" + Exited.sanitize(rule.friendlyName) + "\""
+        let name = rule.friendlyName.isEmpty ? "(its own name, suffix stripped)" : "\"" + TerminalText.escape(rule.friendlyName) + "\""
         return selector(rule) + " → " + name
     }
 
@@ -46,8 +46,8 @@ public enum BookmarkText {
     public static func lines(_ rules: [BookmarkRule]) -> [String] {
         [header] + rules.map { r in
             Columns.left(r.source.name.description, 10) + Columns.left(r.kind.name.description, 11)
-                + Columns.left(Exited.sanitize(r.pattern), 32) + Columns.left(stripText(r.strip) ?? "-", 10)
-                + (r.friendlyName.isEmpty ? "(own name)" : Exited.sanitize(r.friendlyName))
+                + Columns.left(TerminalText.escape(r.pattern), 32) + Columns.left(stripText(r.strip) ?? "-", 10)
+                + (r.friendlyName.isEmpty ? "(own name)" : TerminalText.escape(r.friendlyName))
         }
     }
 
@@ -57,8 +57,8 @@ public enum BookmarkText {
             var source: String, kind: String, pattern: String, friendly_name: String, strip: String?
         }
         let items = rules.map { r in
-            Item(source: r.source.name.description, kind: r.kind.name.description, pattern: Exited.sanitize(r.pattern),
-                 friendly_name: Exited.sanitize(r.friendlyName), strip: stripText(r.strip))
+            Item(source: r.source.name.description, kind: r.kind.name.description, pattern: TerminalText.escape(r.pattern),
+                 friendly_name: TerminalText.escape(r.friendlyName), strip: stripText(r.strip))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -213,7 +213,7 @@ struct BookmarksImport: ParsableCommand {
             case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
             case .success(let copy):
                 source = copy
-                writeStdout("copied \(file) to \(copy)\n")
+                writeStdout("copied \(TerminalText.escape(file)) to \(TerminalText.escape(copy))\n")
             }
         }
         let plan: BookmarkCommands.ImportPlan

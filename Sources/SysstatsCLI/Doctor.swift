@@ -4,6 +4,7 @@ import Glibc
 import ProcFS
 import Sampler
 import SnapshotCodec
+import Bookmarks
 
 /// One line of `sysstats doctor`.
 public struct DoctorCheck: Equatable, Sendable {
@@ -46,11 +47,11 @@ public enum Doctor {
         let name = "runtime dir"
         var info = stat()
         if lstat(path, &info) != 0 && errno == ENOENT {
-            return DoctorCheck(.warn, name, "\(path) does not exist yet; sysstatsd creates it when it starts")
+            return DoctorCheck(.warn, name, "\(TerminalText.escape(path)) does not exist yet; sysstatsd creates it when it starts")
         }
         switch RuntimeDirectory.check(path, uid: uid) {
-        case .failure(let error): return DoctorCheck(.fail, name, "\(path) \(error.reason)")
-        case .success: return DoctorCheck(.ok, name, "\(path) (mode 0700, owned by you)")
+        case .failure(let error): return DoctorCheck(.fail, name, "\(TerminalText.escape(path)) \(error.reason)")
+        case .success: return DoctorCheck(.ok, name, "\(TerminalText.escape(path)) (mode 0700, owned by you)")
         }
     }
 
@@ -108,10 +109,10 @@ public enum Doctor {
         let status = BatteryReader(sysRoot: sysRoot).update(ReadBuffer(capacity: 4096, maximumCapacity: 65536))
         let directory = joinPath(sysRoot, "class/power_supply")
         if status.count == 0 {
-            return DoctorCheck(.ok, "batteries", "none under \(directory) — a desktop, that's fine")
+            return DoctorCheck(.ok, "batteries", "none under \(TerminalText.escape(directory)) — a desktop, that's fine")
         }
         let percent = (status.percentHundredths + 50) / 100
-        return DoctorCheck(.ok, "batteries", "\(status.count) under \(directory), \(percent)%")
+        return DoctorCheck(.ok, "batteries", "\(status.count) under \(TerminalText.escape(directory)), \(percent)%")
     }
 
     /// Why `path` cannot be read, or nil when it can. Reads a few bytes: a kernel

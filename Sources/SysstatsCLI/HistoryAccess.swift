@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HistoryStore
 import Sampler
+import Bookmarks
 
 /// Finding and opening the history database for the CLI.
 public enum HistoryAccess {
@@ -17,7 +18,7 @@ public enum HistoryAccess {
 
     /// The message for a data directory without a database.
     public static func missingMessage(path: String) -> String {
-        "no history yet at \(path): sysstatsd has not written any (or give --data-dir DIR)"
+        "no history yet at \(TerminalText.escape(path)): sysstatsd has not written any (or give --data-dir DIR)"
     }
 
     /// Opens `<directory>/history.sqlite` read-only; a missing file is its own message.

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import ArgumentParser
 import HistoryStore
+import Bookmarks
 
 /// `--data-dir`, shared by the commands that use the history database.
 struct DataDirectoryOption: ParsableArguments {
@@ -127,9 +128,9 @@ struct RestoreCommand: ParsableCommand {
         if !yes {
             let databasePath = HistoryDatabase.databasePath(in: directory)
             guard isatty(STDIN_FILENO) == 1 else {
-                return emit(HistoryAccess.failure("not restored: give --yes to replace \(databasePath) without asking"))
+                return emit(HistoryAccess.failure("not restored: give --yes to replace \(TerminalText.escape(databasePath)) without asking"))
             }
-            writeStdout("Replace \(databasePath) with it (the current one is kept as history.sqlite.bak)? [y/N] ")
+            writeStdout("Replace \(TerminalText.escape(databasePath)) with it (the current one is kept as history.sqlite.bak)? [y/N] ")
             let answer = readLine() ?? ""
             guard answer == "y" || answer == "Y" || answer == "yes" else {
                 return emit(HistoryAccess.failure("not restored"))

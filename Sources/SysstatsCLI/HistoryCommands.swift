@@ -4,6 +4,7 @@ import Glibc
 import HistoryStore
 import ProcFS
 import Sampler
+import Bookmarks
 
 /// The work of `history`, `reboots`, `exited`, `backup` and `restore`: each returns what to
 /// print and the exit status, so tests call them directly. Times are local unless `zone` says.
@@ -24,7 +25,7 @@ public enum HistoryCommands {
             if json { return CommandOutput(stdout: [HistoryTable.json(samples, from: from, to: to)]) }
             var out = CommandOutput(stdout: HistoryTable.lines(samples, zone: zone))
             if samples.isEmpty {
-                out.stderr = ["sysstats: no samples since \(zone.minute(from)) in \(database.path)"]
+                out.stderr = ["sysstats: no samples since \(zone.minute(from)) in \(TerminalText.escape(database.path))"]
             }
             return out
         }
@@ -60,14 +61,14 @@ public enum HistoryCommands {
     public static func backup(directory: String, to file: String, force: Bool) -> CommandOutput {
         let databasePath = HistoryDatabase.databasePath(in: directory)
         if access(file, F_OK) == 0 {
-            if !force { return HistoryAccess.failure("\(file) already exists; give --force to overwrite it") }
-            if sameFile(file, databasePath) { return HistoryAccess.failure("\(file) is the history database itself") }
+            if !force { return HistoryAccess.failure("\(TerminalText.escape(file)) already exists; give --force to overwrite it") }
+            if sameFile(file, databasePath) { return HistoryAccess.failure("\(TerminalText.escape(file)) is the history database itself") }
         }
         return HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
             try database.backup(to: file)
             var info = stat()
             let size = stat(file, &info) == 0 ? " (\(info.st_size) bytes)" : ""
-            return CommandOutput(stdout: ["backed up \(databasePath) to \(file)\(size)"])
+            return CommandOutput(stdout: ["backed up \(TerminalText.escape(databasePath)) to \(TerminalText.escape(file))\(size)"])
         }
     }
 
@@ -92,7 +93,7 @@ public enum HistoryCommands {
         let size = stat(candidate, &info) == 0 ? "\(info.st_size) bytes, " : ""
         let current = HistoryDatabase.schemaVersion
         let upgrade = version < current ? " (older: it will be upgraded to \(current) on a copy)" : ""
-        return CommandOutput(stdout: ["\(candidate): a sysstats history database, \(size)schema version \(version)\(upgrade); integrity_check ok"])
+        return CommandOutput(stdout: ["\(TerminalText.escape(candidate)): a sysstats history database, \(size)schema version \(version)\(upgrade); integrity_check ok"])
     }
 
     /// `sysstats restore FILE`, second half: replaces the database, keeping the old one as `.bak`.
@@ -102,8 +103,8 @@ public enum HistoryCommands {
         do throws(StoreError) { try HistoryDatabase.restore(from: candidate, into: databasePath) } catch {
             return HistoryAccess.failure(error.message)
         }
-        let kept = hadDatabase ? "the previous database is kept as \(databasePath).bak" : "there was no database before"
-        return CommandOutput(stdout: ["restored \(candidate) into \(databasePath); \(kept)"])
+        let kept = hadDatabase ? "the previous database is kept as \(TerminalText.escape(databasePath)).bak" : "there was no database before"
+        return CommandOutput(stdout: ["restored \(TerminalText.escape(candidate)) into \(TerminalText.escape(databasePath)); \(kept)"])
     }
 
     /// Both halves, without asking (`--yes`).

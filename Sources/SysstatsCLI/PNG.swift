@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ProcFS
+import Bookmarks
 
 /// Writing a picture file. The encoder is the renderer's (BarCore's `PNGEncoder`):
 /// one PNG encoder in the project.
@@ -9,6 +10,7 @@ public enum PNG {
     /// Writes `bytes` to a temporary file beside `path`, syncs it, then renames it over
     /// `path` (``writeFileAtomically(_:to:mode:)``); nil or the reason.
     public static func writeFile(_ bytes: [UInt8], to path: String) -> String? {
-        writeFileAtomically(bytes, to: path, mode: 0o644)
+        // The only outside text in the message is the path: escaped for the terminal.
+        writeFileAtomically(bytes, to: path, mode: 0o644).map(TerminalText.escape)
     }
 }

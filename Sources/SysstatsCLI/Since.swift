@@ -1,3 +1,4 @@
+import Bookmarks
 /// `--since` durations: a positive whole number and a unit, e.g. `90m`, `24h`, `7d`.
 public enum Since {
     /// Seconds per unit: s, m or min, h, d, w.
@@ -9,7 +10,7 @@ public enum Since {
 
     /// The duration in seconds, or a one-line reason it is not one.
     public static func parse(_ text: String) -> Result<UInt64, SinceError> {
-        let bad = SinceError(message: "--since: expected a duration like 90m, 24h or 7d (units s, m, h, d, w), got \"\(Exited.sanitize(Array(text.utf8)))\"")
+        let bad = SinceError(message: "--since: expected a duration like 90m, 24h or 7d (units s, m, h, d, w), got \"\(TerminalText.escape(text))\"")
         let digits = text.utf8.prefix { $0 >= 0x30 && $0 <= 0x39 }
         guard !digits.isEmpty, digits.count <= 12 else { return .failure(bad) }
         let suffix = String(decoding: text.utf8.dropFirst(digits.count), as: UTF8.self)

@@ -4,6 +4,7 @@ import Glibc
 import ProcFS
 import Sampler
 import SnapshotCodec
+import Bookmarks
 
 /// Why the snapshot could not be shown; `message` is one line for stderr.
 public struct SnapshotReadError: Error, Equatable {
@@ -23,7 +24,7 @@ public enum SnapshotFile {
 
     /// The message for a missing snapshot: where it was expected and how to get one.
     public static func missingMessage(path: String) -> String {
-        "no snapshot at \(path); start the sampler with `sysstatsd &` (or `install/run.sh`)"
+        "no snapshot at \(TerminalText.escape(path)); start the sampler with `sysstatsd &` (or `install/run.sh`)"
     }
 
     /// The decoder's one-line message, with the number it carries where there is one.
@@ -44,7 +45,7 @@ public enum SnapshotFile {
             do throws(SnapshotDecodeError) { return .success(try Snapshot.decode(raw)) } catch { return .failure(error) }
         }
         return decoded.mapError {
-            SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(path): \(describe($0))")
+            SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(TerminalText.escape(path)): \(describe($0))")
         }
     }
 
@@ -68,19 +69,19 @@ public enum SnapshotFile {
             if lstat(directoryPath, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) {
                 return .failure(SnapshotReadError(kind: .missing, message: missingMessage(path: path)))
             }
-            return .failure(SnapshotReadError(kind: .unreadable, message: "not reading the snapshot: \(e)"))
+            return .failure(SnapshotReadError(kind: .unreadable, message: TerminalText.escape("not reading the snapshot: \(e)")))
         }
         defer { directory.close() }
         switch readRegularFile(name, relativeTo: directory.descriptor, limit: readLimit) {
         case .success(let bytes):
             return .success(bytes)
         case .failure(.tooLarge):
-            return .failure(SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(path): "
+            return .failure(SnapshotReadError(kind: .corrupt, message: "corrupt snapshot at \(TerminalText.escape(path)): "
                                               + "\(describe(.oversize(UInt32(clamping: readLimit)))) or more"))
         case .failure(let e) where e.isMissing:
             return .failure(SnapshotReadError(kind: .missing, message: missingMessage(path: path)))
         case .failure(let e):
-            return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(path): \(e)"))
+            return .failure(SnapshotReadError(kind: .unreadable, message: "cannot read snapshot at \(TerminalText.escape(path)): \(e)"))
         }
     }
 

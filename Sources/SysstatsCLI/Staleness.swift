@@ -1,4 +1,5 @@
 import SnapshotCodec
+import Bookmarks
 
 /// When a snapshot counts as stale, and how its age is said.
 public enum Staleness {
@@ -24,7 +25,7 @@ public enum Staleness {
 
     /// The stderr line for a stale snapshot.
     public static func message(_ snapshot: Snapshot, path: String, nowMs: UInt64) -> String {
-        "snapshot at \(path) is stale: taken \(formatAge(ms: ageMs(snapshot, nowMs: nowMs))) ago "
+        "snapshot at \(TerminalText.escape(path)) is stale: taken \(formatAge(ms: ageMs(snapshot, nowMs: nowMs))) ago "
             + "(sampler interval \(formatInterval(ms: snapshot.intervalMs))); is sysstatsd running?"
     }
 

@@ -91,7 +91,7 @@ public enum Top {
     /// The table; names escaped for the terminal like `sysstats exited` does.
     public static func lines(_ rows: [Row]) -> [String] {
         [header] + rows.map { r in
-            Columns.right("\(r.pid)", 8) + "  " + Columns.left(Exited.sanitize(r.displayName), 28)
+            Columns.right("\(r.pid)", 8) + "  " + Columns.left(TerminalText.escape(r.displayName), 28)
                 + Columns.right(Columns.percentOneDecimal(r.cpuPermyriad), 7) + Columns.right(Columns.mib(r.privateKiB), 10)
         }
     }
@@ -103,7 +103,7 @@ public enum Top {
             var pid: Int32, name: String, process_name: String, bookmarked: Bool, cpu_percent: Double, private_mib: Double
         }
         let items = rows.map { r in
-            Item(pid: r.pid, name: Exited.sanitize(r.displayName), process_name: Exited.sanitize(r.name),
+            Item(pid: r.pid, name: TerminalText.escape(r.displayName), process_name: TerminalText.escape(r.name),
                  bookmarked: r.friendlyName != nil, cpu_percent: Double(r.cpuPermyriad) / 100,
                  private_mib: ReportJSON.mib(r.privateKiB))
         }

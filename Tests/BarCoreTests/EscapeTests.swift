@@ -37,4 +37,20 @@ final class EscapeTests: XCTestCase {
     func testPlainTextTurnsControlCharactersIntoSpaces() {
         XCTAssertEqual(escaped(Array("a\nb\u{1B}[31mc".utf8), .plain), "a b [31mc")
     }
+
+    func testBidiAndOtherInvisibleFormatCharactersAreDroppedInEveryMode() {
+        // RLO, LRI…PDI, RLM, ALM, ZWSP, LINE SEPARATOR, a tag character: nothing of them reaches a bar.
+        let input = Array("a\u{202E}b\u{2066}c\u{2069}d\u{200F}e\u{061C}f\u{200B}g\u{2028}h\u{E0041}i".utf8)
+        for mode in [TextEscape.plain, .json, .pango, .pangoJSON] {
+            XCTAssertEqual(escaped(input, mode), "abcdefghi", "\(mode)")
+        }
+        XCTAssertEqual(escaped(Array("Ünïcødé 日本 😀".utf8), .pango), "Ünïcødé 日本 😀", "visible characters stay")
+    }
+
+    func testC1ControlsAreControlCharacters() {
+        let input = Array("a\u{9B}31mb\u{85}c".utf8)
+        XCTAssertEqual(escaped(input, .plain), "a 31mb c")
+        XCTAssertEqual(escaped(input, .pango), "a 31mb c")
+        XCTAssertEqual(escaped(input, .json), #"a\u009b31mb\u0085c"#)
+    }
 }

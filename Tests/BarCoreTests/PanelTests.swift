@@ -251,6 +251,18 @@ final class GenmonTests: XCTestCase {
         XCTAssertEqual(out.filter { $0 == "\n" }.count, 6, "newlines only between tooltip lines and at the end")
     }
 
+    func testBidiControlsInAProcessNameDoNotReachTheTooltip() {
+        var s = Fixture.desktop.snapshot
+        // "evil" shown as "live" by a right-to-left override; isolates and marks as well.
+        s.topCPU = [ProcessEntry(pid: 1, cpu: 100, name: Array("\u{202E}evil\u{202C}\u{2067}x\u{2069}\u{200F}\u{9B}y".utf8))]
+        let out = written(s)
+        XCTAssertTrue(out.contains("  evilx y 1.0%"), out)
+        for scalar in out.unicodeScalars {
+            XCTAssertFalse((0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                           || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x200F, "U+\(String(scalar.value, radix: 16))")
+        }
+    }
+
     func testPathsAndCommandsGenmonTakesRawAreLeftOutUnlessPlain() {
         XCTAssertTrue(GenmonWriter.isSafeRaw(Array("/run/user/1000/sysstats/panel.png".utf8)))
         for unsafe in ["/tmp/a<b>.png", "/tmp/x'y", "/tmp/$(id)", "/tmp/a\nb", "/tmp/a;b", "/tmp/a&b", "", "/tmp/é"] {

@@ -121,7 +121,7 @@ final class BookmarkFileTests: XCTestCase {
             ("comm\tx\ty\tstrip=version\tstrip=none", "strip= given twice"),
             ("comm\tx\ty\tsource=root", "unknown source 'root' (user, imported or builtin)"),
             ("comm\t" + String(repeating: "p", count: 257) + "\ty", "the pattern is 257 bytes, more than 256"),
-            ("\u{1B}[31m\tx\ty", "unknown kind '\\x1B[31m' (comm, truncated, exe, glob or cmdline)"),
+            ("\u{1B}[31m\tx\ty", "unknown kind '\\x1b[31m' (comm, truncated, exe, glob or cmdline)"),
         ]
         for (body, reason) in cases {
             XCTAssertEqual(refusal(header + "\n" + body + "\n"), .syntax(line: 3, reason: reason), body.debugDescription)

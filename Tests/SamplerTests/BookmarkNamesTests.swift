@@ -117,4 +117,23 @@ final class BookmarkNamesTests: XCTestCase {
         XCTAssertEqual(run.sampler.exitNames.map { String(decoding: $0.name, as: UTF8.self) }, ["firefox-esr"])
         XCTAssertEqual(run.sampler.exitNames.map { String(decoding: $0.friendlyName, as: UTF8.self) }, ["Firefox"])
     }
+
+    func testAHostileRulesCacheLeavesProcessesTheirOwnNamesAndIsCountedWhereOrdinaryRulesAreNot() throws {
+        // As many long bracket globs as a cache may hold: far too much work for any process.
+        var hostile = Self.header
+        for i in 0..<4096 {
+            let line = "glob\t*[" + String(repeating: "a", count: 40 + i % 16) + "]b*\t\tsource=imported\n"
+            if hostile.utf8.count + line.utf8.count > 256 * 1024 { break }
+            hostile += line
+        }
+        let run = try Run("sampler-bookmarks", cache: hostile, builtins: true)
+        run.sample()
+        XCTAssertGreaterThan(run.sampler.resolverBudgetHits, 0)
+        XCTAssertTrue(run.topMemoryNames().contains("gnome-control-c"), "\(run.topMemoryNames())")
+
+        let ordinary = try Run("sampler-bookmarks", cache: Self.header + "truncated\tgnome-control-center\tSettings\tsource=user\n",
+                               builtins: true)
+        ordinary.sample()
+        XCTAssertEqual(ordinary.sampler.resolverBudgetHits, 0)
+    }
 }

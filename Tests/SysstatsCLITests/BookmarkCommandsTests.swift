@@ -235,12 +235,53 @@ final class BookmarkCommandsTests: XCTestCase {
         XCTAssertEqual(total, each * 3, accuracy: 0.11, "\(summary) vs \(one)")
     }
 
-    func testShellQuotingKeepsPlainNamesAndQuotesTheRestButRefusesControlBytes() {
+    func testShellQuotingKeepsPlainNamesQuotesTheRestAndWritesControlsAndBidiAsDollarQuotes() {
         XCTAssertEqual(ShellQuote.quote(Array("firefox-esr".utf8)), "firefox-esr")
         XCTAssertEqual(ShellQuote.quote(Array("Web Content".utf8)), "'Web Content'")
         XCTAssertEqual(ShellQuote.quote(Array("it's".utf8)), #"'it'\''s'"#)
-        XCTAssertNil(ShellQuote.quote([0x61, 0x0A]))
-        XCTAssertNil(ShellQuote.quote([0xFF]))
+        XCTAssertEqual(ShellQuote.quote(Array("日本 é".utf8)), "'日本 é'", "visible characters stay as they are")
+        XCTAssertEqual(ShellQuote.quote([0x61, 0x0A]), #"$'a\x0a'"#)
+        XCTAssertEqual(ShellQuote.quote(Array("a\u{9B}2J b\u{202E}c'd\\".utf8)), #"$'a\xc2\x9b2J b\xe2\x80\xaec\'d\\'"#)
+        XCTAssertNil(ShellQuote.quote([0xFF]), "invalid UTF-8 cannot come back through an argument")
+    }
+
+    func testSuggestPrintsNoControlOrBidiCharacterOfAHostileProcessName() throws {
+        let temporary = try TemporaryDirectory()
+        let proc = temporary.file("proc")
+        try FileManager.default.copyItem(atPath: Fixtures.path("sampler-bookmarks/1/proc"), toPath: proc)
+        let hostile = "we\u{9B}2J\u{202E}tnetnoc"
+        try FileManager.default.removeItem(atPath: proc + "/501/exe")
+        try FileManager.default.createSymbolicLink(atPath: proc + "/501/exe", withDestinationPath: "/opt/web/" + hostile)
+        let out = BookmarkCommands.suggest(directory: data, procRoot: proc, count: 5, intervalMs: 0)
+        XCTAssertEqual(out.status, 0)
+        let text = out.stdout.joined(separator: "\n")
+        for scalar in text.unicodeScalars {
+            XCTAssertFalse((0x80...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                           || scalar.value < 0x0A || (0x0B..<0x20).contains(scalar.value), "U+\(String(scalar.value, radix: 16)) in \(text)")
+        }
+        XCTAssertTrue(text.contains(#"sysstats bookmarks add --exe $'we\xc2\x9b2J\xe2\x80\xaetnetnoc' --name $'we"#), text)
+    }
+
+    func testFileNamesWithEscapesArePrintedEscapedByImportAndExport() throws {
+        let path = try file("a\u{1B}[2Jb\u{202E}.sysstats-bookmarks", Self.header + "comm\ta\tA\n")
+        let shown = TerminalText.escape(path)
+        XCTAssertFalse(shown.contains("\u{1B}") || shown.contains("\u{202E}"))
+        let imported = BookmarkCommands.importFile(directory: data, file: path)
+        XCTAssertEqual(imported.stdout.first, "\(shown): adds 1, changes 0, skips 0")
+        XCTAssertEqual(imported.stdout.last, "imported \(shown): added 1, changed 0, skipped 0")
+        let bad = try file("bad\u{1B}]0;title\u{7}.sysstats-bookmarks", "not bookmarks\n")
+        let refused = BookmarkCommands.importFile(directory: data, file: bad)
+        XCTAssertEqual(refused.status, 1)
+        let missing = BookmarkCommands.importFile(directory: data, file: temporary.file("gone\u{1B}[31m"))
+        let exported = BookmarkCommands.export(directory: data, to: temporary.file("out\u{9B}31m"), all: false, force: false)
+        let existing = BookmarkCommands.export(directory: data, to: path, all: false, force: false)
+        let lines = refused.stderr + missing.stderr + exported.stdout + existing.stderr
+        XCTAssertEqual(lines.count, 4, "\(lines)")
+        for line in lines {
+            XCTAssertFalse(line.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E }, line)
+        }
+        XCTAssertTrue(refused.stderr[0].contains(#"bad\x1b]0;title\x07"#), refused.stderr[0])
+        XCTAssertTrue(exported.stdout[0].contains(#"out\u{9b}31m"#), exported.stdout[0])
     }
 }
 

@@ -1,3 +1,4 @@
+import Bookmarks
 import Foundation
 import HistoryStore
 import SysstatsCLI
@@ -128,11 +129,16 @@ final class HistoryCommandsTests: XCTestCase {
     }
 
     func testSanitizeKeepsPrintableTextAndEscapesEverythingElse() {
-        XCTAssertEqual(Exited.sanitize(Array("firefox-bin (x86)".utf8)), "firefox-bin (x86)")
-        XCTAssertEqual(Exited.sanitize([0x00, 0x07, 0x09, 0x7F]), #"\x00\x07\t\x7f"#)
-        XCTAssertEqual(Exited.sanitize([0xC0, 0xAF]), #"\xc0\xaf"#, "an overlong encoding is not decoded")
-        XCTAssertEqual(Exited.sanitize([0xED, 0xA0, 0x80]), #"\xed\xa0\x80"#, "a surrogate is not decoded")
-        XCTAssertEqual(Exited.sanitize([0xE2, 0x80]), #"\xe2\x80"#, "a cut sequence")
-        XCTAssertEqual(Exited.sanitize(Array("日本\u{2028}".utf8)), #"日本\u{2028}"#)
+        XCTAssertEqual(TerminalText.escape(Array("firefox-bin (x86)".utf8)), "firefox-bin (x86)")
+        XCTAssertEqual(TerminalText.escape([0x00, 0x07, 0x09, 0x7F]), #"\x00\x07\t\x7f"#)
+        XCTAssertEqual(TerminalText.escape([0xC0, 0xAF]), #"\xc0\xaf"#, "an overlong encoding is not decoded")
+        XCTAssertEqual(TerminalText.escape([0xED, 0xA0, 0x80]), #"\xed\xa0\x80"#, "a surrogate is not decoded")
+        XCTAssertEqual(TerminalText.escape([0xE2, 0x80]), #"\xe2\x80"#, "a cut sequence")
+        XCTAssertEqual(TerminalText.escape(Array("日本\u{2028}".utf8)), #"日本\u{2028}"#)
+        // C1 controls (0x9B is CSI), bidi controls and invisible marks as \u{…}; a raw 0x9B byte as \x9b.
+        XCTAssertEqual(TerminalText.escape(Array("a\u{9B}2J\u{202E}b\u{2066}c\u{2069}\u{200E}\u{200F}\u{061C}\u{200B}\u{FEFF}".utf8)),
+                       #"a\u{9b}2J\u{202e}b\u{2066}c\u{2069}\u{200e}\u{200f}\u{61c}\u{200b}\u{feff}"#)
+        XCTAssertEqual(TerminalText.escape([0x61, 0x9B, 0x5C]), #"a\x9b\\"#)
+        XCTAssertEqual(TerminalText.escape(Array("long name".utf8), limit: 4), "long...")
     }
 }
