@@ -19,7 +19,12 @@ public struct MinuteRollup: Sendable {
     /// The minute a sample taken at `timestampMs` belongs to.
     public static func minute(ofMs timestampMs: UInt64) -> UInt64 { timestampMs / 60_000 * 60 }
 
+    /// What a minute row averages: a sample where either was not measured (the first,
+    /// priming sample; an unreadable /proc/meminfo) is left out, never counted as 0.
+    static let rolledUp: SnapshotSections = [.cpu, .memory]
+
     public mutating func add(_ s: Snapshot) {
+        guard s.available.isSuperset(of: MinuteRollup.rolledUp) else { return }
         count += 1
         cpuSum &+= UInt64(s.cpuBusy)
         cpuMaximum = max(cpuMaximum, UInt32(s.cpuBusy))

@@ -1,0 +1,57 @@
+import ProcFS
+import SnapshotCodec
+
+/// CPU: busy and iowait shares (total and per core) from two readings of /proc/stat, and
+/// their histories. The first reading primes the counters: the part is not available yet.
+/// Also gives the process probe the ticks one core had (its CPU shares' scale).
+struct CPUProbe {
+    private let reader: CPUStatReader
+    private var havePrevious = false
+    private var previousTotal = CPUTimes()
+    private var previousCores: [CPUTimes] = []
+    private var busyHistory = HistoryRing()
+    private var iowaitHistory = HistoryRing()
+
+    init(procRoot: String) {
+        reader = CPUStatReader(procRoot: procRoot)
+        previousCores.reserveCapacity(64)
+    }
+
+    /// Fills the cpu part (and boot time, running count, read from the same file); returns
+    /// the ticks one core had in the interval (0 when there are no shares yet).
+    mutating func sample(into s: inout Snapshot, buffer: ReadBuffer) -> UInt64 {
+        guard let stat = reader.update(buffer) else {
+            havePrevious = false
+            return 0
+        }
+        s.bootTime = stat.bootTime
+        s.runningCount = stat.procsRunning
+        var ticksPerCore: UInt64 = 0
+        s.coreBusy.removeAll(keepingCapacity: true)
+        if havePrevious {
+            s.available.insert(.cpu)
+            s.cpuBusy = CPUUsage.busy(from: previousTotal, to: stat.total)
+            s.cpuIOWait = CPUUsage.iowait(from: previousTotal, to: stat.total)
+            for i in 0..<min(stat.cores.count, Snapshot.maximumCores) {
+                let core = stat.cores[i]
+                let before = i < previousCores.count ? previousCores[i] : core
+                s.coreBusy.append(CPUUsage.busy(from: before, to: core))
+            }
+            if stat.total.total > previousTotal.total {
+                ticksPerCore = (stat.total.total - previousTotal.total) / UInt64(max(stat.cores.count, 1))
+            }
+            busyHistory.append(s.cpuBusy)
+            iowaitHistory.append(s.cpuIOWait)
+        } else {
+            s.cpuBusy = 0; s.cpuIOWait = 0
+            for _ in 0..<min(stat.cores.count, Snapshot.maximumCores) { s.coreBusy.append(0) }
+        }
+        busyHistory.copy(into: &s.cpuHistory)
+        iowaitHistory.copy(into: &s.iowaitHistory)
+        previousTotal = stat.total
+        previousCores.removeAll(keepingCapacity: true)
+        previousCores.append(contentsOf: stat.cores)
+        havePrevious = true
+        return ticksPerCore
+    }
+}

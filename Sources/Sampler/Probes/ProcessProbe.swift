@@ -1,0 +1,140 @@
+import Bookmarks
+import ProcFS
+import SnapshotCodec
+import HistoryRecords
+
+/// Processes: the scan of the proc root, friendly names from the bookmark rules, the top
+/// lists by CPU and by memory, and the processes that exited with the memory they freed.
+/// A proc root that cannot be listed leaves the three parts unavailable.
+final class ProcessProbe {
+    private let table: ProcessTable
+    private let rules: RulesWatcher
+    private var exitTracker: ExitTracker
+    private var topByCPU = TopSelection(limit: Snapshot.maximumTopEntries)
+    private var topByMemory = TopSelection(limit: Snapshot.maximumTopEntries)
+    /// Where the resolver writes a friendly name before it is copied into the process.
+    private var nameScratch: [UInt8] = []
+    /// One copy of each rule's friendly name, shared by every process the rule names
+    /// (hundreds of `kworker/*` threads are all "Kernel worker"): one array per rule, not
+    /// per process; empty until the rule first matches. Indexed by rule, not keyed by name:
+    /// a dictionary keyed by `[UInt8]` would bring hashing and the runtime's conformance
+    /// lookup into the sampler's code pages.
+    private var namesByRule: [[UInt8]] = []
+    /// The rules version `namesByRule` belongs to.
+    private var namesGeneration: UInt32 = 0
+    /// The kernel's name and the friendly name of each exit in the snapshot's `exits`, in
+    /// the same order: the snapshot shows one name, history keeps both.
+    private(set) var exitNames: [ExitNames] = []
+    /// Processes whose name resolution ran out of its work budget (a hostile rules file).
+    private(set) var resolverBudgetHits = 0
+
+    /// What one scan gives (a constant: an array literal per sample would allocate).
+    static let parts: SnapshotSections = [.processes, .top, .exits]
+
+    init(configuration: SamplerConfiguration) {
+        table = ProcessTable(procRoot: configuration.procRoot)
+        exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB)
+        rules = RulesWatcher(path: configuration.rulesPath, builtins: configuration.builtinBookmarks)
+        nameScratch.reserveCapacity(4 * BookmarkFile.maximumNameLength)
+        exitNames.reserveCapacity(Snapshot.maximumExits)
+    }
+
+    /// Fills the processes, top and exits parts. `ticksPerCore` scales CPU shares (0: none
+    /// yet); `availableRiseKiB` is what the memory probe saw MemAvailable rise by.
+    func sample(into s: inout Snapshot, buffer: ReadBuffer, ticksPerCore: UInt64, availableRiseKiB: UInt64,
+                realtimeMs: UInt64) {
+        guard table.scan(buffer) else { return }
+        s.available.formUnion(ProcessProbe.parts)
+        resolveNames()
+        // Taken after resolveNames: a second reference to the array would make its
+        // in-place updates copy the whole table.
+        let processes = table.processes
+        s.processCount = UInt32(clamping: processes.count)
+        if ticksPerCore > 0 {
+            topByCPU.select(processes) { $0.cpuDelta }
+        } else {
+            topByCPU.select([]) { $0.cpuDelta }
+        }
+        topByMemory.select(processes) { $0.privateKiB }
+        ProcessProbe.fill(&s.topCPU, from: processes, indices: topByCPU.indices, ticksPerCore: ticksPerCore)
+        ProcessProbe.fill(&s.topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: ticksPerCore)
+        if !table.exited.isEmpty {
+            exitTracker.record(table.exited, availableRiseKiB: availableRiseKiB,
+                               timeMs: realtimeMs, into: &s.exits, names: &exitNames)
+        }
+    }
+
+    /// Gives each process its friendly name: a new process once, every process again when
+    /// the rules changed (one stat of the rules cache per sample). In steady state this is
+    /// one comparison per process, no allocation.
+    private func resolveNames() {
+        rules.refresh()
+        let generation = rules.generation
+        for i in 0..<table.processes.count where table.processes[i].namesGeneration != generation {
+            resolveName(at: i, generation: generation)
+        }
+    }
+
+    private func resolveName(at index: Int, generation: UInt32) {
+        let p = table.processes[index]
+        var outOfBudget = false
+        let found = p.comm.withUnsafeBytes { comm in
+            p.commandLine.withUnsafeBytes { line in
+                // The executable's basename; argv[0]'s when /proc/PID/exe is unreadable.
+                let run = p.exeName.isEmpty ? ProcessProbe.firstArgumentBase(line) : nil
+                return p.exeName.withUnsafeBytes { exe in
+                    rules.resolver.resolveRule(comm: comm, executable: run ?? exe, commandLine: line, into: &nameScratch,
+                                               outOfBudget: &outOfBudget)
+                }
+            }
+        }
+        if outOfBudget {
+            if resolverBudgetHits == 0 {
+                printError("sysstatsd: the bookmarks take too much work to match (a hostile rules file?); some processes keep their own names")
+            }
+            resolverBudgetHits &+= 1
+        }
+        let name: [UInt8]
+        if let found, !nameScratch.isEmpty {
+            name = found.fixedName ? shared(rule: found.index, generation: generation) : Array(nameScratch)
+        } else {
+            name = []
+        }
+        table.setFriendlyName(at: index, name, generation: generation)
+    }
+
+    /// `nameScratch`, a rule's own friendly name, as the one array shared by every process
+    /// the rule names (allocated the first time the rule matches).
+    private func shared(rule: Int, generation: UInt32) -> [UInt8] {
+        if namesGeneration != generation {   // new rules: new indices
+            namesByRule = Array(repeating: [], count: rules.resolver.ruleCount)
+            namesGeneration = generation
+        }
+        if namesByRule[rule].isEmpty { namesByRule[rule] = Array(nameScratch) }
+        return namesByRule[rule]
+    }
+
+    /// The basename of the first word of a command line (arguments joined by spaces).
+    static func firstArgumentBase(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var end = 0
+        while end < line.count && line[end] != 0x20 { end += 1 }
+        var start = end
+        while start > 0 && line[start - 1] != 0x2F { start -= 1 }
+        return UnsafeRawBufferPointer(rebasing: line[start..<end])
+    }
+
+    /// Fills a top list in place, reusing the entries' name storage.
+    static func fill(_ entries: inout [ProcessEntry], from processes: [ProcessSample], indices: [Int], ticksPerCore: UInt64) {
+        while entries.count > indices.count { entries.removeLast() }
+        // Index loops, not enumerated(): its iterator allocates in unoptimized builds.
+        for slot in 0..<indices.count {
+            let p = processes[indices[slot]]
+            if slot == entries.count { entries.append(ProcessEntry()) }
+            entries[slot].pid = UInt32(clamping: p.pid)
+            entries[slot].cpu = ticksPerCore > 0 ? UInt16(clamping: p.cpuDelta &* 10_000 / ticksPerCore) : 0
+            entries[slot].privateKiB = p.privateKiB
+            p.displayName.withUnsafeBytes { NameSanitizer.sanitize($0, into: &entries[slot].name) }
+        }
+    }
+
+}
