@@ -59,7 +59,7 @@ public struct ExitRecord: Equatable, Sendable {
     /// How much available memory rose when it exited, KiB.
     public var freedKiB: UInt64
 
-    /// An exit record; `friendlyName` stays nil until bookmarks (issue 5) fill it.
+    /// An exit record; `friendlyName` is the name a bookmark gave the process, nil when none did.
     public init(timeMs: UInt64, pid: UInt32, name: [UInt8], friendlyName: String? = nil,
                 lastPrivateKiB: UInt64, freedKiB: UInt64) {
         self.timeMs = timeMs
