@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "SnapshotCodec"),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
         .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
-        .executableTarget(name: "sysstatsd", dependencies: ["Sampler"], linkerSettings: staticExecutable),
+        .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], linkerSettings: staticExecutable),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
         // also needs -lm -lz (see docs/history.md).

@@ -253,16 +253,5 @@ public func resolveRuntimeDir(option: [UInt8]?, xdgRuntimeDir: [UInt8]?, uid: UI
     return Array(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: xdg, uid: uid).utf8)
 }
 
-/// When the renderer must look again: the staleness rule is the snapshot's own
-/// (``Snapshot/isStale(nowMs:)``: three intervals, at least 5 s).
-public enum Staleness {
-    /// Milliseconds from `nowMs` until `snapshot` turns stale (0 when it already is),
-    /// plus one so a poll timeout lands just after the limit.
-    public static func msUntilStale(_ snapshot: Snapshot, nowMs: UInt64) -> UInt64 {
-        let deadline = snapshot.timestampMs &+ snapshot.staleLimitMs &+ 1
-        return deadline > nowMs ? deadline - nowMs : 0
-    }
-}
-
 /// The message shown instead of the blocks when the snapshot is missing or stale.
 public let staleMessage: StaticString = "sysstatsd stopped"

@@ -305,7 +305,7 @@ public struct Bar<Sink: BarSink> {
                 // No directory to watch yet, or a refused one: look again every 2 s.
                 timeout = 2000
             } else if isCurrent(now) {
-                timeout = Int32(min(Staleness.msUntilStale(snapshot, nowMs: now), 3_600_000))
+                timeout = Int32(min(snapshot.msUntilStale(nowMs: now), 3_600_000))
             }
             fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)

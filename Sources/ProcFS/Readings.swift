@@ -140,3 +140,35 @@ public struct ProcessSample: Equatable, Sendable {
     public var displayName: [UInt8] { friendlyName.isEmpty ? name : friendlyName }
     public init() {}
 }
+
+extension CPUStat {
+    /// The clock ticks one core had between `before` and this reading: the scale of a
+    /// process's CPU share (``ProcessSample/cpuPermyriad(ticksPerCore:)``). 0 when the
+    /// counters did not move forward. The sampler and `sysstats top` both use it.
+    public func ticksPerCore(since before: CPUStat) -> UInt64 {
+        guard total.total > before.total.total else { return 0 }
+        return (total.total - before.total.total) / UInt64(max(cores.count, 1))
+    }
+}
+
+extension ProcessSample {
+    /// Its CPU use over the last interval as a share of one core, hundredths of a percent
+    /// (two busy cores: 20000), saturating; 0 when `ticksPerCore` is 0.
+    public func cpuPermyriad(ticksPerCore: UInt64) -> UInt64 {
+        guard ticksPerCore > 0 else { return 0 }
+        return saturatingProduct(cpuDelta, 10_000) / ticksPerCore
+    }
+
+    /// The executable name bookmark rules match against: the /proc/PID/exe basename, else
+    /// (exe unreadable: another user's process, a kernel thread) argv[0]'s basename.
+    public func withRuleExecutable<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if !exeName.isEmpty { return exeName.withUnsafeBytes(body) }
+        return commandLine.withUnsafeBytes { line in
+            var end = 0
+            while end < line.count && line[end] != 0x20 { end += 1 }
+            var start = end
+            while start > 0 && line[start - 1] != 0x2F { start -= 1 }
+            return body(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+        }
+    }
+}

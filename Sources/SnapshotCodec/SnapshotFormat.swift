@@ -107,4 +107,11 @@ extension Snapshot {
     public func isStale(nowMs: UInt64) -> Bool {
         ageMs(nowMs: nowMs) > staleLimitMs
     }
+
+    /// Milliseconds from `nowMs` until this snapshot turns stale (0 when it already is),
+    /// plus one so a poll timeout lands just after the limit.
+    public func msUntilStale(nowMs: UInt64) -> UInt64 {
+        let deadline = timestampMs &+ staleLimitMs &+ 1
+        return deadline > nowMs ? deadline - nowMs : 0
+    }
 }

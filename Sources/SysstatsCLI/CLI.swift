@@ -1,6 +1,7 @@
 // The sysstats command-line interface: argument parsing only; the work is in
 // Report, Doctor, HistoryCommands and the formatting types beside them.
 import ArgumentParser
+import SnapshotCodec
 
 /// `sysstats`, the root command.
 public struct SysstatsCommand: ParsableCommand {
@@ -15,7 +16,7 @@ public struct SysstatsCommand: ParsableCommand {
 }
 
 /// The version `sysstats --version` prints (kept equal to sysstatsd's).
-public let sysstatsCLIVersion = "0.1.0"
+public let sysstatsCLIVersion = sysstatsVersion.description
 
 /// Options shared by the commands that read the snapshot.
 struct RuntimeDirectoryOption: ParsableArguments {

@@ -62,10 +62,10 @@ public enum Doctor {
         case .failure(let error):
             return DoctorCheck(.fail, name, error.message)
         case .success(let snapshot):
-            let age = Staleness.formatAge(ms: Staleness.ageMs(snapshot, nowMs: nowMs))
-            if Staleness.isStale(snapshot, nowMs: nowMs) {
+            let age = StalenessText.formatAge(ms: snapshot.ageMs(nowMs: nowMs))
+            if snapshot.isStale(nowMs: nowMs) {
                 return DoctorCheck(.warn, name, "sequence \(snapshot.sequence), stale: \(age) old "
-                                   + "(interval \(Staleness.formatInterval(ms: snapshot.intervalMs))); is sysstatsd running?")
+                                   + "(interval \(StalenessText.formatInterval(ms: snapshot.intervalMs))); is sysstatsd running?")
             }
             return DoctorCheck(.ok, name, "sequence \(snapshot.sequence), \(age) old")
         }

@@ -32,9 +32,9 @@ public enum Report {
             out.stderr = ["sysstats: \(error.message)"]
             out.status = 1
         case .success(let snapshot):
-            let stale = Staleness.isStale(snapshot, nowMs: nowMs)
+            let stale = snapshot.isStale(nowMs: nowMs)
             out.stdout = [json ? ReportJSON.format(snapshot, stale: stale) : ReportLine.format(snapshot)]
-            if stale { out.stderr = ["sysstats: " + Staleness.message(snapshot, path: path, nowMs: nowMs)] }
+            if stale { out.stderr = ["sysstats: " + StalenessText.message(snapshot, path: path, nowMs: nowMs)] }
         }
         return out
     }
@@ -49,8 +49,8 @@ public enum Report {
             return error.message
         case .success(let snapshot):
             let line = ReportLine.format(snapshot)
-            guard Staleness.isStale(snapshot, nowMs: nowMs) else { return line }
-            return line + " [stale: \(Staleness.formatAge(ms: Staleness.ageMs(snapshot, nowMs: nowMs))) old]"
+            guard snapshot.isStale(nowMs: nowMs) else { return line }
+            return line + " [stale: \(StalenessText.formatAge(ms: snapshot.ageMs(nowMs: nowMs))) old]"
         }
     }
 
@@ -81,7 +81,7 @@ public enum Report {
                     sleepMs(250)
                     continue
                 }
-                text = ReportJSON.format(snapshot, stale: Staleness.isStale(snapshot, nowMs: nowMs))
+                text = ReportJSON.format(snapshot, stale: snapshot.isStale(nowMs: nowMs))
             } else {
                 text = watchText(result, nowMs: nowMs)
             }

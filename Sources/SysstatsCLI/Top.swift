@@ -40,24 +40,16 @@ public enum Top {
         if intervalMs > 0 { usleep(UInt32(min(intervalMs, 60_000)) * 1000) }
         let after = cpu.update(buffer)
         table.scan(buffer)
-        var ticksPerCore: UInt64 = 0
-        if let before, let after, after.total.total > before.total.total {
-            ticksPerCore = (after.total.total - before.total.total) / UInt64(max(after.cores.count, 1))
-        }
+        // The sampler's rules for the CPU share's scale and for the executable name.
+        let ticksPerCore = before.flatMap { b in after.map { $0.ticksPerCore(since: b) } } ?? 0
         return table.processes.map { p in
-            let executable = p.exeName.isEmpty ? firstArgumentBase(p.commandLine) : p.exeName
+            let executable = p.withRuleExecutable { Array($0) }
             let friendly = resolver.resolve(comm: p.comm, executable: executable, commandLine: p.commandLine)
             return Row(pid: p.pid, comm: p.comm, executable: executable, commandLine: p.commandLine, name: p.name,
                        friendlyName: friendly.flatMap { $0.isEmpty ? nil : $0 }, isKernelThread: p.isKernelThread,
-                       cpuPermyriad: ticksPerCore > 0 ? p.cpuDelta * 10_000 / ticksPerCore : 0,
+                       cpuPermyriad: p.cpuPermyriad(ticksPerCore: ticksPerCore),
                        privateKiB: p.privateKiB)
         }
-    }
-
-    /// The basename of the first word of a command line (arguments joined by spaces).
-    static func firstArgumentBase(_ line: [UInt8]) -> [UInt8] {
-        let first = line.prefix { $0 != 0x20 }
-        return Array(first.split(separator: 0x2F, omittingEmptySubsequences: false).last ?? [])
     }
 
     /// Largest first; ties by the other measure, then by pid.

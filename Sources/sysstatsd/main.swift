@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import Sampler
+import SnapshotCodec
 
 switch SamplerOptions.parse(bytes: SamplerOptions.processArguments()) {
 case .failure(let error):

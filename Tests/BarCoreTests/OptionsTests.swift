@@ -85,9 +85,9 @@ final class OptionsTests: XCTestCase {
         var s = Snapshot()
         s.timestampMs = 10_000
         s.intervalMs = 1000
-        XCTAssertEqual(Staleness.msUntilStale(s, nowMs: 12_000), 3001)   // stale after 5 s, not 3
-        XCTAssertEqual(Staleness.msUntilStale(s, nowMs: 20_000), 0)
+        XCTAssertEqual(s.msUntilStale(nowMs: 12_000), 3001)   // stale after 5 s, not 3
+        XCTAssertEqual(s.msUntilStale(nowMs: 20_000), 0)
         s.intervalMs = 2000
-        XCTAssertEqual(Staleness.msUntilStale(s, nowMs: 12_000), 4001)
+        XCTAssertEqual(s.msUntilStale(nowMs: 12_000), 4001)
     }
 }

@@ -79,24 +79,24 @@ final class ReportTests: XCTestCase {
     func testStaleMeansOlderThanThreeIntervalsButNeverBeforeFiveSeconds() {
         var s = Samples.laptop
         s.intervalMs = 1000                     // 3 × 1 s < 5 s: the 5 s floor applies
-        XCTAssertFalse(Staleness.isStale(s, nowMs: s.timestampMs + 5000))
-        XCTAssertTrue(Staleness.isStale(s, nowMs: s.timestampMs + 5001))
+        XCTAssertFalse(s.isStale(nowMs: s.timestampMs + 5000))
+        XCTAssertTrue(s.isStale(nowMs: s.timestampMs + 5001))
         s.intervalMs = 10_000                   // 3 × 10 s
-        XCTAssertFalse(Staleness.isStale(s, nowMs: s.timestampMs + 30_000))
-        XCTAssertTrue(Staleness.isStale(s, nowMs: s.timestampMs + 30_001))
-        XCTAssertFalse(Staleness.isStale(s, nowMs: s.timestampMs - 99_000), "a timestamp in the future is not stale")
+        XCTAssertFalse(s.isStale(nowMs: s.timestampMs + 30_000))
+        XCTAssertTrue(s.isStale(nowMs: s.timestampMs + 30_001))
+        XCTAssertFalse(s.isStale(nowMs: s.timestampMs - 99_000), "a timestamp in the future is not stale")
     }
 
     func testAgesAndIntervalsAreSaidInUnitsAPersonReads() {
-        XCTAssertEqual(Staleness.formatAge(ms: 400), "0.4 s")
-        XCTAssertEqual(Staleness.formatAge(ms: 42_000), "42 s")
-        XCTAssertEqual(Staleness.formatAge(ms: 185_000), "3 min 5 s")
-        XCTAssertEqual(Staleness.formatAge(ms: 7_800_000), "2 h 10 min")
-        XCTAssertEqual(Staleness.formatAge(ms: 3 * 86_400_000 + 4 * 3_600_000), "3 d 4 h")
-        XCTAssertEqual(Staleness.formatInterval(ms: 1000), "1 s")
-        XCTAssertEqual(Staleness.formatInterval(ms: 250), "0.25 s")
-        XCTAssertEqual(Staleness.formatInterval(ms: 2500), "2.5 s")
-        XCTAssertEqual(Staleness.formatInterval(ms: 50), "0.05 s")
+        XCTAssertEqual(StalenessText.formatAge(ms: 400), "0.4 s")
+        XCTAssertEqual(StalenessText.formatAge(ms: 42_000), "42 s")
+        XCTAssertEqual(StalenessText.formatAge(ms: 185_000), "3 min 5 s")
+        XCTAssertEqual(StalenessText.formatAge(ms: 7_800_000), "2 h 10 min")
+        XCTAssertEqual(StalenessText.formatAge(ms: 3 * 86_400_000 + 4 * 3_600_000), "3 d 4 h")
+        XCTAssertEqual(StalenessText.formatInterval(ms: 1000), "1 s")
+        XCTAssertEqual(StalenessText.formatInterval(ms: 250), "0.25 s")
+        XCTAssertEqual(StalenessText.formatInterval(ms: 2500), "2.5 s")
+        XCTAssertEqual(StalenessText.formatInterval(ms: 50), "0.05 s")
     }
 
     func testWatchTextWaitsForAMissingSnapshotAndNotesStaleness() {

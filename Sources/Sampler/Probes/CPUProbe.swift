@@ -7,14 +7,13 @@ import SnapshotCodec
 struct CPUProbe {
     private let reader: CPUStatReader
     private var havePrevious = false
-    private var previousTotal = CPUTimes()
-    private var previousCores: [CPUTimes] = []
+    private var previousStat = CPUStat()
     private var busyHistory = HistoryRing()
     private var iowaitHistory = HistoryRing()
 
     init(procRoot: String) {
         reader = CPUStatReader(procRoot: procRoot)
-        previousCores.reserveCapacity(64)
+        previousStat.cores.reserveCapacity(64)
     }
 
     /// Fills the cpu part (and boot time, running count, read from the same file); returns
@@ -30,16 +29,14 @@ struct CPUProbe {
         s.coreBusy.removeAll(keepingCapacity: true)
         if havePrevious {
             s.available.insert(.cpu)
-            s.cpuBusy = CPUUsage.busy(from: previousTotal, to: stat.total)
-            s.cpuIOWait = CPUUsage.iowait(from: previousTotal, to: stat.total)
+            s.cpuBusy = CPUUsage.busy(from: previousStat.total, to: stat.total)
+            s.cpuIOWait = CPUUsage.iowait(from: previousStat.total, to: stat.total)
             for i in 0..<min(stat.cores.count, Snapshot.maximumCores) {
                 let core = stat.cores[i]
-                let before = i < previousCores.count ? previousCores[i] : core
+                let before = i < previousStat.cores.count ? previousStat.cores[i] : core
                 s.coreBusy.append(CPUUsage.busy(from: before, to: core))
             }
-            if stat.total.total > previousTotal.total {
-                ticksPerCore = (stat.total.total - previousTotal.total) / UInt64(max(stat.cores.count, 1))
-            }
+            ticksPerCore = stat.ticksPerCore(since: previousStat)
             busyHistory.append(s.cpuBusy)
             iowaitHistory.append(s.cpuIOWait)
         } else {
@@ -48,9 +45,11 @@ struct CPUProbe {
         }
         busyHistory.copy(into: &s.cpuHistory)
         iowaitHistory.copy(into: &s.iowaitHistory)
-        previousTotal = stat.total
-        previousCores.removeAll(keepingCapacity: true)
-        previousCores.append(contentsOf: stat.cores)
+        // Field by field: assigning the whole reading would share its cores array with the
+        // reader's, and the reader's next in-place update would copy it.
+        previousStat.total = stat.total
+        previousStat.cores.removeAll(keepingCapacity: true)
+        previousStat.cores.append(contentsOf: stat.cores)
         havePrevious = true
         return ticksPerCore
     }

@@ -80,10 +80,8 @@ final class ProcessProbe {
         var outOfBudget = false
         let found = p.comm.withUnsafeBytes { comm in
             p.commandLine.withUnsafeBytes { line in
-                // The executable's basename; argv[0]'s when /proc/PID/exe is unreadable.
-                let run = p.exeName.isEmpty ? ProcessProbe.firstArgumentBase(line) : nil
-                return p.exeName.withUnsafeBytes { exe in
-                    rules.resolver.resolveRule(comm: comm, executable: run ?? exe, commandLine: line, into: &nameScratch,
+                p.withRuleExecutable { executable in
+                    rules.resolver.resolveRule(comm: comm, executable: executable, commandLine: line, into: &nameScratch,
                                                outOfBudget: &outOfBudget)
                 }
             }
@@ -114,15 +112,6 @@ final class ProcessProbe {
         return namesByRule[rule]
     }
 
-    /// The basename of the first word of a command line (arguments joined by spaces).
-    static func firstArgumentBase(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        var end = 0
-        while end < line.count && line[end] != 0x20 { end += 1 }
-        var start = end
-        while start > 0 && line[start - 1] != 0x2F { start -= 1 }
-        return UnsafeRawBufferPointer(rebasing: line[start..<end])
-    }
-
     /// Fills a top list in place, reusing the entries' name storage.
     static func fill(_ entries: inout [ProcessEntry], from processes: [ProcessSample], indices: [Int], ticksPerCore: UInt64) {
         while entries.count > indices.count { entries.removeLast() }
@@ -131,7 +120,7 @@ final class ProcessProbe {
             let p = processes[indices[slot]]
             if slot == entries.count { entries.append(ProcessEntry()) }
             entries[slot].pid = UInt32(clamping: p.pid)
-            entries[slot].cpu = ticksPerCore > 0 ? UInt16(clamping: p.cpuDelta &* 10_000 / ticksPerCore) : 0
+            entries[slot].cpu = UInt16(clamping: p.cpuPermyriad(ticksPerCore: ticksPerCore))
             entries[slot].privateKiB = p.privateKiB
             p.displayName.withUnsafeBytes { NameSanitizer.sanitize($0, into: &entries[slot].name) }
         }

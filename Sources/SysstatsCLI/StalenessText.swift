@@ -1,18 +1,9 @@
 import SnapshotCodec
 import Bookmarks
 
-/// When a snapshot counts as stale, and how its age is said.
-public enum Staleness {
-    // The rule itself is the snapshot contract's (Snapshot.isStale, staleLimitMs in
-    // SnapshotCodec), shared with the renderers; these forward to it.
-    public static func ageMs(_ snapshot: Snapshot, nowMs: UInt64) -> UInt64 {
-        snapshot.ageMs(nowMs: nowMs)
-    }
-
-    public static func isStale(_ snapshot: Snapshot, nowMs: UInt64) -> Bool {
-        snapshot.isStale(nowMs: nowMs)
-    }
-
+/// How a snapshot's age is said. Whether it is stale is the snapshot contract's rule
+/// (`Snapshot.isStale(nowMs:)` in SnapshotCodec), shared with the renderers.
+public enum StalenessText {
     /// "0.4 s", "42 s", "3 min 5 s", "2 h 10 min", "3 d 4 h".
     public static func formatAge(ms: UInt64) -> String {
         if ms < 10_000 { return "\(ms / 1000).\(ms % 1000 / 100) s" }
@@ -25,7 +16,7 @@ public enum Staleness {
 
     /// The stderr line for a stale snapshot.
     public static func message(_ snapshot: Snapshot, path: String, nowMs: UInt64) -> String {
-        "snapshot at \(TerminalText.escape(path)) is stale: taken \(formatAge(ms: ageMs(snapshot, nowMs: nowMs))) ago "
+        "snapshot at \(TerminalText.escape(path)) is stale: taken \(formatAge(ms: snapshot.ageMs(nowMs: nowMs))) ago "
             + "(sampler interval \(formatInterval(ms: snapshot.intervalMs))); is sysstatsd running?"
     }
 

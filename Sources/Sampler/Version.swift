@@ -1,1 +1,0 @@
-public let sysstatsVersion = "0.1.0"
