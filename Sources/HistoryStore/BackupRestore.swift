@@ -54,7 +54,10 @@ extension HistoryDatabase {
     /// Returns its schema version. Refuses, each with its own one-line message:
     /// an empty file, a file without the SQLite header (random bytes), a file shorter than
     /// its header says (truncated), a file failing `PRAGMA integrity_check`, another
-    /// application's database (application_id), a database from a newer build (user_version).
+    /// application's database (application_id), a database from a newer build (user_version),
+    /// a schema other than exactly that of its user_version (``checkSchema(_:version:path:)``:
+    /// triggers, views, extra or missing tables, columns, indexes), and a value sysstats never
+    /// writes (``checkContent(_:version:path:limits:)``: types, lengths, row counts, bookmarks).
     public static func checkRestorable(_ path: String) throws(StoreError) -> Int32 {
         let (size, header) = try Files.sizeAndPrefix(path, count: 100)
         if size == 0 {
@@ -99,6 +102,8 @@ extension HistoryDatabase {
         guard version > 0 else {
             throw StoreError(.foreignApplication, "\(TerminalText.escape(path)) is not a sysstats history database (no schema)")
         }
+        try checkSchema(connection, version: version, path: path)
+        try checkContent(connection, version: version, path: path)
         return version
     }
 
@@ -114,11 +119,14 @@ extension HistoryDatabase {
     /// bookmarks rules cache beside it is rewritten from the restored bookmarks.
     public static func restore(from candidate: String, into databasePath: String) throws(StoreError) {
         _ = try checkRestorable(candidate)
+        let directory = Files.directory(of: databasePath)
+        try Files.makeDirectories(directory)
+        // Held until the new file is in place: no sampler or writer starts meanwhile.
+        let lock = try lockDataDirectory(directory)
+        defer { withExtendedLifetime(lock) {} }
         if Files.isOpenInAnotherProcess(shmPath: databasePath + "-shm") {
             throw StoreError(.busy, "\(TerminalText.escape(databasePath)) is open in another process (stop sysstatsd first, then restore)")
         }
-        let directory = Files.directory(of: databasePath)
-        try Files.makeDirectories(directory)
         let copy = databasePath + ".restore-" + Files.processTag
         let removeCopy = {
             Files.remove(copy)
@@ -172,6 +180,16 @@ extension HistoryDatabase {
         } catch {
             removeCopy()
             throw error
+        }
+    }
+
+    /// The data directory's exclusive lock (``DataDirectoryLock``); refused (``StoreError/Kind/busy``)
+    /// while a sampler or writer holds its shared lock.
+    public static func lockDataDirectory(_ directory: String) throws(StoreError) -> DataDirectoryLock {
+        switch DataDirectoryLock.exclusive(directory) {
+        case .success(let lock): return lock
+        case .failure(.inUse(let message)): throw StoreError(.busy, message)
+        case .failure(let failure): throw StoreError(.io, failure.message)
         }
     }
 

@@ -45,14 +45,21 @@ final class Connection {
         case SQLITE_NOTADB: .notSQLite
         case SQLITE_CORRUPT: .corrupt
         case SQLITE_BUSY, SQLITE_LOCKED: .busy
-        case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL: .io
+        case SQLITE_FULL: .full
+        case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_PERM, SQLITE_READONLY: .io
         default: .sqlite
         }
     }
 
-    /// The error for result code `rc` while doing `what`.
+    /// The error for result code `rc` while doing `what`. A full file system is its own kind
+    /// whichever way SQLite saw it: SQLITE_FULL when a write of the database or its journal
+    /// failed, an SQLITE_IOERR (e.g. extending the -shm file) when the failed call said ENOSPC.
     func error(_ rc: Int32, _ what: String) -> StoreError {
-        StoreError(Connection.kind(for: rc), "\(TerminalText.escape(path)): \(what): \(String(cString: sqlite3_errmsg(handle)))")
+        var kind = Connection.kind(for: rc)
+        if rc & 0xFF == SQLITE_IOERR, Files.isNoSpace(sqlite3_system_errno(handle)) { kind = .full }
+        let message = String(cString: sqlite3_errmsg(handle))
+        let reason = kind == .full && rc & 0xFF == SQLITE_IOERR ? "\(message) (\(String(cString: strerror(sqlite3_system_errno(handle)))))" : message
+        return StoreError(kind, "\(TerminalText.escape(path)): \(what): \(reason)")
     }
 
     /// Runs SQL without parameters or results (pragmas, DDL, transaction control).

@@ -7,6 +7,17 @@ import Bookmarks
 enum Files {
     static func errnoText() -> String { String(cString: strerror(errno)) }
 
+    /// The error for a failed call whose `errno` is still set: `what: strerror`, of kind
+    /// ``StoreError/Kind/full`` when the file system is full or over quota, else `.io`.
+    static func failure(_ what: String) -> StoreError {
+        let error = errno
+        // The only outside text in `what` is a path: escaped for the terminal it is shown on.
+        return StoreError(isNoSpace(error) ? .full : .io, TerminalText.escape(what) + ": " + String(cString: strerror(error)))
+    }
+
+    /// ENOSPC or EDQUOT: the write may succeed once there is room again.
+    static func isNoSpace(_ error: Int32) -> Bool { error == ENOSPC || error == EDQUOT }
+
     /// The folder part of `path` ("." when there is none).
     static func directory(of path: String) -> String {
         let bytes = Array(path.utf8)
@@ -29,7 +40,7 @@ enum Files {
         let parent = directory(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw StoreError(.io, "cannot create directory \(TerminalText.escape(path)): \(errnoText())")
+            throw failure("cannot create directory \(path)")
         }
     }
 
@@ -42,54 +53,60 @@ enum Files {
     static func createPrivateFile(_ path: String) throws(StoreError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd); return }
-        if errno != EEXIST { throw StoreError(.io, "cannot create \(TerminalText.escape(path)): \(errnoText())") }
+        if errno != EEXIST { throw failure("cannot create \(path)") }
+    }
+
+    /// Creates an empty file (mode 0600) at `path` unless something is there. Best effort.
+    static func createEmptyIfMissing(_ path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        if fd >= 0 { close(fd) }
     }
 
     /// Size and the first `count` bytes of a regular file.
     static func sizeAndPrefix(_ path: String, count: Int) throws(StoreError) -> (size: Int, prefix: [UInt8]) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.io, "cannot open \(TerminalText.escape(path)): \(errnoText())") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw failure("cannot open \(path)") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError(.io, "cannot stat \(TerminalText.escape(path)): \(errnoText())") }
+        guard fstat(fd, &info) == 0 else { throw failure("cannot stat \(path)") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a regular file") }
         var prefix = [UInt8](repeating: 0, count: count)
         let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        guard got >= 0 else { throw StoreError(.io, "cannot read \(TerminalText.escape(path)): \(errnoText())") }
+        guard got >= 0 else { throw failure("cannot read \(path)") }
         prefix.removeLast(count - got)
         return (Int(info.st_size), prefix)
     }
 
     /// Copies `source` to a new file `destination` (mode 0600, must not exist) and fsyncs it.
     static func copy(_ source: String, to destination: String) throws(StoreError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw StoreError(.io, "cannot open \(TerminalText.escape(source)): \(errnoText())") }
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard input >= 0 else { throw failure("cannot open \(source)") }
         defer { close(input) }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw StoreError(.io, "cannot create \(TerminalText.escape(destination)): \(errnoText())") }
+        guard output >= 0 else { throw failure("cannot create \(destination)") }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw StoreError(.io, "cannot read \(TerminalText.escape(source)): \(errnoText())") }
+            guard n >= 0 else { throw failure("cannot read \(source)") }
             if n == 0 { break }
             var written = 0
             while written < n {
                 let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
                 if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw StoreError(.io, "cannot write \(TerminalText.escape(destination)): \(errnoText())") }
+                guard w > 0 else { throw failure("cannot write \(destination)") }
                 written += w
             }
         }
-        guard fsync(output) == 0 else { throw StoreError(.io, "cannot sync \(TerminalText.escape(destination)): \(errnoText())") }
+        guard fsync(output) == 0 else { throw failure("cannot sync \(destination)") }
     }
 
     static func fsyncFile(_ path: String) throws(StoreError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.io, "cannot open \(TerminalText.escape(path)): \(errnoText())") }
+        guard fd >= 0 else { throw failure("cannot open \(path)") }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw StoreError(.io, "cannot sync \(TerminalText.escape(path)): \(errnoText())") }
+        guard fsync(fd) == 0 else { throw failure("cannot sync \(path)") }
     }
 
     /// fsync on the folder, so a rename in it survives a power loss. Best effort.
@@ -102,7 +119,7 @@ enum Files {
 
     static func rename(_ from: String, to: String) throws(StoreError) {
         guard Glibc.rename(from, to) == 0 else {
-            throw StoreError(.io, "cannot rename \(TerminalText.escape(from)) to \(TerminalText.escape(to)): \(errnoText())")
+            throw failure("cannot rename \(from) to \(to)")
         }
     }
 
@@ -112,19 +129,19 @@ enum Files {
         let temporary = path + ".tmp-" + processTag
         remove(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw StoreError(.io, "cannot create \(TerminalText.escape(temporary)): \(errnoText())") }
+        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
         var failure: StoreError?
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { failure = StoreError(.io, "cannot write \(TerminalText.escape(temporary)): \(errnoText())"); break }
+            guard n > 0 else { failure = Files.failure("cannot write \(temporary)"); break }
             written += n
         }
-        if failure == nil && fsync(fd) != 0 { failure = StoreError(.io, "cannot sync \(TerminalText.escape(temporary)): \(errnoText())") }
+        if failure == nil && fsync(fd) != 0 { failure = Files.failure("cannot sync \(temporary)") }
         close(fd)
         if failure == nil && Glibc.rename(temporary, path) != 0 {
-            failure = StoreError(.io, "cannot rename \(TerminalText.escape(temporary)) to \(TerminalText.escape(path)): \(errnoText())")
+            failure = Files.failure("cannot rename \(temporary) to \(path)")
         }
         if let failure {
             remove(temporary)
@@ -140,7 +157,7 @@ enum Files {
     /// open: every SQLite connection holds a read lock on its "DMS" byte (offset 128) for as
     /// long as it is open. Only asks (`F_GETLK`), never takes or changes a lock or the file.
     static func isOpenInAnotherProcess(shmPath: String) -> Bool {
-        let fd = open(shmPath, O_RDONLY | O_CLOEXEC)
+        let fd = open(shmPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else { return false }   // no -shm: no connection in WAL mode
         defer { close(fd) }
         var lock = flock()

@@ -49,7 +49,7 @@ public final class HistoryDatabase {
         self.readOnly = readOnly
         rulesCachePath = HistoryDatabase.rulesCachePath(in: Files.directory(of: path))
         if readOnly {
-            connection = try Connection(path, flags: SQLITE_OPEN_READONLY)
+            connection = try HistoryDatabase.openForReading(path)
         } else {
             try Files.makeDirectories(Files.directory(of: path))
             try Files.createPrivateFile(path)
@@ -71,6 +71,45 @@ public final class HistoryDatabase {
         guard mode == "wal" else { throw StoreError(.sqlite, "\(TerminalText.escape(path)): cannot turn on WAL (journal_mode is \(mode))") }
         try connection.execute("PRAGMA synchronous = NORMAL")
         try Schema.migrate(connection)
+    }
+
+    /// A read-only connection that never needs to write, even to the -shm file.
+    ///
+    /// A read-only connection to a WAL database still writes: when no other connection has
+    /// the database open (the writer is a short-lived process, so usually none has), the last
+    /// one to close removed -wal and -shm, and the first reader creates -shm and extends it to
+    /// 32 KiB to rebuild the WAL index there; on a full file system that extension fails
+    /// (ENOSPC, "disk I/O error"). So when the plain open fails on its first read, it is
+    /// opened again with `readonly_shm=1`: SQLite then only reads -shm and, finding it not
+    /// initialized by a live connection, builds the WAL index in heap memory from -wal (its
+    /// read-only-media path, which requires -wal and -shm to exist: empty ones are created,
+    /// which takes an inode and no data blocks). Read locks still guard against a checkpoint
+    /// overwriting pages it reads.
+    static func openForReading(_ path: String) throws(StoreError) -> Connection {
+        let plain = try Connection(path, flags: SQLITE_OPEN_READONLY)
+        sqlite3_busy_timeout(plain.handle, 5000)
+        do {
+            _ = try plain.integer("PRAGMA user_version")   // the first read maps the WAL index
+            return plain
+        } catch let failure where failure.kind == .full || failure.kind == .io {
+            plain.close()
+            Files.createEmptyIfMissing(path + "-wal")
+            Files.createEmptyIfMissing(path + "-shm")
+            do throws(StoreError) {
+                let fallback = try Connection("file:" + uriEscaped(path) + "?mode=ro&readonly_shm=1",
+                                              flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, displayPath: path)
+                sqlite3_busy_timeout(fallback.handle, 5000)
+                do throws(StoreError) {
+                    _ = try fallback.integer("PRAGMA user_version")
+                } catch {
+                    fallback.close()
+                    throw error
+                }
+                return fallback
+            } catch {
+                throw failure   // the first failure says what is wrong
+            }
+        }
     }
 
     /// Closes the connection now (also done when the value goes away).

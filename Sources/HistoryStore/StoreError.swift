@@ -4,6 +4,9 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     public enum Kind: Equatable, Sendable {
         /// A file system call failed (open, read, write, rename, mkdir).
         case io
+        /// The file system holding the file is full or over quota (SQLITE_FULL, or ENOSPC /
+        /// EDQUOT from a write): nothing was changed, and the same write can succeed later.
+        case full
         /// SQLite reported an error on a database we own.
         case sqlite
         /// The file is empty (0 bytes).
@@ -16,6 +19,12 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case corrupt
         /// A valid SQLite database that belongs to another application (application_id).
         case foreignApplication
+        /// A sysstats database (to restore) whose tables, columns, indexes, triggers or views
+        /// are not exactly those of its schema version.
+        case schemaMismatch
+        /// A sysstats database (to restore) holding a value sysstats never writes: a wrong
+        /// type, an overlong name or pattern, too many rows, a bookmark a file could not hold.
+        case invalidContent
         /// A sysstats database from a newer build (user_version above ours).
         case newerSchema
         /// A read-only open of a database this build would have to migrate first.

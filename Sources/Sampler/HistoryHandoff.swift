@@ -10,6 +10,13 @@ import HistoryRecords
 /// a pipe; the encoded batch is written and the pipe closed. Writers are reaped with
 /// `waitpid(WNOHANG)`; a failed one is reported once on stderr (until one succeeds again).
 /// At shutdown ``finish(_:deadlineMs:)`` waits for the last writer up to a deadline.
+///
+/// It also holds the data directory's shared lock (``DataDirectoryLock``) from the first
+/// batch, sent at start-up, on: `sysstats restore` refuses while it is held. If a restore holds
+/// the directory then, that is said in one line, batches are dropped, and each next batch (one
+/// a minute) tries again; history resumes, said in one line, once the lock is had. A writer
+/// that finds the file system full (``HistoryWriterStatus/noSpace``) is said once as "history
+/// paused" and, when a later writer succeeds, once as "history resumed".
 public final class HistoryHandoff {
     /// The writer's path.
     public let writerPath: String
@@ -18,6 +25,11 @@ public final class HistoryHandoff {
     private var running: [pid_t] = []
     private var reportedFailure = false
     private var bytes: [UInt8] = []
+    private var lock: DataDirectoryLock?
+    private var pausedForLock = false
+    private var pausedForSpace = false
+    /// Where one-line reports go (stderr; tests collect them).
+    public var reportLine: (String) -> Void = { printError($0) }
 
     /// The writer's path: `sysstatsd-history` in the directory of `/proc/self/exe`'s target.
     public static func defaultWriterPath() -> String? {
@@ -47,6 +59,7 @@ public final class HistoryHandoff {
     @discardableResult
     public func send(_ batch: HistoryBatch) -> pid_t? {
         reap()
+        guard holdsLock() else { return nil }
         bytes.removeAll(keepingCapacity: true)
         batch.encode(into: &bytes)
         var fds: [Int32] = [-1, -1]
@@ -64,7 +77,7 @@ public final class HistoryHandoff {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)   // dup2 clears O_CLOEXEC on 0
 
-        let argv = [writerPath, "--data-dir", dataDirectory]
+        let argv = [writerPath, "--data-dir", dataDirectory, HistoryWriterStatus.quietWhenFullFlag]
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for p in cArgs { free(p) } }
         var pid: pid_t = 0
@@ -129,13 +142,43 @@ public final class HistoryHandoff {
             var ts = timespec(tv_sec: 0, tv_nsec: 10_000_000)
             nanosleep(&ts, nil)
         }
-        if let s = lastStatus, !HistoryHandoff.succeeded(s) {
-            return "sysstatsd: the history writer failed (\(HistoryHandoff.describe(s))): \(dropped)"
+        if let s = lastStatus {
+            if HistoryHandoff.succeeded(s) {
+                note(status: s)
+            } else if HistoryHandoff.exitStatus(s) == HistoryWriterStatus.noSpace {
+                return "sysstatsd: history not written (no space left in \(dataDirectory)): \(dropped)"
+            } else {
+                return "sysstatsd: the history writer failed (\(HistoryHandoff.describe(s))): \(dropped)"
+            }
         }
         return nil
     }
 
+    /// Takes the data directory's shared lock unless held (the first call, at start-up, also
+    /// creates the directory). False while it cannot be had: said once, until it can.
+    private func holdsLock() -> Bool {
+        if lock != nil { return true }
+        switch DataDirectoryLock.shared(dataDirectory) {
+        case .success(let held):
+            lock = held
+            if pausedForLock {
+                pausedForLock = false
+                reportLine("sysstatsd: history resumed in \(dataDirectory)")
+            }
+            return true
+        case .failure(let failure):
+            if !pausedForLock {
+                pausedForLock = true
+                reportLine("sysstatsd: \(failure.message): history paused, trying again each minute")
+            }
+            return false
+        }
+    }
+
     static func succeeded(_ status: Int32) -> Bool { status & 0x7F == 0 && (status >> 8) & 0xFF == 0 }
+
+    /// The exit status of a writer that exited, -1 for one killed by a signal.
+    static func exitStatus(_ status: Int32) -> Int32 { status & 0x7F == 0 ? (status >> 8) & 0xFF : -1 }
 
     static func describe(_ status: Int32) -> String {
         status & 0x7F == 0 ? "exit status \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)"
@@ -144,6 +187,16 @@ public final class HistoryHandoff {
     private func note(status: Int32) {
         if HistoryHandoff.succeeded(status) {
             reportedFailure = false
+            if pausedForSpace {
+                pausedForSpace = false
+                reportLine("sysstatsd: history resumed: \(dataDirectory) has room again")
+            }
+        } else if HistoryHandoff.exitStatus(status) == HistoryWriterStatus.noSpace {
+            if !pausedForSpace {
+                pausedForSpace = true
+                reportLine("sysstatsd: history paused: no space left in \(dataDirectory); "
+                           + "its minutes are lost until there is room (tried again each minute)")
+            }
         } else {
             report("sysstatsd: the history writer failed (\(HistoryHandoff.describe(status))); its rows are lost")
         }
@@ -153,6 +206,6 @@ public final class HistoryHandoff {
     private func report(_ message: String) {
         guard !reportedFailure else { return }
         reportedFailure = true
-        printError(message)
+        reportLine(message)
     }
 }

@@ -108,9 +108,11 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore",
         abstract: "Replace the history database with a backup, after checking it.",
         discussion: """
-            Stop sysstatsd first. The backup is checked (SQLite header, size, integrity_check,
-            application id, schema version) before anything changes; the current database
-            is kept as history.sqlite.bak. Any problem leaves it exactly as it was.
+            Stop sysstatsd first (restore refuses while one holds the data directory). The
+            backup is checked (SQLite header, size, integrity_check, application id, schema
+            version, the exact schema of that version, value types, lengths, row counts and
+            bookmarks) before anything changes; the current database is kept as
+            history.sqlite.bak. Any problem leaves it exactly as it was.
             """)
 
     @OptionGroup var data: DataDirectoryOption

@@ -78,12 +78,20 @@ public enum HistoryCommands {
         RuntimeDirectory.isLockedBySampler(runtimeDirectory)
     }
 
-    /// `sysstats restore FILE`, first half: refuses while the sampler runs, then checks the
-    /// candidate without touching anything and says what it found.
+    /// `sysstats restore FILE`, first half: refuses while a sampler runs (one that holds the
+    /// data directory's lock, or the runtime directory's), then checks the candidate without
+    /// touching anything and says what it found. ``applyRestore(candidate:directory:)`` takes
+    /// the data directory's lock again and holds it while it replaces the file.
     public static func checkRestore(candidate: String, directory: String, runtimeDirectory: String) -> CommandOutput {
         if samplerIsRunning(runtimeDirectory: runtimeDirectory) {
             return HistoryAccess.failure("sysstatsd is running (it holds the lock of \(runtimeDirectory)): "
                                          + "stop it first, then restore")
+        }
+        if access(directory, F_OK) == 0 {
+            // Asked now, so that nobody is asked to confirm a restore that cannot happen.
+            do throws(StoreError) { _ = try HistoryDatabase.lockDataDirectory(directory) } catch {
+                return HistoryAccess.failure(error.message)
+            }
         }
         let version: Int32
         do throws(StoreError) { version = try HistoryDatabase.checkRestorable(candidate) } catch {
@@ -93,7 +101,7 @@ public enum HistoryCommands {
         let size = stat(candidate, &info) == 0 ? "\(info.st_size) bytes, " : ""
         let current = HistoryDatabase.schemaVersion
         let upgrade = version < current ? " (older: it will be upgraded to \(current) on a copy)" : ""
-        return CommandOutput(stdout: ["\(TerminalText.escape(candidate)): a sysstats history database, \(size)schema version \(version)\(upgrade); integrity_check ok"])
+        return CommandOutput(stdout: ["\(TerminalText.escape(candidate)): a sysstats history database, \(size)schema version \(version)\(upgrade); integrity_check, schema and contents ok"])
     }
 
     /// `sysstats restore FILE`, second half: replaces the database, keeping the old one as `.bak`.

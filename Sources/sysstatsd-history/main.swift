@@ -1,13 +1,18 @@
 // sysstatsd-history --data-dir DIR: reads one history batch from stdin (the sampler's
 // encoding, HistoryBatch) and applies it to DIR/history.sqlite. Started by sysstatsd once
 // a minute and at its clean stop, so that SQLite stays out of the sampler's memory.
-// Exit 0 when stored; any error is one line on stderr and exit 1.
+// Exit 0 when stored; any error is one line on stderr and exit 1, except a full file system:
+// exit 75 (HistoryWriterStatus.noSpace), silently with --quiet-when-full (the sampler says
+// "history paused" once itself). Nothing is written then, and the next batch (a minute later,
+// a new writer) tries again, the creation and migrations of a new database included.
+// It holds the data directory's shared lock while it works (DataDirectoryLock: restore waits).
 // It also keeps the bookmarks rules cache (DIR/bookmarks.rules, which the sampler reads)
 // present and in line with this build's built-in bookmarks; a failure there is a warning,
 // not a lost batch.
 #if canImport(Glibc)
 import Glibc
 #endif
+import HistoryRecords
 import HistoryStore
 
 func fail(_ message: String) -> Never {
@@ -16,9 +21,11 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let quietWhenFull = arguments.last == HistoryWriterStatus.quietWhenFullFlag
+if quietWhenFull { arguments.removeLast() }
 guard arguments.count == 2, arguments[0] == "--data-dir", !arguments[1].isEmpty else {
-    fail("usage: sysstatsd-history --data-dir DIR < batch")
+    fail("usage: sysstatsd-history --data-dir DIR [\(HistoryWriterStatus.quietWhenFullFlag)] < batch")
 }
 let directory = arguments[1]
 
@@ -46,6 +53,13 @@ do throws(HistoryBatchError) {
     fail("\(error)")
 }
 
+// Held until exit: a restore must not replace the file while this writes it.
+let lock: DataDirectoryLock
+switch DataDirectoryLock.shared(directory) {
+case .success(let held): lock = held
+case .failure(let failure): fail("\(failure.message); this batch is not written")
+}
+
 do throws(StoreError) {
     let database = try HistoryDatabase(path: HistoryDatabase.databasePath(in: directory))
     try database.apply(batch)
@@ -60,7 +74,14 @@ do throws(StoreError) {
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
     database.close()
+} catch let error where error.kind == .full {
+    if !quietWhenFull {
+        var line = "sysstatsd-history: no space left for history: \(error)\n"
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+    exit(HistoryWriterStatus.noSpace)
 } catch {
     fail("\(error)")
 }
+withExtendedLifetime(lock) {}
 exit(0)

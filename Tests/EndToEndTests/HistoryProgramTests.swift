@@ -165,6 +165,36 @@ final class HistoryProgramTests: XCTestCase {
         XCTAssertEqual(try database.boots().map(\.cleanEnd), [true])
     }
 
+    func testTheWriterOnAFullDiskExits75QuietlyWhenAskedAndCreatesTheDatabaseOnceThereIsRoom() throws {
+        let disk: SmallFileSystem
+        do { disk = try SmallFileSystem(kilobytes: 1024) } catch let error as SmallFileSystem.Unavailable {
+            throw XCTSkip("\(error)")
+        }
+        let batch = HistoryBatch(bootID: "boot-x", bootTime: 1, uptimeSeconds: 2, nowSeconds: 1_763_712_000,
+                                 samples: [], exits: [], endsCleanly: false)
+        let file = directory.url.appendingPathComponent("batch")
+        try Data(batch.encoded).write(to: file)
+        let data = disk.file("data")
+        func runWriter(_ flags: [String]) throws -> Programs.Output {
+            try Programs.run("/bin/sh", ["-c", "exec \"$0\" --data-dir \"$1\" $2 < \"$3\"",
+                                         try Programs.path("sysstatsd-history"), data, flags.joined(separator: " "), file.path])
+        }
+        disk.fill()
+        let quiet = try runWriter(["--quiet-when-full"])
+        XCTAssertEqual(quiet.status, 75)
+        XCTAssertEqual(quiet.stderr, "", "the sampler says it once itself")
+        let told = try runWriter([])
+        XCTAssertEqual(told.status, 75)
+        XCTAssertTrue(told.stderr.hasPrefix("sysstatsd-history: no space left for history: "), told.stderr)
+        XCTAssertEqual(told.stderr.filter { $0 == "\n" }.count, 1, told.stderr)
+
+        disk.free()
+        let stored = try runWriter(["--quiet-when-full"])
+        XCTAssertEqual(stored.status, 0, stored.stderr)
+        let database = try HistoryDatabase(path: HistoryDatabase.databasePath(in: data), readOnly: true)
+        XCTAssertEqual(try database.boots().map(\.id), ["boot-x"])
+    }
+
     func testTheWriterWritesTheBookmarksRulesCacheWhenMissingAndLeavesAPresentOneAlone() throws {
         let batch = HistoryBatch(bootID: "boot-x", bootTime: 1, uptimeSeconds: 2, nowSeconds: 1_763_712_000,
                                  samples: [], exits: [], endsCleanly: false)

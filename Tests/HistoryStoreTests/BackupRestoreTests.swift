@@ -1,3 +1,4 @@
+import Bookmarks
 import Foundation
 @testable import HistoryStore
 import TestSupport
@@ -134,6 +135,208 @@ final class BackupRestoreTests: XCTestCase {
         try raw.execute("PRAGMA user_version = 7")
         raw.close()
         try assertRefused(backup, .newerSchema, "is from a newer sysstats (schema version 7; this build knows up to \(HistoryDatabase.schemaVersion))", in: scratch)
+    }
+
+    // MARK: - Crafted backups: the schema of their version, exactly, and values sysstats writes
+
+    /// A good backup changed by `sql` on a raw connection (it is in rollback-journal mode:
+    /// the change stays in the one file).
+    private func craftedBackup(_ sql: String) throws -> (Scratch, String) {
+        let (scratch, backup) = try currentAndBackup()
+        let raw = try rawConnection(backup)
+        try raw.execute(sql)
+        raw.close()
+        XCTAssertFalse(fileExists(backup + "-wal"))
+        return (scratch, backup)
+    }
+
+    func testRestoreRefusesABackupWithATrigger() throws {
+        let (scratch, backup) = try craftedBackup("""
+            CREATE TRIGGER plant AFTER INSERT ON samples BEGIN
+                DELETE FROM exits;
+                INSERT INTO bookmarks (kind, pattern, friendly_name, source, created_at) VALUES ('comm', X'6D65', 'planted', 'user', 0);
+            END;
+            """)
+        try assertRefused(backup, .schemaMismatch, "does not have the schema of sysstats history version \(HistoryDatabase.schemaVersion): "
+                          + "it has a trigger 'plant' on 'samples' (sysstats uses none)", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWithARaiseTrigger() throws {
+        let (scratch, backup) = try craftedBackup(
+            "CREATE TRIGGER deny BEFORE INSERT ON exits BEGIN SELECT RAISE(ABORT, 'no'); END;")
+        try assertRefused(backup, .schemaMismatch, "it has a trigger 'deny' on 'exits'", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWhoseSamplesTableIsAView() throws {
+        let (scratch, backup) = try craftedBackup("""
+            DROP TABLE samples;
+            CREATE VIEW samples AS SELECT hour AS minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib,
+                load1, process_count, battery_percent, battery_state FROM hourly_samples;
+            """)
+        try assertRefused(backup, .schemaMismatch, "'samples' is a 'view', expected a table", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWithAnExtraView() throws {
+        let (scratch, backup) = try craftedBackup("CREATE VIEW recent AS SELECT * FROM samples;")
+        try assertRefused(backup, .schemaMismatch, "it has a view 'recent' (sysstats uses none)", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWithAnExtraTable() throws {
+        let (scratch, backup) = try craftedBackup("CREATE TABLE notes (x); INSERT INTO notes VALUES (1);")
+        try assertRefused(backup, .schemaMismatch, "it has an extra table 'notes'", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWithAMissingColumn() throws {
+        let (scratch, backup) = try craftedBackup("ALTER TABLE exits DROP COLUMN freed_kib;")
+        try assertRefused(backup, .schemaMismatch, "table exits lacks the column freed_kib", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWithAnExtraColumn() throws {
+        let (scratch, backup) = try craftedBackup("ALTER TABLE boots ADD COLUMN note TEXT;")
+        try assertRefused(backup, .schemaMismatch, "table boots has an extra column 'note'", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWithAnExtraIndex() throws {
+        let (scratch, backup) = try craftedBackup("CREATE INDEX samples_by_cpu ON samples (cpu_avg);")
+        try assertRefused(backup, .schemaMismatch, "it has an extra index 'samples_by_cpu' on 'samples'", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWithoutAnIndexItsVersionHas() throws {
+        let (scratch, backup) = try craftedBackup("DROP INDEX exits_by_time;")
+        try assertRefused(backup, .schemaMismatch, "it lacks the index 'exits_by_time'", in: scratch)
+    }
+
+    func testRestoreRefusesABackupWhoseColumnLostItsConstraint() throws {
+        // Same columns and types, but clean_end without its CHECK: only the table's SQL differs.
+        let (scratch, backup) = try craftedBackup("""
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = replace(sql, ' CHECK (clean_end IN (0, 1))', '') WHERE name = 'boots';
+            PRAGMA writable_schema = OFF;
+            """)
+        try assertRefused(backup, .schemaMismatch, "the table 'boots' is defined differently", in: scratch)
+    }
+
+    func testRestoreRefusesAValueOfTheWrongType() throws {
+        let (scratch, backup) = try craftedBackup("UPDATE samples SET cpu_avg = 'lots' WHERE minute = (SELECT min(minute) FROM samples);")
+        try assertRefused(backup, .invalidContent, "has a value of the wrong type: samples row 1760000040, cpu_avg is text (expected integer)",
+                          in: scratch)
+    }
+
+    func testRestoreRefusesAnExitNameStoredAsText() throws {
+        let (scratch, backup) = try craftedBackup("UPDATE exits SET name = 'text' WHERE id = 3;")
+        try assertRefused(backup, .invalidContent, "exits row 3, name is text (expected blob)", in: scratch)
+    }
+
+    func testRestoreRefusesAnOverlongExitName() throws {
+        let (scratch, backup) = try craftedBackup("UPDATE exits SET name = zeroblob(1000000) WHERE id = 2;")
+        try assertRefused(backup, .invalidContent,
+                          "has an overlong value: exits row 2, name is 1000000 bytes (at most \(HistoryBatch.maximumNameBytes))", in: scratch)
+    }
+
+    func testRestoreRefusesAnOverlongBookmarkName() throws {
+        let name = String(repeating: "n", count: BookmarkFile.maximumNameLength + 1)
+        let (scratch, backup) = try craftedBackup("""
+            INSERT INTO bookmarks (id, kind, pattern, friendly_name, source, created_at, strip)
+            VALUES (9000, 'comm', X'6D65', '\(name)', 'user', 0, 'none');
+            """)
+        try assertRefused(backup, .invalidContent, "bookmarks row 9000, friendly_name is \(name.utf8.count) bytes (at most \(BookmarkFile.maximumNameLength))",
+                          in: scratch)
+    }
+
+    func testRestoreRefusesAnOverlongBookmarkPattern() throws {
+        let (scratch, backup) = try craftedBackup("""
+            INSERT INTO bookmarks (id, kind, pattern, friendly_name, source, created_at, strip)
+            VALUES (9000, 'comm', randomblob(\(BookmarkFile.maximumPatternLength + 1)), 'x', 'user', 0, 'none');
+            """)
+        try assertRefused(backup, .invalidContent, "bookmarks row 9000, pattern is \(BookmarkFile.maximumPatternLength + 1) bytes", in: scratch)
+    }
+
+    func testRestoreRefusesMoreRowsThanRetentionCouldKeep() throws {
+        let limit = RestoreLimits().samples
+        let (scratch, backup) = try craftedBackup("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i <= \(limit))
+            INSERT INTO samples SELECT 1800000000 + i * 60, 1, 1, 1, 1, 1, 1, 1, NULL, NULL FROM n;
+            """)
+        try assertRefused(backup, .invalidContent, "has \(limit + 1440 + 1) rows in samples, more than \(limit) (twice the minutes retention keeps)",
+                          in: scratch)
+    }
+
+    func testRestoreRefusesABookmarkThatMatchesEveryProcess() throws {
+        let (scratch, backup) = try craftedBackup("""
+            INSERT INTO bookmarks (id, kind, pattern, friendly_name, source, created_at, strip)
+            VALUES (9000, 'glob', X'2A', 'everything', 'imported', 0, 'none');
+            """)
+        try assertRefused(backup, .invalidContent, "has a bookmark an imported bookmarks file could not hold: row 9000, glob '*': "
+                          + "this rule would match every process", in: scratch)
+    }
+
+    func testRestoreRefusesABookmarkOfAnUnknownKind() throws {
+        let (scratch, backup) = try craftedBackup("""
+            INSERT INTO bookmarks (id, kind, pattern, friendly_name, source, created_at, strip)
+            VALUES (9000, 'regex', X'2E2A', 'x', 'user', 0, 'none');
+            """)
+        try assertRefused(backup, .invalidContent, "row 9000, unknown kind 'regex'", in: scratch)
+    }
+
+    func testRestoreRefusesABookmarkNameWithControlCharacters() throws {
+        let (scratch, backup) = try craftedBackup("""
+            INSERT INTO bookmarks (id, kind, pattern, friendly_name, source, created_at, strip)
+            VALUES (9000, 'comm', X'6D65', 'a' || char(27) || '[2J', 'user', 0, 'none');
+            """)
+        try assertRefused(backup, .invalidContent, "row 9000, comm 'me': its friendly name holds control characters", in: scratch)
+    }
+
+    func testAnOlderSchemaVersionIsCheckedAgainstItsOwnSchemaAndRestores() throws {
+        let scratch = try Scratch()
+        try makePopulatedDatabase(scratch.databasePath)
+        let old = scratch.file("old.sqlite")
+        let raw = try rawConnection(old)
+        try Schema.migrate(raw, migrations: Array(Schema.migrations.prefix(1)))
+        try raw.execute("""
+            INSERT INTO bookmarks (kind, pattern, friendly_name, source, created_at) VALUES ('comm', X'586F7267', 'X server', 'user', 1);
+            INSERT INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1, process_count) VALUES (60, 1, 2, 3, 4, 5, 6, 7);
+            """)
+        raw.close()
+        XCTAssertEqual(try HistoryDatabase.checkRestorable(old), 1)
+        try HistoryDatabase.restore(from: old, into: scratch.databasePath)
+        XCTAssertEqual(try scratch.open(readOnly: true).samples(from: 0, to: 120).count, 1)
+
+        // The same file with version 2's strip column is not version 1's schema.
+        let raw2 = try rawConnection(old)
+        try raw2.execute("PRAGMA user_version = 1; ALTER TABLE bookmarks ADD COLUMN strip TEXT NOT NULL DEFAULT 'none';")
+        raw2.close()
+        XCTAssertThrowsError(try HistoryDatabase.checkRestorable(old)) { error in
+            XCTAssertEqual((error as? StoreError)?.message,
+                           "\(old) does not have the schema of sysstats history version 1: table bookmarks has an extra column 'strip'")
+        }
+    }
+
+    func testEveryTableHasARowLimitAndEveryTextOrBlobColumnALengthLimit() throws {
+        let schema = try HistoryDatabase.expectedSchema(version: HistoryDatabase.schemaVersion)
+        for table in try HistoryDatabase.schemaObjects(schema) where table.type == "table" {
+            XCTAssertNotNil(RestoreLimits().maximum(table.name), table.name)
+            for column in try HistoryDatabase.columns(schema, table: table.name) where column.type != "INTEGER" {
+                XCTAssertNotNil(HistoryDatabase.byteLimits[table.name]?[column.name], "\(table.name).\(column.name)")
+            }
+        }
+    }
+
+    func testRestoreIsRefusedWhileASamplerHoldsTheDataDirectorysSharedLock() throws {
+        let (scratch, backup) = try currentAndBackup()
+        // What sysstatsd (and each writer) holds for its whole run, whatever its runtime directory.
+        var sampler: DataDirectoryLock? = try DataDirectoryLock.shared(scratch.directory.path).get()
+        try assertRefused(backup, .busy, "\(scratch.directory.path) is in use by a running sysstatsd (stop it first)", in: scratch)
+        sampler = nil
+        try HistoryDatabase.restore(from: backup, into: scratch.databasePath)
+        XCTAssertNil(sampler)
+    }
+
+    func testASamplerCannotTakeTheDataDirectoryWhileARestoreHoldsIt() throws {
+        let scratch = try Scratch()
+        let restoring = try HistoryDatabase.lockDataDirectory(scratch.directory.path)
+        XCTAssertEqual(DataDirectoryLock.shared(scratch.directory.path).map { _ in "locked" },
+                       .failure(.beingRestored("\(scratch.directory.path) is being restored (sysstats restore holds it)")))
+        withExtendedLifetime(restoring) {}
     }
 
     func testCheckingACandidateNeverWritesBesideIt() throws {

@@ -36,7 +36,7 @@ final class BackupRestoreCommandsTests: XCTestCase {
         let runtime = try TemporaryDirectory()
         let restored = HistoryCommands.restore(candidate: backup, directory: f.dataDirectory, runtimeDirectory: runtime.path)
         XCTAssertEqual(restored, CommandOutput(stdout: [
-            "\(backup): a sysstats history database, \(size) bytes, schema version \(HistoryDatabase.schemaVersion); integrity_check ok",
+            "\(backup): a sysstats history database, \(size) bytes, schema version \(HistoryDatabase.schemaVersion); integrity_check, schema and contents ok",
             "restored \(backup) into \(f.databasePath); the previous database is kept as \(f.databasePath).bak",
         ]))
         XCTAssertEqual(readings(f), before)

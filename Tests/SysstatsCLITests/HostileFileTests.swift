@@ -29,3 +29,15 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), ["chart.png"])
     }
 }
+
+extension HostileFileTests {
+    func testRestoringFromAFIFOIsRefusedAtOnceAndChangesNothing() throws {
+        let temporary = try TemporaryDirectory()
+        let fifo = temporary.file("backup.sqlite")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let runtime = try TemporaryDirectory()
+        let out = HistoryCommands.checkRestore(candidate: fifo, directory: temporary.file("data"), runtimeDirectory: runtime.path)
+        XCTAssertEqual(out.status, 1)
+        XCTAssertTrue(out.stderr.first?.contains("is not a regular file") == true, "\(out.stderr)")
+    }
+}
