@@ -33,7 +33,10 @@ let package = Package(
         // so an Embedded Swift renderer can compile the same sources.
         .target(name: "SnapshotCodec"),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
-        .target(name: "Sampler", dependencies: ["ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
+        // What the sampler and the CLI share beyond reading /proc: the runtime directory's
+        // rule, checks and lock, the environment, clocks. The CLI links this, not the sampler.
+        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec"]),
+        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], linkerSettings: staticExecutable),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
@@ -51,7 +54,7 @@ let package = Package(
 
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "ProcFS", "Sampler", "HistoryStore", "Bookmarks", "BarCore",
+            "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),

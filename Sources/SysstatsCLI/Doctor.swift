@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import ProcFS
-import Sampler
+import SystemDirs
 import SnapshotCodec
 import Bookmarks
 

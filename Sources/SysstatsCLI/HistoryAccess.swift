@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import HistoryStore
-import Sampler
+import SystemDirs
 import Bookmarks
 
 /// Finding and opening the history database for the CLI.

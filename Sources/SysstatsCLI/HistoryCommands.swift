@@ -3,7 +3,7 @@ import Glibc
 #endif
 import HistoryStore
 import ProcFS
-import Sampler
+import SystemDirs
 import Bookmarks
 
 /// The work of `history`, `reboots`, `exited`, `backup` and `restore`: each returns what to

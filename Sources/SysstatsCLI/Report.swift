@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Sampler
+import SystemDirs
 import SnapshotCodec
 
 /// What a command prints and how it exits, kept apart from the printing so tests can check it.

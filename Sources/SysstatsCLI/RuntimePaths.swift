@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Sampler
+import SystemDirs
 import SnapshotCodec
 
 /// Where the CLI looks for the snapshot: the same rule as the sampler's.
