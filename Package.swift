@@ -45,10 +45,10 @@ let package = Package(
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would
         // break its memory budget (docs/performance.md).
-        .target(name: "HistoryStore", dependencies: ["CSQLite", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
+        .target(name: "HistoryStore", dependencies: ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
         // What the sampler keeps for history and hands to the writer: records, the minute
         // rollup, and the batch encoding. No SQLite, no Glibc.
-        .target(name: "HistoryRecords", dependencies: ["SnapshotCodec"]),
+        .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec"]),
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
         .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore"], linkerSettings: staticExecutable),
 

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ProcFS
 import Glibc
 #endif
 
@@ -61,7 +62,7 @@ public final class DataDirectoryLock {
         // symbolic link planted at that path points today.
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link (give the directory it points to)" : errnoText()
+            let reason = errno == ELOOP ? "it is a symbolic link (give the directory it points to)" : Errno.current.description
             return .failure(.unavailable("cannot open the data directory \(directory): \(reason)"))
         }
         while flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
@@ -73,7 +74,7 @@ public final class DataDirectoryLock {
                     ? .inUse("\(directory) is in use by a running sysstatsd (stop it first)")
                     : .beingRestored("\(directory) is being restored (sysstats restore holds it)"))
             }
-            return .failure(.unavailable("cannot lock the data directory \(directory): \(String(cString: strerror(error)))"))
+            return .failure(.unavailable("cannot lock the data directory \(directory): \(Errno(rawValue: error).description)"))
         }
         return .success(DataDirectoryLock(directory: directory, descriptor: fd))
     }
@@ -90,12 +91,11 @@ public final class DataDirectoryLock {
             if let problem = makeDirectories(String(decoding: bytes[..<slash], as: UTF8.self)) { return problem }
         }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            return "cannot create the data directory \(path): \(errnoText())"
+            return "cannot create the data directory \(path): \(Errno.current.description)"
         }
         return nil
     }
 
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 /// Exit statuses of `sysstatsd-history` that the sampler treats apart from a plain failure.

@@ -1,3 +1,4 @@
+import ProcFS
 import CSQLite
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,7 @@ final class Connection {
         var kind = Connection.kind(for: rc)
         if rc & 0xFF == SQLITE_IOERR, Files.isNoSpace(sqlite3_system_errno(handle)) { kind = .full }
         let message = String(cString: sqlite3_errmsg(handle))
-        let reason = kind == .full && rc & 0xFF == SQLITE_IOERR ? "\(message) (\(String(cString: strerror(sqlite3_system_errno(handle)))))" : message
+        let reason = kind == .full && rc & 0xFF == SQLITE_IOERR ? "\(message) (\(Errno(rawValue: sqlite3_system_errno(handle)).description))" : message
         return StoreError(kind, "\(TerminalText.escape(path)): \(what): \(reason)")
     }
 

@@ -1,18 +1,17 @@
 #if canImport(Glibc)
+import ProcFS
 import Glibc
 #endif
 import Bookmarks
 
 /// The few file operations the store needs, over Glibc (no Foundation).
 enum Files {
-    static func errnoText() -> String { String(cString: strerror(errno)) }
-
     /// The error for a failed call whose `errno` is still set: `what: strerror`, of kind
     /// ``StoreError/Kind/full`` when the file system is full or over quota, else `.io`.
     static func failure(_ what: String) -> StoreError {
         let error = errno
         // The only outside text in `what` is a path: escaped for the terminal it is shown on.
-        return StoreError(isNoSpace(error) ? .full : .io, TerminalText.escape(what) + ": " + String(cString: strerror(error)))
+        return StoreError(isNoSpace(error) ? .full : .io, TerminalText.escape(what) + ": " + Errno(rawValue: error).description)
     }
 
     /// ENOSPC or EDQUOT: the write may succeed once there is room again.

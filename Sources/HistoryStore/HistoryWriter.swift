@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ProcFS
 import Glibc
 #endif
 import HistoryRecords
@@ -90,7 +91,7 @@ public enum HistoryWriter {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return .failure(InputProblem("cannot read the batch from stdin: \(String(cString: strerror(errno)))"))
+                return .failure(InputProblem("cannot read the batch from stdin: \(Errno.current.description)"))
             }
             if n == 0 { return .success(input) }
             guard input.count + n <= HistoryBatch.maximumEncodedBytes else {

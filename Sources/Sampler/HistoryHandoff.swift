@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ProcFS
 import Glibc
 #endif
 import HistoryRecords
@@ -66,7 +67,7 @@ public final class HistoryHandoff {
         // pipe2 is not visible from Swift's Glibc; the sampler is single-threaded, so
         // pipe + FD_CLOEXEC has no window in which another thread could fork.
         guard pipe(&fds) == 0 else {
-            report("sysstatsd: cannot start the history writer: pipe: \(String(cString: strerror(errno)))")
+            report("sysstatsd: cannot start the history writer: pipe: \(Errno.current.description)")
             return nil
         }
         let readEnd = fds[0], writeEnd = fds[1]
@@ -85,7 +86,7 @@ public final class HistoryHandoff {
         close(readEnd)
         guard status == 0 else {
             close(writeEnd)
-            report("sysstatsd: cannot start the history writer \(writerPath): \(String(cString: strerror(status)))")
+            report("sysstatsd: cannot start the history writer \(writerPath): \(Errno(rawValue: status).description)")
             return nil
         }
         running.append(pid)
@@ -94,7 +95,7 @@ public final class HistoryHandoff {
             let n = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
-                report("sysstatsd: cannot hand the history batch to the writer: \(String(cString: strerror(errno)))")
+                report("sysstatsd: cannot hand the history batch to the writer: \(Errno.current.description)")
                 break
             }
             written += n

@@ -193,7 +193,7 @@ public enum BookmarkCommands {
         }
         let inbox = joinPath(directory, "Inbox")
         for dir in [directory, inbox] where mkdir(dir, 0o700) != 0 && errno != EEXIST {
-            return .failure(Problem("cannot create \(TerminalText.escape(dir)): \(String(cString: strerror(errno)))"))
+            return .failure(Problem("cannot create \(TerminalText.escape(dir)): \(Errno.current.description)"))
         }
         _ = chmod(inbox, 0o700)
         let base = baseName(file)
@@ -203,7 +203,7 @@ public enum BookmarkCommands {
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if fd < 0 {
                 if errno == EEXIST { continue }
-                return .failure(Problem("cannot create \(TerminalText.escape(candidate)): \(String(cString: strerror(errno)))"))
+                return .failure(Problem("cannot create \(TerminalText.escape(candidate)): \(Errno.current.description)"))
             }
             let ok = FileBytes.writeAll(fd, bytes)
             close(fd)
@@ -418,7 +418,7 @@ enum FileBytes {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress! + count, limit - count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return .failure(Problem("cannot read \(TerminalText.escape(path)): \(String(cString: strerror(errno)))"))
+                return .failure(Problem("cannot read \(TerminalText.escape(path)): \(Errno.current.description)"))
             }
             if n == 0 { break }
             count += n

@@ -119,12 +119,12 @@ public enum Doctor {
     /// booted with psi=0 may let /proc/pressure/memory be opened but not read.
     static func unreadable(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { return String(cString: strerror(errno)) }
+        if fd < 0 { return Errno.current.description }
         defer { close(fd) }
         var byte: UInt8 = 0
         var n: Int
         repeat { n = read(fd, &byte, 1) } while n < 0 && errno == EINTR
-        if n < 0 { return String(cString: strerror(errno)) }
+        if n < 0 { return Errno.current.description }
         if n == 0 { return "empty" }
         return nil
     }
