@@ -112,17 +112,18 @@ public enum BookmarkCommands {
 
     // MARK: import
 
-    /// A file read and parsed for import, and what importing it would do.
-    public struct ImportPlan: Equatable {
+    /// A file read and parsed for import (its rules as imported rules), and what importing
+    /// it would do: the store's plan.
+    public struct BookmarkImport: Equatable {
         public var file: String
-        public var rules: [BookmarkRule]
-        public var counts: ImportCounts
-        public var sanitizedNames: Int
+        public var rules: BookmarkFile
+        public var plan: ImportPlan
 
         /// `FILE: adds N, changes N, skips N[, N names sanitized]`.
         public var summary: String {
-            var line = "\(TerminalText.escape(file)): adds \(counts.adds), changes \(counts.changes), skips \(counts.skips)"
-            if sanitizedNames > 0 { line += ", \(sanitizedNames) name\(sanitizedNames == 1 ? "" : "s") sanitized" }
+            var line = "\(TerminalText.escape(file)): adds \(plan.adds.count), changes \(plan.changes.count), skips \(plan.skips.count)"
+            let n = plan.sanitizedNames
+            if n > 0 { line += ", \(n) name\(n == 1 ? "" : "s") sanitized" }
             return line
         }
     }
@@ -130,7 +131,7 @@ public enum BookmarkCommands {
     /// `bookmarks import FILE`, first half: reads at most one byte more than a bookmarks
     /// file may have, parses it, and asks the database what importing it would do.
     /// Changes nothing. The failure is the one line for stderr.
-    public static func planImport(directory: String, file: String) -> Result<ImportPlan, Problem> {
+    public static func planImport(directory: String, file: String) -> Result<BookmarkImport, Problem> {
         let bytes: [UInt8]
         switch FileBytes.read(file, limit: BookmarkFile.maximumSize + 1) {
         case .failure(let problem): return .failure(problem)
@@ -144,26 +145,27 @@ public enum BookmarkCommands {
             return .failure(Problem(error.message(file: file) + "; nothing imported"))
         }
         // Whatever `source=` a shared file claims, what comes in is imported.
-        let rules = parsed.rules.map { rule -> BookmarkRule in
+        var rules = parsed
+        rules.rules = parsed.rules.map { rule -> BookmarkRule in
             var r = rule
             r.source = .imported
             return r
         }
-        let counts: ImportCounts
+        let plan: ImportPlan
         switch openForWriting(directory: directory) {
         case .failure(let error): return .failure(Problem(error.message))
         case .success(let database):
             defer { database.close() }
-            do throws(StoreError) { counts = try database.cliPlanImport(rules) } catch { return .failure(Problem(error.message)) }
+            do throws(StoreError) { plan = try database.cliPlanImport(rules) } catch { return .failure(Problem(error.message)) }
         }
-        return .success(ImportPlan(file: file, rules: rules, counts: counts, sanitizedNames: parsed.sanitizedNames))
+        return .success(BookmarkImport(file: file, rules: rules, plan: plan))
     }
 
     /// `bookmarks import FILE`, second half: one transaction, then the rules cache.
-    public static func applyImport(directory: String, plan: ImportPlan) -> CommandOutput {
+    public static func applyImport(directory: String, plan: BookmarkImport) -> CommandOutput {
         writing(directory: directory) { (database) throws(StoreError) -> CommandOutput in
             let done = try database.cliApplyImport(plan.rules)
-            return CommandOutput(stdout: ["imported \(TerminalText.escape(plan.file)): added \(done.adds), changed \(done.changes), skipped \(done.skips)"])
+            return CommandOutput(stdout: ["imported \(TerminalText.escape(plan.file)): added \(done.adds.count), changed \(done.changes.count), skipped \(done.skips.count)"])
         }
     }
 

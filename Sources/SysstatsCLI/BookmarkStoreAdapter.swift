@@ -6,21 +6,6 @@ import Glibc
 import Bookmarks
 import HistoryStore
 
-/// What an import would do (or did): rules of the file that are new, that give an
-/// existing imported rule another friendly name, and that are already there.
-public struct ImportCounts: Equatable, Sendable {
-    public var adds = 0
-    public var changes = 0
-    public var skips = 0
-    public init(adds: Int = 0, changes: Int = 0, skips: Int = 0) {
-        self.adds = adds; self.changes = changes; self.skips = skips
-    }
-
-    init(_ plan: HistoryStore.ImportPlan) {
-        self.init(adds: plan.adds.count, changes: plan.changes.count, skips: plan.skips.count)
-    }
-}
-
 extension HistoryDatabase {
     /// Every rule in the database (built-ins included), in precedence order.
     func cliBookmarks() throws(StoreError) -> [BookmarkRule] {
@@ -37,17 +22,17 @@ extension HistoryDatabase {
         try removeBookmark(key: key, source: nil)
     }
 
-    /// What importing `rules` (as imported rules) would do; changes nothing.
-    func cliPlanImport(_ rules: [BookmarkRule]) throws(StoreError) -> ImportCounts {
-        ImportCounts(try planImport(BookmarkFile(rules: rules)))
+    /// What importing `file`'s rules (as imported rules) would do; changes nothing.
+    func cliPlanImport(_ file: BookmarkFile) throws(StoreError) -> ImportPlan {
+        try planImport(file)
     }
 
-    /// Imports `rules` in one transaction (all or nothing), planned again against the
+    /// Imports `file`'s rules in one transaction (all or nothing), planned again against the
     /// database as it is now (it may have changed while the user was asked).
-    func cliApplyImport(_ rules: [BookmarkRule]) throws(StoreError) -> ImportCounts {
-        let plan = try planImport(BookmarkFile(rules: rules))
+    func cliApplyImport(_ file: BookmarkFile) throws(StoreError) -> ImportPlan {
+        let plan = try planImport(file)
         try applyImport(plan)
-        return ImportCounts(plan)
+        return plan
     }
 
     /// The store rewrites `<directory>/bookmarks.rules` itself on every change; this only

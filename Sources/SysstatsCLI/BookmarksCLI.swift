@@ -216,7 +216,7 @@ struct BookmarksImport: ParsableCommand {
                 writeStdout("copied \(TerminalText.escape(file)) to \(TerminalText.escape(copy))\n")
             }
         }
-        let plan: BookmarkCommands.ImportPlan
+        let plan: BookmarkCommands.BookmarkImport
         switch BookmarkCommands.planImport(directory: directory, file: source) {
         case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
         case .success(let p): plan = p
