@@ -103,6 +103,17 @@ extension ByteWriter {
         }
     }
 
+    /// Appends one of the program's own messages escaped for `mode`: they are valid UTF-8,
+    /// but a decoder's message may hold a quote (`expected "SYSSTATS"`), which must not end
+    /// a JSON string, and a path-like text may hold `<` or `&` for Pango.
+    public mutating func append(escaped message: StaticString, _ mode: TextEscape) {
+        let p = message.utf8Start
+        for i in 0..<message.utf8CodeUnitCount {
+            let b = p[i]
+            if b < 0x80 { appendEscapedASCII(b, mode) } else { append(b) }
+        }
+    }
+
     /// Appends one ASCII byte escaped for `mode`.
     @inline(__always)
     mutating func appendEscapedASCII(_ b: UInt8, _ mode: TextEscape) {

@@ -54,9 +54,9 @@ public struct GenmonWriter {
             output.append("<img>"); output.append(bytes: image); output.append("</img>")
         }
         output.append("<txt>")
-        if snapshot == nil { output.append(message) } else { output.append(bytes: line) }
+        if snapshot == nil { output.append(escaped: message, .pango) } else { output.append(bytes: line) }
         output.append("</txt><tool>")
-        if let s = snapshot { appendTooltip(s) } else { output.append(message) }
+        if let s = snapshot { appendTooltip(s) } else { output.append(escaped: message, .pango) }
         output.append("</tool>")
         if let click, GenmonWriter.isSafeRaw(click) {
             output.append("<click>"); output.append(bytes: click); output.append("</click>")

@@ -109,3 +109,33 @@ final class HostileFiguresTests: XCTestCase {
         Array(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 }
+
+/// The renderer's own messages in place of the blocks (a snapshot that does not decode, a
+/// refused runtime directory) are escaped like any other text: a decoder's message holds
+/// quotes (`expected "SYSSTATS"`), which broke the i3bar and waybar JSON (found by the
+/// `snapshot` fuzz target).
+final class MessageEscapingTests: XCTestCase {
+    let messages: [StaticString] = [
+        SnapshotDecodeError.badMagic.message, SnapshotDecodeError.truncated.message,
+        SnapshotDecodeError.malformed(.missingMetaSection).message, staleMessage,
+    ]
+
+    func testEveryMessageKeepsTheI3barAndWaybarLinesValidJSON() {
+        for message in messages {
+            for output in [OutputKind.i3bar, .waybar] {
+                var r = Renderer(output: output)
+                r.renderMessage(message)
+                let line = String(decoding: r.line.bytes, as: UTF8.self)
+                XCTAssertNotNil(parseJSON(line.trimmingCharacters(in: .newlines)), "\(output): \(line)")
+                XCTAssertTrue(line.contains("not a snapshot") || line.contains("snapshot") || line.contains("sysstatsd"), line)
+            }
+        }
+    }
+
+    func testGenmonSaysTheMessageAsPangoText() {
+        var genmon = GenmonWriter()
+        genmon.write(snapshot: nil, message: SnapshotDecodeError.badMagic.message, line: [], image: nil, click: nil)
+        let text = String(decoding: genmon.output.bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains("(expected &quot;SYSSTATS&quot;)"), text)
+    }
+}

@@ -51,7 +51,7 @@ struct I3barOutput {
     /// One block named `sysstats` in the critical colour.
     mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
         line.append("{\"name\":\"sysstats\",\"full_text\":\"")
-        line.append(text)
+        line.append(escaped: text, .json)
         line.append("\",\"color\":\"")
         line.append(criticalColor)
         line.append("\"}")

@@ -16,7 +16,7 @@ struct PlainOutput {
     }
 
     func message(_ text: StaticString, _ line: inout ByteWriter) {
-        line.append(text)
+        line.append(escaped: text, escaping)
         end(&line)
     }
 }

@@ -38,8 +38,8 @@ struct WaybarOutput {
 
     /// The message as text and tooltip, class `stale`.
     mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
-        line.append(text)
-        tooltip.append(text)
+        line.append(escaped: text, .pangoJSON)
+        tooltip.append(escaped: text, .pangoJSON)
         close("stale", percentage: nil, &line)
     }
 
