@@ -123,30 +123,12 @@ enum Files {
     }
 
     /// Writes `bytes` to a new temporary file beside `path` (mode 0600), fsyncs it and renames
-    /// it over `path`: a reader sees the old file or the new one, never half of one.
+    /// it over `path` (ProcFS's ``writeFileAtomically(_:to:mode:syncDirectory:)``): a reader
+    /// sees the old file or the new one, never half of one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
-        let temporary = path + ".tmp-" + processTag
-        remove(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
-        var failure: StoreError?
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { failure = Files.failure("cannot write \(temporary)"); break }
-            written += n
+        if let error = writeFileAtomically(bytes, to: path, mode: 0o600, syncDirectory: true) {
+            throw StoreError(isNoSpace(error.errno.rawValue) ? .full : .io, TerminalText.escape(error.description))
         }
-        if failure == nil && fsync(fd) != 0 { failure = Files.failure("cannot sync \(temporary)") }
-        close(fd)
-        if failure == nil && Glibc.rename(temporary, path) != 0 {
-            failure = Files.failure("cannot rename \(temporary) to \(path)")
-        }
-        if let failure {
-            remove(temporary)
-            throw failure
-        }
-        syncDirectory(directory(of: path))
     }
 
     /// Removes `path` if present.

@@ -104,12 +104,25 @@ public func fileKindName(_ mode: mode_t) -> String? {
     }
 }
 
+/// Why ``writeFileAtomically(_:to:mode:syncDirectory:)`` failed: what it was doing, to
+/// which path, and the errno (so a caller can tell a full disk from other failures).
+public struct AtomicWriteError: Error, Equatable, CustomStringConvertible {
+    /// `cannot create PATH`, `cannot write PATH`, `cannot rename PATH to PATH`.
+    public let operation: String
+    public let errno: Errno
+    public var description: String { "\(operation): \(errno)" }
+}
+
 /// Writes `bytes` to a new temporary file beside `path`, syncs it and renames it over
 /// `path`: a reader sees the old file or the whole new one. The temporary file is created
 /// with O_EXCL|O_NOFOLLOW|O_NONBLOCK, so whatever sits at its name (a FIFO, a symlink, a
-/// leftover) is never opened: a leftover is removed once and created afresh.
-/// Returns nil, or one line saying what failed.
-public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> String? {
+/// leftover) is never opened: a leftover is removed once and created afresh. With
+/// `syncDirectory`, the directory is synced too, so the rename survives a power loss.
+/// The one atomic writer of the programs that link Glibc — the CLI's files, the history
+/// store's rules cache (the sampler's snapshot writer works relative to its kept directory
+/// descriptor; the Embedded renderer has its own over the C shim).
+public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
+                                syncDirectory: Bool = false) -> AtomicWriteError? {
     let temporary = path + ".tmp-" + String(getpid())
     let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
     var fd = Glibc.open(temporary, flags, mode)
@@ -117,28 +130,37 @@ public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t)
         unlink(temporary)
         fd = Glibc.open(temporary, flags, mode)
     }
-    if fd < 0 { return "cannot create \(temporary): \(Errno.current)" }
+    if fd < 0 { return AtomicWriteError(operation: "cannot create \(temporary)", errno: .current) }
+    func fail(_ operation: String) -> AtomicWriteError {
+        let error = AtomicWriteError(operation: operation, errno: .current)
+        unlink(temporary)
+        return error
+    }
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
         if n < 0 {
             if errno == EINTR { continue }
-            let reason = Errno.current
-            Glibc.close(fd); unlink(temporary)
-            return "cannot write \(temporary): \(reason)"
+            let error = fail("cannot write \(temporary)")
+            Glibc.close(fd)
+            return error
         }
         offset += n
     }
     if fsync(fd) != 0 {
-        let reason = Errno.current
-        Glibc.close(fd); unlink(temporary)
-        return "cannot write \(temporary): \(reason)"
+        let error = fail("cannot write \(temporary)")
+        Glibc.close(fd)
+        return error
     }
     Glibc.close(fd)
-    if rename(temporary, path) != 0 {
-        let reason = Errno.current
-        unlink(temporary)
-        return "cannot rename \(temporary) to \(path): \(reason)"
+    if rename(temporary, path) != 0 { return fail("cannot rename \(temporary) to \(path)") }
+    if syncDirectory {
+        var end = path.utf8.count
+        let bytes = Array(path.utf8)
+        while end > 0 && bytes[end - 1] != UInt8(ascii: "/") { end -= 1 }
+        let directory = end <= 1 ? (end == 1 ? "/" : ".") : String(decoding: bytes[..<(end - 1)], as: UTF8.self)
+        let dfd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { _ = fsync(dfd); Glibc.close(dfd) }
     }
     return nil
 }

@@ -448,6 +448,6 @@ enum FileBytes {
 
     /// Writes a temporary file beside `path` and renames it over `path`. The problem, or nil.
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> String? {
-        writeFileAtomically(bytes, to: path, mode: mode).map(TerminalText.escape)
+        writeFileAtomically(bytes, to: path, mode: mode).map { TerminalText.escape($0.description) }
     }
 }

@@ -11,6 +11,6 @@ public enum PNG {
     /// `path` (``writeFileAtomically(_:to:mode:)``); nil or the reason.
     public static func writeFile(_ bytes: [UInt8], to path: String) -> String? {
         // The only outside text in the message is the path: escaped for the terminal.
-        writeFileAtomically(bytes, to: path, mode: 0o644).map(TerminalText.escape)
+        writeFileAtomically(bytes, to: path, mode: 0o644).map { TerminalText.escape($0.description) }
     }
 }
