@@ -1,5 +1,5 @@
-# sysstats: aliases for the scripts in install/ and bench/. See README.md.
-.PHONY: all run test bench bench-bar clean
+# sysstats: aliases for the scripts in install/, bench/ and Fuzz/. See README.md.
+.PHONY: all run test fuzz bench bench-bar clean
 
 all:
 	swift build -c release
@@ -12,6 +12,12 @@ run:
 # memory budgets run them), runs every test.
 test:
 	install/test.sh
+
+# Every fuzz target in Fuzz/ for FUZZ_SECONDS seconds each (docs/reliability.md);
+# fails, naming the saved input, when a target crashes or breaks a property.
+FUZZ_SECONDS ?= 300
+fuzz:
+	Fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
 bench:
 	bench/run.sh

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Writes the committed seed corpus, Fuzz/corpus/TARGET/, from the repository's own
+golden files and fixtures (and a few hand-written inputs per format).
+
+    Fuzz/make-corpus.py
+
+Run it after a format changes; it replaces the directories' contents. Seeds are
+named for what they are, so a diff shows what changed. Standard library only.
+"""
+
+import glob
+import os
+import struct
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "Fuzz", "corpus")
+
+
+def write(target, name, data):
+    with open(os.path.join(CORPUS, target, name), "wb") as f:
+        f.write(data)
+
+
+def snapshot_files():
+    """(name, bytes) of every snapshot file the tests use."""
+    paths = sorted(glob.glob(os.path.join(ROOT, "Tests/SnapshotCodecTests/Golden/*.snapshot")))
+    paths += sorted(glob.glob(os.path.join(ROOT, "Tests/BarCoreTests/Golden/*.snapshot")))
+    paths += sorted(glob.glob(os.path.join(ROOT, "Tests/Fixtures/*/expected.snapshot")))
+    out = []
+    for p in paths:
+        parts = os.path.relpath(p, ROOT).split(os.sep)
+        if parts[1] == "Fixtures":
+            name = "fixture-" + parts[2]
+        else:
+            name = "golden-" + parts[1].replace("Tests", "") + "-" + parts[-1].replace(".snapshot", "")
+        with open(p, "rb") as f:
+            out.append((name, f.read()))
+    return out
+
+
+class Reader:
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def take(self, fmt):
+        v = struct.unpack_from("<" + fmt, self.data, self.pos)
+        self.pos += struct.calcsize("<" + fmt)
+        return v[0] if len(v) == 1 else v
+
+    def raw(self, n):
+        v = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return v
+
+
+def fields_from_snapshot(data):
+    """A snapshot file (v1 or v2) as the `snapshot-fields` target reads its input:
+    the same fields in the decoder's order, with counts as bytes, then nowMs (half a
+    second after the sample), the renderer's usage and the panel size (default)."""
+    version = struct.unpack_from("<H", data, 8)[0]
+    r = Reader(data[32:])
+    out = bytearray()
+    timestamp = r.take("Q")
+    out += struct.pack("<QQIQQ", struct.unpack_from("<Q", data, 16)[0], timestamp, r.take("I"), r.take("Q"), r.take("Q"))
+    out += struct.pack("<HHHI", r.take("H"), r.take("H"), r.take("H"), r.take("I"))
+    out += struct.pack("<10Q", *[r.take("Q") for _ in range(10)])
+    out += struct.pack("<H", r.take("H"))
+    out += struct.pack("<5I", *[r.take("I") for _ in range(5)])
+    out += struct.pack("<BBHIII", r.take("B"), r.take("B"), r.take("H"), r.take("I"), r.take("I"), r.take("I"))
+    cores = r.take("H")
+    out += struct.pack("<H", cores) + r.raw(2 * cores)
+    n = r.take("B")
+    cpu = [r.take("H") for _ in range(n)]
+    iowait = []
+    if version >= 2:
+        r.take("B")
+        iowait = [r.take("H") for _ in range(n)]
+    r.take("B")
+    mem = [r.take("H") for _ in range(n)]
+    out += struct.pack("<BB", n, 0 if iowait else 1)
+    for i in range(n):
+        out += struct.pack("<H", cpu[i])
+        if iowait:
+            out += struct.pack("<H", iowait[i])
+        out += struct.pack("<H", mem[i])
+    for _ in range(2):
+        count = r.take("B")
+        out += struct.pack("<B", count)
+        for _ in range(count):
+            pid, cpu_share, private = r.take("I"), r.take("H"), r.take("Q")
+            length = r.take("B")
+            out += struct.pack("<IHQB", pid, cpu_share, private, length) + r.raw(length)
+    count = r.take("B")
+    out += struct.pack("<B", count)
+    for _ in range(count):
+        pid, time_ms, last, freed = r.take("I"), r.take("Q"), r.take("Q"), r.take("Q")
+        length = r.take("B")
+        out += struct.pack("<IQQQB", pid, time_ms, last, freed, length) + r.raw(length)
+    assert r.pos == len(r.data), "trailing bytes in a snapshot file"
+    # nowMs, usage (cpu, rss), panel size: 180x56 is minimum + (116, 32).
+    out += struct.pack("<QIIHB", timestamp + 500, 25, 1400, 180 - 64, 56 - 24)
+    return bytes(out)
+
+
+def history_batch(boot_id, boot_time, uptime, now, samples, exits, clean):
+    """The encoding documented in Sources/HistoryRecords/HistoryBatch.swift."""
+    body = bytearray()
+    bid = boot_id.encode()
+    body += struct.pack("<H", len(bid)) + bid
+    body += struct.pack("<QQQ", boot_time, uptime, now)
+    body += struct.pack("<I", len(samples))
+    for s in samples:
+        minute, avg, mx, used, avail, swap, load1, procs, percent, state, hourly = s
+        presence = (1 if percent is not None else 0) | (2 if state is not None else 0) | (4 if hourly else 0)
+        body += struct.pack("<QIIQQQIIBIB", minute, avg, mx, used, avail, swap, load1, procs, presence,
+                            percent or 0, state or 0)
+    body += struct.pack("<I", len(exits))
+    for time_ms, pid, name, friendly, last, freed in exits:
+        body += struct.pack("<QIQQ", time_ms, pid, last, freed)
+        body += struct.pack("<I", len(name)) + name
+        if friendly is None:
+            body += struct.pack("<I", 0xFFFFFFFF)
+        else:
+            f = friendly.encode()
+            body += struct.pack("<I", len(f)) + f
+    return b"SSHB" + struct.pack("<HHI", 1, 1 if clean else 0, len(body)) + bytes(body)
+
+
+def main():
+    for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch"):
+        d = os.path.join(CORPUS, target)
+        os.makedirs(d, exist_ok=True)
+        for f in os.listdir(d):
+            os.remove(os.path.join(d, f))
+
+    # snapshot: every snapshot file the tests use, as it is.
+    snapshots = snapshot_files()
+    for name, data in snapshots:
+        write("snapshot", name, data)
+
+    # snapshot-fields: the same snapshots as fields (those of the fixed v1/v2 layout, whose
+    # field order the target's input follows), and the two ends of every field.
+    for name, data in snapshots:
+        if struct.unpack_from("<H", data, 8)[0] <= 2:
+            write("snapshot-fields", name, fields_from_snapshot(data))
+    write("snapshot-fields", "all-zero", bytes(400))
+    write("snapshot-fields", "all-ones", b"\xff" * 400)
+
+    # clicks: the first byte seeds the chunk sizes; then what i3bar and swaybar send.
+    i3bar = (b'[\n{"name":"mem","instance":"mem","button":1,"modifiers":["Mod4"],"x":10,"y":5,'
+             b'"relative_x":3,"relative_y":4,"output_x":10,"output_y":5,"width":80,"height":20,"scale":1}\n'
+             b',{"name":"mem","instance":"mem","button":3,"modifiers":[],"x":10,"y":5}\n'
+             b',{"name":"cpu","instance":"cpu","button":4,"x":1,"y":1}\n')
+    write("clicks", "i3bar-stream", b"\x07" + i3bar)
+    write("clicks", "swaybar-spaces", b"\x01" + b'[{ "name" : "battery", "button" : 2, "event": 274 }\n'
+          b',{"name":"top","instance":"top","button":5}\n')
+    write("clicks", "garbage-and-partial", b"\x2a" + b'garbage\n\x00\x01{{{\n{"name":"firefox","button":1}\n'
+          b'{"name":"mem"}\n{"name":"mem","button":"x"}\n{"name":"mem","button":1')
+    write("clicks", "long-line", b"\x03" + b'{"name":"mem","button":1,"pad":"' + b"x" * 4100 + b'"}\n'
+          b'{"name":"self","button":999999}\n')
+
+    # bookmarks: the built-in defaults, the format document's example, the rules cache
+    # form, a newer minor version with an unknown option, CRLF line ends.
+    with open(os.path.join(ROOT, "assets/bookmarks/defaults.sysstats-bookmarks"), "rb") as f:
+        write("bookmarks", "defaults", f.read())
+    example = (b"sysstats-bookmarks 1\n# My machines' bookmarks. Lines starting with # are comments.\n\n"
+               b"comm\tIsolated Web Co\tFirefox tab\ntruncated\tgnome-control-center\tSettings\n"
+               b"exe\temacs\tEmacs\tstrip=version\nglob\tkworker/*\tkernel worker\n"
+               b"cmdline\tchromium --type=renderer\tChromium tab\ncomm\tWeb Content\tFirefox content\tstrip=after:~\n"
+               b"exe\tmy\\x20tool\t\ncomm\todd\\x1Bname\tOdd <b>one</b>\n")
+    write("bookmarks", "format-example", example)
+    write("bookmarks", "rules-cache", b"sysstats-bookmarks 1\ncomm\tfirefox\tFirefox\tsource=user\n"
+          b"glob\t[a-z]*d\tdaemon\tstrip=version\tsource=builtin\nexe\tx\t\tsource=imported\n")
+    write("bookmarks", "minor-version", b"sysstats-bookmarks 1.3\ncomm\tvim\tVim\tcolour=green\n")
+    write("bookmarks", "crlf", b"sysstats-bookmarks 1\r\ncomm\tbash\tShell\r\n#x\r\n \t\r\n")
+
+    # history-batch: as the sampler hands them to sysstatsd-history.
+    write("history-batch", "empty", history_batch("", 0, 0, 0, [], [], False))
+    write("history-batch", "minutes-and-exits", history_batch(
+        "0b6c1f0e-2f43-4a8e-9d1c-3c5b8f1d2e7a", 1_763_600_000, 3600, 1_763_603_600,
+        [(29_393_393, 1234, 9800, 5_000_000, 11_000_000, 0, 52, 312, None, None, False),
+         (29_393_394, 50, 400, 5_100_000, 10_900_000, 2048, 48, 311, 8000, 2, True)],
+        [(1_763_603_590_000, 4242, b"Isolated Web Co", "Firefox tab", 900_000, 1_300_000),
+         (1_763_603_595_000, 77, b"\xffodd\x00name", None, 12, 0)], True))
+
+
+if __name__ == "__main__":
+    main()

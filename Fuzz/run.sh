@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ and runs each for a while (docs/reliability.md).
+#
+#   Fuzz/run.sh [--seconds N] [--build-only] [TARGET...]
+#   Fuzz/run.sh --list
+#
+# Targets: snapshot snapshot-fields clicks bookmarks history-batch (default: all).
+# Each target is one Swift file here, compiled with the real module sources
+# (Sources/SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords: the normal twins, not the
+# Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
+# the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
+# .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
+# FUZZ_SEED=N fixes libFuzzer's seed (0, the default: a new one each run); the test
+# command's smoke uses 1, so a CI run does the same work each time.
+# Exits 1 with the path of the saved input when a target crashes, breaks a property,
+# times out or runs out of memory; 2 for a bad command line or a failed build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch)
+seconds=60
+build_only=0
+targets=()
+while (($#)); do
+    case $1 in
+        --seconds) [[ $# -ge 2 ]] || { echo "Fuzz/run.sh: --seconds needs a value" >&2; exit 2; }
+                   seconds=$2; shift 2 ;;
+        --seconds=*) seconds=${1#--seconds=}; shift ;;
+        --build-only) build_only=1; shift ;;
+        --list) printf '%s\n' "${all_targets[@]}"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "Fuzz/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+[[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || { echo "Fuzz/run.sh: --seconds takes a whole number above 0" >&2; exit 2; }
+((${#targets[@]})) || targets=("${all_targets[@]}")
+for t in "${targets[@]}"; do
+    [[ " ${all_targets[*]} " == *" $t "* ]] || { echo "Fuzz/run.sh: unknown target $t (${all_targets[*]})" >&2; exit 2; }
+done
+
+build=.build/fuzz
+mkdir -p "$build/modules" "$build/obj" "$build/bin" "$build/logs"
+# The code under test gets libFuzzer's coverage counters and ASan; the harness ASan only.
+flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$build/modules")
+harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules")
+
+# The modules a target links, in dependency order, and the support files it compiles.
+modules_of() {
+    case $1 in
+        snapshot|snapshot-fields|clicks) echo SnapshotCodec BarCore ;;
+        bookmarks) echo Bookmarks ;;
+        history-batch) echo SnapshotCodec ProcFS HistoryRecords ;;
+    esac
+}
+support_of() {
+    case $1 in
+        snapshot|snapshot-fields) echo Fuzz/Support/*.swift Fuzz/Support/Bar/*.swift ;;
+        *) echo Fuzz/Support/*.swift ;;
+    esac
+}
+
+# True when $1 is missing or older than any of the other files.
+stale() {
+    local out=$1; shift
+    [[ -e $out ]] || return 0
+    local f
+    for f in "$@"; do [[ $f -nt $out ]] && return 0; done
+    return 1
+}
+
+# Drops the gold linker's warning about each ASan helper it cannot export (dozens per link).
+quiet() { grep -v "Cannot export local symbol" || true; }
+
+declare -A built=()
+build_module() {
+    local m=$1
+    [[ -n ${built[$m]:-} ]] && return 0
+    local sources deps=()
+    # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
+    mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
+    [[ $m == BarCore ]] && deps=("$build/obj/SnapshotCodec.o")
+    [[ $m == HistoryRecords ]] && deps=("$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
+    if stale "$build/obj/$m.o" "${sources[@]}" "${deps[@]}" "$0"; then
+        echo "fuzz: building module $m" >&2
+        if ! nice -n 10 swiftc "${flags[@]}" -wmo -module-name "$m" -emit-module-path "$build/modules/$m.swiftmodule" \
+            -emit-object -o "$build/obj/$m.o" "${sources[@]}" 2>&1 | quiet; then
+            rm -f "$build/obj/$m.o"
+            echo "Fuzz/run.sh: module $m does not build" >&2; exit 2
+        fi
+    fi
+    built[$m]=1
+}
+
+build_target() {
+    local t=$1 m objects=() sources
+    for m in $(modules_of "$t"); do build_module "$m"; objects+=("$build/obj/$m.o"); done
+    read -r -a sources <<< "Fuzz/$t.swift $(support_of "$t")"
+    if stale "$build/bin/$t" "${sources[@]}" "${objects[@]}" "$0"; then
+        echo "fuzz: building target $t" >&2
+        # The harness without coverage counters: new paths in its own checks are not
+        # progress, and its loops over every output byte would slow every run.
+        if ! { nice -n 10 swiftc "${harness_flags[@]}" -wmo -module-name "fuzz_${t//-/_}" -emit-object \
+                   -o "$build/obj/fuzz-$t.o" "${sources[@]}" &&
+               swiftc -sanitize=fuzzer,address "$build/obj/fuzz-$t.o" "${objects[@]}" -o "$build/bin/$t"; } 2>&1 | quiet; then
+            rm -f "$build/bin/$t"
+            echo "Fuzz/run.sh: target $t does not build" >&2; exit 2
+        fi
+    fi
+}
+
+# Longest input per target: a snapshot file's limit, a few click lines past the
+# scanner's 4 KiB line limit, a bookmarks file of a few hundred rules.
+max_len_of() {
+    case $1 in
+        snapshot) echo 16400 ;;
+        snapshot-fields) echo 4096 ;;
+        clicks|bookmarks|history-batch) echo 16384 ;;
+    esac
+}
+
+for t in "${targets[@]}"; do build_target "$t"; done
+((build_only)) && exit 0
+
+# A trap goes straight to libFuzzer's handler (the stack and the saved input), not to
+# Swift's backtracer, which ASan breaks.
+export SWIFT_BACKTRACE=enable=no
+failed=()
+for t in "${targets[@]}"; do
+    work=$build/corpus-work/$t
+    artifacts=$build/artifacts/$t
+    log=$build/logs/$t.log
+    mkdir -p "$work" "$artifacts"
+    options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len_of "$t")"
+             -print_final_stats=1 -artifact_prefix="$artifacts/" -seed="${FUZZ_SEED:-0}")
+    [[ -f Fuzz/dict/$t.dict ]] && options+=(-dict="Fuzz/dict/$t.dict")
+    marker=$(mktemp)
+    status=0
+    # The work directory first: libFuzzer adds new inputs to the first directory only.
+    nice -n 10 "$build/bin/$t" "${options[@]}" "$work" "Fuzz/corpus/$t" > "$log" 2>&1 || status=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+    echo "fuzz: $t: ${execs:-?} runs in ${seconds} s (${rate:-?}/s), corpus $(find "$work" -type f | wc -l) files"
+    if ((status != 0)); then
+        crash=$(find "$artifacts" -type f -newer "$marker" | head -n 1)
+        grep -a -m 1 -E "fuzz property broken|ERROR: (AddressSanitizer|libFuzzer)" "$log" | sed 's/^/fuzz:   /' || true
+        # A Swift trap: the failure and the source line under it.
+        grep -a -m 1 -A 1 "Swift runtime failure" "$log" | sed -E 's/^ *#[0-9]+ 0x[0-9a-f]+ in /fuzz:   /' || true
+        echo "fuzz: $t FAILED (status $status): input saved in ${crash:-(none; see $log)}; log $log" >&2
+        failed+=("$t")
+    fi
+    rm -f "$marker"
+done
+if ((${#failed[@]})); then
+    echo "fuzz: failed: ${failed[*]} (reproduce: .build/fuzz/bin/TARGET FILE)" >&2
+    exit 1
+fi
