@@ -26,9 +26,6 @@ public final class Sampler {
     private let processes: ProcessProbe
     private var own = SelfProbe()
 
-    /// Battery state changes slowly: the batteries are read this often.
-    public static let batteryRefreshMs: UInt64 = BatteryProbe.refreshMs
-
     public init(configuration: SamplerConfiguration) {
         self.configuration = configuration
         let procRoot = configuration.procRoot
@@ -75,9 +72,6 @@ public final class Sampler {
         if configuration.measureSelf { own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
         snapshot.urgent = urgentConditions()
     }
-
-    /// The snapshot's battery figures from the reader's aggregate.
-    public static func figures(_ status: BatteryStatus) -> BatteryFigures { BatteryProbe.figures(status) }
 
     private func urgentConditions() -> UrgentFlags {
         var flags: UrgentFlags = []

@@ -81,10 +81,10 @@ final class ComputationTests: XCTestCase {
         var status = BatteryStatus()
         status.count = 2; status.state = .charging; status.percentHundredths = 5000
         status.energyNow = 30_000_000; status.energyFull = 60_000_000; status.powerNow = 30_000_000
-        let b = Sampler.figures(status)
+        let b = BatteryProbe.figures(status)
         XCTAssertEqual(b.state, .charging)
         XCTAssertEqual(b.minutesRemaining, 60)
         XCTAssertEqual(b.powerMilliwatts, 30_000)
-        XCTAssertEqual(Sampler.figures(BatteryStatus()).count, 0)
+        XCTAssertEqual(BatteryProbe.figures(BatteryStatus()).count, 0)
     }
 }
