@@ -62,10 +62,12 @@ let package = Package(
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
         .target(name: "SnapshotCodecEmbedded", swiftSettings: embedded),
-        .target(name: "BarCore", dependencies: ["SnapshotCodec"]),
-        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded"], swiftSettings: embedded),
+        // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
+        .target(name: "CClock"),
+        .target(name: "BarCore", dependencies: ["SnapshotCodec", "CClock"]),
+        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "CClock"], swiftSettings: embedded),
         .target(name: "CBarSys"),
-        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys"],
+        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock"],
                 swiftSettings: embedded),
         .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
                           swiftSettings: embedded),

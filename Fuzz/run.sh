@@ -73,17 +73,27 @@ stale() {
 quiet() { grep -v "Cannot export local symbol" || true; }
 
 declare -A built=()
+# BarCore's time block calls libc's strftime through the CClock C module.
+clock_flags=(-Xcc -fmodule-map-file=Sources/CClock/include/module.modulemap)
+build_clock() {
+    if stale "$build/obj/CClock.o" Sources/CClock/clock.c Sources/CClock/include/CClock.h "$0"; then
+        nice -n 10 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CClock/include -c Sources/CClock/clock.c -o "$build/obj/CClock.o" ||
+            { echo "Fuzz/run.sh: CClock does not build" >&2; exit 2; }
+    fi
+}
 build_module() {
     local m=$1
     [[ -n ${built[$m]:-} ]] && return 0
     local sources deps=()
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
-    [[ $m == BarCore ]] && deps=("$build/obj/SnapshotCodec.o")
+    [[ $m == BarCore ]] && deps=("$build/obj/SnapshotCodec.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
+    local extra=()
+    if [[ $m == BarCore ]]; then build_clock; extra=("${clock_flags[@]}"); fi
     if stale "$build/obj/$m.o" "${sources[@]}" "${deps[@]}" "$0"; then
         echo "fuzz: building module $m" >&2
-        if ! nice -n 10 swiftc "${flags[@]}" -wmo -module-name "$m" -emit-module-path "$build/modules/$m.swiftmodule" \
+        if ! nice -n 10 swiftc "${flags[@]}" "${extra[@]}" -wmo -module-name "$m" -emit-module-path "$build/modules/$m.swiftmodule" \
             -emit-object -o "$build/obj/$m.o" "${sources[@]}" 2>&1 | quiet; then
             rm -f "$build/obj/$m.o"
             echo "Fuzz/run.sh: module $m does not build" >&2; exit 2
@@ -95,12 +105,14 @@ build_module() {
 build_target() {
     local t=$1 m objects=() sources
     for m in $(modules_of "$t"); do build_module "$m"; objects+=("$build/obj/$m.o"); done
+    local extra=()
+    if [[ " ${objects[*]} " == *BarCore.o* ]]; then objects+=("$build/obj/CClock.o"); extra=("${clock_flags[@]}"); fi
     read -r -a sources <<< "Fuzz/$t.swift $(support_of "$t")"
     if stale "$build/bin/$t" "${sources[@]}" "${objects[@]}" "$0"; then
         echo "fuzz: building target $t" >&2
         # The harness without coverage counters: new paths in its own checks are not
         # progress, and its loops over every output byte would slow every run.
-        if ! { nice -n 10 swiftc "${harness_flags[@]}" -wmo -module-name "fuzz_${t//-/_}" -emit-object \
+        if ! { nice -n 10 swiftc "${harness_flags[@]}" "${extra[@]}" -wmo -module-name "fuzz_${t//-/_}" -emit-object \
                    -o "$build/obj/fuzz-$t.o" "${sources[@]}" &&
                swiftc -sanitize=fuzzer,address "$build/obj/fuzz-$t.o" "${objects[@]}" -o "$build/bin/$t"; } 2>&1 | quiet; then
             rm -f "$build/bin/$t"

@@ -5,8 +5,9 @@
 set -euo pipefail
 
 # Build: libsqlite3 (history database), libxcb (the X11 outputs of the renderer), pkg-config
-# to find them, libc6-dev for the static C library the always-on programs link.
-build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev)
+# to find them, libc6-dev for the static C library the always-on programs link, tzdata for
+# the time block's zones.
+build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # Test: a headless X server (xvfb-run needs xauth) and its tools (xwd from x11-apps for
 # screenshots, xdotool for clicks), i3 and i3status to compare against,
 # valgrind and strace for the allocation and syscall checks (strip from binutils

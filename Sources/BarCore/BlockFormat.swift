@@ -82,6 +82,8 @@ public struct BlockFormat: Equatable, Sendable {
 /// The `--format` of each block; nil for blocks shown in their built-in form.
 public struct BlockFormats: Equatable, Sendable {
     var byBlock: [BlockFormat?]
+    /// `--format time=TEXT`: a strftime(3) format, kept as given.
+    public private(set) var timeFormat: [UInt8]? = nil
 
     public init() { byBlock = Array(repeating: nil, count: BlockKind.allCases.count) }
 
@@ -95,7 +97,15 @@ public struct BlockFormats: Equatable, Sendable {
     public mutating func add(_ value: ArraySlice<UInt8>) throws(OptionsError) {
         guard let eq = value.firstIndex(of: UInt8(ascii: "=")) else { throw .formatSyntax }
         guard let kind = BlockKind(name: value[..<eq]) else { throw .unknownFormatBlock }
-        guard self[kind] == nil else { throw .duplicateFormat }
+        guard self[kind] == nil, kind != .time || timeFormat == nil else { throw .duplicateFormat }
+        if kind == .time {
+            let text = value[(eq + 1)...]
+            guard text.count <= BlockFormat.maximumLength else { throw .formatTooLong }
+            // strftime stops at a NUL; an empty format would show nothing at all.
+            guard !text.isEmpty, !text.contains(0) else { throw .badTimeFormat }
+            timeFormat = Array(text)
+            return
+        }
         self[kind] = try BlockFormat(value[(eq + 1)...], for: kind)
     }
 }

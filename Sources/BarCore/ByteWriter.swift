@@ -35,6 +35,17 @@ public struct ByteWriter {
         for b in other { bytes.append(b) }
     }
 
+    /// Lets `fill` write up to `maximum` bytes at the end (it returns how many it wrote):
+    /// for C functions that format into a buffer. Within the capacity, allocates nothing.
+    public mutating func append(upTo maximum: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+        let start = bytes.count
+        for _ in 0..<maximum { bytes.append(0) }
+        let written = bytes.withUnsafeMutableBufferPointer { all in
+            fill(UnsafeMutableBufferPointer(rebasing: all[start...]))
+        }
+        bytes.removeLast(maximum - max(0, min(written, maximum)))
+    }
+
     /// Appends the contents of another writer.
     public mutating func append(_ other: ByteWriter) { append(bytes: other.bytes) }
 

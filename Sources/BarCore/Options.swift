@@ -7,6 +7,7 @@ import SnapshotCodecEmbedded
 #else
 import SnapshotCodec
 #endif
+import CClock
 
 /// What is wrong with the command line.
 public enum OptionsError: Error, Equatable, Sendable {
@@ -37,6 +38,12 @@ public enum OptionsError: Error, Equatable, Sendable {
     case emptyImagePath
     /// `--click` not 1 or 3.
     case badClick
+    /// `--blocks KIND:ARGUMENT` for a block that takes none.
+    case unexpectedArgument
+    /// `--blocks time:ZONE` with a zone this machine does not know.
+    case unknownTimeZone
+    /// `--format time=` empty or with a NUL byte.
+    case badTimeFormat
 
     /// One line for stderr.
     public var message: StaticString {
@@ -44,10 +51,10 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unknownOption: "sysstats-bar: unknown option (see --help)"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
         case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
-        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top"
+        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, time"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
-        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top"
+        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, time"
         case .duplicateFormat: "sysstats-bar: --format given twice for the same block"
         case .unknownPlaceholder: "sysstats-bar: --format: unknown placeholder (see --help)"
         case .unclosedBrace: "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"
@@ -57,6 +64,9 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badPosition: "sysstats-bar: --position takes X,Y in pixels, e.g. 0,0 or -1,0 (negative: from the right/bottom edge)"
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
         case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
+        case .unexpectedArgument: "sysstats-bar: --blocks: only time takes an argument (time:ZONE, e.g. time:Europe/Paris)"
+        case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
+        case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
         }
     }
 }
@@ -86,6 +96,7 @@ public func helpText(into w: inout ByteWriter) {
         w.append(block.name)
         var pad = 9 - block.name.utf8CodeUnitCount
         while pad > 0 { w.append(UInt8(ascii: " ")); pad -= 1 }
+        if block == .time { w.append("a strftime(3) format, e.g. --format 'time=%H:%M:%S'") }
         for (i, spec) in block.placeholders.enumerated() {
             if i > 0 { w.append(UInt8(ascii: " ")) }
             w.append(UInt8(ascii: "{")); w.append(spec.name); w.append(UInt8(ascii: "}"))
@@ -104,8 +115,9 @@ public let usageText: StaticString = """
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
-      --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self,top
-                     (default cpu,mem,load,battery,exited,uptime)
+      --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self,top,
+                     swap,cores,time (default cpu,mem,load,battery,exited,uptime);
+                     time:ZONE shows another time zone (time,time:America/New_York)
       --format       BLOCK=TEXT, once per block: TEXT replaces the block's built-in
                      text, {name} placeholders filled in, {{ and }} for braces;
                      e.g. --format 'cpu=CPU {busy}% {spark}' (docs/renderer.md lists them)
@@ -123,7 +135,7 @@ public struct BarOptions: Equatable, Sendable {
     public var output: OutputKind = .text
     /// `--runtime-dir`, without a trailing NUL; nil when not given.
     public var runtimeDir: [UInt8]? = nil
-    public var blocks: [BlockKind] = BlockKind.defaults
+    public var blocks: [BarBlock] = BlockKind.defaults.map { BarBlock($0) }
     /// True when `--blocks` was given (genmon shows the text line only then).
     public var blocksGiven = false
     /// `--format` per block, parsed.
@@ -199,13 +211,13 @@ public struct BarOptions: Equatable, Sendable {
                 o.runtimeDir = Array(v)
             } else if bytesEqual(name, "--blocks") {
                 let v = try value()
-                var list: [BlockKind] = []
+                var list: [BarBlock] = []
                 var start = v.startIndex
                 var p = v.startIndex
                 while p <= v.endIndex {
                     if p == v.endIndex || v[p] == UInt8(ascii: ",") {
-                        guard let kind = BlockKind(name: v[start..<p]) else { throw .unknownBlock }
-                        if !list.contains(kind) { list.append(kind) }
+                        let block = try parseBlock(v[start..<p])
+                        if !list.contains(block) { list.append(block) }
                         start = p + 1
                     }
                     p += 1
@@ -221,6 +233,22 @@ public struct BarOptions: Equatable, Sendable {
         }
         return o
     }
+}
+
+/// One entry of `--blocks`: `KIND` or `KIND:ARGUMENT` (only time takes one: a zone this
+/// machine knows).
+func parseBlock(_ entry: ArraySlice<UInt8>) throws(OptionsError) -> BarBlock {
+    let colon = entry.firstIndex(of: UInt8(ascii: ":")) ?? entry.endIndex
+    guard let kind = BlockKind(name: entry[entry.startIndex..<colon]) else { throw .unknownBlock }
+    guard colon < entry.endIndex else { return BarBlock(kind) }
+    guard kind.takesArgument else { throw .unexpectedArgument }
+    var zone: [CChar] = []
+    for b in entry[(colon + 1)...] { zone.append(CChar(bitPattern: b)) }
+    zone.append(0)
+    guard zone.count > 1, zone.withUnsafeBufferPointer({ cclock_zone_known($0.baseAddress!) }) != 0 else {
+        throw .unknownTimeZone
+    }
+    return BarBlock(kind, argument: Array(entry[(colon + 1)...]))
 }
 
 /// Two decimal numbers joined by `separator` (`180x56`, `-10,20`), each at most 5

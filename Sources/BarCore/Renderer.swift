@@ -47,35 +47,45 @@ public struct Renderer {
     /// The protocol written.
     public let output: OutputKind
     /// The blocks shown, in order.
-    public var blocks: [BlockKind]
+    public let blocks: [BarBlock]
     /// Colour thresholds.
     public var thresholds = Thresholds()
     /// The mem block's current form (clicks change it).
     public var memForm: MemForm = .usedTotal
     /// `--format` per block (parsed once); blocks without one use their built-in text.
-    public var formats: BlockFormats
+    public let formats: BlockFormats
     /// The rendered update: one line (for i3bar, one array, preceded by `[` the first
     /// time and by `,` after that when streaming).
     public private(set) var line = ByteWriter(capacity: 8192)
 
     private var value = BlockValue()
     private var protocolOutput: LineOutput
+    private let clocks: Clocks
+    private let hasMem: Bool
 
     /// Creates a renderer. With `streaming`, i3bar updates are framed for the
     /// protocol's endless array (`[` before the first, `,` before the others);
     /// without it (`--once`), each update is a bare array.
-    public init(output: OutputKind, blocks: [BlockKind] = BlockKind.defaults, formats: BlockFormats = BlockFormats(),
+    public init(output: OutputKind, blocks: [BarBlock], formats: BlockFormats = BlockFormats(),
                 streaming: Bool = false) {
         self.output = output
         self.blocks = blocks
         self.formats = formats
         protocolOutput = LineOutput(output, streaming: streaming)
+        clocks = Clocks(blocks: blocks, format: formats.timeFormat)
+        hasMem = blocks.contains { $0.kind == .mem }
+    }
+
+    /// A renderer for blocks without arguments (each time block in the local zone).
+    public init(output: OutputKind, blocks: [BlockKind] = BlockKind.defaults, formats: BlockFormats = BlockFormats(),
+                streaming: Bool = false) {
+        self.init(output: output, blocks: blocks.map { BarBlock($0) }, formats: formats, streaming: streaming)
     }
 
     /// Applies a click: a left click (button 1) on mem shows the next form, a right
     /// click (button 3) the previous one. Returns true when the output changes.
     public mutating func handleClick(_ click: ClickEvent) -> Bool {
-        guard click.block == .mem, blocks.contains(.mem) else { return false }
+        guard click.block == .mem, hasMem else { return false }
         switch click.button {
         case 1: memForm = memForm.next; return true
         case 3: memForm = memForm.previous; return true
@@ -83,28 +93,54 @@ public struct Renderer {
         }
     }
 
+    /// When a time block's text next changes (realtime ms): the renderer must draw again
+    /// then, snapshot or not. nil without a time block.
+    public func nextClockTick(after nowMs: UInt64) -> UInt64? { clocks.nextTick(after: nowMs) }
+
     /// Renders `snap` as seen at `nowMs` (realtime ms) into ``line``.
     public mutating func render(_ snap: Snapshot, nowMs: UInt64, usage: RendererUsage = RendererUsage()) {
         line.reset()
         protocolOutput.begin(&line)
         var summary = LineSummary()
         var first = true
-        for kind in blocks {
-            renderBlock(kind, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
-                        formats: formats, into: &value)
+        for (index, block) in blocks.enumerated() {
+            if block.kind == .time {
+                clocks.render(index, nowMs: nowMs, into: &value)
+            } else {
+                renderBlock(block.kind, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
+                            formats: formats, into: &value)
+            }
             guard value.visible else { continue }
             summary.add(value)
-            protocolOutput.block(kind, value, first: first, &line)
+            protocolOutput.block(block, value, first: first, &line)
             first = false
         }
         protocolOutput.end(snap, summary, &line)
     }
 
-    /// Renders a message instead of the blocks (e.g. `sysstatsd stopped`), shown as critical.
-    public mutating func renderMessage(_ message: StaticString) {
+    /// Renders a message (e.g. `sysstatsd stopped`), shown as critical, in place of the blocks
+    /// drawn from the snapshot; the clocks go on showing the time at `nowMs` beside it.
+    public mutating func renderMessage(_ message: StaticString, nowMs: UInt64 = 0) {
         line.reset()
         protocolOutput.begin(&line)
-        protocolOutput.message(message, &line)
+        guard clocks.tickMs != 0 else {
+            protocolOutput.message(message, &line)
+            return
+        }
+        var first = true
+        var messageShown = false
+        for (index, block) in blocks.enumerated() {
+            if block.kind.needsSnapshot {
+                if messageShown { continue }
+                messageShown = true
+                protocolOutput.messageBlock(message, first: first, &line)
+            } else {
+                clocks.render(index, nowMs: nowMs, into: &value)
+                protocolOutput.block(block, value, first: first, &line)
+            }
+            first = false
+        }
+        protocolOutput.endMessage(message, shown: messageShown, &line)
     }
 }
 

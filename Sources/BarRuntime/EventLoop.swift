@@ -1,6 +1,7 @@
 // The event loop: one thread, one poll() over inotify on the runtime dir (the
 // sampler's rename wakes it), stdin (i3bar click events) and a signalfd. The
-// only timer is for staleness. Everything is allocated before the loop.
+// timers: staleness, and the clock of the time blocks (at the next second or minute,
+// snapshot or not). Everything is allocated before the loop.
 
 import BarCoreEmbedded
 import CBarSys
@@ -104,7 +105,7 @@ public struct Bar<Sink: BarSink> {
         fileBuffer = .allocate(byteCount: SnapshotFormat.maximumEncodedSize + 1, alignment: 16)
         eventBuffer = .allocate(byteCount: 4096, alignment: 16)
         readClicks = options.output == .i3bar && !options.once
-        wantsUsage = options.blocks.contains(.selfCost)
+        wantsUsage = options.blocks.contains { $0.kind == .selfCost }
         let page = sysconf(Int32(_SC_PAGESIZE))
         pageKiB = page > 0 ? UInt64(page) / 1024 : 4
     }
@@ -168,9 +169,9 @@ public struct Bar<Sink: BarSink> {
             }
             renderer.render(snapshot, nowMs: now, usage: usage)
         } else if let p = problem {
-            renderer.renderMessage(p)
+            renderer.renderMessage(p, nowMs: now)
         } else {
-            renderer.renderMessage(staleMessage)
+            renderer.renderMessage(staleMessage, nowMs: now)
         }
     }
 
@@ -307,6 +308,10 @@ public struct Bar<Sink: BarSink> {
             } else if isCurrent(now) {
                 timeout = Int32(min(snapshot.msUntilStale(nowMs: now), 3_600_000))
             }
+            if let tick = renderer.nextClockTick(after: now), !paused {
+                let untilTick = Int32(min(tick - now, 3_600_000))
+                timeout = timeout < 0 ? untilTick : min(timeout, untilTick)
+            }
             fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
@@ -317,7 +322,7 @@ public struct Bar<Sink: BarSink> {
                 writeError("sysstats-bar: poll failed"); exit(1)
             }
             if ready == 0 {
-                // Staleness timer, or the retry for a missing or refused runtime dir.
+                // Staleness timer, the clock, or the retry for a missing or refused runtime dir.
                 if watch < 0 && addWatch() { _ = load() } else if !dirChecked { _ = load() }
                 emit()
                 continue

@@ -3,6 +3,7 @@
 
 import BarCoreEmbedded
 import CBarSys
+import CClock
 
 /// The parsed command line; exits 2 with one line on stderr when it is bad, 0 after `--help`.
 public func optionsOrExit() -> BarOptions {
@@ -22,6 +23,9 @@ public func optionsOrExit() -> BarOptions {
         _ = text.bytes.withUnsafeBytes { writeAll(1, $0) }
         exit(0)
     }
+    // Day and month names in the user's language: only when a clock shows them (the locale's
+    // pages are not loaded otherwise).
+    if options.blocks.contains(where: { $0.kind == .time }) { cclock_use_locale_time() }
     return options
 }
 

@@ -79,8 +79,17 @@ func goldenURL(_ fixture: Fixture, _ ext: String) -> URL {
     goldenDirectory.appendingPathComponent("\(fixture.rawValue).\(ext)")
 }
 
-/// Renders `snapshot` once with a fresh renderer.
+/// Renders `snapshot` once with a fresh renderer; time blocks show UTC (the goldens must not
+/// depend on the machine's zone).
 func rendered(_ snapshot: Snapshot, _ output: OutputKind, blocks: [BlockKind] = BlockKind.defaults,
+              formats: BlockFormats = BlockFormats(), nowMs: UInt64, memForm: MemForm = .usedTotal,
+              usage: RendererUsage = RendererUsage()) -> String {
+    rendered(snapshot, output, blocks: blocks.map { BarBlock($0, argument: $0 == .time ? Array("UTC".utf8) : []) },
+             formats: formats, nowMs: nowMs, memForm: memForm, usage: usage)
+}
+
+/// Renders `snapshot` once with a fresh renderer showing `blocks` as given.
+func rendered(_ snapshot: Snapshot, _ output: OutputKind, blocks: [BarBlock],
               formats: BlockFormats = BlockFormats(), nowMs: UInt64, memForm: MemForm = .usedTotal,
               usage: RendererUsage = RendererUsage()) -> String {
     var r = Renderer(output: output, blocks: blocks, formats: formats)

@@ -10,7 +10,7 @@ final class OptionsTests: XCTestCase {
     func testDefaultsAreTextWithTheDefaultBlocks() throws {
         let o = try parse([])
         XCTAssertEqual(o.output, .text)
-        XCTAssertEqual(o.blocks, BlockKind.defaults)
+        XCTAssertEqual(o.blocks.map(\.kind), BlockKind.defaults)
         XCTAssertNil(o.runtimeDir)
         XCTAssertFalse(o.once)
     }
@@ -19,7 +19,7 @@ final class OptionsTests: XCTestCase {
         let o = try parse(["--output", "i3bar", "--runtime-dir=/run/x", "--blocks", "mem,self,mem,cpu", "--once"])
         XCTAssertEqual(o.output, .i3bar)
         XCTAssertEqual(o.runtimeDir, Array("/run/x".utf8))
-        XCTAssertEqual(o.blocks, [.mem, .selfCost, .cpu])
+        XCTAssertEqual(o.blocks.map(\.kind), [.mem, .selfCost, .cpu])
         XCTAssertTrue(o.once)
         XCTAssertEqual(try parse(["--output=waybar"]).output, .waybar)
     }

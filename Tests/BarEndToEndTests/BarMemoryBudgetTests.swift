@@ -9,11 +9,11 @@ final class BarMemoryBudgetTests: XCTestCase {
     static let budgetKiB = 2 * 1024
     static let updates = 1_000
 
-    func peakAfterUpdates(output: String) throws -> Int {
+    func peakAfterUpdates(output: String, blocks: String = "cpu,mem,load,uptime,battery,procs,exited,self",
+                          extra: [String] = []) throws -> Int {
         let dir = try RuntimeDir()
         try dir.publish(sampleSnapshot(sequence: 0))
-        let bar = try BarProcess(["--output", output, "--runtime-dir", dir.path,
-                                  "--blocks", "cpu,mem,load,uptime,battery,procs,exited,self"])
+        let bar = try BarProcess(["--output", output, "--runtime-dir", dir.path, "--blocks", blocks] + extra)
         let firstLine = output == "i3bar" ? 3 : 1
         XCTAssertTrue(bar.waitForLineCount(firstLine))
         var seen = bar.lineCount
@@ -30,7 +30,7 @@ final class BarMemoryBudgetTests: XCTestCase {
         if output == "i3bar" { bar.send("[\n" + #"{"name":"mem","button":1}"# + "\n") }
         let hwm = try XCTUnwrap(vmHWM(pid: bar.pid))
         XCTAssertEqual(bar.stop(), 0)
-        print("sysstats-bar --output \(output): peak RSS (VmHWM) after \(Self.updates) updates: \(hwm) KiB")
+        print("sysstats-bar --output \(output) --blocks \(blocks): peak RSS (VmHWM) after \(Self.updates) updates: \(hwm) KiB")
         return hwm
     }
 
@@ -76,6 +76,15 @@ final class BarMemoryBudgetTests: XCTestCase {
 
     func testI3barOutputPeakRSSStaysUnderTwoMiBOverAThousandUpdates() throws {
         let peak = try peakAfterUpdates(output: "i3bar")
+        XCTAssertLessThanOrEqual(peak, Self.budgetKiB)
+    }
+
+    /// Every block, two clocks (the local zone and another, ticking every second, day names
+    /// from the locale): the whole status line stays within the budget.
+    func testFullI3barWithClocksPeakRSSStaysUnderTwoMiBOverAThousandUpdates() throws {
+        let peak = try peakAfterUpdates(output: "i3bar",
+                                        blocks: "cpu,cores,mem,swap,load,uptime,battery,procs,exited,self,top,time:Asia/Tokyo,time",
+                                        extra: ["--format", "time=%A %d %B %H:%M:%S %Z"])
         XCTAssertLessThanOrEqual(peak, Self.budgetKiB)
     }
 }

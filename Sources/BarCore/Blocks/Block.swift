@@ -10,7 +10,7 @@ import SnapshotCodec
 
 /// The blocks `--blocks` can name, in the order they are listed.
 public enum BlockKind: UInt8, Sendable, CaseIterable {
-    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top
+    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores, time
 
     /// The block's name in `--blocks`, i3bar's `name`/`instance` and click events.
     public var name: StaticString {
@@ -24,6 +24,9 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .exited: "exited"
         case .selfCost: "self"
         case .top: "top"
+        case .swap: "swap"
+        case .cores: "cores"
+        case .time: "time"
         }
     }
 
@@ -51,8 +54,19 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .exited: .exits
         case .selfCost: .sampler
         case .top: .top
+        case .swap: .memory
+        case .cores: .cpu
+        // The renderer's own: shown whatever the snapshot (the empty set is always contained).
+        case .time: []
         }
     }
+
+    /// True for the blocks drawn from the snapshot: they give way to a message (`sysstatsd
+    /// stopped`) when there is no current one. The clock does not.
+    public var needsSnapshot: Bool { self != .time }
+
+    /// True for the blocks that take an argument in `--blocks` (`time:Europe/Paris`).
+    public var takesArgument: Bool { self == .time }
 
     /// The word the block's text starts with (`cpu 12%`, `up 3h 5m`).
     var label: StaticString {
@@ -66,8 +80,20 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .exited: "exited"
         case .selfCost: "self"
         case .top: "top"
+        case .swap: "swap"
+        case .cores: "cores"
+        case .time: "time"
         }
     }
+}
+
+/// One block of the bar: its kind and its argument from `--blocks KIND:ARGUMENT` (the time
+/// zone of a time block; empty for the default: the local zone).
+public struct BarBlock: Equatable, Sendable {
+    public var kind: BlockKind
+    /// Raw bytes as given (checked by the options parser); outputs escape them.
+    public var argument: [UInt8]
+    public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
 }
 
 /// What a block or placeholder shows for a figure that was not measured (slstatus' unknown string).
@@ -147,6 +173,10 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
     case .exited: ExitedBlock.render(snap, nowMs: nowMs, thresholds: t, into: &v)
     case .selfCost: SelfBlock.render(snap, usage: usage, into: &v)
     case .top: TopBlock.render(snap, into: &v)
+    case .swap: SwapBlock.render(snap, into: &v)
+    case .cores: CoresBlock.render(snap, thresholds: t, into: &v)
+    // Drawn by the renderer, which owns the clocks (TimeBlock.swift).
+    case .time: break
     }
 }
 
@@ -177,6 +207,9 @@ extension BlockKind {
         case .exited: ExitedBlock.placeholders
         case .selfCost: SelfBlock.placeholders
         case .top: TopBlock.placeholders
+        case .swap: SwapBlock.placeholders
+        case .cores: CoresBlock.placeholders
+        case .time: TimeBlock.placeholders
         }
     }
 }
@@ -218,6 +251,9 @@ public struct Placeholder: Equatable, Sendable {
         case .exited: ExitedBlock.append(i, snap, nowMs: nowMs, into: &w)
         case .selfCost: SelfBlock.append(i, snap, usage: usage, into: &w)
         case .top: TopBlock.append(i, snap, into: &w)
+        case .swap: SwapBlock.append(i, snap, into: &w)
+        case .cores: CoresBlock.append(i, snap, into: &w)
+        case .time: break
         }
     }
 }

@@ -20,12 +20,13 @@ struct I3barOutput {
     }
 
     /// `{"name":…,"instance":…,"full_text":…,"short_text":…,"color":…,"urgent":true}`.
-    func block(_ kind: BlockKind, _ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
+    /// The instance is the block's argument (a time zone) when it has one, else its name.
+    func block(_ block: BarBlock, _ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
         if !first { line.append(UInt8(ascii: ",")) }
         line.append("{\"name\":\"")
-        line.append(kind.name)
+        line.append(block.kind.name)
         line.append("\",\"instance\":\"")
-        line.append(kind.name)
+        if block.argument.isEmpty { line.append(block.kind.name) } else { line.append(escaped: block.argument, .json) }
         line.append("\",\"full_text\":\"")
         line.append(escaped: v.full.bytes, .json)
         line.append(UInt8(ascii: "\""))
@@ -50,11 +51,17 @@ struct I3barOutput {
 
     /// One block named `sysstats` in the critical colour.
     mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
+        messageBlock(text, first: true, &line)
+        end(&line)
+    }
+
+    /// The `sysstats` message block among others.
+    func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(UInt8(ascii: ",")) }
         line.append("{\"name\":\"sysstats\",\"full_text\":\"")
         line.append(escaped: text, .json)
         line.append("\",\"color\":\"")
         line.append(criticalColor)
         line.append("\"}")
-        end(&line)
     }
 }

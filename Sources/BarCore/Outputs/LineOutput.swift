@@ -55,11 +55,29 @@ struct LineOutput {
         }
     }
 
-    mutating func block(_ block: BlockKind, _ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
+    mutating func block(_ block: BarBlock, _ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
         switch kind {
         case .plain: plain.block(v, first: first, &line)
         case .i3bar: i3bar.block(block, v, first: first, &line)
         case .waybar: waybar.block(v, first: first, &line)
+        }
+    }
+
+    /// The message as one block among others (beside the clocks), critical.
+    mutating func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
+        switch kind {
+        case .plain: plain.messageBlock(text, first: first, &line)
+        case .i3bar: i3bar.messageBlock(text, first: first, &line)
+        case .waybar: waybar.messageBlock(text, first: first, &line)
+        }
+    }
+
+    /// Ends a line of ``messageBlock(_:first:_:)`` and clocks.
+    mutating func endMessage(_ text: StaticString, shown: Bool, _ line: inout ByteWriter) {
+        switch kind {
+        case .plain: plain.end(&line)
+        case .i3bar: i3bar.end(&line)
+        case .waybar: waybar.endMessage(&line)
         }
     }
 

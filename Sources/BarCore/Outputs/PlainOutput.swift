@@ -15,6 +15,11 @@ struct PlainOutput {
         if newline { line.append(UInt8(ascii: "\n")) }
     }
 
+    func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(" | ") }
+        line.append(escaped: text, escaping)
+    }
+
     func message(_ text: StaticString, _ line: inout ByteWriter) {
         line.append(escaped: text, escaping)
         end(&line)

@@ -36,6 +36,18 @@ struct WaybarOutput {
         close(cls, percentage: summary.percentage, &line)
     }
 
+    /// The message among the clocks, as text and tooltip.
+    mutating func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(" | "); tooltip.append("\\n") }
+        line.append(escaped: text, .pangoJSON)
+        tooltip.append(escaped: text, .pangoJSON)
+    }
+
+    /// Closes a line of the message and clocks: class `stale`.
+    mutating func endMessage(_ line: inout ByteWriter) {
+        close("stale", percentage: nil, &line)
+    }
+
     /// The message as text and tooltip, class `stale`.
     mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
         line.append(escaped: text, .pangoJSON)
