@@ -39,3 +39,11 @@ func writeFile(_ path: String, _ text: String) throws {
     defer { fclose(f) }
     guard fputs(text, f) >= 0 else { throw POSIXError(.EIO) }
 }
+
+/// Writes `text` to `root/relative`, creating the directories on the way.
+func writeFile(_ root: String, _ relative: String, _ text: String) throws {
+    let path = root + "/" + relative
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                            withIntermediateDirectories: true)
+    try writeFile(path, text)
+}
