@@ -25,6 +25,16 @@ extension ByteWriter {
         append(unit)
     }
 
+    /// Appends a rate in bytes per second: `0B/s`, `512B/s`, `17K/s`, `3.4M/s` (binary units).
+    public mutating func appendRate(bytesPerSecond: UInt64) {
+        if bytesPerSecond < 1024 {
+            appendDecimal(bytesPerSecond); append(UInt8(ascii: "B"))
+        } else {
+            appendSize(kib: bytesPerSecond / 1024)
+        }
+        append("/s")
+    }
+
     /// Appends a share in hundredths of a percent as a whole percent, rounded: `42%`.
     public mutating func appendPercent(permyriad: UInt64) {
         appendDecimal(wholePercent(permyriad))

@@ -40,6 +40,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     case badClick
     /// `--blocks KIND:ARGUMENT` for a block that takes none.
     case unexpectedArgument
+    /// `--blocks KIND:` with an empty argument or one over 64 bytes.
+    case badArgument
     /// `--blocks time:ZONE` with a zone this machine does not know.
     case unknownTimeZone
     /// `--format time=` empty or with a NUL byte.
@@ -51,10 +53,10 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unknownOption: "sysstats-bar: unknown option (see --help)"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
         case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
-        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, time"
+        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
-        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, time"
+        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time"
         case .duplicateFormat: "sysstats-bar: --format given twice for the same block"
         case .unknownPlaceholder: "sysstats-bar: --format: unknown placeholder (see --help)"
         case .unclosedBrace: "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"
@@ -64,7 +66,8 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badPosition: "sysstats-bar: --position takes X,Y in pixels, e.g. 0,0 or -1,0 (negative: from the right/bottom edge)"
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
         case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
-        case .unexpectedArgument: "sysstats-bar: --blocks: only time takes an argument (time:ZONE, e.g. time:Europe/Paris)"
+        case .unexpectedArgument: "sysstats-bar: --blocks: only time, net, wifi, disk, diskio and temp take an argument (e.g. time:Europe/Paris, disk:/home)"
+        case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor)"
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
         }
@@ -116,8 +119,10 @@ public let usageText: StaticString = """
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
       --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self,top,
-                     swap,cores,time (default cpu,mem,load,battery,exited,uptime);
-                     time:ZONE shows another time zone (time,time:America/New_York)
+                     swap,cores,net,wifi,disk,diskio,temp,freq,time
+                     (default cpu,mem,load,battery,exited,uptime); some take an argument:
+                     time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
+                     disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip)
       --format       BLOCK=TEXT, once per block: TEXT replaces the block's built-in
                      text, {name} placeholders filled in, {{ and }} for braces;
                      e.g. --format 'cpu=CPU {busy}% {spark}' (docs/renderer.md lists them)
@@ -242,6 +247,11 @@ func parseBlock(_ entry: ArraySlice<UInt8>) throws(OptionsError) -> BarBlock {
     guard let kind = BlockKind(name: entry[entry.startIndex..<colon]) else { throw .unknownBlock }
     guard colon < entry.endIndex else { return BarBlock(kind) }
     guard kind.takesArgument else { throw .unexpectedArgument }
+    let argument = Array(entry[(colon + 1)...])
+    guard !argument.isEmpty, argument.count <= 64, !argument.contains(0) else {
+        throw kind == .time ? .unknownTimeZone : .badArgument
+    }
+    guard kind == .time else { return BarBlock(kind, argument: argument) }
     var zone: [CChar] = []
     for b in entry[(colon + 1)...] { zone.append(CChar(bitPattern: b)) }
     zone.append(0)

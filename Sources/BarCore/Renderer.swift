@@ -107,7 +107,7 @@ public struct Renderer {
             if block.kind == .time {
                 clocks.render(index, nowMs: nowMs, into: &value)
             } else {
-                renderBlock(block.kind, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
+                renderBlock(block.kind, argument: block.argument, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }

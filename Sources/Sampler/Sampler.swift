@@ -25,6 +25,10 @@ public final class Sampler {
     private var battery: BatteryProbe
     private let processes: ProcessProbe
     private var own = SelfProbe()
+    private var disks: DiskProbe
+    private var diskIO: DiskIOProbe
+    private var temperature: TemperatureProbe
+    private var frequency: FrequencyProbe
 
     public init(configuration: SamplerConfiguration) {
         self.configuration = configuration
@@ -37,13 +41,24 @@ public final class Sampler {
         pressure = PressureProbe(procRoot: procRoot, kernel: kernel)
         battery = BatteryProbe(sysRoot: configuration.sysRoot)
         processes = ProcessProbe(configuration: configuration)
+        disks = DiskProbe(mounts: configuration.measuredDisks)
+        diskIO = DiskIOProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, buffer: buffer)
+        temperature = TemperatureProbe(sysRoot: configuration.sysRoot, names: configuration.sensors)
+        frequency = FrequencyProbe(sysRoot: configuration.sysRoot, procRoot: procRoot)
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
         snapshot.iowaitHistory.reserveCapacity(Snapshot.historyLength)
         snapshot.memoryHistory.reserveCapacity(Snapshot.historyLength)
         snapshot.exits.reserveCapacity(Snapshot.maximumExits)
+        snapshot.disks.reserveCapacity(Snapshot.maximumDisks)
+        snapshot.diskIO.reserveCapacity(Snapshot.maximumDiskDevices)
+        snapshot.temperatures.reserveCapacity(Snapshot.maximumSensors)
+        snapshot.interfaces.reserveCapacity(Snapshot.maximumInterfaces)
     }
+
+    /// `--sensor` names that match no sensor on this machine (for a warning at start).
+    public var unresolvedSensorNames: [String] { temperature.unresolvedNames }
 
     /// The kernel release the sampler gated its features on, if readable.
     public var kernelRelease: KernelRelease? { kernel }
@@ -69,6 +84,10 @@ public final class Sampler {
         battery.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
         processes.sample(into: &snapshot, buffer: buffer, ticksPerCore: ticksPerCore, availableRiseKiB: availableRise,
                          realtimeMs: realtimeMs)
+        disks.sample(into: &snapshot, realtimeMs: realtimeMs)
+        diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
+        temperature.sample(into: &snapshot, buffer: buffer)
+        frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
         if configuration.measureSelf { own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
         snapshot.urgent = urgentConditions()
     }

@@ -31,6 +31,19 @@ public struct SamplerConfiguration: Equatable {
     public var builtinBookmarks = true
     /// Whether to measure the sampler's own CPU and memory (off for golden tests).
     public var measureSelf = true
+    /// Mount points whose space is measured (`--disk PATH`, repeatable), at most eight; nil:
+    /// ``measuredDisks``' default.
+    public var disks: [String]? = nil
+    /// Temperature sensors by `chip/label`, `chip` or label (`--sensor NAME`, repeatable);
+    /// empty: the CPU package's.
+    public var sensors: [String] = []
+    /// Interfaces measured even when they look virtual (`--net NAME`, repeatable); the
+    /// physical ones are always measured.
+    public var interfaces: [String] = []
 
     public init() {}
+
+    /// The mount points measured: ``disks``, else `/` — but none when /proc comes from
+    /// elsewhere (`--proc-root`): statvfs measures this machine, not the fixture's.
+    public var measuredDisks: [String] { disks ?? (procRoot == "/proc" ? ["/"] : []) }
 }

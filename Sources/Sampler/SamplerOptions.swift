@@ -10,9 +10,10 @@ public enum SamplerOptions {
         usage: sysstatsd [--interval SEC] [--once] [--runtime-dir DIR]
                          [--data-dir DIR | --no-history]
                          [--proc-root DIR] [--sys-root DIR] [--freed-threshold MIB]
+                         [--disk PATH]... [--sensor NAME]... [--net IFACE]...
 
-        Samples CPU, memory, load, batteries and processes every interval and
-        writes a snapshot for status-bar renderers.
+        Samples CPU, memory, load, batteries, processes, network, disks, temperatures
+        and CPU frequency every interval and writes a snapshot for status-bar renderers.
 
           --interval SEC        seconds between samples, fractions allowed (default 1)
           --once                take two samples one interval apart, write one snapshot, exit
@@ -24,6 +25,11 @@ public enum SamplerOptions {
           --proc-root DIR       read /proc from DIR (tests, containers)
           --sys-root DIR        read /sys from DIR
           --freed-threshold MIB report memory freed by an exit only from this much (default 4)
+          --disk PATH           a mount point whose space to measure (repeatable, up to 8;
+                                default / unless --proc-root is given)
+          --sensor NAME         a temperature sensor: chip/label, chip or label, e.g.
+                                coretemp/Package id 0 (repeatable; default the CPU package)
+          --net IFACE           an interface to measure even if virtual (repeatable)
           -h, --help            show this help
           --version             show the version
         """
@@ -88,6 +94,31 @@ public enum SamplerOptions {
                 if let e = directory({ $0.procRoot = $1 }) { return .failure(e) }
             } else if flag.equals("--sys-root") {
                 if let e = directory({ $0.sysRoot = $1 }) { return .failure(e) }
+            } else if flag.equals("--disk") || flag.equals("--sensor") || flag.equals("--net") {
+                let which = name()
+                switch value() {
+                case .failure(let e): return .failure(e)
+                case .success(let v):
+                    guard !v.isEmpty, !v.utf8.contains(0) else { return .failure(OptionsError("\(which) needs a value")) }
+                    if which == "--disk" {
+                        guard v.utf8.first == UInt8(ascii: "/"), v.utf8.count <= 64 else {
+                            return .failure(OptionsError("--disk takes an absolute path of at most 64 bytes, not '\(v)'"))
+                        }
+                        var disks = config.disks ?? []
+                        guard disks.count < 8 else { return .failure(OptionsError("--disk: at most 8 mount points")) }
+                        if !disks.contains(v) { disks.append(v) }
+                        config.disks = disks
+                    } else if which == "--sensor" {
+                        guard config.sensors.count < 8 else { return .failure(OptionsError("--sensor: at most 8 sensors")) }
+                        config.sensors.append(v)
+                    } else {
+                        guard v.utf8.count <= 15, !v.utf8.contains(UInt8(ascii: "/")) else {
+                            return .failure(OptionsError("--net takes an interface name (at most 15 bytes, no '/'), not '\(v)'"))
+                        }
+                        guard config.interfaces.count < 8 else { return .failure(OptionsError("--net: at most 8 interfaces")) }
+                        config.interfaces.append(v)
+                    }
+                }
             } else if flag.equals("--freed-threshold") {
                 switch value() {
                 case .failure(let e): return .failure(e)

@@ -68,6 +68,103 @@ public struct BatteryFigures: Equatable, Sendable {
     public init() {}
 }
 
+/// One network interface: its counters, state and addresses, and its Wi-Fi link.
+public struct InterfaceFigures: Equatable, Sendable {
+    public struct Flags: OptionSet, Equatable, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Administratively up (IFF_UP).
+        public static let up = Flags(rawValue: 1 << 0)
+        /// A carrier: the cable is in, the radio associated (operstate up).
+        public static let carrier = Flags(rawValue: 1 << 1)
+        /// The interface holds the default route.
+        public static let defaultRoute = Flags(rawValue: 1 << 2)
+        /// A wireless interface (nl80211 or /proc/net/wireless knows it).
+        public static let wireless = Flags(rawValue: 1 << 3)
+        /// ``InterfaceFigures/wifi`` holds a measured link (associated: SSID, signal, bitrate).
+        public static let wifiLink = Flags(rawValue: 1 << 4)
+        /// The rates are measured (there was an earlier reading).
+        public static let rates = Flags(rawValue: 1 << 5)
+    }
+    /// The interface name, at most ``Snapshot/maximumInterfaceNameLength`` raw bytes
+    /// (the kernel allows any byte but `/` and NUL: renderers escape it).
+    public var name: [UInt8] = []
+    public var flags: Flags = []
+    public var rxBytesPerSecond: UInt64 = 0
+    public var txBytesPerSecond: UInt64 = 0
+    /// Bytes received and sent since the interface appeared (for history and counters).
+    public var rxBytes: UInt64 = 0
+    public var txBytes: UInt64 = 0
+    /// The first IPv4 address as text (`192.168.1.20`), empty when none.
+    public var ipv4: [UInt8] = []
+    /// The first global IPv6 address as text (`2001:db8::1`), empty when none.
+    public var ipv6: [UInt8] = []
+    public var wifi = WirelessFigures()
+    public init() {}
+}
+
+/// A Wi-Fi link: what nl80211 (or /proc/net/wireless) says.
+public struct WirelessFigures: Equatable, Sendable {
+    /// The SSID: up to 32 arbitrary bytes (not necessarily UTF-8: renderers escape it).
+    public var ssid: [UInt8] = []
+    /// Signal, dBm; ``Snapshot/unknownSignal`` when not known.
+    public var signalDBm: Int16 = Snapshot.unknownSignal
+    /// Link quality 0...100 (from the signal, or /proc/net/wireless); 255 when not known.
+    public var qualityPercent: UInt8 = 255
+    /// Transmit bitrate, kbit/s; 0 when not known.
+    public var bitrateKbps: UInt32 = 0
+    public init() {}
+}
+
+/// One mounted file system's space, KiB, as `df -k` computes it (reserved blocks are
+/// neither used nor available).
+public struct DiskFigures: Equatable, Sendable {
+    /// The mount point as configured (`/`, `/home`), at most ``Snapshot/maximumPathLength`` bytes.
+    public var mount: [UInt8] = []
+    public var totalKiB: UInt64 = 0
+    public var usedKiB: UInt64 = 0
+    public var availableKiB: UInt64 = 0
+    public init() {}
+
+    /// `df`'s Use%: used ÷ (used + available), rounded up, hundredths of a percent.
+    public var usedPermyriad: UInt64 {
+        let (sum, overflow) = usedKiB.addingReportingOverflow(availableKiB)
+        guard !overflow else { return usedKiB >= availableKiB ? 5000 : 0 }
+        guard sum > 0 else { return 0 }
+        let (scaled, over) = usedKiB.multipliedReportingOverflow(by: 10_000)
+        if over { return min(10_000, usedKiB / (sum / 10_000 + 1)) }
+        return min(10_000, (scaled + sum - 1) / sum)
+    }
+}
+
+/// One whole disk's I/O.
+public struct DiskIOFigures: Equatable, Sendable {
+    /// The kernel's name (`nvme0n1`, `sda`), at most ``Snapshot/maximumInterfaceNameLength`` bytes.
+    public var device: [UInt8] = []
+    public var readBytesPerSecond: UInt64 = 0
+    public var writeBytesPerSecond: UInt64 = 0
+    /// Since boot.
+    public var readBytes: UInt64 = 0
+    public var writeBytes: UInt64 = 0
+    public init() {}
+}
+
+/// One temperature sensor.
+public struct TemperatureFigures: Equatable, Sendable {
+    /// The hwmon chip (`coretemp`, `k10temp`) or the thermal zone's type.
+    public var chip: [UInt8] = []
+    /// The sensor's label (`Package id 0`, `Tctl`), or `tempN`.
+    public var label: [UInt8] = []
+    /// Millidegrees Celsius.
+    public var milliCelsius: Int32 = 0
+    /// The sensor's own critical and high limits, millidegrees; ``Snapshot/unknownLimit`` when it has none.
+    public var criticalMilliCelsius: Int32 = Snapshot.unknownLimit
+    public var highMilliCelsius: Int32 = Snapshot.unknownLimit
+    /// The CPU package sensor (the temp block's default).
+    public var isCPUPackage = false
+    public init() {}
+}
+
 /// Conditions a bar should flag as urgent.
 public struct UrgentFlags: OptionSet, Equatable, Sendable {
     public var rawValue: UInt32
@@ -104,8 +201,21 @@ public struct SnapshotSections: OptionSet, Equatable, Sendable {
     public static let exits = SnapshotSections(rawValue: 1 << 7)
     /// ``Snapshot/samplerCPU``, ``Snapshot/samplerResidentKiB``.
     public static let sampler = SnapshotSections(rawValue: 1 << 8)
+    /// ``Snapshot/interfaces``.
+    public static let network = SnapshotSections(rawValue: 1 << 9)
+    /// ``Snapshot/disks``.
+    public static let disks = SnapshotSections(rawValue: 1 << 10)
+    /// ``Snapshot/diskIO``.
+    public static let diskIO = SnapshotSections(rawValue: 1 << 11)
+    /// ``Snapshot/temperatures``.
+    public static let temperature = SnapshotSections(rawValue: 1 << 12)
+    /// ``Snapshot/cpuMHzAverage``, ``Snapshot/cpuMHzMaximum``.
+    public static let frequency = SnapshotSections(rawValue: 1 << 13)
+    /// The parts of format v1 and v2, which have no notion of a missing part: all of them
+    /// are available in such a file.
+    public static let fixedLayout: SnapshotSections = [.uptime, .cpu, .memory, .load, .processes, .battery, .top, .exits, .sampler]
     /// Every part this version knows.
-    public static let all: SnapshotSections = [.uptime, .cpu, .memory, .load, .processes, .battery, .top, .exits, .sampler]
+    public static let all: SnapshotSections = fixedLayout.union([.network, .disks, .diskIO, .temperature, .frequency])
 }
 
 /// One snapshot, as the sampler writes it and a renderer reads it.
@@ -115,6 +225,18 @@ public struct Snapshot: Equatable, Sendable {
     public static let maximumTopEntries = 5
     public static let maximumExits = 8
     public static let historyLength = 60
+    public static let maximumInterfaces = 8
+    public static let maximumDisks = 8
+    public static let maximumDiskDevices = 8
+    public static let maximumSensors = 8
+    /// Interface, disk device and sensor chip names (IFNAMSIZ − 1).
+    public static let maximumInterfaceNameLength = 15
+    /// Mount points and sensor labels.
+    public static let maximumPathLength = 64
+    public static let maximumSSIDLength = 32
+    public static let maximumAddressLength = 39
+    public static let unknownSignal: Int16 = .min
+    public static let unknownLimit: Int32 = .min
 
     /// Increases by one with each snapshot the sampler writes.
     public var sequence: UInt64 = 0
@@ -123,8 +245,10 @@ public struct Snapshot: Equatable, Sendable {
     /// The sampler's interval, ms: a snapshot older than a few intervals is stale.
     public var intervalMs: UInt32 = 0
     /// The parts that were measured; the others' fields are not to be shown (`n/a`).
-    /// Every part by default (and for a v1 or v2 file, which has no notion of a missing part).
-    public var available: SnapshotSections = .all
+    /// A fresh snapshot has the parts of the fixed layout (formats v1 and v2); whoever fills a
+    /// newer part (network, disks, …) inserts it, so that an empty list is never mistaken for
+    /// a measured "none".
+    public var available: SnapshotSections = .fixedLayout
     /// Boot time, seconds since the epoch.
     public var bootTime: UInt64 = 0
     /// Uptime, hundredths of a second.
@@ -168,6 +292,18 @@ public struct Snapshot: Equatable, Sendable {
     public var topMemory: [ProcessEntry] = []
     /// Most recent first, at most ``maximumExits``.
     public var exits: [ExitEntry] = []
+
+    /// Network interfaces, the default route's first, at most ``maximumInterfaces``.
+    public var interfaces: [InterfaceFigures] = []
+    /// Mounted file systems in the order the sampler was told, at most ``maximumDisks``.
+    public var disks: [DiskFigures] = []
+    /// Whole disks, at most ``maximumDiskDevices``.
+    public var diskIO: [DiskIOFigures] = []
+    /// Temperature sensors, the CPU package's first, at most ``maximumSensors``.
+    public var temperatures: [TemperatureFigures] = []
+    /// Current CPU frequency over the CPUs, MHz: the average and the highest.
+    public var cpuMHzAverage: UInt32 = 0
+    public var cpuMHzMaximum: UInt32 = 0
 
     public init() {}
 }

@@ -54,7 +54,7 @@ public enum SnapshotDecodeError: Error, Equatable, Sendable {
             case .bodyTooShort: "malformed snapshot: body ends before its last field"
             case .trailingBytes: "malformed snapshot: bytes left after the last body field"
             case .countOverLimit: "malformed snapshot: a count is above its limit"
-            case .nameTooLong: "malformed snapshot: a name is longer than 48 bytes"
+            case .nameTooLong: "malformed snapshot: a name is longer than its limit (48 bytes for a process)"
             case .nameRunsPastEnd: "malformed snapshot: a name runs past the end of the body"
             case .historyLengthMismatch: "malformed snapshot: CPU, iowait and memory histories differ in length"
             case .unknownBatteryState: "malformed snapshot: unknown battery state"

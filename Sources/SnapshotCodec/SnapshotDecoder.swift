@@ -68,6 +68,16 @@ extension Snapshot {
         if !available.contains(.top) { TopSection.clear(&self) }
         if !available.contains(.exits) { ExitsSection.clear(&self) }
         if !available.contains(.sampler) { SamplerSection.clear(&self) }
+        clearNewerParts()
+    }
+
+    /// Resets the parts format v1 and v2 do not have (and v3's, when their section is not there).
+    private mutating func clearNewerParts() {
+        if !available.contains(.network) { NetworkSection.clear(&self) }
+        if !available.contains(.disks) { DisksSection.clear(&self) }
+        if !available.contains(.diskIO) { DiskIOSection.clear(&self) }
+        if !available.contains(.temperature) { TemperatureSection.clear(&self) }
+        if !available.contains(.frequency) { FrequencySection.clear(&self) }
     }
 
     private mutating func decodeSection(_ tag: SectionTag, _ payload: inout ByteReader) throws(SnapshotDecodeError) {
@@ -83,13 +93,19 @@ extension Snapshot {
         case .top: try TopSection.decode(&payload, into: &self)
         case .exits: try ExitsSection.decode(&payload, into: &self)
         case .sampler: try SamplerSection.decode(&payload, into: &self)
+        case .network: try NetworkSection.decode(&payload, into: &self)
+        case .disks: try DisksSection.decode(&payload, into: &self)
+        case .diskIO: try DiskIOSection.decode(&payload, into: &self)
+        case .temperature: try TemperatureSection.decode(&payload, into: &self)
+        case .frequency: try FrequencySection.decode(&payload, into: &self)
         }
     }
 
     /// v1 and v2: one fixed layout; every part is available.
     private mutating func decodeFixedBody(_ body: UnsafeRawBufferPointer, version: UInt16) throws(SnapshotDecodeError) {
         var r = ByteReader(body)
-        available = .all
+        available = .fixedLayout
+        clearNewerParts()
         timestampMs = try r.u64()
         intervalMs = try r.u32()
         bootTime = try r.u64()
@@ -240,6 +256,16 @@ struct ByteReader {
         guard has(2 * count) else { throw .malformed(.bodyTooShort) }
         array.removeAll(keepingCapacity: true)
         for _ in 0..<count { array.append(peek(UInt16.self, at: offset)); offset += 2 }
+    }
+
+    /// A u8 length (at most `maximum`) and that many bytes, replacing `bytes`, keeping its capacity.
+    mutating func shortBytes(into bytes: inout [UInt8], maximum: Int) throws(SnapshotDecodeError) {
+        let length = Int(try u8())
+        guard length <= maximum else { throw .malformed(.nameTooLong) }
+        guard has(length) else { throw .malformed(.nameRunsPastEnd) }
+        bytes.removeAll(keepingCapacity: true)
+        for i in 0..<length { bytes.append(self.bytes[offset + i]) }
+        offset += length
     }
 
     /// A u8 length and that many bytes, replacing `name` and keeping its capacity.

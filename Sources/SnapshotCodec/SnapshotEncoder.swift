@@ -36,6 +36,11 @@ extension Snapshot {
         if available.contains(.top) { TopSection.encode(self, into: &bytes) }
         if available.contains(.exits) { ExitsSection.encode(self, into: &bytes) }
         if available.contains(.sampler) { SamplerSection.encode(self, into: &bytes) }
+        if available.contains(.network) { NetworkSection.encode(self, into: &bytes) }
+        if available.contains(.disks) { DisksSection.encode(self, into: &bytes) }
+        if available.contains(.diskIO) { DiskIOSection.encode(self, into: &bytes) }
+        if available.contains(.temperature) { TemperatureSection.encode(self, into: &bytes) }
+        if available.contains(.frequency) { FrequencySection.encode(self, into: &bytes) }
 
         let total = bytes.count
         let checksum = bytes.withUnsafeBytes { raw in
@@ -76,6 +81,18 @@ extension [UInt8] {
         }
         append(UInt8(length))
         for i in 0..<length { append(name[i]) }
+    }
+
+    /// A u8 length and at most `maximum` bytes of `bytes`, cut on a UTF-8 boundary when
+    /// longer (a raw name that is not UTF-8 is cut where the boundary rule leaves it).
+    mutating func appendShortBytes(_ bytes: [UInt8], maximum: Int) {
+        var length = bytes.count
+        if length > maximum {
+            length = maximum
+            while length > 0 && bytes[length] & 0xC0 == 0x80 { length -= 1 }
+        }
+        append(UInt8(length))
+        for i in 0..<length { append(bytes[i]) }
     }
 
     /// A u8 count and up to ``Snapshot/maximumTopEntries`` process entries.

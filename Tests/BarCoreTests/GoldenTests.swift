@@ -53,7 +53,8 @@ final class GoldenTests: XCTestCase {
         let line = rendered(Fixture.laptop.snapshot, .i3bar, blocks: allBlocks, nowMs: Fixture.laptop.nowMs)
         let blocks = try XCTUnwrap(parseJSON(line) as? [[String: Any]])
         XCTAssertEqual(blocks.map { $0["name"] as? String },
-                       ["cpu", "mem", "load", "uptime", "battery", "procs", "exited", "self", "top", "swap", "cores", "time"])
+                       ["cpu", "mem", "load", "uptime", "battery", "procs", "exited", "self", "top", "swap", "cores",
+                        "net", "wifi", "disk", "diskio", "temp", "freq", "time"])
         // The instance is the block's name, or its argument when it has one (the time zone).
         XCTAssertEqual(blocks.map { $0["instance"] as? String },
                        blocks.map { $0["name"] as? String == "time" ? "UTC" : $0["name"] as? String })
@@ -71,7 +72,7 @@ final class GoldenTests: XCTestCase {
         let line = rendered(fixture.snapshot, .i3bar, blocks: allBlocks, nowMs: fixture.nowMs)
         let blocks = try XCTUnwrap(parseJSON(line) as? [[String: Any]])
         // No block was injected: exactly the blocks asked for (battery hidden: none).
-        XCTAssertEqual(blocks.count, 11)
+        XCTAssertEqual(blocks.count, 17)
         let exited = try XCTUnwrap(blocks.first { $0["name"] as? String == "exited" })
         XCTAssertEqual(exited["full_text"] as? String, "exited \(name) had 2.0M")
         XCTAssertTrue(line.contains(#"exited a\"b\\c</span>\"},{\"full_text\":\"x had"#))

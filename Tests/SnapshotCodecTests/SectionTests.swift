@@ -41,7 +41,7 @@ final class SectionTests: XCTestCase {
     var bytes: [UInt8] { encoded(full) }
 
     func testTheEncoderWritesOneSectionPerPartInTagOrder() {
-        XCTAssertEqual(sections(bytes).map(\.tag), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        XCTAssertEqual(sections(bytes).map(\.tag), Array(1...16))
         XCTAssertEqual(Set(sections(bytes).map(\.version)), [1])
     }
 
@@ -73,6 +73,52 @@ final class SectionTests: XCTestCase {
         XCTAssertEqual(d.topCPU, [])
         XCTAssertEqual(d.cpuBusy, full.cpuBusy)
         XCTAssertEqual(d.exits, full.exits)
+    }
+
+    func testEachNewerSectionCutShortOrOverItsLimitsLeavesOnlyItsPartOut() throws {
+        let cases: [(SectionTag, SnapshotSections, (inout [UInt8]) -> Void)] = [
+            (.network, .network, { $0[0] = UInt8(Snapshot.maximumInterfaces + 1) }),
+            (.network, .network, { $0[1] = 16 }),                      // a 16-byte interface name
+            (.network, .network, { $0.removeLast(3) }),
+            (.disks, .disks, { $0[1] = 65 }),                          // a 65-byte mount point
+            (.disks, .disks, { $0.removeLast(1) }),
+            (.diskIO, .diskIO, { $0[0] = 9 }),
+            (.temperature, .temperature, { $0.removeLast(2) }),
+            (.temperature, .temperature, { $0[0] = 200 }),
+            (.frequency, .frequency, { $0.removeLast(1) }),
+        ]
+        for (tag, part, damage) in cases {
+            var parts = sections(bytes)
+            let i = parts.firstIndex { $0.tag == tag.rawValue }!
+            damage(&parts[i].payload)
+            let d = try decodeResult(file(header: bytes, parts)).get()
+            XCTAssertEqual(d.available, SnapshotSections.all.subtracting(part), "\(tag)")
+            var expected = full
+            expected.available.remove(part)
+            switch tag {
+            case .network: expected.interfaces = []
+            case .disks: expected.disks = []
+            case .diskIO: expected.diskIO = []
+            case .temperature: expected.temperatures = []
+            default: expected.cpuMHzAverage = 0; expected.cpuMHzMaximum = 0
+            }
+            XCTAssertEqual(d, expected, "\(tag): the rest decodes as it was")
+        }
+    }
+
+    func testHostileSSIDsAndSignedFiguresRoundTripByteForByte() throws {
+        var s = Snapshot()
+        s.available = .all
+        var n = InterfaceFigures()
+        n.name = [0x1B, 0x5B, 0x33, 0x31, 0x6D, 0xFF, 0x22]   // ESC [31m, an invalid byte, a quote
+        n.wifi.ssid = [0, 0x22, 0x5C, 0x3C, 0xC3, 0x28, 0xE2, 0x80, 0xAE] + Array(repeating: 0xFF, count: 23)
+        n.wifi.signalDBm = -128
+        s.interfaces = [n]
+        var t = TemperatureFigures()
+        t.milliCelsius = -40_000
+        t.criticalMilliCelsius = .max
+        s.temperatures = [t]
+        XCTAssertEqual(try decodeResult(encoded(s)).get(), s)
     }
 
     func testAnUnknownBatteryStateLeavesOnlyTheBatteryOut() throws {
@@ -135,9 +181,9 @@ final class SectionTests: XCTestCase {
         XCTAssertFalse(s.available.contains(.top))
     }
 
-    func testV1AndV2FilesHaveEveryPartAvailable() throws {
+    func testV1AndV2FilesHaveEveryPartOfTheirLayoutAvailableAndNoneOfTheNewer() throws {
         let v2 = encodedV2(full)
-        XCTAssertEqual(try decodeResult(v2).get().available, .all)
-        XCTAssertEqual(try decodeResult(v1Bytes(fromV2: v2)).get().available, .all)
+        XCTAssertEqual(try decodeResult(v2).get().available, .fixedLayout)
+        XCTAssertEqual(try decodeResult(v1Bytes(fromV2: v2)).get().available, .fixedLayout)
     }
 }

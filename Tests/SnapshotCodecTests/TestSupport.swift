@@ -36,8 +36,9 @@ func testName(_ seed: Int, length: Int = Snapshot.maximumNameLength) -> [UInt8] 
     return Array(name.prefix(length))
 }
 
-/// A fixed snapshot with every field non-default and every count and name at its limit.
-func fullSnapshot() -> Snapshot {
+/// A fixed snapshot with every field non-default and every count and name at its limit;
+/// without `newerParts`, only the parts formats v1 and v2 carry (what their files decode to).
+func fullSnapshot(newerParts: Bool = true) -> Snapshot {
     var s = Snapshot()
     s.sequence = 0x0102_0304_0506_0708
     s.timestampMs = 1_763_750_000_123
@@ -82,6 +83,47 @@ func fullSnapshot() -> Snapshot {
         ExitEntry(pid: UInt32(3000 + $0), timeMs: 1_763_749_999_000 - UInt64($0) * 1000,
                   lastPrivateKiB: UInt64(700_000 + $0), freedKiB: UInt64($0 * 1024), name: testName(20 + $0))
     }
+    guard newerParts else { return s }
+    s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
+    s.interfaces = (0..<Snapshot.maximumInterfaces).map { i in
+        var n = InterfaceFigures()
+        n.name = Array(testName(30 + i, length: Snapshot.maximumInterfaceNameLength))
+        n.flags = InterfaceFigures.Flags(rawValue: UInt8(0x3F) >> UInt8(i % 3))
+        n.rxBytesPerSecond = UInt64(1_000_000 + i); n.txBytesPerSecond = UInt64(20_000 + i)
+        n.rxBytes = UInt64.max - UInt64(i); n.txBytes = UInt64(5_000_000_000 + i)
+        n.ipv4 = Array("255.255.255.\(200 + i)".utf8) + Array(repeating: UInt8(ascii: "0"), count: 24)
+        n.ipv6 = Array("2001:0db8:ffff:ffff:ffff:ffff:ffff:ff\(10 + i)".utf8)
+        n.wifi.ssid = (0..<Snapshot.maximumSSIDLength).map { UInt8(truncatingIfNeeded: $0 * 37 + i) }
+        n.wifi.signalDBm = Int16(-40 - i)
+        n.wifi.qualityPercent = UInt8(100 - i)
+        n.wifi.bitrateKbps = UInt32(866_700 + i)
+        return n
+    }
+    s.disks = (0..<Snapshot.maximumDisks).map { i in
+        var d = DiskFigures()
+        d.mount = testName(40 + i, length: Snapshot.maximumPathLength)
+        d.totalKiB = UInt64(500_000_000 + i); d.usedKiB = UInt64(200_000_000 + i); d.availableKiB = UInt64(275_000_000 + i)
+        return d
+    }
+    s.diskIO = (0..<Snapshot.maximumDiskDevices).map { i in
+        var d = DiskIOFigures()
+        d.device = testName(50 + i, length: Snapshot.maximumInterfaceNameLength)
+        d.readBytesPerSecond = UInt64(30_000_000 + i); d.writeBytesPerSecond = UInt64(4_000 + i)
+        d.readBytes = UInt64(9_000_000_000 + i); d.writeBytes = UInt64(8_000_000_000 + i)
+        return d
+    }
+    s.temperatures = (0..<Snapshot.maximumSensors).map { i in
+        var t = TemperatureFigures()
+        t.chip = testName(60 + i, length: Snapshot.maximumInterfaceNameLength)
+        t.label = testName(70 + i, length: Snapshot.maximumPathLength)
+        t.milliCelsius = Int32(45_000 + i * 1000) * (i == 7 ? -1 : 1)
+        t.criticalMilliCelsius = i == 1 ? Snapshot.unknownLimit : 100_000
+        t.highMilliCelsius = i == 2 ? Snapshot.unknownLimit : 80_000
+        t.isCPUPackage = i == 0
+        return t
+    }
+    s.cpuMHzAverage = 2_345
+    s.cpuMHzMaximum = 4_567
     return s
 }
 

@@ -10,7 +10,8 @@ import SnapshotCodec
 
 /// The blocks `--blocks` can name, in the order they are listed.
 public enum BlockKind: UInt8, Sendable, CaseIterable {
-    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores, time
+    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores
+    case net, wifi, disk, diskio, temp, freq, time
 
     /// The block's name in `--blocks`, i3bar's `name`/`instance` and click events.
     public var name: StaticString {
@@ -26,6 +27,12 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .top: "top"
         case .swap: "swap"
         case .cores: "cores"
+        case .net: "net"
+        case .wifi: "wifi"
+        case .disk: "disk"
+        case .diskio: "diskio"
+        case .temp: "temp"
+        case .freq: "freq"
         case .time: "time"
         }
     }
@@ -56,6 +63,11 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .top: .top
         case .swap: .memory
         case .cores: .cpu
+        case .net, .wifi: .network
+        case .disk: .disks
+        case .diskio: .diskIO
+        case .temp: .temperature
+        case .freq: .frequency
         // The renderer's own: shown whatever the snapshot (the empty set is always contained).
         case .time: []
         }
@@ -65,8 +77,15 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
     /// stopped`) when there is no current one. The clock does not.
     public var needsSnapshot: Bool { self != .time }
 
-    /// True for the blocks that take an argument in `--blocks` (`time:Europe/Paris`).
-    public var takesArgument: Bool { self == .time }
+    /// True for the blocks that take an argument in `--blocks`: a time zone (`time:Europe/Paris`),
+    /// an interface (`net:eth0`, `wifi:wlan0`), a mount point (`disk:/home`), a disk
+    /// (`diskio:nvme0n1`), a sensor (`temp:coretemp/Package id 0`).
+    public var takesArgument: Bool {
+        switch self {
+        case .time, .net, .wifi, .disk, .diskio, .temp: true
+        default: false
+        }
+    }
 
     /// The word the block's text starts with (`cpu 12%`, `up 3h 5m`).
     var label: StaticString {
@@ -82,6 +101,12 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .top: "top"
         case .swap: "swap"
         case .cores: "cores"
+        case .net: "net"
+        case .wifi: "wifi"
+        case .disk: "disk"
+        case .diskio: "io"
+        case .temp: "temp"
+        case .freq: "freq"
         case .time: "time"
         }
     }
@@ -143,23 +168,25 @@ public struct BlockValue {
 /// the block, its text replaces the built-in full text (for mem: the used/total
 /// form only, so clicks still reach the other forms); short text, level,
 /// urgency, percentage and visibility stay the block's own.
-func renderBlock(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
+func renderBlock(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
                  thresholds t: Thresholds, usage: RendererUsage, formats: BlockFormats, into v: inout BlockValue) {
-    renderBuiltIn(kind, snap, nowMs: nowMs, memForm: memForm, thresholds: t, usage: usage, into: &v)
+    renderBuiltIn(kind, argument: argument, snap, nowMs: nowMs, memForm: memForm, thresholds: t, usage: usage, into: &v)
     guard v.visible, kind != .mem || memForm == .usedTotal, let format = formats[kind] else { return }
     v.full.reset()
-    format.render(snap, nowMs: nowMs, usage: usage, into: &v.full)
+    format.render(snap, argument: argument, nowMs: nowMs, usage: usage, into: &v.full)
 }
 
 /// Fills `v` with `kind`'s built-in values for `snap` at `nowMs`: the block's own file says how.
-func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
+func renderBuiltIn(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
                    thresholds t: Thresholds, usage: RendererUsage, into v: inout BlockValue) {
     v.reset()
     guard snap.available.contains(kind.section) else {
         // Not measured: say so, never show a stale or zero figure. An exit is an event,
         // not a figure: without the exits part there is simply none to show.
         if kind == .exited { v.visible = false; return }
-        v.full.append(kind.label); v.full.append(UInt8(ascii: " ")); v.full.append(notAvailableText)
+        v.full.append(kind.label); v.full.append(UInt8(ascii: " "))
+        if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
+        v.full.append(notAvailableText)
         v.short.append(v.full)
         return
     }
@@ -175,6 +202,12 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, nowMs: UInt64, memForm: 
     case .top: TopBlock.render(snap, into: &v)
     case .swap: SwapBlock.render(snap, into: &v)
     case .cores: CoresBlock.render(snap, thresholds: t, into: &v)
+    case .net: NetBlock.render(snap, argument: argument, into: &v)
+    case .wifi: WifiBlock.render(snap, argument: argument, into: &v)
+    case .disk: DiskBlock.render(snap, argument: argument, into: &v)
+    case .diskio: DiskIOBlock.render(snap, argument: argument, into: &v)
+    case .temp: TempBlock.render(snap, argument: argument, into: &v)
+    case .freq: FreqBlock.render(snap, into: &v)
     // Drawn by the renderer, which owns the clocks (TimeBlock.swift).
     case .time: break
     }
@@ -209,6 +242,12 @@ extension BlockKind {
         case .top: TopBlock.placeholders
         case .swap: SwapBlock.placeholders
         case .cores: CoresBlock.placeholders
+        case .net: NetBlock.placeholders
+        case .wifi: WifiBlock.placeholders
+        case .disk: DiskBlock.placeholders
+        case .diskio: DiskIOBlock.placeholders
+        case .temp: TempBlock.placeholders
+        case .freq: FreqBlock.placeholders
         case .time: TimeBlock.placeholders
         }
     }
@@ -235,7 +274,7 @@ public struct Placeholder: Equatable, Sendable {
 
     /// Appends its value: shares are whole percents without `%`, sizes in the blocks'
     /// binary units (`3.2G`), loads with two decimals; `n/a` when its part was not measured.
-    func append(_ snap: Snapshot, nowMs: UInt64, usage: RendererUsage, into w: inout ByteWriter) {
+    func append(_ snap: Snapshot, argument: [UInt8] = [], nowMs: UInt64, usage: RendererUsage, into w: inout ByteWriter) {
         let i = Int(index)
         if !snap.available.contains(block.section) && !block.placeholders[i].measuredByRenderer {
             w.append(notAvailableText)
@@ -253,6 +292,12 @@ public struct Placeholder: Equatable, Sendable {
         case .top: TopBlock.append(i, snap, into: &w)
         case .swap: SwapBlock.append(i, snap, into: &w)
         case .cores: CoresBlock.append(i, snap, into: &w)
+        case .net: NetBlock.append(i, snap, argument: argument, into: &w)
+        case .wifi: WifiBlock.append(i, snap, argument: argument, into: &w)
+        case .disk: DiskBlock.append(i, snap, argument: argument, into: &w)
+        case .diskio: DiskIOBlock.append(i, snap, argument: argument, into: &w)
+        case .temp: TempBlock.append(i, snap, argument: argument, into: &w)
+        case .freq: FreqBlock.append(i, snap, into: &w)
         case .time: break
         }
     }

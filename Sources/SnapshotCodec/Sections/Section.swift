@@ -21,6 +21,11 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case top = 9
     case exits = 10
     case sampler = 11
+    case network = 12
+    case disks = 13
+    case diskIO = 14
+    case temperature = 15
+    case frequency = 16
 }
 
 extension SectionTag {
@@ -38,6 +43,11 @@ extension SectionTag {
         case .top: .top
         case .exits: .exits
         case .sampler: .sampler
+        case .network: .network
+        case .disks: .disks
+        case .diskIO: .diskIO
+        case .temperature: .temperature
+        case .frequency: .frequency
         }
     }
 }

@@ -1,0 +1,49 @@
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
+
+/// `io r 1.2M/s w 300K/s`: read and write rates of one whole disk (`diskio:nvme0n1`) or,
+/// by default, of all of them together.
+enum DiskIOBlock {
+    static let placeholders: [PlaceholderSpec] = [
+        PlaceholderSpec("read", "bytes read per second"),
+        PlaceholderSpec("write", "bytes written per second"),
+        PlaceholderSpec("device", "the disk, or all"),
+    ]
+
+    /// Read and write rates of the disk named `argument`, or the sum of all; nil when named and absent.
+    static func rates(_ snap: Snapshot, _ argument: [UInt8]) -> (read: UInt64, write: UInt64)? {
+        var read: UInt64 = 0, write: UInt64 = 0, found = argument.isEmpty
+        for d in snap.diskIO where argument.isEmpty || d.device == argument {
+            read = saturatingAdd(read, d.readBytesPerSecond)
+            write = saturatingAdd(write, d.writeBytesPerSecond)
+            found = true
+        }
+        return found ? (read, write) : nil
+    }
+
+    static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
+        v.full.append("io ")
+        guard let (read, write) = rates(snap, argument) else {
+            v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")); v.full.append(notAvailableText)
+            v.short.append(v.full)
+            return
+        }
+        if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
+        v.full.append("r "); v.full.appendRate(bytesPerSecond: read)
+        v.full.append(" w "); v.full.appendRate(bytesPerSecond: write)
+        v.short.append("r "); v.short.appendRate(bytesPerSecond: read)
+        v.short.append(" w "); v.short.appendRate(bytesPerSecond: write)
+    }
+
+    static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
+        guard let (read, write) = rates(snap, argument) else { w.append(notAvailableText); return }
+        switch index {
+        case 0: w.appendRate(bytesPerSecond: read)
+        case 1: w.appendRate(bytesPerSecond: write)
+        default: if argument.isEmpty { w.append("all") } else { w.append(bytes: argument) }
+        }
+    }
+}

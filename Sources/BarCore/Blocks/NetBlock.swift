@@ -1,0 +1,77 @@
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
+
+/// `net wlan0 192.168.1.20 ↓1.2M/s ↑34K/s`: an interface's address and rates (`net:eth0`;
+/// default the one holding the default route, else the first with a carrier); `net eth0 down`
+/// (critical) without a carrier.
+enum NetBlock {
+    static let placeholders: [PlaceholderSpec] = [
+        PlaceholderSpec("name", "the interface"),
+        PlaceholderSpec("ipv4", "its IPv4 address"),
+        PlaceholderSpec("ipv6", "its global IPv6 address"),
+        PlaceholderSpec("ip", "IPv4, else IPv6, else nothing"),
+        PlaceholderSpec("down", "bytes received per second"),
+        PlaceholderSpec("up", "bytes sent per second"),
+        PlaceholderSpec("state", "up or down"),
+    ]
+
+    /// The interface `argument` names, else the default route's, else the first with a carrier,
+    /// else the first.
+    static func interface(_ snap: Snapshot, _ argument: [UInt8]) -> InterfaceFigures? {
+        if !argument.isEmpty {
+            for n in snap.interfaces where n.name == argument { return n }
+            return nil
+        }
+        for n in snap.interfaces where n.flags.contains(.defaultRoute) { return n }
+        for n in snap.interfaces where n.flags.contains(.carrier) { return n }
+        return snap.interfaces.first
+    }
+
+    static func isUp(_ n: InterfaceFigures) -> Bool { n.flags.contains(.up) && n.flags.contains(.carrier) }
+
+    static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
+        v.full.append("net ")
+        guard let n = interface(snap, argument) else {
+            if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
+            v.full.append("down")
+            v.short.append(v.full)
+            v.level = .critical
+            return
+        }
+        v.full.append(bytes: n.name)
+        guard isUp(n) else {
+            v.full.append(" down")
+            v.short.append(v.full)
+            v.level = .critical
+            return
+        }
+        appendAddress(n, into: &v.full, leadingSpace: true)
+        v.full.append(" ↓"); v.full.appendRate(bytesPerSecond: n.rxBytesPerSecond)
+        v.full.append(" ↑"); v.full.appendRate(bytesPerSecond: n.txBytesPerSecond)
+        v.short.append("↓"); v.short.appendRate(bytesPerSecond: n.rxBytesPerSecond)
+        v.short.append(" ↑"); v.short.appendRate(bytesPerSecond: n.txBytesPerSecond)
+    }
+
+    static func appendAddress(_ n: InterfaceFigures, into w: inout ByteWriter, leadingSpace: Bool) {
+        let address = n.ipv4.isEmpty ? n.ipv6 : n.ipv4
+        guard !address.isEmpty else { return }
+        if leadingSpace { w.append(UInt8(ascii: " ")) }
+        w.append(bytes: address)
+    }
+
+    static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
+        guard let n = interface(snap, argument) else { w.append(index == 6 ? "down" : notAvailableText); return }
+        switch index {
+        case 0: w.append(bytes: n.name)
+        case 1: w.append(bytes: n.ipv4)
+        case 2: w.append(bytes: n.ipv6)
+        case 3: appendAddress(n, into: &w, leadingSpace: false)
+        case 4: w.appendRate(bytesPerSecond: n.rxBytesPerSecond)
+        case 5: w.appendRate(bytesPerSecond: n.txBytesPerSecond)
+        default: w.append(isUp(n) ? "up" : "down")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// Section 16: the current CPU frequency, MHz: average u32, highest u32.
+enum FrequencySection {
+    static let size = 2 * 4
+
+    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+        b.appendSection(.frequency) { b in
+            b.appendLE(s.cpuMHzAverage)
+            b.appendLE(s.cpuMHzMaximum)
+        }
+    }
+
+    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+        s.cpuMHzAverage = try r.u32()
+        s.cpuMHzMaximum = try r.u32()
+    }
+
+    static func clear(_ s: inout Snapshot) {
+        s.cpuMHzAverage = 0
+        s.cpuMHzMaximum = 0
+    }
+}
