@@ -79,7 +79,7 @@ let package = Package(
         // Runs the built sysstats-bar (release by default, for the memory budget).
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec"]),
 
-        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "TestSupport"]),
+        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
