@@ -29,6 +29,7 @@ public final class Sampler {
     private var diskIO: DiskIOProbe
     private var temperature: TemperatureProbe
     private var frequency: FrequencyProbe
+    private let network: NetworkProbe
 
     public init(configuration: SamplerConfiguration) {
         self.configuration = configuration
@@ -45,6 +46,9 @@ public final class Sampler {
         diskIO = DiskIOProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, buffer: buffer)
         temperature = TemperatureProbe(sysRoot: configuration.sysRoot, names: configuration.sensors)
         frequency = FrequencyProbe(sysRoot: configuration.sysRoot, procRoot: procRoot)
+        // Netlink shows this machine's interfaces: not with a fixture /proc.
+        network = NetworkProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, interfaces: configuration.interfaces,
+                               useNetlink: procRoot == "/proc")
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
@@ -56,6 +60,9 @@ public final class Sampler {
         snapshot.temperatures.reserveCapacity(Snapshot.maximumSensors)
         snapshot.interfaces.reserveCapacity(Snapshot.maximumInterfaces)
     }
+
+    /// Feeds netlink messages to the network probe (tests: committed dumps stand in for the kernel's).
+    public func applyNetlinkMessages(_ bytes: UnsafeRawBufferPointer) { network.apply(messages: bytes) }
 
     /// `--sensor` names that match no sensor on this machine (for a warning at start).
     public var unresolvedSensorNames: [String] { temperature.unresolvedNames }
@@ -88,6 +95,7 @@ public final class Sampler {
         diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
         temperature.sample(into: &snapshot, buffer: buffer)
         frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
+        network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
         if configuration.measureSelf { own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
         snapshot.urgent = urgentConditions()
     }

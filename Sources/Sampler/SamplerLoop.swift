@@ -27,6 +27,10 @@ public enum SamplerLoop {
             configuration.rulesPath = DataDirectory.join(data, "bookmarks.rules")
         }
         let sampler = Sampler(configuration: configuration)
+        for name in sampler.unresolvedSensorNames {
+            // Not fatal: a sensor's driver may load later; the temp block says n/a meanwhile.
+            printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
+        }
         let writer = SnapshotWriter(directory: directory)
         let intervalNs = UInt64(configuration.intervalMs) * 1_000_000
         var reportedWriteError = false

@@ -38,6 +38,68 @@ public struct ReportJSON: Encodable, Equatable {
         }
     }
 
+    public struct Wifi: Encodable, Equatable {
+        var ssid: String
+        var signalDBm: Int?
+        var qualityPercent: Int?
+        var bitrateMbps: Double?
+        enum CodingKeys: String, CodingKey {
+            case ssid, signalDBm = "signal_dbm", qualityPercent = "quality_percent", bitrateMbps = "bitrate_mbps"
+        }
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(ssid, forKey: .ssid)
+            try c.encodeNullable(signalDBm, forKey: .signalDBm)
+            try c.encodeNullable(qualityPercent, forKey: .qualityPercent)
+            try c.encodeNullable(bitrateMbps, forKey: .bitrateMbps)
+        }
+    }
+    public struct Interface: Encodable, Equatable {
+        var name: String
+        var up: Bool
+        var rxBytesPerS: UInt64?
+        var txBytesPerS: UInt64?
+        var ipv4: String?
+        var ipv6: String?
+        var wifi: Wifi?
+        enum CodingKeys: String, CodingKey {
+            case name, up, rxBytesPerS = "rx_bytes_per_s", txBytesPerS = "tx_bytes_per_s", ipv4, ipv6, wifi
+        }
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(up, forKey: .up)
+            try c.encodeNullable(rxBytesPerS, forKey: .rxBytesPerS)
+            try c.encodeNullable(txBytesPerS, forKey: .txBytesPerS)
+            try c.encodeNullable(ipv4, forKey: .ipv4)
+            try c.encodeNullable(ipv6, forKey: .ipv6)
+            try c.encodeNullable(wifi, forKey: .wifi)
+        }
+    }
+    public struct Disk: Encodable, Equatable {
+        var mount: String
+        var totalKiB, usedKiB, availableKiB: UInt64
+        enum CodingKeys: String, CodingKey {
+            case mount, totalKiB = "total_kib", usedKiB = "used_kib", availableKiB = "available_kib"
+        }
+    }
+    public struct DiskIO: Encodable, Equatable {
+        var device: String
+        var readBytesPerS, writeBytesPerS: UInt64
+        enum CodingKeys: String, CodingKey {
+            case device, readBytesPerS = "read_bytes_per_s", writeBytesPerS = "write_bytes_per_s"
+        }
+    }
+    public struct Temperature: Encodable, Equatable {
+        var sensor: String
+        var label: String
+        var celsius: Double
+    }
+    public struct Frequency: Encodable, Equatable {
+        var average: UInt32
+        var max: UInt32
+    }
+
     var uptimeSeconds: UInt64?
     var cpuPercent: Double?
     var memoryMiB: Memory?
@@ -50,6 +112,11 @@ public struct ReportJSON: Encodable, Equatable {
     var topCPU: [Process]
     var topMemory: [Process]
     var exits: [Exit]
+    var network: [Interface]
+    var disks: [Disk]
+    var diskIO: [DiskIO]
+    var temperatures: [Temperature]
+    var cpuMHz: Frequency?
     var sequence: UInt64
     var timestamp: UInt64
     var stale: Bool
@@ -58,12 +125,15 @@ public struct ReportJSON: Encodable, Equatable {
         case uptimeSeconds = "uptime_seconds", cpuPercent = "cpu_percent", memoryMiB = "memory_mib"
         case swap, load, battery, processes, running
         case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale, unavailable
+        case network, disks, diskIO = "disk_io", temperatures, cpuMHz = "cpu_mhz"
     }
 
     /// The JSON name of each part, in order.
     static let partNames: [(SnapshotSections, String)] = [
         (.uptime, "uptime"), (.cpu, "cpu"), (.memory, "memory"), (.load, "load"), (.processes, "processes"),
         (.battery, "battery"), (.top, "top"), (.exits, "exits"), (.sampler, "sampler"),
+        (.network, "network"), (.disks, "disks"), (.diskIO, "disk_io"), (.temperature, "temperatures"),
+        (.frequency, "cpu_mhz"),
     ]
 
     public init(_ s: Snapshot, stale: Bool) {
@@ -89,10 +159,39 @@ public struct ReportJSON: Encodable, Equatable {
             Exit(pid: $0.pid, name: String(decoding: $0.name, as: UTF8.self), timeMs: $0.timeMs,
                  lastPrivateMiB: Self.mib($0.lastPrivateKiB), freedMiB: Self.mib($0.freedKiB))
         }
+        network = has.contains(.network) ? s.interfaces.map(Self.interface) : []
+        disks = has.contains(.disks) ? s.disks.map {
+            Disk(mount: Self.text($0.mount), totalKiB: $0.totalKiB, usedKiB: $0.usedKiB, availableKiB: $0.availableKiB)
+        } : []
+        diskIO = has.contains(.diskIO) ? s.diskIO.map {
+            DiskIO(device: Self.text($0.device), readBytesPerS: $0.readBytesPerSecond, writeBytesPerS: $0.writeBytesPerSecond)
+        } : []
+        temperatures = has.contains(.temperature) ? s.temperatures.map {
+            Temperature(sensor: Self.text($0.chip), label: Self.text($0.label), celsius: Double($0.milliCelsius) / 1000)
+        } : []
+        cpuMHz = has.contains(.frequency) ? Frequency(average: s.cpuMHzAverage, max: s.cpuMHzMaximum) : nil
         sequence = s.sequence
         timestamp = s.timestampMs
         self.stale = stale
     }
+
+    static func interface(_ n: InterfaceFigures) -> Interface {
+        let rates = n.flags.contains(.rates)
+        var wifi: Wifi? = nil
+        if n.flags.contains(.wifiLink) {
+            wifi = Wifi(ssid: text(n.wifi.ssid),
+                        signalDBm: n.wifi.signalDBm == Snapshot.unknownSignal ? nil : Int(n.wifi.signalDBm),
+                        qualityPercent: n.wifi.qualityPercent <= 100 ? Int(n.wifi.qualityPercent) : nil,
+                        bitrateMbps: n.wifi.bitrateKbps == 0 ? nil : Double(n.wifi.bitrateKbps) / 1000)
+        }
+        return Interface(name: text(n.name), up: n.flags.isSuperset(of: [.up, .carrier]),
+                         rxBytesPerS: rates ? n.rxBytesPerSecond : nil, txBytesPerS: rates ? n.txBytesPerSecond : nil,
+                         ipv4: n.ipv4.isEmpty ? nil : text(n.ipv4), ipv6: n.ipv6.isEmpty ? nil : text(n.ipv6), wifi: wifi)
+    }
+
+    /// Raw bytes from the snapshot (an SSID, an interface name) as text: invalid UTF-8 becomes
+    /// U+FFFD; JSON escapes the rest.
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -110,6 +209,11 @@ public struct ReportJSON: Encodable, Equatable {
         try c.encode(topCPU, forKey: .topCPU)
         try c.encode(topMemory, forKey: .topMemory)
         try c.encode(exits, forKey: .exits)
+        try c.encode(network, forKey: .network)
+        try c.encode(disks, forKey: .disks)
+        try c.encode(diskIO, forKey: .diskIO)
+        try c.encode(temperatures, forKey: .temperatures)
+        try c.encodeNullable(cpuMHz, forKey: .cpuMHz)
         try c.encode(sequence, forKey: .sequence)
         try c.encode(timestamp, forKey: .timestamp)
         try c.encode(stale, forKey: .stale)
@@ -143,5 +247,12 @@ public struct ReportJSON: Encodable, Equatable {
         case .notCharging: "not_charging"
         case .full: "full"
         }
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// The value, or an explicit null: "not measured" is an answer too.
+    mutating func encodeNullable<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
 }

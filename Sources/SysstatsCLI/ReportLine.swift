@@ -1,9 +1,13 @@
+import Bookmarks
 import SnapshotCodec
 
-/// The one-line report: uptime, CPU, memory breakdown, battery, processes.
+/// The one-line report: uptime, CPU, memory breakdown, battery, processes; then, where
+/// the snapshot has them, network, disks, temperature and frequency.
 ///
 ///     [Uptime]: 0 day(s), 12:17:38 [CPU]: 23% [Memory(MB)]: free= 17.4, other=329.1, wired= 69.7, active= 53.9, inactive= 32.8 [Battery]: 85% [Process]: 39
+///     … [Net]: wlan0 HomeNet 192.168.1.20 rx 1.2 MiB/s tx 34.2 KiB/s [Disk]: / 78.6 GiB free [Temp]: 52°C [MHz]: 2345/4567
 ///
+/// Interface names and SSIDs are any bytes: they are shown through TerminalText.
 /// "MB" is MiB (KiB / 1024, one decimal, right-aligned in 5 columns).
 public enum ReportLine {
     /// A figure that was not measured reads `n/a`.
@@ -19,7 +23,45 @@ public enum ReportLine {
                 : na)
             + " [Battery]: \(has.contains(.battery) ? battery(snapshot.battery) : na)"
             + " [Process]: \(has.contains(.processes) ? "\(snapshot.processCount)" : na)"
+            + newerParts(snapshot)
     }
+
+    /// The parts of format v3's later sections, each only when measured.
+    static func newerParts(_ s: Snapshot) -> String {
+        var line = ""
+        if s.available.contains(.network), let n = s.interfaces.first {
+            line += " [Net]: \(TerminalText.escape(n.name))"
+            if n.flags.contains(.wifiLink) { line += " \(TerminalText.escape(n.wifi.ssid))" }
+            if !n.flags.isSuperset(of: [.up, .carrier]) {
+                line += " down"
+            } else {
+                if !n.ipv4.isEmpty { line += " \(TerminalText.escape(n.ipv4))" }
+                if n.flags.contains(.rates) { line += " rx \(rate(n.rxBytesPerSecond)) tx \(rate(n.txBytesPerSecond))" }
+            }
+        }
+        if s.available.contains(.disks) {
+            for d in s.disks where d.totalKiB > 0 {
+                line += " [Disk]: \(TerminalText.escape(d.mount)) \(gib(d.availableKiB)) GiB free"
+            }
+        }
+        if s.available.contains(.temperature), let t = s.temperatures.first(where: \.isCPUPackage) ?? s.temperatures.first {
+            line += " [Temp]: \((Int(t.milliCelsius) + (t.milliCelsius >= 0 ? 500 : -500)) / 1000)°C"
+        }
+        if s.available.contains(.frequency) { line += " [MHz]: \(s.cpuMHzAverage)/\(s.cpuMHzMaximum)" }
+        return line
+    }
+
+    /// Bytes per second with one decimal in binary units: "512 B/s", "34.2 KiB/s", "1.2 MiB/s".
+    static func rate(_ bytesPerSecond: UInt64) -> String {
+        let units = ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"]
+        var value = Double(bytesPerSecond)
+        var u = 0
+        while value >= 1024 && u < units.count - 1 { value /= 1024; u += 1 }
+        return u == 0 ? "\(bytesPerSecond) B/s" : "\((value * 10).rounded() / 10) \(units[u])"
+    }
+
+    /// KiB as GiB with one decimal.
+    static func gib(_ kib: UInt64) -> String { "\((Double(kib) / 1_048_576 * 10).rounded() / 10)" }
 
     /// "0 day(s), 12:17:38".
     public static func uptime(centiseconds: UInt64) -> String {

@@ -64,6 +64,104 @@ final class I3barClientTests: XCTestCase {
         XCTAssertTrue(isRendererRunning(dir.path), "i3bar keeps the status command running")
     }
 
+    /// The whole status line under real i3bar: every system block and a clock, what i3bar
+    /// reads captured with tee. i3bar logs no error, and the clock shows what `date` does.
+    func testI3barShowsAFullBarAndTheClockMatchesDateInUTC() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.xvfb), FileManager.default.isExecutableFile(atPath: Self.i3)
+        else { throw XCTSkip("Xvfb or i3 is not installed") }
+        let number = 290 + Int(getpid() % 100)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: Self.xvfb)
+        server.arguments = [":\(number)", "-nolisten", "tcp", "-noreset", "-screen", "0", "1280x600x24"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline { usleep(20_000) }
+
+        let dir = try RuntimeDir()
+        var snapshot = sampleSnapshot(sequence: 1)
+        snapshot.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
+        var wlan = InterfaceFigures()
+        wlan.name = Array("wlan0".utf8)
+        wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]
+        wlan.ipv4 = Array("192.168.1.20".utf8)
+        wlan.rxBytesPerSecond = 1_258_291
+        wlan.wifi.ssid = [0x22, 0x7D, 0x2C, 0x7B, 0xFF, 0x1B] + Array("Net".utf8)   // ",{ then invalid UTF-8 and ESC
+        wlan.wifi.qualityPercent = 72
+        snapshot.interfaces = [wlan]
+        var root = DiskFigures()
+        root.mount = Array("/".utf8); root.totalKiB = 125_000_000; root.usedKiB = 40_000_000; root.availableKiB = 78_600_000
+        snapshot.disks = [root]
+        var package = TemperatureFigures()
+        package.chip = Array("coretemp".utf8); package.label = Array("Package id 0".utf8)
+        package.milliCelsius = 52_000; package.isCPUPackage = true
+        snapshot.temperatures = [package]
+        snapshot.cpuMHzAverage = 2345; snapshot.cpuMHzMaximum = 4567
+        try dir.publish(snapshot)
+        let stream = dir.url.appendingPathComponent("stream")
+        let blocks = "cpu,cores,mem,swap,load,net,wifi,disk,diskio,temp,freq,time"
+        let config = dir.url.appendingPathComponent("i3.conf")
+        try """
+            # i3 config file (v4)
+            font pango:monospace 8
+            bar {
+                status_command \(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --blocks \(blocks) --format 'time=%Y-%m-%d %H:%M:%S' | tee \(stream.path)
+            }
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let log = dir.url.appendingPathComponent("i3.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let i3 = Process()
+        i3.executableURL = URL(fileURLWithPath: Self.i3)
+        i3.arguments = ["-c", config.path]
+        i3.environment = ["DISPLAY": ":\(number)", "PATH": "/usr/bin:/bin", "HOME": dir.path, "TZ": "UTC", "LC_ALL": "C"]
+        let handle = try FileHandle(forWritingTo: log)
+        i3.standardOutput = handle
+        i3.standardError = handle
+        try i3.run()
+        defer { if i3.isRunning { i3.terminate(); i3.waitUntilExit() } }
+
+        let started = Date().addingTimeInterval(15)
+        while !isRendererRunning(dir.path) && Date() < started { usleep(50_000) }
+        XCTAssertTrue(isRendererRunning(dir.path), "i3bar starts the status command")
+        for sequence in 2...12 {
+            usleep(200_000)
+            snapshot.sequence = UInt64(sequence)
+            snapshot.timestampMs = realtimeMs()
+            try dir.publish(snapshot)
+        }
+        let text = try String(contentsOf: log, encoding: .utf8)
+        XCTAssertTrue(i3.isRunning)
+        XCTAssertFalse(text.localizedCaseInsensitiveContains("error"), text)
+        // The last array i3bar read: every block asked for, in order.
+        let lines = try String(contentsOf: stream, encoding: .utf8).split(separator: "\n")
+        let last = try XCTUnwrap(lines.last.map { $0.hasPrefix(",") ? String($0.dropFirst()) : String($0) })
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [[String: Any]], last)
+        XCTAssertEqual(array.map { $0["name"] as? String }, blocks.split(separator: ",").map(String.init))
+        let byName = Dictionary(array.map { ($0["name"] as! String, $0["full_text"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(byName["net"], "net wlan0 192.168.1.20 ↓1.2M/s ↑0B/s")
+        XCTAssertEqual(byName["disk"], "disk / 75.0G free")
+        XCTAssertEqual(byName["temp"], "temp 52°C")
+        XCTAssertEqual(byName["freq"], "freq 2.3/4.6GHz")
+        XCTAssertEqual(byName["wifi"], "wifi \"},{\u{FFFD}\u{1B}Net 72%", "the SSID's bytes escaped, not injected")
+        let date = Process()
+        date.executableURL = URL(fileURLWithPath: "/bin/date")
+        date.arguments = ["-u", "+%Y-%m-%d %H:%M:%S"]
+        let out = Pipe()
+        date.standardOutput = out
+        try date.run()
+        let now = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .newlines)
+        date.waitUntilExit()
+        let shown = try XCTUnwrap(byName["time"])
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let lag = try XCTUnwrap(formatter.date(from: now)).timeIntervalSince(try XCTUnwrap(formatter.date(from: shown)))
+        XCTAssertTrue((0...1.5).contains(lag), "the clock shows \(shown), date says \(now)")
+    }
+
     /// True when a sysstats-bar with this runtime dir is running.
     func isRendererRunning(_ runtimeDir: String) -> Bool {
         guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }

@@ -14,7 +14,8 @@ final class ReportJSONTests: XCTestCase {
         let json = try object(Samples.laptop)
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
-                                        "timestamp", "stale", "unavailable"])
+                                        "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
+                                        "temperatures", "cpu_mhz"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -74,5 +75,65 @@ final class ReportJSONTests: XCTestCase {
 
     func testJSONSaysStaleWhenTold() throws {
         XCTAssertEqual(try object(Samples.laptop, stale: true)["stale"] as? Bool, true)
+    }
+
+    func testJSONCarriesNetworkDisksTemperaturesAndFrequencyAsTheIssueNamesThem() throws {
+        var s = Samples.laptop
+        s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
+        var wlan = InterfaceFigures()
+        wlan.name = Array("wlan0".utf8)
+        wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]
+        wlan.rxBytesPerSecond = 1200; wlan.txBytesPerSecond = 34
+        wlan.ipv4 = Array("192.168.1.20".utf8)
+        wlan.wifi.ssid = Array("Caf\u{E9} \"net\"".utf8) + [0xFF, 0x1B]
+        wlan.wifi.signalDBm = -61; wlan.wifi.qualityPercent = 78; wlan.wifi.bitrateKbps = 866_700
+        var eth = InterfaceFigures()
+        eth.name = Array("eth0".utf8)
+        s.interfaces = [wlan, eth]
+        var root = DiskFigures()
+        root.mount = Array("/".utf8); root.totalKiB = 100; root.usedKiB = 40; root.availableKiB = 55
+        s.disks = [root]
+        var nvme = DiskIOFigures()
+        nvme.device = Array("nvme0n1".utf8); nvme.readBytesPerSecond = 5; nvme.writeBytesPerSecond = 6
+        s.diskIO = [nvme]
+        var t = TemperatureFigures()
+        t.chip = Array("coretemp".utf8); t.label = Array("Package id 0".utf8); t.milliCelsius = 52_500
+        s.temperatures = [t]
+        s.cpuMHzAverage = 2345; s.cpuMHzMaximum = 4567
+        let json = try object(s)
+        let network = try XCTUnwrap(json["network"] as? [[String: Any]])
+        XCTAssertEqual(network.count, 2)
+        XCTAssertEqual(Set(network[0].keys), ["name", "up", "rx_bytes_per_s", "tx_bytes_per_s", "ipv4", "ipv6", "wifi"])
+        XCTAssertEqual(network[0]["name"] as? String, "wlan0")
+        XCTAssertEqual(network[0]["up"] as? Bool, true)
+        XCTAssertEqual(network[0]["rx_bytes_per_s"] as? Int, 1200)
+        XCTAssertEqual(network[0]["ipv4"] as? String, "192.168.1.20")
+        XCTAssertTrue(network[0]["ipv6"] is NSNull)
+        let wifi = try XCTUnwrap(network[0]["wifi"] as? [String: Any])
+        XCTAssertEqual(wifi["ssid"] as? String, "Caf\u{E9} \"net\"\u{FFFD}\u{1B}", "any bytes: invalid UTF-8 replaced, controls JSON-escaped")
+        XCTAssertEqual(wifi["signal_dbm"] as? Int, -61)
+        XCTAssertEqual(wifi["quality_percent"] as? Int, 78)
+        XCTAssertEqual(wifi["bitrate_mbps"] as? Double, 866.7)
+        XCTAssertTrue(network[1]["wifi"] is NSNull, "not wireless: null")
+        XCTAssertEqual(network[1]["up"] as? Bool, false)
+        XCTAssertTrue(network[1]["rx_bytes_per_s"] is NSNull, "no rates measured yet: null")
+        XCTAssertEqual(json["disks"] as? NSArray,
+                       [["mount": "/", "total_kib": 100, "used_kib": 40, "available_kib": 55]] as NSArray)
+        XCTAssertEqual(json["disk_io"] as? NSArray,
+                       [["device": "nvme0n1", "read_bytes_per_s": 5, "write_bytes_per_s": 6]] as NSArray)
+        XCTAssertEqual(json["temperatures"] as? NSArray,
+                       [["sensor": "coretemp", "label": "Package id 0", "celsius": 52.5]] as NSArray)
+        XCTAssertEqual(json["cpu_mhz"] as? [String: Int], ["average": 2345, "max": 4567])
+        XCTAssertEqual(json["unavailable"] as? [String], [])
+        let line = ReportLine.format(s)
+        XCTAssertTrue(line.hasSuffix(" [Net]: wlan0 Caf\u{E9} \"net\"\\xff\\x1b 192.168.1.20 rx 1.2 KiB/s tx 34 B/s [Disk]: / 0.0 GiB free [Temp]: 53°C [MHz]: 2345/4567"), line)
+    }
+
+    func testNewerPartsNotMeasuredAreEmptyListsOrNullAndNamed() throws {
+        let json = try object(Samples.laptop)
+        XCTAssertEqual((json["network"] as? [Any])?.count, 0)
+        XCTAssertTrue(json["cpu_mhz"] is NSNull)
+        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz"])
+        XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

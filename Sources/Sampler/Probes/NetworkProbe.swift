@@ -1,0 +1,197 @@
+import ProcFS
+import SnapshotCodec
+
+/// Network interfaces: rates from /proc/net/dev (kept open) every sample; links, addresses
+/// and the default route pushed by an rtnetlink socket (dumped once, then events — no
+/// polling); the Wi-Fi link from nl80211 every few seconds (/proc/net/wireless as the
+/// fallback). Loopback and virtual interfaces (containers, bridges, VPN tunnels) are left
+/// out unless named with `--net`; at most ``Snapshot/maximumInterfaces``.
+///
+/// With a fixture /proc (`--proc-root`) there is no netlink (it would show this machine's
+/// interfaces): the interfaces are those of the fixture's net/dev, up when
+/// `<sys-root>/class/net/NAME/operstate` says `up`.
+final class NetworkProbe {
+    static let wirelessRefreshMs: UInt64 = 5_000
+
+    private let netDev: NetDevReader
+    private var previous = NetDevStats()
+    private var previousNs: UInt64 = 0
+    private var socket: RouteNetlinkSocket?
+    private(set) var table = InterfaceTable()
+    private let named: [ShortName]
+    private let wireless: WirelessQuery?
+    private let wirelessProc: WirelessProcReader
+    private var lastWirelessMs: UInt64 = 0
+    private var links: [(index: Int32, link: WirelessLink?)] = []
+    private let sysRoot: String
+    private var operstates: [(name: FixedName, file: ProcFile)] = []
+
+    init(procRoot: String, sysRoot: String, interfaces: [String], useNetlink: Bool) {
+        netDev = NetDevReader(procRoot: procRoot)
+        named = interfaces.map { ShortName($0) }
+        wirelessProc = WirelessProcReader(procRoot: procRoot)
+        self.sysRoot = sysRoot
+        if useNetlink, case .success(let s) = RouteNetlinkSocket.open() {
+            socket = s
+            _ = s.requestDump(.all)
+            wireless = WirelessQuery(timeoutMilliseconds: 50)
+        } else {
+            wireless = nil
+        }
+        links.reserveCapacity(Snapshot.maximumInterfaces)
+        operstates.reserveCapacity(Snapshot.maximumInterfaces)
+        previous.interfaces.reserveCapacity(NetDevReader.maximumInterfaces)
+    }
+
+    /// Applies netlink messages as if the socket had delivered them (tests feed committed dumps).
+    func apply(messages bytes: UnsafeRawBufferPointer) { _ = table.apply(messages: bytes) }
+
+    func sample(into s: inout Snapshot, buffer: ReadBuffer, realtimeMs: UInt64, monotonicNs: UInt64) {
+        drainEvents(buffer)
+        guard let counters = netDev.update(buffer) else { return }
+        let elapsedNs = monotonicNs > previousNs ? monotonicNs - previousNs : 0
+        let refreshWireless = lastWirelessMs == 0 || realtimeMs &- lastWirelessMs >= NetworkProbe.wirelessRefreshMs
+            || realtimeMs < lastWirelessMs
+        if refreshWireless { lastWirelessMs = realtimeMs == 0 ? 1 : realtimeMs }
+        var n = 0
+        // The default route's interface first, then the others by index.
+        let first = table.defaultInterfaceIndex
+        for pass in 0..<2 {
+            for c in counters.interfaces where n < Snapshot.maximumInterfaces {
+                let entry = tableEntry(c.name)
+                if !shown(c.name, entry) { continue }
+                let isDefault = entry != nil && entry?.index == first
+                if (pass == 0) != isDefault { continue }
+                if n == s.interfaces.count { s.interfaces.append(InterfaceFigures()) }
+                fill(&s.interfaces[n], c, entry, isDefault: isDefault, elapsedNs: elapsedNs, buffer: buffer,
+                     refreshWireless: refreshWireless)
+                n += 1
+            }
+        }
+        if s.interfaces.count > n { s.interfaces.removeLast(s.interfaces.count - n) }
+        previous = counters
+        previousNs = monotonicNs
+        s.available.insert(.network)
+    }
+
+    private func drainEvents(_ buffer: ReadBuffer) {
+        guard let socket else { return }
+        var lost = false
+        let result = socket.drain(into: buffer) { datagram in
+            _ = table.apply(messages: datagram)
+        }
+        lost = result.eventsLost
+        if lost {
+            table.removeAll()
+            _ = socket.requestDump(.all)
+        } else if table.needsAddressDump && !socket.isDumping {
+            table.acknowledgeAddressDump()
+            _ = socket.requestDump(.addresses)
+        }
+    }
+
+    private func tableEntry(_ name: FixedName) -> NetworkInterface? {
+        guard socket != nil || !table.interfaces.isEmpty else { return nil }
+        for i in table.interfaces.indices where sameName(table.interfaces[i].name, name) { return table.interfaces[i] }
+        return nil
+    }
+
+    /// Whether the interface is shown: named with --net, or not loopback and not virtual.
+    private func shown(_ name: FixedName, _ entry: NetworkInterface?) -> Bool {
+        for n in named where sameName(n, name) { return true }
+        if isLoopbackName(name) { return false }
+        guard let entry else {
+            // Without netlink: by name only.
+            return socket == nil && table.interfaces.isEmpty && !looksVirtual(name)
+        }
+        // The default route's interface is shown even when virtual (a server's bridge, a VPN).
+        if !entry.isLoopback, entry.index == table.defaultInterfaceIndex { return true }
+        return !entry.isLoopback && !entry.isVirtual
+    }
+
+    private func fill(_ f: inout InterfaceFigures, _ c: NetInterfaceCounters, _ entry: NetworkInterface?, isDefault: Bool,
+                      elapsedNs: UInt64, buffer: ReadBuffer, refreshWireless: Bool) {
+        c.name.withUnsafeBytes { replace(&f.name, with: $0) }
+        var flags: InterfaceFigures.Flags = []
+        if let entry {
+            if entry.isUp { flags.insert(.up) }
+            if entry.carrier == true || entry.operationalState == .up { flags.insert(.carrier) }
+            if isDefault { flags.insert(.defaultRoute) }
+            f.ipv4.removeAll(keepingCapacity: true)
+            f.ipv6.removeAll(keepingCapacity: true)
+            entry.ipv4?.appendAddress(into: &f.ipv4)
+            entry.ipv6?.appendAddress(into: &f.ipv6)
+        } else {
+            f.ipv4.removeAll(keepingCapacity: true)
+            f.ipv6.removeAll(keepingCapacity: true)
+            if operstateIsUp(c.name, buffer) { flags.insert(.up); flags.insert(.carrier) }
+        }
+        f.rxBytes = c.rxBytes
+        f.txBytes = c.txBytes
+        if previousNs != 0, let before = previous.interface(named: c.name) {
+            f.rxBytesPerSecond = perSecond(c.rxBytes, before.rxBytes, elapsedNs)
+            f.txBytesPerSecond = perSecond(c.txBytes, before.txBytes, elapsedNs)
+            flags.insert(.rates)
+        } else {
+            f.rxBytesPerSecond = 0
+            f.txBytesPerSecond = 0
+        }
+        if refreshWireless { updateWireless(&f, c.name, entry, buffer) }
+        // Wireless flags carry over between refreshes.
+        flags.formUnion(f.flags.intersection([.wireless, .wifiLink]))
+        f.flags = flags
+    }
+
+    /// The Wi-Fi state of one interface: nl80211 when there is netlink, else /proc/net/wireless.
+    private func updateWireless(_ f: inout InterfaceFigures, _ name: FixedName, _ entry: NetworkInterface?, _ buffer: ReadBuffer) {
+        f.flags.remove([.wireless, .wifiLink])
+        f.wifi.ssid.removeAll(keepingCapacity: true)
+        f.wifi.signalDBm = Snapshot.unknownSignal
+        f.wifi.qualityPercent = 255
+        f.wifi.bitrateKbps = 0
+        if let wireless, let entry, let link = wireless.link(interfaceIndex: entry.index, buffer: buffer) {
+            f.flags.insert(.wireless)
+            guard link.ssidLength > 0 else { return }
+            f.flags.insert(.wifiLink)
+            link.appendSSID(into: &f.wifi.ssid)
+            if let dBm = link.signalDBm { f.wifi.signalDBm = Int16(dBm) }
+            if let q = link.qualityPercent { f.wifi.qualityPercent = q }
+            f.wifi.bitrateKbps = link.bitrateKbps ?? 0
+            return
+        }
+        let short = name.withUnsafeBytes { ShortName($0) }
+        guard let reading = wirelessProc.update(buffer, interface: short) else { return }
+        f.flags.insert(.wireless)
+        // /proc/net/wireless has no SSID: a link quality above 0 is an association.
+        guard reading.link > 0 else { return }
+        f.flags.insert(.wifiLink)
+        f.wifi.qualityPercent = reading.qualityPercent
+        if let dBm = reading.levelDBm { f.wifi.signalDBm = Int16(dBm) }
+    }
+
+    private func operstateIsUp(_ name: FixedName, _ buffer: ReadBuffer) -> Bool {
+        var file: ProcFile? = nil
+        for entry in operstates where entry.name == name { file = entry.file }
+        if file == nil, operstates.count < Snapshot.maximumInterfaces {
+            let f = ProcFile(joinPath(sysRoot, "class/net/" + name.description + "/operstate"))
+            operstates.append((name, f))
+            file = f
+        }
+        guard let file, case .success(let bytes) = file.read(into: buffer) else { return false }
+        return bytes.count >= 2 && bytes[0] == UInt8(ascii: "u") && bytes[1] == UInt8(ascii: "p")
+    }
+}
+
+private func isLoopbackName(_ name: FixedName) -> Bool {
+    name.count == 2 && name.hasPrefix("lo")
+}
+
+private func sameName(_ a: ShortName, _ b: FixedName) -> Bool {
+    a.withBytes { b.equals($0) }
+}
+
+/// Names of virtual interfaces, for when netlink cannot say (the same prefixes InterfaceTable uses).
+private func looksVirtual(_ name: FixedName) -> Bool {
+    for prefix in NetworkInterface.virtualNamePrefixes where name.hasPrefix(prefix) { return true }
+    return false
+}

@@ -1,0 +1,197 @@
+import Foundation
+import ProcFS
+import SnapshotCodec
+import XCTest
+import TestSupport
+@testable import Sampler
+
+/// The network, disk I/O, temperature and frequency probes on fixture trees: two samples,
+/// known rates; what a missing file leaves out. (Disk space is statvfs of this machine:
+/// FileSystemSpaceTests pins its arithmetic against df.)
+final class SystemProbesTests: XCTestCase {
+    static let t0: UInt64 = 1_763_712_345_000
+
+    var root = ""
+    var procRoot: String { root + "/proc" }
+    var sysRoot: String { root + "/sys" }
+
+    override func setUpWithError() throws {
+        root = NSTemporaryDirectory() + "sysstats-probes-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: procRoot + "/net", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: sysRoot, withIntermediateDirectories: true)
+        addTeardownBlock { [root] in try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    func write(_ relative: String, _ text: String) throws {
+        let path = root + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // Truncate in place: the probes keep their files open.
+        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
+        fputs(text, f)
+        fclose(f)
+    }
+
+    func netDev(_ rows: [(String, UInt64, UInt64)]) -> String {
+        var text = "Inter-|   Receive                                                |  Transmit\n"
+        text += " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+        for (name, rx, tx) in rows { text += "\(name): \(rx) 10 0 0 0 0 0 0 \(tx) 20 0 0 0 0 0 0\n" }
+        return text
+    }
+
+    func sampler(interfaces: [String] = [], sensors: [String] = []) -> Sampler {
+        var config = SamplerConfiguration()
+        config.procRoot = procRoot
+        config.sysRoot = sysRoot
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        config.interfaces = interfaces
+        config.sensors = sensors
+        return Sampler(configuration: config)
+    }
+
+    func feedNetlinkDumps(_ s: Sampler) throws {
+        for name in ["link-dump.bin", "addr-route-dump.bin"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("netlink/" + name)))
+            data.withUnsafeBytes { s.applyNetlinkMessages($0) }
+        }
+    }
+
+    func testNetworkRatesAddressesAndTheDefaultRouteFromNetlinkAndNetDev() throws {
+        let names = ["lo", "eth0", "wlan0", "docker0", "wg0", "veth3f2a1b9"]
+        try write("proc/net/dev", netDev(names.map { ($0, 1000, 1000) }))
+        try write("proc/net/wireless", """
+            Inter-| sta-|   Quality        |   Discarded packets               | Missed | WE
+             face | tus | link level noise |  nwid  crypt   frag  retry   misc | beacon | 22
+             wlan0: 0000   49.  -61.  -256        0      0      0      0      0        0
+
+            """)
+        let s = sampler()
+        try feedNetlinkDumps(s)
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertTrue(s.snapshot.available.contains(.network))
+        XCTAssertFalse(s.snapshot.interfaces[0].flags.contains(.rates), "no rates from one reading")
+        try write("proc/net/dev", netDev([("lo", 5000, 5000), ("eth0", 2_001_000, 251_000), ("wlan0", 1000, 1500),
+                                          ("docker0", 1000, 1000), ("wg0", 1000, 1000), ("veth3f2a1b9", 1000, 1000)]))
+        s.sample(realtimeMs: Self.t0 + 500, monotonicNs: 1_500_000_000)
+        let n = s.snapshot.interfaces
+        XCTAssertEqual(n.map { String(decoding: $0.name, as: UTF8.self) }, ["eth0", "wlan0"],
+                       "the default route's first; loopback, the bridge, the VPN and the veth left out")
+        XCTAssertEqual(n[0].flags, [.up, .carrier, .defaultRoute, .rates])
+        XCTAssertEqual(n[0].rxBytesPerSecond, 4_000_000, "2 MB in half a second")
+        XCTAssertEqual(n[0].txBytesPerSecond, 500_000)
+        XCTAssertEqual(n[0].rxBytes, 2_001_000)
+        XCTAssertEqual(String(decoding: n[0].ipv4, as: UTF8.self), "192.168.1.20")
+        XCTAssertEqual(String(decoding: n[0].ipv6, as: UTF8.self), "2001:db8::20", "the global address, not fe80::")
+        XCTAssertEqual(String(decoding: n[1].ipv4, as: UTF8.self), "10.0.0.5")
+        XCTAssertEqual(n[1].txBytesPerSecond, 1000)
+        // No nl80211 here (a fixture machine): /proc/net/wireless gives the quality.
+        XCTAssertTrue(n[1].flags.isSuperset(of: [.wireless, .wifiLink]))
+        XCTAssertEqual(n[1].wifi.qualityPercent, 70, "49 of 70")
+        XCTAssertEqual(n[1].wifi.signalDBm, -61)
+        XCTAssertFalse(n[0].flags.contains(.wireless))
+    }
+
+    func testANamedVirtualInterfaceIsShown() throws {
+        try write("proc/net/dev", netDev([("eth0", 1, 1), ("wg0", 1, 1), ("docker0", 1, 1)]))
+        let s = sampler(interfaces: ["wg0"])
+        try feedNetlinkDumps(s)
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertEqual(s.snapshot.interfaces.map { String(decoding: $0.name, as: UTF8.self) }, ["eth0", "wg0"])
+    }
+
+    func testWithoutNetlinkInterfacesComeFromNetDevAndOperstate() throws {
+        try write("proc/net/dev", netDev([("lo", 1, 1), ("enp3s0", 1, 1), ("wlp2s0", 1, 1), ("docker0", 1, 1), ("vethab12", 1, 1)]))
+        try write("sys/class/net/enp3s0/operstate", "down\n")
+        try write("sys/class/net/wlp2s0/operstate", "up\n")
+        let s = sampler()
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        let n = s.snapshot.interfaces
+        XCTAssertEqual(n.map { String(decoding: $0.name, as: UTF8.self) }, ["enp3s0", "wlp2s0"])
+        XCTAssertEqual(n.map { $0.flags.contains(.carrier) }, [false, true])
+        try write("sys/class/net/enp3s0/operstate", "up\n")
+        s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
+        XCTAssertTrue(s.snapshot.interfaces[0].flags.contains(.carrier), "the kept-open operstate is read again")
+    }
+
+    func testMissingNetDevLeavesTheNetworkOut() throws {
+        let s = sampler()
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertFalse(s.snapshot.available.contains(.network))
+        XCTAssertEqual(s.snapshot.interfaces, [])
+        XCTAssertFalse(s.snapshot.available.contains(.diskIO))
+        XCTAssertFalse(s.snapshot.available.contains(.temperature))
+    }
+
+    func testDiskIORatesOfWholeDisks() throws {
+        func stats(_ sdaRead: UInt64, _ sdaWrite: UInt64) -> String {
+            "   8       0 sda 100 5 \(sdaRead) 40 200 7 \(sdaWrite) 90 0 120 130 1 0 8 0 3 4\n"
+            + "   8       1 sda1 100 5 \(sdaRead) 40 200 7 \(sdaWrite) 90 0 120 130 1 0 8 0 3 4\n"
+            + "   7       0 loop0 100 5 999999 40 200 7 0 90 0 120 130 1 0 8 0 3 4\n"
+        }
+        try write("proc/diskstats", stats(1000, 2000))
+        try FileManager.default.createDirectory(atPath: sysRoot + "/block/sda", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: sysRoot + "/block/loop0", withIntermediateDirectories: true)
+        let s = sampler()
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertEqual(s.snapshot.diskIO.map(\.readBytesPerSecond), [0], "no rate from one reading")
+        try write("proc/diskstats", stats(1000 + 4096, 2000 + 2048))
+        s.sample(realtimeMs: Self.t0 + 2000, monotonicNs: 3_000_000_000)
+        let d = try XCTUnwrap(s.snapshot.diskIO.first)
+        XCTAssertEqual(s.snapshot.diskIO.count, 1, "partitions and loop devices are not whole disks")
+        XCTAssertEqual(String(decoding: d.device, as: UTF8.self), "sda")
+        XCTAssertEqual(d.readBytesPerSecond, 4096 * 512 / 2, "sectors of 512 bytes over 2 s")
+        XCTAssertEqual(d.writeBytesPerSecond, 2048 * 512 / 2)
+        XCTAssertEqual(d.readBytes, 5096 * 512)
+    }
+
+    func copyFixture(_ name: String) throws {
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: sysRoot)
+        try fm.copyItem(atPath: Fixtures.path(name + "/sys"), toPath: sysRoot)
+        if fm.fileExists(atPath: Fixtures.path(name + "/proc")) {
+            try? fm.removeItem(atPath: procRoot)
+            try fm.copyItem(atPath: Fixtures.path(name + "/proc"), toPath: procRoot)
+        }
+    }
+
+    func testTheCPUPackageTemperatureByDefaultAndNamedSensors() throws {
+        try copyFixture("hwmon-intel")
+        let s = sampler()
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        let t = try XCTUnwrap(s.snapshot.temperatures.first)
+        XCTAssertEqual(s.snapshot.temperatures.count, 1)
+        XCTAssertEqual(String(decoding: t.chip, as: UTF8.self), "coretemp")
+        XCTAssertEqual(String(decoding: t.label, as: UTF8.self), "Package id 0")
+        XCTAssertEqual(t.milliCelsius, 52_000)
+        XCTAssertEqual(t.criticalMilliCelsius, 100_000)
+        XCTAssertEqual(t.highMilliCelsius, 80_000)
+        XCTAssertTrue(t.isCPUPackage)
+        let named = sampler(sensors: ["nvme/Composite", "Core 1", "nothing-like-it"])
+        named.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertEqual(named.snapshot.temperatures.map(\.milliCelsius), [38_850, 51_000])
+        XCTAssertEqual(named.unresolvedSensorNames, ["nothing-like-it"])
+    }
+
+    func testCPUFrequencyAverageAndMaximum() throws {
+        try copyFixture("cpufreq-basic")
+        let s = sampler()
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertTrue(s.snapshot.available.contains(.frequency))
+        XCTAssertEqual(s.snapshot.cpuMHzAverage, 2000)
+        XCTAssertEqual(s.snapshot.cpuMHzMaximum, 3400)
+    }
+
+    func testTheNewPartsSurviveTheSnapshotFile() throws {
+        try copyFixture("hwmon-intel")
+        try write("proc/net/dev", netDev([("eth0", 1, 1)]))
+        let s = sampler()
+        try feedNetlinkDumps(s)
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        var bytes: [UInt8] = []
+        s.snapshot.encode(into: &bytes)
+        let decoded = try bytes.withUnsafeBytes { try Snapshot.decode($0) }
+        XCTAssertEqual(decoded.interfaces, s.snapshot.interfaces)
+        XCTAssertEqual(decoded.temperatures, s.snapshot.temperatures)
+        XCTAssertTrue(decoded.available.isSuperset(of: [.network, .temperature]))
+    }
+}
