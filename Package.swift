@@ -26,12 +26,16 @@ let package = Package(
     targets: [
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
         .target(name: "ProcFS"),
+        // UTF-8 at the byte level (decoding, controls, invisible characters), once for every
+        // program; UTF8TextEmbedded is its Embedded twin (a symbolic link, like the codec's).
+        .target(name: "UTF8Text"),
+        .target(name: "UTF8TextEmbedded", swiftSettings: embedded),
         // Bookmarks: rules from process to friendly name, their file format and the resolver.
-        // No dependencies, no Glibc: the sampler resolves names with it.
-        .target(name: "Bookmarks"),
-        // The snapshot contract between sampler and renderers. No dependencies at all,
+        // No Glibc: the sampler resolves names with it.
+        .target(name: "Bookmarks", dependencies: ["UTF8Text"]),
+        // The snapshot contract between sampler and renderers. No dependency but UTF8Text,
         // so an Embedded Swift renderer can compile the same sources.
-        .target(name: "SnapshotCodec"),
+        .target(name: "SnapshotCodec", dependencies: ["UTF8Text"]),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks. The CLI links this, not the sampler.
@@ -61,11 +65,11 @@ let package = Package(
 
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
-        .target(name: "SnapshotCodecEmbedded", swiftSettings: embedded),
+        .target(name: "SnapshotCodecEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embedded),
         // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
         .target(name: "CClock"),
-        .target(name: "BarCore", dependencies: ["SnapshotCodec", "CClock"]),
-        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "CClock"], swiftSettings: embedded),
+        .target(name: "BarCore", dependencies: ["SnapshotCodec", "UTF8Text", "CClock"]),
+        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "CClock"], swiftSettings: embedded),
         .target(name: "CBarSys"),
         .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock"],
                 swiftSettings: embedded),

@@ -6,7 +6,7 @@
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch (default: all).
 # Each target is one Swift file here, compiled with the real module sources
-# (Sources/SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords: the normal twins, not the
+# (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords: the normal twins, not the
 # Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
@@ -48,9 +48,9 @@ harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules")
 # The modules a target links, in dependency order, and the support files it compiles.
 modules_of() {
     case $1 in
-        snapshot|snapshot-fields|clicks) echo SnapshotCodec BarCore ;;
-        bookmarks) echo Bookmarks ;;
-        history-batch) echo SnapshotCodec ProcFS HistoryRecords ;;
+        snapshot|snapshot-fields|clicks) echo UTF8Text SnapshotCodec BarCore ;;
+        bookmarks) echo UTF8Text Bookmarks ;;
+        history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
     esac
 }
 support_of() {
@@ -87,8 +87,9 @@ build_module() {
     local sources deps=()
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
-    [[ $m == BarCore ]] && deps=("$build/obj/SnapshotCodec.o" "$build/obj/CClock.o")
-    [[ $m == HistoryRecords ]] && deps=("$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
+    [[ $m == SnapshotCodec || $m == Bookmarks ]] && deps=("$build/obj/UTF8Text.o")
+    [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/CClock.o")
+    [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     local extra=()
     if [[ $m == BarCore ]]; then build_clock; extra=("${clock_flags[@]}"); fi
     if stale "$build/obj/$m.o" "${sources[@]}" "${deps[@]}" "$0"; then

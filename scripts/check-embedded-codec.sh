@@ -32,8 +32,13 @@ public func renderStep(_ file: UnsafeRawBufferPointer, _ snapshot: inout Snapsho
 }
 SWIFT
 for opt in -Onone -Osize; do
+    # The codec's one dependency, under the name its Embedded twin has in the package.
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
         -target "$target" \
+        -emit-module -module-name UTF8TextEmbedded -emit-module-path "$out/UTF8TextEmbedded.swiftmodule" \
+        -c -o "$out/utf8.o" Sources/UTF8Text/*.swift
+    swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
+        -target "$target" -I "$out" \
         -emit-module -module-name SnapshotCodec -emit-module-path "$out/SnapshotCodec.swiftmodule" \
         -c -o "$out/codec.o" Sources/SnapshotCodec/*.swift Sources/SnapshotCodec/Sections/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \

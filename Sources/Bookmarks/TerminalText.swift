@@ -3,6 +3,8 @@
 // the CLI, and of the sampler's stderr, goes through. Byte-level, explicit lists, no
 // Unicode tables: this module is linked by the sampler.
 
+import UTF8Text
+
 /// Escaping for terminal output.
 public enum TerminalText {
     /// `bytes` as text a terminal shows as it is: printable ASCII and valid UTF-8 stay;
@@ -56,36 +58,13 @@ public enum TerminalText {
 
     /// Whether ``escape(_:limit:)`` would show the character `value` as `\u{…}`.
     public static func hides(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x80...0x9F, 0xAD, 0x600...0x605, 0x61C, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0x180E,
-             0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF, 0xFFF9...0xFFFB,
-             0x110BD, 0x110CD, 0x13430...0x1343F, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE007F,
-             0xE000...0xF8FF, 0xF0000...0x10FFFF:
-            return true
-        default:
-            return false
-        }
+        (value >= 0x80 && value <= 0x9F) || UTF8Text.isInvisibleFormat(value) || UTF8Text.isPrivateUse(value)
     }
 
     /// One well-formed UTF-8 sequence (no overlongs, no surrogates) at `index`: its value and length.
     public static func scalar(_ bytes: [UInt8], at index: Int) -> (UInt32, Int)? {
-        let lead = bytes[index]
-        let (length, minimum, initial): (Int, UInt32, UInt32)
-        switch lead {
-        case 0xC2...0xDF: (length, minimum, initial) = (2, 0x80, UInt32(lead & 0x1F))
-        case 0xE0...0xEF: (length, minimum, initial) = (3, 0x800, UInt32(lead & 0x0F))
-        case 0xF0...0xF4: (length, minimum, initial) = (4, 0x10000, UInt32(lead & 0x07))
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        var value = initial
-        for k in 1..<length {
-            let b = bytes[index + k]
-            guard b & 0xC0 == 0x80 else { return nil }
-            value = value << 6 | UInt32(b & 0x3F)
-        }
-        guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return nil }
-        return (value, length)
+        let decoded = bytes.withUnsafeBytes { UTF8Text.decode($0, at: index) }
+        return decoded.isValid ? (decoded.value, decoded.length) : nil
     }
 
     static func hex(_ byte: UInt8, into out: inout [UInt8]) {

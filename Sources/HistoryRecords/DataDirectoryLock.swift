@@ -65,9 +65,8 @@ public final class DataDirectoryLock {
             let reason = errno == ELOOP ? "it is a symbolic link (give the directory it points to)" : Errno.current.description
             return .failure(.unavailable("cannot open the data directory \(directory): \(reason)"))
         }
-        while flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
+        if retryingInterrupts({ flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) }) != 0 {
             let error = errno
-            if error == EINTR { continue }
             close(fd)
             if error == EWOULDBLOCK {
                 return .failure(exclusive

@@ -86,16 +86,13 @@ enum Files {
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw failure("cannot read \(source)") }
+            let result = buffer.withUnsafeMutableBytes { FileDescriptor(rawValue: input).readSome(into: $0) }
+            guard case .success(let n) = result else { throw failure("cannot read \(source)") }
             if n == 0 { break }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw failure("cannot write \(destination)") }
-                written += w
+            let error = buffer.withUnsafeBytes { FileDescriptor(rawValue: output).writeAll(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            if let error {
+                errno = error.rawValue
+                throw failure("cannot write \(destination)")
             }
         }
         guard fsync(output) == 0 else { throw failure("cannot sync \(destination)") }

@@ -88,10 +88,12 @@ public enum HistoryWriter {
         input.reserveCapacity(64 * 1024)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(InputProblem("cannot read the batch from stdin: \(Errno.current.description)"))
+            let result = chunk.withUnsafeMutableBytes { FileDescriptor(rawValue: fd).readSome(into: $0) }
+            guard case .success(let n) = result else {
+                if case .failure(let e) = result {
+                    return .failure(InputProblem("cannot read the batch from stdin: \(e.description)"))
+                }
+                continue
             }
             if n == 0 { return .success(input) }
             guard input.count + n <= HistoryBatch.maximumEncodedBytes else {

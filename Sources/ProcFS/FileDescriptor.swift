@@ -2,9 +2,11 @@
 import Glibc
 #endif
 
-/// An open file descriptor, thin over `open(2)`, `openat(2)`, `pread(2)` and `close(2)`.
+/// An open file descriptor, thin over `open(2)`, `openat(2)`, `pread(2)`, `read(2)`,
+/// `write(2)` and `close(2)`.
 ///
-/// Every call retries on `EINTR`. The type does not close itself: the owner
+/// Every call retries on `EINTR` (the one place the programs that link Glibc do: call
+/// sites do not loop on it themselves). The type does not close itself: the owner
 /// decides when (readers keep /proc files open for the life of the process).
 public struct FileDescriptor: Equatable {
     public let rawValue: Int32
@@ -37,6 +39,45 @@ public struct FileDescriptor: Equatable {
         }
     }
 
+    /// Reads at the current position into `buffer`. Wraps `read(2)`; returns the byte count
+    /// (0 at end of file; a pipe may give fewer bytes than asked).
+    public func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        while true {
+            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            if n >= 0 { return .success(n) }
+            if errno != EINTR { return .failure(.current) }
+        }
+    }
+
+    /// Writes all of `bytes` at the current position, as many `write(2)` calls as it takes.
+    /// Returns nil, or the error that stopped it (`EIO` for a write that wrote nothing).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) -> Errno? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .current
+            }
+            if n == 0 { return Errno(rawValue: EIO) }
+            offset += n
+        }
+        return nil
+    }
+
+    /// ``writeAll(_:)`` of an array.
+    public func writeAll(_ bytes: [UInt8]) -> Errno? { bytes.withUnsafeBytes { writeAll($0) } }
+
     /// Closes the descriptor. Wraps `close(2)`; `EINTR` is not retried (Linux has closed it).
     public func close() { _ = Glibc.close(rawValue) }
+}
+
+/// Runs a system call that returns -1 with `errno` until it is not interrupted (`flock`,
+/// `waitpid`, …: the calls ``FileDescriptor`` does not wrap).
+@inline(__always)
+public func retryingInterrupts<T: FixedWidthInteger & SignedInteger>(_ call: () -> T) -> T {
+    while true {
+        let result = call()
+        if result >= 0 || errno != EINTR { return result }
+    }
 }

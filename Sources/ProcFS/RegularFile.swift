@@ -39,10 +39,7 @@ extension FileDescriptor {
     public static func openRegular(_ path: String, relativeTo directory: FileDescriptor? = nil,
                                    followSymlinks: Bool = false) -> Result<FileDescriptor, RegularFileError> {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
-        var fd: Int32
-        repeat {
-            fd = directory.map { Glibc.openat($0.rawValue, path, flags) } ?? Glibc.open(path, flags)
-        } while fd < 0 && errno == EINTR
+        let fd = retryingInterrupts { directory.map { Glibc.openat($0.rawValue, path, flags) } ?? Glibc.open(path, flags) }
         if fd < 0 {
             return .failure(errno == ELOOP && !followSymlinks ? .notRegular(kind: "a symbolic link") : .system(.current))
         }
@@ -66,14 +63,15 @@ extension FileDescriptor {
     public func readAll(limit: Int) -> Result<[UInt8], RegularFileError> {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
-        while count <= limit {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress! + count, limit + 1 - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(.system(.current))
+        reading: while count <= limit {
+            let result = bytes.withUnsafeMutableBytes {
+                readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
             }
-            if n == 0 { break }
-            count += n
+            switch result {
+            case .failure(let e): return .failure(.system(e))
+            case .success(0): break reading
+            case .success(let n): count += n
+            }
         }
         if count > limit { return .failure(.tooLarge(limit: limit)) }
         bytes.removeSubrange(count...)
@@ -136,16 +134,11 @@ public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
         unlink(temporary)
         return error
     }
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            let error = fail("cannot write \(temporary)")
-            Glibc.close(fd)
-            return error
-        }
-        offset += n
+    if let e = FileDescriptor(rawValue: fd).writeAll(bytes) {
+        errno = e.rawValue
+        let error = fail("cannot write \(temporary)")
+        Glibc.close(fd)
+        return error
     }
     if fsync(fd) != 0 {
         let error = fail("cannot write \(temporary)")

@@ -90,15 +90,8 @@ public final class HistoryHandoff {
             return nil
         }
         running.append(pid)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                report("sysstatsd: cannot hand the history batch to the writer: \(Errno.current.description)")
-                break
-            }
-            written += n
+        if let error = FileDescriptor(rawValue: writeEnd).writeAll(bytes) {
+            report("sysstatsd: cannot hand the history batch to the writer: \(error.description)")
         }
         close(writeEnd)
         return pid

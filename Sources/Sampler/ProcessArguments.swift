@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ProcFS
 
 extension SamplerOptions {
     /// This program's arguments after its name, as bytes, from `/proc/self/cmdline`
@@ -16,9 +17,8 @@ extension SamplerOptions {
         var text = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return CommandLine.arguments.dropFirst().map { Array($0.utf8) } }
+            let result = chunk.withUnsafeMutableBytes { FileDescriptor(rawValue: fd).readSome(into: $0) }
+            guard case .success(let n) = result else { return CommandLine.arguments.dropFirst().map { Array($0.utf8) } }
             if n == 0 { break }
             text.append(contentsOf: chunk[0..<n])
         }

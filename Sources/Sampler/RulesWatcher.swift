@@ -97,9 +97,10 @@ final class RulesWatcher {
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            let result = bytes.withUnsafeMutableBytes {
+                FileDescriptor(rawValue: fd).readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
+            }
+            guard case .success(let n) = result, n > 0 else { break }
             count += n
         }
         if count > BookmarkFile.maximumSize { return .failure(.tooLarge(size: count)) }

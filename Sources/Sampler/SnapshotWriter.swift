@@ -63,18 +63,7 @@ public final class SnapshotWriter {
             fd = openat(dir, temporaryNameC, flags, 0o600)
         }
         if fd < 0 { return .failure(.file(.current)) }
-        let written: Errno? = bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return .current
-                }
-                offset += n
-            }
-            return nil
-        }
+        let written = FileDescriptor(rawValue: fd).writeAll(bytes)
         if let error = written {
             close(fd)
             unlinkat(dir, temporaryNameC, 0)

@@ -416,14 +416,13 @@ enum FileBytes {
         defer { fd.close() }
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
-        while count < limit {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress! + count, limit - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(Problem("cannot read \(TerminalText.escape(path)): \(Errno.current.description)"))
+        reading: while count < limit {
+            let result = bytes.withUnsafeMutableBytes { fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            switch result {
+            case .failure(let e): return .failure(Problem("cannot read \(TerminalText.escape(path)): \(e.description)"))
+            case .success(0): break reading
+            case .success(let n): count += n
             }
-            if n == 0 { break }
-            count += n
         }
         bytes.removeSubrange(count...)
         return .success(bytes)
@@ -436,14 +435,7 @@ enum FileBytes {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
-        }
-        return true
+        FileDescriptor(rawValue: fd).writeAll(bytes) == nil
     }
 
     /// Writes a temporary file beside `path` and renames it over `path`. The problem, or nil.

@@ -122,10 +122,10 @@ public enum Doctor {
         if fd < 0 { return Errno.current.description }
         defer { close(fd) }
         var byte: UInt8 = 0
-        var n: Int
-        repeat { n = read(fd, &byte, 1) } while n < 0 && errno == EINTR
-        if n < 0 { return Errno.current.description }
-        if n == 0 { return "empty" }
-        return nil
+        switch withUnsafeMutableBytes(of: &byte, { FileDescriptor(rawValue: fd).readSome(into: $0) }) {
+        case .failure(let e): return e.description
+        case .success(0): return "empty"
+        case .success: return nil
+        }
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ProcFS
 import SystemDirs
 import SnapshotCodec
 
@@ -132,11 +133,6 @@ func printError(_ line: String) {
 private func writeAll(_ fd: Int32, _ text: String) {
     var text = text
     text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 { if errno == EINTR { continue }; return }
-            offset += n
-        }
+        _ = FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer(bytes))
     }
 }

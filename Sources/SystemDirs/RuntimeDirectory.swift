@@ -68,8 +68,7 @@ public enum RuntimeDirectory {
             return .failure(RuntimeDirectoryError(path: path, reason: "cannot stat it: \(Errno.current)"))
         }
         if case .failure(let e) = check(named, path: path, uid: uid) { return .failure(e) }
-        var fd: Int32
-        repeat { fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        let fd = retryingInterrupts { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         if fd < 0 { return .failure(RuntimeDirectoryError(path: path, reason: "cannot open it: \(Errno.current)")) }
         var opened = stat()
         guard fstat(fd, &opened) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino else {
