@@ -17,11 +17,14 @@ public enum GraphForm: UInt8, Sendable, CaseIterable {
     case area
     /// No graph: the current figures, large.
     case numbers
+    /// The network rate history: bytes received as bars, bytes sent as a line over them,
+    /// scaled to the largest point shown; the current rates written in its corner.
+    case network
 
     /// The next form, wrapping around.
-    public var next: GraphForm { GraphForm(rawValue: (rawValue + 1) % 3)! }
+    public var next: GraphForm { GraphForm(rawValue: (rawValue + 1) % 4)! }
     /// The previous form, wrapping around.
-    public var previous: GraphForm { GraphForm(rawValue: (rawValue + 2) % 3)! }
+    public var previous: GraphForm { GraphForm(rawValue: (rawValue + 3) % 4)! }
 }
 
 /// The panel's colours, 0x00RRGGBB; docs/renderer.md lists them.
@@ -50,6 +53,9 @@ public enum PanelPalette {
     /// line is ``cpuBusy``) and iowait under it (its line is ``cpuIOWait``).
     public static let cpuArea: PanelColor = 0x4A6340
     public static let cpuIOWaitArea: PanelColor = 0x6E5743
+    /// Network graph: received (bars) and sent (the line).
+    public static let netRx: PanelColor = 0x56B6C2
+    public static let netTx: PanelColor = 0xC678DD
 }
 
 /// Draws snapshots into one image of a fixed size, reusing all of its storage.
@@ -126,11 +132,12 @@ public struct PanelRenderer {
         let layout = Layout(width: image.width, height: image.height)
         drawHeadline(snap, layout)
         drawMemoryBar(snap.memory, layout)
-        if layout.legendY >= 0 { drawLegend(layout) }
+        if layout.legendY >= 0 { drawLegend(snap, layout) }
         switch graphForm {
         case .bars: drawGraph(snap, layout, area: false)
         case .area: drawGraph(snap, layout, area: true)
         case .numbers: drawBigNumbers(snap, layout)
+        case .network: drawNetworkGraph(snap, layout)
         }
     }
 
@@ -203,8 +210,9 @@ public struct PanelRenderer {
         }
     }
 
-    /// Small squares with letters: W A I O F.
-    mutating func drawLegend(_ l: Layout) {
+    /// Small squares with letters: W A I O F; with each part's size beside its letter where
+    /// every entry has room for it (`W 1.0G`).
+    mutating func drawLegend(_ snap: Snapshot, _ l: Layout) {
         let entries: (StaticString, StaticString, StaticString, StaticString, StaticString) = ("W", "A", "I", "O", "F")
         let colors = (PanelPalette.memWired, PanelPalette.memActive, PanelPalette.memInactive, PanelPalette.memOther, PanelPalette.memFree)
         let step = max(3 * l.advance, (l.right - l.left) / 5)
@@ -220,8 +228,70 @@ public struct PanelRenderer {
             default: color = colors.4; label = entries.4
             }
             image.fill(PanelRect(x: x, y: l.legendY + l.scale, width: 5 * l.scale, height: 5 * l.scale), color)
-            image.drawText(label, x: x + 7 * l.scale, y: l.legendY, color: PanelPalette.dimText, scale: l.scale)
+            let end = image.drawText(label, x: x + 7 * l.scale, y: l.legendY, color: PanelPalette.dimText, scale: l.scale)
+            // The size: a letter, a space and at most five characters (`15.5G`) must fit the step.
+            guard snap.available.contains(.memory), step >= 7 * l.scale + 7 * l.advance else { continue }
+            let m = snap.memory
+            scratch.reset()
+            switch i {
+            case 0: scratch.appendSize(kib: m.wired)
+            case 1: scratch.appendSize(kib: m.active)
+            case 2: scratch.appendSize(kib: m.inactive)
+            case 3: scratch.appendSize(kib: m.other)
+            default: scratch.appendSize(kib: m.free)
+            }
+            image.drawText(scratch.bytes, x: end + l.advance, y: l.legendY, color: PanelPalette.text, scale: l.scale)
         }
+    }
+
+    /// The network rate history, oldest on the left: received bytes per second as bars, sent
+    /// as a line of the same scale (the largest point of either series is the graph's height);
+    /// the current rates, `rx 1.2M/s tx 34K/s`, in the top left corner where they fit. Without the
+    /// network part: `net n/a` in the graph.
+    mutating func drawNetworkGraph(_ snap: Snapshot, _ l: Layout) {
+        let width = l.right - l.left
+        let h = l.graphHeight
+        guard h > 2, width > 2 else { return }
+        image.stroke(PanelRect(x: l.left, y: l.graphY, width: width, height: h), PanelPalette.frame)
+        let inner = PanelRect(x: l.left + 1, y: l.graphY + 1, width: width - 2, height: h - 2)
+        guard snap.available.contains(.network) else {
+            image.drawText("net n/a", x: inner.x + l.scale, y: inner.y + l.scale, color: PanelPalette.dimText, scale: l.scale)
+            return
+        }
+        let count = min(snap.rxHistory.count, snap.txHistory.count, Snapshot.historyLength)
+        let rxFirst = snap.rxHistory.count - count, txFirst = snap.txHistory.count - count
+        var peak: UInt64 = 1
+        for i in 0..<count {
+            peak = max(peak, UInt64(snap.rxHistory[rxFirst + i]), UInt64(snap.txHistory[txFirst + i]))
+        }
+        let slots = Snapshot.historyLength
+        let bottom = inner.y + inner.height
+        var lastY = -1
+        for slot in (slots - count)..<slots {
+            let index = slot - (slots - count)
+            let rx = UInt64(snap.rxHistory[rxFirst + index]), tx = UInt64(snap.txHistory[txFirst + index])
+            let x0 = inner.x + slot * inner.width / slots
+            var x1 = inner.x + (slot + 1) * inner.width / slots
+            if x1 - x0 > 1 { x1 -= 1 }
+            let rxHeight = rx > 0 ? max(1, Int(proportion(rx, of: peak, scale: UInt64(inner.height)))) : 0
+            image.fill(PanelRect(x: x0, y: bottom - rxHeight, width: x1 - x0, height: rxHeight), PanelPalette.netRx)
+            let txY = bottom - 1 - Int(proportion(tx, of: peak, scale: UInt64(inner.height - 1)))
+            image.hline(x: x0, y: txY, length: max(1, x1 - x0), PanelPalette.netTx)
+            // Join steps so the line reads as one.
+            if lastY >= 0 && lastY != txY {
+                let (a, b) = lastY < txY ? (lastY, txY) : (txY, lastY)
+                for y in a...b { image.set(x: x0, y: y, PanelPalette.netTx) }
+            }
+            lastY = txY
+        }
+        guard count > 0, inner.height >= l.line + 2 * l.scale else { return }
+        scratch.reset()
+        scratch.append("rx ")
+        scratch.appendRate(bytesPerSecond: UInt64(snap.rxHistory[snap.rxHistory.count - 1]))
+        scratch.append(" tx ")
+        scratch.appendRate(bytesPerSecond: UInt64(snap.txHistory[snap.txHistory.count - 1]))
+        guard scratch.count * l.advance <= inner.width - 2 * l.scale else { return }
+        image.drawText(scratch.bytes, x: inner.x + l.scale, y: inner.y + l.scale, color: PanelPalette.text, scale: l.scale)
     }
 
     /// The 60-point history, oldest on the left, newest at the right edge: one bar per

@@ -55,7 +55,7 @@ public func runGenmon(_ options: BarOptions) -> Never {
     bar.genmonOnce(imagePath: imagePath, click: clickCommand(runtimeDir: dir))
 }
 
-/// The persisted graph form (`0`, `1` or `2` in the file); bars when missing or bad.
+/// The persisted graph form (`0` to `3` in the file); bars when missing or bad.
 func readGraphForm(_ path: [UInt8]) -> GraphForm {
     var p = path
     p.append(0)

@@ -30,6 +30,7 @@ public final class Sampler {
     private var temperature: TemperatureProbe
     private var frequency: FrequencyProbe
     private let network: NetworkProbe
+    private var rates = RateHistory()
 
     public init(configuration: SamplerConfiguration) {
         self.configuration = configuration
@@ -59,6 +60,8 @@ public final class Sampler {
         snapshot.diskIO.reserveCapacity(Snapshot.maximumDiskDevices)
         snapshot.temperatures.reserveCapacity(Snapshot.maximumSensors)
         snapshot.interfaces.reserveCapacity(Snapshot.maximumInterfaces)
+        snapshot.rxHistory.reserveCapacity(Snapshot.historyLength)
+        snapshot.txHistory.reserveCapacity(Snapshot.historyLength)
     }
 
     /// Feeds netlink messages to the network probe (tests: committed dumps stand in for the kernel's).
@@ -96,6 +99,8 @@ public final class Sampler {
         temperature.sample(into: &snapshot, buffer: buffer)
         frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
         network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
+        rates.add(snapshot)
+        rates.copy(into: &snapshot)
         if configuration.measureSelf { own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
         snapshot.urgent = urgentConditions()
     }

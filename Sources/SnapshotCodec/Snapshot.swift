@@ -295,6 +295,10 @@ public struct Snapshot: Equatable, Sendable {
 
     /// Network interfaces, the default route's first, at most ``maximumInterfaces``.
     public var interfaces: [InterfaceFigures] = []
+    /// Bytes received and sent per second over the interfaces shown, summed, oldest first,
+    /// at most ``historyLength`` points each (equal lengths; saturated at `UInt32.max`).
+    public var rxHistory: [UInt32] = []
+    public var txHistory: [UInt32] = []
     /// Mounted file systems in the order the sampler was told, at most ``maximumDisks``.
     public var disks: [DiskFigures] = []
     /// Whole disks, at most ``maximumDiskDevices``.

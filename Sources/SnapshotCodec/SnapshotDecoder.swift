@@ -258,6 +258,14 @@ struct ByteReader {
         for _ in 0..<count { array.append(peek(UInt16.self, at: offset)); offset += 2 }
     }
 
+    /// Replaces `array` with `count` u32 values, keeping its capacity.
+    mutating func u32Array(count: Int, into array: inout [UInt32]) throws(SnapshotDecodeError) {
+        // count <= 60, so 4 * count cannot overflow.
+        guard has(4 * count) else { throw .malformed(.bodyTooShort) }
+        array.removeAll(keepingCapacity: true)
+        for _ in 0..<count { array.append(peek(UInt32.self, at: offset)); offset += 4 }
+    }
+
     /// A u8 length (at most `maximum`) and that many bytes, replacing `bytes`, keeping its capacity.
     mutating func shortBytes(into bytes: inout [UInt8], maximum: Int) throws(SnapshotDecodeError) {
         let length = Int(try u8())

@@ -22,6 +22,9 @@ struct PanelCase {
         PanelCase(name: "desktop-320x100-bars", snapshot: Fixture.desktop.snapshot, width: 320, height: 100),
         PanelCase(name: "high-64x24-bars", snapshot: panelHigh, width: 64, height: 24),
         PanelCase(name: "high-1024x256-numbers", snapshot: panelHigh, width: 1024, height: 256, form: .numbers),
+        PanelCase(name: "station-network", snapshot: SystemBlocksTests.station(), form: .network),
+        PanelCase(name: "station-320x100-network", snapshot: SystemBlocksTests.station(), width: 320, height: 100, form: .network),
+        PanelCase(name: "desktop-network", snapshot: Fixture.desktop.snapshot, form: .network),
     ]
 
     /// The picture as the renderer draws it.

@@ -68,12 +68,12 @@ final class PanelTests: XCTestCase {
         var r = PanelRenderer()
         XCTAssertEqual(r.graphForm, .bars)
         var forward: [GraphForm] = []
-        for _ in 0..<3 { XCTAssertTrue(r.click(button: 1)); forward.append(r.graphForm) }
-        XCTAssertEqual(forward, [.area, .numbers, .bars])
+        for _ in 0..<4 { XCTAssertTrue(r.click(button: 1)); forward.append(r.graphForm) }
+        XCTAssertEqual(forward, [.area, .numbers, .network, .bars])
         XCTAssertTrue(r.click(button: 3))
-        XCTAssertEqual(r.graphForm, .numbers)
+        XCTAssertEqual(r.graphForm, .network)
         XCTAssertFalse(r.click(button: 2))
-        XCTAssertEqual(r.graphForm, .numbers)
+        XCTAssertEqual(r.graphForm, .network)
     }
 
     func testTheMemoryBarShowsTheFivePartsInProportionAndOrder() {

@@ -48,6 +48,9 @@ final class SystemBlocksTests: XCTestCase {
         nvmeTemp.milliCelsius = 61_500
         s.temperatures = [nvmeTemp, package]
         s.cpuMHzAverage = 2_345; s.cpuMHzMaximum = 4_567
+        // A download that ramps up and stops, under a steady trickle of uploads.
+        s.rxHistory = (0..<40).map { UInt32($0 < 30 ? $0 * 40_000 : 0) } + [1_258_291]
+        s.txHistory = (0..<40).map { UInt32(20_000 + ($0 % 5) * 10_000) } + [35_000]
         return s
     }
 

@@ -124,6 +124,8 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
     }
     s.cpuMHzAverage = 2_345
     s.cpuMHzMaximum = 4_567
+    s.rxHistory = (0..<Snapshot.historyLength).map { UInt32.max - UInt32($0) }
+    s.txHistory = (0..<Snapshot.historyLength).map { UInt32($0 * 1000) }
     return s
 }
 

@@ -1,11 +1,12 @@
 /// Section 12: the network interfaces. A u8 count (0...8), then per interface: name
 /// (u8 length ≤ 15, bytes), flags u8, rx and tx bytes per second u64, rx and tx bytes u64,
 /// IPv4 text (u8 length ≤ 39, bytes), IPv6 text (same), SSID (u8 length ≤ 32, bytes), signal
-/// dBm i16, quality u8 (255 unknown), bitrate kbit/s u32.
+/// dBm i16, quality u8 (255 unknown), bitrate kbit/s u32. Then the rate history: a u8
+/// count *H* (0...60), rx bytes per second u32[*H*], tx bytes per second u32[*H*], oldest first.
 enum NetworkSection {
     static let entryMaximumSize = (1 + Snapshot.maximumInterfaceNameLength) + 1 + 4 * 8
         + 2 * (1 + Snapshot.maximumAddressLength) + (1 + Snapshot.maximumSSIDLength) + 2 + 1 + 4
-    static let maximumSize = 1 + Snapshot.maximumInterfaces * entryMaximumSize
+    static let maximumSize = 1 + Snapshot.maximumInterfaces * entryMaximumSize + 1 + 2 * 4 * Snapshot.historyLength
 
     static func encode(_ s: Snapshot, into b: inout [UInt8]) {
         b.appendSection(.network) { b in
@@ -26,6 +27,11 @@ enum NetworkSection {
                 b.append(n.wifi.qualityPercent)
                 b.appendLE(n.wifi.bitrateKbps)
             }
+            // The newest points of the two series, right-aligned on each other.
+            let points = min(s.rxHistory.count, s.txHistory.count, Snapshot.historyLength)
+            b.append(UInt8(points))
+            for i in (s.rxHistory.count - points)..<s.rxHistory.count { b.appendLE(s.rxHistory[i]) }
+            for i in (s.txHistory.count - points)..<s.txHistory.count { b.appendLE(s.txHistory[i]) }
         }
     }
 
@@ -48,9 +54,15 @@ enum NetworkSection {
             s.interfaces[i].wifi.qualityPercent = try r.u8()
             s.interfaces[i].wifi.bitrateKbps = try r.u32()
         }
+        let points = Int(try r.u8())
+        guard points <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
+        try r.u32Array(count: points, into: &s.rxHistory)
+        try r.u32Array(count: points, into: &s.txHistory)
     }
 
     static func clear(_ s: inout Snapshot) {
         s.interfaces.removeAll(keepingCapacity: true)
+        s.rxHistory.removeAll(keepingCapacity: true)
+        s.txHistory.removeAll(keepingCapacity: true)
     }
 }
