@@ -11,6 +11,9 @@ enum Fixture: String, CaseIterable {
     case laptop
     /// Process names built to break JSON and Pango (all valid UTF-8: the codec carries them).
     case hostile
+    /// A laptop on Wi-Fi with every newer part (format v3's network, disks, disk I/O,
+    /// temperature and frequency sections): the system blocks' golden lines.
+    case station
 
     /// The snapshot as built in code; the committed .snapshot file must decode to it.
     var snapshot: Snapshot {
@@ -62,8 +65,60 @@ enum Fixture: String, CaseIterable {
             s.exits = [ExitEntry(pid: 66, timeMs: s.timestampMs - 1000, lastPrivateKiB: 2048, freedKiB: 0,
                                  name: Array(#"a"b\c</span>"},{"full_text":"x"#.utf8))]
             s.topCPU = [ProcessEntry(pid: 67, cpu: 100, privateKiB: 1, name: Array(#"<b>&'x'"\"#.utf8))]
+        case .station:
+            s.memory.swapTotal = 2_097_152
+            s.memory.swapUsed = 524_288
+            s.coreBusy = [1000, 1468, 9000, 300]
+            Self.addSystemParts(&s)
         }
         return s
+    }
+
+    /// Network, disks, disk I/O, temperatures and frequency of a laptop on Wi-Fi with a
+    /// docked Ethernet cable out.
+    static func addSystemParts(_ s: inout Snapshot) {
+        s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
+        var eth = InterfaceFigures()
+        eth.name = Array("enp3s0".utf8)
+        eth.flags = [.up]
+        var wlan = InterfaceFigures()
+        wlan.name = Array("wlan0".utf8)
+        wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]
+        wlan.rxBytesPerSecond = 1_258_291
+        wlan.txBytesPerSecond = 35_000
+        wlan.ipv4 = Array("192.168.1.20".utf8)
+        wlan.ipv6 = Array("2001:db8::20".utf8)
+        wlan.wifi.ssid = Array("HomeNet".utf8)
+        wlan.wifi.signalDBm = -64
+        wlan.wifi.qualityPercent = 72
+        wlan.wifi.bitrateKbps = 866_700
+        s.interfaces = [eth, wlan]
+        var root = DiskFigures()
+        root.mount = Array("/".utf8)
+        root.totalKiB = 125_000_000; root.usedKiB = 40_000_000; root.availableKiB = 78_600_000
+        var home = DiskFigures()
+        home.mount = Array("/home".utf8)
+        home.totalKiB = 1_000_000_000; home.usedKiB = 900_000_000; home.availableKiB = 50_000_000
+        s.disks = [root, home]
+        var nvme = DiskIOFigures()
+        nvme.device = Array("nvme0n1".utf8)
+        nvme.readBytesPerSecond = 1_300_000; nvme.writeBytesPerSecond = 300_000
+        var sda = DiskIOFigures()
+        sda.device = Array("sda".utf8)
+        sda.readBytesPerSecond = 100_000; sda.writeBytesPerSecond = 500
+        s.diskIO = [nvme, sda]
+        var package = TemperatureFigures()
+        package.chip = Array("coretemp".utf8); package.label = Array("Package id 0".utf8)
+        package.milliCelsius = 52_499; package.highMilliCelsius = 80_000; package.criticalMilliCelsius = 100_000
+        package.isCPUPackage = true
+        var nvmeTemp = TemperatureFigures()
+        nvmeTemp.chip = Array("nvme".utf8); nvmeTemp.label = Array("Composite".utf8)
+        nvmeTemp.milliCelsius = 61_500
+        s.temperatures = [nvmeTemp, package]
+        s.cpuMHzAverage = 2_345; s.cpuMHzMaximum = 4_567
+        // A download that ramps up and stops, under a steady trickle of uploads.
+        s.rxHistory = (0..<40).map { UInt32($0 < 30 ? $0 * 40_000 : 0) } + [1_258_291]
+        s.txHistory = (0..<40).map { UInt32(20_000 + ($0 % 5) * 10_000) } + [35_000]
     }
 
     /// When the golden lines are rendered: half a second after the snapshot.

@@ -71,7 +71,7 @@ final class GoldenTests: XCTestCase {
         let name = String(decoding: fixture.snapshot.exits[0].name, as: UTF8.self)
         let line = rendered(fixture.snapshot, .i3bar, blocks: allBlocks, nowMs: fixture.nowMs)
         let blocks = try XCTUnwrap(parseJSON(line) as? [[String: Any]])
-        // No block was injected: exactly the blocks asked for (battery hidden: none).
+        // No block was injected: exactly the blocks asked for (battery and wifi hidden: none).
         XCTAssertEqual(blocks.count, 17)
         let exited = try XCTUnwrap(blocks.first { $0["name"] as? String == "exited" })
         XCTAssertEqual(exited["full_text"] as? String, "exited \(name) had 2.0M")
