@@ -8,30 +8,33 @@ import XCTest
 final class I3barClientTests: XCTestCase {
     static let xvfb = "/usr/bin/Xvfb", i3 = "/usr/bin/i3"
 
-    func testI3barAcceptsOurStreamWithHostileNames() throws {
+    /// A headless X server and i3 on it, running `statusCommand` as its bar's status_command;
+    /// stops both when the test ends. The i3 log (i3bar's errors) is `log`.
+    struct I3Session {
+        let i3: Process
+        let log: URL
+        var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    }
+
+    func startI3(_ dir: RuntimeDir, statusCommand: String, display: Int, screen: String,
+                 environment: [String: String] = [:]) throws -> I3Session {
         guard FileManager.default.isExecutableFile(atPath: Self.xvfb), FileManager.default.isExecutableFile(atPath: Self.i3)
         else { throw XCTSkip("Xvfb or i3 is not installed") }
-        let number = 190 + Int(getpid() % 100)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Self.xvfb)
-        server.arguments = [":\(number)", "-nolisten", "tcp", "-noreset", "-screen", "0", "800x600x24"]
+        server.arguments = [":\(display)", "-nolisten", "tcp", "-noreset", "-screen", "0", screen]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
+        addTeardownBlock { server.terminate(); server.waitUntilExit() }
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline { usleep(20_000) }
-
-        let dir = try RuntimeDir()
-        var hostile = sampleSnapshot(sequence: 1)
-        hostile.exits[0].name = Array(#"a"b\c</span>"},{"full_text":"x"#.utf8)
-        try dir.publish(hostile)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") && Date() < deadline { usleep(20_000) }
         let config = dir.url.appendingPathComponent("i3.conf")
         try """
             # i3 config file (v4)
             font pango:monospace 8
             bar {
-                status_command \(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --blocks cpu,mem,exited
+                status_command \(statusCommand)
             }
 
             """.write(to: config, atomically: true, encoding: .utf8)
@@ -40,23 +43,33 @@ final class I3barClientTests: XCTestCase {
         let i3 = Process()
         i3.executableURL = URL(fileURLWithPath: Self.i3)
         i3.arguments = ["-c", config.path]
-        i3.environment = ["DISPLAY": ":\(number)", "PATH": "/usr/bin:/bin", "HOME": dir.path]
+        i3.environment = ["DISPLAY": ":\(display)", "PATH": "/usr/bin:/bin", "HOME": dir.path].merging(environment) { $1 }
         let handle = try FileHandle(forWritingTo: log)
         i3.standardOutput = handle
         i3.standardError = handle
         try i3.run()
-        defer { if i3.isRunning { i3.terminate(); i3.waitUntilExit() } }
-
+        addTeardownBlock { if i3.isRunning { i3.terminate(); i3.waitUntilExit() } }
         let started = Date().addingTimeInterval(15)
         while !isRendererRunning(dir.path) && Date() < started { usleep(50_000) }
         XCTAssertTrue(isRendererRunning(dir.path), "i3bar starts the status command")
+        return I3Session(i3: i3, log: log)
+    }
+
+    func testI3barAcceptsOurStreamWithHostileNames() throws {
+        let dir = try RuntimeDir()
+        var hostile = sampleSnapshot(sequence: 1)
+        hostile.exits[0].name = Array(#"a"b\c</span>"},{"full_text":"x"#.utf8)
+        try dir.publish(hostile)
+        let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --blocks cpu,mem,exited",
+                                  display: 190 + Int(getpid() % 100), screen: "800x600x24")
+        let i3 = session.i3
         for sequence in 2...20 {
             usleep(100_000)
             hostile.sequence = UInt64(sequence)
             hostile.timestampMs = realtimeMs()
             try dir.publish(hostile)
         }
-        let text = try String(contentsOf: log, encoding: .utf8)
+        let text = session.text
         // i3bar's errors go to stderr, which is unbuffered: they would be in the log by now.
         XCTAssertTrue(i3.isRunning)
         XCTAssertFalse(text.localizedCaseInsensitiveContains("error"), text)
@@ -67,19 +80,6 @@ final class I3barClientTests: XCTestCase {
     /// The whole status line under real i3bar: every system block and a clock, what i3bar
     /// reads captured with tee. i3bar logs no error, and the clock shows what `date` does.
     func testI3barShowsAFullBarAndTheClockMatchesDateInUTC() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.xvfb), FileManager.default.isExecutableFile(atPath: Self.i3)
-        else { throw XCTSkip("Xvfb or i3 is not installed") }
-        let number = 290 + Int(getpid() % 100)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.xvfb)
-        server.arguments = [":\(number)", "-nolisten", "tcp", "-noreset", "-screen", "0", "1280x600x24"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") && Date() < deadline { usleep(20_000) }
-
         let dir = try RuntimeDir()
         var snapshot = sampleSnapshot(sequence: 1)
         snapshot.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
@@ -102,37 +102,17 @@ final class I3barClientTests: XCTestCase {
         try dir.publish(snapshot)
         let stream = dir.url.appendingPathComponent("stream")
         let blocks = "cpu,cores,mem,swap,load,net,wifi,disk,diskio,temp,freq,time"
-        let config = dir.url.appendingPathComponent("i3.conf")
-        try """
-            # i3 config file (v4)
-            font pango:monospace 8
-            bar {
-                status_command \(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --blocks \(blocks) --format 'time=%Y-%m-%d %H:%M:%S' | tee \(stream.path)
-            }
-
-            """.write(to: config, atomically: true, encoding: .utf8)
-        let log = dir.url.appendingPathComponent("i3.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let i3 = Process()
-        i3.executableURL = URL(fileURLWithPath: Self.i3)
-        i3.arguments = ["-c", config.path]
-        i3.environment = ["DISPLAY": ":\(number)", "PATH": "/usr/bin:/bin", "HOME": dir.path, "TZ": "UTC", "LC_ALL": "C"]
-        let handle = try FileHandle(forWritingTo: log)
-        i3.standardOutput = handle
-        i3.standardError = handle
-        try i3.run()
-        defer { if i3.isRunning { i3.terminate(); i3.waitUntilExit() } }
-
-        let started = Date().addingTimeInterval(15)
-        while !isRendererRunning(dir.path) && Date() < started { usleep(50_000) }
-        XCTAssertTrue(isRendererRunning(dir.path), "i3bar starts the status command")
+        let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --blocks \(blocks) --format 'time=%Y-%m-%d %H:%M:%S' | tee \(stream.path)",
+                                  display: 290 + Int(getpid() % 100), screen: "1280x600x24",
+                                  environment: ["TZ": "UTC", "LC_ALL": "C"])
+        let i3 = session.i3
         for sequence in 2...12 {
             usleep(200_000)
             snapshot.sequence = UInt64(sequence)
             snapshot.timestampMs = realtimeMs()
             try dir.publish(snapshot)
         }
-        let text = try String(contentsOf: log, encoding: .utf8)
+        let text = session.text
         XCTAssertTrue(i3.isRunning)
         XCTAssertFalse(text.localizedCaseInsensitiveContains("error"), text)
         // The last array i3bar read: every block asked for, in order.

@@ -5,10 +5,7 @@ enum DiskIOSection {
 
     static func encode(_ s: Snapshot, into b: inout [UInt8]) {
         b.appendSection(.diskIO) { b in
-            let count = min(s.diskIO.count, Snapshot.maximumDiskDevices)
-            b.append(UInt8(count))
-            for i in 0..<count {
-                let d = s.diskIO[i]
+            b.appendList(s.diskIO, maximum: Snapshot.maximumDiskDevices) { b, d in
                 b.appendShortBytes(d.device, maximum: Snapshot.maximumInterfaceNameLength)
                 b.appendLE(d.readBytesPerSecond)
                 b.appendLE(d.writeBytesPerSecond)
@@ -19,16 +16,12 @@ enum DiskIOSection {
     }
 
     static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
-        let count = Int(try r.u8())
-        guard count <= Snapshot.maximumDiskDevices else { throw .malformed(.countOverLimit) }
-        if s.diskIO.count > count { s.diskIO.removeLast(s.diskIO.count - count) }
-        for i in 0..<count {
-            if i == s.diskIO.count { s.diskIO.append(DiskIOFigures()) }
-            try r.shortBytes(into: &s.diskIO[i].device, maximum: Snapshot.maximumInterfaceNameLength)
-            s.diskIO[i].readBytesPerSecond = try r.u64()
-            s.diskIO[i].writeBytesPerSecond = try r.u64()
-            s.diskIO[i].readBytes = try r.u64()
-            s.diskIO[i].writeBytes = try r.u64()
+        try r.list(into: &s.diskIO, maximum: Snapshot.maximumDiskDevices, empty: DiskIOFigures()) { (r, d) throws(SnapshotDecodeError) in
+            try r.shortBytes(into: &d.device, maximum: Snapshot.maximumInterfaceNameLength)
+            d.readBytesPerSecond = try r.u64()
+            d.writeBytesPerSecond = try r.u64()
+            d.readBytes = try r.u64()
+            d.writeBytes = try r.u64()
         }
     }
 

@@ -5,10 +5,7 @@ enum DisksSection {
 
     static func encode(_ s: Snapshot, into b: inout [UInt8]) {
         b.appendSection(.disks) { b in
-            let count = min(s.disks.count, Snapshot.maximumDisks)
-            b.append(UInt8(count))
-            for i in 0..<count {
-                let d = s.disks[i]
+            b.appendList(s.disks, maximum: Snapshot.maximumDisks) { b, d in
                 b.appendShortBytes(d.mount, maximum: Snapshot.maximumPathLength)
                 b.appendLE(d.totalKiB)
                 b.appendLE(d.usedKiB)
@@ -18,15 +15,11 @@ enum DisksSection {
     }
 
     static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
-        let count = Int(try r.u8())
-        guard count <= Snapshot.maximumDisks else { throw .malformed(.countOverLimit) }
-        if s.disks.count > count { s.disks.removeLast(s.disks.count - count) }
-        for i in 0..<count {
-            if i == s.disks.count { s.disks.append(DiskFigures()) }
-            try r.shortBytes(into: &s.disks[i].mount, maximum: Snapshot.maximumPathLength)
-            s.disks[i].totalKiB = try r.u64()
-            s.disks[i].usedKiB = try r.u64()
-            s.disks[i].availableKiB = try r.u64()
+        try r.list(into: &s.disks, maximum: Snapshot.maximumDisks, empty: DiskFigures()) { (r, d) throws(SnapshotDecodeError) in
+            try r.shortBytes(into: &d.mount, maximum: Snapshot.maximumPathLength)
+            d.totalKiB = try r.u64()
+            d.usedKiB = try r.u64()
+            d.availableKiB = try r.u64()
         }
     }
 

@@ -10,10 +10,7 @@ enum NetworkSection {
 
     static func encode(_ s: Snapshot, into b: inout [UInt8]) {
         b.appendSection(.network) { b in
-            let count = min(s.interfaces.count, Snapshot.maximumInterfaces)
-            b.append(UInt8(count))
-            for i in 0..<count {
-                let n = s.interfaces[i]
+            b.appendList(s.interfaces, maximum: Snapshot.maximumInterfaces) { b, n in
                 b.appendShortBytes(n.name, maximum: Snapshot.maximumInterfaceNameLength)
                 b.append(n.flags.rawValue)
                 b.appendLE(n.rxBytesPerSecond)
@@ -36,23 +33,19 @@ enum NetworkSection {
     }
 
     static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
-        let count = Int(try r.u8())
-        guard count <= Snapshot.maximumInterfaces else { throw .malformed(.countOverLimit) }
-        if s.interfaces.count > count { s.interfaces.removeLast(s.interfaces.count - count) }
-        for i in 0..<count {
-            if i == s.interfaces.count { s.interfaces.append(InterfaceFigures()) }
-            try r.shortBytes(into: &s.interfaces[i].name, maximum: Snapshot.maximumInterfaceNameLength)
-            s.interfaces[i].flags = InterfaceFigures.Flags(rawValue: try r.u8())
-            s.interfaces[i].rxBytesPerSecond = try r.u64()
-            s.interfaces[i].txBytesPerSecond = try r.u64()
-            s.interfaces[i].rxBytes = try r.u64()
-            s.interfaces[i].txBytes = try r.u64()
-            try r.shortBytes(into: &s.interfaces[i].ipv4, maximum: Snapshot.maximumAddressLength)
-            try r.shortBytes(into: &s.interfaces[i].ipv6, maximum: Snapshot.maximumAddressLength)
-            try r.shortBytes(into: &s.interfaces[i].wifi.ssid, maximum: Snapshot.maximumSSIDLength)
-            s.interfaces[i].wifi.signalDBm = Int16(bitPattern: try r.u16())
-            s.interfaces[i].wifi.qualityPercent = try r.u8()
-            s.interfaces[i].wifi.bitrateKbps = try r.u32()
+        try r.list(into: &s.interfaces, maximum: Snapshot.maximumInterfaces, empty: InterfaceFigures()) { (r, n) throws(SnapshotDecodeError) in
+            try r.shortBytes(into: &n.name, maximum: Snapshot.maximumInterfaceNameLength)
+            n.flags = InterfaceFigures.Flags(rawValue: try r.u8())
+            n.rxBytesPerSecond = try r.u64()
+            n.txBytesPerSecond = try r.u64()
+            n.rxBytes = try r.u64()
+            n.txBytes = try r.u64()
+            try r.shortBytes(into: &n.ipv4, maximum: Snapshot.maximumAddressLength)
+            try r.shortBytes(into: &n.ipv6, maximum: Snapshot.maximumAddressLength)
+            try r.shortBytes(into: &n.wifi.ssid, maximum: Snapshot.maximumSSIDLength)
+            n.wifi.signalDBm = Int16(bitPattern: try r.u16())
+            n.wifi.qualityPercent = try r.u8()
+            n.wifi.bitrateKbps = try r.u32()
         }
         let points = Int(try r.u8())
         guard points <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }

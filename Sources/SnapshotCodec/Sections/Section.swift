@@ -52,6 +52,33 @@ extension SectionTag {
     }
 }
 
+extension [UInt8] {
+    /// A u8 count and the first `maximum` elements of `list`, each written by `entry`.
+    @inline(__always)
+    mutating func appendList<T>(_ list: [T], maximum: Int, _ entry: (inout [UInt8], T) -> Void) {
+        let count = Swift.min(list.count, maximum)
+        append(UInt8(count))
+        for i in 0..<count { entry(&self, list[i]) }
+    }
+}
+
+extension ByteReader {
+    /// A u8 count (at most `maximum`) and that many entries, each read by `entry` into an
+    /// element of `array` — the existing ones reused (their arrays keep their capacity),
+    /// `empty` appended when there are more.
+    @inline(__always)
+    mutating func list<T>(into array: inout [T], maximum: Int, empty: T,
+                          _ entry: (inout ByteReader, inout T) throws(SnapshotDecodeError) -> Void) throws(SnapshotDecodeError) {
+        let count = Int(try u8())
+        guard count <= maximum else { throw .malformed(.countOverLimit) }
+        if array.count > count { array.removeLast(array.count - count) }
+        for i in 0..<count {
+            if i == array.count { array.append(empty) }
+            try entry(&self, &array[i])
+        }
+    }
+}
+
 /// Bytes in a section's header: tag, version, length.
 public let sectionHeaderLength = 8
 

@@ -7,10 +7,7 @@ enum TemperatureSection {
 
     static func encode(_ s: Snapshot, into b: inout [UInt8]) {
         b.appendSection(.temperature) { b in
-            let count = min(s.temperatures.count, Snapshot.maximumSensors)
-            b.append(UInt8(count))
-            for i in 0..<count {
-                let t = s.temperatures[i]
+            b.appendList(s.temperatures, maximum: Snapshot.maximumSensors) { b, t in
                 b.appendShortBytes(t.chip, maximum: Snapshot.maximumInterfaceNameLength)
                 b.appendShortBytes(t.label, maximum: Snapshot.maximumPathLength)
                 b.appendLE(UInt32(bitPattern: t.milliCelsius))
@@ -22,17 +19,13 @@ enum TemperatureSection {
     }
 
     static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
-        let count = Int(try r.u8())
-        guard count <= Snapshot.maximumSensors else { throw .malformed(.countOverLimit) }
-        if s.temperatures.count > count { s.temperatures.removeLast(s.temperatures.count - count) }
-        for i in 0..<count {
-            if i == s.temperatures.count { s.temperatures.append(TemperatureFigures()) }
-            try r.shortBytes(into: &s.temperatures[i].chip, maximum: Snapshot.maximumInterfaceNameLength)
-            try r.shortBytes(into: &s.temperatures[i].label, maximum: Snapshot.maximumPathLength)
-            s.temperatures[i].milliCelsius = Int32(bitPattern: try r.u32())
-            s.temperatures[i].criticalMilliCelsius = Int32(bitPattern: try r.u32())
-            s.temperatures[i].highMilliCelsius = Int32(bitPattern: try r.u32())
-            s.temperatures[i].isCPUPackage = try r.u8() & 1 != 0
+        try r.list(into: &s.temperatures, maximum: Snapshot.maximumSensors, empty: TemperatureFigures()) { (r, t) throws(SnapshotDecodeError) in
+            try r.shortBytes(into: &t.chip, maximum: Snapshot.maximumInterfaceNameLength)
+            try r.shortBytes(into: &t.label, maximum: Snapshot.maximumPathLength)
+            t.milliCelsius = Int32(bitPattern: try r.u32())
+            t.criticalMilliCelsius = Int32(bitPattern: try r.u32())
+            t.highMilliCelsius = Int32(bitPattern: try r.u32())
+            t.isCPUPackage = try r.u8() & 1 != 0
         }
     }
 
