@@ -3,28 +3,43 @@
 //
 // Properties:
 // - decoding never traps, and the array and UnsafeRawBufferPointer forms agree;
-// - an accepted batch re-encodes to the input's own bytes, except the battery fields a
-//   sample marks absent (their bytes are ignored on reading and written as 0);
+// - an accepted batch re-encodes to the input's own bytes in the current version's layout:
+//   a version-2 input exactly, except the fields a sample marks absent (their bytes are
+//   ignored on reading and written as 0); a version-1 input as version 2, each sample
+//   gaining the newer figures' 24 bytes of zeros (absent);
 // - the re-encoding decodes to the same batch.
 
 import HistoryRecords
 
-/// `input` with the ignored bytes (battery percent and state of samples that mark
-/// them absent) zeroed, as the encoder writes them. The input has decoded, so every
-/// offset here is inside it.
+/// `input` as the encoder writes the batch it decoded to: version 2, the ignored bytes
+/// (fields a sample marks absent) zeroed. The input has decoded, so every offset here is
+/// inside it.
 func canonical(_ input: [UInt8]) -> [UInt8] {
-    var bytes = input
-    let idLength = Int(bytes[12]) | Int(bytes[13]) << 8
+    let version = Int(input[4]) | Int(input[5]) << 8
+    let sampleSize = version == 1 ? 54 : 78
+    let idLength = Int(input[12]) | Int(input[13]) << 8
     var p = 12 + 2 + idLength + 24
-    let samples = Int(bytes[p]) | Int(bytes[p + 1]) << 8 | Int(bytes[p + 2]) << 16 | Int(bytes[p + 3]) << 24
+    let samples = Int(input[p]) | Int(input[p + 1]) << 8 | Int(input[p + 2]) << 16 | Int(input[p + 3]) << 24
     p += 4
+    var out = Array(input[0..<p])
+    out[4] = 2
+    out[5] = 0
     for _ in 0..<samples {
-        let presence = bytes[p + 48]
-        if presence & 1 == 0 { for k in 49..<53 { bytes[p + k] = 0 } }
-        if presence & 2 == 0 { bytes[p + 53] = 0 }
-        p += 54
+        var sample = Array(input[p..<(p + sampleSize)])
+        if version == 1 { sample += [UInt8](repeating: 0, count: 24) }
+        let presence = sample[48]
+        // (bit, first byte, end) of each optional field.
+        for (bit, from, to) in [(1, 49, 53), (2, 53, 54), (8, 54, 62), (16, 62, 70), (32, 70, 74), (64, 74, 78)]
+        where presence & UInt8(bit) == 0 {
+            for k in from..<to { sample[k] = 0 }
+        }
+        out += sample
+        p += sampleSize
     }
-    return bytes
+    out += input[p...]
+    let length = UInt32(out.count - 12)
+    for i in 0..<4 { out[8 + i] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(i))) }
+    return out
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

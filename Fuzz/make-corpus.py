@@ -102,18 +102,26 @@ def fields_from_snapshot(data):
     return bytes(out)
 
 
-def history_batch(boot_id, boot_time, uptime, now, samples, exits, clean):
-    """The encoding documented in Sources/HistoryRecords/HistoryBatch.swift."""
+def history_batch(boot_id, boot_time, uptime, now, samples, exits, clean, version=2):
+    """The encoding documented in Sources/HistoryRecords/HistoryBatch.swift. A sample is
+    (minute, avg, max, used, avail, swap, load1, procs, percent, state, hourly), and in
+    version 2 also (rx, tx, temperature, root_used); None is an absent field."""
     body = bytearray()
     bid = boot_id.encode()
     body += struct.pack("<H", len(bid)) + bid
     body += struct.pack("<QQQ", boot_time, uptime, now)
     body += struct.pack("<I", len(samples))
     for s in samples:
-        minute, avg, mx, used, avail, swap, load1, procs, percent, state, hourly = s
+        minute, avg, mx, used, avail, swap, load1, procs, percent, state, hourly = s[:11]
+        newer = s[11:] if version >= 2 else ()
         presence = (1 if percent is not None else 0) | (2 if state is not None else 0) | (4 if hourly else 0)
+        for bit, value in zip((8, 16, 32, 64), newer):
+            presence |= bit if value is not None else 0
         body += struct.pack("<QIIQQQIIBIB", minute, avg, mx, used, avail, swap, load1, procs, presence,
                             percent or 0, state or 0)
+        if version >= 2:
+            rx, tx, temperature, root_used = newer
+            body += struct.pack("<QQiI", rx or 0, tx or 0, temperature or 0, root_used or 0)
     body += struct.pack("<I", len(exits))
     for time_ms, pid, name, friendly, last, freed in exits:
         body += struct.pack("<QIQQ", time_ms, pid, last, freed)
@@ -123,7 +131,7 @@ def history_batch(boot_id, boot_time, uptime, now, samples, exits, clean):
         else:
             f = friendly.encode()
             body += struct.pack("<I", len(f)) + f
-    return b"SSHB" + struct.pack("<HHI", 1, 1 if clean else 0, len(body)) + bytes(body)
+    return b"SSHB" + struct.pack("<HHI", version, 1 if clean else 0, len(body)) + bytes(body)
 
 
 def main():
@@ -176,14 +184,21 @@ def main():
     write("bookmarks", "minor-version", b"sysstats-bookmarks 1.3\ncomm\tvim\tVim\tcolour=green\n")
     write("bookmarks", "crlf", b"sysstats-bookmarks 1\r\ncomm\tbash\tShell\r\n#x\r\n \t\r\n")
 
-    # history-batch: as the sampler hands them to sysstatsd-history.
+    # history-batch: as the sampler hands them to sysstatsd-history (version 2), and as a
+    # sampler started before an upgrade still does (version 1).
     write("history-batch", "empty", history_batch("", 0, 0, 0, [], [], False))
+    minutes = [(29_393_393, 1234, 9800, 5_000_000, 11_000_000, 0, 52, 312, None, None, False,
+                1_250_000, 80_000, 51_000, 4_213),
+               (29_393_394, 50, 400, 5_100_000, 10_900_000, 2048, 48, 311, 8000, 2, True,
+                None, 0, -7_500, None),
+               (29_393_395, 0, 0, 0, 0, 0, 0, 0, None, None, False, None, None, None, None)]
+    exits = [(1_763_603_590_000, 4242, b"Isolated Web Co", "Firefox tab", 900_000, 1_300_000),
+             (1_763_603_595_000, 77, b"\xffodd\x00name", None, 12, 0)]
     write("history-batch", "minutes-and-exits", history_batch(
-        "0b6c1f0e-2f43-4a8e-9d1c-3c5b8f1d2e7a", 1_763_600_000, 3600, 1_763_603_600,
-        [(29_393_393, 1234, 9800, 5_000_000, 11_000_000, 0, 52, 312, None, None, False),
-         (29_393_394, 50, 400, 5_100_000, 10_900_000, 2048, 48, 311, 8000, 2, True)],
-        [(1_763_603_590_000, 4242, b"Isolated Web Co", "Firefox tab", 900_000, 1_300_000),
-         (1_763_603_595_000, 77, b"\xffodd\x00name", None, 12, 0)], True))
+        "0b6c1f0e-2f43-4a8e-9d1c-3c5b8f1d2e7a", 1_763_600_000, 3600, 1_763_603_600, minutes, exits, True))
+    write("history-batch", "version-1-minutes-and-exits", history_batch(
+        "0b6c1f0e-2f43-4a8e-9d1c-3c5b8f1d2e7a", 1_763_600_000, 3600, 1_763_603_600, minutes[:2], exits, True,
+        version=1))
 
 
 if __name__ == "__main__":

@@ -3,20 +3,30 @@ import SnapshotCodec
 /// What the sampler hands to the history writer (`sysstatsd-history`) on its stdin:
 /// the boot it runs in, rows to append, and whether this is the clean end.
 ///
-/// Encoding (little-endian, version 1):
+/// Encoding (little-endian, version 2):
 ///
 ///     "SSHB" u16 version, u16 flags (bit 0: endsCleanly), u32 length of the rest
 ///     bootID: u16 length + UTF-8 bytes (at most 64)
 ///     u64 bootTime, u64 uptimeSeconds, u64 nowSeconds
-///     u32 sample count, then each sample:
+///     u32 sample count, then each sample (78 bytes):
 ///       u64 minute, u32 cpuAverage, u32 cpuMaximum, u64 memoryUsedKiB, u64 memoryAvailableKiB,
 ///       u64 swapUsedKiB, u32 load1, u32 processCount,
-///       u8 presence (bit 0 batteryPercent, bit 1 batteryState, bit 2 isHourly),
-///       u32 batteryPercent, u8 batteryState
+///       u8 presence (bit 0 batteryPercent, bit 1 batteryState, bit 2 isHourly,
+///                    bit 3 rxBytes, bit 4 txBytes, bit 5 cpuTemperatureMilliCelsius,
+///                    bit 6 rootUsedPermyriad),
+///       u32 batteryPercent, u8 batteryState,
+///       u64 rxBytes, u64 txBytes, i32 cpuTemperatureMilliCelsius (two's complement),
+///       u32 rootUsedPermyriad
 ///     u32 exit count, then each exit:
 ///       u64 timeMs, u32 pid, u64 lastPrivateKiB, u64 freedKiB,
 ///       u32 name length + bytes (any bytes, at most 4096),
 ///       u32 friendlyName length + UTF-8 bytes (0xFFFF_FFFF: none; at most 4096)
+///
+/// A field whose presence bit is clear is written as 0 and ignored on reading.
+///
+/// Version 1 (the first release) is read too: a sampler still running from before an upgrade
+/// hands its batches to the new writer. Its samples are 54 bytes, end after batteryState and
+/// have presence bits 0–2 only; the newer figures are nil. ``encode(into:)`` writes version 2.
 ///
 /// ``decode(_:)`` checks every count and length against the bytes left before it
 /// allocates, so garbage, truncation and oversize are refused without crashing.
@@ -42,7 +52,12 @@ public struct HistoryBatch: Equatable, Sendable {
     }
 
     public static let magic: [UInt8] = Array("SSHB".utf8)
-    public static let version: UInt16 = 1
+    /// The version ``encode(into:)`` writes; ``decode(_:)`` reads it and every one before.
+    public static let version: UInt16 = 2
+    /// The oldest version ``decode(_:)`` reads.
+    public static let oldestReadableVersion: UInt16 = 1
+    /// Bytes of one sample in version 1 and in version 2.
+    static func sampleSize(version: UInt16) -> Int { version == 1 ? 54 : 78 }
     /// Bytes before the payload: magic, version, flags, length.
     public static let headerSize = 12
     /// A day of minutes.
@@ -82,9 +97,17 @@ public struct HistoryBatch: Equatable, Sendable {
             if s.batteryPercent != nil { presence |= 1 }
             if s.batteryState != nil { presence |= 2 }
             if s.isHourly { presence |= 4 }
+            if s.rxBytes != nil { presence |= 8 }
+            if s.txBytes != nil { presence |= 16 }
+            if s.cpuTemperatureMilliCelsius != nil { presence |= 32 }
+            if s.rootUsedPermyriad != nil { presence |= 64 }
             bytes.append(presence)
             bytes.appendLE(s.batteryPercent ?? 0)
             bytes.append(s.batteryState ?? 0)
+            bytes.appendLE(s.rxBytes ?? 0)
+            bytes.appendLE(s.txBytes ?? 0)
+            bytes.appendLE(UInt32(bitPattern: s.cpuTemperatureMilliCelsius ?? 0))
+            bytes.appendLE(s.rootUsedPermyriad ?? 0)
         }
         let exitSlice = exits.prefix(HistoryBatch.maximumExits)
         bytes.appendLE(UInt32(exitSlice.count))
@@ -131,7 +154,7 @@ public struct HistoryBatch: Equatable, Sendable {
         var r = ByteReader(bytes)
         r.offset = 4
         let version = try r.u16()
-        guard version == HistoryBatch.version else { throw .unsupportedVersion(version) }
+        guard version >= oldestReadableVersion, version <= HistoryBatch.version else { throw .unsupportedVersion(version) }
         let flags = try r.u16()
         guard flags & ~1 == 0 else { throw .malformed("unknown flags") }
         let length = try r.u32()
@@ -147,7 +170,9 @@ public struct HistoryBatch: Equatable, Sendable {
 
         let sampleCount = Int(try r.u32())
         guard sampleCount <= maximumSamples else { throw .tooManySamples(sampleCount) }
-        guard sampleCount * 54 <= r.remaining else { throw .truncated }
+        guard sampleCount * sampleSize(version: version) <= r.remaining else { throw .truncated }
+        // Version 1 has presence bits 0-2 and nothing after batteryState.
+        let knownPresence: UInt8 = version == 1 ? 7 : 127
         var samples: [MinuteSample] = []
         samples.reserveCapacity(sampleCount)
         for _ in 0..<sampleCount {
@@ -155,13 +180,21 @@ public struct HistoryBatch: Equatable, Sendable {
             let used = try r.u64(), available = try r.u64(), swap = try r.u64()
             let load1 = try r.u32(), processes = try r.u32()
             let presence = try r.u8()
-            guard presence & ~7 == 0 else { throw .malformed("unknown sample presence bits") }
+            guard presence & ~knownPresence == 0 else { throw .malformed("unknown sample presence bits") }
             let percent = try r.u32(), state = try r.u8()
+            var rx: UInt64 = 0, tx: UInt64 = 0, temperature: UInt32 = 0, rootUsed: UInt32 = 0
+            if version >= 2 {
+                rx = try r.u64(); tx = try r.u64(); temperature = try r.u32(); rootUsed = try r.u32()
+            }
             samples.append(MinuteSample(minute: minute, cpuAverage: cpuAverage, cpuMaximum: cpuMaximum,
                                         memoryUsedKiB: used, memoryAvailableKiB: available, swapUsedKiB: swap,
                                         load1: load1, processCount: processes,
                                         batteryPercent: presence & 1 != 0 ? percent : nil,
                                         batteryState: presence & 2 != 0 ? state : nil,
+                                        rxBytes: presence & 8 != 0 ? rx : nil,
+                                        txBytes: presence & 16 != 0 ? tx : nil,
+                                        cpuTemperatureMilliCelsius: presence & 32 != 0 ? Int32(bitPattern: temperature) : nil,
+                                        rootUsedPermyriad: presence & 64 != 0 ? rootUsed : nil,
                                         isHourly: presence & 4 != 0))
         }
 
@@ -213,7 +246,8 @@ public enum HistoryBatchError: Error, Equatable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .badMagic: return "not a history batch (bad magic)"
-        case .unsupportedVersion(let v): return "history batch version \(v) is not supported (this build reads \(HistoryBatch.version))"
+        case .unsupportedVersion(let v):
+            return "history batch version \(v) is not supported (this build reads \(HistoryBatch.oldestReadableVersion) to \(HistoryBatch.version))"
         case .truncated: return "history batch is truncated"
         case .trailingBytes: return "history batch has bytes after its end"
         case .oversize: return "history batch is over \(HistoryBatch.maximumEncodedBytes) bytes"

@@ -46,7 +46,7 @@ public struct HistoryCollector: Sendable {
         if let current = rollup, current.minute != minute {
             batch = makeBatch(samples: current.isEmpty ? [] : [current.sample],
                               nowSeconds: snapshot.timestampMs / 1000, endsCleanly: false)
-            rollup = nil
+            rollup = MinuteRollup(minute: minute, after: current)
         }
         if rollup == nil { rollup = MinuteRollup(minute: minute) }
         rollup?.add(snapshot)

@@ -3,7 +3,11 @@ import SnapshotCodec
 /// One minute of samples being summed into one history row.
 ///
 /// CPU is averaged and its maximum kept; memory is averaged; swap, load,
-/// process count and battery are the minute's last values.
+/// process count and battery are the minute's last values. Network traffic is summed from
+/// the interfaces' counters (``InterfaceCounters``), the CPU temperature is the minute's
+/// hottest reading, and the root file system's used share is its last measurement.
+///
+/// Adding a sample allocates nothing: sums, maxima and the previous counters are fixed fields.
 public struct MinuteRollup: Sendable {
     /// Start of the minute, unix seconds.
     public let minute: UInt64
@@ -13,8 +17,23 @@ public struct MinuteRollup: Sendable {
     private var usedSum: UInt64 = 0
     private var availableSum: UInt64 = 0
     private var last = Snapshot.Summary()
+    /// The counters of the last sample that measured the network, this minute's or the one before's.
+    private var counters = InterfaceCounters()
+    private var networkMeasured = false
+    private var rxSum: UInt64 = 0
+    private var txSum: UInt64 = 0
+    private var hottestPackage: Int32?
+    private var hottestSensor: Int32?
+    private var rootUsed: UInt32?
 
     public init(minute: UInt64) { self.minute = minute }
+
+    /// The rollup of the minute after `previous`: its first sample's traffic is counted from
+    /// `previous`'s last counters, so none is lost at the turn of the minute.
+    public init(minute: UInt64, after previous: MinuteRollup) {
+        self.minute = minute
+        counters = previous.counters
+    }
 
     /// The minute a sample taken at `timestampMs` belongs to.
     public static func minute(ofMs timestampMs: UInt64) -> UInt64 { timestampMs / 60_000 * 60 }
@@ -24,6 +43,11 @@ public struct MinuteRollup: Sendable {
     static let rolledUp: SnapshotSections = [.cpu, .memory]
 
     public mutating func add(_ s: Snapshot) {
+        // Network, temperature and disk figures stand on their own: taken from every sample
+        // that measured them (a priming sample's counters are the next one's baseline).
+        addNetwork(s)
+        addTemperature(s)
+        addRootDisk(s)
         guard s.available.isSuperset(of: MinuteRollup.rolledUp) else { return }
         count += 1
         cpuSum &+= UInt64(s.cpuBusy)
@@ -31,6 +55,32 @@ public struct MinuteRollup: Sendable {
         usedSum &+= s.memory.used
         availableSum &+= s.memory.available
         last = Snapshot.Summary(s)
+    }
+
+    private mutating func addNetwork(_ s: Snapshot) {
+        guard s.available.contains(.network) else { return }
+        let step = counters.step(s.interfaces)
+        rxSum = saturatingSum(rxSum, step.rx)
+        txSum = saturatingSum(txSum, step.tx)
+        networkMeasured = true
+    }
+
+    private mutating func addTemperature(_ s: Snapshot) {
+        guard s.available.contains(.temperature) else { return }
+        for i in s.temperatures.indices {
+            let reading = s.temperatures[i].milliCelsius
+            hottestSensor = max(hottestSensor ?? reading, reading)
+            if s.temperatures[i].isCPUPackage { hottestPackage = max(hottestPackage ?? reading, reading) }
+        }
+    }
+
+    private mutating func addRootDisk(_ s: Snapshot) {
+        guard s.available.contains(.disks) else { return }
+        for i in s.disks.indices where s.disks[i].mount.count == 1 && s.disks[i].mount[0] == UInt8(ascii: "/") {
+            // A mount that could not be measured stays listed with a zero total (DiskProbe).
+            if s.disks[i].totalKiB > 0 { rootUsed = UInt32(min(s.disks[i].usedPermyriad, 10_000)) }
+            return
+        }
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -41,7 +91,10 @@ public struct MinuteRollup: Sendable {
         return MinuteSample(minute: minute, cpuAverage: UInt32((cpuSum + n / 2) / n), cpuMaximum: cpuMaximum,
                             memoryUsedKiB: usedSum / n, memoryAvailableKiB: availableSum / n,
                             swapUsedKiB: last.swapUsedKiB, load1: last.load1, processCount: last.processCount,
-                            batteryPercent: last.batteryPercent, batteryState: last.batteryState)
+                            batteryPercent: last.batteryPercent, batteryState: last.batteryState,
+                            rxBytes: networkMeasured ? rxSum : nil, txBytes: networkMeasured ? txSum : nil,
+                            cpuTemperatureMilliCelsius: hottestPackage ?? hottestSensor,
+                            rootUsedPermyriad: rootUsed)
     }
 }
 

@@ -1,6 +1,9 @@
 /// One minute of system history, or (``isHourly``) one hour rolled up from minutes.
 ///
-/// Percentages are in hundredths (8512 is 85.12 %), load is ×100, memory in KiB.
+/// Percentages are in hundredths (8512 is 85.12 %), load is ×100, memory in KiB,
+/// temperatures in millidegrees Celsius. An optional figure is nil when it was not measured
+/// (the machine has no battery, no sensor; the part was unreadable; a row from an older
+/// sampler or database that did not keep it).
 public struct MinuteSample: Equatable, Sendable {
     /// Start of the minute (or of the hour, when ``isHourly``), unix seconds.
     public var minute: UInt64
@@ -22,14 +25,30 @@ public struct MinuteSample: Equatable, Sendable {
     public var batteryPercent: UInt32?
     /// Battery state as `ProcFS.BatteryStatus.State.rawValue`; nil without a battery.
     public var batteryState: UInt8?
+    /// Bytes received during the minute, summed over the snapshot's interfaces (the rise of
+    /// their counters from sample to sample); nil when the network part was never measured in it.
+    public var rxBytes: UInt64?
+    /// Bytes sent during the minute, as ``rxBytes``.
+    public var txBytes: UInt64?
+    /// The hottest CPU package sensor reading of the minute (the hottest sensor of any kind when
+    /// none is a CPU package), millidegrees Celsius; nil without a sensor reading.
+    public var cpuTemperatureMilliCelsius: Int32?
+    /// The used share of the file system mounted at `/` (as `df`'s Use%), hundredths of a
+    /// percent, at the minute's last sample that measured it; nil when none did.
+    public var rootUsedPermyriad: UInt32?
     /// True for a row rolled up from the minutes of one hour (older than the minute retention):
-    /// averages are averages of the minute averages, ``cpuMaximum`` the largest minute maximum.
+    /// averages are averages of the minute averages, ``cpuMaximum`` the largest minute maximum,
+    /// ``rxBytes`` and ``txBytes`` the hour's totals, ``cpuTemperatureMilliCelsius`` its hottest
+    /// minute, ``rootUsedPermyriad`` the average of the minutes that measured it.
     public var isHourly: Bool
 
-    /// A sample; battery fields nil on a machine without a battery.
+    /// A sample; battery fields nil on a machine without a battery, the network, temperature
+    /// and root file system figures nil when not measured.
     public init(minute: UInt64, cpuAverage: UInt32, cpuMaximum: UInt32, memoryUsedKiB: UInt64,
                 memoryAvailableKiB: UInt64, swapUsedKiB: UInt64, load1: UInt32, processCount: UInt32,
-                batteryPercent: UInt32? = nil, batteryState: UInt8? = nil, isHourly: Bool = false) {
+                batteryPercent: UInt32? = nil, batteryState: UInt8? = nil,
+                rxBytes: UInt64? = nil, txBytes: UInt64? = nil, cpuTemperatureMilliCelsius: Int32? = nil,
+                rootUsedPermyriad: UInt32? = nil, isHourly: Bool = false) {
         self.minute = minute
         self.cpuAverage = cpuAverage
         self.cpuMaximum = cpuMaximum
@@ -40,6 +59,10 @@ public struct MinuteSample: Equatable, Sendable {
         self.processCount = processCount
         self.batteryPercent = batteryPercent
         self.batteryState = batteryState
+        self.rxBytes = rxBytes
+        self.txBytes = txBytes
+        self.cpuTemperatureMilliCelsius = cpuTemperatureMilliCelsius
+        self.rootUsedPermyriad = rootUsedPermyriad
         self.isHourly = isHourly
     }
 }

@@ -145,6 +145,15 @@ final class Statement {
         if let value { bind(index, value) } else { bindNull(index) }
     }
 
+    /// Binds a counter; past `Int64.max` (SQLite's largest integer) it is stored as `Int64.max`.
+    func bind(_ index: Int32, _ value: UInt64?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+
+    func bind(_ index: Int32, _ value: Int32?) {
+        if let value { bind(index, Int64(value)) } else { bindNull(index) }
+    }
+
     func bind(_ index: Int32, _ value: UInt8?) {
         if let value { bind(index, Int64(value)) } else { bindNull(index) }
     }

@@ -226,8 +226,9 @@ public final class HistoryDatabase {
         try connection.transaction { () throws(StoreError) in
             let insert = try connection.statement("""
                 INSERT OR REPLACE INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
-                    swap_used_kib, load1, process_count, battery_percent, battery_state)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                    swap_used_kib, load1, process_count, battery_percent, battery_state,
+                    rx_bytes, tx_bytes, cpu_temp_mc, root_used)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                 """)
             for s in samples {
                 insert.bind(1, s.minute)
@@ -240,6 +241,10 @@ public final class HistoryDatabase {
                 insert.bind(8, s.processCount)
                 insert.bind(9, s.batteryPercent)
                 insert.bind(10, s.batteryState)
+                insert.bind(11, s.rxBytes)
+                insert.bind(12, s.txBytes)
+                insert.bind(13, s.cpuTemperatureMilliCelsius)
+                insert.bind(14, s.rootUsedPermyriad)
                 try insert.run()
             }
         }
@@ -271,10 +276,12 @@ public final class HistoryDatabase {
     public func samples(from: UInt64, to: UInt64) throws(StoreError) -> [MinuteSample] {
         let query = try connection.statement("""
             SELECT hour, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
-                   process_count, battery_percent, battery_state, 1 FROM hourly_samples WHERE hour >= ?1 AND hour < ?2
+                   process_count, battery_percent, battery_state, 1, rx_bytes, tx_bytes, cpu_temp_mc, root_used
+            FROM hourly_samples WHERE hour >= ?1 AND hour < ?2
             UNION ALL
             SELECT minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
-                   process_count, battery_percent, battery_state, 0 FROM samples WHERE minute >= ?1 AND minute < ?2
+                   process_count, battery_percent, battery_state, 0, rx_bytes, tx_bytes, cpu_temp_mc, root_used
+            FROM samples WHERE minute >= ?1 AND minute < ?2
             ORDER BY 1, 11 DESC
             """)
         defer { query.reset() }
@@ -288,6 +295,10 @@ public final class HistoryDatabase {
                 load1: query.uint32(6), processCount: query.uint32(7),
                 batteryPercent: query.isNull(8) ? nil : query.uint32(8),
                 batteryState: query.isNull(9) ? nil : UInt8(clamping: query.int64(9)),
+                rxBytes: query.isNull(11) ? nil : query.uint64(11),
+                txBytes: query.isNull(12) ? nil : query.uint64(12),
+                cpuTemperatureMilliCelsius: query.isNull(13) ? nil : Int32(clamping: query.int64(13)),
+                rootUsedPermyriad: query.isNull(14) ? nil : query.uint32(14),
                 isHourly: query.int64(10) != 0))
         }
         return result

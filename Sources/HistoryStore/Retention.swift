@@ -1,9 +1,10 @@
 extension HistoryDatabase {
     /// Applies `policy` at time `nowSeconds`, in one transaction: minute samples older than
     /// the minute retention are rolled up into hourly rows (whole hours only; averages of the
-    /// minute averages, maximum of the minute maxima, battery state of the hour's last minute),
-    /// then deleted; hourly rows and boots last seen before the hourly retention are deleted;
-    /// exits older than the exit retention are deleted. Freed pages are returned to the file
+    /// minute averages, maximum of the minute maxima, battery state of the hour's last minute;
+    /// traffic summed, the hottest temperature, the root file system's used share averaged
+    /// over the minutes that measured it), then deleted; hourly rows and boots last seen
+    /// before the hourly retention are deleted; exits older than the exit retention are deleted. Freed pages are returned to the file
     /// system (incremental vacuum). The sampler calls it at start and then about hourly.
     public func applyRetention(nowSeconds: UInt64, policy: RetentionPolicy = .default) throws(StoreError) {
         let minuteCutoff = nowSeconds > policy.minuteSamplesSeconds ? nowSeconds - policy.minuteSamplesSeconds : 0
@@ -14,7 +15,8 @@ extension HistoryDatabase {
             // An hour rolled up earlier (minutes written late) is merged, weighted by minutes.
             let rollUp = try connection.statement("""
                 INSERT INTO hourly_samples (hour, minutes, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
-                    swap_used_kib, load1, process_count, battery_percent, battery_state)
+                    swap_used_kib, load1, process_count, battery_percent, battery_state,
+                    rx_bytes, tx_bytes, cpu_temp_mc, root_used)
                 SELECT minute - minute % 3600 AS h, count(*),
                     CAST(round(avg(cpu_avg)) AS INTEGER), max(cpu_max),
                     CAST(round(avg(mem_used_kib)) AS INTEGER), CAST(round(avg(mem_available_kib)) AS INTEGER),
@@ -22,7 +24,9 @@ extension HistoryDatabase {
                     CAST(round(avg(process_count)) AS INTEGER), CAST(round(avg(battery_percent)) AS INTEGER),
                     (SELECT s2.battery_state FROM samples s2 WHERE s2.minute < ?1
                         AND s2.minute - s2.minute % 3600 = samples.minute - samples.minute % 3600
-                        ORDER BY s2.minute DESC LIMIT 1)
+                        ORDER BY s2.minute DESC LIMIT 1),
+                    \(Self.hourTotal("rx_bytes")), \(Self.hourTotal("tx_bytes")),
+                    max(cpu_temp_mc), CAST(round(avg(root_used)) AS INTEGER)
                 FROM samples WHERE minute < ?1 GROUP BY h
                 ON CONFLICT (hour) DO UPDATE SET
                     cpu_avg = CAST(round((cpu_avg * minutes + excluded.cpu_avg * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
@@ -36,6 +40,12 @@ extension HistoryDatabase {
                         WHEN excluded.battery_percent IS NULL THEN battery_percent
                         ELSE CAST(round((battery_percent * minutes + excluded.battery_percent * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER) END,
                     battery_state = coalesce(excluded.battery_state, battery_state),
+                    rx_bytes = \(Self.mergedTotal("rx_bytes")),
+                    tx_bytes = \(Self.mergedTotal("tx_bytes")),
+                    cpu_temp_mc = coalesce(max(cpu_temp_mc, excluded.cpu_temp_mc), cpu_temp_mc, excluded.cpu_temp_mc),
+                    root_used = CASE WHEN root_used IS NULL THEN excluded.root_used
+                        WHEN excluded.root_used IS NULL THEN root_used
+                        ELSE CAST(round((root_used * minutes + excluded.root_used * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER) END,
                     minutes = minutes + excluded.minutes
                 """)
             rollUp.bind(1, hourCutoff)
@@ -58,5 +68,21 @@ extension HistoryDatabase {
             try deleteExits.run()
         }
         try connection.execute("PRAGMA incremental_vacuum")
+    }
+
+    /// The sum of an hour's byte counts, NULL when no minute has one. Summed as a REAL
+    /// (`total`): `sum` fails the whole statement with "integer overflow" past `Int64.max`,
+    /// which a hostile or broken counter can reach, and retention would then never run
+    /// again. A REAL is exact for realistic totals (below 2^53 bytes an hour); the CAST
+    /// saturates at `Int64.max` and keeps the column's values integers (`restore` checks types).
+    static func hourTotal(_ column: String) -> String {
+        "CASE WHEN count(\(column)) = 0 THEN NULL ELSE CAST(total(\(column)) AS INTEGER) END"
+    }
+
+    /// An hour's byte count plus the late minutes' (`excluded`), either NULL: the other. An
+    /// integer `+` that overflows gives a REAL in SQLite; the CAST saturates it back.
+    static func mergedTotal(_ column: String) -> String {
+        "CASE WHEN \(column) IS NULL THEN excluded.\(column) WHEN excluded.\(column) IS NULL THEN \(column) "
+            + "ELSE CAST(\(column) + excluded.\(column) AS INTEGER) END"
     }
 }

@@ -71,6 +71,19 @@ enum Schema {
             DELETE FROM bookmarks WHERE id NOT IN (SELECT min(id) FROM bookmarks GROUP BY source, kind, pattern, strip);
             CREATE UNIQUE INDEX bookmarks_by_key ON bookmarks (source, kind, pattern, strip);
             """),
+        // Network traffic of the minute (bytes), the hottest CPU temperature (millidegrees
+        // Celsius) and the root file system's used share (hundredths of a percent), on minute
+        // and hourly rows alike; NULL where not measured, and in every row written before.
+        Migration(name: "3: samples network, temperature and root disk", sql: """
+            ALTER TABLE samples ADD COLUMN rx_bytes INTEGER;
+            ALTER TABLE samples ADD COLUMN tx_bytes INTEGER;
+            ALTER TABLE samples ADD COLUMN cpu_temp_mc INTEGER;
+            ALTER TABLE samples ADD COLUMN root_used INTEGER;
+            ALTER TABLE hourly_samples ADD COLUMN rx_bytes INTEGER;
+            ALTER TABLE hourly_samples ADD COLUMN tx_bytes INTEGER;
+            ALTER TABLE hourly_samples ADD COLUMN cpu_temp_mc INTEGER;
+            ALTER TABLE hourly_samples ADD COLUMN root_used INTEGER;
+            """),
     ]
 
     /// Applies the migrations after `user_version`, each in its own transaction that also

@@ -1,14 +1,17 @@
 import BarCore
 import HistoryStore
 
-/// `sysstats history --png`: CPU and memory over the period, drawn with the panel's
-/// code (BarCore's ``PanelImage`` primitives and bitmap font, its PNG encoder).
+/// `sysstats history --png`: CPU, memory and CPU temperature over the period, drawn with
+/// the panel's code (BarCore's ``PanelImage`` primitives and bitmap font, its PNG encoder).
 ///
 /// The plot spans `from..<to` left to right and 0–100 % bottom to top: CPU average as a
 /// light blue area with a blue line on top, memory used (used ÷ (used + available)) as a red
-/// line, grey grid lines at 25, 50 and 75 %, black axes with labelled ticks, a legend above.
+/// line, the CPU temperature as an orange line on the same scale read as 0–100 °C (a
+/// temperature fits it as it is; below 0 °C it is drawn at 0, above 100 °C at the top), grey
+/// grid lines at 25, 50 and 75 %, black axes with labelled ticks, a legend above.
 /// Each sample covers its minute (or its hour, for rolled-up rows); a pixel column with no
-/// sample is left empty.
+/// sample is left empty, and the temperature line has a gap where no sample has one (it and
+/// its legend entry are drawn only when some sample has one).
 public struct HistoryChart {
     public static let width = 720, height = 240
     /// The plot area inside the margins.
@@ -17,8 +20,11 @@ public struct HistoryChart {
     /// The chart's colours, 0x00RRGGBB.
     public enum Colour: UInt32 {
         case background = 0xFFFFFF, axis = 0x000000, grid = 0xD2D2D2, cpuArea = 0xAAC8F0, cpuLine = 0x1E5AC8
-        case memory = 0xDC2828
+        case memory = 0xDC2828, temperature = 0xE68200
     }
+
+    /// True when some sample in the period has a CPU temperature: the chart draws its line.
+    public private(set) var hasTemperature = false
 
     /// The picture.
     public private(set) var image = PanelImage(width: HistoryChart.width, height: HistoryChart.height,
@@ -32,8 +38,10 @@ public struct HistoryChart {
             let y = Self.y(percentHundredths: UInt64(percent * 100))
             for x in stride(from: Self.left, to: Self.right, by: 2) { set(x, y, .grid) }
         }
-        // Per column: the mean CPU average and memory fraction of the samples covering it.
+        // Per column: the mean CPU average and memory fraction of the samples covering it, and
+        // the hottest of their temperatures (each already its minute's or hour's hottest).
         var cpuSum = [UInt64](repeating: 0, count: plotWidth), memSum = cpuSum, count = cpuSum
+        var hottest = [Int32?](repeating: nil, count: plotWidth)
         let span = max(to > from ? to - from : 1, 1)
         for s in samples {
             let start = max(s.minute, from), end = min(s.minute + (s.isHourly ? 3600 : 60), to)
@@ -44,6 +52,7 @@ public struct HistoryChart {
             let memory = total == 0 ? 0 : s.memoryUsedKiB * 10_000 / total
             for column in first...min(last, plotWidth - 1) {
                 cpuSum[column] += UInt64(min(s.cpuAverage, 10_000)); memSum[column] += memory; count[column] += 1
+                if let t = s.cpuTemperatureMilliCelsius { hottest[column] = max(hottest[column] ?? t, t) }
             }
         }
         var previous: (x: Int, cpu: Int, mem: Int)?
@@ -60,6 +69,15 @@ public struct HistoryChart {
                 set(x, cpuY, .cpuLine); set(x, memY, .memory)
             }
             previous = (x, cpuY, memY)
+        }
+        // Over the others: the line people look for when the fan is loud.
+        var previousTemperature: Int?
+        for column in 0..<plotWidth {
+            guard let t = hottest[column] else { previousTemperature = nil; continue }
+            let x = Self.left + column, y = Self.y(milliCelsius: t)
+            if let p = previousTemperature { vertical(x, from: p, to: y, .temperature) } else { set(x, y, .temperature) }
+            previousTemperature = y
+            hasTemperature = true
         }
         image.vline(x: Self.left - 1, y: Self.top, length: Self.bottom - Self.top + 1, Colour.axis.rawValue)
         image.hline(x: Self.left - 1, y: Self.bottom, length: Self.right - Self.left + 2, Colour.axis.rawValue)
@@ -82,7 +100,9 @@ public struct HistoryChart {
                        color: Colour.axis.rawValue)
         // The legend, above the plot: a swatch and a name for each line.
         var x = Self.left
-        for (name, colour) in [("CPU", Colour.cpuLine), ("memory used", Colour.memory)] {
+        var legend = [("CPU", Colour.cpuLine), ("memory used", Colour.memory)]
+        if hasTemperature { legend.append(("CPU temperature (0-100 C)", Colour.temperature)) }
+        for (name, colour) in legend {
             image.fill(PanelRect(x: x, y: 4, width: 10, height: 6), colour.rawValue)
             x = image.drawText(Array(name.utf8), x: x + 14, y: 3, color: Colour.axis.rawValue) + 12
         }
@@ -92,6 +112,11 @@ public struct HistoryChart {
     public static func y(percentHundredths: UInt64) -> Int {
         let clamped = Int(min(percentHundredths, 10_000))
         return bottom - 1 - clamped * (bottom - 1 - top) / 10_000
+    }
+
+    /// The row of a temperature on the same scale, 0–100 °C (clamped).
+    public static func y(milliCelsius: Int32) -> Int {
+        y(percentHundredths: UInt64(max(0, milliCelsius / 10)))
     }
 
     /// The colour at (x, y).

@@ -19,7 +19,9 @@ public enum HistoryCommands {
                 let chart = HistoryChart(samples, from: from, to: to, fromLabel: zone.minute(from),
                                          toLabel: zone.minute(nowSeconds))
                 if let problem = PNG.writeFile(chart.png(), to: png) { return HistoryAccess.failure(problem) }
-                return CommandOutput(stdout: ["wrote \(png): CPU (blue) and memory used (red) from \(zone.minute(from)) "
+                let lines = chart.hasTemperature ? "CPU (blue), memory used (red) and CPU temperature (orange, 0-100 °C)"
+                    : "CPU (blue) and memory used (red)"
+                return CommandOutput(stdout: ["wrote \(png): \(lines) from \(zone.minute(from)) "
                                               + "to \(zone.minute(nowSeconds)), \(samples.count) samples"])
             }
             if json { return CommandOutput(stdout: [HistoryTable.json(samples, from: from, to: to)]) }

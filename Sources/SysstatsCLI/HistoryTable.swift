@@ -5,10 +5,12 @@ import HistoryStore
 public enum HistoryTable {
     static let header = Columns.left("time", 18) + Columns.right("cpu avg", 9) + Columns.right("cpu max", 9)
         + Columns.right("used MiB", 10) + Columns.right("avail MiB", 11) + Columns.right("swap MiB", 10)
-        + Columns.right("load", 7) + Columns.right("procs", 7) + "  battery"
+        + Columns.right("load", 7) + Columns.right("procs", 7) + Columns.right("net rx", 11) + Columns.right("net tx", 11)
+        + Columns.right("cpu °C", 8) + Columns.right("/ used", 8) + "  battery"
 
     /// The footer printed when some rows are hourly rollups.
-    static let hourlyNote = "h: one row per hour (minutes older than 90 days are rolled up: averages of the hour, cpu max its highest minute)"
+    static let hourlyNote = "h: one row per hour (minutes older than 90 days are rolled up: averages of the hour, "
+        + "cpu max and cpu °C its highest minute, net rx and tx its total)"
 
     /// The header, one line per sample (an hourly row's time ends in " h"), and the note on
     /// hourly rows when there are any.
@@ -30,6 +32,10 @@ public enum HistoryTable {
             + Columns.right(Columns.mib(s.swapUsedKiB), 10)
             + Columns.right(Columns.hundredths(UInt64(s.load1)), 7)
             + Columns.right("\(s.processCount)", 7)
+            + Columns.right(s.rxBytes.map(Columns.bytes) ?? "-", 11)
+            + Columns.right(s.txBytes.map(Columns.bytes) ?? "-", 11)
+            + Columns.right(s.cpuTemperatureMilliCelsius.map(Columns.celsiusOneDecimal) ?? "-", 8)
+            + Columns.right(s.rootUsedPermyriad.map { Columns.percentOneDecimal(UInt64($0)) + "%" } ?? "-", 8)
             + "  " + battery(s)
     }
 
@@ -40,7 +46,9 @@ public enum HistoryTable {
     }
 
     /// `--json`: one object, keys sorted: `from`, `to` (unix seconds, `to` exclusive) and
-    /// `samples`, each with `time` (unix seconds), `hourly`, percentages, MiB and load as numbers.
+    /// `samples`, each with `time` (unix seconds), `hourly`, percentages, MiB and load as numbers;
+    /// `rx_bytes` and `tx_bytes` (the minute's, or the hour's, traffic), `cpu_celsius` and
+    /// `root_used_percent` are null when not measured.
     public static func json(_ samples: [MinuteSample], from: UInt64, to: UInt64) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -64,11 +72,14 @@ public enum HistoryTable {
         var load1: Double
         var processes: UInt32
         var battery: Battery?
+        var rxBytes, txBytes: UInt64?
+        var cpuCelsius, rootUsed: Double?
 
         enum CodingKeys: String, CodingKey {
             case time, hourly, cpuAverage = "cpu_avg_percent", cpuMaximum = "cpu_max_percent"
             case memoryUsed = "mem_used_mib", memoryAvailable = "mem_available_mib", swapUsed = "swap_used_mib"
             case load1, processes, battery
+            case rxBytes = "rx_bytes", txBytes = "tx_bytes", cpuCelsius = "cpu_celsius", rootUsed = "root_used_percent"
         }
 
         init(_ s: MinuteSample) {
@@ -79,6 +90,9 @@ public enum HistoryTable {
             load1 = Double(s.load1) / 100
             processes = s.processCount
             battery = s.batteryPercent.map { Battery(percent: Double($0) / 100, state: Columns.batteryState(s.batteryState)) }
+            rxBytes = s.rxBytes; txBytes = s.txBytes
+            cpuCelsius = s.cpuTemperatureMilliCelsius.map { Double($0) / 1000 }
+            rootUsed = s.rootUsedPermyriad.map { Double($0) / 100 }
         }
 
         func encode(to encoder: Encoder) throws {
@@ -90,6 +104,13 @@ public enum HistoryTable {
             try c.encode(processes, forKey: .processes)
             // Explicit null: "no battery" is an answer.
             if let battery { try c.encode(battery, forKey: .battery) } else { try c.encodeNil(forKey: .battery) }
+            // Explicit nulls too: "not measured" (an older row, no sensor) is not 0.
+            try encode(rxBytes, .rxBytes, &c); try encode(txBytes, .txBytes, &c)
+            try encode(cpuCelsius, .cpuCelsius, &c); try encode(rootUsed, .rootUsed, &c)
+        }
+
+        private func encode<T: Encodable>(_ value: T?, _ key: CodingKeys, _ c: inout KeyedEncodingContainer<CodingKeys>) throws {
+            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
         }
     }
 }

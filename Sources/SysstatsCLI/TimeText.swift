@@ -60,6 +60,31 @@ enum Columns {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
+    /// A byte count in binary units with one decimal, rounded half up: 512 → "512 B",
+    /// 35_021 → "34.2 KiB", 1_288_490_189 → "1.2 GiB"; up to "16.0 EiB" (UInt64.max).
+    static func bytes(_ count: UInt64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+        guard count >= 1024 else { return "\(count) B" }
+        var unit = 1
+        while unit < units.count - 1 && count >> (10 * UInt64(unit)) >= 1024 { unit += 1 }
+        let divisor = UInt64(1) << (10 * UInt64(unit))
+        // (count × 10 + divisor / 2) / divisor without overflow: count % divisor × 10 < 2^64.
+        var tenths = count / divisor * 10 + (count % divisor * 10 + divisor / 2) / divisor
+        if tenths >= 10_240 && unit < units.count - 1 {   // 1023.96 KiB rounds to 1.0 MiB, not 1024.0 KiB
+            unit += 1
+            tenths = (tenths + 512) / 1024
+        }
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+
+    /// Millidegrees Celsius to degrees with one decimal, rounded half away from zero:
+    /// 52_349 → "52.3", -1_250 → "-1.3".
+    static func celsiusOneDecimal(_ milliCelsius: Int32) -> String {
+        let magnitude = Int64(milliCelsius).magnitude
+        let tenths = (magnitude + 50) / 100
+        return (milliCelsius < 0 && tenths > 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// "3 d 4 h", "2 h 5 min", "12 min", "40 s".
     static func duration(_ seconds: UInt64) -> String {
         if seconds < 60 { return "\(seconds) s" }

@@ -10,10 +10,41 @@ final class HistoryBatchTests: XCTestCase {
         Array("'; DROP TABLE exits; --".utf8),
     ]
 
+    /// A sample whose optional figures are each present in some samples and absent in others,
+    /// at the ends of their ranges (a negative temperature, counters near the top).
     static func sample(_ i: UInt64, battery: Bool) -> MinuteSample {
         MinuteSample(minute: i * 60, cpuAverage: UInt32(i), cpuMaximum: .max, memoryUsedKiB: .max - i,
                      memoryAvailableKiB: i << 40, swapUsedKiB: 0, load1: 150, processCount: 999,
-                     batteryPercent: battery ? 8512 : nil, batteryState: battery ? 2 : nil, isHourly: i % 3 == 0)
+                     batteryPercent: battery ? 8512 : nil, batteryState: battery ? 2 : nil,
+                     rxBytes: i % 4 == 3 ? nil : .max - i, txBytes: i % 5 == 4 ? nil : i * 1_000_003,
+                     cpuTemperatureMilliCelsius: i % 2 == 0 ? -12_500 - Int32(i) : (i % 7 == 1 ? nil : Int32.max),
+                     rootUsedPermyriad: i % 3 == 1 ? nil : UInt32(i % 10_001), isHourly: i % 3 == 0)
+    }
+
+    /// `b` in the version-1 layout (the first release's): 54-byte samples without the newer
+    /// figures. Written here by hand, not by the encoder, which only writes the current version.
+    static func versionOne(_ b: HistoryBatch) -> [UInt8] {
+        var body: [UInt8] = []
+        let id = Array(b.bootID.utf8)
+        body.appendLE(UInt16(id.count)); body += id
+        body.appendLE(b.bootTime); body.appendLE(b.uptimeSeconds); body.appendLE(b.nowSeconds)
+        body.appendLE(UInt32(b.samples.count))
+        for s in b.samples {
+            body.appendLE(s.minute); body.appendLE(s.cpuAverage); body.appendLE(s.cpuMaximum)
+            body.appendLE(s.memoryUsedKiB); body.appendLE(s.memoryAvailableKiB); body.appendLE(s.swapUsedKiB)
+            body.appendLE(s.load1); body.appendLE(s.processCount)
+            body.append((s.batteryPercent != nil ? 1 : 0) | (s.batteryState != nil ? 2 : 0) | (s.isHourly ? 4 : 0))
+            body.appendLE(s.batteryPercent ?? 0); body.append(s.batteryState ?? 0)
+        }
+        body.appendLE(UInt32(b.exits.count))
+        for e in b.exits {
+            body.appendLE(e.timeMs); body.appendLE(e.pid); body.appendLE(e.lastPrivateKiB); body.appendLE(e.freedKiB)
+            body.appendLE(UInt32(e.name.count)); body += e.name
+            if let f = e.friendlyName { body.appendLE(UInt32(f.utf8.count)); body += Array(f.utf8) } else { body.appendLE(UInt32.max) }
+        }
+        var bytes = Array("SSHB".utf8)
+        bytes.appendLE(UInt16(1)); bytes.appendLE(UInt16(b.endsCleanly ? 1 : 0)); bytes.appendLE(UInt32(body.count))
+        return bytes + body
     }
 
     static func batch(samples: Int = 3, exits: Int = 7, endsCleanly: Bool = true) -> HistoryBatch {
@@ -39,9 +70,47 @@ final class HistoryBatchTests: XCTestCase {
     func testTheEncodingStartsWithMagicVersionAndLittleEndianLength() {
         let bytes = Self.batch().encoded
         XCTAssertEqual(Array(bytes[0..<4]), Array("SSHB".utf8))
-        XCTAssertEqual(Array(bytes[4..<8]), [1, 0, 1, 0])   // version 1, flags: endsCleanly
+        XCTAssertEqual(Array(bytes[4..<8]), [2, 0, 1, 0])   // version 2, flags: endsCleanly
         let length = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
         XCTAssertEqual(length, bytes.count - HistoryBatch.headerSize)
+    }
+
+    func testASampleIsSeventyEightBytesWithTheNewFiguresAfterTheBatteryAndTheirPresenceBits() throws {
+        let one = HistoryBatch(bootID: "", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [
+            MinuteSample(minute: 60, cpuAverage: 1, cpuMaximum: 2, memoryUsedKiB: 3, memoryAvailableKiB: 4, swapUsedKiB: 5,
+                         load1: 6, processCount: 7, rxBytes: 0x0102_0304_0506_0708, txBytes: 9,
+                         cpuTemperatureMilliCelsius: -2, rootUsedPermyriad: 10_000),
+        ], exits: [], endsCleanly: false).encoded
+        let none = HistoryBatch(bootID: "", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [], exits: [],
+                                endsCleanly: false).encoded
+        XCTAssertEqual(one.count - none.count, 78)
+        let at = HistoryBatch.headerSize + 2 + 24 + 4   // the first sample
+        XCTAssertEqual(one[at + 48], 0b0111_1000, "presence: rx, tx, temperature, root; no battery, not hourly")
+        XCTAssertEqual(Array(one[(at + 54)..<(at + 78)]),
+                       [8, 7, 6, 5, 4, 3, 2, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0x10, 0x27, 0, 0])
+    }
+
+    func testAVersionOneBatchFromASamplerStartedBeforeAnUpgradeDecodesWithTheNewFiguresNil() throws {
+        var old = Self.batch(samples: 4, exits: 3)
+        for i in old.samples.indices {
+            old.samples[i].rxBytes = nil; old.samples[i].txBytes = nil
+            old.samples[i].cpuTemperatureMilliCelsius = nil; old.samples[i].rootUsedPermyriad = nil
+        }
+        let bytes = Self.versionOne(old)
+        XCTAssertEqual(Array(bytes[4..<6]), [1, 0])
+        XCTAssertEqual(try HistoryBatch.decode(bytes), old)
+        XCTAssertEqual(try HistoryBatch.decode(HistoryBatch.decode(bytes).encoded), old, "and re-encodes as version 2")
+        // Version 1 knows presence bits 0-2 only.
+        var newBit = bytes
+        newBit[HistoryBatch.headerSize + 2 + old.bootID.utf8.count + 24 + 4 + 48] |= 8
+        XCTAssertThrowsError(try HistoryBatch.decode(newBit)) {
+            XCTAssertEqual($0 as? HistoryBatchError, .malformed("unknown sample presence bits"))
+        }
+        // A version-1 batch is not read as version 2 (its samples would run into the exits), nor the other way round.
+        var relabelled = bytes; relabelled[4] = 2
+        XCTAssertThrowsError(try HistoryBatch.decode(relabelled))
+        var current = Self.batch().encoded; current[4] = 1
+        XCTAssertThrowsError(try HistoryBatch.decode(current))
     }
 
     func testEncodeClipsWhatDecodeWouldRefuseSoItAlwaysDecodes() throws {
@@ -64,6 +133,12 @@ final class HistoryBatchTests: XCTestCase {
         XCTAssertEqual(error(Array("GIF89a random garbage".utf8)), .badMagic)
         var version = good; version[4] = 9
         XCTAssertEqual(error(version), .unsupportedVersion(9))
+        version[4] = 3
+        XCTAssertEqual(error(version), .unsupportedVersion(3))
+        version[4] = 0
+        XCTAssertEqual(error(version), .unsupportedVersion(0))
+        XCTAssertEqual(HistoryBatchError.unsupportedVersion(3).description,
+                       "history batch version 3 is not supported (this build reads 1 to 2)")
         XCTAssertEqual(error(good + [0]), .trailingBytes)
         var flags = good; flags[6] = 0x80
         XCTAssertEqual(error(flags), .malformed("unknown flags"))
@@ -89,7 +164,8 @@ final class HistoryBatchTests: XCTestCase {
     /// each decodes or throws; none crashes, and a decoded one re-encodes to a decodable batch.
     func testSeededFuzzOfMutatedBatchesNeverCrashes() {
         var rng = SplitMix64(seed: 0x5359_5353_4842)
-        let seeds = [Self.batch().encoded, Self.batch(samples: 1, exits: 1, endsCleanly: false).encoded]
+        let seeds = [Self.batch().encoded, Self.batch(samples: 1, exits: 1, endsCleanly: false).encoded,
+                     Self.versionOne(Self.batch(samples: 2, exits: 2))]
         var decoded = 0, refused = 0
         for round in 0..<5000 {
             var bytes = seeds[round % seeds.count]

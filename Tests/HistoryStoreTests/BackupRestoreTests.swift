@@ -255,7 +255,7 @@ final class BackupRestoreTests: XCTestCase {
         let limit = RestoreLimits().samples
         let (scratch, backup) = try craftedBackup("""
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i <= \(limit))
-            INSERT INTO samples SELECT 1800000000 + i * 60, 1, 1, 1, 1, 1, 1, 1, NULL, NULL FROM n;
+            INSERT INTO samples SELECT 1800000000 + i * 60, 1, 1, 1, 1, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL FROM n;
             """)
         try assertRefused(backup, .invalidContent, "has \(limit + 1440 + 1) rows in samples, more than \(limit) (twice the minutes retention keeps)",
                           in: scratch)
@@ -309,6 +309,56 @@ final class BackupRestoreTests: XCTestCase {
             XCTAssertEqual((error as? StoreError)?.message,
                            "\(old) does not have the schema of sysstats history version 1: table bookmarks has an extra column 'strip'")
         }
+    }
+
+    func testAVersionTwoBackupIsCheckedAsVersionTwoAndRestoresUpgradedToTheCurrentSchema() throws {
+        let scratch = try Scratch()
+        try makePopulatedDatabase(scratch.databasePath, minutes: 60, exits: 3)
+        let old = scratch.file("version-2.sqlite")
+        try makeVersionTwoDatabase(old)
+        let before = try bytes(old)
+        XCTAssertEqual(try HistoryDatabase.checkRestorable(old), 2)
+
+        try HistoryDatabase.restore(from: old, into: scratch.databasePath)
+
+        XCTAssertEqual(try bytes(old), before, "the backup itself is not upgraded")
+        let restored = try scratch.open(readOnly: true)
+        XCTAssertEqual(try restored.connection.integer("PRAGMA user_version"), Int64(HistoryDatabase.schemaVersion))
+        XCTAssertEqual(try restored.samples(from: 0, to: .max), versionTwoSamples())
+        XCTAssertEqual(try restored.exits(sinceMs: 0).count, 2)
+        XCTAssertEqual(try restored.boots().map(\.cleanEnd), [true])
+        restored.close()
+        XCTAssertEqual(try HistoryDatabase.checkRestorable(scratch.databasePath), HistoryDatabase.schemaVersion)
+    }
+
+    func testAVersionTwoFileWithTheNewColumnsIsRefusedAsNotVersionTwosSchema() throws {
+        let scratch = try Scratch()
+        try makePopulatedDatabase(scratch.databasePath, minutes: 60, exits: 3)
+        let old = scratch.file("version-2.sqlite")
+        try makeVersionTwoDatabase(old, minutes: 10)
+        let raw = try rawConnection(old)
+        try raw.execute("ALTER TABLE samples ADD COLUMN rx_bytes INTEGER;")
+        raw.close()
+        try assertRefused(old, .schemaMismatch,
+                          "does not have the schema of sysstats history version 2: table samples has an extra column 'rx_bytes'", in: scratch)
+    }
+
+    func testRestoreRefusesABackupMissingOneOfTheNewColumns() throws {
+        let (scratch, backup) = try currentAndBackup()
+        let raw = try rawConnection(backup)
+        try raw.execute("ALTER TABLE hourly_samples DROP COLUMN root_used;")
+        raw.close()
+        try assertRefused(backup, .schemaMismatch, "table hourly_samples lacks the column root_used", in: scratch)
+    }
+
+    func testRestoreRefusesANewColumnDeclaredWithAnotherTypeOrHoldingAReal() throws {
+        let (scratch, backup) = try craftedBackup("""
+            ALTER TABLE samples DROP COLUMN root_used;
+            ALTER TABLE samples ADD COLUMN root_used TEXT;
+            """)
+        try assertRefused(backup, .schemaMismatch, "column samples.root_used is declared 'TEXT', expected 'INTEGER'", in: scratch)
+        let (scratch2, backup2) = try craftedBackup("UPDATE samples SET rx_bytes = 1.5 WHERE minute = (SELECT min(minute) FROM samples);")
+        try assertRefused(backup2, .invalidContent, "samples row 1760000040, rx_bytes is real (expected integer or null)", in: scratch2)
     }
 
     func testEveryTableHasARowLimitAndEveryTextOrBlobColumnALengthLimit() throws {

@@ -30,10 +30,12 @@ func writeBytes(_ content: [UInt8], _ path: String) throws { try Data(content).w
 func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
 func sample(_ minute: UInt64, cpu: UInt32 = 1234, max: UInt32? = nil, used: UInt64 = 4_000_000,
-            battery: UInt32? = nil, state: UInt8? = nil) -> MinuteSample {
+            battery: UInt32? = nil, state: UInt8? = nil, rx: UInt64? = nil, tx: UInt64? = nil,
+            temperature: Int32? = nil, root: UInt32? = nil) -> MinuteSample {
     MinuteSample(minute: minute, cpuAverage: cpu, cpuMaximum: max ?? cpu + 100, memoryUsedKiB: used,
                  memoryAvailableKiB: used > 12_000_000 ? 0 : 12_000_000 - used, swapUsedKiB: 1024, load1: 87, processCount: 312,
-                 batteryPercent: battery, batteryState: state)
+                 batteryPercent: battery, batteryState: state, rxBytes: rx, txBytes: tx,
+                 cpuTemperatureMilliCelsius: temperature, rootUsedPermyriad: root)
 }
 
 func exitRecord(_ timeMs: UInt64, name: [UInt8] = Array("firefox".utf8), friendly: String? = nil) -> ExitRecord {
@@ -44,7 +46,50 @@ func exitRecord(_ timeMs: UInt64, name: [UInt8] = Array("firefox".utf8), friendl
 func makePopulatedDatabase(_ path: String, start: UInt64 = 1_750_000_020, minutes: Int = 1440, exits: Int = 50) throws {
     let db = try HistoryDatabase(path: path)
     _ = try db.recordBoot(id: "1eddd26a-bed7-45c3-88ca-11e106c23142", bootTime: start - 100, uptimeSeconds: 100, nowSeconds: start)
-    try db.append(samples: (0..<minutes).map { sample(start - start % 60 + UInt64($0) * 60, cpu: UInt32($0 % 10_000)) })
+    // Every other minute with network, temperature and root disk figures, the others without.
+    try db.append(samples: (0..<minutes).map {
+        let measured = $0 % 2 == 0
+        return sample(start - start % 60 + UInt64($0) * 60, cpu: UInt32($0 % 10_000), rx: measured ? UInt64($0) * 1_000_003 : nil,
+                      tx: measured ? UInt64($0) : nil, temperature: measured ? 40_000 + Int32($0) : nil,
+                      root: measured ? UInt32($0 % 10_001) : nil)
+    })
     try db.append(exits: (0..<exits).map { exitRecord(start * 1000 + UInt64($0) * 1000, name: Array("proc-\($0)".utf8)) })
     db.close()
+}
+
+/// A database as a build of schema version 2 left it (before the network, temperature and
+/// root disk columns), closed, at `path`: a boot, a day of minutes (every other one with a
+/// battery), one hourly row, exits and a bookmark, written with version 2's own columns.
+func makeVersionTwoDatabase(_ path: String, minutes: Int = 1440) throws {
+    let raw = try rawConnection(path)
+    try Schema.migrate(raw, migrations: Array(Schema.migrations.prefix(2)))
+    try raw.execute("""
+        INSERT INTO boots (boot_id, boot_time, first_seen_time, last_seen_uptime, last_seen_time, clean_end)
+            VALUES ('1eddd26a-bed7-45c3-88ca-11e106c23142', 1799990000, 1799990010, 86400, 1800086400, 1);
+        WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < \(minutes))
+        INSERT INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
+                             process_count, battery_percent, battery_state)
+            SELECT 1800000000 + i * 60, i % 10000, 10000, 4000000 + i, 8000000 - i, 1024, 87, 312,
+                   CASE WHEN i % 2 = 0 THEN 8512 END, CASE WHEN i % 2 = 0 THEN 2 END FROM n;
+        INSERT INTO hourly_samples (hour, minutes, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib,
+                                    load1, process_count, battery_percent, battery_state)
+            VALUES (1799996400, 60, 2950, 9000, 1030, 2000, 5, 100, 301, NULL, NULL);
+        INSERT INTO exits (time_ms, pid, name, friendly_name, last_private_kib, freed_kib)
+            VALUES (1800000000123, 42, X'FF006E616D65', NULL, 1, 2), (1800000060000, 43, X'6D616B65', 'Make', 3, 4);
+        INSERT INTO bookmarks (kind, pattern, friendly_name, source, created_at, strip)
+            VALUES ('comm', X'586F7267', 'X server', 'user', 1, 'none');
+        """)
+    XCTAssertEqual(try raw.integer("PRAGMA user_version"), 2)
+    raw.close()
+}
+
+/// The rows ``makeVersionTwoDatabase(_:minutes:)`` wrote, as `samples(from:to:)` reads them.
+func versionTwoSamples(minutes: Int = 1440) -> [MinuteSample] {
+    [MinuteSample(minute: 1_799_996_400, cpuAverage: 2950, cpuMaximum: 9000, memoryUsedKiB: 1030, memoryAvailableKiB: 2000,
+                  swapUsedKiB: 5, load1: 100, processCount: 301, isHourly: true)]
+        + (0..<UInt64(minutes)).map { i in
+            MinuteSample(minute: 1_800_000_000 + i * 60, cpuAverage: UInt32(i % 10_000), cpuMaximum: 10_000,
+                         memoryUsedKiB: 4_000_000 + i, memoryAvailableKiB: 8_000_000 - i, swapUsedKiB: 1024, load1: 87,
+                         processCount: 312, batteryPercent: i % 2 == 0 ? 8512 : nil, batteryState: i % 2 == 0 ? 2 : nil)
+        }
 }

@@ -38,6 +38,62 @@ final class RetentionTests: XCTestCase {
         XCTAssertEqual(try db.connection.integer("SELECT minutes FROM hourly_samples"), 60)
     }
 
+    func testAnHourlyRowSumsTrafficKeepsTheHottestMinuteAndAveragesRootUsedOverTheMinutesThatMeasuredIt() throws {
+        let db = try Scratch().open()
+        let oldHour = now - 91 * day
+        // rx in the first 30 minutes only (0, 1000, ... 29,000: 435,000), tx 5 a minute, the
+        // hottest minute 17 (83 °C), root measured in the first 20 minutes (5000...5019: 5009.5 → 5010).
+        try db.append(samples: (0..<60).map { i in
+            let n = UInt64(i)
+            return sample(oldHour + n * 60, rx: i < 30 ? n * 1000 : nil, tx: 5,
+                          temperature: i == 17 ? 83_000 : (i % 3 == 0 ? nil : 40_000 - Int32(i)),
+                          root: i < 20 ? 5000 + UInt32(i) : nil)
+        })
+        // An hour that measured none of them.
+        try db.append(samples: (0..<60).map { sample(oldHour + 3600 + UInt64($0) * 60) })
+        try db.applyRetention(nowSeconds: now)
+        let rows = try db.samples(from: 0, to: now)
+        XCTAssertEqual(rows.map(\.isHourly), [true, true])
+        XCTAssertEqual(rows.map(\.rxBytes), [435_000, nil])
+        XCTAssertEqual(rows.map(\.txBytes), [300, nil])
+        XCTAssertEqual(rows.map(\.cpuTemperatureMilliCelsius), [83_000, nil])
+        XCTAssertEqual(rows.map(\.rootUsedPermyriad), [5010, nil])
+    }
+
+    func testLateMinutesMergeTheNewFiguresIntoAnHourAlreadyRolledUp() throws {
+        let db = try Scratch().open()
+        let hour = now - 100 * day
+        try db.append(samples: (0..<30).map { sample(hour + UInt64($0) * 60, rx: 100, temperature: 50_000, root: 4000) })
+        try db.applyRetention(nowSeconds: now)
+        try db.append(samples: (30..<40).map { sample(hour + UInt64($0) * 60, rx: 7, tx: 9, temperature: 60_000, root: 6000) })
+        try db.applyRetention(nowSeconds: now)
+        try db.append(samples: [sample(hour + 40 * 60)])   // a late minute without any: nothing changes
+        try db.applyRetention(nowSeconds: now)
+        let row = try db.samples(from: 0, to: now)
+        XCTAssertEqual(row.count, 1)
+        XCTAssertEqual(row.first?.rxBytes, 3070)
+        XCTAssertEqual(row.first?.txBytes, 90, "a NULL total takes the late minutes' total")
+        XCTAssertEqual(row.first?.cpuTemperatureMilliCelsius, 60_000)
+        XCTAssertEqual(row.first?.rootUsedPermyriad, 4500)   // (30×4000 + 10×6000) / 40, weighted by minutes
+    }
+
+    func testHostileCountersSaturateInTheRollupInsteadOfFailingRetentionAndStayIntegers() throws {
+        let scratch = try Scratch()
+        let db = try scratch.open()
+        let hour = now - 100 * day
+        try db.append(samples: (0..<3).map { sample(hour + UInt64($0) * 60, rx: .max, tx: UInt64(Int64.max) - 1) })
+        try db.applyRetention(nowSeconds: now)
+        try db.append(samples: [sample(hour + 300, rx: .max, tx: 5)])
+        try db.applyRetention(nowSeconds: now)
+        let row = try db.samples(from: 0, to: now).first
+        XCTAssertEqual(row?.rxBytes, UInt64(Int64.max))
+        XCTAssertEqual(row?.txBytes, UInt64(Int64.max))
+        XCTAssertEqual(try db.connection.integer("SELECT count(*) FROM hourly_samples WHERE typeof(rx_bytes) = 'integer' AND typeof(tx_bytes) = 'integer'"), 1)
+        let backup = scratch.file("backup.sqlite")
+        try db.backup(to: backup)
+        XCTAssertEqual(try HistoryDatabase.checkRestorable(backup), HistoryDatabase.schemaVersion, "restore accepts what retention wrote")
+    }
+
     func testAHourStraddlingTheCutoffIsNotRolledUpUntilItIsWholeOld() throws {
         let db = try Scratch().open()
         let cutoff = now - 90 * day

@@ -1,3 +1,4 @@
+import Bookmarks
 import Foundation
 @testable import HistoryStore
 import TestSupport
@@ -92,6 +93,47 @@ final class SchemaTests: XCTestCase {
         let db = try scratch.open()
         XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), Int64(HistoryDatabase.schemaVersion))
         try db.append(samples: [sample(60)])
+    }
+
+    func testMigrationThreeOnAVersionTwoDatabaseWithDataKeepsEveryRowAndAddsNullableColumns() throws {
+        let scratch = try Scratch()
+        try makeVersionTwoDatabase(scratch.databasePath)
+        XCTAssertThrowsError(try scratch.open(readOnly: true)) { error in
+            XCTAssertEqual((error as! StoreError).kind, .olderSchema, "the CLI asks for the sampler to upgrade it")
+        }
+        let db = try scratch.open()
+        XCTAssertEqual(HistoryDatabase.schemaVersion, 3)
+        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 3)
+        XCTAssertEqual(try db.samples(from: 0, to: .max), versionTwoSamples(), "every row, the new figures NULL")
+        XCTAssertEqual(try db.boots().count, 1)
+        XCTAssertEqual(try db.exits(sinceMs: 0).map(\.pid), [42, 43])
+        XCTAssertEqual(try db.exits(sinceMs: 0).first?.name, [0xFF, 0x00, 0x6E, 0x61, 0x6D, 0x65])
+        XCTAssertEqual(try db.bookmarks().filter { $0.source == .user }.map(\.friendlyName), [Array("X server".utf8)])
+        XCTAssertNil(try db.integrityProblem())
+        for table in ["samples", "hourly_samples"] {
+            let added = try HistoryDatabase.columns(db.connection, table: table).suffix(4)
+            XCTAssertEqual(added.map(\.name), ["rx_bytes", "tx_bytes", "cpu_temp_mc", "root_used"], table)
+            XCTAssertEqual(Set(added.map(\.type)), ["INTEGER"])
+            XCTAssertEqual(Set(added.map(\.notNull)), [false])
+        }
+        // The migrated file has exactly the schema of a new one (what restore compares with).
+        try HistoryDatabase.checkSchema(db.connection, version: 3, path: scratch.databasePath)
+
+        let new = sample(1_800_086_400, rx: 123_456_789, tx: 0, temperature: -1500, root: 10_000)
+        try db.append(samples: [new])
+        XCTAssertEqual(try db.samples(from: 1_800_086_400, to: .max), [new])
+    }
+
+    func testTheNewFiguresRoundTripAndACounterPastSQLitesLargestIntegerIsStoredAsTheLargest() throws {
+        let db = try Scratch().open()
+        let written = [sample(60, rx: 0, tx: UInt64(Int64.max), temperature: .min, root: 0),
+                       sample(120, rx: 1, tx: nil, temperature: nil, root: 3334),
+                       sample(180, temperature: .max)]
+        try db.append(samples: written + [sample(240, rx: .max, tx: UInt64(Int64.max) + 1)])
+        XCTAssertEqual(try db.samples(from: 0, to: 240), written)
+        let clamped = try db.samples(from: 240, to: 300).first
+        XCTAssertEqual(clamped?.rxBytes, UInt64(Int64.max))
+        XCTAssertEqual(clamped?.txBytes, UInt64(Int64.max))
     }
 
     func testANewerUserVersionIsRefusedWithAClearMessage() throws {

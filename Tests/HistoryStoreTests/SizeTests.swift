@@ -9,7 +9,8 @@ final class SizeTests: XCTestCase {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
-    /// A realistic day: 1440 minute samples with a battery, 200 exits with 8–15 byte names.
+    /// A realistic day: 1440 minute samples with a battery, network traffic, a CPU temperature
+    /// and the root file system's use, 200 exits with 8–15 byte names.
     private func appendDay(_ db: HistoryDatabase, day: UInt64) throws {
         let start: UInt64 = 1_800_000_000 - 1_800_000_000 % 86_400 + day * 86_400
         var samples: [MinuteSample] = []
@@ -18,7 +19,10 @@ final class SizeTests: XCTestCase {
                                         cpuMaximum: UInt32(1500 + (i * 53) % 8500), memoryUsedKiB: 5_800_000 + (i * 911) % 900_000,
                                         memoryAvailableKiB: 9_900_000 - (i * 911) % 900_000, swapUsedKiB: 120_000 + i % 64,
                                         load1: UInt32(40 + i % 300), processCount: UInt32(300 + i % 40),
-                                        batteryPercent: UInt32(10_000 - i * 5), batteryState: 2))
+                                        batteryPercent: UInt32(10_000 - i * 5), batteryState: 2,
+                                        rxBytes: 40_000 + (i * 7919) % 30_000_000, txBytes: 9_000 + (i * 104_729) % 2_000_000,
+                                        cpuTemperatureMilliCelsius: 42_000 + Int32((i * 13) % 40_000),
+                                        rootUsedPermyriad: UInt32(6_100 + i / 100)))
         }
         try db.append(samples: samples)
         let names = ["firefox", "Isolated Web Co", "cc1plus", "swift-frontend", "rustc", "node", "python3", "chromium"]

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryRecords
 import ProcFS
 import SnapshotCodec
 import XCTest
@@ -179,6 +180,44 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertTrue(s.snapshot.available.contains(.frequency))
         XCTAssertEqual(s.snapshot.cpuMHzAverage, 2000)
         XCTAssertEqual(s.snapshot.cpuMHzMaximum, 3400)
+    }
+
+    /// What the sampler measures is what history keeps: its snapshots, fed to the collector
+    /// as the loop does, give the minute row its traffic, temperature and root file system use.
+    func testTheSamplersSnapshotsGiveTheMinuteRowItsTrafficTemperatureAndRootUse() throws {
+        try copyFixture("hwmon-intel")
+        // CPU and memory (a row needs both) from the desktop fixture's /proc.
+        for file in ["stat", "meminfo", "uptime", "loadavg"] {
+            try write("proc/" + file, String(contentsOfFile: Fixtures.path("sampler-desktop/2/proc/" + file), encoding: .utf8))
+        }
+        var config = SamplerConfiguration()
+        config.procRoot = procRoot
+        config.sysRoot = sysRoot
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        config.disks = ["/"]   // statvfs of this machine's root: the row must say what the snapshot said
+        let s = Sampler(configuration: config)
+        var collector = HistoryCollector(bootID: "b", bootTime: 1)
+        let counters: [[(String, UInt64, UInt64)]] = [
+            [("eth0", 1000, 100), ("wlan0", 50, 50)],
+            [("eth0", 251_000, 1100), ("wlan0", 70, 50)],
+            [("eth0", 252_000, 1100), ("wlan0", 10, 5)],   // wlan0 reset: 0 for that step
+        ]
+        for (i, rows) in counters.enumerated() {
+            try write("proc/net/dev", netDev(rows))
+            s.sample(realtimeMs: Self.t0 - Self.t0 % 60_000 + UInt64(i) * 1000, monotonicNs: UInt64(i + 1) * 1_000_000_000)
+            XCTAssertNil(collector.record(s.snapshot))
+        }
+        XCTAssertTrue(s.snapshot.available.isSuperset(of: [.cpu, .memory, .network, .temperature]))
+        let row = try XCTUnwrap(collector.finish(nowMs: Self.t0).samples.first)
+        XCTAssertEqual(row.rxBytes, 250_000 + 20 + 1000)
+        XCTAssertEqual(row.txBytes, 1000)
+        XCTAssertEqual(row.cpuTemperatureMilliCelsius, 52_000, "the CPU package sensor")
+        if s.snapshot.available.contains(.disks) {
+            XCTAssertEqual(row.rootUsedPermyriad, UInt32(s.snapshot.disks[0].usedPermyriad))
+        } else {
+            XCTAssertNil(row.rootUsedPermyriad)
+        }
     }
 
     func testTheNewPartsSurviveTheSnapshotFile() throws {

@@ -11,18 +11,20 @@ final class HistoryChartTests: XCTestCase {
         let out = HistoryCommands.history(directory: f.dataDirectory, sinceSeconds: 3 * 3600, json: false, png: png,
                                           nowSeconds: HistoryFixture.now, zone: .utc)
         XCTAssertEqual(out, CommandOutput(stdout: [
-            "wrote \(png): CPU (blue) and memory used (red) from 2023-11-14 21:00 to 2023-11-15 00:00, 3 samples"]))
+            "wrote \(png): CPU (blue), memory used (red) and CPU temperature (orange, 0-100 °C) from 2023-11-14 21:00 "
+            + "to 2023-11-15 00:00, 3 samples"]))
         let bytes = try HistoryFixture.bytes(png)
         XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: f.directory.path).sorted(), ["chart.png", "data"],
                        "the temporary file was renamed, not left behind")
 
-        // The hourly row (CPU 20 %, memory 25 % used) spans the middle third of the plot.
+        // The hourly row (CPU 20 %, memory 25 % used, 71 °C at its hottest) spans the middle third of the plot.
         let x = HistoryChart.left + (HistoryChart.right - HistoryChart.left) / 2
         let points: [(Int, Int)] = [
             (x, HistoryChart.y(percentHundredths: 1000)),    // under the CPU line: area
             (x, HistoryChart.y(percentHundredths: 2000)),    // the CPU line
             (x, HistoryChart.y(percentHundredths: 2500)),    // the memory line
+            (x, HistoryChart.y(milliCelsius: 71_000)),       // the temperature line
             (x, HistoryChart.y(percentHundredths: 6000)),    // above both: background
             (HistoryChart.left + 10, HistoryChart.y(percentHundredths: 1000)),   // before the first sample: empty
             (HistoryChart.left - 1, HistoryChart.bottom - 10),                   // the y axis
@@ -31,7 +33,7 @@ final class HistoryChartTests: XCTestCase {
         let decoded = try Self.decodeWithPython(png, points: points)
         XCTAssertEqual(decoded.first, "720 240")
         XCTAssertEqual(Array(decoded.dropFirst()), [
-            "170 200 240", "30 90 200", "220 40 40", "255 255 255", "255 255 255", "0 0 0", "255 255 255"])
+            "170 200 240", "30 90 200", "220 40 40", "230 130 0", "255 255 255", "255 255 255", "0 0 0", "255 255 255"])
         // The axis labels, the period's ends and the legend are drawn in the panel's bitmap font.
         let chart = HistoryChart([], from: 0, to: 60, fromLabel: "2023-11-14 21:00", toLabel: "2023-11-15 00:00")
         var label = PanelImage(width: 16 * PanelFont.cellWidth, height: PanelFont.cellHeight, color: 0xFFFFFF)
@@ -63,6 +65,38 @@ final class HistoryChartTests: XCTestCase {
             HistoryChart.Colour.background.rawValue, HistoryChart.Colour.axis.rawValue, HistoryChart.Colour.grid.rawValue,
             HistoryChart.Colour.cpuLine.rawValue, HistoryChart.Colour.memory.rawValue,   // the legend's swatches
         ])
+    }
+
+    func testTheCPUTemperatureIsALineOnTheSameScaleClampedTo0To100WithAGapWhereNoSampleHasOne() {
+        // An hour of minutes: 50 °C, then 20 minutes without a sensor, then 120 °C, then -5 °C.
+        let samples = (0..<UInt64(60)).map { m -> MinuteSample in
+            let t: Int32? = m < 20 ? 50_000 : (m < 40 ? nil : (m < 50 ? 120_000 : -5_000))
+            return MinuteSample(minute: m * 60, cpuAverage: 1000, cpuMaximum: 1000, memoryUsedKiB: 1, memoryAvailableKiB: 3,
+                                swapUsedKiB: 0, load1: 0, processCount: 1, cpuTemperatureMilliCelsius: t)
+        }
+        let chart = HistoryChart(samples, from: 0, to: 3600)
+        XCTAssertTrue(chart.hasTemperature)
+        let temperature = HistoryChart.Colour.temperature.rawValue
+        // Columns 60, 340, 508 and 620 are covered by minutes 5, 30, 45 and 55 only.
+        XCTAssertEqual(chart.colour(HistoryChart.left + 60, HistoryChart.y(milliCelsius: 50_000)), temperature)
+        XCTAssertEqual(HistoryChart.y(milliCelsius: 50_000), HistoryChart.y(percentHundredths: 5000))
+        XCTAssertFalse((HistoryChart.top..<HistoryChart.bottom).contains { chart.colour(HistoryChart.left + 340, $0) == temperature },
+                       "no line where no sample has a temperature")
+        XCTAssertEqual(chart.colour(HistoryChart.left + 508, HistoryChart.top), temperature, "above 100 °C: at the top")
+        XCTAssertEqual(chart.colour(HistoryChart.left + 620, HistoryChart.bottom - 1), temperature, "below 0 °C: at the bottom")
+        // The CPU and memory lines are still there, under it.
+        XCTAssertEqual(chart.colour(HistoryChart.left + 340, HistoryChart.y(percentHundredths: 1000)), HistoryChart.Colour.cpuLine.rawValue)
+        XCTAssertEqual(chart.colour(HistoryChart.left + 340, HistoryChart.y(percentHundredths: 2500)), HistoryChart.Colour.memory.rawValue)
+        // Its legend entry is drawn only when there is a line.
+        func legendColours(_ c: HistoryChart) -> Set<UInt32> {
+            var colours = Set<UInt32>()
+            for y in 0..<HistoryChart.top { for x in 0..<HistoryChart.width { colours.insert(c.colour(x, y)) } }
+            return colours
+        }
+        XCTAssertTrue(legendColours(chart).contains(temperature))
+        let without = HistoryChart(samples.map { var s = $0; s.cpuTemperatureMilliCelsius = nil; return s }, from: 0, to: 3600)
+        XCTAssertFalse(without.hasTemperature)
+        XCTAssertFalse(Set(without.image.pixels).contains(temperature))
     }
 
     /// Decodes the PNG with the project's independent decoder (scripts/decode-png.py: Python's

@@ -13,8 +13,10 @@ final class HistoryFixture {
     /// "Now" for the fixture: two hours after `base`.
     static let now: UInt64 = base + 7200
 
-    /// Three minutes of the hour at `base` (rolled up into one hourly row), then two minute
-    /// rows at `base + 1 h` (with and without a battery); three boots; two exits.
+    /// Three minutes of the hour at `base` (rolled up into one hourly row: traffic received in
+    /// each, sent in none, the hottest minute 71 °C, / used in two), then two minute rows at
+    /// `base + 1 h` (with and without a battery, with every newer figure and with none);
+    /// three boots; two exits.
     init() throws {
         directory = try TemporaryDirectory()
         let database = try HistoryDatabase(path: databasePath)
@@ -22,18 +24,22 @@ final class HistoryFixture {
         let b = Self.base
         try database.append(samples: [
             MinuteSample(minute: b, cpuAverage: 1000, cpuMaximum: 4000, memoryUsedKiB: 2_097_152,
-                         memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 50, processCount: 100),
+                         memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 50, processCount: 100,
+                         rxBytes: 1000, cpuTemperatureMilliCelsius: 45_000, rootUsedPermyriad: 5000),
             MinuteSample(minute: b + 60, cpuAverage: 2000, cpuMaximum: 9000, memoryUsedKiB: 2_097_152,
-                         memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 70, processCount: 110),
+                         memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 70, processCount: 110,
+                         rxBytes: 2000, cpuTemperatureMilliCelsius: 71_000, rootUsedPermyriad: 5101),
             MinuteSample(minute: b + 120, cpuAverage: 3000, cpuMaximum: 5000, memoryUsedKiB: 2_097_152,
-                         memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 90, processCount: 120),
+                         memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 90, processCount: 120,
+                         rxBytes: 3000, cpuTemperatureMilliCelsius: 52_000),
         ])
         try database.applyRetention(nowSeconds: Self.now, policy: RetentionPolicy(
             minuteSamplesSeconds: 3600, hourlySamplesSeconds: 730 * 86_400, exitsSeconds: 730 * 86_400))
         try database.append(samples: [
             MinuteSample(minute: b + 3600, cpuAverage: 2345, cpuMaximum: 10_000, memoryUsedKiB: 3_145_728,
                          memoryAvailableKiB: 5_242_880, swapUsedKiB: 51_200, load1: 123, processCount: 39,
-                         batteryPercent: 8512, batteryState: 2),
+                         batteryPercent: 8512, batteryState: 2, rxBytes: 1_288_490_189, txBytes: 35_021,
+                         cpuTemperatureMilliCelsius: 72_450, rootUsedPermyriad: 6123),
             MinuteSample(minute: b + 3660, cpuAverage: 5, cpuMaximum: 99, memoryUsedKiB: 1536,
                          memoryAvailableKiB: 1_048_576, swapUsedKiB: 0, load1: 7, processCount: 1),
         ])

@@ -1,0 +1,214 @@
+import AllocationCounter
+import SnapshotCodec
+import XCTest
+@testable import HistoryRecords
+
+/// The minute row's network, temperature and root file system figures.
+final class MinuteRollupTests: XCTestCase {
+    let minute0: UInt64 = 1_763_712_000_000
+
+    func interface(_ name: String, rx: UInt64, tx: UInt64) -> InterfaceFigures {
+        var f = InterfaceFigures()
+        f.name = Array(name.utf8)
+        f.rxBytes = rx
+        f.txBytes = tx
+        return f
+    }
+
+    func sensor(_ milliCelsius: Int32, package: Bool = false) -> TemperatureFigures {
+        var t = TemperatureFigures()
+        t.chip = Array("coretemp".utf8)
+        t.milliCelsius = milliCelsius
+        t.isCPUPackage = package
+        return t
+    }
+
+    func disk(_ mount: String, used: UInt64, available: UInt64) -> DiskFigures {
+        var d = DiskFigures()
+        d.mount = Array(mount.utf8)
+        d.totalKiB = used + available
+        d.usedKiB = used
+        d.availableKiB = available
+        return d
+    }
+
+    /// A sample with CPU and memory (so it counts in the row) and the given parts.
+    func snapshot(atMs ms: UInt64, interfaces: [InterfaceFigures]? = nil, temperatures: [TemperatureFigures]? = nil,
+                  disks: [DiskFigures]? = nil, cpuAndMemory: Bool = true) -> Snapshot {
+        var s = Snapshot()
+        s.timestampMs = ms
+        s.cpuBusy = 1000
+        s.memory.used = 500
+        if !cpuAndMemory { s.available.remove([.cpu, .memory]) }
+        if let interfaces { s.interfaces = interfaces; s.available.insert(.network) }
+        if let temperatures { s.temperatures = temperatures; s.available.insert(.temperature) }
+        if let disks { s.disks = disks; s.available.insert(.disks) }
+        return s
+    }
+
+    func rollup(_ snapshots: [Snapshot]) -> MinuteSample {
+        var r = MinuteRollup(minute: 0)
+        for s in snapshots { r.add(s) }
+        return r.sample
+    }
+
+    // MARK: - Network
+
+    func testTrafficIsTheRiseOfEachInterfacesCountersSummedOverInterfaces() {
+        let row = rollup([
+            snapshot(atMs: 0, interfaces: [interface("eth0", rx: 1000, tx: 50), interface("wlan0", rx: 7, tx: 7)]),
+            snapshot(atMs: 1000, interfaces: [interface("eth0", rx: 1500, tx: 80), interface("wlan0", rx: 10, tx: 9)]),
+            // The order changed (the default route moved): interfaces are matched by name.
+            snapshot(atMs: 2000, interfaces: [interface("wlan0", rx: 110, tx: 10), interface("eth0", rx: 1600, tx: 80)]),
+        ])
+        XCTAssertEqual(row.rxBytes, 500 + 3 + 100 + 100)
+        XCTAssertEqual(row.txBytes, 30 + 2 + 1 + 0)
+    }
+
+    func testACounterGoingBackCountsZeroForThatStepAndTheNextStepCountsFromItsNewValue() {
+        let row = rollup([
+            snapshot(atMs: 0, interfaces: [interface("eth0", rx: 5000, tx: 5000), interface("wlan0", rx: 100, tx: 100)]),
+            snapshot(atMs: 1000, interfaces: [interface("eth0", rx: 20, tx: 4999), interface("wlan0", rx: 200, tx: 150)]),
+            snapshot(atMs: 2000, interfaces: [interface("eth0", rx: 70, tx: 5009), interface("wlan0", rx: 200, tx: 150)]),
+        ])
+        XCTAssertEqual(row.rxBytes, 0 + 100 + 50)
+        XCTAssertEqual(row.txBytes, 0 + 50 + 10)
+    }
+
+    func testAnInterfaceAppearingCountsNothingUntilItsSecondReadingAndOneLeavingCountsNothing() {
+        let row = rollup([
+            snapshot(atMs: 0, interfaces: [interface("eth0", rx: 100, tx: 100)]),
+            // A VPN takes the default route with a gigabyte already on its counters: not this minute's.
+            snapshot(atMs: 1000, interfaces: [interface("tun0", rx: 1 << 30, tx: 1 << 30), interface("eth0", rx: 150, tx: 100)]),
+            snapshot(atMs: 2000, interfaces: [interface("tun0", rx: (1 << 30) + 40, tx: (1 << 30) + 4)]),
+            snapshot(atMs: 3000, interfaces: [interface("tun0", rx: (1 << 30) + 41, tx: (1 << 30) + 4),
+                                              interface("eth0", rx: 9999, tx: 9999)]),
+        ])
+        XCTAssertEqual(row.rxBytes, 50 + 40 + 1)
+        XCTAssertEqual(row.txBytes, 4)
+    }
+
+    func testTheFirstSampleOfAMinuteCountsFromTheLastCountersOfTheMinuteBefore() {
+        var c = HistoryCollector(bootID: "b", bootTime: 1)
+        _ = c.record(snapshot(atMs: minute0, interfaces: [interface("eth0", rx: 0, tx: 0)]))
+        _ = c.record(snapshot(atMs: minute0 + 59_000, interfaces: [interface("eth0", rx: 100, tx: 10)]))
+        let first = c.record(snapshot(atMs: minute0 + 60_000, interfaces: [interface("eth0", rx: 1100, tx: 20)]))
+        XCTAssertEqual(first?.samples.first?.rxBytes, 100)
+        XCTAssertEqual(first?.samples.first?.txBytes, 10)
+        _ = c.record(snapshot(atMs: minute0 + 61_000, interfaces: [interface("eth0", rx: 1200, tx: 20)]))
+        let last = c.finish(nowMs: minute0 + 62_000)
+        XCTAssertEqual(last.samples.first?.rxBytes, 1000 + 100, "the step across the turn of the minute belongs to the new minute")
+        XCTAssertEqual(last.samples.first?.txBytes, 10)
+    }
+
+    func testTrafficIsNilWhenTheNetworkWasNeverMeasuredAndZeroWhenMeasuredOnce() {
+        XCTAssertNil(rollup([snapshot(atMs: 0), snapshot(atMs: 1000)]).rxBytes)
+        XCTAssertNil(rollup([snapshot(atMs: 0)]).txBytes)
+        let once = rollup([snapshot(atMs: 0), snapshot(atMs: 1000, interfaces: [interface("eth0", rx: 500, tx: 500)])])
+        XCTAssertEqual(once.rxBytes, 0)
+        XCTAssertEqual(once.txBytes, 0)
+        XCTAssertEqual(rollup([snapshot(atMs: 0, interfaces: [])]).rxBytes, 0, "measured: no interface is a measured nothing")
+    }
+
+    func testAPrimingSampleWithoutCPUStillGivesTheCountersTheNextSampleCountsFrom() {
+        let row = rollup([
+            snapshot(atMs: 0, interfaces: [interface("eth0", rx: 1000, tx: 0)], cpuAndMemory: false),
+            snapshot(atMs: 1000, interfaces: [interface("eth0", rx: 1300, tx: 0)]),
+        ])
+        XCTAssertEqual(row.rxBytes, 300)
+    }
+
+    func testHostileCountersSaturateAndMoreInterfacesThanASnapshotHoldsAreLeftOut() {
+        let many = (0..<20).map { interface("if\($0)", rx: .max, tx: 0) }
+        let row = rollup([
+            snapshot(atMs: 0, interfaces: many.map { var f = $0; f.rxBytes = 0; return f }),
+            snapshot(atMs: 1000, interfaces: many),
+            snapshot(atMs: 2000, interfaces: [interface("a-name-far-longer-than-ifnamsiz-allows", rx: 1, tx: 1)]),
+            snapshot(atMs: 3000, interfaces: [interface("a-name-far-longer-than-ifnamsiz-allows", rx: 2, tx: 3)]),
+        ])
+        XCTAssertEqual(row.rxBytes, .max)
+        XCTAssertEqual(row.txBytes, 2)
+        XCTAssertEqual(InterfaceCounters.capacity, Snapshot.maximumInterfaces)
+    }
+
+    func testInterfaceNamesDifferingOnlyLateOrInLengthAreDifferentInterfaces() {
+        let keys = ["eth0", "eth00", "eth1", "", "abcdefghijklmno", "abcdefghijklmnp", "abcdefgh", "abcdefgh\u{0}"]
+            .map { InterfaceCounters.NameKey(Array($0.utf8)) }
+        XCTAssertEqual(Set(keys.map { "\($0.low) \($0.high) \($0.length)" }).count, keys.count)
+    }
+
+    // MARK: - Temperature
+
+    func testTheTemperatureIsTheHottestCPUPackageReadingEvenWhenAnotherSensorIsHotter() {
+        let row = rollup([
+            snapshot(atMs: 0, temperatures: [sensor(55_000, package: true), sensor(90_000)]),
+            snapshot(atMs: 1000, temperatures: [sensor(71_500, package: true), sensor(95_000)]),
+            snapshot(atMs: 2000, temperatures: [sensor(60_000, package: true)]),
+        ])
+        XCTAssertEqual(row.cpuTemperatureMilliCelsius, 71_500)
+    }
+
+    func testWithoutAPackageSensorTheHottestSensorIsTakenAndWithoutAnyItIsNil() {
+        XCTAssertEqual(rollup([snapshot(atMs: 0, temperatures: [sensor(-5_000), sensor(-12_000)])]).cpuTemperatureMilliCelsius, -5_000)
+        XCTAssertEqual(rollup([snapshot(atMs: 0, temperatures: [sensor(41_000)]),
+                               snapshot(atMs: 1000, temperatures: [sensor(44_000), sensor(43_000)])]).cpuTemperatureMilliCelsius, 44_000)
+        XCTAssertNil(rollup([snapshot(atMs: 0, temperatures: [])]).cpuTemperatureMilliCelsius)
+        var unavailable = snapshot(atMs: 0, temperatures: [sensor(50_000, package: true)])
+        unavailable.available.remove(.temperature)
+        XCTAssertNil(rollup([unavailable]).cpuTemperatureMilliCelsius, "figures of a part not measured are not read")
+    }
+
+    // MARK: - Root file system
+
+    func testRootUsedIsTheLastMeasurementOfTheDiskMountedAtSlash() {
+        let row = rollup([
+            snapshot(atMs: 0, disks: [disk("/", used: 10, available: 90)]),
+            snapshot(atMs: 1000, disks: [disk("/home", used: 90, available: 10), disk("/", used: 25, available: 75)]),
+            snapshot(atMs: 2000),   // the disks part not measured this time: the last measurement stands
+        ])
+        XCTAssertEqual(row.rootUsedPermyriad, 2500)
+    }
+
+    func testRootUsedIsNilWithoutSlashOrWhenItCouldNotBeMeasured() {
+        XCTAssertNil(rollup([snapshot(atMs: 0, disks: [disk("/home", used: 1, available: 1)])]).rootUsedPermyriad)
+        XCTAssertNil(rollup([snapshot(atMs: 0, disks: [disk("/", used: 0, available: 0)])]).rootUsedPermyriad,
+                     "a mount statvfs could not read stays listed with zeros")
+        XCTAssertNil(rollup([snapshot(atMs: 0, disks: [disk("//", used: 1, available: 1)])]).rootUsedPermyriad)
+        XCTAssertNil(rollup([snapshot(atMs: 0)]).rootUsedPermyriad)
+        XCTAssertEqual(rollup([snapshot(atMs: 0, disks: [disk("/", used: 1, available: 2)]),
+                               snapshot(atMs: 1000, disks: [disk("/", used: 0, available: 0)])]).rootUsedPermyriad,
+                       3334, "an unmeasured reading does not replace a measured one (df rounds up)")
+    }
+
+    func testTheNewFiguresDoNotDisturbTheAveragesOfTheRow() {
+        let row = rollup([
+            snapshot(atMs: 0, interfaces: [interface("eth0", rx: 0, tx: 0)], temperatures: [sensor(1)], disks: [disk("/", used: 1, available: 1)]),
+            snapshot(atMs: 1000, interfaces: [interface("eth0", rx: 1, tx: 1)], cpuAndMemory: false),
+        ])
+        XCTAssertEqual(row.cpuAverage, 1000)
+        XCTAssertEqual(row.memoryUsedKiB, 500)
+        XCTAssertEqual(row.rxBytes, 1)
+    }
+
+    // MARK: - Allocation
+
+    func testSamplesWithEveryPartWithinAMinuteAllocateNothing() {
+        var c = HistoryCollector(bootID: "boot-a", bootTime: 7)
+        let samples = (0..<60).map { i -> Snapshot in
+            let n = UInt64(i)
+            return snapshot(atMs: minute0 + 1000 * n,
+                            interfaces: (0..<Snapshot.maximumInterfaces).map { interface("eth\($0)", rx: n * 1000, tx: n * 10) },
+                            temperatures: (0..<Snapshot.maximumSensors).map { sensor(Int32(40_000 + $0), package: $0 == 3) },
+                            disks: [disk("/home", used: 5, available: 5), disk("/", used: n, available: 100)])
+        }
+        for i in 0..<2 { _ = c.record(samples[i]) }   // warm up (one-time runtime metadata)
+        allocation_counter_start()
+        for i in 2..<samples.count { _ = c.record(samples[i]) }
+        let allocations = allocation_counter_stop()
+        XCTAssertEqual(allocations, 0, "58 samples within a minute allocated \(allocations) times")
+        let row = c.finish(nowMs: minute0 + 60_000).samples.first
+        XCTAssertEqual(row?.rxBytes, 59 * 1000 * UInt64(Snapshot.maximumInterfaces))
+        XCTAssertEqual(row?.cpuTemperatureMilliCelsius, 40_003)
+        XCTAssertEqual(row?.rootUsedPermyriad, (59 * 10_000 + 158) / 159)
+    }
+}
