@@ -73,7 +73,7 @@ public struct GenmonWriter {
             output.appendPercent(permyriad: UInt64(s.cpuIOWait))
             output.append(UInt8(ascii: ")"))
         } else {
-            output.append(notAvailableText)
+            output.appendNotAvailable()
         }
         output.append(", load ")
         if s.available.contains(.load) {
@@ -83,7 +83,7 @@ public struct GenmonWriter {
             output.append(UInt8(ascii: " "))
             output.appendFixed(UInt64(s.load15), scaleDigits: 2, fractionDigits: 2)
         } else {
-            output.append(notAvailableText)
+            output.appendNotAvailable()
         }
         let m = s.memory
         output.append("\nMemory ")
@@ -102,11 +102,11 @@ public struct GenmonWriter {
             output.append(", free ")
             output.appendSize(kib: m.free)
         } else {
-            output.append(notAvailableText)
+            output.appendNotAvailable()
         }
         if !s.available.contains(.battery) {
             output.append("\nBattery ")
-            output.append(notAvailableText)
+            output.appendNotAvailable()
         } else if s.battery.count > 0 {
             output.append("\nBattery ")
             output.appendPercent(permyriad: UInt64(s.battery.percent))

@@ -161,13 +161,13 @@ public struct PanelRenderer {
         if snap.available.contains(.cpu) {
             scratch.appendPercent(permyriad: UInt64(snap.cpuBusy))
         } else {
-            scratch.append(notAvailableText)
+            scratch.appendNotAvailable()
         }
         scratch.append("  L ")
         if snap.available.contains(.load) {
             scratch.appendFixed(UInt64(snap.load1), scaleDigits: 2, fractionDigits: 2)
         } else {
-            scratch.append(notAvailableText)
+            scratch.appendNotAvailable()
         }
         let cpuColor = snap.cpuBusy >= 9000 ? PanelPalette.critical : (snap.cpuBusy >= 7000 ? PanelPalette.warning : PanelPalette.text)
         let end = image.drawText(scratch.bytes, x: l.left, y: l.textY, color: cpuColor, scale: l.scale)
@@ -178,7 +178,7 @@ public struct PanelRenderer {
             scratch.appendSize(kib: snap.memory.total)
         } else {
             scratch.append("mem ")
-            scratch.append(notAvailableText)
+            scratch.appendNotAvailable()
         }
         let w = scratch.count * l.advance
         let x = max(end + l.advance, l.right - w + l.scale)
@@ -361,7 +361,7 @@ public struct PanelRenderer {
         if snap.available.contains(.cpu) {
             scratch.appendPercent(permyriad: UInt64(min(snap.cpuBusy, 10_000)))
         } else {
-            scratch.append(notAvailableText)
+            scratch.appendNotAvailable()
         }
         var end = image.drawText(scratch.bytes, x: l.left, y: y, color: PanelPalette.cpuBusy, scale: scale)
         image.drawText("cpu", x: end + 2 * l.scale, y: labelY, color: PanelPalette.dimText, scale: l.scale)
@@ -379,7 +379,7 @@ public struct PanelRenderer {
         if snap.available.contains(.memory) {
             scratch.appendPercent(permyriad: share(m.used, of: m.total))
         } else {
-            scratch.append(notAvailableText)
+            scratch.appendNotAvailable()
         }
         end = image.drawText(scratch.bytes, x: half, y: y, color: PanelPalette.memActive, scale: scale)
         image.drawText("mem", x: end + 2 * l.scale, y: labelY, color: PanelPalette.dimText, scale: l.scale)

@@ -54,6 +54,8 @@ public struct Renderer {
     public var memForm: MemForm = .usedTotal
     /// `--format` per block (parsed once); blocks without one use their built-in text.
     public let formats: BlockFormats
+    /// Separator, the n/a text, the level colours.
+    public let theme: Theme
     /// The rendered update: one line (for i3bar, one array, preceded by `[` the first
     /// time and by `,` after that when streaming).
     public private(set) var line = ByteWriter(capacity: 8192)
@@ -67,19 +69,20 @@ public struct Renderer {
     /// protocol's endless array (`[` before the first, `,` before the others);
     /// without it (`--once`), each update is a bare array.
     public init(output: OutputKind, blocks: [BarBlock], formats: BlockFormats = BlockFormats(),
-                streaming: Bool = false) {
+                theme: Theme = Theme(), streaming: Bool = false) {
         self.output = output
         self.blocks = blocks
         self.formats = formats
-        protocolOutput = LineOutput(output, streaming: streaming)
+        self.theme = theme
+        protocolOutput = LineOutput(output, theme: theme, streaming: streaming)
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
         hasMem = blocks.contains { $0.kind == .mem }
     }
 
     /// A renderer for blocks without arguments (each time block in the local zone).
     public init(output: OutputKind, blocks: [BlockKind] = BlockKind.defaults, formats: BlockFormats = BlockFormats(),
-                streaming: Bool = false) {
-        self.init(output: output, blocks: blocks.map { BarBlock($0) }, formats: formats, streaming: streaming)
+                theme: Theme = Theme(), streaming: Bool = false) {
+        self.init(output: output, blocks: blocks.map { BarBlock($0) }, formats: formats, theme: theme, streaming: streaming)
     }
 
     /// Applies a click: a left click (button 1) on mem shows the next form, a right
@@ -99,6 +102,7 @@ public struct Renderer {
 
     /// Renders `snap` as seen at `nowMs` (realtime ms) into ``line``.
     public mutating func render(_ snap: Snapshot, nowMs: UInt64, usage: RendererUsage = RendererUsage()) {
+        currentNotAvailable = theme.notAvailable
         line.reset()
         protocolOutput.begin(&line)
         var summary = LineSummary()
@@ -107,7 +111,7 @@ public struct Renderer {
             if block.kind == .time {
                 clocks.render(index, nowMs: nowMs, into: &value)
             } else {
-                renderBlock(block.kind, argument: block.argument, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
+                renderBlock(block, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }

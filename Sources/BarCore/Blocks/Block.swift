@@ -112,17 +112,25 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
     }
 }
 
-/// One block of the bar: its kind and its argument from `--blocks KIND:ARGUMENT` (the time
-/// zone of a time block; empty for the default: the local zone).
+/// One block of the bar: its kind, its argument (`--blocks time:Europe/Paris`, a config
+/// file's `timezone`, `interface`, `mount`, `device` or `sensor`), and what the config file
+/// gives it of its own: formats and thresholds.
 public struct BarBlock: Equatable, Sendable {
     public var kind: BlockKind
-    /// Raw bytes as given (checked by the options parser); outputs escape them.
+    /// Raw bytes as given (checked by the options or config parser); outputs escape them.
     public var argument: [UInt8]
+    /// The block's `format` and `format_short` (for time: strftime formats, as given); nil:
+    /// the `--format` of its kind, else the built-in text.
+    public var format: BlockFormat? = nil
+    public var shortFormat: BlockFormat? = nil
+    public var timeFormat: [UInt8]? = nil
+    public var timeShortFormat: [UInt8]? = nil
+    /// The block's `warning` and `critical` thresholds (whole percent, °C for temp); nil:
+    /// the built-in ones.
+    public var warning: UInt64? = nil
+    public var critical: UInt64? = nil
     public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
 }
-
-/// What a block or placeholder shows for a figure that was not measured (slstatus' unknown string).
-public let notAvailableText: StaticString = "n/a"
 
 /// How alarming a value is; outputs map it to a colour or a CSS class.
 public enum Level: UInt8, Sendable, Comparable {
@@ -139,9 +147,35 @@ public struct Thresholds: Sendable {
     public var memWarning: UInt64 = 8000, memCritical: UInt64 = 9000
     /// Battery charge at or below which a discharging battery warns / is critical.
     public var batteryWarning: UInt64 = 2000, batteryCritical: UInt64 = 1000
+    /// Swap and file system used shares.
+    public var swapWarning: UInt64 = 5000, swapCritical: UInt64 = 8000
+    public var diskWarning: UInt64 = 8000, diskCritical: UInt64 = 9000
+    /// Temperature marks, millidegrees; nil: each sensor's own high and critical marks
+    /// (else 75 °C and 90 °C).
+    public var tempWarning: Int32? = nil, tempCritical: Int32? = nil
     /// How long an exit stays shown, ms.
     public var exitRecentMs: UInt64 = 60_000
     public init() {}
+
+    /// These thresholds with `block`'s own `warning` and `critical` (whole percent; °C for
+    /// temp) in place of its kind's.
+    public func overriding(_ block: BarBlock) -> Thresholds {
+        var t = self
+        let w = block.warning, c = block.critical
+        func share(_ value: UInt64?, _ field: inout UInt64) { if let value { field = min(value, 100) * 100 } }
+        switch block.kind {
+        case .cpu, .cores: share(w, &t.cpuWarning); share(c, &t.cpuCritical)
+        case .mem: share(w, &t.memWarning); share(c, &t.memCritical)
+        case .battery: share(w, &t.batteryWarning); share(c, &t.batteryCritical)
+        case .swap: share(w, &t.swapWarning); share(c, &t.swapCritical)
+        case .disk: share(w, &t.diskWarning); share(c, &t.diskCritical)
+        case .temp:
+            if let w { t.tempWarning = Int32(min(w, 1000)) * 1000 }
+            if let c { t.tempCritical = Int32(min(c, 1000)) * 1000 }
+        default: break
+        }
+        return t
+    }
 }
 
 /// One block's values, refilled in place on every update (its buffers are reused).
@@ -164,16 +198,25 @@ public struct BlockValue {
     }
 }
 
-/// Fills `v` with `kind`'s values for `snap` at `nowMs`. With a `--format` for
-/// the block, its text replaces the built-in full text (for mem: the used/total
-/// form only, so clicks still reach the other forms); short text, level,
-/// urgency, percentage and visibility stay the block's own.
-func renderBlock(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
+/// Fills `v` with `block`'s values for `snap` at `nowMs`. With a format for the block (its
+/// own from the config file, else `--format` of its kind), that text replaces the built-in
+/// full text (for mem: the used/total form only, so clicks still reach the other forms);
+/// with a `format_short`, that replaces the short text. Level, urgency, percentage and
+/// visibility stay the block's own, with the block's own thresholds.
+func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
                  thresholds t: Thresholds, usage: RendererUsage, formats: BlockFormats, into v: inout BlockValue) {
-    renderBuiltIn(kind, argument: argument, snap, nowMs: nowMs, memForm: memForm, thresholds: t, usage: usage, into: &v)
-    guard v.visible, kind != .mem || memForm == .usedTotal, let format = formats[kind] else { return }
-    v.full.reset()
-    format.render(snap, argument: argument, nowMs: nowMs, usage: usage, into: &v.full)
+    let kind = block.kind
+    renderBuiltIn(kind, argument: block.argument, snap, nowMs: nowMs, memForm: memForm, thresholds: t.overriding(block),
+                  usage: usage, into: &v)
+    guard v.visible else { return }
+    if kind != .mem || memForm == .usedTotal, let format = block.format ?? formats[kind] {
+        v.full.reset()
+        format.render(snap, argument: block.argument, nowMs: nowMs, usage: usage, into: &v.full)
+    }
+    if let short = block.shortFormat {
+        v.short.reset()
+        short.render(snap, argument: block.argument, nowMs: nowMs, usage: usage, into: &v.short)
+    }
 }
 
 /// Fills `v` with `kind`'s built-in values for `snap` at `nowMs`: the block's own file says how.
@@ -186,7 +229,7 @@ func renderBuiltIn(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, 
         if kind == .exited { v.visible = false; return }
         v.full.append(kind.label); v.full.append(UInt8(ascii: " "))
         if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
-        v.full.append(notAvailableText)
+        v.full.appendNotAvailable()
         v.short.append(v.full)
         return
     }
@@ -200,13 +243,13 @@ func renderBuiltIn(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, 
     case .exited: ExitedBlock.render(snap, nowMs: nowMs, thresholds: t, into: &v)
     case .selfCost: SelfBlock.render(snap, usage: usage, into: &v)
     case .top: TopBlock.render(snap, into: &v)
-    case .swap: SwapBlock.render(snap, into: &v)
+    case .swap: SwapBlock.render(snap, thresholds: t, into: &v)
     case .cores: CoresBlock.render(snap, thresholds: t, into: &v)
     case .net: NetBlock.render(snap, argument: argument, into: &v)
     case .wifi: WifiBlock.render(snap, argument: argument, into: &v)
-    case .disk: DiskBlock.render(snap, argument: argument, into: &v)
+    case .disk: DiskBlock.render(snap, argument: argument, thresholds: t, into: &v)
     case .diskio: DiskIOBlock.render(snap, argument: argument, into: &v)
-    case .temp: TempBlock.render(snap, argument: argument, into: &v)
+    case .temp: TempBlock.render(snap, argument: argument, thresholds: t, into: &v)
     case .freq: FreqBlock.render(snap, into: &v)
     // Drawn by the renderer, which owns the clocks (TimeBlock.swift).
     case .time: break
@@ -277,7 +320,7 @@ public struct Placeholder: Equatable, Sendable {
     func append(_ snap: Snapshot, argument: [UInt8] = [], nowMs: UInt64, usage: RendererUsage, into w: inout ByteWriter) {
         let i = Int(index)
         if !snap.available.contains(block.section) && !block.placeholders[i].measuredByRenderer {
-            w.append(notAvailableText)
+            w.appendNotAvailable()
             return
         }
         switch block {

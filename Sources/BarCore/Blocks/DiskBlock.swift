@@ -17,8 +17,6 @@ enum DiskBlock {
         PlaceholderSpec("bar", "eight-cell bar of the used share"),
     ]
 
-    static let warning: UInt64 = 8000, critical: UInt64 = 9000
-
     /// The disk the block shows: the one mounted at `argument`, else the first.
     static func disk(_ snap: Snapshot, _ argument: [UInt8]) -> DiskFigures? {
         if argument.isEmpty { return snap.disks.first }
@@ -26,12 +24,12 @@ enum DiskBlock {
         return nil
     }
 
-    static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, argument: [UInt8], thresholds t: Thresholds, into v: inout BlockValue) {
         v.full.append("disk ")
         guard let d = disk(snap, argument), d.totalKiB > 0 else {
             v.full.append(bytes: argument.isEmpty ? [] : argument)
             if !argument.isEmpty { v.full.append(UInt8(ascii: " ")) }
-            v.full.append(notAvailableText)
+            v.full.appendNotAvailable()
             v.short.append(v.full)
             return
         }
@@ -39,12 +37,12 @@ enum DiskBlock {
         v.full.append(bytes: d.mount); v.full.append(UInt8(ascii: " "))
         v.full.appendSize(kib: d.availableKiB); v.full.append(" free")
         v.short.append(bytes: d.mount); v.short.append(UInt8(ascii: " ")); v.short.appendSize(kib: d.availableKiB)
-        v.level = used >= critical ? .critical : (used >= warning ? .warning : .normal)
+        v.level = used >= t.diskCritical ? .critical : (used >= t.diskWarning ? .warning : .normal)
         v.percentage = wholePercent(used)
     }
 
     static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        guard let d = disk(snap, argument), d.totalKiB > 0 else { w.append(notAvailableText); return }
+        guard let d = disk(snap, argument), d.totalKiB > 0 else { w.appendNotAvailable(); return }
         switch index {
         case 0: w.append(bytes: d.mount)
         case 1: w.appendSize(kib: d.availableKiB)

@@ -27,7 +27,7 @@ enum DiskIOBlock {
     static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
         v.full.append("io ")
         guard let (read, write) = rates(snap, argument) else {
-            v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")); v.full.append(notAvailableText)
+            v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")); v.full.appendNotAvailable()
             v.short.append(v.full)
             return
         }
@@ -39,7 +39,7 @@ enum DiskIOBlock {
     }
 
     static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        guard let (read, write) = rates(snap, argument) else { w.append(notAvailableText); return }
+        guard let (read, write) = rates(snap, argument) else { w.appendNotAvailable(); return }
         switch index {
         case 0: w.appendRate(bytesPerSecond: read)
         case 1: w.appendRate(bytesPerSecond: write)

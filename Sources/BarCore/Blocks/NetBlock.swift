@@ -63,7 +63,7 @@ enum NetBlock {
     }
 
     static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        guard let n = interface(snap, argument) else { w.append(index == 6 ? "down" : notAvailableText); return }
+        guard let n = interface(snap, argument) else { if index == 6 { w.append("down") } else { w.appendNotAvailable() }; return }
         switch index {
         case 0: w.append(bytes: n.name)
         case 1: w.append(bytes: n.ipv4)

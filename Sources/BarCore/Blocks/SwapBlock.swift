@@ -14,9 +14,7 @@ enum SwapBlock {
         PlaceholderSpec("bar", "eight-cell bar of the used share"),
     ]
 
-    static let warning: UInt64 = 5000, critical: UInt64 = 8000
-
-    static func render(_ snap: Snapshot, into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, thresholds t: Thresholds, into v: inout BlockValue) {
         let m = snap.memory
         v.full.append("swap ")
         guard m.swapTotal > 0 else {
@@ -27,7 +25,7 @@ enum SwapBlock {
         let used = share(m.swapUsed, of: m.swapTotal)
         v.full.appendSize(kib: m.swapUsed); v.full.append(UInt8(ascii: "/")); v.full.appendSize(kib: m.swapTotal)
         v.short.append("swap "); v.short.appendPercent(permyriad: used)
-        v.level = used >= critical ? .critical : (used >= warning ? .warning : .normal)
+        v.level = used >= t.swapCritical ? .critical : (used >= t.swapWarning ? .warning : .normal)
         v.percentage = wholePercent(used)
     }
 

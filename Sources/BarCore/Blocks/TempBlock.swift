@@ -36,19 +36,19 @@ enum TempBlock {
         return true
     }
 
-    static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, argument: [UInt8], thresholds th: Thresholds, into v: inout BlockValue) {
         v.full.append("temp ")
         guard let t = sensor(snap, argument) else {
             if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
-            v.full.append(notAvailableText)
+            v.full.appendNotAvailable()
             v.short.append(v.full)
             return
         }
         appendDegrees(t.milliCelsius, into: &v.full)
         v.full.append("°C")
         v.short.append(v.full)
-        let high = t.highMilliCelsius == Snapshot.unknownLimit ? defaultHigh : t.highMilliCelsius
-        let critical = t.criticalMilliCelsius == Snapshot.unknownLimit ? defaultCritical : t.criticalMilliCelsius
+        let high = th.tempWarning ?? (t.highMilliCelsius == Snapshot.unknownLimit ? defaultHigh : t.highMilliCelsius)
+        let critical = th.tempCritical ?? (t.criticalMilliCelsius == Snapshot.unknownLimit ? defaultCritical : t.criticalMilliCelsius)
         if t.milliCelsius >= critical {
             v.level = .critical
             v.urgent = true
@@ -59,13 +59,13 @@ enum TempBlock {
 
     static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
         if index == 3 {
-            guard let first = snap.temperatures.first else { w.append(notAvailableText); return }
+            guard let first = snap.temperatures.first else { w.appendNotAvailable(); return }
             var hottest = first.milliCelsius
             for t in snap.temperatures { hottest = max(hottest, t.milliCelsius) }
             appendDegrees(hottest, into: &w)
             return
         }
-        guard let t = sensor(snap, argument) else { w.append(notAvailableText); return }
+        guard let t = sensor(snap, argument) else { w.appendNotAvailable(); return }
         switch index {
         case 0: appendDegrees(t.milliCelsius, into: &w)
         case 1: w.append(bytes: t.label)

@@ -33,7 +33,7 @@ enum TimeBlock {
                 }
             }
         }
-        if w.count == start { w.append(notAvailableText) }
+        if w.count == start { w.appendNotAvailable() }
     }
 
     /// How often a format's text changes, ms: every second when it shows seconds (or a
@@ -58,33 +58,39 @@ enum TimeBlock {
     }
 }
 
-/// The time blocks' state: the format as a C string, each block's zone, when to wake.
+/// The time blocks' state: each block's formats and zone as C strings, when to wake.
 struct Clocks {
-    private(set) var format: [CChar] = []
-    private(set) var shortFormat: [CChar]? = nil
-    /// One entry per bar block: the zone as a C string (empty C string for local), or empty for
-    /// a block that is not a clock.
+    /// One entry per bar block (empty for a block that is not a clock): the format, the short
+    /// format (empty C string: none), the zone (empty C string: local).
+    private(set) var formats: [[CChar]] = []
+    private(set) var shortFormats: [[CChar]] = []
     private(set) var zones: [[CChar]] = []
-    /// ``TimeBlock/tickMs(format:)`` of the format; 0 without a time block.
+    /// The finest ``TimeBlock/tickMs(format:)`` of the clocks' formats; 0 without a time block.
     private(set) var tickMs: UInt64 = 0
 
+    /// The clocks of `blocks`: each block's own formats (config file), else `format` (the
+    /// `--format time=` text), else the default with its short form.
     init(blocks: [BarBlock], format text: [UInt8]?) {
-        guard blocks.contains(where: { $0.kind == .time }) else {
-            zones = Array(repeating: [], count: blocks.count)
-            return
+        for block in blocks {
+            guard block.kind == .time else { formats.append([]); shortFormats.append([]); zones.append([]); continue }
+            let own = block.timeFormat ?? text
+            let source: [UInt8] = own ?? bytes(TimeBlock.defaultFormat)
+            formats.append(cString(source))
+            let short = block.timeShortFormat ?? (own == nil ? bytes(TimeBlock.defaultShortFormat) : [])
+            shortFormats.append(cString(short))
+            zones.append(cString(block.argument))
+            let tick = TimeBlock.tickMs(format: source)
+            tickMs = tickMs == 0 ? tick : min(tickMs, tick)
         }
-        let source: [UInt8] = text ?? bytes(TimeBlock.defaultFormat)
-        format = cString(source)
-        if text == nil { shortFormat = cString(bytes(TimeBlock.defaultShortFormat)) }
-        tickMs = TimeBlock.tickMs(format: source)
-        zones = blocks.map { $0.kind == .time ? cString($0.argument) : [] }
     }
 
     /// Fills `v` with block `index`'s time at `nowMs`.
     func render(_ index: Int, nowMs: UInt64, into v: inout BlockValue) {
         v.reset()
-        TimeBlock.append(format: format, zone: zones[index], nowMs: nowMs, into: &v.full)
-        if let s = shortFormat { TimeBlock.append(format: s, zone: zones[index], nowMs: nowMs, into: &v.short) }
+        TimeBlock.append(format: formats[index], zone: zones[index], nowMs: nowMs, into: &v.full)
+        if shortFormats[index].count > 1 {
+            TimeBlock.append(format: shortFormats[index], zone: zones[index], nowMs: nowMs, into: &v.short)
+        }
     }
 
     /// When the time text next changes (realtime ms), or nil without a time block.

@@ -57,14 +57,14 @@ enum WifiBlock {
 
     static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
         guard let n = interface(snap, argument), n.flags.contains(.wifiLink) else {
-            w.append(index == 0 ? "down" : notAvailableText); return
+            if index == 0 { w.append("down") } else { w.appendNotAvailable() }; return
         }
         switch index {
         case 0: w.append(bytes: n.wifi.ssid)
         case 1:
-            if n.wifi.qualityPercent <= 100 { w.appendDecimal(UInt64(n.wifi.qualityPercent)) } else { w.append(notAvailableText) }
+            if n.wifi.qualityPercent <= 100 { w.appendDecimal(UInt64(n.wifi.qualityPercent)) } else { w.appendNotAvailable() }
         case 2:
-            if n.wifi.signalDBm != Snapshot.unknownSignal { w.appendDecimal(Int(n.wifi.signalDBm)) } else { w.append(notAvailableText) }
+            if n.wifi.signalDBm != Snapshot.unknownSignal { w.appendDecimal(Int(n.wifi.signalDBm)) } else { w.appendNotAvailable() }
         case 3: w.appendDecimal(UInt64(n.wifi.bitrateKbps / 1000))
         default: w.append(bytes: n.name)
         }

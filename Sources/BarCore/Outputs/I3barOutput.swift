@@ -2,17 +2,20 @@
 /// SIGUSR1 (10) stops output while the bar is hidden, SIGUSR2 (12) resumes it.
 public let i3barHeader: StaticString = "{\"version\":1,\"click_events\":true,\"stop_signal\":10,\"cont_signal\":12}\n"
 
-/// i3bar colours for ``Level/warning`` and ``Level/critical``.
-let warningColor: StaticString = "#E5C07B"
-let criticalColor: StaticString = "#E06C75"
 
 /// The i3bar JSON protocol (i3bar, swaybar): one array of blocks per update. Streaming,
 /// the arrays are elements of one endless array: `[` before the first, `,` before the others.
 struct I3barOutput {
     let streaming: Bool
     private var arrays = 0
+    /// The level colours (the theme's; checked `#RRGGBB[AA]` by whoever set them).
+    private let warningColor: [UInt8], criticalColor: [UInt8]
 
-    init(streaming: Bool) { self.streaming = streaming }
+    init(streaming: Bool, theme: Theme = Theme()) {
+        self.streaming = streaming
+        warningColor = theme.warning
+        criticalColor = theme.critical
+    }
 
     func begin(_ line: inout ByteWriter) {
         if streaming { line.append(arrays == 0 ? "[\n" : ",") }
@@ -37,8 +40,8 @@ struct I3barOutput {
         }
         switch v.level {
         case .normal: break
-        case .warning: line.append(",\"color\":\""); line.append(warningColor); line.append(UInt8(ascii: "\""))
-        case .critical: line.append(",\"color\":\""); line.append(criticalColor); line.append(UInt8(ascii: "\""))
+        case .warning: line.append(",\"color\":\""); line.append(bytes: warningColor); line.append(UInt8(ascii: "\""))
+        case .critical: line.append(",\"color\":\""); line.append(bytes: criticalColor); line.append(UInt8(ascii: "\""))
         }
         if v.urgent { line.append(",\"urgent\":true") }
         line.append(UInt8(ascii: "}"))
@@ -61,7 +64,7 @@ struct I3barOutput {
         line.append("{\"name\":\"sysstats\",\"full_text\":\"")
         line.append(escaped: text, .json)
         line.append("\",\"color\":\"")
-        line.append(criticalColor)
+        line.append(bytes: criticalColor)
         line.append("\"}")
     }
 }

@@ -34,7 +34,7 @@ struct LineOutput {
     private var i3bar: I3barOutput
     private var waybar: WaybarOutput
 
-    init(_ output: OutputKind, streaming: Bool) {
+    init(_ output: OutputKind, theme: Theme = Theme(), streaming: Bool) {
         switch output {
         case .i3bar: kind = .i3bar
         case .waybar: kind = .waybar
@@ -42,9 +42,9 @@ struct LineOutput {
         }
         // genmon's <txt> is Pango markup; the X11 root name has no newline; the image
         // outputs render a text line only for genmon's label.
-        plain = PlainOutput(escaping: output == .genmon ? .pango : .plain, newline: output == .text)
-        i3bar = I3barOutput(streaming: streaming)
-        waybar = WaybarOutput(capacity: kind == .waybar ? 2048 : 0)
+        plain = PlainOutput(escaping: output == .genmon ? .pango : .plain, newline: output == .text, separator: theme.separator)
+        i3bar = I3barOutput(streaming: streaming, theme: theme)
+        waybar = WaybarOutput(capacity: kind == .waybar ? 2048 : 0, separator: theme.separator)
     }
 
     mutating func begin(_ line: inout ByteWriter) {

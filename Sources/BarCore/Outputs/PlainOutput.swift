@@ -5,9 +5,11 @@ struct PlainOutput {
     let escaping: TextEscape
     /// False for the X11 root window name, which is set, not printed.
     let newline: Bool
+    /// Between blocks (the theme's).
+    let separator: [UInt8]
 
     func block(_ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
-        if !first { line.append(" | ") }
+        if !first { line.append(escaped: separator, escaping) }
         line.append(escaped: v.full.bytes, escaping)
     }
 
@@ -16,7 +18,7 @@ struct PlainOutput {
     }
 
     func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
-        if !first { line.append(" | ") }
+        if !first { line.append(escaped: separator, escaping) }
         line.append(escaped: text, escaping)
     }
 

@@ -9,8 +9,12 @@ import SnapshotCodec
 /// then the top processes), `class` (the worst level, or `urgent`) and `percentage`.
 struct WaybarOutput {
     private var tooltip: ByteWriter
+    private let separator: [UInt8]
 
-    init(capacity: Int) { tooltip = ByteWriter(capacity: capacity) }
+    init(capacity: Int, separator: [UInt8]) {
+        tooltip = ByteWriter(capacity: capacity)
+        self.separator = separator
+    }
 
     mutating func begin(_ line: inout ByteWriter) {
         line.append("{\"text\":\"")
@@ -18,7 +22,7 @@ struct WaybarOutput {
     }
 
     mutating func block(_ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
-        if !first { line.append(" | "); tooltip.append("\\n") }
+        if !first { line.append(escaped: separator, .pangoJSON); tooltip.append("\\n") }
         line.append(escaped: v.full.bytes, .pangoJSON)
         tooltip.append(escaped: v.full.bytes, .pangoJSON)
     }
@@ -38,7 +42,7 @@ struct WaybarOutput {
 
     /// The message among the clocks, as text and tooltip.
     mutating func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
-        if !first { line.append(" | "); tooltip.append("\\n") }
+        if !first { line.append(escaped: separator, .pangoJSON); tooltip.append("\\n") }
         line.append(escaped: text, .pangoJSON)
         tooltip.append(escaped: text, .pangoJSON)
     }
