@@ -74,6 +74,11 @@ for (label, resolver) in sets {
 }
 if sink == 42 { print("") }
 SWIFT
-swiftc -O -wmo ${budget[@]+"${budget[@]}"} Sources/Bookmarks/*.swift "$out/main.swift" -o "$out/resolve"
+# UTF8Text is a module of its own (Bookmarks imports it); compiling in $out keeps swiftc's
+# by-products (resolve-1.swiftmodule, …) out of the checkout.
+swiftc -O -wmo -parse-as-library -module-name UTF8Text -emit-module -emit-module-path "$out/UTF8Text.swiftmodule" \
+    -emit-object -o "$out/UTF8Text.o" Sources/UTF8Text/*.swift
+root=$(pwd)
+(cd "$out" && swiftc -O -wmo ${budget[@]+"${budget[@]}"} -I "$out" "$root"/Sources/Bookmarks/*.swift "$out/main.swift" "$out/UTF8Text.o" -o "$out/resolve")
 "$out/resolve" "$out"/glob-stars.sysstats-bookmarks "$out"/glob-stars-open.sysstats-bookmarks "$out"/glob-segment.sysstats-bookmarks \
     "$out"/glob-bracket.sysstats-bookmarks "$out"/cmdline.sysstats-bookmarks

@@ -41,5 +41,10 @@ for (label, comm, exe, line) in cases {
 }
 if sink == 42 { print("") }
 SWIFT
-swiftc -O -wmo Sources/Bookmarks/*.swift "$out/main.swift" -o "$out/resolve"
+# UTF8Text is a module of its own (Bookmarks imports it); compiling in $out keeps swiftc's
+# by-products (resolve-1.swiftmodule, …) out of the checkout.
+swiftc -O -wmo -parse-as-library -module-name UTF8Text -emit-module -emit-module-path "$out/UTF8Text.swiftmodule" \
+    -emit-object -o "$out/UTF8Text.o" Sources/UTF8Text/*.swift
+root=$(pwd)
+(cd "$out" && swiftc -O -wmo -I "$out" "$root"/Sources/Bookmarks/*.swift "$out/main.swift" "$out/UTF8Text.o" -o "$out/resolve")
 "$out/resolve"
