@@ -1,6 +1,12 @@
 // A byte buffer allocated once and refilled on every update: appending within
 // its capacity never allocates. Compiled as normal and as Embedded Swift.
 
+#if hasFeature(Embedded)
+import UTF8TextEmbedded
+#else
+import UTF8Text
+#endif
+
 /// A growable byte buffer meant to be reserved once and reused with ``reset()``.
 public struct ByteWriter {
     /// The bytes written since the last ``reset()``.
@@ -45,6 +51,9 @@ public struct ByteWriter {
         }
         bytes.removeLast(maximum - max(0, min(written, maximum)))
     }
+
+    /// Appends a Unicode scalar in UTF-8.
+    public mutating func append(scalar: UInt32) { UTF8Text.append(scalar, to: &bytes) }
 
     /// Appends the contents of another writer.
     public mutating func append(_ other: ByteWriter) { append(bytes: other.bytes) }

@@ -190,11 +190,13 @@ public struct BlockValue {
     public var percentage: UInt64? = nil
     /// False when the block has nothing to show (no battery, no recent exit).
     public var visible = true
+    /// A colour of the block's own (a command's colour line), `#RRGGBB[AA]`; empty: the level's.
+    public var color = ByteWriter(capacity: 16)
 
     public init() {}
 
     mutating func reset() {
-        full.reset(); short.reset(); level = .normal; urgent = false; percentage = nil; visible = true
+        full.reset(); short.reset(); level = .normal; urgent = false; percentage = nil; visible = true; color.reset()
     }
 }
 

@@ -39,6 +39,9 @@ struct I3barOutput {
             line.append(UInt8(ascii: "\""))
         }
         switch v.level {
+        case .normal where !v.color.isEmpty:
+            // A command's own colour (checked #RRGGBB[AA]).
+            line.append(",\"color\":\""); line.append(v.color); line.append(UInt8(ascii: "\""))
         case .normal: break
         case .warning: line.append(",\"color\":\""); line.append(bytes: warningColor); line.append(UInt8(ascii: "\""))
         case .critical: line.append(",\"color\":\""); line.append(bytes: criticalColor); line.append(UInt8(ascii: "\""))
