@@ -1,5 +1,7 @@
 // Most of the shim is inline in include/CBarSys.h. This file keeps argc/argv:
-// glibc passes them to ELF constructors, so they are saved before main runs.
+// glibc passes them to ELF constructors, so they are saved before main runs. The
+// command blocks' child processes are started and reaped here too.
+#define _GNU_SOURCE
 #include "CBarSys.h"
 
 static int saved_argc;
@@ -46,4 +48,88 @@ int cbarsys_check_private_dir(const char *path) {
     if (info.st_uid != geteuid()) return CBARSYS_DIR_FOREIGN_OWNER;
     if (info.st_mode & 077) return CBARSYS_DIR_OPEN_TO_OTHERS;
     return CBARSYS_DIR_OK;
+}
+
+int cbarsys_signalfd_with(const int *realtime, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGUSR1);
+    sigaddset(&set, SIGUSR2);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGCHLD);
+    for (int i = 0; i < count; i++) {
+        int signo = SIGRTMIN + realtime[i];
+        if (signo >= SIGRTMIN && signo <= SIGRTMAX) sigaddset(&set, signo);
+    }
+    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+extern char **environ;
+
+/// environ followed by `extra` (NULL-terminated), in a new array; NULL on failure.
+static char **merged_environment(char *const extra[]) {
+    size_t base = 0, more = 0;
+    while (environ != NULL && environ[base] != NULL) base++;
+    while (extra != NULL && extra[more] != NULL) more++;
+    char **env = calloc(base + more + 1, sizeof(char *));
+    if (env == NULL) return NULL;
+    for (size_t i = 0; i < base; i++) env[i] = environ[i];
+    for (size_t i = 0; i < more; i++) env[base + i] = extra[i];
+    return env;
+}
+
+static int spawn(const char *command, char *const extra_env[], int stdout_fd, short flags) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    if (posix_spawn_file_actions_init(&actions) != 0) return -ENOMEM;
+    if (posix_spawnattr_init(&attr) != 0) { posix_spawn_file_actions_destroy(&actions); return -ENOMEM; }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (stdout_fd >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    }
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    char **env = merged_environment(extra_env);
+    char *argv[] = { "sh", "-c", (char *)command, NULL };
+    pid_t pid = 0;
+    int error = env == NULL ? ENOMEM : posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, env);
+    free(env);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    return error == 0 ? (int)pid : -error;
+}
+
+int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return -errno;
+    int pid = spawn(command, extra_env, fds[1], POSIX_SPAWN_SETPGROUP);
+    close(fds[1]);
+    if (pid < 0) { close(fds[0]); return pid; }
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    *out_fd = fds[0];
+    return pid;
+}
+
+int cbarsys_spawn_detached(const char *command, char *const extra_env[]) {
+    return spawn(command, extra_env, -1, POSIX_SPAWN_SETSID);
+}
+
+int cbarsys_reap(int *status) {
+    int raw = 0;
+    pid_t pid;
+    do { pid = waitpid(-1, &raw, WNOHANG); } while (pid < 0 && errno == EINTR);
+    if (pid <= 0) return pid < 0 ? -1 : 0;
+    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : (WIFSIGNALED(raw) ? 128 + WTERMSIG(raw) : 255);
+    return pid;
 }

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <spawn.h>
 #include <sys/inotify.h>
+#include <sys/wait.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -81,6 +83,26 @@ static inline int cbarsys_set_nonblocking(int fd) {
     if (flags < 0) return -1;
     return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
+/// Like cbarsys_signalfd, plus SIGHUP (reload the config), SIGCHLD (a command block's child
+/// ended) and SIGRTMIN+n for each of the `count` offsets in `realtime` (a command block's
+/// `signal`, as i3blocks: `pkill -RTMIN+n sysstats-bar`). -1 on error.
+int cbarsys_signalfd_with(const int *realtime, int count);
+/// SIGRTMIN (glibc's value, a function call there).
+static inline int cbarsys_sigrtmin(void) { return SIGRTMIN; }
+/// Starts `/bin/sh -c command` in a process group of its own (so a timeout kills all it
+/// started), with stdin and stderr on /dev/null, stdout a pipe whose non-blocking read end
+/// is stored in *out_fd (close-on-exec), the default signal mask and dispositions (the bar
+/// blocks and ignores some), and the environment plus `extra_env` (NULL-terminated
+/// "KEY=VALUE" strings, or NULL). Returns the pid, or -errno.
+int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd);
+/// Starts `/bin/sh -c command` detached (a click action): its own session, stdio on
+/// /dev/null, the environment plus `extra_env`. Returns the pid, or -errno; the caller reaps it.
+int cbarsys_spawn_detached(const char *command, char *const extra_env[]);
+/// waitpid(-1, &status, WNOHANG): the pid of a child that ended (its exit status, or 128 +
+/// the signal that killed it, in *status), 0 when none has, -1 when there are no children.
+int cbarsys_reap(int *status);
+/// Sends `signal` to the process group `pgid`.
+static inline int cbarsys_kill_group(int pgid, int signal) { return kill(-pgid, signal); }
 /// The process's argc and argv, saved before main (Embedded Swift has no CommandLine).
 int cbarsys_argc(void);
 char **cbarsys_argv(void);
