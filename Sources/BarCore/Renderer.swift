@@ -56,6 +56,9 @@ public struct Renderer {
     public let formats: BlockFormats
     /// Separator, the n/a text, the level colours.
     public let theme: Theme
+    /// A problem to show before the blocks, in the critical colour (a config file that no
+    /// longer parses: the bar goes on with the last good one); empty: none.
+    public var notice: [UInt8] = []
     /// The rendered update: one line (for i3bar, one array, preceded by `[` the first
     /// time and by `,` after that when streaming).
     public private(set) var line = ByteWriter(capacity: 8192)
@@ -107,6 +110,11 @@ public struct Renderer {
         protocolOutput.begin(&line)
         var summary = LineSummary()
         var first = true
+        if !notice.isEmpty {
+            protocolOutput.messageBlock(bytes: notice, first: true, &line)
+            summary.worst = .critical
+            first = false
+        }
         for (index, block) in blocks.enumerated() {
             if block.kind == .time {
                 clocks.render(index, nowMs: nowMs, into: &value)
@@ -127,11 +135,15 @@ public struct Renderer {
     public mutating func renderMessage(_ message: StaticString, nowMs: UInt64 = 0) {
         line.reset()
         protocolOutput.begin(&line)
-        guard clocks.tickMs != 0 else {
+        guard clocks.tickMs != 0 || !notice.isEmpty else {
             protocolOutput.message(message, &line)
             return
         }
         var first = true
+        if !notice.isEmpty {
+            protocolOutput.messageBlock(bytes: notice, first: true, &line)
+            first = false
+        }
         var messageShown = false
         for (index, block) in blocks.enumerated() {
             if block.kind.needsSnapshot {

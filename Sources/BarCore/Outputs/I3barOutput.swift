@@ -66,6 +66,18 @@ struct I3barOutput {
         if !first { line.append(UInt8(ascii: ",")) }
         line.append("{\"name\":\"sysstats\",\"full_text\":\"")
         line.append(escaped: text, .json)
+        closeMessage(&line)
+    }
+
+    /// A message of runtime text (a config file's error): escaped like any text.
+    func messageBlock(bytes text: [UInt8], first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(UInt8(ascii: ",")) }
+        line.append("{\"name\":\"sysstats\",\"full_text\":\"")
+        line.append(escaped: text, .json)
+        closeMessage(&line)
+    }
+
+    private func closeMessage(_ line: inout ByteWriter) {
         line.append("\",\"color\":\"")
         line.append(bytes: criticalColor)
         line.append("\"}")

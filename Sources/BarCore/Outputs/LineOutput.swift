@@ -72,6 +72,15 @@ struct LineOutput {
         }
     }
 
+    /// Runtime text (a config file's error) as a critical block named `sysstats`.
+    mutating func messageBlock(bytes text: [UInt8], first: Bool, _ line: inout ByteWriter) {
+        switch kind {
+        case .plain: plain.messageBlock(bytes: text, first: first, &line)
+        case .i3bar: i3bar.messageBlock(bytes: text, first: first, &line)
+        case .waybar: waybar.messageBlock(bytes: text, first: first, &line)
+        }
+    }
+
     /// Ends a line of ``messageBlock(_:first:_:)`` and clocks.
     mutating func endMessage(_ text: StaticString, shown: Bool, _ line: inout ByteWriter) {
         switch kind {

@@ -17,6 +17,11 @@ struct PlainOutput {
         if newline { line.append(UInt8(ascii: "\n")) }
     }
 
+    func messageBlock(bytes text: [UInt8], first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(escaped: separator, escaping) }
+        line.append(escaped: text, escaping)
+    }
+
     func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
         if !first { line.append(escaped: separator, escaping) }
         line.append(escaped: text, escaping)

@@ -40,6 +40,13 @@ struct WaybarOutput {
         close(cls, percentage: summary.percentage, &line)
     }
 
+    /// Runtime text (a config file's error) as a block.
+    mutating func messageBlock(bytes text: [UInt8], first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(escaped: separator, .pangoJSON); tooltip.append("\\n") }
+        line.append(escaped: text, .pangoJSON)
+        tooltip.append(escaped: text, .pangoJSON)
+    }
+
     /// The message among the clocks, as text and tooltip.
     mutating func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
         if !first { line.append(escaped: separator, .pangoJSON); tooltip.append("\\n") }
