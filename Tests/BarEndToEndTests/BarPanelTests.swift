@@ -143,15 +143,15 @@ final class BarPanelTests: XCTestCase {
         try dir.publish(currentFixture("desktop"))
         let image = dir.url.appendingPathComponent("panel.png").path
         var pictures: [String] = []
-        for _ in 0..<3 {
+        for _ in 0..<4 {
             XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path, "--click", "1"]), (0, ""))
             XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path]).status, 0)
             pictures.append(try decoded(image))
         }
         XCTAssertEqual(pictures, [try decoded(goldenPicture("desktop-area")), try decoded(goldenPicture("desktop-numbers")),
-                                  try decoded(goldenPicture("desktop-bars"))])
+                                  try decoded(goldenPicture("desktop-network")), try decoded(goldenPicture("desktop-bars"))])
         XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path, "--click", "3"]).status, 0)
-        XCTAssertEqual(try String(contentsOfFile: dir.url.appendingPathComponent("panel-form").path, encoding: .utf8), "2\n")
+        XCTAssertEqual(try String(contentsOfFile: dir.url.appendingPathComponent("panel-form").path, encoding: .utf8), "3\n")
         // A damaged state file means bars, not a crash.
         try Data("zz".utf8).write(to: dir.url.appendingPathComponent("panel-form"))
         XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path]).status, 0)
