@@ -161,7 +161,7 @@ func isPaletteColour(_ c: UInt32) -> Bool {
     case PanelPalette.background, PanelPalette.frame, PanelPalette.text, PanelPalette.dimText, PanelPalette.critical,
          PanelPalette.warning, PanelPalette.memWired, PanelPalette.memActive, PanelPalette.memInactive,
          PanelPalette.memOther, PanelPalette.memFree, PanelPalette.cpuBusy, PanelPalette.cpuIOWait,
-         PanelPalette.cpuArea, PanelPalette.cpuIOWaitArea:
+         PanelPalette.cpuArea, PanelPalette.cpuIOWaitArea, PanelPalette.netRx, PanelPalette.netTx:
         return true
     default:
         return false
