@@ -46,6 +46,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     case unknownTimeZone
     /// `--format time=` empty or with a NUL byte.
     case badTimeFormat
+    /// `--config` with an empty path.
+    case emptyConfigPath
 
     /// One line for stderr.
     public var message: StaticString {
@@ -70,6 +72,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor)"
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
+        case .emptyConfigPath: "sysstats-bar: --config needs a file name"
         }
     }
 }
@@ -112,7 +115,7 @@ public func helpText(into w: inout ByteWriter) {
 public let usageText: StaticString = """
     usage: sysstats-bar [--output text|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
                         [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
-                        [--size WxH] [--position X,Y] [--image FILE] [--click 1|3]
+                        [--size WxH] [--position X,Y] [--image FILE] [--click 1|3] [--config FILE]
       --output       bar protocol (default text); x11-root sets the root window name (dwm);
                      the panel image: x11-window (a dock window), png:FILE (rewritten
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
@@ -132,6 +135,8 @@ public let usageText: StaticString = """
       --image        genmon: where to write the PNG (default RUNTIME-DIR/panel.png)
       --click        genmon: apply a click to the panel (1 next graph form, 3 previous),
                      kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
+      --config       the config file (default $XDG_CONFIG_HOME/sysstats/config.toml, else
+                     ~/.config/sysstats/config.toml; docs/configuration.md); the flags win over it
 
     """
 
@@ -157,6 +162,10 @@ public struct BarOptions: Equatable, Sendable {
     public var imagePath: [UInt8]? = nil
     /// `--click BUTTON` (genmon): apply a click to the persisted graph form and exit; 0 when not given.
     public var click = 0
+    /// `--config FILE`, without a trailing NUL; nil: the default place (``configPath(option:xdgConfigHome:home:)``).
+    public var configPath: [UInt8]? = nil
+    /// True when `--format` was given for time (it wins over a config's default, not over a block's own).
+    public var formatsGiven = false
     public init() {}
 
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
@@ -231,6 +240,11 @@ public struct BarOptions: Equatable, Sendable {
                 o.blocksGiven = true
             } else if bytesEqual(name, "--format") {
                 try o.formats.add(try value())
+                o.formatsGiven = true
+            } else if bytesEqual(name, "--config") {
+                let v = try value()
+                guard !v.isEmpty else { throw .emptyConfigPath }
+                o.configPath = Array(v)
             } else {
                 throw .unknownOption
             }
@@ -289,6 +303,23 @@ public func resolveRuntimeDir(option: [UInt8]?, xdgRuntimeDir: [UInt8]?, uid: UI
     if let o = option { return o }
     let xdg = xdgRuntimeDir.map { String(decoding: $0, as: UTF8.self) }
     return Array(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: xdg, uid: uid).utf8)
+}
+
+/// The config file: `--config FILE`, else `$XDG_CONFIG_HOME/sysstats/config.toml` when that
+/// variable is an absolute path, else `$HOME/.config/sysstats/config.toml`; nil without a home.
+public func configPath(option: [UInt8]?, xdgConfigHome: [UInt8]?, home: [UInt8]?) -> [UInt8]? {
+    if let option { return option }
+    var base: [UInt8]
+    if let xdg = xdgConfigHome, xdg.first == UInt8(ascii: "/") {
+        base = xdg
+    } else if let home, home.first == UInt8(ascii: "/") {
+        base = home
+        base.append(contentsOf: "/.config".utf8)
+    } else {
+        return nil
+    }
+    base.append(contentsOf: "/sysstats/config.toml".utf8)
+    return base
 }
 
 /// The message shown instead of the blocks when the snapshot is missing or stale.

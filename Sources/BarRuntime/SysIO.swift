@@ -47,9 +47,11 @@ public let notRegularFile = -1_000_000
 /// Reads a whole small regular file at `path` (NUL-terminated) into `buffer`: open without
 /// blocking or following a symlink, fstat (regular files only), read until a short read
 /// (end of file) or the buffer is full, close. Returns bytes read, -errno, or ``notRegularFile``.
-public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
+public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer, followSymlink: Bool = false) -> Int {
     let fd: Int32 = path.withUnsafeBufferPointer { p in
-        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular($0) }
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) {
+            followSymlink ? cbarsys_open_regular_follow($0) : cbarsys_open_regular($0)
+        }
     }
     if fd == CBARSYS_NOT_REGULAR { return notRegularFile }
     if fd < 0 { return -Int(cbarsys_errno()) }

@@ -29,6 +29,18 @@ int cbarsys_open_regular(const char *path) {
     return fd;
 }
 
+int cbarsys_open_regular_follow(const char *path) {
+    int fd;
+    do { fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return -1;
+    struct stat info;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        close(fd);
+        return CBARSYS_NOT_REGULAR;
+    }
+    return fd;
+}
+
 int cbarsys_create_exclusive(const char *path, int mode) {
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
     int fd;

@@ -59,6 +59,9 @@ static inline unsigned long long cbarsys_cputime_us(void) {
 /// -1 with errno, or CBARSYS_NOT_REGULAR (a FIFO, device, directory, socket).
 /// Retries on EINTR. (open is variadic: not callable from Swift.)
 int cbarsys_open_regular(const char *path);
+/// Like cbarsys_open_regular, following a symbolic link (a config file kept in a dotfiles
+/// repository is one): still O_NONBLOCK and fstat-checked.
+int cbarsys_open_regular_follow(const char *path);
 /// Creates `path` to write, exclusively (O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK): it
 /// never opens what is already there (a FIFO would block, a symlink redirect). A leftover
 /// from an earlier run is unlinked once and created afresh. Returns the fd or -1 with errno.
