@@ -5,10 +5,14 @@
 
 /// A click on one of our blocks.
 public struct ClickEvent: Equatable, Sendable {
-    /// The block clicked.
+    /// The block clicked; `.command` for a name that is no built-in block's (a command block's).
     public var block: BlockKind
     /// X11 button: 1 left, 2 middle, 3 right, 4/5 wheel.
     public var button: Int
+    /// For a command block: i3bar's `name` and `instance` of the block, and where the pointer was.
+    public var name: [UInt8] = []
+    public var instance: [UInt8] = []
+    public var x = 0, y = 0
     public init(block: BlockKind, button: Int) { self.block = block; self.button = button }
 }
 
@@ -61,10 +65,17 @@ public struct ClickScanner {
     /// and integer `button`. Returns nil for anything else.
     public static func parse(_ line: ArraySlice<UInt8>) -> ClickEvent? {
         guard let nameValue = stringMember(line, "\"name\""),
-              let block = BlockKind(name: nameValue),
               let button = integerMember(line, "\"button\"")
         else { return nil }
-        return ClickEvent(block: block, button: button)
+        if let block = BlockKind(name: nameValue), block != .command { return ClickEvent(block: block, button: button) }
+        // Any other name may be a command block's: it carries its instance and the position.
+        guard !nameValue.isEmpty, nameValue.count <= 64 else { return nil }
+        var event = ClickEvent(block: .command, button: button)
+        event.name = Array(nameValue)
+        event.instance = Array(stringMember(line, "\"instance\"") ?? [])
+        event.x = integerMember(line, "\"x\"") ?? 0
+        event.y = integerMember(line, "\"y\"") ?? 0
+        return event
     }
 
     /// The index just after `key` followed by optional blanks and `:` and blanks.

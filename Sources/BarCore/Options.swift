@@ -48,6 +48,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     case badTimeFormat
     /// `--config` with an empty path.
     case emptyConfigPath
+    /// `--blocks command`: a command block is defined in the config file.
+    case commandNeedsConfig
 
     /// One line for stderr.
     public var message: StaticString {
@@ -73,6 +75,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
         case .emptyConfigPath: "sysstats-bar: --config needs a file name"
+        case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", docs/configuration.md)"
         }
     }
 }
@@ -103,6 +106,7 @@ public func helpText(into w: inout ByteWriter) {
         var pad = 9 - block.name.utf8CodeUnitCount
         while pad > 0 { w.append(UInt8(ascii: " ")); pad -= 1 }
         if block == .time { w.append("a strftime(3) format, e.g. --format 'time=%H:%M:%S'") }
+        if block == .command { w.append("its command's output (config file only)") }
         for (i, spec) in block.placeholders.enumerated() {
             if i > 0 { w.append(UInt8(ascii: " ")) }
             w.append(UInt8(ascii: "{")); w.append(spec.name); w.append(UInt8(ascii: "}"))
@@ -259,6 +263,7 @@ public struct BarOptions: Equatable, Sendable {
 func parseBlock(_ entry: ArraySlice<UInt8>) throws(OptionsError) -> BarBlock {
     let colon = entry.firstIndex(of: UInt8(ascii: ":")) ?? entry.endIndex
     guard let kind = BlockKind(name: entry[entry.startIndex..<colon]) else { throw .unknownBlock }
+    guard kind != .command else { throw .commandNeedsConfig }
     guard colon < entry.endIndex else { return BarBlock(kind) }
     guard kind.takesArgument else { throw .unexpectedArgument }
     let argument = Array(entry[(colon + 1)...])

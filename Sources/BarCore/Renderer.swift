@@ -64,6 +64,10 @@ public struct Renderer {
     public private(set) var line = ByteWriter(capacity: 8192)
 
     private var value = BlockValue()
+    /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
+    /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
+    private var commandValues: [BlockValue] = []
+    private var commandSlot: [Int] = []
     private var protocolOutput: LineOutput
     private let clocks: Clocks
     private let hasMem: Bool
@@ -80,6 +84,16 @@ public struct Renderer {
         protocolOutput = LineOutput(output, theme: theme, streaming: streaming)
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
         hasMem = blocks.contains { $0.kind == .mem }
+        for block in blocks {
+            if block.kind == .command {
+                commandSlot.append(commandValues.count)
+                var waiting = BlockValue()
+                waiting.visible = false
+                commandValues.append(waiting)
+            } else {
+                commandSlot.append(-1)
+            }
+        }
     }
 
     /// A renderer for blocks without arguments (each time block in the local zone).
@@ -99,6 +113,23 @@ public struct Renderer {
         }
     }
 
+    /// Shows what command block `blockIndex`'s command printed (``CommandOutput``).
+    public mutating func setCommandOutput(_ blockIndex: Int, _ output: UnsafeRawBufferPointer, exitStatus: Int32) {
+        let slot = commandSlot[blockIndex]
+        guard slot >= 0 else { return }
+        CommandOutput.parse(output, exitStatus: exitStatus, into: &commandValues[slot])
+    }
+
+    /// Shows a problem of command block `blockIndex` itself (it could not start, it was killed
+    /// after its timeout) as its text, critical.
+    public mutating func setCommandProblem(_ blockIndex: Int, _ text: StaticString) {
+        let slot = commandSlot[blockIndex]
+        guard slot >= 0 else { return }
+        commandValues[slot].reset()
+        commandValues[slot].full.append(text)
+        commandValues[slot].level = .critical
+    }
+
     /// When a time block's text next changes (realtime ms): the renderer must draw again
     /// then, snapshot or not. nil without a time block.
     public func nextClockTick(after nowMs: UInt64) -> UInt64? { clocks.nextTick(after: nowMs) }
@@ -116,6 +147,14 @@ public struct Renderer {
             first = false
         }
         for (index, block) in blocks.enumerated() {
+            if block.kind == .command {
+                let slot = commandSlot[index]
+                guard commandValues[slot].visible else { continue }
+                summary.add(commandValues[slot])
+                protocolOutput.block(block, commandValues[slot], first: first, &line)
+                first = false
+                continue
+            }
             if block.kind == .time {
                 clocks.render(index, nowMs: nowMs, into: &value)
             } else {
@@ -135,7 +174,7 @@ public struct Renderer {
     public mutating func renderMessage(_ message: StaticString, nowMs: UInt64 = 0) {
         line.reset()
         protocolOutput.begin(&line)
-        guard clocks.tickMs != 0 || !notice.isEmpty else {
+        guard clocks.tickMs != 0 || !notice.isEmpty || !commandValues.isEmpty else {
             protocolOutput.message(message, &line)
             return
         }
@@ -150,6 +189,10 @@ public struct Renderer {
                 if messageShown { continue }
                 messageShown = true
                 protocolOutput.messageBlock(message, first: first, &line)
+            } else if block.kind == .command {
+                let slot = commandSlot[index]
+                guard commandValues[slot].visible else { continue }
+                protocolOutput.block(block, commandValues[slot], first: first, &line)
             } else {
                 clocks.render(index, nowMs: nowMs, into: &value)
                 protocolOutput.block(block, value, first: first, &line)

@@ -76,6 +76,8 @@ public struct Bar<Sink: BarSink> {
     var readClicks: Bool
     var clicks = ClickScanner()
     var paused = false
+    /// The command blocks' children.
+    var commands: CommandRunner
 
     // The renderer's own cost (for the self block).
     let wantsUsage: Bool
@@ -106,6 +108,7 @@ public struct Bar<Sink: BarSink> {
         eventBuffer = .allocate(byteCount: 4096, alignment: 16)
         readClicks = options.output == .i3bar && !options.once
         wantsUsage = options.blocks.contains { $0.kind == .selfCost }
+        commands = CommandRunner(blocks: renderer.blocks)
         let page = sysconf(Int32(_SC_PAGESIZE))
         pageKiB = page > 0 ? UInt64(page) / 1024 : 4
     }
@@ -259,12 +262,26 @@ public struct Bar<Sink: BarSink> {
             var off = 0
             while off + 128 <= n {
                 let signo = Int32(eventBuffer.load(fromByteOffset: off, as: UInt32.self))
-                if signo == SIGTERM || signo == SIGINT { exit(0) }
+                if signo == SIGTERM || signo == SIGINT { commands.stopAll(); exit(0) }
                 if signo == SIGUSR1 { paused = true }
                 if signo == SIGUSR2 && paused { paused = false; emit() }
+                if signo == SIGCHLD { reapChildren() }
+                if signo >= cbarsys_sigrtmin() { commands.signal(signo - cbarsys_sigrtmin(), nowMs: nowMs(), renderer: &renderer) }
                 off += 128
             }
         }
+    }
+
+    /// Reaps every child that ended; redraws when a command block changed.
+    mutating func reapChildren() {
+        var changed = false
+        var status: Int32 = 0
+        while true {
+            let pid = cbarsys_reap(&status)
+            if pid <= 0 { break }
+            if commands.reaped(pid: pid, status: status, nowMs: nowMs(), renderer: &renderer) { changed = true }
+        }
+        if changed { emit() }
     }
 
     /// Reads click events from stdin; false at end of file (clicks are then off).
@@ -276,7 +293,12 @@ public struct Bar<Sink: BarSink> {
         let bytes = UnsafeRawBufferPointer(rebasing: eventBuffer[0..<n])
         var position = 0
         while let click = clicks.next(in: bytes, position: &position) {
-            if renderer.handleClick(click) { changed = true }
+            if click.block == .command {
+                _ = commands.click(name: click.name[...], instance: click.instance[...], button: click.button,
+                                   x: click.x, y: click.y, nowMs: nowMs(), renderer: &renderer)
+            } else if renderer.handleClick(click) {
+                changed = true
+            }
         }
         if changed { emit() }
         return true
@@ -285,7 +307,8 @@ public struct Bar<Sink: BarSink> {
     /// Runs until a signal ends it or stdout closes.
     public mutating func run() -> Never {
         cbarsys_ignore_sigpipe()
-        signalFD = cbarsys_signalfd()
+        let realtime = commands.signals
+        signalFD = realtime.withUnsafeBufferPointer { cbarsys_signalfd_with($0.baseAddress, Int32($0.count)) }
         inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
         if signalFD < 0 || inotifyFD < 0 { writeError("sysstats-bar: cannot set up signalfd/inotify"); exit(1) }
         if readClicks && cbarsys_set_nonblocking(0) < 0 { readClicks = false }
@@ -296,8 +319,9 @@ public struct Bar<Sink: BarSink> {
         }
         _ = addWatch()
         _ = load()
+        commands.startAll(nowMs: nowMs(), renderer: &renderer)
         emit()
-        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 4)
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 4 + commands.children.count)
         defer { fds.deallocate() }
         while true {
             let now = nowMs()
@@ -312,21 +336,33 @@ public struct Bar<Sink: BarSink> {
                 let untilTick = Int32(min(tick - now, 3_600_000))
                 timeout = timeout < 0 ? untilTick : min(timeout, untilTick)
             }
+            if let due = commands.nextDeadline() {
+                let untilDue = Int32(min(due > now ? due - now : 0, 3_600_000))
+                timeout = timeout < 0 ? untilDue : min(timeout, untilDue)
+            }
             fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
             fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
-            let ready = poll(fds, 4, timeout)
+            let children = commands.pollFDs(into: fds, from: 4)
+            let ready = poll(fds, nfds_t(4 + children), timeout)
             if ready < 0 {
                 if cbarsys_errno() == EINTR { continue }
                 writeError("sysstats-bar: poll failed"); exit(1)
             }
             if ready == 0 {
-                // Staleness timer, the clock, or the retry for a missing or refused runtime dir.
+                // Staleness timer, the clock, a command due, or the retry for a missing or refused runtime dir.
                 if watch < 0 && addWatch() { _ = load() } else if !dirChecked { _ = load() }
+                _ = commands.runDue(nowMs: nowMs(), renderer: &renderer)
                 emit()
                 continue
             }
+            var commandChanged = false
+            for k in 0..<children where fds[4 + k].revents != 0 {
+                if commands.readOutput(fd: fds[4 + k].fd, nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
+            }
+            if commands.runDue(nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
+            if commandChanged { emit() }
             if fds[0].revents != 0 { readSignals() }
             if fds[1].revents != 0 && readInotify() {
                 _ = load()

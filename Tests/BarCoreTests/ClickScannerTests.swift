@@ -31,13 +31,28 @@ final class ClickScannerTests: XCTestCase {
         XCTAssertEqual(clicks([#",{"name":"me"#, #"m","butto"#, "n\":1}\n"]), [ClickEvent(block: .mem, button: 1)])
     }
 
-    func testGarbageUnknownBlocksAndPartialLinesAreIgnored() {
+    func testGarbageAndPartialLinesAreIgnored() {
         var s = ClickScanner()
-        XCTAssertEqual(clicks(["garbage\n", "\u{0}\u{1}{{{\n", #"{"name":"firefox","button":1}"# + "\n",
+        XCTAssertEqual(clicks(["garbage\n", "\u{0}\u{1}{{{\n", #"{"name":"","button":1}"# + "\n",
                                #"{"name":"mem"}"# + "\n", #"{"name":"mem","button":"x"}"# + "\n",
                                #"{"name":"mem","button":1"#], scanner: &s), [])
         // The partial last line completes later.
         XCTAssertEqual(clicks(["}\n"], scanner: &s), [ClickEvent(block: .mem, button: 1)])
+    }
+
+    func testAnotherNameIsACommandBlocksClickWithItsInstanceAndPosition() {
+        var expected = ClickEvent(block: .command, button: 3)
+        expected.name = Array("volume".utf8)
+        expected.instance = Array("Master".utf8)
+        expected.x = 1210
+        expected.y = 9
+        XCTAssertEqual(clicks([#",{"name":"volume","instance":"Master","button":3,"x":1210,"y":9,"relative_x":20}"# + "\n"]),
+                       [expected])
+        var bare = ClickEvent(block: .command, button: 1)
+        bare.name = Array("firefox".utf8)
+        XCTAssertEqual(clicks([#"{"name":"firefox","button":1}"# + "\n"]), [bare], "no instance, no position: empty and 0")
+        XCTAssertEqual(clicks([#"{"name":"command","button":1}"# + "\n"]).first?.name, Array("command".utf8),
+                       "a command block named command is a command block's click too")
     }
 
     func testAHugeLineIsDroppedWholeAndTheNextLineStillParses() {

@@ -12,6 +12,8 @@ import SnapshotCodec
 public enum BlockKind: UInt8, Sendable, CaseIterable {
     case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores
     case net, wifi, disk, diskio, temp, freq, time
+    /// A command's output (config file only: `block = "command"`).
+    case command
 
     /// The block's name in `--blocks`, i3bar's `name`/`instance` and click events.
     public var name: StaticString {
@@ -34,6 +36,7 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .temp: "temp"
         case .freq: "freq"
         case .time: "time"
+        case .command: "command"
         }
     }
 
@@ -69,13 +72,13 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .temp: .temperature
         case .freq: .frequency
         // The renderer's own: shown whatever the snapshot (the empty set is always contained).
-        case .time: []
+        case .time, .command: []
         }
     }
 
     /// True for the blocks drawn from the snapshot: they give way to a message (`sysstatsd
     /// stopped`) when there is no current one. The clock does not.
-    public var needsSnapshot: Bool { self != .time }
+    public var needsSnapshot: Bool { self != .time && self != .command }
 
     /// True for the blocks that take an argument in `--blocks`: a time zone (`time:Europe/Paris`),
     /// an interface (`net:eth0`, `wifi:wlan0`), a mount point (`disk:/home`), a disk
@@ -108,6 +111,7 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         case .temp: "temp"
         case .freq: "freq"
         case .time: "time"
+        case .command: "cmd"
         }
     }
 }
@@ -129,7 +133,31 @@ public struct BarBlock: Equatable, Sendable {
     /// the built-in ones.
     public var warning: UInt64? = nil
     public var critical: UInt64? = nil
+    /// A command block's command and schedule.
+    public var command: CommandSpec? = nil
     public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
+}
+
+/// What a command block runs and when (i3blocks' keys).
+public struct CommandSpec: Equatable, Sendable {
+    /// Run by `/bin/sh -c`.
+    public var command: [UInt8]
+    /// i3bar's `name` and `instance` of the block, and `BLOCK_NAME`/`BLOCK_INSTANCE` for the command.
+    public var name: [UInt8]
+    public var instance: [UInt8]
+    /// Run every `intervalMs` (0: once at start, then only on a signal or a click).
+    public var intervalMs: UInt32
+    /// Run again on SIGRTMIN+`signal` (`pkill -RTMIN+n sysstats-bar`); nil: no signal.
+    public var signal: Int32?
+    /// A long-running command: every line it prints updates the block; restarted with back-off when it ends.
+    public var persist: Bool
+    /// A run longer than this is killed (its whole process group), ms.
+    public var timeoutMs: UInt32
+    public init(command: [UInt8], name: [UInt8] = Array("command".utf8), instance: [UInt8] = [], intervalMs: UInt32 = 0,
+                signal: Int32? = nil, persist: Bool = false, timeoutMs: UInt32 = 10_000) {
+        self.command = command; self.name = name; self.instance = instance; self.intervalMs = intervalMs
+        self.signal = signal; self.persist = persist; self.timeoutMs = timeoutMs
+    }
 }
 
 /// How alarming a value is; outputs map it to a colour or a CSS class.
@@ -254,7 +282,8 @@ func renderBuiltIn(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, 
     case .temp: TempBlock.render(snap, argument: argument, thresholds: t, into: &v)
     case .freq: FreqBlock.render(snap, into: &v)
     // Drawn by the renderer, which owns the clocks (TimeBlock.swift).
-    case .time: break
+    // Drawn by the renderer, which owns the clocks and the commands' output.
+    case .time, .command: break
     }
 }
 
@@ -294,6 +323,7 @@ extension BlockKind {
         case .temp: TempBlock.placeholders
         case .freq: FreqBlock.placeholders
         case .time: TimeBlock.placeholders
+        case .command: []
         }
     }
 }
@@ -343,7 +373,7 @@ public struct Placeholder: Equatable, Sendable {
         case .diskio: DiskIOBlock.append(i, snap, argument: argument, into: &w)
         case .temp: TempBlock.append(i, snap, argument: argument, into: &w)
         case .freq: FreqBlock.append(i, snap, into: &w)
-        case .time: break
+        case .time, .command: break
         }
     }
 }

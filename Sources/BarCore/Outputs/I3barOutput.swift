@@ -27,9 +27,16 @@ struct I3barOutput {
     func block(_ block: BarBlock, _ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
         if !first { line.append(UInt8(ascii: ",")) }
         line.append("{\"name\":\"")
-        line.append(block.kind.name)
-        line.append("\",\"instance\":\"")
-        if block.argument.isEmpty { line.append(block.kind.name) } else { line.append(escaped: block.argument, .json) }
+        if let command = block.command {
+            // A command block: its own name and instance, as i3blocks names them (clicks come back with them).
+            line.append(escaped: command.name, .json)
+            line.append("\",\"instance\":\"")
+            line.append(escaped: command.instance, .json)
+        } else {
+            line.append(block.kind.name)
+            line.append("\",\"instance\":\"")
+            if block.argument.isEmpty { line.append(block.kind.name) } else { line.append(escaped: block.argument, .json) }
+        }
         line.append("\",\"full_text\":\"")
         line.append(escaped: v.full.bytes, .json)
         line.append(UInt8(ascii: "\""))

@@ -1,0 +1,249 @@
+// The command blocks' children (i3blocks' model): each block's command runs through
+// `/bin/sh -c` in a process group of its own, on its interval, on SIGRTMIN+n, on a click,
+// or for good (`persist`). The event loop polls their output pipes (non-blocking) and
+// reaps them on SIGCHLD; it never waits on a child. Output is read into one fixed buffer
+// per block: a command that prints megabytes costs the bar nothing more than its buffer
+// (the rest is read and dropped), and one that hangs past its timeout is killed, group and all.
+
+import BarCoreEmbedded
+import CBarSys
+
+/// The running state of the command blocks.
+struct CommandRunner {
+    /// Bytes kept of one run's output (or of one line of a persistent command).
+    static let bufferSize = 4096
+    /// A persistent command that ended is started again after this, doubling up to a minute.
+    static let firstBackOffMs: UInt64 = 1000
+
+    struct Child {
+        let blockIndex: Int
+        let spec: CommandSpec
+        /// The command as a C string.
+        let command: [CChar]
+        var pid: Int32 = 0
+        var fd: Int32 = -1
+        var buffer: UnsafeMutableRawBufferPointer
+        var count = 0
+        /// More output than the buffer: the rest of the run (or line) is dropped.
+        var overflowed = false
+        var startedMs: UInt64 = 0
+        var nextRunMs: UInt64 = 0
+        var backOffMs: UInt64 = CommandRunner.firstBackOffMs
+        /// The exit status once reaped, while the pipe still has output to read.
+        var exitStatus: Int32? = nil
+        var killed = false
+        /// The environment of the next run (a click's BLOCK_* variables), C strings.
+        var clickEnvironment: [[CChar]] = []
+    }
+
+    var children: [Child] = []
+
+    init(blocks: [BarBlock]) {
+        for (i, block) in blocks.enumerated() {
+            guard block.kind == .command, let spec = block.command else { continue }
+            var c: [CChar] = []
+            for b in spec.command { c.append(CChar(bitPattern: b)) }
+            c.append(0)
+            children.append(Child(blockIndex: i, spec: spec, command: c,
+                                  buffer: .allocate(byteCount: CommandRunner.bufferSize, alignment: 1)))
+        }
+    }
+
+    /// The SIGRTMIN offsets the blocks listen to (for the signalfd).
+    var signals: [Int32] {
+        var out: [Int32] = []
+        for c in children { if let s = c.spec.signal, !out.contains(s) { out.append(s) } }
+        return out
+    }
+
+    /// Starts every command (the first run, or the persistent ones) at `nowMs`.
+    mutating func startAll(nowMs: UInt64, renderer: inout Renderer) {
+        for i in children.indices { start(i, nowMs: nowMs, renderer: &renderer) }
+    }
+
+    /// Starts child `i` unless it runs already.
+    mutating func start(_ i: Int, nowMs: UInt64, renderer: inout Renderer) {
+        guard children[i].pid == 0 else { return }
+        var env: [UnsafeMutablePointer<CChar>?] = []
+        var storage = children[i].clickEnvironment
+        storage.append(cEnv("BLOCK_NAME=", children[i].spec.name))
+        storage.append(cEnv("BLOCK_INSTANCE=", children[i].spec.instance))
+        var fd: Int32 = -1
+        let pid: Int32 = storage.withUnsafeMutableBufferPointer { all in
+            for k in all.indices { env.append(all[k].withUnsafeMutableBufferPointer { $0.baseAddress }) }
+            env.append(nil)
+            return children[i].command.withUnsafeBufferPointer { cmd in
+                env.withUnsafeMutableBufferPointer { e in cbarsys_spawn_shell(cmd.baseAddress!, e.baseAddress!, &fd) }
+            }
+        }
+        children[i].clickEnvironment.removeAll()
+        guard pid > 0 else {
+            renderer.setCommandProblem(children[i].blockIndex, "cannot start the command")
+            schedule(i, nowMs: nowMs)
+            return
+        }
+        children[i].pid = pid
+        children[i].fd = fd
+        children[i].count = 0
+        children[i].overflowed = false
+        children[i].exitStatus = nil
+        children[i].killed = false
+        children[i].startedMs = nowMs
+    }
+
+    private mutating func schedule(_ i: Int, nowMs: UInt64) {
+        let spec = children[i].spec
+        if spec.persist {
+            children[i].nextRunMs = nowMs + children[i].backOffMs
+            children[i].backOffMs = min(children[i].backOffMs * 2, 60_000)
+        } else if spec.intervalMs > 0 {
+            children[i].nextRunMs = nowMs + UInt64(spec.intervalMs)
+        } else {
+            children[i].nextRunMs = 0   // once: only a signal or a click runs it again
+        }
+    }
+
+    /// The earliest deadline (a run due, a timeout), realtime ms; nil when none.
+    func nextDeadline() -> UInt64? {
+        var next: UInt64? = nil
+        for c in children {
+            if c.pid == 0, c.nextRunMs != 0 { next = min(next ?? .max, c.nextRunMs) }
+            if c.pid != 0, !c.spec.persist, !c.killed { next = min(next ?? .max, c.startedMs + UInt64(c.spec.timeoutMs)) }
+        }
+        return next
+    }
+
+    /// Starts what is due and kills what overran its timeout. Returns true when a block changed.
+    mutating func runDue(nowMs: UInt64, renderer: inout Renderer) -> Bool {
+        var changed = false
+        for i in children.indices {
+            if children[i].pid == 0, children[i].nextRunMs != 0, children[i].nextRunMs <= nowMs {
+                start(i, nowMs: nowMs, renderer: &renderer)
+            } else if children[i].pid != 0, !children[i].spec.persist, !children[i].killed,
+                      nowMs >= children[i].startedMs + UInt64(children[i].spec.timeoutMs) {
+                _ = cbarsys_kill_group(children[i].pid, SIGKILL)
+                children[i].killed = true
+                renderer.setCommandProblem(children[i].blockIndex, "command timed out")
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// Runs the commands listening to SIGRTMIN+`offset` now.
+    mutating func signal(_ offset: Int32, nowMs: UInt64, renderer: inout Renderer) {
+        for i in children.indices where children[i].spec.signal == offset { start(i, nowMs: nowMs, renderer: &renderer) }
+    }
+
+    /// A click on the command block `name`/`instance`: runs its command with i3blocks' variables.
+    mutating func click(name: ArraySlice<UInt8>, instance: ArraySlice<UInt8>, button: Int, x: Int, y: Int,
+                        nowMs: UInt64, renderer: inout Renderer) -> Bool {
+        for i in children.indices where children[i].spec.name.elementsEqual(name) && children[i].spec.instance.elementsEqual(instance) {
+            children[i].clickEnvironment = [cEnv("BLOCK_BUTTON=", decimal(button)), cEnv("BLOCK_X=", decimal(x)),
+                                            cEnv("BLOCK_Y=", decimal(y))]
+            if !children[i].spec.persist { start(i, nowMs: nowMs, renderer: &renderer) }
+            return true
+        }
+        return false
+    }
+
+    /// Fills `fds` (from index `first`) with the pipes to poll; returns how many.
+    func pollFDs(into fds: UnsafeMutablePointer<pollfd>, from first: Int) -> Int {
+        var n = 0
+        for c in children where c.fd >= 0 {
+            fds[first + n] = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
+            n += 1
+        }
+        return n
+    }
+
+    /// Reads what the pipe of `fd` has; true when the block changed (a persistent command's
+    /// line, or a run's end seen at end of file after its exit).
+    mutating func readOutput(fd: Int32, nowMs: UInt64, renderer: inout Renderer) -> Bool {
+        guard let i = children.firstIndex(where: { $0.fd == fd }) else { return false }
+        var changed = false
+        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        while true {
+            let n: Int = withUnsafeMutableBytes(of: &scratch) { chunk in readSome(fd, chunk) }
+            if n < 0 { return changed }   // EAGAIN: more later
+            if n == 0 {
+                // End of file: the run is over (its status comes with SIGCHLD, maybe already).
+                _ = close(fd)
+                children[i].fd = -1
+                if let status = children[i].exitStatus { finish(i, status: status, nowMs: nowMs, renderer: &renderer); changed = true }
+                return changed
+            }
+            withUnsafeBytes(of: &scratch) { chunk in
+                for k in 0..<n { if accept(i, chunk[k], renderer: &renderer) { changed = true } }
+            }
+        }
+    }
+
+    /// One output byte: into the buffer; a persistent command's newline shows the line.
+    private mutating func accept(_ i: Int, _ byte: UInt8, renderer: inout Renderer) -> Bool {
+        if children[i].spec.persist && byte == 0x0A {
+            let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
+            renderer.setCommandOutput(children[i].blockIndex, line, exitStatus: 0)
+            children[i].count = 0
+            children[i].overflowed = false
+            children[i].backOffMs = CommandRunner.firstBackOffMs
+            return true
+        }
+        if children[i].count < CommandRunner.bufferSize {
+            children[i].buffer[children[i].count] = byte
+            children[i].count += 1
+        } else {
+            children[i].overflowed = true
+        }
+        return false
+    }
+
+    /// A child ended (SIGCHLD, reaped): the run's output is shown once its pipe is drained.
+    mutating func reaped(pid: Int32, status: Int32, nowMs: UInt64, renderer: inout Renderer) -> Bool {
+        guard let i = children.firstIndex(where: { $0.pid == pid }) else { return false }
+        if children[i].fd >= 0 {
+            children[i].exitStatus = status
+            // Whatever the pipe still holds comes before the end of file.
+            return readOutput(fd: children[i].fd, nowMs: nowMs, renderer: &renderer)
+        }
+        finish(i, status: status, nowMs: nowMs, renderer: &renderer)
+        return true
+    }
+
+    private mutating func finish(_ i: Int, status: Int32, nowMs: UInt64, renderer: inout Renderer) {
+        let c = children[i]
+        if !c.killed && !c.spec.persist {
+            renderer.setCommandOutput(c.blockIndex, UnsafeRawBufferPointer(rebasing: c.buffer[0..<c.count]), exitStatus: status)
+        } else if c.spec.persist && c.count > 0 {
+            // A last line without its newline.
+            renderer.setCommandOutput(c.blockIndex, UnsafeRawBufferPointer(rebasing: c.buffer[0..<c.count]), exitStatus: 0)
+        }
+        children[i].pid = 0
+        children[i].exitStatus = nil
+        if c.fd >= 0 { _ = close(c.fd); children[i].fd = -1 }
+        schedule(i, nowMs: nowMs)
+    }
+
+    /// Ends every child (the bar exits or reloads its configuration).
+    mutating func stopAll() {
+        for i in children.indices where children[i].pid != 0 {
+            _ = cbarsys_kill_group(children[i].pid, SIGTERM)
+            if children[i].fd >= 0 { _ = close(children[i].fd); children[i].fd = -1 }
+        }
+    }
+}
+
+/// `prefix` followed by `value` and a NUL.
+private func cEnv(_ prefix: StaticString, _ value: [UInt8]) -> [CChar] {
+    var out: [CChar] = []
+    for i in 0..<prefix.utf8CodeUnitCount { out.append(CChar(bitPattern: prefix.utf8Start[i])) }
+    for b in value where b != 0 { out.append(CChar(bitPattern: b)) }
+    out.append(0)
+    return out
+}
+
+private func decimal(_ n: Int) -> [UInt8] {
+    var w = ByteWriter(capacity: 24)
+    w.appendDecimal(n)
+    return w.bytes
+}
