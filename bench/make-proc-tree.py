@@ -9,7 +9,16 @@ The first form (re)creates OUT/proc and OUT/sys:
   OUT/proc/{stat, meminfo, uptime, loadavg, pressure/memory,
             sys/kernel/osrelease, sys/kernel/random/boot_id}
   OUT/proc/<pid>/{stat, statm, comm, cmdline[, exe -> /usr/bin/...]}   N processes
+  OUT/proc/{net/dev, net/wireless, diskstats}
   OUT/sys/class/power_supply/{BAT0..BAT<K-1>, AC}
+  OUT/sys/class/net/{lo, eth0, wlan0, docker0}/operstate
+  OUT/sys/block/{sda, nvme0n1}
+  OUT/sys/class/hwmon/{hwmon0 (acpitz), hwmon1 (coretemp)} -> ../../devices/...
+  OUT/sys/class/thermal/thermal_zone0 (x86_pkg_temp)
+  OUT/sys/devices/system/cpu/cpu{0,1}/cpufreq/scaling_cur_freq
+
+The network, disk, temperature and frequency files are there so that every probe of
+the sampler does its real work on every sample (their counters stay constant).
 
 Processes look like a desktop with a browser: pid 1, kthreadd and about 30 %
 kernel threads (rss 0, PF_KTHREAD in flags, empty statm and cmdline), the rest
@@ -330,6 +339,86 @@ def write_process(proc_dir, rng, pid, p, starttime):
         os.symlink(p["exe"], os.path.join(d, "exe"))
 
 
+NET_DEV = [
+    # name, rx bytes, tx bytes (and packets derived from them)
+    ("lo", 48_213_774, 48_213_774),
+    ("eth0", 9_812_443_121, 1_204_877_310),
+    ("wlan0", 2_331_907_448, 301_228_774),
+    ("docker0", 1_553_220, 9_870_112),
+]
+OPERSTATE = {"lo": "unknown", "eth0": "up", "wlan0": "up", "docker0": "down"}
+DISKSTATS = [
+    # major, minor, name, reads, sectors read, writes, sectors written
+    (259, 0, "nvme0n1", 412_993, 31_288_402, 1_022_871, 88_120_944),
+    (259, 1, "nvme0n1p1", 1_203, 38_211, 2, 2),
+    (259, 2, "nvme0n1p2", 411_510, 31_240_011, 1_022_869, 88_120_942),
+    (8, 0, "sda", 20_118, 4_022_188, 8_120, 1_302_560),
+    (8, 1, "sda1", 20_001, 4_019_876, 8_120, 1_302_560),
+    (7, 0, "loop0", 61, 2_186, 0, 0),
+]
+CPU_KHZ = [2_400_000, 3_100_000]
+
+
+def write_system_files(out):
+    """Network, disks, sensors and CPU clocks: what the sampler's system probes read."""
+    proc, sys_root = os.path.join(out, "proc"), os.path.join(out, "sys")
+    net = ["Inter-|   Receive                                                |  Transmit\n",
+           " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"]
+    for name, rx, tx in NET_DEV:
+        net.append(f"{name:>7}: {rx:>11} {rx // 900:>8}    0    0    0     0          0         0 "
+                   f"{tx:>11} {tx // 700:>8}    0    0    0     0       0          0\n")
+    write_file(os.path.join(proc, "net", "dev"), "".join(net))
+    write_file(os.path.join(proc, "net", "wireless"),
+               "Inter-| sta-|   Quality        |   Discarded packets               | Missed | WE\n"
+               " face | tus | link level noise |  nwid  crypt   frag  retry   misc | beacon | 22\n"
+               " wlan0: 0000   54.  -56.  -256        0      0      0      0      0        0\n")
+    for name, state in OPERSTATE.items():
+        write_file(os.path.join(sys_root, "class", "net", name, "operstate"), state + "\n")
+
+    lines = []
+    for major, minor, name, reads, sread, writes, swritten in DISKSTATS:
+        lines.append(f"{major:>4} {minor:>7} {name} {reads} {reads // 9} {sread} {reads // 4} {writes} "
+                     f"{writes // 3} {swritten} {writes * 2} 0 {reads // 3 + writes} {reads // 4 + writes * 2} "
+                     f"0 0 0 0 {writes // 50} {writes // 40}\n")
+    write_file(os.path.join(proc, "diskstats"), "".join(lines))
+    for name in ("nvme0n1", "sda", "loop0"):
+        write_file(os.path.join(sys_root, "block", name, "size"), "1000215216\n")
+
+    # hwmon entries are links into /sys/devices, as on a real system.
+    chips = [("hwmon0", "devices/virtual/thermal/thermal_zone0/hwmon/hwmon0", "acpitz",
+              [(1, None, 27_800, 119_000, None)]),
+             ("hwmon1", "devices/platform/coretemp.0/hwmon/hwmon1", "coretemp",
+              [(1, "Package id 0", 52_000, 100_000, 80_000), (2, "Core 0", 50_000, 100_000, 80_000),
+               (3, "Core 1", 51_000, 100_000, 80_000)])]
+    for entry, target, chip, inputs in chips:
+        directory = os.path.join(sys_root, target)
+        write_file(os.path.join(directory, "name"), chip + "\n")
+        for n, label, value, crit, high in inputs:
+            write_file(os.path.join(directory, f"temp{n}_input"), f"{value}\n")
+            if label is not None:
+                write_file(os.path.join(directory, f"temp{n}_label"), label + "\n")
+            if crit is not None:
+                write_file(os.path.join(directory, f"temp{n}_crit"), f"{crit}\n")
+            if high is not None:
+                write_file(os.path.join(directory, f"temp{n}_max"), f"{high}\n")
+        link = os.path.join(sys_root, "class", "hwmon", entry)
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(os.path.join("..", "..", target), link)
+    zone = os.path.join(sys_root, "devices", "virtual", "thermal", "thermal_zone0")
+    write_file(os.path.join(zone, "type"), "x86_pkg_temp\n")
+    write_file(os.path.join(zone, "temp"), "52000\n")
+    os.makedirs(os.path.join(sys_root, "class", "thermal"), exist_ok=True)
+    os.symlink(os.path.join("..", "..", "devices", "virtual", "thermal", "thermal_zone0"),
+               os.path.join(sys_root, "class", "thermal", "thermal_zone0"))
+
+    cpu = os.path.join(sys_root, "devices", "system", "cpu")
+    write_file(os.path.join(cpu, "online"), f"0-{CORES - 1}\n")
+    write_file(os.path.join(cpu, "possible"), f"0-{CORES - 1}\n")
+    os.makedirs(os.path.join(cpu, "cpuidle"), exist_ok=True)
+    for c in range(CORES):
+        write_file(os.path.join(cpu, f"cpu{c}", "cpufreq", "scaling_cur_freq"), f"{CPU_KHZ[c % len(CPU_KHZ)]}\n")
+
+
 def make_tree(out, processes, batteries, seed):
     rng = random.Random(seed)
     for sub in ("proc", "sys"):
@@ -379,6 +468,7 @@ def make_tree(out, processes, batteries, seed):
     write_file(os.path.join(supply, "AC", "type"), "Mains\n")
     write_file(os.path.join(supply, "AC", "online"), "0\n")
     write_file(os.path.join(supply, "AC", "uevent"), "POWER_SUPPLY_NAME=AC\nPOWER_SUPPLY_ONLINE=0\n")
+    write_system_files(out)
 
 
 def tick(out, seconds):

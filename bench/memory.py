@@ -43,14 +43,25 @@ def sequence(runtime):
         return 0
 
 
-def run_once(args, tree, work, n):
+def command(bin_dir, tree, work, n, no_history=False):
+    """The sampler's command line as the budget test gives it, and its runtime and data directories."""
     runtime = os.path.join(work, f"run{n}")
     data = os.path.join(work, f"data{n}")
-    cmd = [os.path.join(args.bin, "sysstatsd"), "--interval", "0.05", "--runtime-dir", runtime,
+    cmd = [os.path.join(bin_dir, "sysstatsd"), "--interval", "0.05", "--runtime-dir", runtime,
            "--proc-root", os.path.join(tree, "proc"), "--sys-root", os.path.join(tree, "sys")]
-    cmd += ["--no-history", "--data-dir", data] if args.no_history else ["--data-dir", data]
-    if args.no_history:
+    cmd += ["--no-history", "--data-dir", data] if no_history else ["--data-dir", data]
+    if no_history:
         os.makedirs(data, exist_ok=True)
+    return cmd, runtime, data
+
+
+def make_tree(tree, processes):
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench/make-proc-tree.py"), tree,
+                    "--processes", str(processes), "--batteries", "2"], check=True, stdout=subprocess.DEVNULL)
+
+
+def run_once(args, tree, work, n):
+    cmd, runtime, data = command(args.bin, tree, work, n, args.no_history)
     proc = subprocess.Popen(cmd)
     try:
         deadline = time.monotonic() + 60
@@ -80,9 +91,7 @@ def main():
     work = tempfile.mkdtemp(prefix="sysstats-memory-")
     try:
         tree = os.path.join(work, "tree")
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench/make-proc-tree.py"), tree,
-                        "--processes", str(args.processes), "--batteries", "2"], check=True,
-                       stdout=subprocess.DEVNULL)
+        make_tree(tree, args.processes)
         runs = [run_once(args, tree, work, n) for n in range(args.repeats)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -91,4 +100,5 @@ def main():
     print("median  " + "  ".join(f"{k} {statistics.median(r[k] for r in runs):g}" for k in FIELDS))
 
 
-main()
+if __name__ == "__main__":
+    main()

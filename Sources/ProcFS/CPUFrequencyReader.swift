@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The CPUs' current clock, MHz.
 public struct CPUFrequency: Equatable, Sendable {
     public enum Source: Equatable, Sendable {
@@ -47,18 +43,17 @@ public final class CPUFrequencyReader {
 
     /// Counts the CPUs again (after a CPU or the cpufreq driver appears). Allocates: call it rarely.
     public func rescan() {
-        let directory = joinPath(sysRoot, "devices/system/cpu")
-        var numbers: [Int] = []
-        DirectoryStream(directory).forEachEntry { name, _ in
-            guard numbers.count < Self.maximumCPUs,
-                  let n = Hwmon.numberedName(name, prefix: "cpu", suffix: "") else { return }
-            numbers.append(n)
-        }
-        numbers.sort()
+        var path = BytePath(sysRoot)
+        path.append("/devices/system/cpu")
+        let directoryLength = path.count
+        let numbers = Hwmon.numberedEntries(path, prefix: "cpu", suffix: "", limit: Self.maximumCPUs)
         files.removeAll()
-        for n in numbers {
-            let path = joinPath(directory, "cpu\(n)/cpufreq/scaling_cur_freq")
-            if access(path, F_OK) == 0 { files.append(ProcFile(path)) }
+        for i in 0..<numbers.count {
+            path.truncate(to: directoryLength)
+            path.append("/cpu")
+            path.append(decimal: numbers[i])
+            path.append("/cpufreq/scaling_cur_freq")
+            if path.exists() { files.append(ProcFile(path.string)) }
         }
     }
 

@@ -46,7 +46,8 @@ public final class DiskStatsReader {
     public static let defaultExcludedPrefixes = ["loop", "ram", "zram", "fd", "sr"]
 
     private let file: ProcFile
-    private let sysRoot: String
+    /// `<sysRoot>/block`, as bytes: each candidate's path is built on it at a scan.
+    private var blockDirectory: BytePath
     private let excludedPrefixes: [[UInt8]]
     private let requestedNames: [FixedName]
     /// The devices whose lines are reported, decided by the last scan.
@@ -63,9 +64,14 @@ public final class DiskStatsReader {
     public init(procRoot: String = "/proc", sysRoot: String = "/sys", names: [String] = [],
                 excludedPrefixes: [String] = DiskStatsReader.defaultExcludedPrefixes) {
         file = ProcFile(joinPath(procRoot, "diskstats"))
-        self.sysRoot = sysRoot
-        self.excludedPrefixes = excludedPrefixes.map { Array($0.utf8) }
-        requestedNames = names.prefix(Self.maximumDisks).map { FixedName($0) }
+        blockDirectory = BytePath(sysRoot)
+        blockDirectory.append("/block")
+        var prefixes: [[UInt8]] = []
+        for i in 0..<excludedPrefixes.count { prefixes.append(Array(excludedPrefixes[i].utf8)) }
+        self.excludedPrefixes = prefixes
+        var requested: [FixedName] = []
+        for i in 0..<min(names.count, Self.maximumDisks) { requested.append(FixedName(names[i])) }
+        requestedNames = requested
         devices.reserveCapacity(Self.maximumDisks)
         reading.disks.reserveCapacity(Self.maximumDisks)
         scratch.disks.reserveCapacity(Self.maximumDisks)
@@ -93,21 +99,25 @@ public final class DiskStatsReader {
 
     private func isWholeDisk(_ name: UnsafeRawBufferPointer) -> Bool {
         guard name.count <= FixedName.capacity else { return false }
-        for prefix in excludedPrefixes where name.count >= prefix.count {
+        for p in 0..<excludedPrefixes.count where name.count >= excludedPrefixes[p].count {
             var matches = true
-            for i in 0..<prefix.count where name[i] != prefix[i] { matches = false; break }
+            for i in 0..<excludedPrefixes[p].count where name[i] != excludedPrefixes[p][i] { matches = false; break }
             if matches { return false }
         }
-        // sysfs spells a slash in a device name (cciss/c0d0) as "!". A dot-only name would
-        // leave the directory, and a NUL would cut the path short: neither names a disk.
-        var component = [UInt8]()
-        for b in name {
+        // A dot-only name would leave the directory, and a NUL or a control byte would
+        // cut or garble the path: none names a disk.
+        if name.count == 1 && name[0] == 0x2E { return false }
+        if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { return false }
+        let directoryLength = blockDirectory.count
+        defer { blockDirectory.truncate(to: directoryLength) }
+        blockDirectory.append("/")
+        for i in 0..<name.count {
+            let b = name[i]
             if b < 0x20 || b == 0x7F { return false }
-            component.append(b == 0x2F ? 0x21 : b)
+            // sysfs spells a slash in a device name (cciss/c0d0) as "!".
+            blockDirectory.append(byte: b == 0x2F ? 0x21 : b)
         }
-        if component == [0x2E] || component == [0x2E, 0x2E] { return false }
-        let path = joinPath(joinPath(sysRoot, "block"), String(decoding: component, as: UTF8.self))
-        return access(path, F_OK) == 0
+        return blockDirectory.exists()
     }
 
     /// Re-reads /proc/diskstats into `buffer`: the chosen devices present in the file.

@@ -9,9 +9,11 @@ public struct FixedName: Hashable, Sendable, CustomStringConvertible {
     public static let capacity = 31
 
     // 32 bytes of storage: bytes past `count` are always zero, so equality and
-    // hashing can look at the whole storage.
-    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private var length: UInt8 = 0
+    // hashing can look at the whole storage. Visible to inlined code so that
+    // ``withUnsafeBytes(_:)`` is specialized where it is called: run unspecialized from
+    // another module, it instantiated metadata through the runtime's demangler.
+    @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    @usableFromInline var length: UInt8 = 0
 
     /// The empty name.
     public init() {}
@@ -26,6 +28,14 @@ public struct FixedName: Hashable, Sendable, CustomStringConvertible {
         length = UInt8(n)
     }
 
+    /// The bytes of `bytes` up to its first NUL, cut at `maximumCount` (a netlink name
+    /// attribute, which the kernel ends with a NUL).
+    init(upToNUL bytes: UnsafeRawBufferPointer, maximumCount: Int) {
+        var n = 0
+        while n < bytes.count && bytes[n] != 0 { n += 1 }
+        self.init(UnsafeRawBufferPointer(rebasing: bytes[0..<n]), maximumCount: maximumCount)
+    }
+
     /// The UTF-8 of `text`, cut like ``init(_:maximumCount:)``.
     public init(_ text: String, maximumCount: Int = FixedName.capacity) {
         var text = text
@@ -37,8 +47,26 @@ public struct FixedName: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { length == 0 }
 
     /// Calls `body` with the name's bytes (valid only during the call).
+    @inlinable
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try Swift.withUnsafeBytes(of: storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(length)])) }
+    }
+
+    /// The byte at `i` (0..<``count``).
+    public subscript(i: Int) -> UInt8 {
+        Swift.withUnsafeBytes(of: storage) { $0[i] }
+    }
+
+    /// Makes `array` hold exactly the name's bytes, writing only when they differ: a
+    /// snapshot's name field refreshed every sample allocates nothing in steady state.
+    public func store(in array: inout [UInt8]) {
+        if array.count == count {
+            var same = true
+            for i in 0..<count where array[i] != self[i] { same = false; break }
+            if same { return }
+        }
+        array.removeAll(keepingCapacity: true)
+        for i in 0..<count { array.append(self[i]) }
     }
 
     /// Whether the name is exactly `bytes`.
@@ -63,6 +91,11 @@ public struct FixedName: Hashable, Sendable, CustomStringConvertible {
             for i in 0..<n where mine[i] != p[i] { return false }
             return true
         }
+    }
+
+    /// Whether the name is exactly the ASCII of `literal`.
+    public func equals(_ literal: StaticString) -> Bool {
+        literal.utf8CodeUnitCount == count && hasPrefix(literal)
     }
 
     /// A copy of the bytes (allocates: not for the hot path).

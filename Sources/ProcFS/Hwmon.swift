@@ -48,26 +48,51 @@ public enum Hwmon {
 
     /// Every `tempN_input` of every hwmon chip, by chip number then input number.
     public static func temperatureSensors(sysRoot: String) -> [TemperatureSensor] {
-        let classDirectory = joinPath(sysRoot, "class/hwmon")
+        // Paths are built as bytes (BytePath): see its documentation for why.
+        var path = BytePath(sysRoot)
+        path.append("/class/hwmon")
+        let classLength = path.count
         let buffer = ReadBuffer(capacity: 256, maximumCapacity: 4096)
         var found: [TemperatureSensor] = []
-        for chipNumber in numberedEntries(classDirectory, prefix: "hwmon", suffix: "") {
-            var directory = joinPath(classDirectory, "hwmon\(chipNumber)")
-            var chip = firstLine(joinPath(directory, "name"), buffer)
+        let chips = numberedEntries(path, prefix: "hwmon", suffix: "", limit: maximumSensors)
+        for c in 0..<chips.count {
+            let chipNumber = chips[c]
+            path.truncate(to: classLength)
+            path.append("/hwmon")
+            path.append(decimal: chipNumber)
+            var directoryLength = path.count
+            path.append("/name")
+            var chip = firstLine(&path, buffer)
             if chip == nil {
-                directory = joinPath(directory, "device")
-                chip = firstLine(joinPath(directory, "name"), buffer)
+                path.truncate(to: directoryLength)
+                path.append("/device")
+                directoryLength = path.count
+                path.append("/name")
+                chip = firstLine(&path, buffer)
             }
             guard let chip else { continue }
-            for input in numberedEntries(directory, prefix: "temp", suffix: "_input") {
+            path.truncate(to: directoryLength)
+            let inputs = numberedEntries(path, prefix: "temp", suffix: "_input", limit: maximumSensors)
+            for k in 0..<inputs.count {
                 guard found.count < maximumSensors else { return found }
-                let base = joinPath(directory, "temp\(input)")
+                let input = inputs[k]
+                path.truncate(to: directoryLength)
+                path.append("/temp")
+                path.append(decimal: input)
+                let base = path.count
+                path.append("_label")
+                let label = firstLine(&path, buffer) ?? numberedName("temp", input)
+                path.truncate(to: base)
+                path.append("_crit")
+                let critical = millidegrees(&path, buffer)
+                path.truncate(to: base)
+                path.append("_max")
+                let maximum = millidegrees(&path, buffer)
+                path.truncate(to: base)
+                path.append("_input")
                 found.append(TemperatureSensor(
-                    source: .hwmon, index: chipNumber, inputNumber: input, chip: chip,
-                    label: firstLine(base + "_label", buffer) ?? FixedName("temp\(input)"),
-                    criticalMillidegrees: millidegrees(base + "_crit", buffer),
-                    maximumMillidegrees: millidegrees(base + "_max", buffer),
-                    inputPath: base + "_input"))
+                    source: .hwmon, index: chipNumber, inputNumber: input, chip: chip, label: label,
+                    criticalMillidegrees: critical, maximumMillidegrees: maximum, inputPath: path.string))
             }
         }
         return found
@@ -75,30 +100,40 @@ public enum Hwmon {
 
     /// Every `thermal_zoneN` with a readable `type`, by zone number.
     public static func thermalZones(sysRoot: String) -> [TemperatureSensor] {
-        let classDirectory = joinPath(sysRoot, "class/thermal")
+        var path = BytePath(sysRoot)
+        path.append("/class/thermal")
+        let classLength = path.count
         let buffer = ReadBuffer(capacity: 256, maximumCapacity: 4096)
         var found: [TemperatureSensor] = []
-        for zone in numberedEntries(classDirectory, prefix: "thermal_zone", suffix: "") {
+        let zones = numberedEntries(path, prefix: "thermal_zone", suffix: "", limit: maximumSensors)
+        for z in 0..<zones.count {
             guard found.count < maximumSensors else { break }
-            let directory = joinPath(classDirectory, "thermal_zone\(zone)")
-            guard let type = firstLine(joinPath(directory, "type"), buffer) else { continue }
+            path.truncate(to: classLength)
+            path.append("/thermal_zone")
+            path.append(decimal: zones[z])
+            let directoryLength = path.count
+            path.append("/type")
+            guard let type = firstLine(&path, buffer) else { continue }
+            path.truncate(to: directoryLength)
+            path.append("/temp")
             found.append(TemperatureSensor(
-                source: .thermalZone, index: zone, inputNumber: 0, chip: type,
-                label: FixedName("thermal_zone\(zone)"), inputPath: joinPath(directory, "temp")))
+                source: .thermalZone, index: zones[z], inputNumber: 0, chip: type,
+                label: numberedName("thermal_zone", zones[z]), inputPath: path.string))
         }
         return found
     }
 
-    /// The N of each `<prefix>N<suffix>` entry of `directory`, ascending, at most
-    /// `maximumSensors`; N is 1–9 decimal digits, so it fits an Int and a path.
-    static func numberedEntries(_ directory: String, prefix: StaticString, suffix: StaticString) -> [Int] {
+    /// The N of each `<prefix>N<suffix>` entry of the directory at `directory`, ascending,
+    /// at most `limit`; N is 1–9 decimal digits, so it fits an Int and a path.
+    static func numberedEntries(_ directory: BytePath, prefix: StaticString, suffix: StaticString,
+                                limit: Int) -> [Int] {
         var numbers: [Int] = []
-        DirectoryStream(directory).forEachEntry { name, _ in
-            guard numbers.count < maximumSensors,
-                  let n = numberedName(name, prefix: prefix, suffix: suffix) else { return }
+        DirectoryStream(directory.string).forEachEntry { name, _ in
+            guard numbers.count < limit, let n = numberedName(name, prefix: prefix, suffix: suffix) else { return }
             numbers.append(n)
         }
-        return numbers.sorted()
+        sortAscending(&numbers)
+        return numbers
     }
 
     /// N when `name` is exactly `<prefix>N<suffix>`.
@@ -117,17 +152,25 @@ public enum Hwmon {
         return n
     }
 
+    /// `<prefix>N` as a name (`temp3`, `thermal_zone1`).
+    static func numberedName(_ prefix: StaticString, _ n: Int) -> FixedName {
+        var name = BytePath()
+        name.append(prefix)
+        name.append(decimal: n)
+        return name.name
+    }
+
     /// The first line of a small file, without its newline, as a name; nil if unreadable or empty.
-    static func firstLine(_ path: String, _ buffer: ReadBuffer) -> FixedName? {
-        guard case .success(let bytes) = buffer.fill(path: path) else { return nil }
+    static func firstLine(_ path: inout BytePath, _ buffer: ReadBuffer) -> FixedName? {
+        guard case .success(let bytes) = path.read(into: buffer) else { return nil }
         let end = firstIndex(of: 0x0A, in: bytes) ?? bytes.count
         guard end > 0 else { return nil }
         return FixedName(UnsafeRawBufferPointer(rebasing: bytes[0..<end]))
     }
 
     /// A file holding one temperature; nil if unreadable or not a number.
-    static func millidegrees(_ path: String, _ buffer: ReadBuffer) -> Int32? {
-        guard case .success(let bytes) = buffer.fill(path: path) else { return nil }
+    static func millidegrees(_ path: inout BytePath, _ buffer: ReadBuffer) -> Int32? {
+        guard case .success(let bytes) = path.read(into: buffer) else { return nil }
         return parseMillidegrees(bytes)
     }
 

@@ -161,6 +161,10 @@ extension ProcessSample {
 
     /// The executable name bookmark rules match against: the /proc/PID/exe basename, else
     /// (exe unreadable: another user's process, a kernel thread) argv[0]'s basename.
+    /// Inlinable so that callers in other modules specialize it: run unspecialized, it
+    /// called the standard library's unspecialized `Array.withUnsafeBytes` (two 64 KiB
+    /// windows of code pages) and instantiated `Optional` metadata by mangled name.
+    @inlinable
     public func withRuleExecutable<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         if !exeName.isEmpty { return exeName.withUnsafeBytes(body) }
         return commandLine.withUnsafeBytes { line in

@@ -37,42 +37,47 @@ public final class TemperatureSensors {
     /// nothing found, updates return nil.
     public init(sysRoot: String = "/sys", names: [String] = []) {
         self.sysRoot = sysRoot
-        self.names = Array(names.prefix(Self.maximumSensors))
-        reading.millidegrees.reserveCapacity(Self.maximumSensors)
-        scratch.millidegrees.reserveCapacity(Self.maximumSensors)
+        var kept: [String] = []
+        for i in 0..<min(names.count, Self.maximumSensors) { kept.append(names[i]) }
+        self.names = kept
         rescan()
     }
 
     /// Discovers again and re-chooses (new drives, a driver loaded late). Allocates: call it rarely.
     public func rescan() {
-        discovered = Hwmon.temperatureSensors(sysRoot: sysRoot) + Hwmon.thermalZones(sysRoot: sysRoot)
+        discovered = Hwmon.temperatureSensors(sysRoot: sysRoot)
+        discovered.append(contentsOf: Hwmon.thermalZones(sysRoot: sysRoot))
         sensors.removeAll(keepingCapacity: true)
         unresolvedNames.removeAll()
         if names.isEmpty {
             if let i = Self.cpuPackageIndex(in: discovered) { sensors.append(discovered[i]) }
         } else {
-            for name in names {
-                if let i = Self.resolve(name, in: discovered) {
+            for n in 0..<names.count {
+                if let i = Self.resolve(names[n], in: discovered) {
                     sensors.append(discovered[i])
                 } else {
-                    unresolvedNames.append(name)
+                    unresolvedNames.append(names[n])
                 }
             }
         }
-        files = sensors.map { ProcFile($0.inputPath) }
+        files.removeAll()
+        for i in 0..<sensors.count { files.append(ProcFile(sensors[i].inputPath)) }
     }
 
     /// Re-reads each chosen sensor into `buffer`; nil when no sensor is chosen or none
     /// could be read. Two arrays alternate, as in ``CPUStatReader/update(_:)``.
     public func update(_ buffer: ReadBuffer) -> TemperatureReadings? {
+        // Reserved here, not at init: a caller that reads with read(_:buffer:) never makes
+        // an [Int32?] (its metadata is instantiated through the runtime's demangler).
+        if scratch.millidegrees.capacity < files.count {
+            scratch.millidegrees.reserveCapacity(Self.maximumSensors)
+            reading.millidegrees.reserveCapacity(Self.maximumSensors)
+        }
         scratch.millidegrees.removeAll(keepingCapacity: true)
         var any = false
         // Indices, not `for file in`: an unspecialized (debug) array iterator allocates.
         for i in 0..<files.count {
-            var value: Int32?
-            if case .success(let bytes) = files[i].read(into: buffer) {
-                value = Hwmon.parseMillidegrees(bytes)
-            }
+            let value = read(i, buffer: buffer)
             if value != nil { any = true }
             scratch.millidegrees.append(value)
         }
@@ -81,57 +86,78 @@ public final class TemperatureSensors {
         return reading
     }
 
+    /// Re-reads chosen sensor `index` (0..<``sensors``.count) into `buffer`: its temperature,
+    /// or nil when its file cannot be read or parsed this time (or `index` is out of range).
+    /// Leaves ``reading`` as it was.
+    public func read(_ index: Int, buffer: ReadBuffer) -> Int32? {
+        guard index >= 0, index < files.count, case .success(let bytes) = files[index].read(into: buffer) else {
+            return nil
+        }
+        return Hwmon.parseMillidegrees(bytes)
+    }
+
     /// The CPU package sensor: coretemp `Package id 0`; k10temp `Tdie`, else `Tctl`;
     /// zenpower `Tdie`, else `Tctl` (each chip's first input when those labels are
     /// absent: old CPUs); `cpu_thermal` (ARM); else the thermal zone of type
     /// `x86_pkg_temp`, else `acpitz`, else the first zone. Nil when there is none.
     public static func cpuPackageIndex(in sensors: [TemperatureSensor]) -> Int? {
-        if let i = packageIndex(ofChip: "coretemp", in: sensors) { return i }
-        if let i = packageIndex(ofChip: "k10temp", in: sensors) { return i }
-        if let i = packageIndex(ofChip: "zenpower", in: sensors) { return i }
+        // Names are compared as bytes (StaticString), not as Strings: String `==` and
+        // arrays of String literals ran code nothing else in the sampler runs.
+        if let i = packageIndex(ofChip: "coretemp", "Package id 0", nil, in: sensors) { return i }
+        if let i = packageIndex(ofChip: "k10temp", "Tdie", "Tctl", in: sensors) { return i }
+        if let i = packageIndex(ofChip: "zenpower", "Tdie", "Tctl", in: sensors) { return i }
         if let i = first(in: sensors, source: .hwmon, chip: "cpu_thermal") { return i }
-        return first(in: sensors, source: .thermalZone, chip: "x86_pkg_temp")
-            ?? first(in: sensors, source: .thermalZone, chip: "acpitz")
-            ?? first(in: sensors, source: .thermalZone)
+        if let i = first(in: sensors, source: .thermalZone, chip: "x86_pkg_temp") { return i }
+        if let i = first(in: sensors, source: .thermalZone, chip: "acpitz") { return i }
+        return first(in: sensors, source: .thermalZone)
     }
 
-    /// The package sensor of one CPU chip (by the labels above), or its first input.
-    private static func packageIndex(ofChip chip: String, in sensors: [TemperatureSensor]) -> Int? {
-        let labels = chip == "coretemp" ? ["Package id 0"] : ["Tdie", "Tctl"]
-        for label in labels {
-            if let i = first(in: sensors, source: .hwmon, chip: chip, label: label) { return i }
-        }
+    /// The package sensor of one CPU chip (`label`, else `otherLabel`), or its first input.
+    private static func packageIndex(ofChip chip: StaticString, _ label: StaticString, _ otherLabel: StaticString?,
+                                     in sensors: [TemperatureSensor]) -> Int? {
+        if let i = first(in: sensors, source: .hwmon, chip: chip, label: label) { return i }
+        if let otherLabel, let i = first(in: sensors, source: .hwmon, chip: chip, label: otherLabel) { return i }
         return first(in: sensors, source: .hwmon, chip: chip)
     }
 
     /// The sensor `name` picks (see the type's documentation), or nil.
     public static func resolve(_ name: String, in sensors: [TemperatureSensor]) -> Int? {
         let bytes = Array(name.utf8)
-        if let slash = bytes.firstIndex(of: 0x2F), slash <= FixedName.capacity,
+        return bytes.withUnsafeBytes { resolve(bytes: $0, in: sensors) }
+    }
+
+    private static func resolve(bytes: UnsafeRawBufferPointer, in sensors: [TemperatureSensor]) -> Int? {
+        if let slash = firstIndex(of: 0x2F, in: bytes), slash <= FixedName.capacity,
            bytes.count - slash - 1 <= FixedName.capacity {
-            let chip = FixedName(String(decoding: bytes[..<slash], as: UTF8.self))
-            let label = FixedName(String(decoding: bytes[(slash + 1)...], as: UTF8.self))
-            if let i = sensors.firstIndex(where: { $0.chip == chip && $0.label == label }) { return i }
+            let chip = FixedName(UnsafeRawBufferPointer(rebasing: bytes[0..<slash]))
+            let label = FixedName(UnsafeRawBufferPointer(rebasing: bytes[(slash + 1)...]))
+            for i in 0..<sensors.count where sensors[i].chip == chip && sensors[i].label == label { return i }
         }
         // A longer name would match a sensor's cut name by accident.
         guard bytes.count <= FixedName.capacity else { return nil }
-        let whole = FixedName(name)
-        if sensors.contains(where: { $0.chip == whole }) {
-            if ["coretemp", "k10temp", "zenpower"].contains(name), let i = packageIndex(ofChip: name, in: sensors) {
+        let whole = FixedName(bytes)
+        var firstOfChip: Int?
+        for i in 0..<sensors.count where sensors[i].chip == whole { firstOfChip = i; break }
+        if let firstOfChip {
+            // A CPU chip named alone means its package sensor.
+            if whole.equals("coretemp"), let i = packageIndex(ofChip: "coretemp", "Package id 0", nil, in: sensors) {
                 return i
             }
-            return sensors.firstIndex { $0.chip == whole }
+            if whole.equals("k10temp"), let i = packageIndex(ofChip: "k10temp", "Tdie", "Tctl", in: sensors) { return i }
+            if whole.equals("zenpower"), let i = packageIndex(ofChip: "zenpower", "Tdie", "Tctl", in: sensors) { return i }
+            return firstOfChip
         }
-        return sensors.firstIndex { $0.label == whole }
+        for i in 0..<sensors.count where sensors[i].label == whole { return i }
+        return nil
     }
 
     private static func first(in sensors: [TemperatureSensor], source: TemperatureSensor.Source,
-                              chip: String? = nil, label: String? = nil) -> Int? {
-        let chipName = chip.map { FixedName($0) }
-        let labelName = label.map { FixedName($0) }
-        return sensors.firstIndex { sensor in
-            sensor.source == source && (chipName == nil || sensor.chip == chipName)
-                && (labelName == nil || sensor.label == labelName)
+                              chip: StaticString? = nil, label: StaticString? = nil) -> Int? {
+        for i in 0..<sensors.count where sensors[i].source == source {
+            if let chip, !sensors[i].chip.equals(chip) { continue }
+            if let label, !sensors[i].label.equals(label) { continue }
+            return i
         }
+        return nil
     }
 }

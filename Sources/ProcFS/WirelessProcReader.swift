@@ -40,8 +40,13 @@ public final class WirelessProcReader {
     /// Re-reads the file into `buffer`; nil when it is unreadable or has no line for `interface`
     /// (a wired interface, or no wireless extensions).
     public func update(_ buffer: ReadBuffer, interface: ShortName) -> WirelessProcReading? {
+        update(buffer, interface: interface.fixed)
+    }
+
+    /// The same for a name as /proc/net/dev gives it.
+    public func update(_ buffer: ReadBuffer, interface: FixedName) -> WirelessProcReading? {
         guard !interface.isEmpty, case .success(let bytes) = file.read(into: buffer) else { return nil }
-        return interface.withBytes { WirelessProcReader.parse(bytes, interface: $0) }
+        return interface.withUnsafeBytes { WirelessProcReader.parse(bytes, interface: $0) }
     }
 
     /// The reading on `interface`'s line of the file's `bytes`; nil when there is no such

@@ -78,11 +78,20 @@ public final class HistoryHandoff {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)   // dup2 clears O_CLOEXEC on 0
 
-        let argv = [writerPath, "--data-dir", dataDirectory, HistoryWriterStatus.quietWhenFullFlag]
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for p in cArgs { free(p) } }
+        // argv as a buffer of C strings: an [UnsafeMutablePointer<CChar>?] made its
+        // metadata through the runtime's demangler (Optional's code pages, for one call).
+        let cArgs = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 5)
+        cArgs[0] = strdup(writerPath)
+        cArgs[1] = strdup("--data-dir")
+        cArgs[2] = strdup(dataDirectory)
+        cArgs[3] = strdup(HistoryWriterStatus.quietWhenFullFlag)
+        cArgs[4] = nil
+        defer {
+            for i in 0..<4 { free(cArgs[i]) }
+            cArgs.deallocate()
+        }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, writerPath, &actions, nil, &cArgs, environ)
+        let status = posix_spawn(&pid, writerPath, &actions, nil, cArgs, environ)
         close(readEnd)
         guard status == 0 else {
             close(writeEnd)

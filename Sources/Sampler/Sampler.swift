@@ -49,7 +49,7 @@ public final class Sampler {
         frequency = FrequencyProbe(sysRoot: configuration.sysRoot, procRoot: procRoot)
         // Netlink shows this machine's interfaces: not with a fixture /proc.
         network = NetworkProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, interfaces: configuration.interfaces,
-                               useNetlink: procRoot == "/proc")
+                               useNetlink: configuration.readsThisMachine)
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)

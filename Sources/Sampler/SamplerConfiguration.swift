@@ -1,3 +1,5 @@
+import ProcFS
+
 /// Everything the sampler can be told, with the defaults a user gets.
 public struct SamplerConfiguration: Equatable {
     public var procRoot = "/proc"
@@ -45,5 +47,13 @@ public struct SamplerConfiguration: Equatable {
 
     /// The mount points measured: ``disks``, else `/` — but none when /proc comes from
     /// elsewhere (`--proc-root`): statvfs measures this machine, not the fixture's.
-    public var measuredDisks: [String] { disks ?? (procRoot == "/proc" ? ["/"] : []) }
+    public var measuredDisks: [String] { disks ?? (readsThisMachine ? ["/"] : []) }
+
+    /// Whether ``procRoot`` is this machine's `/proc` (not a fixture tree). Compared as
+    /// bytes: String `==` would be the sampler's only use of the standard library's string
+    /// comparison, whose code pages then stay resident (docs/performance.md).
+    public var readsThisMachine: Bool {
+        var root = procRoot
+        return root.withUTF8 { bytesEqual(UnsafeRawBufferPointer($0), "/proc") }
+    }
 }

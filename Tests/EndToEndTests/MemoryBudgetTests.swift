@@ -9,6 +9,8 @@ import TestSupport
 /// here (3,864 KiB with bench/memory.py, whose directory names differ: two more 64 KiB code
 /// windows, see docs/performance.md), so 4 MiB would leave one window of margin on a shared
 /// machine; 4.25 MiB still fails the 4,536 KiB the sampler measured before it met the goal.
+/// The tree also has network, disk, sensor and cpufreq files, so the system probes do their
+/// real work: with them the sampler measures 4,304–4,316 KiB ("The system probes (issue 12)").
 final class MemoryBudgetTests: XCTestCase {
     static let budgetKiB = 4 * 1024 + 256
 

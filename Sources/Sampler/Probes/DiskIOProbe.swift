@@ -8,8 +8,8 @@ struct DiskIOProbe {
     private var previousNs: UInt64 = 0
 
     init(procRoot: String, sysRoot: String, buffer: ReadBuffer) {
+        // The reader chooses its disks at init: no second scan here.
         reader = DiskStatsReader(procRoot: procRoot, sysRoot: sysRoot)
-        reader.rescan(buffer)
         previous.disks.reserveCapacity(Snapshot.maximumDiskDevices)
     }
 
@@ -21,12 +21,7 @@ struct DiskIOProbe {
         for i in 0..<count {
             if i == s.diskIO.count { s.diskIO.append(DiskIOFigures()) }
             let d = now.disks[i]
-            d.name.withUnsafeBytes { name in
-                if !bytesEqual(s.diskIO[i].device, name) {
-                    s.diskIO[i].device.removeAll(keepingCapacity: true)
-                    s.diskIO[i].device.append(contentsOf: name)
-                }
-            }
+            d.name.store(in: &s.diskIO[i].device)
             let before = previousNs == 0 ? nil : previous.disk(named: d.name)
             s.diskIO[i].readBytes = d.readBytes
             s.diskIO[i].writeBytes = d.writtenBytes
@@ -47,11 +42,4 @@ func perSecond(_ now: UInt64, _ before: UInt64, _ elapsedNs: UInt64) -> UInt64 {
     let (scaled, overflow) = delta.multipliedReportingOverflow(by: 1_000_000_000)
     if overflow { return delta / max(1, elapsedNs / 1_000_000_000) }
     return scaled / elapsedNs
-}
-
-/// Byte equality of an array and a buffer.
-func bytesEqual(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
-    guard a.count == b.count else { return false }
-    for i in 0..<a.count where a[i] != b[i] { return false }
-    return true
 }

@@ -7,11 +7,21 @@ struct DiskProbe {
     static let refreshMs: UInt64 = 5_000
 
     private let spaces: [FileSystemSpace]
+    /// Each mount point's path as the snapshot shows it (cut at its limit), made once.
+    private let mountBytes: [[UInt8]]
     private var lastReadMs: UInt64 = 0
     private var measured = false
 
     init(mounts: [String]) {
-        spaces = mounts.prefix(Snapshot.maximumDisks).map { FileSystemSpace(path: $0) }
+        var spaces: [FileSystemSpace] = [], mountBytes: [[UInt8]] = []
+        for i in 0..<min(mounts.count, Snapshot.maximumDisks) {
+            spaces.append(FileSystemSpace(path: mounts[i]))
+            var bytes = Array(mounts[i].utf8)
+            while bytes.count > Snapshot.maximumPathLength { bytes.removeLast() }
+            mountBytes.append(bytes)
+        }
+        self.spaces = spaces
+        self.mountBytes = mountBytes
     }
 
     mutating func sample(into s: inout Snapshot, realtimeMs: UInt64) {
@@ -25,7 +35,7 @@ struct DiskProbe {
                 // A mount that cannot be measured (gone, unreadable) stays listed with zeros:
                 // the renderer shows it as n/a by its zero total.
                 let usage = spaces[i].update() ?? FileSystemUsage()
-                if s.disks[i].mount.isEmpty { s.disks[i].mount = Array(spaces[i].path.utf8.prefix(Snapshot.maximumPathLength)) }
+                if s.disks[i].mount.isEmpty { s.disks[i].mount = mountBytes[i] }
                 s.disks[i].totalKiB = usage.totalKiB
                 s.disks[i].usedKiB = usage.usedKiB
                 s.disks[i].availableKiB = usage.availableKiB

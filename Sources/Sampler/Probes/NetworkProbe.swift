@@ -22,15 +22,15 @@ final class NetworkProbe {
     private let wireless: WirelessQuery?
     private let wirelessProc: WirelessProcReader
     private var lastWirelessMs: UInt64 = 0
-    private var links: [(index: Int32, link: WirelessLink?)] = []
-    private let sysRoot: String
-    private var operstates: [(name: FixedName, file: ProcFile)] = []
+    private let operstates: OperstateReader
 
     init(procRoot: String, sysRoot: String, interfaces: [String], useNetlink: Bool) {
         netDev = NetDevReader(procRoot: procRoot)
-        named = interfaces.map { ShortName($0) }
+        var named: [ShortName] = []
+        for i in 0..<interfaces.count { named.append(ShortName(interfaces[i])) }
+        self.named = named
         wirelessProc = WirelessProcReader(procRoot: procRoot)
-        self.sysRoot = sysRoot
+        operstates = OperstateReader(sysRoot: sysRoot, capacity: Snapshot.maximumInterfaces)
         if useNetlink, case .success(let s) = RouteNetlinkSocket.open() {
             socket = s
             _ = s.requestDump(.all)
@@ -38,8 +38,6 @@ final class NetworkProbe {
         } else {
             wireless = nil
         }
-        links.reserveCapacity(Snapshot.maximumInterfaces)
-        operstates.reserveCapacity(Snapshot.maximumInterfaces)
         previous.interfaces.reserveCapacity(NetDevReader.maximumInterfaces)
     }
 
@@ -57,7 +55,9 @@ final class NetworkProbe {
         // The default route's interface first, then the others by index.
         let first = table.defaultInterfaceIndex
         for pass in 0..<2 {
-            for c in counters.interfaces where n < Snapshot.maximumInterfaces {
+            // Index loops throughout: see NetDevStats.interface(named:).
+            for k in 0..<counters.interfaces.count where n < Snapshot.maximumInterfaces {
+                let c = counters.interfaces[k]
                 let entry = tableEntry(c.name)
                 if !shown(c.name, entry) { continue }
                 let isDefault = entry != nil && entry?.index == first
@@ -92,13 +92,13 @@ final class NetworkProbe {
 
     private func tableEntry(_ name: FixedName) -> NetworkInterface? {
         guard socket != nil || !table.interfaces.isEmpty else { return nil }
-        for i in table.interfaces.indices where sameName(table.interfaces[i].name, name) { return table.interfaces[i] }
+        for i in 0..<table.interfaces.count where table.interfaces[i].name.fixed == name { return table.interfaces[i] }
         return nil
     }
 
     /// Whether the interface is shown: named with --net, or not loopback and not virtual.
     private func shown(_ name: FixedName, _ entry: NetworkInterface?) -> Bool {
-        for n in named where sameName(n, name) { return true }
+        for i in 0..<named.count where named[i].fixed == name { return true }
         if isLoopbackName(name) { return false }
         guard let entry else {
             // Without netlink: by name only.
@@ -111,7 +111,7 @@ final class NetworkProbe {
 
     private func fill(_ f: inout InterfaceFigures, _ c: NetInterfaceCounters, _ entry: NetworkInterface?, isDefault: Bool,
                       elapsedNs: UInt64, buffer: ReadBuffer, refreshWireless: Bool) {
-        c.name.withUnsafeBytes { replace(&f.name, with: $0) }
+        c.name.store(in: &f.name)
         var flags: InterfaceFigures.Flags = []
         if let entry {
             if entry.isUp { flags.insert(.up) }
@@ -124,7 +124,7 @@ final class NetworkProbe {
         } else {
             f.ipv4.removeAll(keepingCapacity: true)
             f.ipv6.removeAll(keepingCapacity: true)
-            if operstateIsUp(c.name, buffer) { flags.insert(.up); flags.insert(.carrier) }
+            if operstates.isUp(c.name, buffer: buffer) { flags.insert(.up); flags.insert(.carrier) }
         }
         f.rxBytes = c.rxBytes
         f.txBytes = c.txBytes
@@ -159,8 +159,7 @@ final class NetworkProbe {
             f.wifi.bitrateKbps = link.bitrateKbps ?? 0
             return
         }
-        let short = name.withUnsafeBytes { ShortName($0) }
-        guard let reading = wirelessProc.update(buffer, interface: short) else { return }
+        guard let reading = wirelessProc.update(buffer, interface: name) else { return }
         f.flags.insert(.wireless)
         // /proc/net/wireless has no SSID: a link quality above 0 is an association.
         guard reading.link > 0 else { return }
@@ -168,30 +167,15 @@ final class NetworkProbe {
         f.wifi.qualityPercent = reading.qualityPercent
         if let dBm = reading.levelDBm { f.wifi.signalDBm = Int16(dBm) }
     }
-
-    private func operstateIsUp(_ name: FixedName, _ buffer: ReadBuffer) -> Bool {
-        var file: ProcFile? = nil
-        for entry in operstates where entry.name == name { file = entry.file }
-        if file == nil, operstates.count < Snapshot.maximumInterfaces {
-            let f = ProcFile(joinPath(sysRoot, "class/net/" + name.description + "/operstate"))
-            operstates.append((name, f))
-            file = f
-        }
-        guard let file, case .success(let bytes) = file.read(into: buffer) else { return false }
-        return bytes.count >= 2 && bytes[0] == UInt8(ascii: "u") && bytes[1] == UInt8(ascii: "p")
-    }
 }
 
 private func isLoopbackName(_ name: FixedName) -> Bool {
-    name.count == 2 && name.hasPrefix("lo")
-}
-
-private func sameName(_ a: ShortName, _ b: FixedName) -> Bool {
-    a.withBytes { b.equals($0) }
+    name.equals("lo")
 }
 
 /// Names of virtual interfaces, for when netlink cannot say (the same prefixes InterfaceTable uses).
 private func looksVirtual(_ name: FixedName) -> Bool {
-    for prefix in NetworkInterface.virtualNamePrefixes where name.hasPrefix(prefix) { return true }
+    let prefixes = NetworkInterface.virtualNamePrefixes
+    for i in 0..<prefixes.count where name.hasPrefix(prefixes[i]) { return true }
     return false
 }
