@@ -30,6 +30,10 @@ let package = Package(
         // program; UTF8TextEmbedded is its Embedded twin (a symbolic link, like the codec's).
         .target(name: "UTF8Text"),
         .target(name: "UTF8TextEmbedded", swiftSettings: embedded),
+        // TOML 1.0 over bytes (dates and times refused) for config.toml: the sampler and the
+        // CLI read it with TOML, the renderer with TOMLEmbedded (a symbolic link to TOML).
+        .target(name: "TOML", dependencies: ["UTF8Text"]),
+        .target(name: "TOMLEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embedded),
         // Bookmarks: rules from process to friendly name, their file format and the resolver.
         // No Glibc: the sampler resolves names with it.
         .target(name: "Bookmarks", dependencies: ["UTF8Text"]),
@@ -88,6 +92,7 @@ let package = Package(
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
