@@ -43,7 +43,7 @@ let package = Package(
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks. The CLI links this, not the sampler.
-        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec"]),
+        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML"]),
         .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], linkerSettings: staticExecutable),
 
@@ -62,7 +62,7 @@ let package = Package(
 
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore",
+            "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
@@ -72,8 +72,9 @@ let package = Package(
         .target(name: "SnapshotCodecEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embedded),
         // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
         .target(name: "CClock"),
-        .target(name: "BarCore", dependencies: ["SnapshotCodec", "UTF8Text", "CClock"]),
-        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "CClock"], swiftSettings: embedded),
+        .target(name: "BarCore", dependencies: ["SnapshotCodec", "UTF8Text", "TOML", "CClock"]),
+        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "TOMLEmbedded", "CClock"],
+                swiftSettings: embedded),
         .target(name: "CBarSys"),
         .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock"],
                 swiftSettings: embedded),

@@ -168,8 +168,19 @@ public struct BarOptions: Equatable, Sendable {
     public var click = 0
     /// `--config FILE`, without a trailing NUL; nil: the default place (``configPath(option:xdgConfigHome:home:)``).
     public var configPath: [UInt8]? = nil
-    /// True when `--format` was given for time (it wins over a config's default, not over a block's own).
+    /// True when `--format` was given.
     public var formatsGiven = false
+    /// The config file's theme (default: the built-in look).
+    public var theme = Theme()
+
+    /// These options over a config file's: `--blocks` wins over its `[[block]]` list; its
+    /// theme applies.
+    public func applying(_ config: BarConfig) -> BarOptions {
+        var o = self
+        if !blocksGiven, let blocks = config.blocks { o.blocks = blocks }
+        o.theme = config.theme
+        return o
+    }
     public init() {}
 
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.

@@ -113,11 +113,15 @@ public struct Renderer {
         }
     }
 
-    /// Shows what command block `blockIndex`'s command printed (``CommandOutput``).
+    /// Continues the stream of a renderer this one replaces (a configuration reloaded): for
+    /// i3bar, its first array follows a `,`, not a second `[`.
+    public mutating func continueStream() { protocolOutput.continueStream() }
+
+    /// Shows what command block `blockIndex`'s command printed (``CommandBlockOutput``).
     public mutating func setCommandOutput(_ blockIndex: Int, _ output: UnsafeRawBufferPointer, exitStatus: Int32) {
         let slot = commandSlot[blockIndex]
         guard slot >= 0 else { return }
-        CommandOutput.parse(output, exitStatus: exitStatus, into: &commandValues[slot])
+        CommandBlockOutput.parse(output, exitStatus: exitStatus, into: &commandValues[slot])
     }
 
     /// Shows a problem of command block `blockIndex` itself (it could not start, it was killed

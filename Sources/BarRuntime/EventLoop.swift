@@ -53,7 +53,8 @@ public struct Bar<Sink: BarSink> {
     var renderer: Renderer
     /// The panel image, for image outputs only (nil keeps text modes at their budget).
     var panel: PanelRenderer?
-    let options: BarOptions
+    /// The command line over the config file (a reload replaces it).
+    var options: BarOptions
     var snapshot = Snapshot()
     var haveSnapshot = false
     /// Why there is no snapshot to show although a file may be there: it does not decode,
@@ -78,6 +79,12 @@ public struct Bar<Sink: BarSink> {
     var paused = false
     /// The command blocks' children.
     var commands: CommandRunner
+    /// The config file (no NUL) and the inotify watch on its directory; nil / -1 without.
+    let configPath: [UInt8]?
+    var configWatch: Int32 = -1
+    /// The poll set: the loop's four descriptors, then the command blocks' pipes.
+    var fds: UnsafeMutablePointer<pollfd>
+    var fdCapacity: Int
 
     // The renderer's own cost (for the self block).
     let wantsUsage: Bool
@@ -90,7 +97,7 @@ public struct Bar<Sink: BarSink> {
         self.sink = sink
         self.options = options
         renderer = Renderer(output: options.output, blocks: options.blocks, formats: options.formats,
-                            streaming: !options.once)
+                            theme: options.theme, streaming: !options.once)
         panel = options.output.isImage ? PanelRenderer(width: options.width, height: options.height) : nil
         var d = runtimeDir
         var s = runtimeDir
@@ -109,6 +116,9 @@ public struct Bar<Sink: BarSink> {
         readClicks = options.output == .i3bar && !options.once
         wantsUsage = options.blocks.contains { $0.kind == .selfCost }
         commands = CommandRunner(blocks: renderer.blocks)
+        configPath = configFilePath(options)
+        fdCapacity = 4 + commands.children.count
+        fds = .allocate(capacity: fdCapacity)
         let page = sysconf(Int32(_SC_PAGESIZE))
         pageKiB = page > 0 ? UInt64(page) / 1024 : 4
     }
@@ -205,10 +215,12 @@ public struct Bar<Sink: BarSink> {
     /// Watches the runtime dir for the sampler's rename; false when the dir is not there (yet).
     mutating func addWatch() -> Bool {
         // Only the rename wakes us: the sampler's writes to .snapshot.tmp do not.
-        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
+        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
         watch = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
         }
+        // A config file in a directory that came back: watch it again.
+        if watch >= 0 { addConfigWatch() }
         return watch >= 0
     }
 
@@ -221,8 +233,17 @@ public struct Bar<Sink: BarSink> {
             if n <= 0 { return false }
             var off = 0
             while off + 16 <= n {
+                let wd = eventBuffer.load(fromByteOffset: off, as: Int32.self)
                 let mask = eventBuffer.load(fromByteOffset: off + 4, as: UInt32.self)
                 let len = Int(eventBuffer.load(fromByteOffset: off + 12, as: UInt32.self))
+                if wd >= 0 && wd == configWatch {
+                    if mask & UInt32(IN_IGNORED) != 0 { configWatch = -1 }
+                    if isConfigName(off + 16, len) && mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {
+                        configChanged = true
+                    }
+                    // The same directory as the runtime dir's: one watch, read for both.
+                    if wd != watch { off += 16 + len; continue }
+                }
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
                 if mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
                     // The dir went away: the watch is gone; retry on the timer.
@@ -238,6 +259,66 @@ public struct Bar<Sink: BarSink> {
             }
         }
         return changed
+    }
+
+    /// Set by ``readInotify()`` when the config file was written or replaced.
+    var configChanged = false
+
+    /// True when the event name at `offset` (NUL-padded, `len` bytes) is the config file's.
+    func isConfigName(_ offset: Int, _ len: Int) -> Bool {
+        guard let path = configPath else { return false }
+        var start = path.count
+        while start > 0 && path[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        let count = path.count - start
+        guard len >= count, count > 0 else { return false }
+        for i in 0..<count where eventBuffer[offset + i] != path[start + i] { return false }
+        return len == count || eventBuffer[offset + count] == 0
+    }
+
+    /// Watches the config file's directory for the file being written or replaced.
+    mutating func addConfigWatch() {
+        guard configWatch < 0, let path = configPath else { return }
+        var dir = path
+        while let last = dir.last, last != UInt8(ascii: "/") { dir.removeLast() }
+        if dir.count > 1 { dir.removeLast() }
+        guard !dir.isEmpty else { return }
+        dir.append(0)
+        // IN_MASK_ADD: when the config file lives in the runtime directory, inotify returns the
+        // same watch, whose mask this adds to rather than replaces.
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD)
+        configWatch = dir.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
+        }
+    }
+
+    /// Reads the config file again: a good one replaces the blocks, the theme and the command
+    /// children; a bad or missing one keeps them and shows why in a notice block.
+    mutating func reloadConfig() {
+        guard let path = configPath else { return }
+        switch loadConfig(path, explicit: true) {
+        case .none: return
+        case .failed(let line):
+            renderer.notice = line
+        case .loaded(let config):
+            let o = options.applying(config)
+            var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)
+            fresh.memForm = renderer.memForm
+            fresh.continueStream()
+            commands.stopAll()
+            options = o
+            renderer = fresh
+            commands = CommandRunner(blocks: renderer.blocks)
+            let realtime = commands.signals
+            let newSignals = realtime.withUnsafeBufferPointer { cbarsys_signalfd_with($0.baseAddress, Int32($0.count)) }
+            if newSignals >= 0 { _ = close(signalFD); signalFD = newSignals }
+            if 4 + commands.children.count > fdCapacity {
+                fds.deallocate()
+                fdCapacity = 4 + commands.children.count
+                fds = .allocate(capacity: fdCapacity)
+            }
+            commands.startAll(nowMs: nowMs(), renderer: &renderer)
+        }
+        emit()
     }
 
     /// True when the event name at `offset` (NUL-padded, `len` bytes) is `snapshot`.
@@ -266,6 +347,7 @@ public struct Bar<Sink: BarSink> {
                 if signo == SIGUSR1 { paused = true }
                 if signo == SIGUSR2 && paused { paused = false; emit() }
                 if signo == SIGCHLD { reapChildren() }
+                if signo == SIGHUP { reloadConfig() }
                 if signo >= cbarsys_sigrtmin() { commands.signal(signo - cbarsys_sigrtmin(), nowMs: nowMs(), renderer: &renderer) }
                 off += 128
             }
@@ -318,11 +400,10 @@ public struct Bar<Sink: BarSink> {
             if writeAll(1, UnsafeRawBufferPointer(start: h.utf8Start, count: h.utf8CodeUnitCount)) == EPIPE { exit(0) }
         }
         _ = addWatch()
+        addConfigWatch()
         _ = load()
         commands.startAll(nowMs: nowMs(), renderer: &renderer)
         emit()
-        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 4 + commands.children.count)
-        defer { fds.deallocate() }
         while true {
             let now = nowMs()
             var timeout: Int32 = -1
@@ -357,20 +438,27 @@ public struct Bar<Sink: BarSink> {
                 emit()
                 continue
             }
+            // Read the results first: a reload (SIGHUP, the config file changed) may replace the poll set.
+            let signalsReady = fds[0].revents != 0, inotifyReady = fds[1].revents != 0
+            let stdinReady = fds[2].revents != 0, sinkReady = fds[3].revents != 0
             var commandChanged = false
             for k in 0..<children where fds[4 + k].revents != 0 {
                 if commands.readOutput(fd: fds[4 + k].fd, nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
             }
             if commands.runDue(nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
             if commandChanged { emit() }
-            if fds[0].revents != 0 { readSignals() }
-            if fds[1].revents != 0 && readInotify() {
-                _ = load()
-                if watch < 0 { _ = addWatch() }
-                emit()
+            if signalsReady { readSignals() }
+            if inotifyReady {
+                let snapshotChanged = readInotify()
+                if configChanged { configChanged = false; reloadConfig() }
+                if snapshotChanged {
+                    _ = load()
+                    if watch < 0 { _ = addWatch() }
+                    emit()
+                }
             }
-            if fds[2].revents != 0 && !readStdin() { readClicks = false }
-            if fds[3].revents != 0 {
+            if stdinReady && !readStdin() { readClicks = false }
+            if sinkReady {
                 // The X library may have read several events off the socket at once: take every
                 // click now, poll() would not wake again for those already queued.
                 var button = sink.handleEvents()

@@ -5,9 +5,10 @@ import BarCoreEmbedded
 import CBarSys
 import CClock
 
-/// The parsed command line; exits 2 with one line on stderr when it is bad, 0 after `--help`.
+/// The parsed command line over the config file; exits 2 with one line on stderr when
+/// either is bad, 0 after `--help`.
 public func optionsOrExit() -> BarOptions {
-    let options: BarOptions
+    var options: BarOptions
     do throws(OptionsError) {
         options = try BarOptions.parse(commandLineArguments())
     } catch {
@@ -22,6 +23,17 @@ public func optionsOrExit() -> BarOptions {
         helpText(into: &text)
         _ = text.bytes.withUnsafeBytes { writeAll(1, $0) }
         exit(0)
+    }
+    if let path = configFilePath(options) {
+        switch loadConfig(path, explicit: options.configPath != nil) {
+        case .none: break
+        case .loaded(let config): options = options.applying(config)
+        case .failed(var line):
+            line.insert(contentsOf: Array("sysstats-bar: ".utf8), at: 0)
+            line.append(UInt8(ascii: "\n"))
+            _ = line.withUnsafeBytes { writeAll(2, $0) }
+            exit(2)
+        }
     }
     // Day and month names in the user's language: only when a clock shows them (the locale's
     // pages are not loaded otherwise).

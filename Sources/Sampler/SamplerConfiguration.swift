@@ -1,4 +1,5 @@
 import ProcFS
+import SystemDirs
 
 /// Everything the sampler can be told, with the defaults a user gets.
 public struct SamplerConfiguration: Equatable {
@@ -39,11 +40,23 @@ public struct SamplerConfiguration: Equatable {
     /// Temperature sensors by `chip/label`, `chip` or label (`--sensor NAME`, repeatable);
     /// empty: the CPU package's.
     public var sensors: [String] = []
+    /// `--config FILE`; nil: the default place (`SamplerSettings.defaultPath`).
+    public var configPath: String?
     /// Interfaces measured even when they look virtual (`--net NAME`, repeatable); the
     /// physical ones are always measured.
     public var interfaces: [String] = []
 
     public init() {}
+
+    /// Takes what the config file's `[sampler]` sets.
+    public mutating func apply(_ settings: SamplerSettings) {
+        if let v = settings.intervalMs { intervalMs = v }
+        if let v = settings.history { history = v }
+        if let v = settings.freedThresholdKiB { freedThresholdKiB = v }
+        if let v = settings.disks { disks = v }
+        if let v = settings.sensors { sensors = v }
+        if let v = settings.interfaces { interfaces = v }
+    }
 
     /// The mount points measured: ``disks``, else `/` — but none when /proc comes from
     /// elsewhere (`--proc-root`): statvfs measures this machine, not the fixture's.

@@ -1,3 +1,7 @@
+import Bookmarks
+import ProcFS
+import SystemDirs
+
 /// `sysstatsd`'s command line, parsed by hand: the sampler links no argument library.
 public enum SamplerOptions {
     public enum Parsed: Equatable {
@@ -7,7 +11,7 @@ public enum SamplerOptions {
     }
 
     public static let usage = """
-        usage: sysstatsd [--interval SEC] [--once] [--runtime-dir DIR]
+        usage: sysstatsd [--interval SEC] [--once] [--runtime-dir DIR] [--config FILE]
                          [--data-dir DIR | --no-history]
                          [--proc-root DIR] [--sys-root DIR] [--freed-threshold MIB]
                          [--disk PATH]... [--sensor NAME]... [--net IFACE]...
@@ -17,6 +21,9 @@ public enum SamplerOptions {
 
           --interval SEC        seconds between samples, fractions allowed (default 1)
           --once                take two samples one interval apart, write one snapshot, exit
+          --config FILE         the config file whose [sampler] table sets these defaults
+                                (default $XDG_CONFIG_HOME/sysstats/config.toml, else
+                                ~/.config/sysstats/config.toml); the flags win over it
           --runtime-dir DIR     where to write the snapshot
                                 (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
           --data-dir DIR        where to keep history.sqlite and read the bookmark rules
@@ -46,8 +53,11 @@ public enum SamplerOptions {
     /// `CommandLine.arguments` makes, ran standard-library code (string comparison, the
     /// arguments' one-time initialisation) that nothing else in the sampler runs; each
     /// such function kept a 64 KiB window of code pages resident (docs/performance.md).
-    public static func parse(bytes arguments: [[UInt8]]) -> Result<Parsed, OptionsError> {
-        var config = SamplerConfiguration()
+    public static func parse(bytes arguments: [[UInt8]], base: SamplerConfiguration = SamplerConfiguration())
+        -> Result<Parsed, OptionsError> {
+        var config = base
+        // The first of each repeatable flag replaces the config file's list.
+        var givenDisks = false, givenSensors = false, givenInterfaces = false
         var i = 0
         while i < arguments.count {
             var flag = arguments[i]
@@ -86,6 +96,8 @@ public enum SamplerOptions {
                 case .success(let ms): config.intervalMs = ms
                 case .failure(let e): return .failure(e)
                 }
+            } else if flag.equals("--config") {
+                if let e = directory({ $0.configPath = $1 }) { return .failure(e) }
             } else if flag.equals("--runtime-dir") {
                 if let e = directory({ $0.runtimeDirectory = $1 }) { return .failure(e) }
             } else if flag.equals("--data-dir") {
@@ -104,17 +116,20 @@ public enum SamplerOptions {
                         guard v.utf8.first == UInt8(ascii: "/"), v.utf8.count <= 64 else {
                             return .failure(OptionsError("--disk takes an absolute path of at most 64 bytes, not '\(v)'"))
                         }
-                        var disks = config.disks ?? []
+                        var disks = givenDisks ? config.disks ?? [] : []
+                        givenDisks = true
                         guard disks.count < 8 else { return .failure(OptionsError("--disk: at most 8 mount points")) }
                         if !disks.contains(v) { disks.append(v) }
                         config.disks = disks
                     } else if which == "--sensor" {
+                        if !givenSensors { config.sensors = []; givenSensors = true }
                         guard config.sensors.count < 8 else { return .failure(OptionsError("--sensor: at most 8 sensors")) }
                         config.sensors.append(v)
                     } else {
                         guard v.utf8.count <= 15, !v.utf8.contains(UInt8(ascii: "/")) else {
                             return .failure(OptionsError("--net takes an interface name (at most 15 bytes, no '/'), not '\(v)'"))
                         }
+                        if !givenInterfaces { config.interfaces = []; givenInterfaces = true }
                         guard config.interfaces.count < 8 else { return .failure(OptionsError("--net: at most 8 interfaces")) }
                         config.interfaces.append(v)
                     }
@@ -134,6 +149,29 @@ public enum SamplerOptions {
             i += 1
         }
         return .success(.run(config))
+    }
+
+    /// Parses the arguments over the config file's `[sampler]` table: the file sets the
+    /// defaults, the flags win. A missing file at the default place is no file; a file given
+    /// with `--config` must be there. A bad file is an error (one line, `FILE:LINE:COL: reason`).
+    public static func parseWithConfigFile(bytes arguments: [[UInt8]]) -> Result<Parsed, OptionsError> {
+        let first = parse(bytes: arguments)
+        guard case .success(.run(let flags)) = first else { return first }
+        guard let path = flags.configPath ?? SamplerSettings.defaultPath() else { return first }
+        let bytes: [UInt8]
+        switch readRegularFile(path, limit: 65_536, followSymlinks: true) {
+        case .success(let b): bytes = b
+        case .failure(let e):
+            if e.isMissing && flags.configPath == nil { return first }
+            return .failure(OptionsError("cannot read the config file \(TerminalText.escape(path)): \(e)"))
+        }
+        switch SamplerSettings.parse(bytes) {
+        case .failure(let e): return .failure(OptionsError(e.describe(file: TerminalText.escape(path))))
+        case .success(let settings):
+            var base = SamplerConfiguration()
+            base.apply(settings)
+            return parse(bytes: arguments, base: base)
+        }
     }
 
     /// "1", "0.25", "2.5" → milliseconds; from 0.05 s to one hour.

@@ -10,7 +10,8 @@ public struct SysstatsCommand: ParsableCommand {
         abstract: "Show what the sysstatsd sampler measured and its history, and check the setup.",
         version: sysstatsCLIVersion,
         subcommands: [ReportCommand.self, DoctorCommand.self, HistoryCommand.self, RebootsCommand.self,
-                      ExitedCommand.self, TopCommand.self, BookmarksCommand.self, BackupCommand.self, RestoreCommand.self])
+                      ExitedCommand.self, TopCommand.self, BookmarksCommand.self, BackupCommand.self, RestoreCommand.self,
+                      ConfigCommand.self])
 
     public init() {}
 }

@@ -5,7 +5,7 @@ import Glibc
 import Sampler
 import SnapshotCodec
 
-switch SamplerOptions.parse(bytes: SamplerOptions.processArguments()) {
+switch SamplerOptions.parseWithConfigFile(bytes: SamplerOptions.processArguments()) {
 case .failure(let error):
     printError("sysstatsd: \(error)")
     exit(2)

@@ -99,13 +99,6 @@ struct Clocks {
     }
 }
 
-private func bytes(_ s: StaticString) -> [UInt8] {
-    var a: [UInt8] = []
-    let p = s.utf8Start
-    for i in 0..<s.utf8CodeUnitCount { a.append(p[i]) }
-    return a
-}
-
 private func cString(_ b: [UInt8]) -> [CChar] {
     var c: [CChar] = []
     c.reserveCapacity(b.count + 1)

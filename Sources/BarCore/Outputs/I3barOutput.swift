@@ -62,6 +62,9 @@ struct I3barOutput {
         arrays += 1
     }
 
+    /// The stream's `[` was written by an earlier output (a configuration reloaded): go on with `,`.
+    mutating func continueStream() { arrays = max(arrays, 1) }
+
     /// One block named `sysstats` in the critical colour.
     mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
         messageBlock(text, first: true, &line)

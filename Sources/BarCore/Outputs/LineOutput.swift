@@ -72,6 +72,9 @@ struct LineOutput {
         }
     }
 
+    /// Goes on with a stream an earlier output started (i3bar's endless array).
+    mutating func continueStream() { if kind == .i3bar { i3bar.continueStream() } }
+
     /// Runtime text (a config file's error) as a critical block named `sysstats`.
     mutating func messageBlock(bytes text: [UInt8], first: Bool, _ line: inout ByteWriter) {
         switch kind {

@@ -2,16 +2,16 @@ import BarCore
 import XCTest
 
 /// What a command block shows of its command's output: i3blocks' lines, or a JSON object.
-final class CommandOutputTests: XCTestCase {
+final class CommandBlockOutputTests: XCTestCase {
     func parse(_ text: String, exit: Int32 = 0) -> BlockValue {
         var v = BlockValue()
         var bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { CommandOutput.parse($0, exitStatus: exit, into: &v) }
+        bytes.withUnsafeBytes { CommandBlockOutput.parse($0, exitStatus: exit, into: &v) }
         return v
     }
     func parse(bytes: [UInt8], exit: Int32 = 0) -> BlockValue {
         var v = BlockValue()
-        bytes.withUnsafeBytes { CommandOutput.parse($0, exitStatus: exit, into: &v) }
+        bytes.withUnsafeBytes { CommandBlockOutput.parse($0, exitStatus: exit, into: &v) }
         return v
     }
     func text(_ w: ByteWriter) -> String { String(decoding: w.bytes, as: UTF8.self) }
@@ -58,7 +58,7 @@ final class CommandOutputTests: XCTestCase {
     func testHostileOutputIsBoundedAndCutOnACharacterBoundary() {
         let long = String(repeating: "é", count: 2000) + "\n"
         let v = parse(long)
-        XCTAssertLessThanOrEqual(v.full.count, CommandOutput.maximumLineLength)
+        XCTAssertLessThanOrEqual(v.full.count, CommandBlockOutput.maximumLineLength)
         XCTAssertEqual(v.full.count % 2, 0, "never half of a 2-byte character")
         XCTAssertNotNil(String(validating: v.full.bytes, as: UTF8.self))
         // Controls, invalid UTF-8 and markup are kept raw here: the outputs escape them.

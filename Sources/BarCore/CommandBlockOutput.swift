@@ -12,7 +12,7 @@ import UTF8Text
 #endif
 
 /// Parses command output into block values.
-public enum CommandOutput {
+public enum CommandBlockOutput {
     /// Bytes kept of a line (more are dropped).
     public static let maximumLineLength = 1024
 

@@ -1,0 +1,312 @@
+// The bar's part of config.toml (docs/configuration.md): [theme] and the [[block]] list.
+// Everything is checked here, once, when the file is loaded: an unknown key, a value of the
+// wrong type or out of range, a format with an unknown placeholder is refused with the
+// place it was written, never ignored. The [sampler] table is the sampler's (SystemDirs'
+// SamplerSettings): the bar only checks that it is a table.
+
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+import TOMLEmbedded
+#else
+import SnapshotCodec
+import TOML
+#endif
+import CClock
+
+/// What is wrong with a config file, and where: `LINE:COL: reason`.
+public struct ConfigError: Error, Equatable, Sendable {
+    public var line: Int
+    public var column: Int
+    /// The reason, UTF-8 (a key or a name from the file is quoted in it, control bytes as `?`).
+    public var reason: [UInt8]
+
+    public init(line: Int, column: Int, reason: [UInt8]) {
+        self.line = line; self.column = column; self.reason = reason
+    }
+
+    init(_ value: TOMLValue, atKey: Bool = false, _ text: StaticString, _ detail: ArraySlice<UInt8>? = nil,
+         _ tail: StaticString? = nil) {
+        line = atKey ? value.keyLine : value.line
+        column = atKey ? value.keyColumn : value.column
+        reason = []
+        reason.append(contentsOf: bytes(text))
+        if let detail { appendQuoted(detail, to: &reason) }
+        if let tail { reason.append(contentsOf: bytes(tail)) }
+    }
+
+    init(_ error: TOMLError) {
+        line = error.line
+        column = error.column
+        reason = bytes(error.reason.message)
+    }
+
+    /// `FILE:LINE:COL: reason`.
+    public func describe(file: [UInt8], into out: inout [UInt8]) {
+        out.append(contentsOf: file)
+        out.append(UInt8(ascii: ":"))
+        appendNumber(line, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendNumber(column, to: &out)
+        out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+        out.append(contentsOf: reason)
+    }
+}
+
+/// The bar's configuration from the file: nil blocks when the file has no `[[block]]`.
+public struct BarConfig: Equatable, Sendable {
+    public var blocks: [BarBlock]? = nil
+    public var theme = Theme()
+    public init() {}
+
+    /// At most this many blocks.
+    public static let maximumBlocks = 64
+
+    /// Parses and checks a whole config file.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<BarConfig, ConfigError> {
+        let document: TOMLDocument
+        do throws(TOMLError) {
+            document = try TOMLDocument.parse(bytes)
+        } catch {
+            return .failure(ConfigError(error))
+        }
+        do throws(ConfigError) {
+            return .success(try parse(document))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Checks a parsed document's bar part.
+    public static func parse(_ document: TOMLDocument) throws(ConfigError) -> BarConfig {
+        var config = BarConfig()
+        for entry in document.root {
+            if keyIs(entry, "theme") {
+                config.theme = try theme(entry)
+            } else if keyIs(entry, "sampler") {
+                guard entry.kind == .table else { throw ConfigError(entry, "[sampler] must be a table") }
+            } else if keyIs(entry, "block") {
+                config.blocks = try blocks(entry)
+            } else {
+                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " (the file has [theme], [sampler] and [[block]])")
+            }
+        }
+        return config
+    }
+
+    static func theme(_ value: TOMLValue) throws(ConfigError) -> Theme {
+        guard let table = value.table else { throw ConfigError(value, "[theme] must be a table") }
+        var theme = Theme()
+        for entry in table {
+            if keyIs(entry, "separator") {
+                theme.separator = try string(entry, maximum: 64)
+            } else if keyIs(entry, "na") {
+                theme.notAvailable = try string(entry, maximum: 32)
+            } else if keyIs(entry, "warning") || keyIs(entry, "critical") {
+                let color = try string(entry, maximum: 9)
+                guard Theme.isColor(color) else { throw ConfigError(entry, "a colour is \"#RRGGBB\" or \"#RRGGBBAA\"") }
+                if keyIs(entry, "warning") { theme.warning = color } else { theme.critical = color }
+            } else {
+                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in [theme] (separator, na, warning, critical)")
+            }
+        }
+        return theme
+    }
+
+    static func blocks(_ value: TOMLValue) throws(ConfigError) -> [BarBlock] {
+        guard let array = value.array else { throw ConfigError(value, "block must be a list of tables: [[block]]") }
+        guard array.count <= maximumBlocks else { throw ConfigError(value, "more than 64 blocks") }
+        var blocks: [BarBlock] = []
+        for element in array { blocks.append(try block(element)) }
+        return blocks
+    }
+
+    static func block(_ value: TOMLValue) throws(ConfigError) -> BarBlock {
+        guard let table = value.table else { throw ConfigError(value, "each block must be a table: [[block]]") }
+        guard let kindValue = table["block"] else { throw ConfigError(value, "a [[block]] needs block = \"…\" (cpu, mem, net, time, command, …)") }
+        let name = try string(kindValue, maximum: 16)
+        guard let kind = BlockKind(name: name[...]) else {
+            throw ConfigError(kindValue, "unknown block ", name[...], " (docs/configuration.md lists them)")
+        }
+        var block = BarBlock(kind)
+        var command: CommandSpec? = kind == .command ? CommandSpec(command: []) : nil
+        for entry in table {
+            if keyIs(entry, "block") { continue }
+            if keyIs(entry, "format") || keyIs(entry, "format_short") {
+                let text = try string(entry, maximum: BlockFormat.maximumLength)
+                let short = keyIs(entry, "format_short")
+                if kind == .time {
+                    guard !text.isEmpty else { throw ConfigError(entry, "a time format is a strftime(3) format, not empty") }
+                    if short { block.timeShortFormat = text } else { block.timeFormat = text }
+                } else if kind == .command {
+                    throw ConfigError(entry, atKey: true, "a command block's text is its command's output: no ", entry.key)
+                } else {
+                    do throws(OptionsError) {
+                        let format = try BlockFormat(text[...], for: kind)
+                        if short { block.shortFormat = format } else { block.format = format }
+                    } catch {
+                        var line = ByteWriter(capacity: 256)
+                        error.describe(into: &line)
+                        // "sysstats-bar: --format cpu: unknown placeholder; …" → "format: unknown placeholder; …"
+                        var reason = line.bytes
+                        for _ in 0..<2 {
+                            guard let colon = reason.firstIndex(of: UInt8(ascii: ":")) else { break }
+                            reason.removeSubrange(0...colon)
+                        }
+                        while reason.first == UInt8(ascii: " ") { reason.removeFirst() }
+                        throw ConfigError(line: entry.line, column: entry.column, reason: bytes("format: ") + reason)
+                    }
+                }
+            } else if keyIs(entry, "warning") || keyIs(entry, "critical") {
+                guard kind.hasThresholds else {
+                    throw ConfigError(entry, atKey: true, "the ", kind.name.bytesSlice, " block has no thresholds")
+                }
+                let limit: Int64 = kind == .temp ? 200 : 100
+                let n = try integer(entry, in: 0...limit)
+                if keyIs(entry, "warning") { block.warning = UInt64(n) } else { block.critical = UInt64(n) }
+            } else if let option = kind.optionKey, keyIs(entry, option) {
+                let argument = try string(entry, maximum: 64)
+                guard !argument.isEmpty, !argument.contains(0) else { throw ConfigError(entry, "must not be empty") }
+                if kind == .time {
+                    var zone: [CChar] = []
+                    for b in argument { zone.append(CChar(bitPattern: b)) }
+                    zone.append(0)
+                    guard zone.withUnsafeBufferPointer({ cclock_zone_known($0.baseAddress!) }) != 0 else {
+                        throw ConfigError(entry, "no such time zone ", argument[...], " in /usr/share/zoneinfo")
+                    }
+                }
+                block.argument = argument
+            } else if command != nil, try commandKey(entry, &command!) {
+                continue
+            } else {
+                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in this block (docs/configuration.md)")
+            }
+        }
+        if var spec = command {
+            guard !spec.command.isEmpty else { throw ConfigError(value, "a command block needs command = \"…\"") }
+            if spec.instance.isEmpty { spec.instance = spec.name }
+            block.command = spec
+        }
+        return block
+    }
+
+    /// A command block's own keys; false for a key that is not one.
+    static func commandKey(_ entry: TOMLValue, _ spec: inout CommandSpec) throws(ConfigError) -> Bool {
+        if keyIs(entry, "command") {
+            spec.command = try string(entry, maximum: 4096)
+            guard !spec.command.isEmpty, !spec.command.contains(0) else { throw ConfigError(entry, "the command must not be empty") }
+        } else if keyIs(entry, "name") || keyIs(entry, "instance") {
+            let text = try string(entry, maximum: 64)
+            if text.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                throw ConfigError(entry, "a name or instance is printable text without quotes or backslashes")
+            }
+            if keyIs(entry, "name") {
+                guard !text.isEmpty, BlockKind(name: text[...]) == nil || text == bytes("command") else {
+                    throw ConfigError(entry, "a command block's name must not be empty or a built-in block's")
+                }
+                spec.name = text
+            } else {
+                spec.instance = text
+            }
+        } else if keyIs(entry, "interval") {
+            if entry.kind == .string {
+                let word = try string(entry, maximum: 16)
+                if word == bytes("once") { spec.intervalMs = 0 }
+                else if word == bytes("persist") { spec.persist = true }
+                else { throw ConfigError(entry, "interval is seconds, \"once\" or \"persist\"") }
+            } else {
+                spec.intervalMs = try milliseconds(entry, minimum: 100)
+            }
+        } else if keyIs(entry, "timeout") {
+            spec.timeoutMs = try milliseconds(entry, minimum: 100)
+        } else if keyIs(entry, "signal") {
+            // SIGRTMIN+1 to SIGRTMIN+30: Linux has 32 real-time signals, glibc keeps two.
+            spec.signal = Int32(try integer(entry, in: 1...30))
+        } else if keyIs(entry, "persist") {
+            guard let b = entry.bool else { throw ConfigError(entry, "expected true or false") }
+            spec.persist = b
+        } else {
+            return false
+        }
+        return true
+    }
+
+    static func string(_ value: TOMLValue, maximum: Int) throws(ConfigError) -> [UInt8] {
+        guard let s = value.string else { throw ConfigError(value, "expected a string, found ", nil, value.kind.name) }
+        guard s.count <= maximum else { throw ConfigError(value, "too long") }
+        return s
+    }
+
+    static func integer(_ value: TOMLValue, in range: ClosedRange<Int64>) throws(ConfigError) -> Int64 {
+        guard let n = value.integer else { throw ConfigError(value, "expected an integer, found ", nil, value.kind.name) }
+        guard range.contains(n) else {
+            var reason = bytes("out of range: ")
+            appendNumber(Int(range.lowerBound), to: &reason)
+            reason.append(contentsOf: bytes(" to "))
+            appendNumber(Int(range.upperBound), to: &reason)
+            throw ConfigError(line: value.line, column: value.column, reason: reason)
+        }
+        return n
+    }
+
+    /// Seconds (an integer or a float) as milliseconds, at least `minimum`, at most a day.
+    static func milliseconds(_ value: TOMLValue, minimum: UInt32) throws(ConfigError) -> UInt32 {
+        let seconds: Double
+        if let n = value.integer { seconds = Double(n) } else if let f = value.float { seconds = f } else {
+            throw ConfigError(value, "expected seconds (a number), found ", nil, value.kind.name)
+        }
+        guard seconds == seconds, seconds * 1000 >= Double(minimum), seconds <= 86_400 else {
+            throw ConfigError(value, "out of range: 0.1 to 86400 seconds")
+        }
+        return UInt32(seconds * 1000)
+    }
+}
+
+extension BlockKind {
+    /// Whether `warning` and `critical` mean something for the block.
+    var hasThresholds: Bool {
+        switch self {
+        case .cpu, .cores, .mem, .swap, .disk, .battery, .temp: true
+        default: false
+        }
+    }
+
+    /// The key of the block's own argument in the config file.
+    var optionKey: StaticString? {
+        switch self {
+        case .net, .wifi: "interface"
+        case .disk: "mount"
+        case .diskio: "device"
+        case .temp: "sensor"
+        case .time: "timezone"
+        default: nil
+        }
+    }
+}
+
+extension StaticString {
+    var bytesSlice: ArraySlice<UInt8> { bytes(self)[...] }
+}
+
+func keyIs(_ value: TOMLValue, _ name: StaticString) -> Bool {
+    bytesEqual(value.key, name)
+}
+
+func bytes(_ s: StaticString) -> [UInt8] {
+    var a: [UInt8] = []
+    let p = s.utf8Start
+    for i in 0..<s.utf8CodeUnitCount { a.append(p[i]) }
+    return a
+}
+
+/// `"text"` with control bytes, quotes and backslashes as `?`.
+func appendQuoted(_ text: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for b in text.prefix(64) { out.append(b < 0x20 || b == 0x7F || b == 0x22 || b == 0x5C ? UInt8(ascii: "?") : b) }
+    out.append(UInt8(ascii: "\""))
+}
+
+func appendNumber(_ n: Int, to out: inout [UInt8]) {
+    var w = ByteWriter(capacity: 24)
+    w.appendDecimal(n)
+    out.append(contentsOf: w.bytes)
+}

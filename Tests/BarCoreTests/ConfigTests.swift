@@ -1,0 +1,131 @@
+import BarCore
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The bar's part of config.toml: every key, and each mistake refused where it was written.
+final class ConfigTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func parse(_ text: String) -> Result<BarConfig, ConfigError> {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { BarConfig.parse($0) }
+    }
+
+    func error(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
+        guard case .failure(let e) = parse(text) else { XCTFail("accepted: \(text)", file: file, line: line); return nil }
+        var out: [UInt8] = []
+        e.describe(file: Array("c.toml".utf8), into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func testEveryKeyOfTheFullExample() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Tests/Fixtures/config/full.toml"), encoding: .utf8)
+        let config = try parse(text).get()
+        XCTAssertEqual(config.theme.separator, Array(" ┃ ".utf8))
+        XCTAssertEqual(config.theme.notAvailable, Array("?".utf8))
+        XCTAssertEqual(config.theme.warning, Array("#FFAA00".utf8))
+        XCTAssertEqual(config.theme.critical, Array("#FF0000CC".utf8))
+        let blocks = try XCTUnwrap(config.blocks)
+        XCTAssertEqual(blocks.map(\.kind), [.cpu, .net, .disk, .temp, .time, .command, .command])
+        XCTAssertEqual(blocks[0].warning, 60)
+        XCTAssertEqual(blocks[0].critical, 85)
+        XCTAssertNotNil(blocks[0].format)
+        XCTAssertNotNil(blocks[0].shortFormat)
+        XCTAssertEqual(blocks[1].argument, Array("wlan0".utf8))
+        XCTAssertEqual(blocks[2].argument, Array("/home".utf8))
+        XCTAssertEqual(blocks[3].argument, Array("Package id 0".utf8))
+        XCTAssertEqual(blocks[4].argument, Array("Europe/Paris".utf8))
+        XCTAssertEqual(blocks[4].timeFormat, Array("%H:%M:%S".utf8))
+        XCTAssertEqual(blocks[4].timeShortFormat, Array("%H:%M".utf8))
+        XCTAssertEqual(blocks[5].command, CommandSpec(command: Array("amixer get Master | tail -1".utf8), name: Array("volume".utf8),
+                                                      instance: Array("Master".utf8), intervalMs: 5000, signal: 10, timeoutMs: 2000))
+        XCTAssertEqual(blocks[6].command?.persist, true)
+        XCTAssertEqual(blocks[6].command?.instance, Array("journal".utf8), "the instance defaults to the name")
+    }
+
+    func testTheExampleFileIsTheBuiltInDefaults() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("assets/config.toml"), encoding: .utf8)
+        let config = try parse(text).get()
+        XCTAssertEqual(config.theme, Theme())
+        let blocks = try XCTUnwrap(config.blocks)
+        XCTAssertEqual(blocks.map(\.kind), BlockKind.defaults)
+        // The same bar, byte for byte, in every text output and for every fixture.
+        for fixture in Fixture.allCases {
+            for output in OutputKind.allCases where !output.isImage {
+                var withFile = Renderer(output: output, blocks: blocks, theme: config.theme)
+                var without = Renderer(output: output)
+                withFile.render(fixture.snapshot, nowMs: fixture.nowMs)
+                without.render(fixture.snapshot, nowMs: fixture.nowMs)
+                XCTAssertEqual(withFile.line.bytes, without.line.bytes, "\(fixture) \(output)")
+            }
+        }
+    }
+
+    func testAnEmptyFileIsTheDefaults() throws {
+        let config = try parse("# nothing\n").get()
+        XCTAssertNil(config.blocks)
+        XCTAssertEqual(config.theme, Theme())
+    }
+
+    func testEachMistakeIsRefusedWithItsLineAndColumn() {
+        XCTAssertEqual(error("[themes]\n"), #"c.toml:1:2: unknown key "themes" (the file has [theme], [sampler] and [[block]])"#)
+        XCTAssertEqual(error("[theme]\ncolour = \"#FFFFFF\"\n"), #"c.toml:2:1: unknown key "colour" in [theme] (separator, na, warning, critical)"#)
+        XCTAssertEqual(error("[theme]\nwarning = \"orange\"\n"), ##"c.toml:2:11: a colour is "#RRGGBB" or "#RRGGBBAA""##)
+        XCTAssertEqual(error("[theme]\nna = 3\n"), "c.toml:2:6: expected a string, found integer")
+        XCTAssertEqual(error("[[block]]\nformat = \"x\"\n"), #"c.toml:1:1: a [[block]] needs block = "…" (cpu, mem, net, time, command, …)"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"gpu\"\n"), #"c.toml:2:9: unknown block "gpu" (docs/configuration.md lists them)"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\ncolour = 1\n"), #"c.toml:3:1: unknown key "colour" in this block (docs/configuration.md)"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nwarning = 101\n"), "c.toml:3:11: out of range: 0 to 100")
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nwarning = \"70\"\n"), "c.toml:3:11: expected an integer, found string")
+        XCTAssertEqual(error("[[block]]\nblock = \"load\"\nwarning = 1\n"), #"c.toml:3:1: the "load" block has no thresholds"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nformat = \"{used}\"\n"),
+                       "c.toml:3:10: format: unknown placeholder; cpu has {busy} {iowait} {spark}")
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nformat = \"{busy\"\n"),
+                       "c.toml:3:10: format: '{' without '}' (write {{ for a literal brace)")
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\ninterface = \"eth0\"\n"), #"c.toml:3:1: unknown key "interface" in this block (docs/configuration.md)"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"time\"\ntimezone = \"Mars/Base\"\n"), #"c.toml:3:12: no such time zone "Mars/Base" in /usr/share/zoneinfo"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ninterval = 5\n"), #"c.toml:1:1: a command block needs command = "…""#)
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nsignal = 31\n"), "c.toml:4:10: out of range: 1 to 30")
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nname = \"cpu\"\n"),
+                       "c.toml:4:8: a command block's name must not be empty or a built-in block's")
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nformat = \"x\"\n"),
+                       #"c.toml:4:1: a command block's text is its command's output: no "format""#)
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\ninterval = \"sometimes\"\n"),
+                       #"c.toml:4:12: interval is seconds, "once" or "persist""#)
+        XCTAssertEqual(error("block = 3\n"), "c.toml:1:9: block must be a list of tables: [[block]]")
+        XCTAssertEqual(error("when = 1979-05-27\n"), "c.toml:1:8: dates and times are not supported")
+        XCTAssertEqual(error("[theme]\n[theme]\n"), "c.toml:2:2: table defined twice")
+    }
+
+    func testAHostileKeyIsQuotedWithoutItsControlBytes() {
+        XCTAssertEqual(error("\"a\\u001b[31m\\\"\" = 1\n"), #"c.toml:1:1: unknown key "a?[31m?" (the file has [theme], [sampler] and [[block]])"#)
+    }
+
+    func testCommandBlocksAreRefusedOnTheCommandLine() {
+        XCTAssertThrowsError(try BarOptions.parse([Array("--blocks".utf8), Array("cpu,command".utf8)])) {
+            XCTAssertEqual($0 as? OptionsError, .commandNeedsConfig)
+        }
+    }
+
+    func testFlagsWinOverTheFile() throws {
+        let config = try parse("[[block]]\nblock = \"mem\"\n[theme]\nna = \"-\"\n").get()
+        let withFlag = try BarOptions.parse([Array("--blocks".utf8), Array("cpu".utf8)]).applying(config)
+        XCTAssertEqual(withFlag.blocks.map(\.kind), [.cpu])
+        XCTAssertEqual(withFlag.theme.notAvailable, Array("-".utf8), "the theme still applies")
+        XCTAssertEqual(try BarOptions.parse([]).applying(config).blocks.map(\.kind), [.mem])
+    }
+
+    func testEveryConfigFileTheProjectShipsIsTOMLForPython() throws {
+        let files = ["assets/config.toml", "Tests/Fixtures/config/full.toml"]
+        for file in files {
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            check.arguments = ["python3", "-c", "import sys, tomllib; tomllib.load(open(sys.argv[1], 'rb'))",
+                               Self.root.appendingPathComponent(file).path]
+            try check.run()
+            check.waitUntilExit()
+            XCTAssertEqual(check.terminationStatus, 0, "tomllib refuses \(file)")
+        }
+    }
+}

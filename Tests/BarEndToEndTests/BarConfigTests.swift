@@ -1,0 +1,169 @@
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The built renderer with a config file: blocks and theme from it, reloads (good and broken),
+/// and command blocks by interval, by signal, persistent, hung, hostile and clicked.
+final class BarConfigTests: XCTestCase {
+    var dir: RuntimeDir!
+    var config: URL { dir.url.appendingPathComponent("config.toml") }
+
+    override func setUpWithError() throws {
+        dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+    }
+
+    func write(_ text: String) throws {
+        // Replaced by rename, as editors do: the bar's inotify sees IN_MOVED_TO.
+        try text.write(to: config, atomically: true, encoding: .utf8)
+    }
+
+    func bar(_ extra: [String] = [], output: String = "text") throws -> BarProcess {
+        try BarProcess(["--output", output, "--runtime-dir", dir.path, "--config", config.path] + extra)
+    }
+
+    func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try BarProcess.binary())
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    func testBlocksAndThemeComeFromTheFileAndFlagsWin() throws {
+        try write("[theme]\nseparator = \" :: \"\n[[block]]\nblock = \"load\"\n[[block]]\nblock = \"procs\"\nformat = \"P{count}\"\n")
+        let once = try run(["--once", "--runtime-dir", dir.path, "--config", config.path])
+        XCTAssertEqual(once.stdout, "load 0.52 0.48 0.40 :: P300\n")
+        let flags = try run(["--once", "--runtime-dir", dir.path, "--config", config.path, "--blocks", "procs,load"])
+        XCTAssertEqual(flags.stdout, "procs 300 (0 run) :: load 0.52 0.48 0.40\n", "--blocks replaces the file's list")
+    }
+
+    func testABadFileAtStartIsABadCommandLine() throws {
+        try write("[[block]]\nblock = \"cpu\"\nwarning = 300\n")
+        let result = try run(["--once", "--runtime-dir", dir.path, "--config", config.path])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "sysstats-bar: \(config.path):3:11: out of range: 0 to 100\n")
+        let missing = try run(["--once", "--config", dir.url.appendingPathComponent("none.toml").path])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.hasSuffix("none.toml: no such file\n"), missing.stderr)
+    }
+
+    func testTheBarReloadsAChangedFileKeepsTheLastGoodOneAndSaysWhy() throws {
+        try write("[[block]]\nblock = \"load\"\n")
+        let b = try bar()
+        XCTAssertTrue(b.waitFor { $0.last == "load 0.52 0.48 0.40" }, "\(b.lines)")
+        try write("[[block]]\nblock = \"procs\"\n")
+        XCTAssertTrue(b.waitFor { $0.last == "procs 300 (0 run)" }, "a changed file applies at once: \(b.lines)")
+        try write("[[block]]\nblock = \"procs\"\ncolour = 1\n")
+        XCTAssertTrue(b.waitFor { $0.last == "\(config.path):3:1: unknown key \"colour\" in this block (docs/configuration.md) | procs 300 (0 run)" },
+                      "a broken file: the last good configuration and the reason: \(b.lines)")
+        try write("[[block]]\nblock = \"uptime\"\n")
+        XCTAssertTrue(b.waitFor { $0.last?.hasPrefix("up ") == true }, "fixed: \(b.lines)")
+        // SIGHUP reads it again too (an edit in place some watchers miss).
+        let fh = try FileHandle(forWritingTo: config)
+        fh.truncateFile(atOffset: 0)
+        fh.write(Data("[[block]]\nblock = \"load\"\n".utf8))
+        try fh.close()
+        kill(b.pid, SIGHUP)
+        XCTAssertTrue(b.waitFor { $0.last == "load 0.52 0.48 0.40" }, "\(b.lines)")
+        XCTAssertEqual(b.stop(), 0)
+    }
+
+    func testI3barStreamStaysOneArrayAcrossAReload() throws {
+        try write("[[block]]\nblock = \"load\"\n")
+        let b = try bar(output: "i3bar")
+        XCTAssertTrue(b.waitFor { $0.count >= 3 }, "\(b.lines)")
+        try write("[[block]]\nblock = \"procs\"\n")
+        XCTAssertTrue(b.waitFor { $0.last?.contains("procs 300") == true }, "\(b.lines)")
+        let lines = b.lines
+        XCTAssertEqual(lines.filter { $0 == "[" }.count, 1, "one stream, one opening bracket: \(lines)")
+        for line in lines.dropFirst(2) {
+            let array = line.hasPrefix(",") ? String(line.dropFirst()) : line
+            XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(array.utf8)), line)
+        }
+    }
+
+    func testACommandBlockByIntervalBySignalAndPersistent() throws {
+        let counter = dir.url.appendingPathComponent("n").path
+        try write("""
+            [[block]]
+            block = "command"
+            name = "ticks"
+            command = "echo x >> \(counter); wc -l < \(counter)"
+            interval = 0.2
+
+            [[block]]
+            block = "command"
+            name = "signalled"
+            command = "date +%N"
+            signal = 5
+
+            [[block]]
+            block = "command"
+            name = "stream"
+            command = "echo one; sleep 0.3; echo two; sleep 30"
+            persist = true
+            """)
+        let b = try bar()
+        XCTAssertTrue(b.waitFor(timeout: 10) { lines in
+            guard let last = lines.last?.split(separator: "|").map({ $0.trimmingCharacters(in: .whitespaces) }),
+                  last.count == 3, let n = Int(last[0]) else { return false }
+            return n >= 3 && last[2] == "two"
+        }, "the interval reruns it; each persistent line shows: \(b.lines)")
+        let before = try XCTUnwrap(b.lines.last?.split(separator: "|")[1])
+        kill(b.pid, __libc_current_sigrtmin() + 5)
+        XCTAssertTrue(b.waitFor { ($0.last?.split(separator: "|")[1]).map { $0 != before } ?? false }, "SIGRTMIN+5 reruns it: \(b.lines)")
+        XCTAssertEqual(b.stop(), 0)
+    }
+
+    func testAHungCommandIsKilledWhileTheOtherBlocksUpdate() throws {
+        try write("""
+            [[block]]
+            block = "time"
+            timezone = "UTC"
+            format = "%S"
+
+            [[block]]
+            block = "command"
+            name = "hang"
+            command = "sleep 60"
+            timeout = 0.5
+            """)
+        let b = try bar()
+        XCTAssertTrue(b.waitFor(timeout: 5) { $0.last?.hasSuffix("| command timed out") == true }, "\(b.lines)")
+        let seconds = Set(b.lines.map { String($0.prefix(2)) })
+        XCTAssertGreaterThanOrEqual(seconds.count, 1)
+        XCTAssertTrue(b.waitFor(timeout: 3) { Set($0.map { String($0.prefix(2)) }).count > seconds.count }, "the clock goes on")
+        XCTAssertEqual(b.stop(), 0)
+    }
+
+    func testHostileCommandOutputIsEscapedAndAClickReachesTheCommand() throws {
+        let clicked = dir.url.appendingPathComponent("clicked").path
+        try write("""
+            [[block]]
+            block = "command"
+            name = "evil"
+            instance = "one"
+            command = "[ -n \\"$BLOCK_BUTTON\\" ] && echo \\"$BLOCK_BUTTON $BLOCK_NAME $BLOCK_INSTANCE $BLOCK_X\\" > \(clicked); printf '\\\\033[31m\\"},{\\"full_text\\":\\"x\\\\n#nope\\\\n'"
+            interval = "once"
+            """)
+        let b = try bar(output: "i3bar")
+        XCTAssertTrue(b.waitFor { $0.count >= 3 && $0.last?.contains("evil") == true }, "\(b.lines)")
+        let last = try XCTUnwrap(b.lines.last)
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data((last.hasPrefix(",") ? String(last.dropFirst()) : last).utf8)) as? [[String: Any]])
+        XCTAssertEqual(array.count, 1, "no block injected: \(last)")
+        XCTAssertEqual(array[0]["full_text"] as? String, "\u{1B}[31m\"},{\"full_text\":\"x")
+        XCTAssertNil(array[0]["color"], "not a colour: ignored")
+        XCTAssertFalse(last.utf8.contains(0x1B), "the escape is escaped")
+        b.send("[\n" + #"{"name":"evil","instance":"one","button":1,"x":1210,"y":4}"# + "\n")
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: clicked) && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try String(contentsOfFile: clicked, encoding: .utf8), "1 evil one 1210\n")
+        XCTAssertEqual(b.stop(), 0)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import SystemDirs
+import XCTest
+@testable import Sampler
+
+/// `[sampler]` of config.toml sets the sampler's defaults; its flags win.
+final class SamplerConfigFileTests: XCTestCase {
+    var file = ""
+
+    override func setUpWithError() throws {
+        file = NSTemporaryDirectory() + "sysstats-sampler-config-\(UUID().uuidString).toml"
+        addTeardownBlock { [file] in try? FileManager.default.removeItem(atPath: file) }
+    }
+
+    func write(_ text: String) throws { try text.write(toFile: file, atomically: true, encoding: .utf8) }
+
+    func parse(_ args: [String]) -> Result<SamplerOptions.Parsed, OptionsError> {
+        SamplerOptions.parseWithConfigFile(bytes: (["--config", file] + args).map { Array($0.utf8) })
+    }
+
+    func config(_ args: [String] = []) throws -> SamplerConfiguration {
+        guard case .success(.run(let c)) = parse(args) else { XCTFail("refused: \(parse(args))"); return SamplerConfiguration() }
+        return c
+    }
+
+    func testTheFileSetsTheDefaults() throws {
+        try write("""
+            [sampler]
+            interval = 2.5
+            history = false
+            freed_threshold = 16
+            disks = ["/", "/home", "/"]
+            sensors = ["coretemp/Package id 0"]
+            interfaces = ["wg0"]
+
+            [[block]]
+            block = "cpu"
+            """)
+        let c = try config()
+        XCTAssertEqual(c.intervalMs, 2500)
+        XCTAssertFalse(c.history)
+        XCTAssertEqual(c.freedThresholdKiB, 16 * 1024)
+        XCTAssertEqual(c.disks, ["/", "/home"], "duplicates dropped")
+        XCTAssertEqual(c.sensors, ["coretemp/Package id 0"])
+        XCTAssertEqual(c.interfaces, ["wg0"])
+        XCTAssertEqual(c.configPath, file)
+    }
+
+    func testFlagsWinAndTheFirstRepeatableFlagReplacesTheFilesList() throws {
+        try write("[sampler]\ninterval = 2\ndisks = [\"/\", \"/home\"]\nsensors = [\"a\"]\n")
+        let c = try config(["--interval", "0.5", "--disk", "/data", "--disk", "/srv"])
+        XCTAssertEqual(c.intervalMs, 500)
+        XCTAssertEqual(c.disks, ["/data", "/srv"])
+        XCTAssertEqual(c.sensors, ["a"], "no --sensor: the file's")
+    }
+
+    func testABadFileIsOneLineWithItsPlace() throws {
+        try write("[sampler]\ninterval = 0\n")
+        guard case .failure(let e) = parse([]) else { return XCTFail() }
+        XCTAssertEqual(e.description, "\(file):2:12: interval is 0.05 to 3600 seconds")
+        try write("[sampler]\nintervall = 1\n")
+        guard case .failure(let e2) = parse([]) else { return XCTFail() }
+        XCTAssertEqual(e2.description, "\(file):2:1: unknown key \"intervall\" in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces)")
+        try write("[sampler]\ndisks = [\"home\"]\n")
+        guard case .failure(let e3) = parse([]) else { return XCTFail() }
+        XCTAssertEqual(e3.description, "\(file):2:10: a disk is an absolute mount point of at most 64 bytes")
+        try write("[sampler\n")
+        guard case .failure(let e4) = parse([]) else { return XCTFail() }
+        XCTAssertTrue(e4.description.hasPrefix("\(file):1:"), e4.description)
+    }
+
+    func testTheBarsTablesAreNotTheSamplersConcern() throws {
+        try write("[theme]\nanything = 1\n[[block]]\nblock = \"nonsense\"\n")
+        XCTAssertEqual(try config().intervalMs, 1000)
+    }
+
+    func testAFileGivenWithConfigMustBeThere() {
+        guard case .failure(let e) = SamplerOptions.parseWithConfigFile(bytes: [Array("--config".utf8), Array("/nonexistent/c.toml".utf8)])
+        else { return XCTFail() }
+        XCTAssertTrue(e.description.hasPrefix("cannot read the config file /nonexistent/c.toml"), e.description)
+    }
+
+    func testTheDefaultPlaceFollowsXDGConfigHome() {
+        XCTAssertEqual(SamplerSettings.defaultPath(xdgConfigHome: "/x", home: "/h"), "/x/sysstats/config.toml")
+        XCTAssertEqual(SamplerSettings.defaultPath(xdgConfigHome: "relative", home: "/h"), "/h/.config/sysstats/config.toml")
+        XCTAssertNil(SamplerSettings.defaultPath(xdgConfigHome: nil, home: nil))
+    }
+}
