@@ -135,7 +135,7 @@ def history_batch(boot_id, boot_time, uptime, now, samples, exits, clean, versio
 
 
 def main():
-    for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch"):
+    for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch", "toml"):
         d = os.path.join(CORPUS, target)
         os.makedirs(d, exist_ok=True)
         # Inputs that once found a bug (regression-*) are kept: they are not generated.
@@ -199,6 +199,146 @@ def main():
     write("history-batch", "version-1-minutes-and-exits", history_batch(
         "0b6c1f0e-2f43-4a8e-9d1c-3c5b8f1d2e7a", 1_763_600_000, 3600, 1_763_603_600, minutes[:2], exits, True,
         version=1))
+
+
+    # toml: TOML 1.0's forms, as config.toml may hold them (and some it refuses).
+    for name, text in TOML_SEEDS:
+        write("toml", name, text.encode())
+
+
+TOML_SEEDS = [
+    ("spec-example", """# This is a TOML document
+
+title = "TOML Example"
+
+[owner]
+name = "Tom Preston-Werner"
+dob = 1979-05-27T07:32:00-08:00
+
+[database]
+enabled = true
+ports = [ 8000, 8001, 8002 ]
+data = [ ["delta", "phi"], [3.14] ]
+temp_targets = { cpu = 79.5, case = 72.0 }
+
+[servers]
+
+[servers.alpha]
+ip = "10.0.0.1"
+role = "frontend"
+
+[servers.beta]
+ip = "10.0.0.2"
+role = "backend"
+"""),
+    ("config", """# sysstats
+interval = 2
+"quoted key" = 'literal'
+blocks = ["cpu", "mem", 3]
+
+[bar]
+output = "i3bar"
+colors = { good = "#00ff00", bad.fg = "#ff0000" }
+
+[[bar.block]]
+name = "cpu"
+levels = [50, 80.5]
+
+[[bar.block]]
+name = "mem"
+format = \"\"\"
+{used}\\
+/{total}\"\"\"
+"""),
+    ("strings-basic", r'''basic = "I'm a string. \"You can quote me\". Name\tJos\u00E9\nLocation\tSF. \b\f\r\\ \U0001F600"
+multi = """
+Roses are red
+Violets are blue"""
+folded = """\
+       The quick brown \
+       fox jumps over \
+       the lazy dog.\
+       """
+quotes = """"This," she said, "is just a pointless statement.""""
+"" = "empty key"
+"ʎǝʞ" = "é€😀"
+'''),
+    ("strings-literal", r"""winpath = 'C:\Users\nodejs\templates'
+regex = '''I [dw]on't need \d{2} apples'''
+lines = '''
+The first newline is
+trimmed in raw strings.
+'''
+apos = ''''That,' she said, 'is still pointless.''''
+quoted = 'Tom "Dubs" Preston-Werner'
+"""),
+    ("numbers", """int1 = +99
+int2 = -17
+int3 = 5_349_221
+hex = 0xdead_BEEF
+oct = 0o755
+bin = 0b1101_0110
+max = 9223372036854775807
+min = -9223372036854775808
+flt1 = +1.0
+flt2 = -0.01
+flt3 = 5e+22
+flt4 = 6.626e-34
+flt5 = 224_617.445_991_228
+flt6 = 1e06
+tiny = 4.9406564584124654e-324
+big = 1.7976931348623157e308
+specials = [inf, +inf, -inf, nan, +nan, -nan, -0.0]
+bools = [true, false]
+"""),
+    ("tables", """fruit.apple.color = "red"
+fruit.apple.taste.sweet = true
+3.14159 = "pi"
+site."google.com" = true
+
+[x.y.z.w]
+[x]
+
+[dog."tater.man"]
+type.name = "pug"
+
+[ j . "ʞ" . 'l' ]
+
+[[fruits]]
+name = "apple"
+
+[fruits.physical]
+color = "red"
+
+[[fruits.varieties]]
+name = "red delicious"
+
+[[fruits]]
+name = "banana"
+
+[[fruits.varieties]]
+name = "plantain"
+
+[inline]
+points = [ { x = 1, y = 2 },
+           { x = 7, y = 8 }, ]
+nested = { a = { b = { c = [1, [2, [3]]] } }, d.e = 2 }
+"""),
+    ("crlf", "a = 1\r\n# comment\r\n[t]\r\ns = \"\"\"\r\nx\r\ny\"\"\"\r\n"),
+    ("dates", """odt = 1979-05-27T00:32:00.999999-07:00
+ldt = 1979-05-27 07:32:00
+ld = 1979-05-27
+lt = 07:32:00
+"""),
+    ("deep", "a = " + "[" * 31 + "]" * 31 + "\n" + ".".join("k" for _ in range(31)) + " = { b = 1 }\n"),
+    ("redefinitions", """[a]
+b = 1
+[a.c]
+[a]
+d = { e = 1 }
+[a.d]
+"""),
+]
 
 
 if __name__ == "__main__":

@@ -4,9 +4,9 @@
 #   Fuzz/run.sh [--seconds N] [--build-only] [TARGET...]
 #   Fuzz/run.sh --list
 #
-# Targets: snapshot snapshot-fields clicks bookmarks history-batch (default: all).
+# Targets: snapshot snapshot-fields clicks bookmarks history-batch toml (default: all).
 # Each target is one Swift file here, compiled with the real module sources
-# (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords: the normal twins, not the
+# (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML: the normal twins, not the
 # Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml)
 seconds=60
 build_only=0
 targets=()
@@ -51,6 +51,7 @@ modules_of() {
         snapshot|snapshot-fields|clicks) echo UTF8Text SnapshotCodec BarCore ;;
         bookmarks) echo UTF8Text Bookmarks ;;
         history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
+        toml) echo UTF8Text TOML ;;
     esac
 }
 support_of() {
@@ -87,7 +88,7 @@ build_module() {
     local sources deps=()
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
-    [[ $m == SnapshotCodec || $m == Bookmarks ]] && deps=("$build/obj/UTF8Text.o")
+    [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     local extra=()
@@ -123,12 +124,13 @@ build_target() {
 }
 
 # Longest input per target: a snapshot file's limit, a few click lines past the
-# scanner's 4 KiB line limit, a bookmarks file of a few hundred rules.
+# scanner's 4 KiB line limit, a bookmarks file of a few hundred rules, a config file
+# several times a real one's size (the 64 KiB file limit is a unit test's).
 max_len_of() {
     case $1 in
         snapshot) echo 16400 ;;
         snapshot-fields) echo 4096 ;;
-        clicks|bookmarks|history-batch) echo 16384 ;;
+        clicks|bookmarks|history-batch|toml) echo 16384 ;;
     esac
 }
 

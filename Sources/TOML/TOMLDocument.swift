@@ -103,9 +103,9 @@ public struct TOMLDocument: Sendable {
 
     /// Parses `bytes`; see ``parse(_:)-(UnsafeRawBufferPointer)``.
     public static func parse(_ bytes: [UInt8]) throws(TOMLError) -> TOMLDocument {
-        var result: Result<TOMLDocument, TOMLError> = .failure(TOMLError(line: 1, column: 1, offset: 0, reason: .fileTooLarge))
-        bytes.withUnsafeBytes { raw in
-            do throws(TOMLError) { result = .success(try parse(raw)) } catch { result = .failure(error) }
+        // Array.withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
+        let result = bytes.withUnsafeBytes { raw -> Result<TOMLDocument, TOMLError> in
+            do throws(TOMLError) { return .success(try parse(raw)) } catch { return .failure(error) }
         }
         return try result.get()
     }

@@ -50,7 +50,6 @@ struct TOMLParser {
         try checkEncoding()
         // A UTF-8 byte order mark at the start is skipped (toml-test reads such a file as valid).
         if byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF { pos = 3 }
-        document.nodes.reserveCapacity(bytes.count / 8 + 1)
         document.nodes.append(TOMLNode(kind: .table, flags: .explicit, depth: 0, parent: -1, keyStart: 0, keyLength: 0,
                                        keyOffset: 0, valueOffset: 0, payload: 0, count: 0, last: -1, first: 0))
         while true {
