@@ -9,7 +9,10 @@ let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .w
 // Embedded modules cannot be imported from normal Swift (nor the other way round),
 // so SnapshotCodecEmbedded and BarCoreEmbedded are twins whose folders are
 // symbolic links to SnapshotCodec and BarCore; the tests import the normal twins.
-let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"])]
+// Release builds optimise the renderer for size: its whole text is resident (the kernel maps
+// code in 64 KiB windows around each page run), so every KiB of code is a KiB of memory.
+let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
+                                .unsafeFlags(["-Osize"], .when(configuration: .release))]
 
 let package = Package(
     name: "sysstats",

@@ -51,7 +51,22 @@ int cclock_zone_known(const char *zone) {
     return access(path, R_OK) == 0;
 }
 
-void cclock_use_locale_time(void) { setlocale(LC_TIME, ""); }
+/// Whether the locale LC_TIME resolves to (LC_ALL, else LC_TIME, else LANG) is C's: the
+/// names are then the built-in ones and setlocale would only load code and files for nothing.
+static int c_time_locale(void) {
+    const char *names[] = { "LC_ALL", "LC_TIME", "LANG" };
+    for (int i = 0; i < 3; i++) {
+        const char *value = getenv(names[i]);
+        if (value == NULL || value[0] == 0) continue;
+        return strcmp(value, "C") == 0 || strcmp(value, "POSIX") == 0 || strcmp(value, "C.UTF-8") == 0
+            || strcmp(value, "C.utf8") == 0;
+    }
+    return 1;
+}
+
+void cclock_use_locale_time(void) {
+    if (!c_time_locale()) setlocale(LC_TIME, "");
+}
 
 /// The cached offset of `zone` at `seconds`, refreshed past its quarter hour; NULL when the
 /// table is full or the name is not acceptable.
