@@ -70,3 +70,12 @@ fi
 install -d "$config/systemd/user"
 sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@DOCDIR@|$PWD|g" assets/sysstatsd.service > "$config/systemd/user/sysstatsd.service"
 say "systemd user unit in $config/systemd/user/sysstatsd.service (start: systemctl --user enable --now sysstatsd)"
+
+# The config file: the commented defaults, unless the user has one (never overwritten).
+if [ -e "$config/sysstats/config.toml" ] || [ -L "$config/sysstats/config.toml" ]; then
+    say "config file kept: $config/sysstats/config.toml (sysstats config example shows the defaults)"
+else
+    install -d "$config/sysstats"
+    install -m 0644 assets/config.toml "$config/sysstats/config.toml"
+    say "config file: $config/sysstats/config.toml (docs/configuration.md)"
+fi

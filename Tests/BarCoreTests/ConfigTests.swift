@@ -116,6 +116,15 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(try BarOptions.parse([]).applying(config).blocks.map(\.kind), [.mem])
     }
 
+    func testEveryExampleInTheDocsLoads() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let examples = doc.components(separatedBy: "```toml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        XCTAssertGreaterThanOrEqual(examples.count, 2)
+        for example in examples {
+            XCTAssertNoThrow(try parse(example).get(), example)
+        }
+    }
+
     func testEveryConfigFileTheProjectShipsIsTOMLForPython() throws {
         let files = ["assets/config.toml", "Tests/Fixtures/config/full.toml"]
         for file in files {

@@ -82,11 +82,19 @@ final class DesktopIntegrationTests: XCTestCase {
         let prefix = directory.file("prefix"), data = directory.file("data"), config = directory.file("config")
         let environment = ["PREFIX": prefix, "XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config]
         let script = Programs.packageRoot.appendingPathComponent("install/install.sh").path
+        let fm = FileManager.default
+        let configFile = config + "/sysstats/config.toml"
         for round in 1...2 {
             let installed = try run("/bin/bash", [script, "--bin-dir", Programs.binDir.path], environment: environment)
             XCTAssertEqual(installed.status, 0, "round \(round): \(installed.stderr)")
+            if round == 1 {
+                // The commented defaults, the first time; a user's own file is never overwritten.
+                let example = try String(contentsOf: Programs.packageRoot.appendingPathComponent("assets/config.toml"), encoding: .utf8)
+                XCTAssertEqual(try String(contentsOfFile: configFile, encoding: .utf8), example)
+                try "[[block]]\nblock = \"cpu\"\n".write(toFile: configFile, atomically: true, encoding: .utf8)
+            }
         }
-        let fm = FileManager.default
+        XCTAssertEqual(try String(contentsOfFile: configFile, encoding: .utf8), "[[block]]\nblock = \"cpu\"\n", "kept")
         XCTAssertEqual(Set(try fm.contentsOfDirectory(atPath: prefix + "/bin")),
                        ["sysstatsd", "sysstatsd-history", "sysstats", "sysstats-bar", "sysstats-bar-x11"])
         XCTAssertTrue(fm.isExecutableFile(atPath: prefix + "/bin/sysstats"))
