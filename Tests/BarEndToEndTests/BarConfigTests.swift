@@ -166,4 +166,36 @@ final class BarConfigTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: clicked, encoding: .utf8), "1 evil one 1210\n")
         XCTAssertEqual(b.stop(), 0)
     }
+
+    func testAFloodOfOutputNeitherGrowsTheBarNorStarvesTheClock() throws {
+        try write("""
+            [[block]]
+            block = "time"
+            timezone = "UTC"
+            format = "%S"
+
+            [[block]]
+            block = "command"
+            name = "yes"
+            command = "yes flood"
+            persist = true
+
+            [[block]]
+            block = "command"
+            name = "long"
+            command = "head -c 50000000 /dev/zero | tr '\\\\0' a; echo"
+            interval = 1
+            timeout = 20
+            """)
+        let b = try bar()
+        XCTAssertTrue(b.waitFor(timeout: 10) { lines in
+            Set(lines.map { String($0.prefix(2)) }).count >= 3 && lines.last?.contains("| flood |") == true
+        }, "the clock ticks beside a command writing without pause: \(b.lines.suffix(3))")
+        XCTAssertTrue(b.waitFor(timeout: 20) { $0.last?.hasSuffix(String(repeating: "a", count: 1024)) == true },
+                      "a 50 MB line is cut at 1 KiB")
+        let status = try String(contentsOfFile: "/proc/\(b.pid)/status", encoding: .utf8)
+        let hwm = Int(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        XCTAssertLessThan(hwm, 2048, "the bar's memory stays within its budget: \(hwm) KiB")
+        XCTAssertEqual(b.stop(), 0)
+    }
 }
