@@ -67,7 +67,14 @@ public struct ClickScanner {
         guard let nameValue = stringMember(line, "\"name\""),
               let button = integerMember(line, "\"button\"")
         else { return nil }
-        if let block = BlockKind(name: nameValue), block != .command { return ClickEvent(block: block, button: button) }
+        if let block = BlockKind(name: nameValue), block != .command {
+            var event = ClickEvent(block: block, button: button)
+            // Which of several blocks of a kind (two clocks): i3bar sends back the instance.
+            if let instance = stringMember(line, "\"instance\""), instance.count <= 64 { event.instance = Array(instance) }
+            event.x = integerMember(line, "\"x\"") ?? 0
+            event.y = integerMember(line, "\"y\"") ?? 0
+            return event
+        }
         // Any other name may be a command block's: it carries its instance and the position.
         guard !nameValue.isEmpty, nameValue.count <= 64 else { return nil }
         var event = ClickEvent(block: .command, button: button)

@@ -68,6 +68,8 @@ public struct Renderer {
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     private var commandValues: [BlockValue] = []
     private var commandSlot: [Int] = []
+    /// Blocks showing their short text in place of the full one (a `toggle_format` click).
+    private var showingShort: [Bool] = []
     private var protocolOutput: LineOutput
     private let clocks: Clocks
     private let hasMem: Bool
@@ -84,6 +86,7 @@ public struct Renderer {
         protocolOutput = LineOutput(output, theme: theme, streaming: streaming)
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
         hasMem = blocks.contains { $0.kind == .mem }
+        showingShort = Array(repeating: false, count: blocks.count)
         for block in blocks {
             if block.kind == .command {
                 commandSlot.append(commandValues.count)
@@ -104,13 +107,42 @@ public struct Renderer {
 
     /// Applies a click: a left click (button 1) on mem shows the next form, a right
     /// click (button 3) the previous one. Returns true when the output changes.
-    public mutating func handleClick(_ click: ClickEvent) -> Bool {
-        guard click.block == .mem, hasMem else { return false }
-        switch click.button {
-        case 1: memForm = memForm.next; return true
-        case 3: memForm = memForm.previous; return true
-        default: return false
+    public mutating func handleClick(_ click: ClickEvent) -> Bool { self.click(click) == .redraw }
+
+    /// Applies a click on a built-in block: the block's `[[block.click]]` entry for the button
+    /// if it has one, else its own behaviour (mem: left the next form, right the previous).
+    public mutating func click(_ click: ClickEvent) -> ClickOutcome {
+        guard let index = blockIndex(of: click) else { return .none }
+        let block = blocks[index]
+        for action in block.clicks where action.button == click.button {
+            switch action.kind {
+            case .run(let command): return .run(command)
+            case .cycle:
+                guard block.kind == .mem else { return .none }
+                memForm = memForm.next
+                return .redraw
+            case .toggleFormat:
+                showingShort[index].toggle()
+                return .redraw
+            }
         }
+        guard block.kind == .mem else { return .none }
+        switch click.button {
+        case 1: memForm = memForm.next; return .redraw
+        case 3: memForm = memForm.previous; return .redraw
+        default: return .none
+        }
+    }
+
+    /// The block a click names: its kind and instance (the argument, else the kind's name);
+    /// a click without an instance names the first block of its kind.
+    func blockIndex(of click: ClickEvent) -> Int? {
+        for (i, block) in blocks.enumerated() where block.kind == click.block && block.kind != .command {
+            if click.instance.isEmpty { return i }
+            let instance = block.argument.isEmpty ? nameBytes(block.kind) : block.argument
+            if instance == click.instance { return i }
+        }
+        return nil
     }
 
     /// Continues the stream of a renderer this one replaces (a configuration reloaded): for
@@ -166,6 +198,10 @@ public struct Renderer {
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }
+            if showingShort[index] && !value.short.isEmpty {
+                value.full.reset()
+                value.full.append(value.short)
+            }
             summary.add(value)
             protocolOutput.block(block, value, first: first, &line)
             first = false
@@ -215,4 +251,12 @@ public func utf8PrefixLength(_ bytes: [UInt8], maximum: Int) -> Int {
     // Back off while the first byte left out is a continuation byte.
     while n > 0 && bytes[n] & 0xC0 == 0x80 { n -= 1 }
     return n
+}
+
+/// A kind's name as bytes (its i3bar instance when it has no argument).
+func nameBytes(_ kind: BlockKind) -> [UInt8] {
+    var out: [UInt8] = []
+    let n = kind.name
+    for i in 0..<n.utf8CodeUnitCount { out.append(n.utf8Start[i]) }
+    return out
 }

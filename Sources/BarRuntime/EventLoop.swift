@@ -366,6 +366,31 @@ public struct Bar<Sink: BarSink> {
         if changed { emit() }
     }
 
+    /// A click action's command, detached (its own session: the bar neither waits nor owns it
+    /// beyond reaping it), with i3blocks' variables.
+    func runDetached(_ command: [UInt8], _ click: ClickEvent) {
+        var c: [CChar] = command.map { CChar(bitPattern: $0) }
+        c.append(0)
+        var storage: [[CChar]] = [environmentEntry("BLOCK_BUTTON=", click.button), environmentEntry("BLOCK_X=", click.x),
+                                  environmentEntry("BLOCK_Y=", click.y)]
+        var name: [CChar] = Array("BLOCK_NAME=".utf8).map { CChar(bitPattern: $0) }
+        name.append(contentsOf: click.block.name.utf8Start.withMemoryRebound(to: CChar.self, capacity: click.block.name.utf8CodeUnitCount) {
+            Array(UnsafeBufferPointer(start: $0, count: click.block.name.utf8CodeUnitCount))
+        })
+        name.append(0)
+        storage.append(name)
+        var instance: [CChar] = Array("BLOCK_INSTANCE=".utf8).map { CChar(bitPattern: $0) }
+        instance.append(contentsOf: click.instance.filter { $0 != 0 }.map { CChar(bitPattern: $0) })
+        instance.append(0)
+        storage.append(instance)
+        var env: [UnsafeMutablePointer<CChar>?] = []
+        storage.withUnsafeMutableBufferPointer { all in
+            for k in all.indices { env.append(all[k].withUnsafeMutableBufferPointer { $0.baseAddress }) }
+            env.append(nil)
+            _ = c.withUnsafeBufferPointer { cmd in env.withUnsafeMutableBufferPointer { cbarsys_spawn_detached(cmd.baseAddress!, $0.baseAddress!) } }
+        }
+    }
+
     /// Reads click events from stdin; false at end of file (clicks are then off).
     mutating func readStdin() -> Bool {
         let n = readSome(0, eventBuffer)
@@ -378,8 +403,12 @@ public struct Bar<Sink: BarSink> {
             if click.block == .command {
                 _ = commands.click(name: click.name[...], instance: click.instance[...], button: click.button,
                                    x: click.x, y: click.y, nowMs: nowMs(), renderer: &renderer)
-            } else if renderer.handleClick(click) {
-                changed = true
+            } else {
+                switch renderer.click(click) {
+                case .none: break
+                case .redraw: changed = true
+                case .run(let command): runDetached(command, click)
+                }
             }
         }
         if changed { emit() }
@@ -477,4 +506,14 @@ public struct Bar<Sink: BarSink> {
         let err = showDrawn()
         exit(err == 0 && current ? 0 : 1)
     }
+}
+
+/// `prefix` and a decimal number, NUL-terminated.
+func environmentEntry(_ prefix: StaticString, _ n: Int) -> [CChar] {
+    var w = ByteWriter(capacity: 32)
+    w.append(prefix)
+    w.appendDecimal(n)
+    var out: [CChar] = w.bytes.map { CChar(bitPattern: $0) }
+    out.append(0)
+    return out
 }

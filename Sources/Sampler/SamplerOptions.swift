@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Bookmarks
 import ProcFS
 import SystemDirs
@@ -157,6 +160,9 @@ public enum SamplerOptions {
     public static func parseWithConfigFile(bytes arguments: [[UInt8]]) -> Result<Parsed, OptionsError> {
         let first = parse(bytes: arguments)
         guard case .success(.run(let flags)) = first else { return first }
+        // Most machines have no config file: find that out over bytes, before any String is
+        // made (String building at start keeps its code pages resident: docs/performance.md).
+        if flags.configPath == nil && !defaultConfigFileExists() { return first }
         guard let path = flags.configPath ?? SamplerSettings.defaultPath() else { return first }
         let bytes: [UInt8]
         switch readRegularFile(path, limit: 65_536, followSymlinks: true) {
@@ -171,6 +177,31 @@ public enum SamplerOptions {
             var base = SamplerConfiguration()
             base.apply(settings)
             return parse(bytes: arguments, base: base)
+        }
+    }
+
+    /// Whether `$XDG_CONFIG_HOME/sysstats/config.toml` (else `$HOME/.config/…`) exists, by
+    /// bytes and access(2).
+    static func defaultConfigFileExists() -> Bool {
+        var path: [UInt8] = []
+        func appendEnvironment(_ name: StaticString) -> Bool {
+            guard let value = name.withUTF8Buffer({ n in n.withMemoryRebound(to: CChar.self) { getenv($0.baseAddress!) } }),
+                  value.pointee == 0x2F else { return false }   // "/": absolute only
+            var p = value
+            while p.pointee != 0 { path.append(UInt8(bitPattern: p.pointee)); p += 1 }
+            return true
+        }
+        let tail: StaticString = "/sysstats/config.toml"
+        if !appendEnvironment("XDG_CONFIG_HOME") {
+            path.removeAll()
+            guard appendEnvironment("HOME") else { return false }
+            let config: StaticString = "/.config"
+            config.withUTF8Buffer { path.append(contentsOf: $0) }
+        }
+        tail.withUTF8Buffer { path.append(contentsOf: $0) }
+        path.append(0)
+        return path.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { access($0, F_OK) == 0 }
         }
     }
 

@@ -19,7 +19,13 @@ final class ClickScannerTests: XCTestCase {
         let stream = "[\n"
             + #"{"name":"mem","instance":"mem","button":1,"modifiers":["Mod4"],"x":10,"y":5}"# + "\n"
             + #",{"name":"mem","instance":"mem","button":3,"x":10,"y":5}"# + "\n"
-        XCTAssertEqual(clicks([stream]), [ClickEvent(block: .mem, button: 1), ClickEvent(block: .mem, button: 3)])
+        var left = ClickEvent(block: .mem, button: 1), right = ClickEvent(block: .mem, button: 3)
+        for i in [0, 1] {
+            var e = i == 0 ? left : right
+            e.instance = Array("mem".utf8); e.x = 10; e.y = 5
+            if i == 0 { left = e } else { right = e }
+        }
+        XCTAssertEqual(clicks([stream]), [left, right], "the instance and position come along (which of two clocks)")
     }
 
     func testSwaybarObjectsWithoutModifiersAndWithSpacesParse() {

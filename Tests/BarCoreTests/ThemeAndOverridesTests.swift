@@ -81,3 +81,81 @@ final class ThemeAndOverridesTests: XCTestCase {
         }
     }
 }
+
+/// `[[block.click]]`: what a button does on a block, and which block of a kind a click names.
+final class ClickActionTests: XCTestCase {
+    let desktop = Fixture.desktop.snapshot
+    let now = Fixture.desktop.nowMs
+
+    func click(_ kind: BlockKind, _ button: Int, instance: String = "") -> ClickEvent {
+        var c = ClickEvent(block: kind, button: button)
+        c.instance = Array(instance.utf8)
+        return c
+    }
+
+    func testActionsRunCycleAndToggleAndOtherButtonsKeepTheBlocksOwn() throws {
+        var mem = BarBlock(.mem)
+        mem.clicks = [ClickAction(button: 2, .run(Array("gnome-system-monitor".utf8))), ClickAction(button: 4, .cycle)]
+        var cpu = BarBlock(.cpu)
+        cpu.clicks = [ClickAction(button: 1, .toggleFormat)]
+        var r = Renderer(output: .text, blocks: [mem, cpu])
+        XCTAssertEqual(r.click(click(.mem, 2)), .run(Array("gnome-system-monitor".utf8)))
+        XCTAssertEqual(r.click(click(.mem, 4)), .redraw)
+        XCTAssertEqual(r.memForm, .breakdown)
+        XCTAssertEqual(r.click(click(.mem, 1)), .redraw, "left keeps mem's own: the next form")
+        XCTAssertEqual(r.memForm, .bar)
+        XCTAssertEqual(r.click(click(.cpu, 1)), .redraw)
+        r.render(desktop, nowMs: now)
+        XCTAssertEqual(String(decoding: r.line.bytes, as: UTF8.self), "mem ██▌░░░░░ | cpu 12%\n", "cpu shows its short text")
+        XCTAssertEqual(r.click(click(.cpu, 1)), .redraw)
+        r.render(desktop, nowMs: now)
+        XCTAssertEqual(String(decoding: r.line.bytes, as: UTF8.self), "mem ██▌░░░░░ | cpu 12% ▂▃▄▅▆▇██\n", "and back")
+        XCTAssertEqual(r.click(click(.cpu, 3)), .none)
+        XCTAssertEqual(r.click(click(.load, 1)), .none, "no such block")
+    }
+
+    func testTheInstanceNamesWhichOfTwoClocks() {
+        var utc = BarBlock(.time, argument: Array("UTC".utf8))
+        utc.clicks = [ClickAction(button: 1, .run(Array("a".utf8)))]
+        var tokyo = BarBlock(.time, argument: Array("Asia/Tokyo".utf8))
+        tokyo.clicks = [ClickAction(button: 1, .run(Array("b".utf8)))]
+        var r = Renderer(output: .i3bar, blocks: [utc, tokyo])
+        XCTAssertEqual(r.click(click(.time, 1, instance: "Asia/Tokyo")), .run(Array("b".utf8)))
+        XCTAssertEqual(r.click(click(.time, 1, instance: "UTC")), .run(Array("a".utf8)))
+        XCTAssertEqual(r.click(click(.time, 1)), .run(Array("a".utf8)), "no instance: the first of the kind")
+        XCTAssertEqual(r.click(click(.time, 1, instance: "Europe/Paris")), .none)
+    }
+
+    func testClicksFromTheConfigFile() throws {
+        let text = """
+            [[block]]
+            block = "mem"
+            [[block.click]]
+            button = "middle"
+            cmd = "gnome-system-monitor"
+            [[block.click]]
+            button = 4
+            action = "cycle"
+
+            [[block]]
+            block = "time"
+            [[block.click]]
+            button = "left"
+            action = "toggle_format"
+            """
+        let config = try Array(text.utf8).withUnsafeBytes { BarConfig.parse($0) }.get()
+        let blocks = try XCTUnwrap(config.blocks)
+        XCTAssertEqual(blocks[0].clicks, [ClickAction(button: 2, .run(Array("gnome-system-monitor".utf8))), ClickAction(button: 4, .cycle)])
+        XCTAssertEqual(blocks[1].clicks, [ClickAction(button: 1, .toggleFormat)])
+        for (bad, message) in [
+            ("[[block]]\nblock = \"cpu\"\n[[block.click]]\nbutton = \"side\"\ncmd = \"x\"\n", "c:4:10: button is left, middle, right, up, down or 1 to 5"),
+            ("[[block]]\nblock = \"cpu\"\n[[block.click]]\nbutton = 1\naction = \"cycle\"\n", "c:5:10: only the mem block has forms to cycle"),
+            ("[[block]]\nblock = \"cpu\"\n[[block.click]]\nbutton = 1\n", "c:3:1: a click needs button and cmd or action"),
+        ] {
+            guard case .failure(let e) = Array(bad.utf8).withUnsafeBytes({ BarConfig.parse($0) }) else { XCTFail(bad); continue }
+            var out: [UInt8] = []
+            e.describe(file: Array("c".utf8), into: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), message)
+        }
+    }
+}

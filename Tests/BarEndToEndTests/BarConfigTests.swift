@@ -199,3 +199,23 @@ final class BarConfigTests: XCTestCase {
         XCTAssertEqual(b.stop(), 0)
     }
 }
+
+extension BarConfigTests {
+    func testAClickActionRunsItsCommandDetachedWithTheBlocksVariables() throws {
+        let ran = dir.url.appendingPathComponent("ran").path
+        try write("""
+            [[block]]
+            block = "load"
+            [[block.click]]
+            button = "right"
+            cmd = "echo $BLOCK_BUTTON $BLOCK_NAME $BLOCK_INSTANCE > \(ran)"
+            """)
+        let b = try bar(output: "i3bar")
+        XCTAssertTrue(b.waitFor { $0.count >= 3 }, "\(b.lines)")
+        b.send("[\n" + #"{"name":"load","instance":"load","button":3,"x":5,"y":6}"# + "\n")
+        let deadline = Date().addingTimeInterval(5)
+        while (try? String(contentsOfFile: ran, encoding: .utf8)) == nil && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try String(contentsOfFile: ran, encoding: .utf8), "3 load load\n")
+        XCTAssertEqual(b.stop(), 0)
+    }
+}

@@ -135,7 +135,35 @@ public struct BarBlock: Equatable, Sendable {
     public var critical: UInt64? = nil
     /// A command block's command and schedule.
     public var command: CommandSpec? = nil
+    /// What clicks on the block do (`[[block.click]]`); a button without an entry keeps the
+    /// block's own behaviour (mem's forms).
+    public var clicks: [ClickAction] = []
     public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
+}
+
+/// What a click with one button does on a block.
+public struct ClickAction: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// Run this by `/bin/sh -c`, detached (its own session; the bar does not wait).
+        case run([UInt8])
+        /// The block's next form (mem: used/total, breakdown, bar, percent).
+        case cycle
+        /// Show the short text in place of the full text, or back.
+        case toggleFormat
+    }
+    /// X11 button: 1 left, 2 middle, 3 right, 4 scroll up, 5 scroll down.
+    public var button: Int
+    public var kind: Kind
+    public init(button: Int, _ kind: Kind) { self.button = button; self.kind = kind }
+}
+
+/// What a click asks of the renderer's program.
+public enum ClickOutcome: Equatable, Sendable {
+    case none
+    /// The bar changed: draw it again.
+    case redraw
+    /// Run this command detached.
+    case run([UInt8])
 }
 
 /// What a command block runs and when (i3blocks' keys).
