@@ -48,7 +48,7 @@ harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules")
 # The modules a target links, in dependency order, and the support files it compiles.
 modules_of() {
     case $1 in
-        snapshot|snapshot-fields|clicks) echo UTF8Text SnapshotCodec BarCore ;;
+        snapshot|snapshot-fields|clicks) echo UTF8Text SnapshotCodec TOML BarCore ;;
         bookmarks) echo UTF8Text Bookmarks ;;
         history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
         toml) echo UTF8Text TOML ;;
@@ -89,7 +89,7 @@ build_module() {
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
-    [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/CClock.o")
+    [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     local extra=()
     if [[ $m == BarCore ]]; then build_clock; extra=("${clock_flags[@]}"); fi
