@@ -219,3 +219,22 @@ extension BarConfigTests {
         XCTAssertEqual(b.stop(), 0)
     }
 }
+
+extension BarConfigTests {
+    func testWaybarShowsTheSameBlocksAndCommandBlocks() throws {
+        try write("""
+            [[block]]
+            block = "load"
+
+            [[block]]
+            block = "command"
+            name = "hello"
+            command = "echo hello <b>"
+            """)
+        let b = try bar(output: "waybar")
+        XCTAssertTrue(b.waitFor { $0.last?.contains("hello &lt;b&gt;") == true }, "\(b.lines)")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(b.lines.last).utf8)) as? [String: Any])
+        XCTAssertEqual(object["text"] as? String, "load 0.52 0.48 0.40 | hello &lt;b&gt;")
+        XCTAssertEqual(b.stop(), 0)
+    }
+}

@@ -142,6 +142,42 @@ final class I3barClientTests: XCTestCase {
         XCTAssertTrue((0...1.5).contains(lag), "the clock shows \(shown), date says \(now)")
     }
 
+    /// Under real i3 and i3bar, a click (xdotool) on a command block reaches its command
+    /// with `BLOCK_BUTTON=1` and the block's name and instance.
+    func testAClickInI3barReachesACommandBlocksCommand() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw XCTSkip("xdotool is not installed") }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let clicked = dir.url.appendingPathComponent("clicked").path
+        let config = dir.url.appendingPathComponent("config.toml")
+        try """
+            [[block]]
+            block = "command"
+            name = "clickme"
+            instance = "here"
+            command = '[ -n "$BLOCK_BUTTON" ] && echo "$BLOCK_BUTTON $BLOCK_NAME $BLOCK_INSTANCE" > \(clicked); echo CLICK-ME-CLICK-ME-CLICK-ME'
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let display = 390 + Int(getpid() % 100)
+        let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --config \(config.path)",
+                                  display: display, screen: "800x600x24")
+        // i3bar sits at the bottom; the status line is right-aligned: the block is at the right end.
+        var done = false
+        let deadline = Date().addingTimeInterval(15)
+        while !done && Date() < deadline {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+            p.arguments = ["mousemove", "790", "594", "click", "1"]
+            p.environment = ["DISPLAY": ":\(display)"]
+            try p.run()
+            p.waitUntilExit()
+            usleep(300_000)
+            done = FileManager.default.fileExists(atPath: clicked)
+        }
+        XCTAssertEqual(try? String(contentsOfFile: clicked, encoding: .utf8), "1 clickme here\n", session.text)
+        XCTAssertTrue(session.i3.isRunning)
+        XCTAssertFalse(session.text.localizedCaseInsensitiveContains("error"), session.text)
+    }
+
     /// True when a sysstats-bar with this runtime dir is running.
     func isRendererRunning(_ runtimeDir: String) -> Bool {
         guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
