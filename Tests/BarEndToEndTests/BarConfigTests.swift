@@ -229,7 +229,7 @@ extension BarConfigTests {
             [[block]]
             block = "command"
             name = "hello"
-            command = "echo hello <b>"
+            command = "echo 'hello <b>'"
             """)
         let b = try bar(output: "waybar")
         XCTAssertTrue(b.waitFor { $0.last?.contains("hello &lt;b&gt;") == true }, "\(b.lines)")
