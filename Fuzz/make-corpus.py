@@ -135,7 +135,7 @@ def history_batch(boot_id, boot_time, uptime, now, samples, exits, clean, versio
 
 
 def main():
-    for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch", "toml"):
+    for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch", "toml", "command-output"):
         d = os.path.join(CORPUS, target)
         os.makedirs(d, exist_ok=True)
         # Inputs that once found a bug (regression-*) are kept: they are not generated.
@@ -204,6 +204,15 @@ def main():
     # toml: TOML 1.0's forms, as config.toml may hold them (and some it refuses).
     for name, text in TOML_SEEDS:
         write("toml", name, text.encode())
+
+    # command-output: the first byte picks the exit status (0, 33, 1, other) and the rest
+    # is what a command block's command printed: i3blocks' lines or a JSON object line.
+    write("command-output", "lines", b"\x00VOL 42%\n42%\n#00FF00\n")
+    write("command-output", "urgent", b"\x01mail 3\n")
+    write("command-output", "failed", b"\x02oops\n\n#zzz\n")
+    write("command-output", "json", b'\x00{"full_text":"Caf\\u00e9 \\"x\\"","short_text":"C","color":"#AABBCC","urgent":true}\n')
+    write("command-output", "hostile", b'\x00\x1b[31m"},{"full_text":"x<b>\xff\xc3\xe2\x80\xae\r\n')
+    write("command-output", "long", b"\x00" + "é".encode() * 700 + b"\n")
 
 
 TOML_SEEDS = [
