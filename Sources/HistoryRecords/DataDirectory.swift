@@ -1,3 +1,5 @@
+import ProcFS
+
 /// Where history lives, as a pure rule (no file system access), shared by the sampler,
 /// the writer and the CLI.
 public enum DataDirectory {
@@ -14,9 +16,11 @@ public enum DataDirectory {
     public static func join(_ directory: String, _ name: String) -> String {
         // Over bytes: `+` on Strings ran string-append code that the sampler runs nowhere
         // else, a 64 KiB window of its code pages (docs/performance.md).
-        var bytes = Array(directory.utf8)
+        // Not `Array(directory.utf8)` either (`copyUTF8`, a window of its own): ProcFS's
+        // byte copies.
+        var bytes = utf8Bytes(directory)
         if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
-        bytes.append(contentsOf: name.utf8)
+        appendUTF8(name, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 }

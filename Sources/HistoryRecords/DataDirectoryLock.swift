@@ -60,7 +60,7 @@ public final class DataDirectoryLock {
         if create, let problem = makeDirectories(directory) { return .failure(.unavailable(problem)) }
         // O_NOFOLLOW: the lock must be on the directory every party names, not on wherever a
         // symbolic link planted at that path points today.
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let fd = open(cPath(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             let reason = errno == ELOOP ? "it is a symbolic link (give the directory it points to)" : Errno.current.description
             return .failure(.unavailable("cannot open the data directory \(directory): \(reason)"))
@@ -80,16 +80,18 @@ public final class DataDirectoryLock {
 
     /// Creates `path` and its missing parents, each new one with mode 0700; nil when done.
     static func makeDirectories(_ path: String) -> String? {
+        // The path as bytes once (CPath.swift: the String conversion is start-up code of its own).
+        let pathC = cPath(path)
         var info = stat()
-        if stat(path, &info) == 0 {
+        if stat(pathC, &info) == 0 {
             return info.st_mode & S_IFMT == S_IFDIR ? nil : "\(path) is not a directory"
         }
-        var bytes = Array(path.utf8)
+        var bytes = utf8Bytes(path)
         while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         if let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash > 0 {
             if let problem = makeDirectories(String(decoding: bytes[..<slash], as: UTF8.self)) { return problem }
         }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+        if mkdir(pathC, 0o700) != 0 && errno != EEXIST {
             return "cannot create the data directory \(path): \(Errno.current.description)"
         }
         return nil

@@ -51,7 +51,7 @@ public struct HistoryBatch: Equatable, Sendable {
         self.endsCleanly = endsCleanly
     }
 
-    public static let magic: [UInt8] = Array("SSHB".utf8)
+    public static let magic: [UInt8] = [0x53, 0x53, 0x48, 0x42]  // "SSHB" (not `Array(_.utf8)`: CPath.swift)
     /// The version ``encode(into:)`` writes; ``decode(_:)`` reads it and every one before.
     public static let version: UInt16 = 2
     /// The oldest version ``decode(_:)`` reads.

@@ -20,7 +20,7 @@ struct BytePath {
     /// `root` without its trailing slashes; `/` (or an empty root) becomes empty, so that
     /// appending `/class/hwmon` gives `/class/hwmon`, as ``joinPath(_:_:)`` does.
     init(_ root: String) {
-        bytes = Array(root.utf8)
+        bytes = utf8Bytes(root)
         while bytes.count > 1 && bytes[bytes.count - 1] == 0x2F { bytes.removeLast() }
         if bytes.count == 1 && bytes[0] == 0x2F { bytes.removeLast() }
     }

@@ -10,10 +10,13 @@ import Glibc
 /// `open`, no allocation) and lists nothing.
 final class DirectoryStream {
     let path: String
+    /// `path` NUL-terminated, made once (CPath.swift says why not the String conversion).
+    private let pathC: [CChar]
     private var stream: OpaquePointer?
 
     init(_ path: String) {
         self.path = path
+        pathC = cPath(path)
     }
 
     deinit {
@@ -33,7 +36,7 @@ final class DirectoryStream {
             rewinddir(stream)
             return true
         }
-        stream = opendir(path)
+        stream = opendir(pathC)
         return stream != nil
     }
 

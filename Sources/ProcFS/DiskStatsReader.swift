@@ -67,7 +67,7 @@ public final class DiskStatsReader {
         blockDirectory = BytePath(sysRoot)
         blockDirectory.append("/block")
         var prefixes: [[UInt8]] = []
-        for i in 0..<excludedPrefixes.count { prefixes.append(Array(excludedPrefixes[i].utf8)) }
+        for i in 0..<excludedPrefixes.count { prefixes.append(utf8Bytes(excludedPrefixes[i])) }
         self.excludedPrefixes = prefixes
         var requested: [FixedName] = []
         for i in 0..<min(names.count, Self.maximumDisks) { requested.append(FixedName(names[i])) }

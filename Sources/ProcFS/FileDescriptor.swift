@@ -14,6 +14,7 @@ public struct FileDescriptor: Equatable {
 
     /// Opens `path` read-only, close-on-exec. Wraps `open(2)`.
     public static func open(_ path: String, flags: Int32 = 0) -> Result<FileDescriptor, Errno> {
+        let path = cPath(path)  // not the implicit String conversion (utf8CString): CPath.swift
         while true {
             let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | flags)
             if fd >= 0 { return .success(FileDescriptor(rawValue: fd)) }

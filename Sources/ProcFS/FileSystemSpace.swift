@@ -34,7 +34,7 @@ public final class FileSystemSpace {
 
     public init(path: String) {
         self.path = path
-        cPath = Array(path.utf8CString)
+        cPath = ProcFS.cPath(path)
     }
 
     /// Measures the file system now; nil when `statvfs` fails (the path is gone, not

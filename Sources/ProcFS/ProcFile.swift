@@ -46,11 +46,11 @@ public func joinPath(_ root: String, _ path: String) -> String {
     // Over UTF-8 bytes: String.hasPrefix/hasSuffix would be the sampler's only users of
     // their code pages (a 64 KiB window resident for its life, for a few calls at start).
     let slash = UInt8(ascii: "/")
-    var r = Array(root.utf8)
+    var r = utf8Bytes(root)
     while r.count > 1 && r.last == slash { r.removeLast() }
     let rootIsSlash = r.count == 1 && r[0] == slash
     var joined = rootIsSlash ? [] : r
     if path.utf8.first != slash { joined.append(slash) }
-    joined.append(contentsOf: path.utf8)
+    appendUTF8(path, to: &joined)
     return String(decoding: joined, as: UTF8.self)
 }

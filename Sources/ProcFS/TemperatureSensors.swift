@@ -122,7 +122,7 @@ public final class TemperatureSensors {
 
     /// The sensor `name` picks (see the type's documentation), or nil.
     public static func resolve(_ name: String, in sensors: [TemperatureSensor]) -> Int? {
-        let bytes = Array(name.utf8)
+        let bytes = utf8Bytes(name)
         return bytes.withUnsafeBytes { resolve(bytes: $0, in: sensors) }
     }
 

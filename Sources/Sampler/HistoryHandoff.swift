@@ -42,7 +42,7 @@ public final class HistoryHandoff {
         var bytes = buffer[0..<n].map { UInt8(bitPattern: $0) }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         bytes.removeSubrange((slash + 1)...)
-        bytes.append(contentsOf: "sysstatsd-history".utf8)
+        appendUTF8("sysstatsd-history", to: &bytes)  // not `append(contentsOf: _.utf8)`: CPath.swift
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -81,17 +81,20 @@ public final class HistoryHandoff {
         // argv as a buffer of C strings: an [UnsafeMutablePointer<CChar>?] made its
         // metadata through the runtime's demangler (Optional's code pages, for one call).
         let cArgs = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 5)
-        cArgs[0] = strdup(writerPath)
+        // The paths as bytes (ProcFS's CPath.swift): a String passed for a `const char *`
+        // is converted with `utf8CString`, start-up code of its own.
+        let writerPathC = cPath(writerPath)
+        cArgs[0] = strdup(writerPathC)
         cArgs[1] = strdup("--data-dir")
-        cArgs[2] = strdup(dataDirectory)
-        cArgs[3] = strdup(HistoryWriterStatus.quietWhenFullFlag)
+        cArgs[2] = strdup(cPath(dataDirectory))
+        cArgs[3] = strdup(cPath(HistoryWriterStatus.quietWhenFullFlag))
         cArgs[4] = nil
         defer {
             for i in 0..<4 { free(cArgs[i]) }
             cArgs.deallocate()
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, writerPath, &actions, nil, cArgs, environ)
+        let status = posix_spawn(&pid, writerPathC, &actions, nil, cArgs, environ)
         close(readEnd)
         guard status == 0 else {
             close(writeEnd)

@@ -37,7 +37,7 @@ final class RulesWatcher {
     ///   - path: the rules cache; nil for the built-in rules only.
     ///   - builtins: whether the built-in rules apply while there is no (good) cache.
     init(path: String?, builtins: Bool) {
-        self.path = path.map { Array($0.utf8CString) }
+        self.path = path.map { cPath($0) }  // not utf8CString: ProcFS's CPath.swift
         displayPath = path ?? ""
         self.builtins = builtins
         resolver = NameResolver(rules: builtins ? BuiltinBookmarks.rules : [])

@@ -41,8 +41,8 @@ public final class SnapshotWriter {
     public init(directory: OpenRuntimeDirectory) {
         self.directory = directory
         self.path = RuntimeDirectory.snapshotPath(in: directory.path)
-        nameC = Array(SnapshotLocation.fileName.utf8CString)
-        temporaryNameC = Array(".snapshot.tmp".utf8CString)
+        nameC = cPath(SnapshotLocation.fileName)  // not utf8CString: ProcFS's CPath.swift
+        temporaryNameC = cPath(".snapshot.tmp")
         bytes.reserveCapacity(Snapshot.maximumEncodedSize)
     }
 

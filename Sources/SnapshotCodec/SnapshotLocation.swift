@@ -22,11 +22,24 @@ public enum SnapshotLocation {
 
     static func join(_ directory: String, _ name: String) -> String {
         // Over bytes: `+` on Strings ran string-append code that the sampler runs nowhere
-        // else, a 64 KiB window of its code pages (docs/performance.md).
-        var bytes = Array(directory.utf8)
+        // else, a 64 KiB window of its code pages (docs/performance.md); and copied through
+        // `withUTF8`, not `Array(_.utf8)` / `append(contentsOf: _.utf8)` (`copyUTF8`, another).
+        var bytes: [UInt8] = []
+        appendUTF8(directory, to: &bytes)
         if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
-        bytes.append(contentsOf: name.utf8)
+        appendUTF8(name, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `string`'s UTF-8 bytes to `bytes` (ProcFS's `appendUTF8`; this module does not
+    /// import ProcFS).
+    static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { utf8 in
+            bytes.reserveCapacity(bytes.count + utf8.count)
+            var i = 0
+            while i < utf8.count { bytes.append(utf8[i]); i += 1 }
+        }
     }
 
     /// Decimal digits without string interpolation (which Embedded Swift lacks for integers).

@@ -25,7 +25,9 @@ public enum RuntimeDirectory {
     /// Creates `path` (mode 0700) if it does not exist, then checks it.
     /// Returns a one-line reason when the directory cannot be used.
     public static func prepare(_ path: String) -> Result<Void, RuntimeDirectoryError> {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+        // Paths as bytes for the system calls here: passing a String converts it with
+        // `utf8CString`, start-up code of its own (ProcFS's CPath.swift).
+        if mkdir(cPath(path), 0o700) != 0 && errno != EEXIST {
             return .failure(RuntimeDirectoryError(path: path, reason: "cannot create it: \(Errno.current)"))
         }
         return check(path)
@@ -34,7 +36,7 @@ public enum RuntimeDirectory {
     /// Checks that `path` is a directory we own, not a symlink, mode 0700 (no group/other bits).
     public static func check(_ path: String, uid: UInt32 = geteuid()) -> Result<Void, RuntimeDirectoryError> {
         var info = stat()
-        if lstat(path, &info) != 0 {
+        if lstat(cPath(path), &info) != 0 {
             return .failure(RuntimeDirectoryError(path: path, reason: "cannot stat it: \(Errno.current)"))
         }
         return check(info, path: path, uid: uid)
@@ -63,12 +65,13 @@ public enum RuntimeDirectory {
     /// again (fstat, same device and inode as the path's lstat): the path cannot be swapped
     /// between the check and the open. Readers (the CLI) and the sampler use it alike.
     public static func open(_ path: String, uid: UInt32 = geteuid()) -> Result<OpenRuntimeDirectory, RuntimeDirectoryError> {
+        let pathC = cPath(path)
         var named = stat()
-        if lstat(path, &named) != 0 {
+        if lstat(pathC, &named) != 0 {
             return .failure(RuntimeDirectoryError(path: path, reason: "cannot stat it: \(Errno.current)"))
         }
         if case .failure(let e) = check(named, path: path, uid: uid) { return .failure(e) }
-        let fd = retryingInterrupts { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        let fd = retryingInterrupts { Glibc.open(pathC, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         if fd < 0 { return .failure(RuntimeDirectoryError(path: path, reason: "cannot open it: \(Errno.current)")) }
         var opened = stat()
         guard fstat(fd, &opened) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino else {
@@ -94,7 +97,7 @@ public struct OpenRuntimeDirectory {
 
     init(path: String, descriptor: FileDescriptor, device: dev_t, inode: ino_t) {
         self.path = path; self.descriptor = descriptor; self.device = device; self.inode = inode
-        pathC = Array(path.utf8CString)
+        pathC = cPath(path)
     }
 
     /// True when `path` still names this directory (one lstat(2)).
@@ -160,6 +163,6 @@ public struct RuntimeDirectoryError: Error, Equatable, CustomStringConvertible {
 /// at start-up that initialiser was the only code run in a 64 KiB window of the sampler's
 /// code pages (docs/performance.md).
 public func environmentValue(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
+    guard let value = getenv(cPath(name)) else { return nil }
     return String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
 }

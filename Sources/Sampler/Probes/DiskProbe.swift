@@ -16,7 +16,7 @@ struct DiskProbe {
         var spaces: [FileSystemSpace] = [], mountBytes: [[UInt8]] = []
         for i in 0..<min(mounts.count, Snapshot.maximumDisks) {
             spaces.append(FileSystemSpace(path: mounts[i]))
-            var bytes = Array(mounts[i].utf8)
+            var bytes = utf8Bytes(mounts[i])
             while bytes.count > Snapshot.maximumPathLength { bytes.removeLast() }
             mountBytes.append(bytes)
         }
