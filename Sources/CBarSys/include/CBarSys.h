@@ -23,17 +23,6 @@
 static inline int cbarsys_errno(void) { return errno; }
 /// signal(SIGPIPE, SIG_IGN): a closed stdout then shows up as EPIPE from write().
 static inline void cbarsys_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
-/// Blocks SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 and returns a signalfd for them (-1 on error).
-static inline int cbarsys_signalfd(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGUSR1);
-    sigaddset(&set, SIGUSR2);
-    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
-    return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-}
 /// Milliseconds since the epoch (CLOCK_REALTIME).
 static inline unsigned long long cbarsys_realtime_ms(void) {
     struct timespec ts;
@@ -86,9 +75,10 @@ static inline int cbarsys_set_nonblocking(int fd) {
     if (flags < 0) return -1;
     return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
-/// Like cbarsys_signalfd, plus SIGHUP (reload the config), SIGCHLD (a command block's child
-/// ended) and SIGRTMIN+n for each of the `count` offsets in `realtime` (a command block's
-/// `signal`, as i3blocks: `pkill -RTMIN+n sysstats-bar`). -1 on error.
+/// Blocks SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 (i3bar's stop and continue), SIGHUP (reload
+/// the config), SIGCHLD (a command block's child ended) and SIGRTMIN+n for each of the
+/// `count` offsets in `realtime` (a command block's `signal`, as i3blocks: `pkill -RTMIN+n
+/// sysstats-bar`), and returns a signalfd for them (-1 on error).
 int cbarsys_signalfd_with(const int *realtime, int count);
 /// SIGRTMIN (glibc's value, a function call there).
 static inline int cbarsys_sigrtmin(void) { return SIGRTMIN; }
