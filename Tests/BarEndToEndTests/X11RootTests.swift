@@ -60,6 +60,35 @@ final class X11RootTests: XCTestCase {
         XCTAssertEqual(bar.stop(), 0)
     }
 
+    /// dwm's root window name shows the config file's blocks and command blocks too, and a
+    /// command block's signal reaches it.
+    func testX11RootShowsCommandBlocksAndTheirSignals() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 1))
+        let counter = dir.url.appendingPathComponent("n").path
+        let config = dir.url.appendingPathComponent("config.toml")
+        try """
+            [[block]]
+            block = "uptime"
+
+            [[block]]
+            block = "command"
+            name = "count"
+            command = "echo x >> \(counter); echo runs $(wc -l < \(counter))"
+            signal = 3
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let bar = try BarProcess(["--output", "x11-root", "--runtime-dir", dir.path, "--config", config.path], stdin: false)
+        var name = ""
+        var deadline = Date().addingTimeInterval(5)
+        while !name.contains("| runs 1"), Date() < deadline { name = try rootName(); usleep(20_000) }
+        XCTAssertEqual(name, #"_NET_WM_NAME(UTF8_STRING) = "up 1h 0m | runs 1""# + "\n")
+        kill(bar.pid, __libc_current_sigrtmin() + 3)   // sysstats-bar execs sysstats-bar-x11: the same pid
+        deadline = Date().addingTimeInterval(5)
+        while !name.contains("| runs 2"), Date() < deadline { name = try rootName(); usleep(20_000) }
+        XCTAssertTrue(name.contains("up 1h 0m | runs 2"), name)
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
     func testLosingTheDisplayEndsWithStatusOne() throws {
         let dir = try RuntimeDir()
         try dir.publish(sampleSnapshot(sequence: 1))
