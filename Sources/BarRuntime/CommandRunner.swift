@@ -227,6 +227,12 @@ struct CommandRunner {
         schedule(i, nowMs: nowMs)
     }
 
+    /// Frees the buffers (a reload replaces this runner; after ``stopAll()``).
+    func deallocate() {
+        for c in children { c.buffer.deallocate() }
+        scratch.deallocate()
+    }
+
     /// Ends every child (the bar exits or reloads its configuration).
     mutating func stopAll() {
         for i in children.indices where children[i].pid != 0 {

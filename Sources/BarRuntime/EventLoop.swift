@@ -305,6 +305,7 @@ public struct Bar<Sink: BarSink> {
             fresh.memForm = renderer.memForm
             fresh.continueStream()
             commands.stopAll()
+            commands.deallocate()
             options = o
             renderer = fresh
             commands = CommandRunner(blocks: renderer.blocks)
