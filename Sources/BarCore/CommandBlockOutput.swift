@@ -67,11 +67,7 @@ public enum CommandBlockOutput {
     }
 
     static func setColor(_ text: UnsafeRawBufferPointer, into v: inout BlockValue) {
-        guard text.count == 7 || text.count == 9, text[0] == UInt8(ascii: "#") else { return }
-        for i in 1..<text.count {
-            let b = text[i]
-            guard (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102) else { return }
-        }
+        guard Theme.isColor(text) else { return }
         v.color.reset()
         for b in text { v.color.append(b) }
     }

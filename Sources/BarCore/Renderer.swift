@@ -139,7 +139,7 @@ public struct Renderer {
     func blockIndex(of click: ClickEvent) -> Int? {
         for (i, block) in blocks.enumerated() where block.kind == click.block && block.kind != .command {
             if click.instance.isEmpty { return i }
-            let instance = block.argument.isEmpty ? nameBytes(block.kind) : block.argument
+            let instance = block.argument.isEmpty ? bytes(block.kind.name) : block.argument
             if instance == click.instance { return i }
         }
         return nil
@@ -254,9 +254,3 @@ public func utf8PrefixLength(_ bytes: [UInt8], maximum: Int) -> Int {
 }
 
 /// A kind's name as bytes (its i3bar instance when it has no argument).
-func nameBytes(_ kind: BlockKind) -> [UInt8] {
-    var out: [UInt8] = []
-    let n = kind.name
-    for i in 0..<n.utf8CodeUnitCount { out.append(n.utf8Start[i]) }
-    return out
-}

@@ -14,8 +14,8 @@ public struct Theme: Equatable, Sendable {
     public init() {}
 
     /// Whether `bytes` is an i3bar colour: `#` and 6 or 8 hex digits.
-    public static func isColor(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count == 7 || bytes.count == 9, bytes[0] == UInt8(ascii: "#") else { return false }
+    public static func isColor<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        guard bytes.count == 7 || bytes.count == 9, bytes.first == UInt8(ascii: "#") else { return false }
         for b in bytes.dropFirst() {
             let hex = (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
             if !hex { return false }

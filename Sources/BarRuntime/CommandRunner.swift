@@ -71,8 +71,8 @@ struct CommandRunner {
         guard children[i].pid == 0 else { return }
         var env: [UnsafeMutablePointer<CChar>?] = []
         var storage = children[i].clickEnvironment
-        storage.append(cEnv("BLOCK_NAME=", children[i].spec.name))
-        storage.append(cEnv("BLOCK_INSTANCE=", children[i].spec.instance))
+        storage.append(environmentEntry("BLOCK_NAME=", children[i].spec.name))
+        storage.append(environmentEntry("BLOCK_INSTANCE=", children[i].spec.instance))
         var fd: Int32 = -1
         let pid: Int32 = storage.withUnsafeMutableBufferPointer { all in
             for k in all.indices { env.append(all[k].withUnsafeMutableBufferPointer { $0.baseAddress }) }
@@ -144,8 +144,8 @@ struct CommandRunner {
     mutating func click(name: ArraySlice<UInt8>, instance: ArraySlice<UInt8>, button: Int, x: Int, y: Int,
                         nowMs: UInt64, renderer: inout Renderer) -> Bool {
         for i in children.indices where children[i].spec.name.elementsEqual(name) && children[i].spec.instance.elementsEqual(instance) {
-            children[i].clickEnvironment = [cEnv("BLOCK_BUTTON=", decimal(button)), cEnv("BLOCK_X=", decimal(x)),
-                                            cEnv("BLOCK_Y=", decimal(y))]
+            children[i].clickEnvironment = [environmentEntry("BLOCK_BUTTON=", button), environmentEntry("BLOCK_X=", x),
+                                            environmentEntry("BLOCK_Y=", y)]
             if !children[i].spec.persist { start(i, nowMs: nowMs, renderer: &renderer) }
             return true
         }
@@ -240,19 +240,4 @@ struct CommandRunner {
             if children[i].fd >= 0 { _ = close(children[i].fd); children[i].fd = -1 }
         }
     }
-}
-
-/// `prefix` followed by `value` and a NUL.
-private func cEnv(_ prefix: StaticString, _ value: [UInt8]) -> [CChar] {
-    var out: [CChar] = []
-    for i in 0..<prefix.utf8CodeUnitCount { out.append(CChar(bitPattern: prefix.utf8Start[i])) }
-    for b in value where b != 0 { out.append(CChar(bitPattern: b)) }
-    out.append(0)
-    return out
-}
-
-private func decimal(_ n: Int) -> [UInt8] {
-    var w = ByteWriter(capacity: 24)
-    w.appendDecimal(n)
-    return w.bytes
 }

@@ -511,10 +511,16 @@ public struct Bar<Sink: BarSink> {
 
 /// `prefix` and a decimal number, NUL-terminated.
 func environmentEntry(_ prefix: StaticString, _ n: Int) -> [CChar] {
-    var w = ByteWriter(capacity: 32)
-    w.append(prefix)
+    var w = ByteWriter(capacity: 24)
     w.appendDecimal(n)
-    var out: [CChar] = w.bytes.map { CChar(bitPattern: $0) }
+    return environmentEntry(prefix, w.bytes)
+}
+
+/// `prefix` followed by `value` (NUL bytes dropped) and a NUL.
+func environmentEntry(_ prefix: StaticString, _ value: [UInt8]) -> [CChar] {
+    var out: [CChar] = []
+    for i in 0..<prefix.utf8CodeUnitCount { out.append(CChar(bitPattern: prefix.utf8Start[i])) }
+    for b in value where b != 0 { out.append(CChar(bitPattern: b)) }
     out.append(0)
     return out
 }

@@ -196,15 +196,15 @@ public struct ReportJSON: Encodable, Equatable {
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         // Explicit nulls rather than missing keys: "not measured" is an answer too.
-        if let uptimeSeconds { try c.encode(uptimeSeconds, forKey: .uptimeSeconds) } else { try c.encodeNil(forKey: .uptimeSeconds) }
-        if let cpuPercent { try c.encode(cpuPercent, forKey: .cpuPercent) } else { try c.encodeNil(forKey: .cpuPercent) }
-        if let memoryMiB { try c.encode(memoryMiB, forKey: .memoryMiB) } else { try c.encodeNil(forKey: .memoryMiB) }
-        if let swap { try c.encode(swap, forKey: .swap) } else { try c.encodeNil(forKey: .swap) }
-        if let load { try c.encode(load, forKey: .load) } else { try c.encodeNil(forKey: .load) }
+        try c.encodeNullable(uptimeSeconds, forKey: .uptimeSeconds)
+        try c.encodeNullable(cpuPercent, forKey: .cpuPercent)
+        try c.encodeNullable(memoryMiB, forKey: .memoryMiB)
+        try c.encodeNullable(swap, forKey: .swap)
+        try c.encodeNullable(load, forKey: .load)
         // Explicit null rather than a missing key: "no battery" is an answer.
-        if let battery { try c.encode(battery, forKey: .battery) } else { try c.encodeNil(forKey: .battery) }
-        if let processes { try c.encode(processes, forKey: .processes) } else { try c.encodeNil(forKey: .processes) }
-        if let running { try c.encode(running, forKey: .running) } else { try c.encodeNil(forKey: .running) }
+        try c.encodeNullable(battery, forKey: .battery)
+        try c.encodeNullable(processes, forKey: .processes)
+        try c.encodeNullable(running, forKey: .running)
         try c.encode(unavailable, forKey: .unavailable)
         try c.encode(topCPU, forKey: .topCPU)
         try c.encode(topMemory, forKey: .topMemory)
