@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock"],
                 swiftSettings: embedded),
         .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
-                          swiftSettings: embedded),
+                          swiftSettings: embedded, linkerSettings: staticExecutable),
         // The X11 outputs (x11-root, x11-window) get their own binary so that text/i3bar do not
         // pay for an X library; `sysstats-bar --output x11-root|x11-window` execs it. It speaks
         // X through libxcb, not Xlib: Xlib's pages cost ~0.4 MB more resident memory.

@@ -120,6 +120,7 @@ public let usageText: StaticString = """
     usage: sysstats-bar [--output text|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
                         [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
                         [--size WxH] [--position X,Y] [--image FILE] [--click 1|3] [--config FILE]
+                        [--no-start-sampler] [--sampler-option ARG]...
       --output       bar protocol (default text); x11-root sets the root window name (dwm);
                      the panel image: x11-window (a dock window), png:FILE (rewritten
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
@@ -141,6 +142,11 @@ public let usageText: StaticString = """
                      kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
       --config       the config file (default $XDG_CONFIG_HOME/sysstats/config.toml, else
                      ~/.config/sysstats/config.toml; docs/configuration.md); the flags win over it
+      --no-start-sampler  do not start sysstatsd when none runs for the runtime dir (by
+                     default the bar starts it, detached, logging to RUNTIME-DIR/sysstatsd.log;
+                     also SYSSTATS_NO_START_SAMPLER=1)
+      --sampler-option  an argument for the sysstatsd the bar starts, e.g.
+                     --sampler-option=--interval=2 (repeatable)
 
     """
 
@@ -172,6 +178,10 @@ public struct BarOptions: Equatable, Sendable {
     public var formatsGiven = false
     /// The config file's theme (default: the built-in look).
     public var theme = Theme()
+    /// Start sysstatsd when none holds the runtime directory (`--no-start-sampler`: false).
+    public var startSampler = true
+    /// `--sampler-option`: arguments for the sysstatsd the bar starts.
+    public var samplerOptions: [[UInt8]] = []
 
     /// These options over a config file's: `--blocks` wins over its `[[block]]` list; its
     /// theme applies.
@@ -256,6 +266,12 @@ public struct BarOptions: Equatable, Sendable {
             } else if bytesEqual(name, "--format") {
                 try o.formats.add(try value())
                 o.formatsGiven = true
+            } else if bytesEqual(name, "--no-start-sampler") {
+                o.startSampler = false
+            } else if bytesEqual(name, "--sampler-option") {
+                let v = try value()
+                guard !v.contains(0), o.samplerOptions.count < 32 else { throw .unknownOption }
+                o.samplerOptions.append(Array(v))
             } else if bytesEqual(name, "--config") {
                 let v = try value()
                 guard !v.isEmpty else { throw .emptyConfigPath }

@@ -79,6 +79,8 @@ public struct Bar<Sink: BarSink> {
     var paused = false
     /// The command blocks' children.
     var commands: CommandRunner
+    /// Starts sysstatsd when none runs for this runtime directory.
+    var starter: SamplerStarter
     /// The config file (no NUL) and the inotify watch on its directory; nil / -1 without.
     let configPath: [UInt8]?
     var configWatch: Int32 = -1
@@ -116,6 +118,8 @@ public struct Bar<Sink: BarSink> {
         readClicks = options.output == .i3bar && !options.once
         wantsUsage = options.blocks.contains { $0.kind == .selfCost }
         commands = CommandRunner(blocks: renderer.blocks)
+        starter = SamplerStarter(options: options, runtimeDir: runtimeDir,
+                                 environmentSaysNo: getenv("SYSSTATS_NO_START_SAMPLER").map { $0.pointee != 0 && $0.pointee != 0x30 } ?? false)
         configPath = configFilePath(options)
         fdCapacity = 4 + commands.children.count
         fds = .allocate(capacity: fdCapacity)
@@ -426,6 +430,9 @@ public struct Bar<Sink: BarSink> {
         inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
         if signalFD < 0 || inotifyFD < 0 { writeError("sysstats-bar: cannot set up signalfd/inotify"); exit(1) }
         if readClicks && cbarsys_set_nonblocking(0) < 0 { readClicks = false }
+        // No sampler for this runtime directory: start one (it creates the directory, which
+        // the watch below then finds).
+        _ = starter.startIfNeeded(nowMs: nowMs())
         if options.output == .i3bar {
             // The header alone in the first write: bars decide JSON vs text from it.
             let h = i3barHeader
@@ -449,6 +456,11 @@ public struct Bar<Sink: BarSink> {
                 let untilTick = Int32(min(tick - now, 3_600_000))
                 timeout = timeout < 0 ? untilTick : min(timeout, untilTick)
             }
+            if !isCurrent(now) && starter.enabled {
+                // Nothing current to show: look for a sampler again when the retry is due.
+                let untilRetry = Int32(min(starter.isDue(nowMs: now) ? 0 : starter.lastAttemptMs + SamplerStarter.retryMs - now, 3_600_000))
+                timeout = timeout < 0 ? untilRetry : min(timeout, untilRetry)
+            }
             if let due = commands.nextDeadline() {
                 let untilDue = Int32(min(due > now ? due - now : 0, 3_600_000))
                 timeout = timeout < 0 ? untilDue : min(timeout, untilDue)
@@ -465,6 +477,7 @@ public struct Bar<Sink: BarSink> {
             }
             if ready == 0 {
                 // Staleness timer, the clock, a command due, or the retry for a missing or refused runtime dir.
+                if !isCurrent(nowMs()) && starter.startIfNeeded(nowMs: nowMs()) && watch < 0 && addWatch() { _ = load() }
                 if watch < 0 && addWatch() { _ = load() } else if !dirChecked { _ = load() }
                 _ = commands.runDue(nowMs: nowMs(), renderer: &renderer)
                 emit()

@@ -138,17 +138,9 @@ func residentKiB(statm path: [UInt8], buffer: UnsafeMutableRawBufferPointer, pag
 /// Replaces this process with the program `name` from the directory of this
 /// executable (/proc/self/exe), passing the same arguments. Returns only on failure.
 public func execSibling(_ name: StaticString) {
-    var path = [UInt8](repeating: 0, count: 4096 + 64)
-    let n = path.withUnsafeMutableBufferPointer { p in
-        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 4096) { readlink("/proc/self/exe", $0, 4096) }
-    }
-    guard n > 0 else { return }
-    var end = n
-    while end > 0 && path[end - 1] != UInt8(ascii: "/") { end -= 1 }
-    for i in 0..<name.utf8CodeUnitCount { path[end + i] = name.utf8Start[i] }
-    path[end + name.utf8CodeUnitCount] = 0
-    guard let argv = cbarsys_argv() else { return }
-    path.withUnsafeBufferPointer { p in
+    var path = siblingPath(name)
+    guard !path.isEmpty, let argv = cbarsys_argv() else { return }
+    path.withUnsafeMutableBufferPointer { p in
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { _ = execv($0, argv) }
     }
 }

@@ -3,6 +3,7 @@
 // command blocks' child processes are started and reaped here too.
 #define _GNU_SOURCE
 #include "CBarSys.h"
+#include <sys/file.h>
 
 static int saved_argc;
 static char **saved_argv;
@@ -109,6 +110,9 @@ static int spawn(const char *command, char *const extra_env[], int stdin_fd, int
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     }
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    // Only stdin, stdout and stderr: a command (or a click action that outlives the bar)
+    // must not keep the bar's own descriptors, or its parent's, open.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     sigset_t none, all;
     sigemptyset(&none);
     sigfillset(&all);
@@ -167,4 +171,57 @@ int cbarsys_reap(int *status) {
     if (pid <= 0) return pid < 0 ? -1 : 0;
     *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : (WIFSIGNALED(raw) ? 128 + WTERMSIG(raw) : 255);
     return pid;
+}
+
+int cbarsys_sampler_running(const char *dir) {
+    int fd;
+    do { fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC); } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return errno == ENOENT ? 0 : -1;
+    int running = 0;
+    if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+        flock(fd, LOCK_UN);
+    } else {
+        running = errno == EWOULDBLOCK ? 1 : -1;
+    }
+    close(fd);
+    return running;
+}
+
+int cbarsys_open_log(const char *path, long maximum) {
+    int fd;
+    do { fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600); } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return -1;
+    struct stat info;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_uid != getuid()) { close(fd); return -1; }
+    if (info.st_size > maximum && ftruncate(fd, 0) != 0) { close(fd); return -1; }
+    return fd;
+}
+
+int cbarsys_spawn_daemon(const char *path, char *const argv[], int log_fd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    if (posix_spawn_file_actions_init(&actions) != 0) return -ENOMEM;
+    if (posix_spawnattr_init(&attr) != 0) { posix_spawn_file_actions_destroy(&actions); return -ENOMEM; }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    if (log_fd >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, log_fd, 2);
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    }
+    // Nothing else the bar holds (a pipe of the bar's own parent, say) may outlive it in the
+    // sampler: whoever waits for that pipe's end would wait for the sampler's.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    extern char **environ;
+    pid_t pid = 0;
+    int error = posix_spawn(&pid, path, &actions, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    return error == 0 ? (int)pid : -error;
 }

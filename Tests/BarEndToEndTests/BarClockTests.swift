@@ -48,7 +48,7 @@ final class BarClockTests: XCTestCase {
         let bar = Process()
         bar.executableURL = URL(fileURLWithPath: try BarProcess.binary())
         bar.arguments = ["--once", "--runtime-dir", dir.path, "--blocks", "load,time"]
-        bar.environment = ["TZ": "UTC", "LC_ALL": "C"]
+        bar.environment = ["TZ": "UTC", "LC_ALL": "C", "SYSSTATS_NO_START_SAMPLER": "1"]
         let out = Pipe()
         bar.standardOutput = out
         let before = utcDate("%a %Y-%m-%d %H:%M")

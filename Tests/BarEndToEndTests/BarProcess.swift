@@ -9,6 +9,9 @@ final class BarProcess: @unchecked Sendable {  // output is guarded by lock
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func binary(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        // A bar a test starts must not start a real sysstatsd on this machine's /proc; the tests
+        // of that start it on a fixture tree (BarStartsSamplerTests).
+        setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
         let dir = ProcessInfo.processInfo.environment["SYSSTATS_BIN_DIR"].map { URL(fileURLWithPath: $0) }
             ?? packageRoot.appendingPathComponent(".build/release")
         let path = dir.appendingPathComponent("sysstats-bar").path

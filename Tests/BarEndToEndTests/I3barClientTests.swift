@@ -43,7 +43,9 @@ final class I3barClientTests: XCTestCase {
         let i3 = Process()
         i3.executableURL = URL(fileURLWithPath: Self.i3)
         i3.arguments = ["-c", config.path]
-        i3.environment = ["DISPLAY": ":\(display)", "PATH": "/usr/bin:/bin", "HOME": dir.path].merging(environment) { $1 }
+        // SYSSTATS_NO_START_SAMPLER: the bar shows the fixture snapshot, it starts no sampler.
+        i3.environment = ["DISPLAY": ":\(display)", "PATH": "/usr/bin:/bin", "HOME": dir.path, "SYSSTATS_NO_START_SAMPLER": "1"]
+            .merging(environment) { $1 }
         let handle = try FileHandle(forWritingTo: log)
         i3.standardOutput = handle
         i3.standardError = handle
@@ -233,5 +235,36 @@ final class I3barClientTests: XCTestCase {
             if args.first?.hasSuffix("sysstats-bar") == true && args.contains(runtimeDir) { return true }
         }
         return false
+    }
+}
+
+extension I3barClientTests {
+    /// `status_command sysstats-bar --output i3bar` is all an i3 user writes: under real i3,
+    /// the bar starts the sampler (here on a fixture tree) and i3bar shows its figures.
+    func testUnderI3TheStatusCommandAloneStartsTheSampler() throws {
+        let dir = try RuntimeDir()
+        let runtime = dir.path
+        let tree = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/sampler-desktop/1")
+        let command = "\(try BarProcess.binary()) --output i3bar --runtime-dir \(runtime) --blocks procs"
+            + " --sampler-option=--proc-root=\(tree.appendingPathComponent("proc").path)"
+            + " --sampler-option=--sys-root=\(tree.appendingPathComponent("sys").path) --sampler-option=--no-history"
+        let session = try startI3(dir, statusCommand: command, display: 590 + Int(getpid() % 100), screen: "800x600x24",
+                                  environment: ["SYSSTATS_NO_START_SAMPLER": "0"])
+        let snapshot = runtime + "/snapshot"
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: snapshot) && Date() < deadline { usleep(50_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: snapshot), "the sampler the bar started writes snapshots: \(session.text)")
+        // The sampler is in a session of its own, not i3bar's child's.
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        let sampler = pids.first { pid in
+            let args = ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()).split(separator: 0)
+                .map { String(decoding: $0, as: UTF8.self) }
+            return args.first?.hasSuffix("sysstatsd") == true && args.contains(runtime)
+        }
+        let pid = try XCTUnwrap(sampler, "a sysstatsd for \(runtime)")
+        XCTAssertEqual(getsid(pid), pid)
+        XCTAssertTrue(session.i3.isRunning)
+        XCTAssertFalse(session.text.localizedCaseInsensitiveContains("error"), session.text)
+        kill(pid, SIGTERM)
     }
 }

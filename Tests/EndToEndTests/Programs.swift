@@ -16,6 +16,8 @@ enum Programs {
 
     /// The path of a built program; fails the test with the command that builds it.
     static func path(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        // A bar a test starts must not start a real sysstatsd on this machine's /proc.
+        setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
         let url = binDir.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
             XCTFail("\(url.path) is missing: run `swift build -c release` first (install/test.sh does)", file: file, line: line)

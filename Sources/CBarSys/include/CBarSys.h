@@ -90,6 +90,18 @@ static inline int cbarsys_sigrtmin(void) { return SIGRTMIN; }
 int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd);
 /// As cbarsys_spawn_shell, and its stdin is a pipe too: `*in_fd` (non-blocking) writes to it.
 int cbarsys_spawn_shell_duplex(const char *command, char *const extra_env[], int *out_fd, int *in_fd);
+/// 1 when a sampler holds the runtime directory `dir`'s lock (a shared, non-blocking flock
+/// test on the directory, released at once), 0 when none does or `dir` does not exist, -1
+/// when it cannot be told (not a directory, a symlink, no permission).
+int cbarsys_sampler_running(const char *dir);
+/// Opens `path` to append to it (a log): created 0600, never through a symlink, a regular
+/// file of ours, emptied first when it grew past `maximum` bytes. Returns the fd or -1.
+int cbarsys_open_log(const char *path, long maximum);
+/// Starts the program `path` with `argv` fully detached: its own session (a bar's process
+/// group is stopped and continued by i3bar, never it), stdin and stdout on /dev/null,
+/// stderr on `log_fd` (or /dev/null when -1), default signal mask and dispositions, this
+/// environment. Returns the pid, or -errno.
+int cbarsys_spawn_daemon(const char *path, char *const argv[], int log_fd);
 /// kill(2) for one process (never a group: pid must be above 0).
 int cbarsys_kill(int pid, int signal);
 /// Starts `/bin/sh -c command` detached (a click action): its own session, stdio on

@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// One line to start everything: with no sampler for its runtime directory, sysstats-bar
+/// starts one, detached, on the fixture tree its `--sampler-option`s name.
+final class BarStartsSamplerTests: XCTestCase {
+    var base: URL!
+    var runtime: String { base.appendingPathComponent("run").path }
+
+    override func setUpWithError() throws {
+        base = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-start-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        for pid in samplers() { kill(pid, SIGTERM) }
+        let deadline = Date().addingTimeInterval(5)
+        while !samplers().isEmpty && Date() < deadline { usleep(20_000) }
+        try? FileManager.default.removeItem(at: base)
+    }
+
+    /// The sysstatsd processes writing to this test's runtime directory.
+    func samplers() -> [Int32] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { Int32($0) }.filter { pid in
+            guard let cmdline = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
+            let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return args.first?.hasSuffix("sysstatsd") == true && args.contains(runtime)
+        }
+    }
+
+    /// The bar's arguments: a runtime directory that does not exist yet, and the sampler
+    /// it starts on the desktop fixture, without history, sampling every 0.2 s.
+    func arguments(_ extra: [String] = []) -> [String] {
+        let tree = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/sampler-desktop/1")
+        return ["--output", "text", "--runtime-dir", runtime, "--blocks", "procs",
+                "--sampler-option=--proc-root=\(tree.appendingPathComponent("proc").path)",
+                "--sampler-option=--sys-root=\(tree.appendingPathComponent("sys").path)",
+                "--sampler-option=--no-history", "--sampler-option=--interval=0.2"] + extra
+    }
+
+    /// A bar as a user starts it: SYSSTATS_NO_START_SAMPLER (which keeps the other tests'
+    /// bars on their fixture snapshots) removed from its environment.
+    func userBar(_ extra: [String] = []) throws -> BarProcess {
+        try BarProcess(arguments(extra), wrapper: ["/usr/bin/env", "-u", "SYSSTATS_NO_START_SAMPLER"])
+    }
+
+    func testTheBarStartsOneDetachedSamplerThatOutlivesIt() throws {
+        _ = try BarProcess.binary()
+        let bar = try userBar()
+        XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last?.hasPrefix("procs ") == true }, "the started sampler's figures: \(bar.lines)")
+        let started = samplers()
+        XCTAssertEqual(started.count, 1, "one sampler")
+        let sampler = try XCTUnwrap(started.first)
+        XCTAssertEqual(getsid(sampler), sampler, "its own session: i3bar's signals to the bar's group never reach it")
+        XCTAssertNotEqual(getpgid(sampler), getpgid(bar.pid))
+        let fd = { (n: Int) in try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(sampler)/fd/\(n)") }
+        XCTAssertEqual(fd(0), "/dev/null")
+        XCTAssertEqual(fd(1), "/dev/null")
+        XCTAssertEqual(fd(2), runtime + "/sysstatsd.log", "its messages go to a log in the runtime directory")
+        var info = stat()
+        XCTAssertEqual(stat(runtime, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700, "the runtime directory is private")
+
+        // A second bar finds it running and starts none.
+        let second = try userBar()
+        XCTAssertTrue(second.waitFor(timeout: 10) { $0.last?.hasPrefix("procs ") == true }, "\(second.lines)")
+        usleep(300_000)
+        XCTAssertEqual(samplers(), [sampler])
+        XCTAssertEqual(second.stop(), 0)
+        XCTAssertEqual(bar.stop(), 0)
+        usleep(200_000)
+        XCTAssertEqual(samplers(), [sampler], "the sampler outlives the bars (the next bar finds it)")
+    }
+
+    func testNoStartSamplerAndTheEnvironmentKeepTheBarFromStartingOne() throws {
+        let bar = try userBar(["--no-start-sampler"])
+        XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last == "sysstatsd stopped" }, "\(bar.lines)")
+        usleep(500_000)
+        XCTAssertEqual(samplers(), [])
+        XCTAssertEqual(bar.stop(), 0)
+        let quiet = try BarProcess(arguments())   // SYSSTATS_NO_START_SAMPLER=1 from the tests' environment
+        XCTAssertTrue(quiet.waitFor(timeout: 5) { $0.last == "sysstatsd stopped" }, "\(quiet.lines)")
+        XCTAssertEqual(samplers(), [])
+        XCTAssertEqual(quiet.stop(), 0)
+    }
+}
