@@ -10,6 +10,7 @@ config=${XDG_CONFIG_HOME:-$HOME/.config}
 for p in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
     rm -f "$prefix/bin/$p"
 done
+rm -f "$prefix/share/man/man1/sysstatsd.1"
 rm -f "$data/mime/packages/sysstats-bookmarks.xml"
 if command -v update-mime-database >/dev/null 2>&1 && [[ -d $data/mime ]]; then update-mime-database "$data/mime"; fi
 rm -f "$data/applications/sysstats-bookmarks-import.desktop"
