@@ -195,29 +195,21 @@ struct BookmarksImport: ParsableCommand {
         discussion: """
             Shows "FILE: adds N, changes N, skips N" and asks before importing (give --yes when \
             not on a terminal). A file that is refused changes nothing. --inbox (what opening \
-            the file from a file manager runs) first copies it into $XDG_DATA_HOME/sysstats/Inbox/.
+            the file from a file manager runs) keeps a copy of an imported file in \
+            $XDG_DATA_HOME/sysstats/Inbox/; a file refused or not imported is not copied.
             """)
     @OptionGroup var data: DataDirectoryOption
     @Argument(help: ArgumentHelp("The bookmarks file.", valueName: "file"))
     var file: String
     @Flag(help: "Import without asking.")
     var yes = false
-    @Flag(help: "Copy the file into the data directory's Inbox first and import the copy.")
+    @Flag(help: "Keep a copy of the imported file in the data directory's Inbox.")
     var inbox = false
 
     func run() throws {
         let directory = data.resolved()
-        var source = file
-        if inbox {
-            switch BookmarkCommands.copyToInbox(directory: directory, file: file) {
-            case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
-            case .success(let copy):
-                source = copy
-                writeStdout("copied \(TerminalText.escape(file)) to \(TerminalText.escape(copy))\n")
-            }
-        }
         let plan: BookmarkCommands.BookmarkImport
-        switch BookmarkCommands.planImport(directory: directory, file: source) {
+        switch BookmarkCommands.planImport(directory: directory, file: file) {
         case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
         case .success(let p): plan = p
         }
@@ -232,6 +224,18 @@ struct BookmarksImport: ParsableCommand {
                 return emit(HistoryAccess.failure("not imported"))
             }
         }
-        emit(BookmarkCommands.applyImport(directory: directory, plan: plan))
+        // The Inbox keeps what was imported, not every file that was tried.
+        var copy: String?
+        if inbox {
+            switch BookmarkCommands.keepInInbox(directory: directory, plan: plan) {
+            case .failure(let problem): return emit(HistoryAccess.failure(problem.message + "; nothing imported"))
+            case .success(let path):
+                copy = path
+                writeStdout("copied \(TerminalText.escape(file)) to \(TerminalText.escape(path))\n")
+            }
+        }
+        let result = BookmarkCommands.applyImport(directory: directory, plan: plan)
+        if result.status != 0, let copy { unlink(copy) }
+        emit(result)
     }
 }
