@@ -147,17 +147,22 @@ func sleepMs(_ ms: UInt32) {
 }
 
 /// Writes to standard output unbuffered (`write(2)`), so an in-place line shows at once.
+/// A failed write (a full disk, a closed pipe, /dev/full) ends the program: one line on
+/// stderr, status 1 — never a silent success with nothing written.
 func writeStdout(_ text: String) {
-    writeAll(STDOUT_FILENO, text)
+    if let error = writeAll(STDOUT_FILENO, text) {
+        printError("sysstats: cannot write to standard output: \(error.description)")
+        exit(1)
+    }
 }
 
 func printError(_ line: String) {
-    writeAll(STDERR_FILENO, line + "\n")
+    _ = writeAll(STDERR_FILENO, line + "\n")
 }
 
-private func writeAll(_ fd: Int32, _ text: String) {
+private func writeAll(_ fd: Int32, _ text: String) -> Errno? {
     var text = text
-    text.withUTF8 { bytes in
-        _ = FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer(bytes))
+    return text.withUTF8 { bytes in
+        FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer(bytes))
     }
 }
