@@ -25,9 +25,9 @@ final class CLIExitStatusTests: XCTestCase {
     override func tearDownWithError() throws { directory = nil }
 
     /// Runs the built sysstats with stdout into `stdoutPath`, or a pipe.
-    func run(_ arguments: [String], stdoutPath: String? = nil) throws -> Programs.Output {
+    func run(_ arguments: [String], stdoutPath: String? = nil, program: String = "sysstats") throws -> Programs.Output {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Programs.path("sysstats"))
+        process.executableURL = URL(fileURLWithPath: try Programs.path(program))
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         let out = Pipe(), err = Pipe()
@@ -51,6 +51,16 @@ final class CLIExitStatusTests: XCTestCase {
         let ok = try run(["report", "--runtime-dir", runtime])
         XCTAssertEqual(ok.status, 0, ok.stderr)
         XCTAssertTrue(ok.stdout.hasPrefix("[Uptime]: "), ok.stdout)
+    }
+
+    func testSysstatsdHelpAndVersionIntoAFullStdoutExitOneWithOneLine() throws {
+        for arguments in [["--version"], ["--help"]] {
+            let r = try run(arguments, stdoutPath: "/dev/full", program: "sysstatsd")
+            XCTAssertEqual(r.status, 1, "\(arguments): \(r.stderr)")
+            XCTAssertEqual(r.stderr, "sysstatsd: cannot write to standard output: No space left on device\n", "\(arguments)")
+        }
+        XCTAssertEqual(try run(["--version"], program: "sysstatsd").status, 0)
+        XCTAssertEqual(try run(["--bogus"], program: "sysstatsd").status, 2)
     }
 
     func testUsageErrorsExitTwo() throws {
