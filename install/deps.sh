@@ -20,7 +20,9 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # application/x-sysstats-bookmarks.
 # systemd-analyze (systemd) and man (man-db) check the systemd user unit and its manual page.
 # tmux: report --watch in a real 80-column terminal.
+# bash-completion, zsh and fish: the installed completions.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils systemd man-db tmux
+               bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 
