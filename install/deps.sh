@@ -18,7 +18,11 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # `mimetype` is what xdg-mime uses on a machine without a desktop session; without
 # it xdg-mime falls back to `file`, which ignores XDG_DATA_HOME and knows no
 # application/x-sysstats-bookmarks.
-test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils
+# systemd-analyze (systemd) and man (man-db) check the systemd user unit and its manual page.
+# tmux: report --watch in a real 80-column terminal.
+# bash-completion, zsh and fish: the installed completions.
+test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils systemd man-db tmux
+               bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 

@@ -10,6 +10,10 @@ config=${XDG_CONFIG_HOME:-$HOME/.config}
 for p in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
     rm -f "$prefix/bin/$p"
 done
+for p in sysstats sysstatsd sysstats-bar; do
+    rm -f "$prefix/share/man/man1/$p.1" "$data/bash-completion/completions/$p" \
+          "$prefix/share/zsh/site-functions/_$p" "$data/fish/vendor_completions.d/$p.fish"
+done
 rm -f "$data/mime/packages/sysstats-bookmarks.xml"
 if command -v update-mime-database >/dev/null 2>&1 && [[ -d $data/mime ]]; then update-mime-database "$data/mime"; fi
 rm -f "$data/applications/sysstats-bookmarks-import.desktop"

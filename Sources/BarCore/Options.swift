@@ -14,7 +14,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     case unknownOption
     case missingValue
     case unknownOutput
-    case unknownBlock
+    /// `--blocks` names a block that does not exist: its name (at most 64 bytes).
+    case unknownBlock([UInt8])
     case emptyRuntimeDir
     /// `--format` without `BLOCK=`.
     case formatSyntax
@@ -50,6 +51,12 @@ public enum OptionsError: Error, Equatable, Sendable {
     case emptyConfigPath
     /// `--blocks command`: a command block is defined in the config file.
     case commandNeedsConfig
+    /// `--image` or `--click` with another output than genmon (they would be ignored).
+    case genmonOnlyOption
+    /// `--position` with another output than x11-window.
+    case positionNeedsWindow
+    /// `--size` with a text output.
+    case sizeNeedsImage
 
     /// One line for stderr.
     public var message: StaticString {
@@ -76,14 +83,29 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
         case .emptyConfigPath: "sysstats-bar: --config needs a file name"
         case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", docs/configuration.md)"
+        case .genmonOnlyOption: "sysstats-bar: --image and --click apply to --output genmon only"
+        case .positionNeedsWindow: "sysstats-bar: --position applies to --output x11-window only"
+        case .sizeNeedsImage: "sysstats-bar: --size applies to the panel image outputs only: x11-window, png:FILE, genmon"
         }
     }
 }
 
 extension OptionsError {
     /// The whole line for stderr, without the newline: ``message``, except that an unknown
-    /// placeholder's line names the block and lists its placeholders (from its table).
+    /// block's line names it (escaped: it is the user's text) and an unknown placeholder's
+    /// line names the block and lists its placeholders (from its table).
     public func describe(into w: inout ByteWriter) {
+        if case .unknownBlock(let name) = self {
+            if name.isEmpty {
+                w.append("sysstats-bar: --blocks: an empty block name (two commas, or one at an end); ")
+            } else {
+                w.append("sysstats-bar: --blocks: unknown block '")
+                w.append(escaped: name, .plain)
+                w.append("'; ")
+            }
+            w.append("the blocks are cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time")
+            return
+        }
         guard case .unknownPlaceholder(let block) = self else { w.append(message); return }
         w.append("sysstats-bar: --format ")
         w.append(block.name)
@@ -120,7 +142,7 @@ public let usageText: StaticString = """
     usage: sysstats-bar [--output text|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
                         [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
                         [--size WxH] [--position X,Y] [--image FILE] [--click 1|3] [--config FILE]
-                        [--no-start-sampler] [--sampler-option ARG]...
+                        [--no-start-sampler] [--sampler-option ARG]... [--help] [--version]
       --output       bar protocol (default text); x11-root sets the root window name (dwm);
                      the panel image: x11-window (a dock window), png:FILE (rewritten
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
@@ -147,6 +169,7 @@ public let usageText: StaticString = """
                      also SYSSTATS_NO_START_SAMPLER=1)
       --sampler-option  an argument for the sysstatsd the bar starts, e.g.
                      --sampler-option=--interval=2 (repeatable)
+      --version      print the version and exit
 
     """
 
@@ -162,6 +185,8 @@ public struct BarOptions: Equatable, Sendable {
     public var formats = BlockFormats()
     public var once = false
     public var help = false
+    /// `--version`: print the version and exit.
+    public var version = false
     /// The panel image's size (`--size`).
     public var width = PanelImage.defaultWidth
     public var height = PanelImage.defaultHeight
@@ -196,6 +221,7 @@ public struct BarOptions: Equatable, Sendable {
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
     public static func parse(_ args: [[UInt8]]) throws(OptionsError) -> BarOptions {
         var o = BarOptions()
+        var imageGiven = false, positionGiven = false, sizeGiven = false
         var i = 0
         while i < args.count {
             let arg = args[i]
@@ -215,6 +241,8 @@ public struct BarOptions: Equatable, Sendable {
                 o.once = true
             } else if bytesEqual(name, "--help") || bytesEqual(name, "-h") {
                 o.help = true
+            } else if bytesEqual(name, "--version") {
+                o.version = true
             } else if bytesEqual(name, "--output") {
                 let v = try value()
                 if v.starts(with: "png:".utf8) {
@@ -233,9 +261,11 @@ public struct BarOptions: Equatable, Sendable {
                       h >= PanelImage.minimumHeight, h <= PanelImage.maximumHeight
                 else { throw .badSize }
                 o.width = w; o.height = h
+                sizeGiven = true
             } else if bytesEqual(name, "--position") {
                 guard let (x, y) = parsePair(try value(), separator: UInt8(ascii: ","), signed: true) else { throw .badPosition }
                 o.positionX = x; o.positionY = y
+                positionGiven = true
             } else if bytesEqual(name, "--click") {
                 let v = try value()
                 guard v.count == 1, v.first == UInt8(ascii: "1") || v.first == UInt8(ascii: "3") else { throw .badClick }
@@ -244,6 +274,7 @@ public struct BarOptions: Equatable, Sendable {
                 let v = try value()
                 guard !v.isEmpty else { throw .emptyImagePath }
                 o.imagePath = Array(v)
+                imageGiven = true
             } else if bytesEqual(name, "--runtime-dir") {
                 let v = try value()
                 guard !v.isEmpty else { throw .emptyRuntimeDir }
@@ -281,6 +312,10 @@ public struct BarOptions: Equatable, Sendable {
             }
             i += 1
         }
+        // An option the chosen output would ignore is refused, not silently dropped.
+        if (imageGiven || o.click != 0) && o.output != .genmon { throw .genmonOnlyOption }
+        if positionGiven && o.output != .x11Window { throw .positionNeedsWindow }
+        if sizeGiven && !o.output.isImage { throw .sizeNeedsImage }
         return o
     }
 }
@@ -289,7 +324,9 @@ public struct BarOptions: Equatable, Sendable {
 /// machine knows).
 func parseBlock(_ entry: ArraySlice<UInt8>) throws(OptionsError) -> BarBlock {
     let colon = entry.firstIndex(of: UInt8(ascii: ":")) ?? entry.endIndex
-    guard let kind = BlockKind(name: entry[entry.startIndex..<colon]) else { throw .unknownBlock }
+    guard let kind = BlockKind(name: entry[entry.startIndex..<colon]) else {
+        throw .unknownBlock(Array(entry[entry.startIndex..<colon].prefix(64)))
+    }
     guard kind != .command else { throw .commandNeedsConfig }
     guard colon < entry.endIndex else { return BarBlock(kind) }
     guard kind.takesArgument else { throw .unexpectedArgument }

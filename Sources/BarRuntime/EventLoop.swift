@@ -198,9 +198,17 @@ public struct Bar<Sink: BarSink> {
         draw()
         let err = showDrawn()
         if err == EPIPE { exit(0) }
-        if err != 0 {
-            writeError(panel != nil ? "sysstats-bar: cannot write the panel image" : "sysstats-bar: cannot write to stdout")
-            exit(1)
+        if err != 0 { reportWriteFailure(err); exit(1) }
+    }
+
+    /// The one line on stderr for a failed update: what could not be written, and why.
+    func reportWriteFailure(_ err: Int32) {
+        if panel == nil {
+            writeFailed("sysstats-bar: cannot write to stdout: ", err)
+        } else if let path = options.imagePath {
+            writeFailed("sysstats-bar: cannot write the panel image ", path: path, err)
+        } else {
+            writeFailed("sysstats-bar: cannot show the panel image: ", err)
         }
     }
 
@@ -520,6 +528,7 @@ public struct Bar<Sink: BarSink> {
         let current = isCurrent(nowMs())
         draw()
         let err = showDrawn()
+        if err != 0 { reportWriteFailure(err) }
         exit(err == 0 && current ? 0 : 1)
     }
 }

@@ -9,7 +9,8 @@ import CBarSys
 import SnapshotCodecEmbedded
 
 /// Runs genmon mode (or applies `--click` and exits). Exit status 0 for a current
-/// snapshot; 1 when it is missing, unreadable or stale (the tags say so), or when
+/// snapshot; 1 when it is missing, unreadable or stale (the tags say so), when the
+/// picture or the tags cannot be written (one line on stderr says which and why), or when
 /// `--click` cannot save the form; 2 for an image path genmon could not read back.
 public func runGenmon(_ options: BarOptions) -> Never {
     let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
@@ -91,7 +92,7 @@ extension Bar where Sink == PNGFileSink {
         let current = isCurrent(now)
         draw()
         let written = panel.map { sink.showImage($0.image) } ?? EINVAL
-        if written != 0 { writeError("sysstats-bar: cannot write the panel image") }
+        if written != 0 { writeFailed("sysstats-bar: cannot write the panel image ", path: imagePath, written) }
         var line: [UInt8] = []
         if current && options.blocksGiven {
             renderer.render(snapshot, nowMs: now)
@@ -101,6 +102,7 @@ extension Bar where Sink == PNGFileSink {
         writer.write(snapshot: current ? snapshot : nil, message: problem ?? staleMessage, line: line,
                      image: written == 0 ? imagePath : nil, click: click)
         let err = writer.output.bytes.withUnsafeBytes { writeAll(1, $0) }
-        exit(err == 0 && current ? 0 : 1)
+        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err) }
+        exit(err == 0 && written == 0 && current ? 0 : 1)
     }
 }

@@ -4,6 +4,7 @@
 import BarCoreEmbedded
 import CBarSys
 import CClock
+import SnapshotCodecEmbedded
 
 /// The parsed command line over the config file; exits 2 with one line on stderr when
 /// either is bad, 0 after `--help`.
@@ -18,10 +19,20 @@ public func optionsOrExit() -> BarOptions {
         _ = line.bytes.withUnsafeBytes { writeAll(2, $0) }
         exit(2)
     }
+    if options.version {
+        var text = ByteWriter(capacity: 64)
+        text.append("sysstats-bar ")
+        text.append(sysstatsVersion)
+        text.append(UInt8(ascii: "\n"))
+        let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
+        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); exit(1) }
+        exit(0)
+    }
     if options.help {
         var text = ByteWriter(capacity: 4096)
         helpText(into: &text)
-        _ = text.bytes.withUnsafeBytes { writeAll(1, $0) }
+        let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
+        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); exit(1) }
         exit(0)
     }
     if let path = configFilePath(options) {

@@ -1,6 +1,7 @@
 // Thin wrappers over the C calls sysstats-bar makes (Embedded Swift: no Glibc
 // module, so they come from the CBarSys shim). Every call retries on EINTR.
 
+import BarCoreEmbedded
 import CBarSys
 
 /// Writes all of `bytes` to `fd`. Returns 0, or the errno that stopped it.
@@ -27,6 +28,31 @@ public func writeError(_ prefix: StaticString, _ text: StaticString) {
 /// Writes a literal to stderr (for messages before exit).
 public func writeError(_ text: StaticString) {
     _ = writeAll(2, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    _ = writeAll(2, UnsafeRawBufferPointer(start: ("\n" as StaticString).utf8Start, count: 1))
+}
+
+/// One line on stderr for a failed write: `prefix`, then strerror(`errno`).
+public func writeFailed(_ prefix: StaticString, _ errno: Int32) {
+    _ = writeAll(2, UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+    writeErrnoText(errno)
+}
+
+/// One line on stderr for a failed write of a file: `prefix`, the path (control characters
+/// as spaces), `: ` and strerror(`errno`).
+public func writeFailed(_ prefix: StaticString, path: [UInt8], _ errno: Int32) {
+    var line = ByteWriter(capacity: 64 + path.count)
+    line.append(prefix)
+    line.append(escaped: path, .plain)
+    line.append(": ")
+    _ = line.bytes.withUnsafeBytes { writeAll(2, $0) }
+    writeErrnoText(errno)
+}
+
+/// strerror(`errno`) and a newline on stderr.
+func writeErrnoText(_ errno: Int32) {
+    if let text = strerror(errno) {
+        _ = writeAll(2, UnsafeRawBufferPointer(start: text, count: strlen(text)))
+    }
     _ = writeAll(2, UnsafeRawBufferPointer(start: ("\n" as StaticString).utf8Start, count: 1))
 }
 

@@ -116,6 +116,8 @@ public enum BookmarkCommands {
     /// it would do: the store's plan.
     public struct BookmarkImport: Equatable {
         public var file: String
+        /// The file as it was read: what `--inbox` keeps, whatever the file holds by then.
+        public var bytes: [UInt8]
         public var rules: BookmarkFile
         public var plan: ImportPlan
 
@@ -158,7 +160,7 @@ public enum BookmarkCommands {
             defer { database.close() }
             do throws(StoreError) { plan = try database.cliPlanImport(rules) } catch { return .failure(Problem(error.message)) }
         }
-        return .success(BookmarkImport(file: file, rules: rules, plan: plan))
+        return .success(BookmarkImport(file: file, bytes: bytes, rules: rules, plan: plan))
     }
 
     /// `bookmarks import FILE`, second half: one transaction, then the rules cache.
@@ -193,6 +195,18 @@ public enum BookmarkCommands {
             let error = BookmarkFileError.tooLarge(size: FileBytes.size(file) ?? bytes.count)
             return .failure(Problem(error.message(file: file) + "; nothing imported"))
         }
+        return copyToInbox(directory: directory, name: file, bytes: bytes)
+    }
+
+    /// `import --inbox` once the import goes ahead (`--yes`, or the user said yes): keeps the
+    /// bytes that were planned (not the file again, which may have changed) in the Inbox,
+    /// under `file`'s name. Nothing is copied for an import that is refused or declined.
+    public static func keepInInbox(directory: String, plan: BookmarkImport) -> Result<String, Problem> {
+        copyToInbox(directory: directory, name: plan.file, bytes: plan.bytes)
+    }
+
+    /// `bytes` into `<directory>/Inbox/` under the last component of `name`.
+    static func copyToInbox(directory: String, name file: String, bytes: [UInt8]) -> Result<String, Problem> {
         let inbox = joinPath(directory, "Inbox")
         for dir in [directory, inbox] where mkdir(dir, 0o700) != 0 && errno != EEXIST {
             return .failure(Problem("cannot create \(TerminalText.escape(dir)): \(Errno.current.description)"))

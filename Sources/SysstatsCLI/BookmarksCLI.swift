@@ -37,24 +37,36 @@ struct TopCommand: ParsableCommand {
             """)
 
     @OptionGroup var data: OptionalDataDirectoryOption
-    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read /proc from this directory.", valueName: "dir"))
-    var procRoot = "/proc"
+    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read /proc from this directory (default /proc).", valueName: "dir"))
+    var procRoot: String?
     @Option(help: ArgumentHelp("How many processes to list.", valueName: "n"))
     var count = 15
-    @Option(help: "Order by cpu or memory.")
-    var sort: Top.Sort = .cpu
-    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Time between the two scans.", valueName: "ms"))
-    var intervalMs = 500
+    @Option(help: "Order by cpu or memory (default cpu).")
+    var sort: Top.Sort?
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Time between the two scans (default 500).", valueName: "ms"))
+    var intervalMs: Int?
     @Flag(help: "Print JSON instead.")
     var json = false
     @Flag(help: "List processes that exited (from history) instead of running ones.")
     var exited = false
-    @Option(help: ArgumentHelp("With --exited: how far back (90m, 24h, 7d …).", valueName: "duration"), transform: parseSince)
-    var since: UInt64 = 86_400
+    @Option(help: ArgumentHelp("With --exited: how far back (90m, 24h, 7d …; default 24h).", valueName: "duration"),
+            transform: parseSince)
+    var since: UInt64?
 
+    /// An option the chosen listing would ignore is refused rather than silently dropped.
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count must be at least 1") }
-        guard (0...60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 0 and 60000") }
+        if let intervalMs, !(0...60_000).contains(intervalMs) {
+            throw ValidationError("--interval-ms must be between 0 and 60000")
+        }
+        if exited {
+            let ignored = [("--sort", sort != nil), ("--interval-ms", intervalMs != nil), ("--proc-root", procRoot != nil)]
+            if let (name, _) = ignored.first(where: { $0.1 }) {
+                throw ValidationError("\(name) applies to running processes, not to --exited")
+            }
+        } else if since != nil {
+            throw ValidationError("--since applies only with --exited (running processes are listed as they are now)")
+        }
     }
 
     func run() throws {
@@ -62,11 +74,11 @@ struct TopCommand: ParsableCommand {
             guard let directory = data.resolved else {
                 return emit(HistoryAccess.failure("no data directory: give --data-dir DIR"))
             }
-            return emit(HistoryCommands.exited(directory: directory, sinceSeconds: since, json: json, newestFirst: true,
+            return emit(HistoryCommands.exited(directory: directory, sinceSeconds: since ?? 86_400, json: json, newestFirst: true,
                                                limit: count))
         }
-        emit(Top.run(procRoot: procRoot, directory: data.resolved, count: count, sort: sort,
-                     intervalMs: intervalMs, json: json))
+        emit(Top.run(procRoot: procRoot ?? "/proc", directory: data.resolved, count: count, sort: sort ?? .cpu,
+                     intervalMs: intervalMs ?? 500, json: json))
     }
 }
 
@@ -195,29 +207,21 @@ struct BookmarksImport: ParsableCommand {
         discussion: """
             Shows "FILE: adds N, changes N, skips N" and asks before importing (give --yes when \
             not on a terminal). A file that is refused changes nothing. --inbox (what opening \
-            the file from a file manager runs) first copies it into $XDG_DATA_HOME/sysstats/Inbox/.
+            the file from a file manager runs) keeps a copy of an imported file in \
+            $XDG_DATA_HOME/sysstats/Inbox/; a file refused or not imported is not copied.
             """)
     @OptionGroup var data: DataDirectoryOption
     @Argument(help: ArgumentHelp("The bookmarks file.", valueName: "file"))
     var file: String
     @Flag(help: "Import without asking.")
     var yes = false
-    @Flag(help: "Copy the file into the data directory's Inbox first and import the copy.")
+    @Flag(help: "Keep a copy of the imported file in the data directory's Inbox.")
     var inbox = false
 
     func run() throws {
         let directory = data.resolved()
-        var source = file
-        if inbox {
-            switch BookmarkCommands.copyToInbox(directory: directory, file: file) {
-            case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
-            case .success(let copy):
-                source = copy
-                writeStdout("copied \(TerminalText.escape(file)) to \(TerminalText.escape(copy))\n")
-            }
-        }
         let plan: BookmarkCommands.BookmarkImport
-        switch BookmarkCommands.planImport(directory: directory, file: source) {
+        switch BookmarkCommands.planImport(directory: directory, file: file) {
         case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
         case .success(let p): plan = p
         }
@@ -232,6 +236,18 @@ struct BookmarksImport: ParsableCommand {
                 return emit(HistoryAccess.failure("not imported"))
             }
         }
-        emit(BookmarkCommands.applyImport(directory: directory, plan: plan))
+        // The Inbox keeps what was imported, not every file that was tried.
+        var copy: String?
+        if inbox {
+            switch BookmarkCommands.keepInInbox(directory: directory, plan: plan) {
+            case .failure(let problem): return emit(HistoryAccess.failure(problem.message + "; nothing imported"))
+            case .success(let path):
+                copy = path
+                writeStdout("copied \(TerminalText.escape(file)) to \(TerminalText.escape(path))\n")
+            }
+        }
+        let result = BookmarkCommands.applyImport(directory: directory, plan: plan)
+        if result.status != 0, let copy { unlink(copy) }
+        emit(result)
     }
 }

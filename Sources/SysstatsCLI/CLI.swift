@@ -1,5 +1,8 @@
 // The sysstats command-line interface: argument parsing only; the work is in
 // Report, Doctor, HistoryCommands and the formatting types beside them.
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import SnapshotCodec
 
@@ -14,6 +17,34 @@ public struct SysstatsCommand: ParsableCommand {
                       ConfigCommand.self])
 
     public init() {}
+}
+
+extension SysstatsCommand {
+    /// What `main()` does, with the exit statuses of the other programs: a usage error
+    /// (unknown option, bad value, refused combination) exits 2, not ArgumentParser's 64
+    /// (EX_USAGE); help and version go through ``writeStdout(_:)``, so that a failed write
+    /// says so and exits 1.
+    public static func runMain(_ arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Glibc.exit(0)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { writeStdout(message + "\n") }
+                Glibc.exit(0)
+            }
+            if !message.isEmpty { printError(message) }
+            Glibc.exit(usageStatus(code.rawValue))
+        }
+    }
+
+    /// ArgumentParser's status for an error, with EX_USAGE (64) made 2.
+    public static func usageStatus(_ status: Int32) -> Int32 {
+        status == ExitCode.validationFailure.rawValue ? 2 : status
+    }
 }
 
 /// The version `sysstats --version` prints (kept equal to sysstatsd's).

@@ -37,12 +37,14 @@ struct HistoryCommand: ParsableCommand {
         abstract: "Show CPU, memory, swap, load, processes and battery over a period.",
         discussion: """
             One row per minute; rows older than 90 days are hourly averages, marked "h".
-            --png writes a chart of CPU and memory instead of the table.
+            --png writes a chart of CPU and memory instead of the table; without --since it \
+            spans the samples of the last 24 hours, from the oldest to now.
             """)
 
     @OptionGroup var data: DataDirectoryOption
-    @Option(help: ArgumentHelp("How far back: 90m, 24h, 7d, 2w …", valueName: "duration"), transform: parseSince)
-    var since: UInt64 = 86_400
+    @Option(help: ArgumentHelp("How far back: 90m, 24h, 7d, 2w … (default 24h; the --png chart then starts at the oldest sample)",
+                               valueName: "duration"), transform: parseSince)
+    var since: UInt64?
     @Flag(help: "Print the samples as one JSON object instead.")
     var json = false
     @Option(help: ArgumentHelp("Write a chart of CPU and memory over the period to this PNG file.", valueName: "file"))

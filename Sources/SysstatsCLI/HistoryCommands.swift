@@ -9,13 +9,22 @@ import Bookmarks
 /// The work of `history`, `reboots`, `exited`, `backup` and `restore`: each returns what to
 /// print and the exit status, so tests call them directly. Times are local unless `zone` says.
 public enum HistoryCommands {
+    /// The period `history` covers when `--since` is not given.
+    public static let defaultHistorySeconds: UInt64 = 86_400
+
     /// `sysstats history`: the table, JSON, or (`png` given) a chart written to that file.
-    public static func history(directory: String, sinceSeconds: UInt64, json: Bool, png: String?,
+    /// `sinceSeconds` nil (no `--since`): the last 24 hours; the chart then starts at the
+    /// oldest sample among them, so that three minutes of data fill the chart instead of its
+    /// last pixels.
+    public static func history(directory: String, sinceSeconds: UInt64?, json: Bool, png: String?,
                                nowSeconds: UInt64 = UInt64(time(nil)), zone: TimeZoneChoice = .local) -> CommandOutput {
         HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
-            let from = nowSeconds > sinceSeconds ? nowSeconds - sinceSeconds : 0, to = nowSeconds + 1
+            let since = sinceSeconds ?? defaultHistorySeconds
+            var from = nowSeconds > since ? nowSeconds - since : 0
+            let to = nowSeconds + 1
             let samples = try database.samples(from: from, to: to)
             if let png {
+                if sinceSeconds == nil, let oldest = samples.map(\.minute).min(), oldest > from { from = oldest }
                 let chart = HistoryChart(samples, from: from, to: to, fromLabel: zone.minute(from),
                                          toLabel: zone.minute(nowSeconds))
                 if let problem = PNG.writeFile(chart.png(), to: png) { return HistoryAccess.failure(problem) }

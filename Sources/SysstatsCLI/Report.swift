@@ -58,9 +58,18 @@ public enum Report {
     /// `--watch`: re-prints whenever the snapshot file changes (polled every 250 ms) or
     /// its staleness note changes, until interrupted. On a terminal the line is rewritten
     /// in place; otherwise each new line (or JSON object) is printed on its own line.
+    ///
+    /// In place, the line is cut to the terminal's width (less one column, so that it never
+    /// wraps: `\r` and erase-line reach only the row the cursor is on), read with TIOCGWINSZ
+    /// at start and again after each SIGWINCH.
     public static func watch(path: String, json: Bool) -> Never {
         let inPlace = !json && isatty(STDOUT_FILENO) == 1
         installInterruptHandler(newline: inPlace)
+        var width = 0
+        if inPlace {
+            signal(SIGWINCH, { _ in terminalResized = 1 })
+            width = TerminalFit.lineWidth(columns: terminalColumns(STDOUT_FILENO))
+        }
         var lastIdentity: FileIdentity?
         var result: Result<Snapshot, SnapshotReadError> = .failure(
             SnapshotReadError(kind: .missing, message: SnapshotFile.missingMessage(path: path)))
@@ -72,7 +81,11 @@ public enum Report {
                 result = SnapshotFile.read(path: path)
             }
             let nowMs = Clock.realtimeMs()
-            let text: String
+            if inPlace && terminalResized != 0 {
+                terminalResized = 0
+                width = TerminalFit.lineWidth(columns: terminalColumns(STDOUT_FILENO))
+            }
+            var text: String
             if json {
                 guard case .success(let snapshot) = result else {
                     if case .failure(let error) = result, shown != error.message {
@@ -85,6 +98,7 @@ public enum Report {
                 text = ReportJSON.format(snapshot, stale: snapshot.isStale(nowMs: nowMs))
             } else {
                 text = watchText(result, nowMs: nowMs)
+                if inPlace { text = TerminalFit.cut(text, toColumns: width) }
             }
             if text != shown {
                 shown = text
@@ -102,6 +116,17 @@ public enum Report {
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
     }
+}
+
+/// Set by the SIGWINCH handler of `report --watch`; the loop re-reads the width.
+nonisolated(unsafe) private var terminalResized: sig_atomic_t = 0
+
+/// The width of the terminal on `fd` in columns (TIOCGWINSZ), nil when it is not a terminal
+/// or does not say.
+func terminalColumns(_ fd: Int32) -> Int? {
+    var size = winsize()
+    guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
 }
 
 /// What identifies one version of the snapshot file: the sampler renames a new
@@ -122,17 +147,22 @@ func sleepMs(_ ms: UInt32) {
 }
 
 /// Writes to standard output unbuffered (`write(2)`), so an in-place line shows at once.
+/// A failed write (a full disk, a closed pipe, /dev/full) ends the program: one line on
+/// stderr, status 1 — never a silent success with nothing written.
 func writeStdout(_ text: String) {
-    writeAll(STDOUT_FILENO, text)
+    if let error = writeAll(STDOUT_FILENO, text) {
+        printError("sysstats: cannot write to standard output: \(error.description)")
+        exit(1)
+    }
 }
 
 func printError(_ line: String) {
-    writeAll(STDERR_FILENO, line + "\n")
+    _ = writeAll(STDERR_FILENO, line + "\n")
 }
 
-private func writeAll(_ fd: Int32, _ text: String) {
+private func writeAll(_ fd: Int32, _ text: String) -> Errno? {
     var text = text
-    text.withUTF8 { bytes in
-        _ = FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer(bytes))
+    return text.withUTF8 { bytes in
+        FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer(bytes))
     }
 }

@@ -1,4 +1,4 @@
 // sysstats: the command-line interface; everything is in the SysstatsCLI library.
 import SysstatsCLI
 
-SysstatsCommand.main()
+SysstatsCommand.runMain()

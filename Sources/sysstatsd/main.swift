@@ -11,8 +11,18 @@ case .failure(let error):
     exit(2)
 case .success(.help):
     print(SamplerOptions.usage)
+    exitIfStdoutFailed()
 case .success(.version):
     print("sysstatsd \(sysstatsVersion)")
+    exitIfStdoutFailed()
 case .success(.run(let configuration)):
     exit(SamplerLoop.run(configuration))
+}
+
+/// A help or version text that could not be written (a full disk, /dev/full) is one line on
+/// stderr and status 1, not a silent 0.
+func exitIfStdoutFailed() {
+    guard fflush(nil) != 0 else { return }
+    printError("sysstatsd: cannot write to standard output: \(String(cString: strerror(errno)))")
+    exit(1)
 }

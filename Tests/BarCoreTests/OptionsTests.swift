@@ -31,9 +31,43 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(error(["--bogus"]), .unknownOption)
         XCTAssertEqual(error(["--output"]), .missingValue)
         XCTAssertEqual(error(["--output", "lemonbar"]), .unknownOutput)
-        XCTAssertEqual(error(["--blocks", "cpu,,mem"]), .unknownBlock)
-        XCTAssertEqual(error(["--blocks", "gpu"]), .unknownBlock)
+        XCTAssertEqual(error(["--blocks", "cpu,,mem"]), .unknownBlock([]))
+        XCTAssertEqual(error(["--blocks", "gpu"]), .unknownBlock(Array("gpu".utf8)))
         XCTAssertEqual(error(["--runtime-dir="]), .emptyRuntimeDir)
+    }
+
+    func testAnUnknownBlockNameIsNamedInTheLineEscapedAndCut() throws {
+        func line(_ args: [String]) -> String {
+            do { _ = try parse(args); return "" } catch {
+                var w = ByteWriter(capacity: 256)
+                error.describe(into: &w)
+                return String(decoding: w.bytes, as: UTF8.self)
+            }
+        }
+        XCTAssertTrue(line(["--blocks", "cpu,gpu,mem"]).hasPrefix("sysstats-bar: --blocks: unknown block 'gpu'; the blocks are cpu, mem,"))
+        XCTAssertTrue(line(["--blocks", "gpu:0"]).hasPrefix("sysstats-bar: --blocks: unknown block 'gpu'; "))
+        XCTAssertTrue(line(["--blocks", "cpu,"]).hasPrefix("sysstats-bar: --blocks: an empty block name"))
+        let hostile = line(["--blocks", "x\u{1B}[2J\ny" + String(repeating: "z", count: 100)])
+        XCTAssertFalse(hostile.contains("\u{1B}") || hostile.contains("\n"), hostile)
+        XCTAssertTrue(hostile.contains("'x [2J y" + String(repeating: "z", count: 57) + "'"), "the first 64 bytes: " + hostile)
+    }
+
+    func testOptionsTheOutputWouldIgnoreAreRefused() {
+        func error(_ args: [String]) -> OptionsError? {
+            do { _ = try parse(args); return nil } catch { return error }
+        }
+        XCTAssertEqual(error(["--click", "1"]), .genmonOnlyOption)
+        XCTAssertEqual(error(["--output", "png:/tmp/p.png", "--image", "q.png"]), .genmonOnlyOption)
+        XCTAssertEqual(error(["--position", "1,1", "--output", "png:/tmp/p.png"]), .positionNeedsWindow)
+        XCTAssertEqual(error(["--size", "200x64"]), .sizeNeedsImage)
+        XCTAssertEqual(error(["--output", "i3bar", "--size", "200x64"]), .sizeNeedsImage)
+        XCTAssertNil(error(["--image", "q.png", "--output", "genmon", "--click", "3", "--size", "200x64"]))
+        XCTAssertNil(error(["--output", "x11-window", "--position", "-1,0", "--size", "200x64"]))
+    }
+
+    func testVersionIsAnOption() throws {
+        XCTAssertTrue(try parse(["--version"]).version)
+        XCTAssertFalse(try parse([]).version)
     }
 
     func testPanelOutputsTakeTheirFileSizeAndPosition() throws {
@@ -62,8 +96,8 @@ final class OptionsTests: XCTestCase {
         for size in ["63x56", "180x23", "1025x56", "180x257", "180", "x", "180x", "-180x56", "180x56x2", "99999999x56", " 180x56"] {
             XCTAssertEqual(error(["--size", size]), .badSize, size)
         }
-        XCTAssertNil(error(["--size", "64x24"]))
-        XCTAssertNil(error(["--size", "1024x256"]))
+        XCTAssertNil(error(["--size", "64x24", "--output", "png:p.png"]))
+        XCTAssertNil(error(["--size", "1024x256", "--output", "png:p.png"]))
         for position in ["1", "1,", ",1", "a,b", "1;2", "--1,2", "123456,0"] {
             XCTAssertEqual(error(["--position", position]), .badPosition, position)
         }

@@ -87,7 +87,7 @@ final class BarPanelTests: XCTestCase {
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 1)
-        XCTAssertEqual(message, "sysstats-bar: cannot write the panel image\n")
+        XCTAssertEqual(message, "sysstats-bar: cannot write the panel image \(dir.path)/no/such/dir/panel.png: No such file or directory\n")
     }
 
     func testEveryUpdateReplacesThePNGAtomicallyAndReadersNeverSeeHalfAFile() throws {

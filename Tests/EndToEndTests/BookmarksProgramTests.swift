@@ -131,6 +131,25 @@ final class BookmarksProgramTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: data + "/bookmarks.rules"))
     }
 
+    func testInboxImportRefusedWithoutATerminalLeavesNoCopyHoweverOftenItIsTried() throws {
+        let file = directory.file("shared.sysstats-bookmarks")
+        try Data("sysstats-bookmarks 1\nexe\tfoo\tFoo\n".utf8).write(to: URL(fileURLWithPath: file))
+        let garbage = directory.file("photo.sysstats-bookmarks")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: garbage))
+        for _ in 1...3 {
+            let refused = try run("sysstats", ["bookmarks", "import", "--inbox", file, "--data-dir", data])
+            XCTAssertEqual(refused.status, 1)
+            XCTAssertEqual(refused.stdout, "\(file): adds 1, changes 0, skips 0\n", "nothing said about a copy")
+            XCTAssertEqual(refused.stderr, "sysstats: not imported: give --yes to import without asking\n")
+            let notBookmarks = try run("sysstats", ["bookmarks", "import", "--inbox", "--yes", garbage, "--data-dir", data])
+            XCTAssertEqual(notBookmarks.status, 1)
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: data + "/Inbox")) ?? [], [])
+        let imported = try run("sysstats", ["bookmarks", "import", "--inbox", "--yes", file, "--data-dir", data])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data + "/Inbox"), ["shared.sysstats-bookmarks"])
+    }
+
     func testAFileThatIsNotBookmarksIsRefusedInOneLine() throws {
         let file = directory.file("photo.sysstats-bookmarks")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: URL(fileURLWithPath: file))

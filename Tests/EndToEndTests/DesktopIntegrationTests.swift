@@ -109,7 +109,7 @@ final class DesktopIntegrationTests: XCTestCase {
         let cache = try String(contentsOfFile: data + "/applications/mimeinfo.cache", encoding: .utf8)
         XCTAssertTrue(cache.contains("\(Self.mimeType)=sysstats-bookmarks-import.desktop;"), cache)
         let unit = try String(contentsOfFile: config + "/systemd/user/sysstatsd.service", encoding: .utf8)
-        XCTAssertTrue(unit.contains("ExecStart=\(prefix)/bin/sysstatsd\n"), unit)
+        XCTAssertTrue(unit.contains("ExecStart=\(prefix)/bin/sysstatsd --data-dir \(data)/sysstats\n"), unit)
 
         let uninstall = Programs.packageRoot.appendingPathComponent("install/uninstall.sh").path
         XCTAssertEqual(try run("/bin/bash", [uninstall], environment: environment).status, 0)

@@ -191,6 +191,16 @@ final class BookmarkCommandsTests: XCTestCase {
         XCTAssertEqual(BookmarkCommands.importFile(directory: data, file: second).status, 0)
     }
 
+    func testInboxKeepsThePlannedBytesNotWhatTheFileHoldsLater() throws {
+        let path = try file("friends.sysstats-bookmarks", Self.header + "exe\tfoo\tFoo\n")
+        let plan = try BookmarkCommands.planImport(directory: data, file: path).get()
+        XCTAssertNil(try? FileManager.default.contentsOfDirectory(atPath: data + "/Inbox"), "planning copies nothing")
+        _ = try file("friends.sysstats-bookmarks", Self.header + "exe\tbar\tSwapped\n")
+        let copy = try BookmarkCommands.keepInInbox(directory: data, plan: plan).get()
+        XCTAssertEqual(copy, data + "/Inbox/friends.sysstats-bookmarks")
+        XCTAssertEqual(try String(contentsOfFile: copy, encoding: .utf8), Self.header + "exe\tfoo\tFoo\n")
+    }
+
     func testInboxRefusesATooLargeFileWithoutCopyingIt() throws {
         let path = try file("big.sysstats-bookmarks", Self.header + String(repeating: "#\n", count: 140_000))
         guard case .failure(let problem) = BookmarkCommands.copyToInbox(directory: data, file: path) else {

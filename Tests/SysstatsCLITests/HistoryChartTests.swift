@@ -45,6 +45,36 @@ final class HistoryChartTests: XCTestCase {
         }
     }
 
+    func testPNGWithoutSinceFitsThePeriodToThreeMinutesOfData() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let start = HistoryFixture.base
+        do {
+            let database = try HistoryDatabase(path: HistoryDatabase.databasePath(in: data))
+            defer { database.close() }
+            try database.append(samples: (0..<3).map {
+                MinuteSample(minute: start + UInt64($0) * 60, cpuAverage: 5000, cpuMaximum: 5000, memoryUsedKiB: 1024,
+                             memoryAvailableKiB: 3072, swapUsedKiB: 0, load1: 10, processCount: 10)
+            })
+        }
+        let png = directory.file("chart.png")
+        let now = start + 180
+        let out = HistoryCommands.history(directory: data, sinceSeconds: nil, json: false, png: png, nowSeconds: now, zone: .utc)
+        XCTAssertEqual(out, CommandOutput(stdout: [
+            "wrote \(png): CPU (blue) and memory used (red) from 2023-11-14 22:00 to 2023-11-14 22:03, 3 samples"]))
+        // CPU 50 % from the left edge of the plot to its right edge, not in the last pixels of 24 hours.
+        let y = HistoryChart.y(percentHundredths: 1000)   // under the CPU line (and the memory line, 25 %): its area
+        let decoded = try Self.decodeWithPython(png, points: [(HistoryChart.left, y), (HistoryChart.left + 100, y),
+                                                              (HistoryChart.right - 6, y)])
+        XCTAssertEqual(Array(decoded.dropFirst()), ["170 200 240", "170 200 240", "170 200 240"])
+
+        // --since given: that period, however little of it has data.
+        let given = HistoryCommands.history(directory: data, sinceSeconds: 86_400, json: false, png: png, nowSeconds: now, zone: .utc)
+        XCTAssertTrue(given.stdout.first?.contains("from 2023-11-13 22:03 to 2023-11-14 22:03") ?? false, "\(given)")
+        let squeezed = try Self.decodeWithPython(png, points: [(HistoryChart.left + 100, y)])
+        XCTAssertEqual(Array(squeezed.dropFirst()), ["255 255 255"])
+    }
+
     func testFileCallsItAPNG() throws {
         let f = try HistoryFixture()
         let png = f.directory.file("chart.png")

@@ -1,0 +1,16 @@
+# fish completion for sysstatsd (install/install.sh installs it).
+complete -c sysstatsd -f
+complete -c sysstatsd -l interval -x -d 'seconds between samples'
+complete -c sysstatsd -l once -d 'take two samples, write one snapshot, exit'
+complete -c sysstatsd -l runtime-dir -x -a '(__fish_complete_directories)' -d 'where to write the snapshot'
+complete -c sysstatsd -l config -r -F -d 'the config file'
+complete -c sysstatsd -l data-dir -x -a '(__fish_complete_directories)' -d 'where to keep history'
+complete -c sysstatsd -l no-history -d 'write no history'
+complete -c sysstatsd -l proc-root -x -a '(__fish_complete_directories)' -d 'read /proc from this directory'
+complete -c sysstatsd -l sys-root -x -a '(__fish_complete_directories)' -d 'read /sys from this directory'
+complete -c sysstatsd -l freed-threshold -x -d 'MiB'
+complete -c sysstatsd -l disk -x -a '(__fish_complete_directories)' -d 'a mount point to measure'
+complete -c sysstatsd -l sensor -x -d 'a temperature sensor'
+complete -c sysstatsd -l net -x -a '(__fish_print_interfaces)' -d 'an interface to measure'
+complete -c sysstatsd -s h -l help -d 'show the usage'
+complete -c sysstatsd -l version -d 'show the version'
