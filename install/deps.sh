@@ -17,9 +17,11 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # update-desktop-database), xdg-utils (xdg-mime) and libfile-mimeinfo-perl, whose
 # `mimetype` is what xdg-mime uses on a machine without a desktop session; without
 # it xdg-mime falls back to `file`, which ignores XDG_DATA_HOME and knows no
-# application/x-sysstats-bookmarks.
+# application/x-sysstats-bookmarks. The Prometheus export's tests: prometheus (the server
+# and promtool) and prometheus-node-exporter (its textfile collector), run on loopback.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils
-               shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl)
+               shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl
+               prometheus prometheus-node-exporter)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 
 say() { printf 'deps: %s\n' "$*"; }

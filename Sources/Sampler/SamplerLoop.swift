@@ -32,6 +32,20 @@ public enum SamplerLoop {
             printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
         }
         let writer = SnapshotWriter(directory: directory)
+        // `--textfile-dir`: refused at start when it is not a usable directory; its buffer
+        // exists only then.
+        var textfile: TextfileWriter?
+        if let path = configuration.textfileDirectory {
+            switch TextfileWriter.open(path) {
+            case .success(let t): textfile = t
+            case .failure(let e):
+                printError("sysstatsd: \(e)")
+                return 1
+            }
+        }
+        let textfileIntervalNs = UInt64(configuration.textfileIntervalSeconds) * 1_000_000_000
+        var textfileDue: UInt64 = 0
+        var reportedTextfileError = false
         let intervalNs = UInt64(configuration.intervalMs) * 1_000_000
         var reportedWriteError = false
         let wantsHistory = !configuration.once && configuration.history
@@ -62,6 +76,23 @@ public enum SamplerLoop {
                 }
                 if !reportedWriteError { printError("sysstatsd: cannot write \(writer.path): \(e) (will retry)") }
                 reportedWriteError = true
+            }
+            if let t = textfile, now >= textfileDue {
+                // From the second sample on (the first has no CPU shares yet), then every
+                // textfile interval.
+                switch t.write(sampler.snapshot, counters: sampler.prometheusCounters) {
+                case .success:
+                    if reportedTextfileError { printError("sysstatsd: writing \(t.path) again") }
+                    reportedTextfileError = false
+                case .failure(let e):
+                    if configuration.once {
+                        printError("sysstatsd: cannot write \(t.path): \(e)")
+                        return 1
+                    }
+                    if !reportedTextfileError { printError("sysstatsd: cannot write \(t.path): \(e) (will retry)") }
+                    reportedTextfileError = true
+                }
+                textfileDue = now &+ textfileIntervalNs
             }
             if configuration.once { break }
             if history != nil {

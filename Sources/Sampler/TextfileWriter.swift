@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bookmarks
+import ProcFS
+import SnapshotCodec
+import PrometheusText
+
+/// Why `--textfile-dir` cannot be used.
+public enum TextfileDirectoryError: Error, Equatable, CustomStringConvertible {
+    case cannotOpen(path: String, Errno)
+    case symbolicLink(path: String)
+    case notDirectory(path: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let e): return "cannot open the textfile directory \(TerminalText.escape(path)): \(e)"
+        case .symbolicLink(let path): return "the textfile directory \(TerminalText.escape(path)) is a symbolic link; give the directory itself"
+        case .notDirectory(let path): return "the textfile directory \(TerminalText.escape(path)) is not a directory"
+        }
+    }
+}
+
+/// Writes `sysstats.prom` for node_exporter's textfile collector (docs/fleet.md): the
+/// snapshot in Prometheus's text format, written to a temporary file created in the same
+/// directory (O_EXCL, never through what is already there), made mode 0644 whatever the
+/// umask, and renamed over the old file, so the collector never reads half a file.
+///
+/// The directory is opened once (O_NOFOLLOW, fstat: a directory, not a symbolic link) and
+/// kept: every write works relative to that descriptor. The encoding buffer is sized once
+/// to the longest file (``PrometheusText/maximumSize``): a write allocates nothing.
+public final class TextfileWriter {
+    /// The file's path, for messages.
+    public let path: String
+    private let directory: FileDescriptor
+    private let nameC: [CChar]
+    private let temporaryNameC: [CChar]
+    private var bytes: [UInt8] = []
+
+    private init(path: String, directory: FileDescriptor) {
+        self.path = path + "/" + PrometheusText.fileName
+        self.directory = directory
+        nameC = cPath(PrometheusText.fileName)
+        // Not `*.prom`: the collector reads only those, so it never sees the partial file.
+        temporaryNameC = cPath(".sysstats.prom.tmp")
+        bytes.reserveCapacity(PrometheusText.maximumSize)
+    }
+
+    deinit { directory.close() }
+
+    /// Opens `path` as the textfile directory: it must be a directory, not a symbolic link.
+    public static func open(_ path: String) -> Result<TextfileWriter, TextfileDirectoryError> {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            let e = Errno.current
+            if e.rawValue == ELOOP { return .failure(.symbolicLink(path: path)) }
+            if e.rawValue == ENOTDIR {
+                // ENOTDIR is also O_NOFOLLOW's answer to a symbolic link to a non-directory.
+                var info = stat()
+                if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK { return .failure(.symbolicLink(path: path)) }
+                return .failure(.notDirectory(path: path))
+            }
+            return .failure(.cannotOpen(path: path, e))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            Glibc.close(fd)
+            return .failure(.notDirectory(path: path))
+        }
+        return .success(TextfileWriter(path: path, directory: FileDescriptor(rawValue: fd)))
+    }
+
+    /// Formats and writes the file. Six syscalls: openat, fchmod, write, close, renameat
+    /// (and an unlinkat when a leftover temporary file is in the way).
+    public func write(_ snapshot: Snapshot, counters: PrometheusCounters) -> Result<Void, Errno> {
+        PrometheusText.format(snapshot, counters: counters, into: &bytes)
+        let dir = directory.rawValue
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        var fd = openat(dir, temporaryNameC, flags, 0o644)
+        if fd < 0 && errno == EEXIST {
+            unlinkat(dir, temporaryNameC, 0)
+            fd = openat(dir, temporaryNameC, flags, 0o644)
+        }
+        if fd < 0 { return .failure(.current) }
+        // The umask may have taken read rights away: node_exporter runs as another user.
+        if fchmod(fd, 0o644) != 0 {
+            let error = Errno.current
+            close(fd)
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        if let error = FileDescriptor(rawValue: fd).writeAll(bytes) {
+            close(fd)
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        if close(fd) != 0 && errno != EINTR {
+            let error = Errno.current
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        if renameat(dir, temporaryNameC, dir, nameC) != 0 {
+            let error = Errno.current
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        return .success(())
+    }
+}
