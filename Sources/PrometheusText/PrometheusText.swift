@@ -15,10 +15,14 @@ public struct PrometheusCounters: Equatable, Sendable {
         public var busy: UInt64, iowait: UInt64, idle: UInt64
         public init(busy: UInt64, iowait: UInt64, idle: UInt64) { self.busy = busy; self.iowait = iowait; self.idle = idle }
     }
-    /// Boots the history database knows that ended cleanly and not, the running one not counted.
+    /// The earlier boots the history keeps, by how they ended (the running one not counted),
+    /// and how the boot before the running one ended (nil: there was none).
     public struct Boots: Equatable, Sendable {
         public var clean: UInt64, unclean: UInt64
-        public init(clean: UInt64, unclean: UInt64) { self.clean = clean; self.unclean = unclean }
+        public var previousClean: Bool?
+        public init(clean: UInt64, unclean: UInt64, previousClean: Bool?) {
+            self.clean = clean; self.unclean = unclean; self.previousClean = previousClean
+        }
     }
     /// nil: /proc/stat not read.
     public var cpuTicks: CPUTicks?
@@ -66,9 +70,14 @@ public enum PrometheusText {
             w.sample("sysstats_uptime_seconds", fixed: s.uptimeCentiseconds, decimals: 2)
         }
         if let boots = c.boots {
-            w.family("sysstats_boots_total", "Earlier boots in the history, by how they ended (clean: the sampler was stopped; unclean: crash or power loss).", .counter)
-            w.begin("sysstats_boots_total"); w.label("end", "clean"); w.value(boots.clean)
-            w.begin("sysstats_boots_total"); w.label("end", "unclean"); w.value(boots.unclean)
+            // Gauges, not counters: history retention drops old boots, so the figures can fall.
+            w.family("sysstats_boots", "Earlier boots the history keeps, by how they ended (clean: the sampler was stopped; unclean: crash or power loss).", .gauge)
+            w.begin("sysstats_boots"); w.label("end", "clean"); w.value(boots.clean)
+            w.begin("sysstats_boots"); w.label("end", "unclean"); w.value(boots.unclean)
+            if let clean = boots.previousClean {
+                w.family("sysstats_previous_boot_clean", "1 when the boot before this one ended cleanly, 0 after a crash or power loss.", .gauge)
+                w.sample("sysstats_previous_boot_clean", clean ? 1 : 0)
+            }
         }
 
         if let t = c.cpuTicks {

@@ -49,6 +49,8 @@ public enum SamplerLoop {
         let intervalNs = UInt64(configuration.intervalMs) * 1_000_000
         var reportedWriteError = false
         let wantsHistory = !configuration.once && configuration.history
+        // How earlier boots ended, from the history writer (the sampler has no SQLite).
+        let boots = textfile != nil && wantsHistory ? dataDirectory(configuration).map { BootSummaryReader(dataDirectory: $0) } : nil
 
         sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
         var history = wantsHistory ? startHistory(configuration, first: sampler.snapshot) : nil
@@ -80,7 +82,9 @@ public enum SamplerLoop {
             if let t = textfile, now >= textfileDue {
                 // From the second sample on (the first has no CPU shares yet), then every
                 // textfile interval.
-                switch t.write(sampler.snapshot, counters: sampler.prometheusCounters) {
+                var counters = sampler.prometheusCounters
+                counters.boots = boots?.read()
+                switch t.write(sampler.snapshot, counters: counters) {
                 case .success:
                     if reportedTextfileError { printError("sysstatsd: writing \(t.path) again") }
                     reportedTextfileError = false

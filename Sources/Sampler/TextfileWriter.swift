@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Bookmarks
+import HistoryRecords
 import ProcFS
 import SnapshotCodec
 import PrometheusText
@@ -105,5 +106,33 @@ public final class TextfileWriter {
             return .failure(error)
         }
         return .success(())
+    }
+}
+
+/// Reads `<data-dir>/boots.summary` (``BootSummary``, written by `sysstatsd-history`) for the
+/// export's boot figures: one open, read and close into a stack buffer, nothing allocated.
+/// A missing or malformed file gives nil: the boot figures are left out.
+public struct BootSummaryReader {
+    private let pathC: [CChar]
+
+    public init(dataDirectory: String) {
+        pathC = cPath(DataDirectory.join(dataDirectory, BootSummary.fileName))
+    }
+
+    public func read() -> PrometheusCounters.Boots? {
+        let fd = open(pathC, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return nil }
+        defer { close(fd) }
+        return withUnsafeTemporaryAllocation(byteCount: BootSummary.maximumSize + 1, alignment: 1) { buffer in
+            var count = 0
+            while count < buffer.count {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                count += n
+            }
+            guard let summary = BootSummary.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return nil }
+            return PrometheusCounters.Boots(clean: summary.clean, unclean: summary.unclean, previousClean: summary.previousClean)
+        }
     }
 }
