@@ -47,23 +47,21 @@ public struct BootSummary: Equatable, Sendable {
     /// Allocates nothing.
     public static func parse(_ bytes: UnsafeRawBufferPointer) -> BootSummary? {
         guard bytes.count <= maximumSize else { return nil }
+        // No nested functions: a captured, mutated index is a heap box in a debug build.
+        var numbers: (UInt64, UInt64) = (0, 0)
         var i = 0
-        func number() -> UInt64? {
+        for field in 0..<2 {
             var value: UInt64 = 0, digits = 0
             while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
                 guard digits < 19 else { return nil }
                 value = value * 10 + UInt64(bytes[i] - 0x30)
                 digits += 1; i += 1
             }
-            return digits > 0 ? value : nil
-        }
-        func space() -> Bool {
-            guard i < bytes.count, bytes[i] == 0x20 else { return false }
+            guard digits > 0, i < bytes.count, bytes[i] == 0x20 else { return nil }
             i += 1
-            return true
+            if field == 0 { numbers.0 = value } else { numbers.1 = value }
         }
-        guard let clean = number(), space(), let unclean = number(), space(), i + 2 == bytes.count,
-              bytes[i + 1] == 0x0A else { return nil }
+        guard i + 2 == bytes.count, bytes[i + 1] == 0x0A else { return nil }
         let previous: Bool?
         switch bytes[i] {
         case 0x31: previous = true
@@ -71,6 +69,6 @@ public struct BootSummary: Equatable, Sendable {
         case 0x2D: previous = nil
         default: return nil
         }
-        return BootSummary(clean: clean, unclean: unclean, previousClean: previous)
+        return BootSummary(clean: numbers.0, unclean: numbers.1, previousClean: previous)
     }
 }

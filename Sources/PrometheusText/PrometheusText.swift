@@ -50,10 +50,11 @@ public enum PrometheusText {
     /// Replaces `out`'s contents with the exposition of `s` and `counters`.
     public static func format(_ s: Snapshot, counters: PrometheusCounters, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        var w = ExpositionWriter(out: out)
-        out = []   // `w` holds the only reference: appends stay in place
+        // Swapped in and out: `w` holds the only reference, so appends stay in place.
+        var w = ExpositionWriter(out: [])
+        swap(&w.out, &out)
         write(s, counters, &w)
-        out = w.out
+        swap(&w.out, &out)
     }
 
     private static func write(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
@@ -142,16 +143,16 @@ public enum PrometheusText {
         if a.contains(.top) {
             if !s.topCPU.isEmpty {
                 w.family("sysstats_top_cpu_ratio", "The processes using the most CPU, as a share of one CPU; rank 1 is the highest, at most 5.", .gauge)
-                for (i, p) in s.topCPU.prefix(Snapshot.maximumTopEntries).enumerated() {
-                    w.begin("sysstats_top_cpu_ratio"); w.rank(i + 1); w.label("name", bytes: p.name)
-                    w.fixedValue(UInt64(p.cpu), decimals: 4)
+                for i in 0..<min(s.topCPU.count, Snapshot.maximumTopEntries) {
+                    w.begin("sysstats_top_cpu_ratio"); w.rank(i + 1); w.label("name", bytes: s.topCPU[i].name)
+                    w.fixedValue(UInt64(s.topCPU[i].cpu), decimals: 4)
                 }
             }
             if !s.topMemory.isEmpty {
                 w.family("sysstats_top_memory_bytes", "The processes with the most private memory; rank 1 is the highest, at most 5.", .gauge)
-                for (i, p) in s.topMemory.prefix(Snapshot.maximumTopEntries).enumerated() {
-                    w.begin("sysstats_top_memory_bytes"); w.rank(i + 1); w.label("name", bytes: p.name)
-                    w.value(bytes(p.privateKiB))
+                for i in 0..<min(s.topMemory.count, Snapshot.maximumTopEntries) {
+                    w.begin("sysstats_top_memory_bytes"); w.rank(i + 1); w.label("name", bytes: s.topMemory[i].name)
+                    w.value(bytes(s.topMemory[i].privateKiB))
                 }
             }
         }
@@ -181,33 +182,41 @@ public enum PrometheusText {
         }
 
         if a.contains(.network), !s.interfaces.isEmpty {
-            let list = s.interfaces.prefix(Snapshot.maximumInterfaces)
+            // Index loops: a slice's or `enumerated()`'s iterator allocates in a debug build.
+            let n = min(s.interfaces.count, Snapshot.maximumInterfaces)
             w.family("sysstats_network_receive_bytes_total", "Bytes received by the interface since it appeared.", .counter)
-            for i in list { w.begin("sysstats_network_receive_bytes_total"); w.label("interface", bytes: i.name); w.value(i.rxBytes) }
+            for i in 0..<n {
+                w.begin("sysstats_network_receive_bytes_total"); w.label("interface", bytes: s.interfaces[i].name); w.value(s.interfaces[i].rxBytes)
+            }
             w.family("sysstats_network_transmit_bytes_total", "Bytes sent by the interface since it appeared.", .counter)
-            for i in list { w.begin("sysstats_network_transmit_bytes_total"); w.label("interface", bytes: i.name); w.value(i.txBytes) }
+            for i in 0..<n {
+                w.begin("sysstats_network_transmit_bytes_total"); w.label("interface", bytes: s.interfaces[i].name); w.value(s.interfaces[i].txBytes)
+            }
         }
         if a.contains(.diskIO), !s.diskIO.isEmpty {
-            let list = s.diskIO.prefix(Snapshot.maximumDiskDevices)
+            let n = min(s.diskIO.count, Snapshot.maximumDiskDevices)
             w.family("sysstats_disk_read_bytes_total", "Bytes read from the whole disk since boot.", .counter)
-            for d in list { w.begin("sysstats_disk_read_bytes_total"); w.label("device", bytes: d.device); w.value(d.readBytes) }
+            for i in 0..<n { w.begin("sysstats_disk_read_bytes_total"); w.label("device", bytes: s.diskIO[i].device); w.value(s.diskIO[i].readBytes) }
             w.family("sysstats_disk_written_bytes_total", "Bytes written to the whole disk since boot.", .counter)
-            for d in list { w.begin("sysstats_disk_written_bytes_total"); w.label("device", bytes: d.device); w.value(d.writeBytes) }
+            for i in 0..<n { w.begin("sysstats_disk_written_bytes_total"); w.label("device", bytes: s.diskIO[i].device); w.value(s.diskIO[i].writeBytes) }
         }
         if a.contains(.disks), !s.disks.isEmpty {
-            let list = s.disks.prefix(Snapshot.maximumDisks)
+            let n = min(s.disks.count, Snapshot.maximumDisks)
             w.family("sysstats_filesystem_size_bytes", "Size of the file system mounted there.", .gauge)
-            for d in list { w.begin("sysstats_filesystem_size_bytes"); w.label("mountpoint", bytes: d.mount); w.value(bytes(d.totalKiB)) }
+            for i in 0..<n { w.begin("sysstats_filesystem_size_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].totalKiB)) }
             w.family("sysstats_filesystem_used_bytes", "Space in use (as df: reserved blocks are neither used nor available).", .gauge)
-            for d in list { w.begin("sysstats_filesystem_used_bytes"); w.label("mountpoint", bytes: d.mount); w.value(bytes(d.usedKiB)) }
+            for i in 0..<n { w.begin("sysstats_filesystem_used_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].usedKiB)) }
             w.family("sysstats_filesystem_avail_bytes", "Space available to unprivileged users.", .gauge)
-            for d in list { w.begin("sysstats_filesystem_avail_bytes"); w.label("mountpoint", bytes: d.mount); w.value(bytes(d.availableKiB)) }
+            for i in 0..<n {
+                w.begin("sysstats_filesystem_avail_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].availableKiB))
+            }
         }
         if a.contains(.temperature), !s.temperatures.isEmpty {
             w.family("sysstats_temperature_celsius", "Temperature of the sensor (chip: the hwmon chip or thermal zone; sensor: its label).", .gauge)
-            for t in s.temperatures.prefix(Snapshot.maximumSensors) {
-                w.begin("sysstats_temperature_celsius"); w.label("chip", bytes: t.chip); w.label("sensor", bytes: t.label)
-                w.signedFixedValue(Int64(t.milliCelsius), decimals: 3)
+            for i in 0..<min(s.temperatures.count, Snapshot.maximumSensors) {
+                w.begin("sysstats_temperature_celsius")
+                w.label("chip", bytes: s.temperatures[i].chip); w.label("sensor", bytes: s.temperatures[i].label)
+                w.signedFixedValue(Int64(s.temperatures[i].milliCelsius), decimals: 3)
             }
         }
 
