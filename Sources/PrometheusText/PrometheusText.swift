@@ -273,10 +273,18 @@ public enum PrometheusText {
 }
 
 /// Appends the lines of one exposition. A sample is `begin`, any `label`s, then one value.
+///
+/// Two entries whose labels come out the same (two hwmon chips both `nvme` with a sensor
+/// `Composite`, names that differ only in what escaping or the length limit removed) would
+/// make node_exporter refuse the whole file; the second gets `n="2"`, the third `n="3"`.
 struct ExpositionWriter {
     enum Kind { case gauge, counter }
     var out: [UInt8]
     private var labels = 0
+    /// Where the current family's first sample, the current sample and its labels start.
+    private var familyStart = 0
+    private var sampleStart = 0
+    private var labelsStart = 0
 
     init(out: [UInt8]) { self.out = out }
 
@@ -289,9 +297,15 @@ struct ExpositionWriter {
     mutating func family(_ name: StaticString, _ help: StaticString, _ kind: Kind) {
         append("# HELP "); append(name); append(" "); append(help); append("\n# TYPE "); append(name)
         append(kind == .gauge ? " gauge\n" : " counter\n")
+        familyStart = out.count
     }
 
-    mutating func begin(_ name: StaticString) { append(name); labels = 0 }
+    mutating func begin(_ name: StaticString) {
+        sampleStart = out.count
+        append(name)
+        labelsStart = out.count
+        labels = 0
+    }
 
     private mutating func openLabel(_ key: StaticString) {
         out.append(labels == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
@@ -314,8 +328,43 @@ struct ExpositionWriter {
     }
 
     private mutating func closeLabels() {
-        if labels > 0 { out.append(UInt8(ascii: "}")) }
+        if labels > 0 {
+            let earlier = earlierSamplesWithTheseLabels()
+            if earlier > 0 {
+                openLabel("n"); appendDecimal(UInt64(earlier + 1)); out.append(UInt8(ascii: "\""))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
         out.append(UInt8(ascii: " "))
+    }
+
+    /// The family's earlier samples whose labels are the current sample's (with or without
+    /// an `n` of their own). The current labels end in a closing quote, so an earlier line
+    /// that starts with the same bytes has the same values. At most a few dozen short lines.
+    private func earlierSamplesWithTheseLabels() -> Int {
+        let nameLength = labelsStart - sampleStart
+        let current = out.count - labelsStart
+        var count = 0
+        var line = familyStart
+        while line < sampleStart {
+            var end = line
+            while out[end] != 0x0A { end += 1 }
+            let start = line + nameLength
+            if start + current < end {
+                var same = true
+                var i = 0
+                while i < current { if out[start + i] != out[labelsStart + i] { same = false; break }; i += 1 }
+                if same {
+                    let next = out[start + current]
+                    if next == UInt8(ascii: "}") || (next == UInt8(ascii: ",") && out[start + current + 1] == UInt8(ascii: "n")
+                                                      && out[start + current + 2] == UInt8(ascii: "=")) {
+                        count += 1
+                    }
+                }
+            }
+            line = end + 1
+        }
+        return count
     }
 
     mutating func value(_ v: UInt64) { closeLabels(); appendDecimal(v); out.append(0x0A) }

@@ -244,6 +244,28 @@ final class PrometheusTextTests: XCTestCase {
         }
     }
 
+    func testEntriesWhoseLabelsComeOutTheSameAreToldApartByN() throws {
+        var s = fullSnapshot()
+        var nvme = TemperatureFigures(); nvme.chip = Array("nvme".utf8); nvme.label = Array("Composite".utf8); nvme.milliCelsius = 40_000
+        var other = nvme; other.milliCelsius = 41_000
+        var third = nvme; third.milliCelsius = 42_000
+        s.temperatures = [nvme, other, third]
+        var a = InterfaceFigures(); a.name = [0x77, 0xFF]; a.rxBytes = 1
+        var b = InterfaceFigures(); b.name = [0x77, 0xFE]; b.rxBytes = 2   // both "w\u{FFFD}" once escaped
+        s.interfaces = [a, b]
+        let out = format(s)
+        let l = lines(out)
+        XCTAssertTrue(l.contains("sysstats_temperature_celsius{chip=\"nvme\",sensor=\"Composite\"} 40"))
+        XCTAssertTrue(l.contains("sysstats_temperature_celsius{chip=\"nvme\",sensor=\"Composite\",n=\"2\"} 41"))
+        XCTAssertTrue(l.contains("sysstats_temperature_celsius{chip=\"nvme\",sensor=\"Composite\",n=\"3\"} 42"))
+        XCTAssertTrue(l.contains("sysstats_network_receive_bytes_total{interface=\"w\u{FFFD}\"} 1"))
+        XCTAssertTrue(l.contains("sysstats_network_receive_bytes_total{interface=\"w\u{FFFD}\",n=\"2\"} 2"))
+        if Promtool.requireInstalled() {
+            let check = try Promtool.checkMetrics(out)
+            XCTAssertEqual(check.status, 0, check.output)
+        }
+    }
+
     func testLabelValuesAreCutBeforeACharacterOrEscapeThatWouldNotFit() {
         func escaped(_ raw: [UInt8]) -> [UInt8] {
             var out: [UInt8] = []
