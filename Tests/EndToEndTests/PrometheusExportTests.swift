@@ -62,8 +62,42 @@ final class PrometheusExportTests: XCTestCase {
                      "sysstats_top_memory_bytes{rank=\"3\",name=\"x\\\"},{</b> \u{FFFD}\"} 8192000"] {
             XCTAssertTrue(text.split(separator: "\n").contains(Substring(line)), "missing: \(line)\n\(text)")
         }
-        let check = try Programs.run(try requireTool("/usr/bin/promtool"), ["check", "metrics", path])
+        // promtool 2.42 reads the metrics from stdin only.
+        let promtool = try requireTool("/usr/bin/promtool")
+        let check = try Programs.run("/bin/sh", ["-c", "exec \"$0\" check metrics < \"$1\"", promtool, path])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+    }
+
+    func testARunningSamplerRewritesTheFileEveryTextfileIntervalWithTheBootsFromHistory() throws {
+        let runtime = directory.file("run"), textfiles = directory.file("textfiles"), data = directory.file("data")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(atPath: textfiles, withIntermediateDirectories: false)
+        let path = textfiles + "/sysstats.prom"
+        try start(try Programs.path("sysstatsd"), [
+            "--interval", "0.05", "--textfile-interval", "2", "--runtime-dir", runtime, "--data-dir", data,
+            "--textfile-dir", textfiles, "--proc-root", Self.tree.appendingPathComponent("proc").path,
+            "--sys-root", Self.tree.appendingPathComponent("sys").path,
+        ], log: "sysstatsd.log")
+        func sampleTime() -> Double? {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            return Self.samples(text)["sysstats_last_sample_timestamp_seconds"]
+        }
+        let first = try XCTUnwrap(poll(seconds: 10, sampleTime), "no file; log: \(log("sysstatsd.log"))")
+        // 20 samples a second, but the file only every 2 s.
+        usleep(500_000)
+        XCTAssertEqual(sampleTime(), first, "rewritten before its interval")
+        let second = try XCTUnwrap(poll(seconds: 10) { sampleTime().flatMap { $0 != first ? $0 : nil } })
+        XCTAssertGreaterThanOrEqual(second - first, 1.9)
+        // The history writer ran for the start batch: the boots are in the file (this is the
+        // data directory's first boot, so none before it, and no "previous boot" figure).
+        let boots = try XCTUnwrap(poll(seconds: 10) { () -> [String: Double]? in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("sysstats_boots{") else { return nil }
+            return Self.samples(text)
+        }, "no boots in the file; log: \(log("sysstatsd.log"))")
+        XCTAssertEqual(boots["sysstats_boots{end=\"clean\"}"], 0)
+        XCTAssertEqual(boots["sysstats_boots{end=\"unclean\"}"], 0)
+        XCTAssertNil(boots["sysstats_previous_boot_clean"])
+        XCTAssertEqual(log("sysstatsd.log"), "")
     }
 
     func testATextfileDirThatIsNotADirectoryIsRefusedAtStartWithOneLine() throws {
