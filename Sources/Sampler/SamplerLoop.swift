@@ -79,9 +79,10 @@ public enum SamplerLoop {
                 if !reportedWriteError { printError("sysstatsd: cannot write \(writer.path): \(e) (will retry)") }
                 reportedWriteError = true
             }
-            if let t = textfile, now >= textfileDue {
-                // From the second sample on (the first has no CPU shares yet), then every
-                // textfile interval.
+            // From the second sample on (the first has no CPU shares yet), then every textfile
+            // interval, counted on the samples' deadlines (not the wake-up times, which jitter:
+            // a wake-up a few µs early would skip a write).
+            if let t = textfile, deadline >= textfileDue {
                 var counters = sampler.prometheusCounters
                 counters.boots = boots?.read()
                 switch t.write(sampler.snapshot, counters: counters) {
@@ -96,7 +97,7 @@ public enum SamplerLoop {
                     if !reportedTextfileError { printError("sysstatsd: cannot write \(t.path): \(e) (will retry)") }
                     reportedTextfileError = true
                 }
-                textfileDue = now &+ textfileIntervalNs
+                textfileDue = deadline &+ textfileIntervalNs
             }
             if configuration.once { break }
             if history != nil {

@@ -334,6 +334,8 @@ final class PrometheusTextTests: XCTestCase {
         let out = format(s, c)
         XCTAssertLessThanOrEqual(out.count, PrometheusText.maximumSize)
         XCTAssertGreaterThan(out.count, PrometheusText.maximumSize * 3 / 4, "the bound is not far above the worst case")
+        // The cardinality bound docs/fleet.md states: every list full is 114 series.
+        XCTAssertEqual(lines(out).filter { !$0.hasPrefix("#") }.count, 114)
         assertExpositionSyntax(out)
     }
 }
