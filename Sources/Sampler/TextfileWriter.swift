@@ -31,15 +31,18 @@ public enum TextfileDirectoryError: Error, Equatable, CustomStringConvertible {
 /// kept: every write works relative to that descriptor. The encoding buffer is sized once
 /// to the longest file (``PrometheusText/maximumSize``): a write allocates nothing.
 public final class TextfileWriter {
-    /// The file's path, for messages.
-    public let path: String
+    /// The directory as given.
+    public let directoryPath: String
+    /// The file's path, for messages (made when asked: string building at start would keep
+    /// its standard-library code pages resident, docs/performance.md).
+    public var path: String { directoryPath + "/" + PrometheusText.fileName }
     private let directory: FileDescriptor
     private let nameC: [CChar]
     private let temporaryNameC: [CChar]
     private var bytes: [UInt8] = []
 
     private init(path: String, directory: FileDescriptor) {
-        self.path = path + "/" + PrometheusText.fileName
+        directoryPath = path
         self.directory = directory
         nameC = cPath(PrometheusText.fileName)
         // Not `*.prom`: the collector reads only those, so it never sees the partial file.
@@ -51,7 +54,8 @@ public final class TextfileWriter {
 
     /// Opens `path` as the textfile directory: it must be a directory, not a symbolic link.
     public static func open(_ path: String) -> Result<TextfileWriter, TextfileDirectoryError> {
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        // cPath, not the String's implicit C string (ProcFS's CPath.swift says why).
+        let fd = cPath(path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         if fd < 0 {
             let e = Errno.current
             if e.rawValue == ELOOP { return .failure(.symbolicLink(path: path)) }
