@@ -171,7 +171,7 @@ def prometheus_fields(top, interfaces, mounts, devices, sensors, long_name=None)
 
 def main():
     for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch", "toml", "command-output",
-                   "prometheus-text"):
+                   "i3bar-stream", "prometheus-text"):
         d = os.path.join(CORPUS, target)
         os.makedirs(d, exist_ok=True)
         # Inputs that once found a bug (regression-*) are kept: they are not generated.
@@ -249,6 +249,15 @@ def main():
     write("command-output", "json", b'\x00{"full_text":"Caf\\u00e9 \\"x\\"","short_text":"C","color":"#AABBCC","urgent":true}\n')
     write("command-output", "hostile", b'\x00\x1b[31m"},{"full_text":"x<b>\xff\xc3\xe2\x80\xae\r\n')
     write("command-output", "long", b"\x00" + "é".encode() * 700 + b"\n")
+    # i3bar-stream: what a wrapped program prints, line by line.
+    write("i3bar-stream", "i3status", b'{"version":1}\n[\n[{"name":"tztime","instance":"local","markup":"none","full_text":"12:00:01"},'
+          b'{"name":"load","full_text":"0.52","color":"#00FF00"}]\n,[{"name":"load","full_text":"0.60"}]\n')
+    write("i3bar-stream", "members", b'{"version":1,"click_events":true,"x":{"a":[1,{"b":null}]}}\n[[],\n'
+          b'[{"full_text":"W: up","short_text":"W","background":"#000000","border":"#FFFFFF80","separator":false,'
+          b'"separator_block_width":3,"min_width":"W: 100%","align":"right","urgent":true,"markup":"pango","other":[true]}],\n')
+    write("i3bar-stream", "plain", b"just text\r\n{\"full_text\":\"x\"}\n")
+    write("i3bar-stream", "hostile", b'{"version":1}\n[\n[{"full_text":"\\u001b[31m\"},{\"x\":\"\xff\xc3\xe2\x80\xae","name":"a\\"b","instance":"i3bar:0:x","color":"red"}]\n'
+          b',[{"full_text":"cut\n,[{"a":[[[[[[[[[[1]]]]]]]]]]}]\n')
 
     # prometheus-text: a snapshot and counters as fields (Fuzz/prometheus-text.swift's order).
     write("prometheus-text", "all-zero", bytes(600))

@@ -4,8 +4,8 @@
 #   Fuzz/run.sh [--seconds N] [--build-only] [TARGET...]
 #   Fuzz/run.sh --list
 #
-# Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output prometheus-text
-# (default: all).
+# Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
+# prometheus-text (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
 # Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output prometheus-text)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text)
 seconds=60
 build_only=0
 targets=()
@@ -49,7 +49,7 @@ harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules")
 # The modules a target links, in dependency order, and the support files it compiles.
 modules_of() {
     case $1 in
-        snapshot|snapshot-fields|clicks|command-output) echo UTF8Text SnapshotCodec TOML BarCore ;;
+        snapshot|snapshot-fields|clicks|command-output|i3bar-stream) echo UTF8Text SnapshotCodec TOML BarCore ;;
         bookmarks) echo UTF8Text Bookmarks ;;
         history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
         toml) echo UTF8Text TOML ;;
@@ -58,7 +58,7 @@ modules_of() {
 }
 support_of() {
     case $1 in
-        snapshot|snapshot-fields|command-output) echo Fuzz/Support/*.swift Fuzz/Support/Bar/*.swift ;;
+        snapshot|snapshot-fields|command-output|i3bar-stream) echo Fuzz/Support/*.swift Fuzz/Support/Bar/*.swift ;;
         *) echo Fuzz/Support/*.swift ;;
     esac
 }
@@ -133,7 +133,7 @@ max_len_of() {
     case $1 in
         snapshot) echo 16400 ;;
         snapshot-fields) echo 4096 ;;
-        clicks|bookmarks|history-batch|toml|command-output) echo 16384 ;;
+        clicks|bookmarks|history-batch|toml|command-output|i3bar-stream) echo 16384 ;;
         prometheus-text) echo 16384 ;;
     esac
 }

@@ -26,6 +26,19 @@ public struct ByteWriter {
     /// Forgets the contents and keeps the storage.
     public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
 
+    /// Drops the last `n` bytes (all of them when there are fewer).
+    public mutating func removeLast(_ n: Int) { bytes.removeLast(min(max(n, 0), bytes.count)) }
+
+    /// Drops a UTF-8 sequence left incomplete at the end (a bound cut it), if any.
+    public mutating func dropIncompleteCharacter() {
+        var lead = bytes.count
+        while lead > 0 && bytes.count - lead < 4 && bytes[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+        guard lead > 0 else { return }
+        let b = bytes[lead - 1]
+        let expected = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
+        if expected > 1 && bytes.count - (lead - 1) < expected { bytes.removeLast(bytes.count - (lead - 1)) }
+    }
+
     /// Appends one byte.
     @inline(__always)
     public mutating func append(_ byte: UInt8) { bytes.append(byte) }

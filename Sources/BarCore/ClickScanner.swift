@@ -13,6 +13,9 @@ public struct ClickEvent: Equatable, Sendable {
     public var name: [UInt8] = []
     public var instance: [UInt8] = []
     public var x = 0, y = 0
+    /// A click on a block of the program wrapped by block `wrappedBlock` (`block = "i3bar"`);
+    /// `name` and `instance` are then that program's own. -1: none.
+    public var wrappedBlock = -1
     public init(block: BlockKind, button: Int) { self.block = block; self.button = button }
 }
 
@@ -67,22 +70,47 @@ public struct ClickScanner {
         guard let nameValue = stringMember(line, "\"name\""),
               let button = integerMember(line, "\"button\"")
         else { return nil }
-        if let block = BlockKind(name: nameValue), block != .command {
+        let instance = stringMember(line, "\"instance\"") ?? []
+        let x = integerMember(line, "\"x\"") ?? 0, y = integerMember(line, "\"y\"") ?? 0
+        // A wrapped program's block (`i3bar:<block index>:<its instance>`), whatever its name.
+        if let (index, start) = wrappedInstance(instance) {
+            var event = ClickEvent(block: .command, button: button)
+            event.wrappedBlock = index
+            event.name = nameValue
+            event.instance = Array(instance[start...])
+            event.x = x; event.y = y
+            return event
+        }
+        if let block = BlockKind(name: nameValue[...]), block != .command {
             var event = ClickEvent(block: block, button: button)
             // Which of several blocks of a kind (two clocks): i3bar sends back the instance.
-            if let instance = stringMember(line, "\"instance\""), instance.count <= 64 { event.instance = Array(instance) }
-            event.x = integerMember(line, "\"x\"") ?? 0
-            event.y = integerMember(line, "\"y\"") ?? 0
+            if instance.count <= 64 { event.instance = instance }
+            event.x = x; event.y = y
             return event
         }
         // Any other name may be a command block's: it carries its instance and the position.
-        guard !nameValue.isEmpty, nameValue.count <= 64 else { return nil }
+        guard !nameValue.isEmpty, nameValue.count <= 64, instance.count <= 64 else { return nil }
         var event = ClickEvent(block: .command, button: button)
-        event.name = Array(nameValue)
-        event.instance = Array(stringMember(line, "\"instance\"") ?? [])
-        event.x = integerMember(line, "\"x\"") ?? 0
-        event.y = integerMember(line, "\"y\"") ?? 0
+        event.name = nameValue
+        event.instance = instance
+        event.x = x; event.y = y
         return event
+    }
+
+    /// The block index and where the wrapped program's own instance starts, when `instance`
+    /// is `i3bar:<index>:…` (as ``wrappedInstancePrefix`` writes it).
+    static func wrappedInstance(_ instance: [UInt8]) -> (Int, Int)? {
+        let prefix = wrappedInstancePrefix
+        let n = prefix.utf8CodeUnitCount
+        guard instance.count > n else { return nil }
+        for k in 0..<n where instance[k] != prefix.utf8Start[k] { return nil }
+        var i = n, index = 0
+        while i < instance.count, instance[i] >= 48, instance[i] <= 57, i - n < 3 {
+            index = index * 10 + Int(instance[i] - 48)
+            i += 1
+        }
+        guard i > n, i < instance.count, instance[i] == UInt8(ascii: ":") else { return nil }
+        return (index, i + 1)
     }
 
     /// The index just after `key` followed by optional blanks and `:` and blanks.
@@ -106,17 +134,18 @@ public struct ClickScanner {
         return nil
     }
 
-    /// The bytes of a string member without escapes (our block names have none).
-    static func stringMember(_ line: ArraySlice<UInt8>, _ key: StaticString) -> ArraySlice<UInt8>? {
-        guard var p = valueStart(line, key), p < line.endIndex, line[p] == UInt8(ascii: "\"") else { return nil }
-        p += 1
-        let start = p
-        while p < line.endIndex {
-            if line[p] == UInt8(ascii: "\"") { return line[start..<p] }
-            if line[p] == UInt8(ascii: "\\") { return nil }
-            p += 1
+    /// A string member, its escapes decoded (a wrapped program's names may have some); nil
+    /// when missing, malformed or longer than 128 bytes.
+    static func stringMember(_ line: ArraySlice<UInt8>, _ key: StaticString) -> [UInt8]? {
+        guard let p = valueStart(line, key), p < line.endIndex, line[p] == UInt8(ascii: "\"") else { return nil }
+        var out = ByteWriter(capacity: 129)
+        let ok = line.withUnsafeBytes { raw -> Bool in
+            var r = JSONReader(raw)
+            r.i = p - line.startIndex
+            return r.string(into: &out, limit: 129)
         }
-        return nil
+        guard ok, out.count <= 128 else { return nil }
+        return out.bytes
     }
 
     /// A small non-negative integer member.

@@ -139,12 +139,17 @@ struct JSONReader {
     /// A string into `out` (its escapes decoded, at most `limit` bytes kept); false when malformed.
     mutating func string(into out: inout ByteWriter, limit: Int) -> Bool {
         guard consume(UInt8(ascii: "\"")) else { return false }
+        // Once the bound refuses a byte nothing more is kept, and a character it cut is dropped.
+        var full = false
         while i < bytes.count {
             let b = bytes[i]
             i += 1
-            if b == UInt8(ascii: "\"") { return true }
+            if b == UInt8(ascii: "\"") {
+                if full { out.dropIncompleteCharacter() }
+                return true
+            }
             if b != UInt8(ascii: "\\") {
-                if out.count < limit { out.append(b) }
+                if full || out.count >= limit { full = true } else { out.append(b) }
                 continue
             }
             guard i < bytes.count else { return false }
@@ -175,7 +180,7 @@ struct JSONReader {
                 }
             default: return false
             }
-            appendScalar(scalar, to: &out, limit: limit)
+            if !full { appendScalar(scalar, to: &out, limit: limit) }
         }
         return false
     }

@@ -124,6 +124,7 @@ public struct BarConfig: Equatable, Sendable {
         guard let table = value.table else { throw ConfigError(value, "each block must be a table: [[block]]") }
         guard let kindValue = table["block"] else { throw ConfigError(value, "a [[block]] needs block = \"…\" (cpu, mem, net, time, command, …)") }
         let name = try string(kindValue, maximum: 16)
+        if name == bytes("i3bar") { return try wrappedI3bar(table, value) }
         guard let kind = BlockKind(name: name[...]) else {
             throw ConfigError(kindValue, "unknown block ", name[...], " (docs/configuration.md lists them)")
         }
@@ -189,6 +190,61 @@ public struct BarConfig: Equatable, Sendable {
             block.command = spec
         }
         return block
+    }
+
+    /// `block = "i3bar"`: `command` (a program speaking the i3bar protocol), optional `name`
+    /// (for messages about it) and `click_signal` (sent on a click when the program takes no
+    /// click events; SIGUSR1 for i3status by default, which redraws on it).
+    static func wrappedI3bar(_ table: TOMLTable, _ value: TOMLValue) throws(ConfigError) -> BarBlock {
+        var block = BarBlock(.command)
+        var spec = CommandSpec(command: [], name: bytes("i3bar"), persist: true)
+        spec.wrapsI3bar = true
+        var signalGiven = false
+        for entry in table {
+            if keyIs(entry, "block") { continue }
+            if keyIs(entry, "command") || keyIs(entry, "name") {
+                _ = try commandKey(entry, &spec)
+            } else if keyIs(entry, "click_signal") {
+                // 0: none; else a standard signal that does not stop or kill outright.
+                let n = Int32(try integer(entry, in: 0...31))
+                guard n == 0 || (n != 9 && n != 19 && n != 17) else {
+                    throw ConfigError(entry, "click_signal is 0 (none) or a signal other than KILL, STOP and CHLD")
+                }
+                spec.refreshSignal = n
+                signalGiven = true
+            } else {
+                throw ConfigError(entry, atKey: true, "unknown key ", entry.key,
+                                  " in an i3bar block (command, name, click_signal)")
+            }
+        }
+        guard !spec.command.isEmpty else { throw ConfigError(value, "an i3bar block needs command = \"…\"") }
+        if !signalGiven && isI3status(spec.command) && isSimpleCommand(spec.command) { spec.refreshSignal = 10 }
+        spec.instance = spec.name
+        block.command = spec
+        return block
+    }
+
+    /// True when `command` is one program with its arguments and redirections, nothing the shell
+    /// must stay for (a list, a pipeline, a compound command, an assignment before it): `exec`
+    /// can then replace the shell with it, so that a signal sent to the child reaches the program.
+    public static func isSimpleCommand(_ command: [UInt8]) -> Bool {
+        let special: StaticString = ";&|(){}!\n"
+        for b in command {
+            for k in 0..<special.utf8CodeUnitCount where special.utf8Start[k] == b { return false }
+        }
+        guard let first = command.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).first else { return false }
+        if first.contains(UInt8(ascii: "=")) { return false }
+        for word: StaticString in ["if", "while", "until", "for", "case"] where bytesEqual(first, word) { return false }
+        return true
+    }
+
+    /// True when the command's first word is i3status (a path to it, or after `exec`).
+    static func isI3status(_ command: [UInt8]) -> Bool {
+        var words = command.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+        if let first = words.first, first.elementsEqual("exec".utf8) { words.removeFirst() }
+        guard let program = words.first else { return false }
+        let base = program.split(separator: UInt8(ascii: "/")).last ?? program
+        return base.elementsEqual("i3status".utf8)
     }
 
     /// `[[block.click]]`: `button` (left, middle, right, up, down or 1 to 5) and either `cmd`

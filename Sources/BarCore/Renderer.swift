@@ -68,6 +68,10 @@ public struct Renderer {
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     private var commandValues: [BlockValue] = []
     private var commandSlot: [Int] = []
+    /// Each `block = "i3bar"` block's stream of another program's blocks; `wrapSlot[blockIndex]`
+    /// (-1 for the other blocks). Its `commandValues` entry shows its problems (it ended).
+    private var wrapped: [I3barStream] = []
+    private var wrapSlot: [Int] = []
     /// Blocks showing their short text in place of the full one (a `toggle_format` click).
     private var showingShort: [Bool] = []
     private var protocolOutput: LineOutput
@@ -95,6 +99,12 @@ public struct Renderer {
                 commandValues.append(waiting)
             } else {
                 commandSlot.append(-1)
+            }
+            if block.command?.wrapsI3bar == true {
+                wrapSlot.append(wrapped.count)
+                wrapped.append(I3barStream())
+            } else {
+                wrapSlot.append(-1)
             }
         }
     }
@@ -157,13 +167,68 @@ public struct Renderer {
     }
 
     /// Shows a problem of command block `blockIndex` itself (it could not start, it was killed
-    /// after its timeout) as its text, critical.
+    /// after its timeout) as its text, critical. A wrapped program's blocks give way to it.
     public mutating func setCommandProblem(_ blockIndex: Int, _ text: StaticString) {
         let slot = commandSlot[blockIndex]
         guard slot >= 0 else { return }
         commandValues[slot].reset()
+        if let spec = blocks[blockIndex].command, spec.wrapsI3bar {
+            commandValues[slot].full.append(bytes: spec.name)
+            commandValues[slot].full.append(": ")
+            wrapped[wrapSlot[blockIndex]].restart()
+        }
         commandValues[slot].full.append(text)
         commandValues[slot].level = .critical
+    }
+
+    /// A line of the program wrapped by block `blockIndex` (`block = "i3bar"`); true when the
+    /// blocks shown changed (a complete array, or a plain-text line).
+    public mutating func feedWrapped(_ blockIndex: Int, line: UnsafeRawBufferPointer) -> Bool {
+        let w = wrapSlot[blockIndex]
+        guard w >= 0, wrapped[w].feed(line: line) else { return false }
+        // It speaks again: its earlier problem is over.
+        commandValues[commandSlot[blockIndex]].visible = false
+        return true
+    }
+
+    /// The program wrapped by block `blockIndex` starts (again): its stream begins with a header.
+    public mutating func restartWrapped(_ blockIndex: Int) {
+        let w = wrapSlot[blockIndex]
+        guard w >= 0 else { return }
+        wrapped[w].restart()
+        commandValues[commandSlot[blockIndex]].visible = false
+    }
+
+    /// The stream of the program wrapped by block `blockIndex`, nil for another block.
+    public func wrappedStream(_ blockIndex: Int) -> I3barStream? {
+        guard blockIndex >= 0, blockIndex < wrapSlot.count, wrapSlot[blockIndex] >= 0 else { return nil }
+        return wrapped[wrapSlot[blockIndex]]
+    }
+
+    /// Writes block `blockIndex`'s wrapped blocks (and its problem, if any).
+    private mutating func renderWrapped(_ index: Int, first: inout Bool, _ summary: inout LineSummary) {
+        let w = wrapSlot[index]
+        for k in 0..<wrapped[w].count {
+            if output == .i3bar {
+                protocolOutput.wrappedBlock(index, wrapped[w].shown[k], first: first, &line)
+                summary.urgent = summary.urgent || wrapped[w].shown[k].urgent
+            } else {
+                value.reset()
+                value.full.append(wrapped[w].shown[k].full)
+                value.short.append(wrapped[w].shown[k].short)
+                value.color.append(wrapped[w].shown[k].color)
+                value.urgent = wrapped[w].shown[k].urgent
+                summary.add(value)
+                protocolOutput.block(blocks[index], value, first: first, &line)
+            }
+            first = false
+        }
+        let slot = commandSlot[index]
+        if commandValues[slot].visible {
+            summary.add(commandValues[slot])
+            protocolOutput.block(blocks[index], commandValues[slot], first: first, &line)
+            first = false
+        }
     }
 
     /// When a time block's text next changes (realtime ms): the renderer must draw again
@@ -183,6 +248,10 @@ public struct Renderer {
             first = false
         }
         for (index, block) in blocks.enumerated() {
+            if wrapSlot[index] >= 0 {
+                renderWrapped(index, first: &first, &summary)
+                continue
+            }
             if block.kind == .command {
                 let slot = commandSlot[index]
                 guard commandValues[slot].visible else { continue }
@@ -224,7 +293,12 @@ public struct Renderer {
             first = false
         }
         var messageShown = false
+        var summary = LineSummary()
         for (index, block) in blocks.enumerated() {
+            if wrapSlot[index] >= 0 {
+                renderWrapped(index, first: &first, &summary)
+                continue
+            }
             if block.kind.needsSnapshot {
                 if messageShown { continue }
                 messageShown = true

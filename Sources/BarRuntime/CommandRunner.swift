@@ -22,6 +22,10 @@ struct CommandRunner {
         let command: [CChar]
         var pid: Int32 = 0
         var fd: Int32 = -1
+        /// A wrapped i3bar program's stdin (click events go there); -1 otherwise.
+        var inputFD: Int32 = -1
+        /// Click events written to it since it started (the first opens the endless array).
+        var clicksWritten = 0
         var buffer: UnsafeMutableRawBufferPointer
         var count = 0
         /// More output than the buffer: the rest of the run (or line) is dropped.
@@ -47,10 +51,13 @@ struct CommandRunner {
         for (i, block) in blocks.enumerated() {
             guard block.kind == .command, let spec = block.command else { continue }
             var c: [CChar] = []
+            // A wrapped program replaces its shell when it can: signals then reach the program.
+            if spec.wrapsI3bar && BarConfig.isSimpleCommand(spec.command) && !spec.command.starts(with: "exec ".utf8) { for b in "exec ".utf8 { c.append(CChar(bitPattern: b)) } }
             for b in spec.command { c.append(CChar(bitPattern: b)) }
             c.append(0)
-            children.append(Child(blockIndex: i, spec: spec, command: c,
-                                  buffer: .allocate(byteCount: CommandRunner.bufferSize, alignment: 1)))
+            // A wrapped program's line is a whole array of blocks: room for one.
+            let size = spec.wrapsI3bar ? I3barStream.maximumLineLength : CommandRunner.bufferSize
+            children.append(Child(blockIndex: i, spec: spec, command: c, buffer: .allocate(byteCount: size, alignment: 1)))
         }
     }
 
@@ -73,12 +80,16 @@ struct CommandRunner {
         var storage = children[i].clickEnvironment
         storage.append(environmentEntry("BLOCK_NAME=", children[i].spec.name))
         storage.append(environmentEntry("BLOCK_INSTANCE=", children[i].spec.instance))
-        var fd: Int32 = -1
+        var fd: Int32 = -1, inputFD: Int32 = -1
+        let duplex = children[i].spec.wrapsI3bar
         let pid: Int32 = storage.withUnsafeMutableBufferPointer { all in
             for k in all.indices { env.append(all[k].withUnsafeMutableBufferPointer { $0.baseAddress }) }
             env.append(nil)
             return children[i].command.withUnsafeBufferPointer { cmd in
-                env.withUnsafeMutableBufferPointer { e in cbarsys_spawn_shell(cmd.baseAddress!, e.baseAddress!, &fd) }
+                env.withUnsafeMutableBufferPointer { e in
+                    duplex ? cbarsys_spawn_shell_duplex(cmd.baseAddress!, e.baseAddress!, &fd, &inputFD)
+                           : cbarsys_spawn_shell(cmd.baseAddress!, e.baseAddress!, &fd)
+                }
             }
         }
         children[i].clickEnvironment.removeAll()
@@ -89,6 +100,8 @@ struct CommandRunner {
         }
         children[i].pid = pid
         children[i].fd = fd
+        children[i].inputFD = inputFD
+        children[i].clicksWritten = 0
         children[i].count = 0
         children[i].overflowed = false
         children[i].exitStatus = nil
@@ -152,6 +165,40 @@ struct CommandRunner {
         return false
     }
 
+    /// A click on a block of the program block `click.wrappedBlock` wraps: written to its stdin
+    /// as an i3bar click event when it asked for them, else its `click_signal` (i3status redraws
+    /// on SIGUSR1). Never blocks: a click the pipe has no room for is dropped.
+    mutating func forward(_ click: ClickEvent, renderer: Renderer) {
+        guard let i = children.firstIndex(where: { $0.blockIndex == click.wrappedBlock && $0.spec.wrapsI3bar }),
+              children[i].pid != 0, let stream = renderer.wrappedStream(click.wrappedBlock) else { return }
+        guard stream.clickEvents, children[i].inputFD >= 0 else {
+            if children[i].spec.refreshSignal != 0 { _ = cbarsys_kill(children[i].pid, children[i].spec.refreshSignal) }
+            return
+        }
+        // The program's own name and instance as it wrote them (ours went through escaping).
+        var name = click.name, instance = click.instance
+        if let k = stream.index(name: click.name[...], instance: click.instance[...]) {
+            name = stream.shown[k].name.bytes
+            instance = stream.shown[k].instance.bytes
+        }
+        var event = ByteWriter(capacity: 512)
+        event.append(children[i].clicksWritten == 0 ? "[\n" : ",")
+        event.append("{\"name\":\"")
+        appendJSONString(name, to: &event)
+        event.append("\",\"instance\":\"")
+        appendJSONString(instance, to: &event)
+        event.append("\",\"button\":")
+        event.appendDecimal(click.button)
+        event.append(",\"x\":")
+        event.appendDecimal(click.x)
+        event.append(",\"y\":")
+        event.appendDecimal(click.y)
+        event.append(",\"modifiers\":[]}\n")
+        // At most PIPE_BUF bytes: the write is whole or fails with EAGAIN, never half an event.
+        let written = event.bytes.withUnsafeBytes { write(children[i].inputFD, $0.baseAddress, $0.count) }
+        if written == event.count { children[i].clicksWritten += 1 }
+    }
+
     /// Fills `fds` (from index `first`) with the pipes to poll; returns how many.
     func pollFDs(into fds: UnsafeMutablePointer<pollfd>, from first: Int) -> Int {
         var n = 0
@@ -184,6 +231,18 @@ struct CommandRunner {
 
     /// One output byte: into the buffer; a persistent command's newline shows the line.
     private mutating func accept(_ i: Int, _ byte: UInt8, renderer: inout Renderer) -> Bool {
+        if children[i].spec.wrapsI3bar && byte == 0x0A {
+            // One line of the stream: a longer one than the buffer is dropped whole.
+            var changed = false
+            if !children[i].overflowed {
+                let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
+                changed = renderer.feedWrapped(children[i].blockIndex, line: line)
+                if changed { children[i].backOffMs = CommandRunner.firstBackOffMs }
+            }
+            children[i].count = 0
+            children[i].overflowed = false
+            return changed
+        }
         if children[i].spec.persist && byte == 0x0A {
             let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
             renderer.setCommandOutput(children[i].blockIndex, line, exitStatus: 0)
@@ -192,7 +251,7 @@ struct CommandRunner {
             children[i].backOffMs = CommandRunner.firstBackOffMs
             return true
         }
-        if children[i].count < CommandRunner.bufferSize {
+        if children[i].count < children[i].buffer.count {
             children[i].buffer[children[i].count] = byte
             children[i].count += 1
         } else {
@@ -215,7 +274,11 @@ struct CommandRunner {
 
     private mutating func finish(_ i: Int, status: Int32, nowMs: UInt64, renderer: inout Renderer) {
         let c = children[i]
-        if !c.killed && !c.spec.persist {
+        if c.spec.wrapsI3bar {
+            // Its blocks give way to the reason; it is started again after the back-off.
+            renderer.setCommandProblem(c.blockIndex, status == 0 ? "ended, starting it again" : "failed, starting it again")
+            if c.inputFD >= 0 { _ = close(c.inputFD); children[i].inputFD = -1 }
+        } else if !c.killed && !c.spec.persist {
             renderer.setCommandOutput(c.blockIndex, UnsafeRawBufferPointer(rebasing: c.buffer[0..<c.count]), exitStatus: status)
         } else if c.spec.persist && c.count > 0 {
             // A last line without its newline.
@@ -238,6 +301,23 @@ struct CommandRunner {
         for i in children.indices where children[i].pid != 0 {
             _ = cbarsys_kill_group(children[i].pid, SIGTERM)
             if children[i].fd >= 0 { _ = close(children[i].fd); children[i].fd = -1 }
+            if children[i].inputFD >= 0 { _ = close(children[i].inputFD); children[i].inputFD = -1 }
+        }
+    }
+}
+
+/// `text` inside a JSON string, exactly: `"` and `\` escaped, control bytes as `\u00XX`,
+/// everything else as it is (a wrapped program gets back the bytes it gave).
+func appendJSONString(_ text: [UInt8], to out: inout ByteWriter) {
+    let hex: StaticString = "0123456789abcdef"
+    for b in text {
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            out.append(UInt8(ascii: "\\")); out.append(b)
+        } else if b < 0x20 || b == 0x7F {
+            out.append("\\u00")
+            out.append(hex.utf8Start[Int(b >> 4)]); out.append(hex.utf8Start[Int(b & 15)])
+        } else {
+            out.append(b)
         }
     }
 }

@@ -401,7 +401,9 @@ public struct Bar<Sink: BarSink> {
         let bytes = UnsafeRawBufferPointer(rebasing: eventBuffer[0..<n])
         var position = 0
         while let click = clicks.next(in: bytes, position: &position) {
-            if click.block == .command {
+            if click.wrappedBlock >= 0 {
+                commands.forward(click, renderer: renderer)
+            } else if click.block == .command {
                 _ = commands.click(name: click.name[...], instance: click.instance[...], button: click.button,
                                    x: click.x, y: click.y, nowMs: nowMs(), renderer: &renderer)
             } else {

@@ -93,12 +93,16 @@ static char **merged_environment(char *const extra[]) {
     return env;
 }
 
-static int spawn(const char *command, char *const extra_env[], int stdout_fd, short flags) {
+static int spawn(const char *command, char *const extra_env[], int stdin_fd, int stdout_fd, short flags) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     if (posix_spawn_file_actions_init(&actions) != 0) return -ENOMEM;
     if (posix_spawnattr_init(&attr) != 0) { posix_spawn_file_actions_destroy(&actions); return -ENOMEM; }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (stdin_fd >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    }
     if (stdout_fd >= 0) {
         posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
     } else {
@@ -125,7 +129,7 @@ static int spawn(const char *command, char *const extra_env[], int stdout_fd, sh
 int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return -errno;
-    int pid = spawn(command, extra_env, fds[1], POSIX_SPAWN_SETPGROUP);
+    int pid = spawn(command, extra_env, -1, fds[1], POSIX_SPAWN_SETPGROUP);
     close(fds[1]);
     if (pid < 0) { close(fds[0]); return pid; }
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
@@ -133,8 +137,27 @@ int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_f
     return pid;
 }
 
+int cbarsys_spawn_shell_duplex(const char *command, char *const extra_env[], int *out_fd, int *in_fd) {
+    int out[2], in[2];
+    if (pipe2(out, O_CLOEXEC) != 0) return -errno;
+    if (pipe2(in, O_CLOEXEC) != 0) { int e = errno; close(out[0]); close(out[1]); return -e; }
+    int pid = spawn(command, extra_env, in[0], out[1], POSIX_SPAWN_SETPGROUP);
+    close(out[1]);
+    close(in[0]);
+    if (pid < 0) { close(out[0]); close(in[1]); return pid; }
+    fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+    *out_fd = out[0];
+    *in_fd = in[1];
+    return pid;
+}
+
+int cbarsys_kill(int pid, int signal) {
+    return pid > 0 ? kill(pid, signal) : -1;
+}
+
 int cbarsys_spawn_detached(const char *command, char *const extra_env[]) {
-    return spawn(command, extra_env, -1, POSIX_SPAWN_SETSID);
+    return spawn(command, extra_env, -1, -1, POSIX_SPAWN_SETSID);
 }
 
 int cbarsys_reap(int *status) {

@@ -61,6 +61,21 @@ final class ClickScannerTests: XCTestCase {
                        "a command block named command is a command block's click too")
     }
 
+    func testAWrappedProgramsBlockIsKnownByItsInstancePrefixWhateverItsName() {
+        // i3status names a block "load", as ours is named: the instance says it is the wrapped one.
+        var expected = ClickEvent(block: .command, button: 1)
+        expected.wrappedBlock = 12
+        expected.name = Array("load".utf8)
+        expected.instance = Array("a\"b".utf8)
+        expected.x = 5
+        XCTAssertEqual(clicks([#",{"name":"load","instance":"i3bar:12:a\"b","button":1,"x":5}"# + "\n"]), [expected],
+                       "escapes in the instance are decoded")
+        XCTAssertEqual(clicks([#"{"name":"load","instance":"i3bar:x:y","button":1}"# + "\n"]).first?.block, .load,
+                       "no index: an ordinary instance")
+        XCTAssertEqual(clicks([#"{"name":"load","instance":"i3bar:1234:y","button":1}"# + "\n"]).first?.wrappedBlock, -1,
+                       "at most three digits")
+    }
+
     func testAHugeLineIsDroppedWholeAndTheNextLineStillParses() {
         let huge = #"{"name":"mem","button":1,"pad":""# + String(repeating: "x", count: 10_000) + "\"}\n"
         XCTAssertEqual(clicks([huge, #"{"name":"mem","button":3}"# + "\n"]), [ClickEvent(block: .mem, button: 3)])

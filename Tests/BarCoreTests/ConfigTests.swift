@@ -93,6 +93,11 @@ final class ConfigTests: XCTestCase {
                        #"c.toml:4:1: a command block's text is its command's output: no "format""#)
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\ninterval = \"sometimes\"\n"),
                        #"c.toml:4:12: interval is seconds, "once" or "persist""#)
+        XCTAssertEqual(error("[[block]]\nblock = \"i3bar\"\n"), #"c.toml:1:1: an i3bar block needs command = "…""#)
+        XCTAssertEqual(error("[[block]]\nblock = \"i3bar\"\ncommand = \"i3status\"\ninterval = 5\n"),
+                       #"c.toml:4:1: unknown key "interval" in an i3bar block (command, name, click_signal)"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"i3bar\"\ncommand = \"x\"\nclick_signal = 9\n"),
+                       "c.toml:4:16: click_signal is 0 (none) or a signal other than KILL, STOP and CHLD")
         XCTAssertEqual(error("block = 3\n"), "c.toml:1:9: block must be a list of tables: [[block]]")
         XCTAssertEqual(error("when = 1979-05-27\n"), "c.toml:1:8: dates and times are not supported")
         XCTAssertEqual(error("[theme]\n[theme]\n"), "c.toml:2:2: table defined twice")
@@ -100,6 +105,17 @@ final class ConfigTests: XCTestCase {
 
     func testAHostileKeyIsQuotedWithoutItsControlBytes() {
         XCTAssertEqual(error("\"a\\u001b[31m\\\"\" = 1\n"), #"c.toml:1:1: unknown key "a?[31m?" (the file has [theme], [sampler] and [[block]])"#)
+    }
+
+    func testAnI3barBlockWrapsAProgramAndSignalsI3statusOnAClick() throws {
+        let config = try parse("[[block]]\nblock = \"i3bar\"\ncommand = \"exec /usr/bin/i3status -c x\"\n"
+                               + "[[block]]\nblock = \"i3bar\"\nname = \"mine\"\ncommand = \"my-bar\"\n").get()
+        let specs = config.blocks?.compactMap { $0.command } ?? []
+        XCTAssertEqual(specs.count, 2)
+        XCTAssertTrue(specs.allSatisfy { $0.wrapsI3bar && $0.persist })
+        XCTAssertEqual(specs[0].refreshSignal, 10, "i3status redraws on SIGUSR1")
+        XCTAssertEqual(specs[1].refreshSignal, 0, "another program is sent no signal it may not expect")
+        XCTAssertEqual(specs[1].name, Array("mine".utf8))
     }
 
     func testCommandBlocksAreRefusedOnTheCommandLine() {
@@ -135,6 +151,18 @@ final class ConfigTests: XCTestCase {
             try check.run()
             check.waitUntilExit()
             XCTAssertEqual(check.terminationStatus, 0, "tomllib refuses \(file)")
+        }
+    }
+}
+
+extension ConfigTests {
+    func testOnlyASimpleCommandIsRunWithExecSoThatSignalsReachIt() {
+        for simple in ["i3status", "i3status -c ~/.config/i3status/config", "/usr/bin/i3status -c \"$HOME/x y\" 2>/dev/null"] {
+            XCTAssertTrue(BarConfig.isSimpleCommand(Array(simple.utf8)), simple)
+        }
+        for compound in ["i3status | sed s/a/b/", "cd /tmp; i3status", "i3status && x", "(i3status)", "FOO=1 i3status",
+                         "while true; do date; done", "! i3status", "a\nb", ""] {
+            XCTAssertFalse(BarConfig.isSimpleCommand(Array(compound.utf8)), compound)
         }
     }
 }

@@ -178,6 +178,52 @@ final class I3barClientTests: XCTestCase {
         XCTAssertFalse(session.text.localizedCaseInsensitiveContains("error"), session.text)
     }
 
+    /// Under real i3 and i3bar, a click on a block of a wrapped i3bar program (`block = "i3bar"`)
+    /// comes back to it on its stdin with its own name and instance, through i3bar's escaping.
+    func testAClickInI3barReachesAWrappedProgramWithItsOwnNames() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw XCTSkip("xdotool is not installed") }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let clicked = dir.url.appendingPathComponent("clicked").path
+        let script = dir.url.appendingPathComponent("wrapped.py")
+        try #"""
+            import json, sys
+            print(json.dumps({"version": 1, "click_events": True}), flush=True)
+            print("[", flush=True)
+            print(json.dumps([{"name": "echo", "instance": 'a"b\\', "full_text": "CLICK-ME-CLICK-ME-CLICK-ME"}]) + ",", flush=True)
+            for line in sys.stdin:
+                line = line.strip().lstrip(",")
+                if line in ("", "["):
+                    continue
+                click = json.loads(line)
+                with open(sys.argv[1], "w") as f:
+                    f.write("%d %s %s\n" % (click["button"], click["name"], click["instance"]))
+            """#.write(to: script, atomically: true, encoding: .utf8)
+        let config = dir.url.appendingPathComponent("config.toml")
+        try """
+            [[block]]
+            block = "i3bar"
+            command = "exec python3 \(script.path) \(clicked)"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let display = 490 + Int(getpid() % 100)
+        let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --config \(config.path)",
+                                  display: display, screen: "800x600x24")
+        var done = false
+        let deadline = Date().addingTimeInterval(15)
+        while !done && Date() < deadline {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+            p.arguments = ["mousemove", "790", "594", "click", "1"]
+            p.environment = ["DISPLAY": ":\(display)"]
+            try p.run()
+            p.waitUntilExit()
+            usleep(300_000)
+            done = FileManager.default.fileExists(atPath: clicked)
+        }
+        XCTAssertEqual(try? String(contentsOfFile: clicked, encoding: .utf8), "1 echo a\"b\\\n", session.text)
+        XCTAssertTrue(session.i3.isRunning)
+    }
+
     /// True when a sysstats-bar with this runtime dir is running.
     func isRendererRunning(_ runtimeDir: String) -> Bool {
         guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }

@@ -54,6 +54,11 @@ func checkI3barArray(_ v: JSONValue, _ what: @autoclosure () -> String, _ line: 
     let allowed = ["name", "instance", "full_text", "short_text", "color", "urgent"].map { Array($0.utf8) }
     for block in blocks {
         guard case .object = block else { fuzzFail("\(what()): a block is not an object", line) }
+        // A wrapped program's block (Fuzz/i3bar-stream.swift): its own name and the members it gave.
+        if let instance = block["instance"]?.stringBytes, instance.starts(with: Array("i3bar:".utf8)) {
+            checkWrappedBlock(block, what(), line)
+            continue
+        }
         for key in block.keys { expect(allowed.contains(key), "\(what()): unexpected member \(printable(key))", line) }
         guard let name = block["name"]?.stringBytes, block["full_text"]?.stringBytes != nil else {
             fuzzFail("\(what()): name or full_text missing", line)
@@ -75,6 +80,32 @@ func checkI3barArray(_ v: JSONValue, _ what: @autoclosure () -> String, _ line: 
             fuzzFail("\(what()): urgent is not true", line)
         }
     }
+}
+
+/// A wrapped block: every member of a known kind and type, colours checked.
+func checkWrappedBlock(_ block: JSONValue, _ what: @autoclosure () -> String, _ line: [UInt8]) {
+    let strings = ["name", "instance", "full_text", "short_text"].map { Array($0.utf8) }
+    let colours = ["color", "background", "border"].map { Array($0.utf8) }
+    for key in block.keys {
+        let value = block[String(decoding: key, as: UTF8.self)]
+        if strings.contains(key) {
+            expect(value?.stringBytes != nil, "\(what()): \(printable(key)) is not a string", line)
+        } else if colours.contains(key) {
+            let c = value?.stringBytes ?? []
+            expect((c.count == 7 || c.count == 9) && c[0] == UInt8(ascii: "#") && c.dropFirst().allSatisfy { isHexDigit($0) },
+                   "\(what()): \(printable(key)) \(printable(c))", line)
+        } else if key == Array("urgent".utf8) {
+            if case .bool(true) = value {} else { fuzzFail("\(what()): urgent is not true", line) }
+        } else if key == Array("separator".utf8) {
+            if case .bool(false) = value {} else { fuzzFail("\(what()): separator is not false", line) }
+        } else if key == Array("align".utf8) || key == Array("markup".utf8) || key == Array("min_width".utf8)
+                    || key == Array("separator_block_width".utf8) {
+            expect(value != nil, "\(what()): \(printable(key)) missing", line)
+        } else {
+            fuzzFail("\(what()): unexpected member \(printable(key)) in a wrapped block", line)
+        }
+    }
+    expect(block["full_text"]?.stringBytes != nil, "\(what()): a wrapped block without full_text", line)
 }
 
 func isHexDigit(_ b: UInt8) -> Bool {

@@ -181,6 +181,12 @@ public struct CommandSpec: Equatable, Sendable {
     public var persist: Bool
     /// A run longer than this is killed (its whole process group), ms.
     public var timeoutMs: UInt32
+    /// `block = "i3bar"`: a long-running program speaking the i3bar protocol (i3status, i3blocks):
+    /// its blocks take this block's place, clicks on them are forwarded to it.
+    public var wrapsI3bar = false
+    /// For a wrapped program that did not ask for click events: the signal a click on its
+    /// blocks sends it (i3status redraws on SIGUSR1); 0: none.
+    public var refreshSignal: Int32 = 0
     public init(command: [UInt8], name: [UInt8] = Array("command".utf8), instance: [UInt8] = [], intervalMs: UInt32 = 0,
                 signal: Int32? = nil, persist: Bool = false, timeoutMs: UInt32 = 10_000) {
         self.command = command; self.name = name; self.instance = instance; self.intervalMs = intervalMs

@@ -3,6 +3,9 @@
 public let i3barHeader: StaticString = "{\"version\":1,\"click_events\":true,\"stop_signal\":10,\"cont_signal\":12}\n"
 
 
+/// How a wrapped program's block's instance starts in our stream: `i3bar:<block index>:`.
+public let wrappedInstancePrefix: StaticString = "i3bar:"
+
 /// The i3bar JSON protocol (i3bar, swaybar): one array of blocks per update. Streaming,
 /// the arrays are elements of one endless array: `[` before the first, `,` before the others.
 struct I3barOutput {
@@ -54,6 +57,47 @@ struct I3barOutput {
         case .critical: line.append(",\"color\":\""); line.append(bytes: criticalColor); line.append(UInt8(ascii: "\""))
         }
         if v.urgent { line.append(",\"urgent\":true") }
+        line.append(UInt8(ascii: "}"))
+    }
+
+    /// A wrapped program's block: its own name, and an instance that says whose it is
+    /// (`i3bar:<block index>:<its instance>`), so that a click on it can be forwarded.
+    func wrappedBlock(_ blockIndex: Int, _ w: WrappedBlock, first: Bool, _ line: inout ByteWriter) {
+        if !first { line.append(UInt8(ascii: ",")) }
+        line.append("{\"name\":\"")
+        line.append(escaped: w.name.bytes, .json)
+        line.append("\",\"instance\":\"")
+        line.append(wrappedInstancePrefix)
+        line.appendDecimal(blockIndex)
+        line.append(UInt8(ascii: ":"))
+        line.append(escaped: w.instance.bytes, .json)
+        line.append("\",\"full_text\":\"")
+        line.append(escaped: w.full.bytes, .json)
+        line.append(UInt8(ascii: "\""))
+        if !w.short.isEmpty {
+            line.append(",\"short_text\":\"")
+            line.append(escaped: w.short.bytes, .json)
+            line.append(UInt8(ascii: "\""))
+        }
+        // Colours were checked #RRGGBB[AA] when read.
+        if !w.color.isEmpty { line.append(",\"color\":\""); line.append(w.color); line.append(UInt8(ascii: "\"")) }
+        if !w.background.isEmpty { line.append(",\"background\":\""); line.append(w.background); line.append(UInt8(ascii: "\"")) }
+        if !w.border.isEmpty { line.append(",\"border\":\""); line.append(w.border); line.append(UInt8(ascii: "\"")) }
+        if w.urgent { line.append(",\"urgent\":true") }
+        if w.noSeparator { line.append(",\"separator\":false") }
+        if w.separatorBlockWidth >= 0 { line.append(",\"separator_block_width\":"); line.appendDecimal(Int(w.separatorBlockWidth)) }
+        if w.minWidth >= 0 {
+            line.append(",\"min_width\":"); line.appendDecimal(Int(w.minWidth))
+        } else if !w.minWidthText.isEmpty {
+            line.append(",\"min_width\":\""); line.append(escaped: w.minWidthText.bytes, .json); line.append(UInt8(ascii: "\""))
+        }
+        switch w.align {
+        case 1: line.append(",\"align\":\"left\"")
+        case 2: line.append(",\"align\":\"center\"")
+        case 3: line.append(",\"align\":\"right\"")
+        default: break
+        }
+        if w.pango { line.append(",\"markup\":\"pango\"") }
         line.append(UInt8(ascii: "}"))
     }
 

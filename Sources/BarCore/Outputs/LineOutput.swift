@@ -63,6 +63,12 @@ struct LineOutput {
         }
     }
 
+    /// A block of a wrapped i3bar program, with the members it gave (i3bar only: the other
+    /// outputs show wrapped blocks as values).
+    mutating func wrappedBlock(_ blockIndex: Int, _ w: WrappedBlock, first: Bool, _ line: inout ByteWriter) {
+        if kind == .i3bar { i3bar.wrappedBlock(blockIndex, w, first: first, &line) }
+    }
+
     /// The message as one block among others (beside the clocks), critical.
     mutating func messageBlock(_ text: StaticString, first: Bool, _ line: inout ByteWriter) {
         switch kind {

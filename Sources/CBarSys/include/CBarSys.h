@@ -88,6 +88,10 @@ static inline int cbarsys_sigrtmin(void) { return SIGRTMIN; }
 /// blocks and ignores some), and the environment plus `extra_env` (NULL-terminated
 /// "KEY=VALUE" strings, or NULL). Returns the pid, or -errno.
 int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd);
+/// As cbarsys_spawn_shell, and its stdin is a pipe too: `*in_fd` (non-blocking) writes to it.
+int cbarsys_spawn_shell_duplex(const char *command, char *const extra_env[], int *out_fd, int *in_fd);
+/// kill(2) for one process (never a group: pid must be above 0).
+int cbarsys_kill(int pid, int signal);
 /// Starts `/bin/sh -c command` detached (a click action): its own session, stdio on
 /// /dev/null, the environment plus `extra_env`. Returns the pid, or -errno; the caller reaps it.
 int cbarsys_spawn_detached(const char *command, char *const extra_env[]);
