@@ -47,7 +47,10 @@ let package = Package(
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks. The CLI links this, not the sampler.
         .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML"]),
-        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
+        // The snapshot in Prometheus's text format for node_exporter's textfile collector
+        // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
+        .target(name: "PrometheusText", dependencies: ["SnapshotCodec", "UTF8Text"]),
+        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], linkerSettings: staticExecutable),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
@@ -101,7 +104,7 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "PrometheusText", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport"]),

@@ -134,8 +134,44 @@ def history_batch(boot_id, boot_time, uptime, now, samples, exits, clean, versio
     return b"SSHB" + struct.pack("<HHI", version, 1 if clean else 0, len(body)) + bytes(body)
 
 
+def prometheus_name(name):
+    """A name as the prometheus-text target reads it: a length byte, then the bytes (a length
+    byte with its top four bits set reads a 16-bit length)."""
+    if len(name) < 64:
+        return bytes([len(name)]) + name
+    return b"\xf0" + struct.pack("<H", len(name)) + name
+
+
+def prometheus_fields(top, interfaces, mounts, devices, sensors, long_name=None):
+    out = struct.pack("<IQIQQHHHI", 0x3FFF, 1_763_712_346_250, 1000, 1_763_700_000, 1_234_567, 3500, 250, 12, 3900)
+    out += struct.pack("<9Q", 8_000_000, 1_420_000, 2_300_000, 1_300_000, 150_000, 2_830_000, 3_420_000, 2_000_000, 500_000)
+    out += struct.pack("<H5I", 1250, 60, 159, 1200, 312, 3)
+    out += struct.pack("<BBHII", 1, 2, 800, 10_500, 24)
+    names = top + ([long_name] if long_name else [])
+    for _ in range(2):
+        out += bytes([len(names)])
+        for i, n in enumerate(names):
+            out += struct.pack("<IHQ", i, 100 * i, 1000 * i) + prometheus_name(n)
+    out += bytes([len(interfaces)])
+    for n in interfaces:
+        out += prometheus_name(n) + struct.pack("<QQ", 123_456_789, 42)
+    out += bytes([len(mounts)])
+    for n in mounts:
+        out += prometheus_name(n) + struct.pack("<QQQ", 1000, 600, 350)
+    out += bytes([len(devices)])
+    for n in devices:
+        out += prometheus_name(n) + struct.pack("<QQ", 1_000_000, 2_000_000)
+    out += bytes([len(sensors)])
+    for chip, label in sensors:
+        out += prometheus_name(chip) + prometheus_name(label) + struct.pack("<i", 45_500)
+    out += struct.pack("<B3QHQQ", 15, 15_070, 1_005, 80_125, 100, 17, 420_000)
+    out += struct.pack("<BQQ", 0, 3, 1)
+    return out
+
+
 def main():
-    for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch", "toml", "command-output", "i3bar-stream"):
+    for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch", "toml", "command-output",
+                   "i3bar-stream", "prometheus-text"):
         d = os.path.join(CORPUS, target)
         os.makedirs(d, exist_ok=True)
         # Inputs that once found a bug (regression-*) are kept: they are not generated.
@@ -222,6 +258,16 @@ def main():
     write("i3bar-stream", "plain", b"just text\r\n{\"full_text\":\"x\"}\n")
     write("i3bar-stream", "hostile", b'{"version":1}\n[\n[{"full_text":"\\u001b[31m\"},{\"x\":\"\xff\xc3\xe2\x80\xae","name":"a\\"b","instance":"i3bar:0:x","color":"red"}]\n'
           b',[{"full_text":"cut\n,[{"a":[[[[[[[[[[1]]]]]]]]]]}]\n')
+
+    # prometheus-text: a snapshot and counters as fields (Fuzz/prometheus-text.swift's order).
+    write("prometheus-text", "all-zero", bytes(600))
+    write("prometheus-text", "all-ones", b"\xff" * 600)
+    write("prometheus-text", "desktop", prometheus_fields([b"Firefox", b'say "hi"', b"two\nlines"], [b"eth0", b"wlan0"],
+                                                          [b"/", b"/home"], [b"nvme0n1"], [(b"coretemp", b"Package id 0"),
+                                                          (b"nvme", b"Composite"), (b"nvme", b"Composite")]))
+    write("prometheus-text", "hostile", prometheus_fields([b"\xff\xfe\\\"", b"\x00\x1b[31m", "é".encode() * 30],
+                                                          [b"w\xff", b"w\xfe"], [b"/\"x\""], [b"sd\na"],
+                                                          [(b"\\", b"\n" * 40)], long_name=b'"' * 3000))
 
 
 TOML_SEEDS = [

@@ -4,9 +4,10 @@
 #   Fuzz/run.sh [--seconds N] [--build-only] [TARGET...]
 #   Fuzz/run.sh --list
 #
-# Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream (default: all).
+# Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
+# prometheus-text (default: all).
 # Each target is one Swift file here, compiled with the real module sources
-# (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML: the normal twins, not the
+# (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
 # Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
@@ -17,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text)
 seconds=60
 build_only=0
 targets=()
@@ -52,6 +53,7 @@ modules_of() {
         bookmarks) echo UTF8Text Bookmarks ;;
         history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
         toml) echo UTF8Text TOML ;;
+        prometheus-text) echo UTF8Text SnapshotCodec PrometheusText ;;
     esac
 }
 support_of() {
@@ -91,6 +93,7 @@ build_module() {
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
+    [[ $m == PrometheusText ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o")
     local extra=()
     if [[ $m == BarCore ]]; then build_clock; extra=("${clock_flags[@]}"); fi
     if stale "$build/obj/$m.o" "${sources[@]}" "${deps[@]}" "$0"; then
@@ -131,6 +134,7 @@ max_len_of() {
         snapshot) echo 16400 ;;
         snapshot-fields) echo 4096 ;;
         clicks|bookmarks|history-batch|toml|command-output|i3bar-stream) echo 16384 ;;
+        prometheus-text) echo 16384 ;;
     esac
 }
 

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Installs what sysstats needs to build and test, if it is missing.
+# Installs what sysstats needs to build and test, if it is missing:
+#   install/deps.sh          build and test packages (install/test.sh)
+#   install/deps.sh --build  only what building and running need (install/run.sh, install.sh)
 # Idempotent: quiet when everything is present; one line per package installed.
 # Debian/Ubuntu via apt-get (with sudo when not root); elsewhere it lists the packages.
 set -euo pipefail
+
+build_only=0
+case ${1:-} in
+    --build) build_only=1 ;;
+    "") ;;
+    *) echo "deps: usage: install/deps.sh [--build]" >&2; exit 2 ;;
+esac
 
 # Build: libsqlite3 (history database), libxcb (the X11 outputs of the renderer), pkg-config
 # to find them, libc6-dev for the static C library the always-on programs link, tzdata for
@@ -21,10 +30,14 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # systemd-analyze (systemd) and man (man-db) check the systemd user unit and its manual page.
 # tmux: report --watch in a real 80-column terminal.
 # bash-completion, zsh and fish: the installed completions.
+# The Prometheus export's tests: prometheus (the server and promtool) and
+# prometheus-node-exporter (its textfile collector), run on loopback.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils systemd man-db tmux
                bash-completion zsh fish
-               shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl)
-packages=("${build_packages[@]}" "${test_packages[@]}")
+               shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl
+               prometheus prometheus-node-exporter)
+packages=("${build_packages[@]}")
+((build_only)) || packages+=("${test_packages[@]}")
 
 say() { printf 'deps: %s\n' "$*"; }
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-install/deps.sh
+install/deps.sh --build
 swift build -c release
 bin=$(swift build -c release --show-bin-path)
 

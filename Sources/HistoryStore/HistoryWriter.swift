@@ -64,6 +64,11 @@ public enum HistoryWriter {
             defer { database.close() }
             try database.apply(batch)
             if batch.endsCleanly { try database.checkpoint() }
+            do throws(StoreError) {
+                try writeBootSummary(database, batch: batch, directory: directory)
+            } catch {
+                report("sysstatsd-history: warning: \(BootSummary.fileName): \(error)")
+            }
             let cache = HistoryDatabase.rulesCachePath(in: directory)
             do throws(StoreError) {
                 var info = stat()
@@ -80,6 +85,17 @@ public enum HistoryWriter {
             return 1
         }
         return 0
+    }
+
+    /// Writes `<data-dir>/boots.summary` (``BootSummary``) for the sampler's Prometheus export:
+    /// at a start batch (a boot was added) and whenever the file is missing.
+    static func writeBootSummary(_ database: HistoryDatabase, batch: HistoryBatch, directory: String) throws(StoreError) {
+        let path = Files.join(directory, BootSummary.fileName)
+        let isStart = batch.samples.isEmpty && batch.exits.isEmpty && !batch.endsCleanly
+        var info = stat()
+        guard isStart || stat(path, &info) != 0 else { return }
+        let earlier = try database.boots().filter { $0.id != batch.bootID }.map(\.cleanEnd)
+        try Files.writeAtomically(BootSummary(earlierBootsCleanEnds: earlier).encoded, to: path)
     }
 
     /// Reads `fd` to its end, refusing more than a batch may hold.

@@ -25,10 +25,11 @@ public struct ExitTracker {
     }
 
     /// ``record(_:availableRiseKiB:timeMs:into:names:)`` without the names for history.
+    @discardableResult
     public func record(_ exited: [ProcessSample], availableRiseKiB: UInt64, timeMs: UInt64,
-                       into exits: inout [ExitEntry]) {
+                       into exits: inout [ExitEntry]) -> UInt64 {
         var names: [ExitNames] = []
-        record(exited, availableRiseKiB: availableRiseKiB, timeMs: timeMs, into: &exits, names: &names)
+        return record(exited, availableRiseKiB: availableRiseKiB, timeMs: timeMs, into: &exits, names: &names)
     }
 
     /// Adds the exits of one interval to `exits` (most recent first, at most `capacity`).
@@ -37,8 +38,11 @@ public struct ExitTracker {
     ///   - availableRiseKiB: MemAvailable now minus MemAvailable at the previous scan (≤ 0 → 0).
     ///   - exits: the snapshot's exits; each shows the friendly name when a bookmark gave one.
     ///   - names: kept in step with `exits`: the process's own name and its friendly name, for history.
+    /// - Returns: the memory these exits freed, KiB (the sum of the recorded ``ExitEntry/freedKiB``).
+    @discardableResult
     public func record(_ exited: [ProcessSample], availableRiseKiB: UInt64, timeMs: UInt64,
-                       into exits: inout [ExitEntry], names: inout [ExitNames]) {
+                       into exits: inout [ExitEntry], names: inout [ExitNames]) -> UInt64 {
+        var freedSum: UInt64 = 0
         var totalPrivate: UInt64 = 0
         for p in exited where !p.isKernelThread { totalPrivate &+= p.privateKiB }
         for p in exited where !p.isKernelThread {
@@ -50,6 +54,7 @@ public struct ExitTracker {
             }
             if freed < freedThresholdKiB { freed = 0 }
             if p.privateKiB < minimumPrivateKiB && freed == 0 { continue }
+            freedSum &+= freed
             var entry = ExitEntry(pid: UInt32(clamping: p.pid), timeMs: timeMs,
                                   lastPrivateKiB: p.privateKiB, freedKiB: freed)
             NameSanitizer.sanitize(p.displayName, into: &entry.name)
@@ -60,5 +65,6 @@ public struct ExitTracker {
             while names.count >= exits.count { names.removeLast() }
             names.insert(ExitNames(name: name, friendlyName: p.friendlyName), at: 0)
         }
+        return freedSum
     }
 }

@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProcFS
 import SnapshotCodec
 import HistoryRecords
+import PrometheusText
 
 /// Reads the system once per interval and keeps the snapshot up to date.
 ///
@@ -31,6 +35,8 @@ public final class Sampler {
     private var frequency: FrequencyProbe
     private let network: NetworkProbe
     private var rates = RateHistory()
+    /// USER_HZ, for the CPU seconds the Prometheus export counts.
+    private let ticksPerSecond: UInt64
 
     public init(configuration: SamplerConfiguration) {
         self.configuration = configuration
@@ -50,6 +56,8 @@ public final class Sampler {
         // Netlink shows this machine's interfaces: not with a fixture /proc.
         network = NetworkProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, interfaces: configuration.interfaces,
                                useNetlink: configuration.readsThisMachine)
+        let hz = sysconf(Int32(_SC_CLK_TCK))
+        ticksPerSecond = hz > 0 ? UInt64(hz) : 100
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
@@ -78,6 +86,22 @@ public final class Sampler {
 
     /// Processes whose name resolution ran out of its work budget (a hostile rules file).
     public var resolverBudgetHits: Int { processes.resolverBudgetHits }
+
+    /// The counters the Prometheus export adds to ``snapshot``: CPU ticks since boot, process
+    /// exits and the memory they freed since the sampler started (``PrometheusCounters/boots``
+    /// is the loop's: it comes from the history writer).
+    public var prometheusCounters: PrometheusCounters {
+        var c = PrometheusCounters()
+        if let t = cpu.lastTotal {
+            c.cpuTicks = PrometheusCounters.CPUTicks(busy: t.busy, iowait: t.iowait, idle: t.idle)
+        }
+        c.ticksPerSecond = ticksPerSecond
+        if processes.scanned {
+            c.exits = processes.exitsTotal
+            c.freedKiB = processes.freedKiBTotal
+        }
+        return c
+    }
 
     /// Takes one sample. The first one primes the counters: its CPU shares are not
     /// available yet. A part whose source could not be read this time is marked not

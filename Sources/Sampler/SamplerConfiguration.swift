@@ -45,6 +45,11 @@ public struct SamplerConfiguration: Equatable {
     /// Interfaces measured even when they look virtual (`--net NAME`, repeatable); the
     /// physical ones are always measured.
     public var interfaces: [String] = []
+    /// `--textfile-dir DIR`: where to write `sysstats.prom` for node_exporter's textfile
+    /// collector; nil: no Prometheus export (and no buffer for it).
+    public var textfileDirectory: String?
+    /// Seconds between two writes of `sysstats.prom` (`--textfile-interval`).
+    public var textfileIntervalSeconds: UInt32 = 15
 
     public init() {}
 
@@ -56,6 +61,8 @@ public struct SamplerConfiguration: Equatable {
         if let v = settings.disks { disks = v }
         if let v = settings.sensors { sensors = v }
         if let v = settings.interfaces { interfaces = v }
+        if let v = settings.textfileDirectory { textfileDirectory = v }
+        if let v = settings.textfileIntervalSeconds { textfileIntervalSeconds = v }
     }
 
     /// The mount points measured: ``disks``, else `/` — but none when /proc comes from

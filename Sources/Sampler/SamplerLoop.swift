@@ -32,9 +32,25 @@ public enum SamplerLoop {
             printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
         }
         let writer = SnapshotWriter(directory: directory)
+        // `--textfile-dir`: refused at start when it is not a usable directory; its buffer
+        // exists only then.
+        var textfile: TextfileWriter?
+        if let path = configuration.textfileDirectory {
+            switch TextfileWriter.open(path) {
+            case .success(let t): textfile = t
+            case .failure(let e):
+                printError("sysstatsd: \(e)")
+                return 1
+            }
+        }
+        let textfileIntervalNs = UInt64(configuration.textfileIntervalSeconds) * 1_000_000_000
+        var textfileDue: UInt64 = 0
+        var reportedTextfileError = false
         let intervalNs = UInt64(configuration.intervalMs) * 1_000_000
         var reportedWriteError = false
         let wantsHistory = !configuration.once && configuration.history
+        // How earlier boots ended, from the history writer (the sampler has no SQLite).
+        let boots = textfile != nil && wantsHistory ? dataDirectory(configuration).map { BootSummaryReader(dataDirectory: $0) } : nil
 
         sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
         var history = wantsHistory ? startHistory(configuration, first: sampler.snapshot) : nil
@@ -62,6 +78,26 @@ public enum SamplerLoop {
                 }
                 if !reportedWriteError { printError("sysstatsd: cannot write \(writer.path): \(e) (will retry)") }
                 reportedWriteError = true
+            }
+            // From the second sample on (the first has no CPU shares yet), then every textfile
+            // interval, counted on the samples' deadlines (not the wake-up times, which jitter:
+            // a wake-up a few µs early would skip a write).
+            if let t = textfile, deadline >= textfileDue {
+                var counters = sampler.prometheusCounters
+                counters.boots = boots?.read()
+                switch t.write(sampler.snapshot, counters: counters) {
+                case .success:
+                    if reportedTextfileError { printError("sysstatsd: writing \(t.path) again") }
+                    reportedTextfileError = false
+                case .failure(let e):
+                    if configuration.once {
+                        printError("sysstatsd: cannot write \(t.path): \(e)")
+                        return 1
+                    }
+                    if !reportedTextfileError { printError("sysstatsd: cannot write \(t.path): \(e) (will retry)") }
+                    reportedTextfileError = true
+                }
+                textfileDue = deadline &+ textfileIntervalNs
             }
             if configuration.once { break }
             if history != nil {

@@ -18,6 +18,7 @@ public enum SamplerOptions {
                          [--data-dir DIR | --no-history]
                          [--proc-root DIR] [--sys-root DIR] [--freed-threshold MIB]
                          [--disk PATH]... [--sensor NAME]... [--net IFACE]...
+                         [--textfile-dir DIR [--textfile-interval SEC]]
 
         Samples CPU, memory, load, batteries, processes, network, disks, temperatures
         and CPU frequency every interval and writes a snapshot for status-bar renderers.
@@ -40,6 +41,10 @@ public enum SamplerOptions {
           --sensor NAME         a temperature sensor: chip/label, chip or label, e.g.
                                 coretemp/Package id 0 (repeatable; default the CPU package)
           --net IFACE           an interface to measure even if virtual (repeatable)
+          --textfile-dir DIR    also write DIR/sysstats.prom for node_exporter's textfile
+                                collector (Prometheus; see docs/fleet.md)
+          --textfile-interval SEC
+                                whole seconds between writes of sysstats.prom (default 15)
           -h, --help            show this help
           --version             show the version
         """
@@ -109,6 +114,17 @@ public enum SamplerOptions {
                 if let e = directory({ $0.procRoot = $1 }) { return .failure(e) }
             } else if flag.equals("--sys-root") {
                 if let e = directory({ $0.sysRoot = $1 }) { return .failure(e) }
+            } else if flag.equals("--textfile-dir") {
+                if let e = directory({ $0.textfileDirectory = $1 }) { return .failure(e) }
+            } else if flag.equals("--textfile-interval") {
+                switch value() {
+                case .failure(let e): return .failure(e)
+                case .success(let v):
+                    guard let seconds = UInt32(v), seconds >= 1, seconds <= 3600 else {
+                        return .failure(OptionsError("--textfile-interval takes whole seconds from 1 to 3600, not '\(v)'"))
+                    }
+                    config.textfileIntervalSeconds = seconds
+                }
             } else if flag.equals("--disk") || flag.equals("--sensor") || flag.equals("--net") {
                 let which = name()
                 switch value() {

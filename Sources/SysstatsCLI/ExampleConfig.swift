@@ -23,6 +23,8 @@ freed_threshold = 4    # MiB: a smaller rise of available memory is not "memory 
 disks = ["/"]          # mount points whose space is measured, at most 8
 sensors = []           # temperature sensors, "chip/label", "chip" or "label"; empty: the CPU package
 interfaces = []        # interfaces measured although they look virtual (a VPN, a bridge)
+# textfile_dir = "/var/lib/prometheus/node-exporter"   # also write sysstats.prom there for
+# textfile_interval = 15                               # node_exporter (docs/fleet.md)
 
 # The blocks, in bar order. `block` names the kind; the other keys are optional:
 #   format, format_short   the full and short text with {placeholders} (docs/renderer.md);

@@ -15,6 +15,10 @@ public struct SamplerSettings: Equatable, Sendable {
     public var disks: [String]?
     public var sensors: [String]?
     public var interfaces: [String]?
+    /// `textfile_dir`: an absolute directory for `sysstats.prom` (docs/fleet.md).
+    public var textfileDirectory: String?
+    /// `textfile_interval`: whole seconds, 1 to 3600.
+    public var textfileIntervalSeconds: UInt32?
     public init() {}
 
     /// The config file: `$XDG_CONFIG_HOME/sysstats/config.toml` (an absolute XDG_CONFIG_HOME),
@@ -79,9 +83,19 @@ public struct SamplerSettings: Equatable, Sendable {
                         throw SettingsError(value, "an interface name is 1 to 15 bytes without '/'")
                     }
                 }
+            case "textfile_dir":
+                guard let path = entry.string else { throw SettingsError(entry, "expected a directory (a string), found \(entry.kind.name)") }
+                guard path.first == UInt8(ascii: "/"), !path.contains(0), path.count <= 4096 else {
+                    throw SettingsError(entry, "textfile_dir is an absolute path")
+                }
+                settings.textfileDirectory = String(decoding: path, as: UTF8.self)
+            case "textfile_interval":
+                guard let n = entry.integer else { throw SettingsError(entry, "expected whole seconds, found \(entry.kind.name)") }
+                guard n >= 1, n <= 3600 else { throw SettingsError(entry, "textfile_interval is 1 to 3600 seconds") }
+                settings.textfileIntervalSeconds = UInt32(n)
             default:
                 throw SettingsError(entry, atKey: true,
-                                    "unknown key \(quoted(entry.key)) in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces)")
+                                    "unknown key \(quoted(entry.key)) in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, textfile_dir, textfile_interval)")
             }
         }
         return settings

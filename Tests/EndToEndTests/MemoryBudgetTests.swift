@@ -15,6 +15,25 @@ final class MemoryBudgetTests: XCTestCase {
     static let budgetKiB = 4 * 1024 + 256
 
     func testSamplerStaysUnderBudgetWithAThousandProcessesOverThirtySamples() throws {
+        try measure(samples: 40, extraArguments: { _ in [] }, what: "history on")
+    }
+
+    /// The Prometheus export on (docs/fleet.md): its 24 KiB buffer, its formatter's code, a
+    /// write every second (every 20th sample), and the same budget.
+    func testSamplerWithTheTextfileExportStaysUnderBudget() throws {
+        try measure(samples: 70, extraArguments: { work in
+            let textfiles = work.url.appendingPathComponent("textfiles")
+            try FileManager.default.createDirectory(at: textfiles, withIntermediateDirectories: false)
+            return ["--textfile-dir", textfiles.path, "--textfile-interval", "1"]
+        }, what: "history and the textfile export on", check: { work in
+            let file = work.url.appendingPathComponent("textfiles/sysstats.prom")
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            XCTAssertTrue(text.contains("sysstats_processes "), "the export was written")
+        })
+    }
+
+    func measure(samples: UInt64, extraArguments: (TemporaryDirectory) throws -> [String], what: String,
+                 check: (TemporaryDirectory) throws -> Void = { _ in }) throws {
         let work = try TemporaryDirectory("budget")
         let tree = work.url.appendingPathComponent("tree"), runtime = work.url.appendingPathComponent("run")
         let data = work.url.appendingPathComponent("data")
@@ -26,13 +45,13 @@ final class MemoryBudgetTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
         process.arguments = ["--interval", "0.05", "--runtime-dir", runtime.path, "--data-dir", data.path,
                              "--proc-root", tree.appendingPathComponent("proc").path,
-                             "--sys-root", tree.appendingPathComponent("sys").path]
+                             "--sys-root", tree.appendingPathComponent("sys").path] + (try extraArguments(work))
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
         var snapshot = Snapshot()
         let deadline = Date().addingTimeInterval(60)
-        while snapshot.sequence < 40, Date() < deadline {
+        while snapshot.sequence < samples, Date() < deadline {
             usleep(50_000)
             if let data = try? Data(contentsOf: runtime.appendingPathComponent("snapshot")),
                let s = try? [UInt8](data).withUnsafeBytes({ try Snapshot.decode($0) }) { snapshot = s }
@@ -46,8 +65,9 @@ final class MemoryBudgetTests: XCTestCase {
                       "history was on: the writer made the database")
         XCTAssertGreaterThanOrEqual(snapshot.sequence, 30, "the sampler did not take 30 samples in time")
         XCTAssertGreaterThanOrEqual(snapshot.processCount, 1000)
+        try check(work)
         let peakKiB = try XCTUnwrap(peak)
-        print("sysstatsd peak RSS (VmHWM) with history on, 1000 processes, after \(snapshot.sequence) samples: \(peakKiB) KiB")
+        print("sysstatsd peak RSS (VmHWM) with \(what), 1000 processes, after \(snapshot.sequence) samples: \(peakKiB) KiB")
         XCTAssertLessThanOrEqual(peakKiB, Self.budgetKiB, "peak RSS \(peakKiB) KiB is over the \(Self.budgetKiB) KiB budget")
     }
 }

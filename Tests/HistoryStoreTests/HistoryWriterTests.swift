@@ -52,4 +52,33 @@ final class HistoryWriterTests: XCTestCase {
         }
         XCTAssertEqual(run(["--data-dir", directory], .success(batch.encoded)).0, 0)
     }
+
+    /// The export's boot figures: written at a start batch, the running boot not counted.
+    func testAStartBatchWritesHowTheEarlierBootsEndedForTheSampler() throws {
+        let scratch = try Scratch()
+        let directory = scratch.file("data")
+        func start(_ id: String, at time: UInt64) -> [UInt8] {
+            HistoryBatch(bootID: id, bootTime: time, uptimeSeconds: 10, nowSeconds: time + 10, samples: [], exits: [],
+                         endsCleanly: false).encoded
+        }
+        func end(_ id: String, at time: UInt64) -> [UInt8] {
+            HistoryBatch(bootID: id, bootTime: time, uptimeSeconds: 100, nowSeconds: time + 100, samples: [], exits: [],
+                         endsCleanly: true).encoded
+        }
+        func summary() throws -> String {
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/" + BootSummary.fileName)), as: UTF8.self)
+        }
+        XCTAssertEqual(run(["--data-dir", directory], .success(start("boot-a", at: 1_000))).0, 0)
+        XCTAssertEqual(try summary(), "0 0 -\n", "the first boot: no earlier one")
+        XCTAssertEqual(run(["--data-dir", directory], .success(end("boot-a", at: 1_000))).0, 0)   // stopped cleanly
+        XCTAssertEqual(run(["--data-dir", directory], .success(start("boot-b", at: 2_000))).0, 0)
+        XCTAssertEqual(try summary(), "1 0 1\n")
+        // boot-b crashes: boot-c's start counts it unclean.
+        XCTAssertEqual(run(["--data-dir", directory], .success(start("boot-c", at: 3_000))).0, 0)
+        XCTAssertEqual(try summary(), "1 1 0\n")
+        // A missing file is written again by the next batch, whatever it is.
+        try FileManager.default.removeItem(atPath: directory + "/" + BootSummary.fileName)
+        XCTAssertEqual(run(["--data-dir", directory], .success(batch.encoded)).0, 0)
+        XCTAssertTrue(fileExists(directory + "/" + BootSummary.fileName))
+    }
 }

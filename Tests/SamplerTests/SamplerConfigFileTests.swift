@@ -60,7 +60,7 @@ final class SamplerConfigFileTests: XCTestCase {
         XCTAssertEqual(e.description, "\(file):2:12: interval is 0.05 to 3600 seconds")
         try write("[sampler]\nintervall = 1\n")
         guard case .failure(let e2) = parse([]) else { return XCTFail() }
-        XCTAssertEqual(e2.description, "\(file):2:1: unknown key \"intervall\" in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces)")
+        XCTAssertEqual(e2.description, "\(file):2:1: unknown key \"intervall\" in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, textfile_dir, textfile_interval)")
         try write("[sampler]\ndisks = [\"home\"]\n")
         guard case .failure(let e3) = parse([]) else { return XCTFail() }
         XCTAssertEqual(e3.description, "\(file):2:10: a disk is an absolute mount point of at most 64 bytes")
@@ -84,5 +84,25 @@ final class SamplerConfigFileTests: XCTestCase {
         XCTAssertEqual(SamplerSettings.defaultPath(xdgConfigHome: "/x", home: "/h"), "/x/sysstats/config.toml")
         XCTAssertEqual(SamplerSettings.defaultPath(xdgConfigHome: "relative", home: "/h"), "/h/.config/sysstats/config.toml")
         XCTAssertNil(SamplerSettings.defaultPath(xdgConfigHome: nil, home: nil))
+    }
+
+    func testTextfileDirAndIntervalComeFromTheFileAndTheFlagsWin() throws {
+        try write("[sampler]\ninterval = 1\n")
+        XCTAssertNil(try config().textfileDirectory, "not in the file: no export")
+        try write("[sampler]\ntextfile_dir = \"/var/lib/prometheus/node-exporter\"\ntextfile_interval = 30\n")
+        var c = try config()
+        XCTAssertEqual(c.textfileDirectory, "/var/lib/prometheus/node-exporter")
+        XCTAssertEqual(c.textfileIntervalSeconds, 30)
+        c = try config(["--textfile-dir", "/srv/prom", "--textfile-interval", "5"])
+        XCTAssertEqual(c.textfileDirectory, "/srv/prom")
+        XCTAssertEqual(c.textfileIntervalSeconds, 5)
+        for (text, reason) in [("textfile_dir = \"relative\"", "2:16: textfile_dir is an absolute path"),
+                               ("textfile_dir = 3", "2:16: expected a directory (a string), found integer"),
+                               ("textfile_interval = 0", "2:21: textfile_interval is 1 to 3600 seconds"),
+                               ("textfile_interval = 1.5", "2:21: expected whole seconds, found float")] {
+            try write("[sampler]\n\(text)\n")
+            guard case .failure(let e) = parse([]) else { XCTFail(text); continue }
+            XCTAssertEqual(e.description, "\(file):\(reason)")
+        }
     }
 }

@@ -86,4 +86,17 @@ extension SamplerOptionsTests {
         XCTAssertEqual(error(["--data-dir"]), "--data-dir needs a value")
         XCTAssertTrue(SamplerOptions.usage.contains("--no-history"))
     }
+
+    func testTextfileDirTurnsTheExportOnEveryFifteenSecondsByDefault() throws {
+        let off = try config([])
+        XCTAssertNil(off.textfileDirectory)
+        XCTAssertEqual(off.textfileIntervalSeconds, 15)
+        XCTAssertEqual(try config(["--textfile-dir", "/tmp/tf"]).textfileDirectory, "/tmp/tf")
+        XCTAssertEqual(try config(["--textfile-dir=/tmp/tf", "--textfile-interval=60"]).textfileIntervalSeconds, 60)
+        XCTAssertEqual(error(["--textfile-dir", ""]), "--textfile-dir needs a directory")
+        for bad in ["0", "3601", "1.5", "x", ""] {
+            XCTAssertEqual(error(["--textfile-interval", bad]), "--textfile-interval takes whole seconds from 1 to 3600, not '\(bad)'")
+        }
+        XCTAssertTrue(SamplerOptions.usage.contains("--textfile-dir DIR"))
+    }
 }

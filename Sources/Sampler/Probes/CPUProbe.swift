@@ -10,6 +10,9 @@ struct CPUProbe {
     private var previousStat = CPUStat()
     private var busyHistory = HistoryRing()
     private var iowaitHistory = HistoryRing()
+    /// The aggregate line of the last reading (ticks since boot), for the Prometheus
+    /// export's counters; nil when the last reading failed.
+    private(set) var lastTotal: CPUTimes?
 
     init(procRoot: String) {
         reader = CPUStatReader(procRoot: procRoot)
@@ -21,6 +24,7 @@ struct CPUProbe {
     mutating func sample(into s: inout Snapshot, buffer: ReadBuffer) -> UInt64 {
         guard let stat = reader.update(buffer) else {
             havePrevious = false
+            lastTotal = nil
             return 0
         }
         s.bootTime = stat.bootTime
@@ -48,6 +52,7 @@ struct CPUProbe {
         // Field by field: assigning the whole reading would share its cores array with the
         // reader's, and the reader's next in-place update would copy it.
         previousStat.total = stat.total
+        lastTotal = stat.total
         previousStat.cores.removeAll(keepingCapacity: true)
         previousStat.cores.append(contentsOf: stat.cores)
         havePrevious = true

@@ -27,6 +27,12 @@ final class ProcessProbe {
     private(set) var exitNames: [ExitNames] = []
     /// Processes whose name resolution ran out of its work budget (a hostile rules file).
     private(set) var resolverBudgetHits = 0
+    /// Processes (not kernel threads) that left the table since the first scan, and the
+    /// memory their exits freed (KiB, as the exits part reports it): the Prometheus
+    /// export's counters. Saturating. `scanned`: a scan has succeeded.
+    private(set) var exitsTotal: UInt64 = 0
+    private(set) var freedKiBTotal: UInt64 = 0
+    private(set) var scanned = false
 
     /// What one scan gives (a constant: an array literal per sample would allocate).
     static let parts: SnapshotSections = [.processes, .top, .exits]
@@ -44,6 +50,7 @@ final class ProcessProbe {
     func sample(into s: inout Snapshot, buffer: ReadBuffer, ticksPerCore: UInt64, availableRiseKiB: UInt64,
                 realtimeMs: UInt64) {
         guard table.scan(buffer) else { return }
+        scanned = true
         s.available.formUnion(ProcessProbe.parts)
         resolveNames()
         // Taken after resolveNames: a second reference to the array would make its
@@ -59,8 +66,10 @@ final class ProcessProbe {
         ProcessProbe.fill(&s.topCPU, from: processes, indices: topByCPU.indices, ticksPerCore: ticksPerCore)
         ProcessProbe.fill(&s.topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: ticksPerCore)
         if !table.exited.isEmpty {
-            exitTracker.record(table.exited, availableRiseKiB: availableRiseKiB,
-                               timeMs: realtimeMs, into: &s.exits, names: &exitNames)
+            let freed = exitTracker.record(table.exited, availableRiseKiB: availableRiseKiB,
+                                           timeMs: realtimeMs, into: &s.exits, names: &exitNames)
+            freedKiBTotal = saturatingSum(freedKiBTotal, freed)
+            for p in table.exited where !p.isKernelThread { exitsTotal = saturatingSum(exitsTotal, 1) }
         }
     }
 
@@ -126,4 +135,11 @@ final class ProcessProbe {
         }
     }
 
+}
+
+/// `a + b`, or `UInt64.max` when that overflows.
+@inline(__always)
+func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? .max : sum
 }

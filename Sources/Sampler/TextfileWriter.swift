@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bookmarks
+import HistoryRecords
+import ProcFS
+import SnapshotCodec
+import PrometheusText
+
+/// Why `--textfile-dir` cannot be used.
+public enum TextfileDirectoryError: Error, Equatable, CustomStringConvertible {
+    case cannotOpen(path: String, Errno)
+    case symbolicLink(path: String)
+    case notDirectory(path: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let e): return "cannot open the textfile directory \(TerminalText.escape(path)): \(e)"
+        case .symbolicLink(let path): return "the textfile directory \(TerminalText.escape(path)) is a symbolic link; give the directory itself"
+        case .notDirectory(let path): return "the textfile directory \(TerminalText.escape(path)) is not a directory"
+        }
+    }
+}
+
+/// Writes `sysstats.prom` for node_exporter's textfile collector (docs/fleet.md): the
+/// snapshot in Prometheus's text format, written to a temporary file created in the same
+/// directory (O_EXCL, never through what is already there), made mode 0644 whatever the
+/// umask, and renamed over the old file, so the collector never reads half a file.
+///
+/// The directory is opened once (O_NOFOLLOW, fstat: a directory, not a symbolic link) and
+/// kept: every write works relative to that descriptor. The encoding buffer is sized once
+/// to the longest file (``PrometheusText/maximumSize``): a write allocates nothing.
+public final class TextfileWriter {
+    /// The directory as given.
+    public let directoryPath: String
+    /// The file's path, for messages (made when asked: string building at start would keep
+    /// its standard-library code pages resident, docs/performance.md).
+    public var path: String { directoryPath + "/" + PrometheusText.fileName }
+    private let directory: FileDescriptor
+    private let nameC: [CChar]
+    private let temporaryNameC: [CChar]
+    private var bytes: [UInt8] = []
+
+    private init(path: String, directory: FileDescriptor) {
+        directoryPath = path
+        self.directory = directory
+        nameC = cPath(PrometheusText.fileName)
+        // Not `*.prom`: the collector reads only those, so it never sees the partial file.
+        temporaryNameC = cPath(".sysstats.prom.tmp")
+        bytes.reserveCapacity(PrometheusText.maximumSize)
+    }
+
+    deinit { directory.close() }
+
+    /// Opens `path` as the textfile directory: it must be a directory, not a symbolic link.
+    public static func open(_ path: String) -> Result<TextfileWriter, TextfileDirectoryError> {
+        // cPath, not the String's implicit C string (ProcFS's CPath.swift says why).
+        let fd = cPath(path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        if fd < 0 {
+            let e = Errno.current
+            if e.rawValue == ELOOP { return .failure(.symbolicLink(path: path)) }
+            if e.rawValue == ENOTDIR {
+                // ENOTDIR is also O_NOFOLLOW's answer to a symbolic link to a non-directory.
+                var info = stat()
+                if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK { return .failure(.symbolicLink(path: path)) }
+                return .failure(.notDirectory(path: path))
+            }
+            return .failure(.cannotOpen(path: path, e))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            Glibc.close(fd)
+            return .failure(.notDirectory(path: path))
+        }
+        return .success(TextfileWriter(path: path, directory: FileDescriptor(rawValue: fd)))
+    }
+
+    /// Formats and writes the file. Six syscalls: openat, fchmod, write, close, renameat
+    /// (and an unlinkat when a leftover temporary file is in the way).
+    public func write(_ snapshot: Snapshot, counters: PrometheusCounters) -> Result<Void, Errno> {
+        PrometheusText.format(snapshot, counters: counters, into: &bytes)
+        let dir = directory.rawValue
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        var fd = openat(dir, temporaryNameC, flags, 0o644)
+        if fd < 0 && errno == EEXIST {
+            unlinkat(dir, temporaryNameC, 0)
+            fd = openat(dir, temporaryNameC, flags, 0o644)
+        }
+        if fd < 0 { return .failure(.current) }
+        // The umask may have taken read rights away: node_exporter runs as another user.
+        if fchmod(fd, 0o644) != 0 {
+            let error = Errno.current
+            close(fd)
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        if let error = FileDescriptor(rawValue: fd).writeAll(bytes) {
+            close(fd)
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        if close(fd) != 0 && errno != EINTR {
+            let error = Errno.current
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        if renameat(dir, temporaryNameC, dir, nameC) != 0 {
+            let error = Errno.current
+            unlinkat(dir, temporaryNameC, 0)
+            return .failure(error)
+        }
+        return .success(())
+    }
+}
+
+/// Reads `<data-dir>/boots.summary` (``BootSummary``, written by `sysstatsd-history`) for the
+/// export's boot figures: one open, read and close into a stack buffer, nothing allocated.
+/// A missing or malformed file gives nil: the boot figures are left out.
+public struct BootSummaryReader {
+    private let pathC: [CChar]
+
+    public init(dataDirectory: String) {
+        pathC = cPath(DataDirectory.join(dataDirectory, BootSummary.fileName))
+    }
+
+    public func read() -> PrometheusCounters.Boots? {
+        let fd = open(pathC, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return nil }
+        defer { close(fd) }
+        return withUnsafeTemporaryAllocation(byteCount: BootSummary.maximumSize + 1, alignment: 1) { buffer in
+            var count = 0
+            while count < buffer.count {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                count += n
+            }
+            guard let summary = BootSummary.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return nil }
+            return PrometheusCounters.Boots(clean: summary.clean, unclean: summary.unclean, previousClean: summary.previousClean)
+        }
+    }
+}
