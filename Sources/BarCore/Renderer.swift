@@ -64,6 +64,8 @@ public struct Renderer {
     public private(set) var line = ByteWriter(capacity: 8192)
 
     private var value = BlockValue()
+    /// Another form of a block, drawn to size its `min_width`.
+    private var otherForm = BlockValue()
     /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     private var commandValues: [BlockValue] = []
@@ -267,6 +269,7 @@ public struct Renderer {
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }
+            if output == .i3bar { sizeForClicks(block, snap, nowMs: nowMs, usage: usage) }
             if showingShort[index] && !value.short.isEmpty {
                 value.full.reset()
                 value.full.append(value.short)
@@ -276,6 +279,36 @@ public struct Renderer {
             first = false
         }
         protocolOutput.end(snap, summary, &line)
+    }
+
+    /// Gives ``value`` the `min_width` of the widest form a click can show: mem's four forms
+    /// (its clicks cycle them unless its own click entries do something else), the full text of
+    /// a block whose click toggles its short text.
+    private mutating func sizeForClicks(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, usage: RendererUsage) {
+        let cycles = block.kind == .mem && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
+        let toggles = block.clicks.contains { $0.kind == .toggleFormat }
+        guard cycles || toggles else { return }
+        value.minWidth.reset()
+        value.minWidth.append(value.full)
+        guard cycles else { return }
+        var widest = displayWidth(value.full)
+        for form in MemForm.allCases where form != memForm {
+            renderBlock(block, snap, nowMs: nowMs, memForm: form, thresholds: thresholds, usage: usage,
+                        formats: formats, into: &otherForm)
+            let width = displayWidth(otherForm.full)
+            if width > widest {
+                widest = width
+                value.minWidth.reset()
+                value.minWidth.append(otherForm.full)
+            }
+        }
+    }
+
+    /// Characters of `text` (UTF-8 lead bytes): the bar's font is monospace.
+    private func displayWidth(_ text: ByteWriter) -> Int {
+        var n = 0
+        for b in text.bytes where b & 0xC0 != 0x80 { n += 1 }
+        return n
     }
 
     /// Renders a message (e.g. `sysstatsd stopped`), shown as critical, in place of the blocks
