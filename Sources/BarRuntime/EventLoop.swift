@@ -520,10 +520,37 @@ public struct Bar<Sink: BarSink> {
         }
     }
 
+    /// `--once` with command blocks: runs each command once (a persistent one or a wrapped
+    /// program until its first line or array) and waits for them, each within its timeout,
+    /// then ends those still running. Polls their pipes; reaps without SIGCHLD (WNOHANG).
+    mutating func runCommandsOnce() {
+        guard !commands.children.isEmpty else { return }
+        let start = nowMs()
+        let limit = start + commands.firstRunLimitMs
+        commands.startAll(nowMs: start, renderer: &renderer)
+        while !commands.allSettled && nowMs() < limit {
+            let children = commands.pollFDs(into: fds, from: 0)
+            _ = poll(fds, nfds_t(children), 20)
+            let now = nowMs()
+            for k in 0..<children where fds[k].revents != 0 {
+                _ = commands.readOutput(fd: fds[k].fd, nowMs: now, renderer: &renderer)
+            }
+            var status: Int32 = 0
+            while true {
+                let pid = cbarsys_reap(&status)
+                if pid <= 0 { break }
+                _ = commands.reaped(pid: pid, status: status, nowMs: now, renderer: &renderer)
+            }
+            _ = commands.runDue(nowMs: now, renderer: &renderer)
+        }
+        commands.stopAll()
+    }
+
     /// `--once`: prints the current snapshot (or the stale message) and exits;
     /// status 0 for a current snapshot, 1 otherwise.
     public mutating func runOnce() -> Never {
         cbarsys_ignore_sigpipe()
+        runCommandsOnce()
         if case .refused = load(), let p = problem { writeError("sysstats-bar: ", p) }
         let current = isCurrent(nowMs())
         draw()
