@@ -110,7 +110,9 @@ final class IntegrationSnippetTests: XCTestCase {
         let shell = try home.start("/bin/sh", ["-c", text], log: log)
         XCTAssertTrue(waitUntil(10) { home.capture(xwininfo, ["-root", "-tree"]).contains("\"bar\"") },
                       "lemonbar's window: \(home.read(log))")
-        shell.waitUntilExit()   // the snippet puts the pipeline in the background
+        // The snippet puts the pipeline in the background and the shell ends. (Not waitUntilExit:
+        // Foundation's Process sees the end only when every child holding its descriptors has.)
+        XCTAssertTrue(waitUntil(5) { home.hasExited(shell.processIdentifier) })
         for sequence in 2...10 { usleep(100_000); try home.publish(sampleSnapshot(sequence: UInt64(sequence))) }
         usleep(300_000)
         for name in ["sysstats-bar", "sed", "lemonbar"] {
@@ -138,7 +140,7 @@ final class IntegrationSnippetTests: XCTestCase {
         home.environment["TMUX_TMPDIR"] = home.path
         let outer = try home.start(tmux, ["-L", "outer", "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "10",
                                           "env -u TMUX tmux -L user -f \(config) new-session"])
-        outer.waitUntilExit()
+        XCTAssertTrue(waitUntil(10) { home.hasExited(outer.processIdentifier) }, "tmux new-session -d returns")
         addTeardownBlock {
             for server in ["user", "outer"] { _ = home.capture(tmux, ["-L", server, "kill-server"]) }
         }
@@ -356,6 +358,13 @@ final class SnippetHome: @unchecked Sendable {
             guard pid != getpid(), let environ = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")) else { return false }
             return environ.starts(with: needle) || environ.range(of: Data([0]) + needle) != nil
         }
+    }
+
+    /// True when `pid` has ended (gone, or a zombie not yet reaped).
+    func hasExited(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
     }
 
     func command(of pid: pid_t) -> String? {
