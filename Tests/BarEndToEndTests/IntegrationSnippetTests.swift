@@ -209,6 +209,35 @@ final class IntegrationSnippetTests: XCTestCase {
         XCTAssertEqual(errors, [], home.read(log))
     }
 
+    // MARK: - systemd user unit (no user manager here: enabled, not started)
+
+    /// The snippet's install/install.sh (given the release build, so it does not build again)
+    /// installs the unit its `systemctl --user enable --now sysstatsd` enables; with no user
+    /// manager to start it (a private XDG_RUNTIME_DIR, no bus) only the `--now` part fails.
+    /// Its sandbox and verification: Tests/EndToEndTests/SystemdUnitTests.swift.
+    func testTheSystemdSnippetEnablesTheUnitInstallShInstalls() throws {
+        _ = try tool("/usr/bin/systemctl", package: "systemd")
+        let lines = try snippet("systemd").split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, ["install/install.sh", "systemctl --user enable --now sysstatsd"])
+        let home = try SnippetHome(test: self)
+        let bin = URL(fileURLWithPath: try BarProcess.binary()).deletingLastPathComponent().path
+        for name in ["sysstatsd", "sysstatsd-history", "sysstats", "sysstats-bar-x11"] {
+            guard FileManager.default.isExecutableFile(atPath: bin + "/" + name) else { throw XCTSkip("\(bin)/\(name) is not built") }
+        }
+        home.environment["PREFIX"] = home.path + "/.local"
+        let installLog = home.url.appendingPathComponent("install.log")
+        let install = try home.start("/bin/sh", ["-c", "cd \(BarProcess.packageRoot.path) && \(lines[0]) --bin-dir \(bin)"], log: installLog)
+        XCTAssertTrue(waitUntil(60) { home.hasExited(install.processIdentifier) }, home.read(installLog))
+        let unit = home.path + "/.config/systemd/user/sysstatsd.service"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: unit), home.read(installLog))
+        let enableLog = home.url.appendingPathComponent("enable.log")
+        let enable = try home.start("/bin/sh", ["-c", lines[1]], log: enableLog)
+        XCTAssertTrue(waitUntil(20) { home.hasExited(enable.processIdentifier) }, home.read(enableLog))
+        let wants = home.path + "/.config/systemd/user/default.target.wants/sysstatsd.service"
+        XCTAssertEqual(try? FileManager.default.destinationOfSymbolicLink(atPath: wants), unit, home.read(enableLog))
+        XCTAssertTrue(home.read(enableLog).contains("Failed to connect to bus"), "only starting needs the user manager: \(home.read(enableLog))")
+    }
+
     // MARK: - genmon (no xfce4-panel here: the command as the plugin runs it)
 
     func testTheGenmonSnippetsCommandPrintsThePluginsTagsAndDrawsThePicture() throws {
