@@ -76,7 +76,15 @@ final class IntegrationSnippetTests: XCTestCase {
         let xwininfo = try tool("/usr/bin/xwininfo", package: "x11-utils")
         let text = try snippet("polybar")
         let home = try SnippetHome(test: self)
-        try home.publish(sampleSnapshot(sequence: 1))
+        // polybar runs a %{A1:…:} tag's command on a click: a process name must not bring one.
+        // (Names hold at most 48 bytes: a short command, run in the home directory, polybar's.)
+        let injected = home.path + "/I"
+        func snapshot(_ sequence: UInt64) -> Snapshot {
+            var s = sampleSnapshot(sequence: sequence)
+            s.exits[0].name = Array("%{A1:touch I:}WWWWWWWWWWWWWWWWWWWWWW%{A}".utf8)
+            return s
+        }
+        try home.publish(snapshot(1))
         try home.startXvfb(display: 1000 + Int(getpid() % 100))
         let config = try home.write("polybar.ini", """
             [bar/sysstats]
@@ -92,8 +100,10 @@ final class IntegrationSnippetTests: XCTestCase {
                       "polybar's window: \(home.read(log))")
         let renderer = home.waitForProcess("sysstats-bar", under: "polybar")
         XCTAssertNotNil(renderer, "polybar runs the module's exec: \(home.read(log))")
-        for sequence in 2...10 { usleep(100_000); try home.publish(sampleSnapshot(sequence: UInt64(sequence))) }
+        for sequence in 2...10 { usleep(100_000); try home.publish(snapshot(UInt64(sequence))) }
         usleep(300_000)
+        try home.clickAcross(y: 12)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: injected), "a click ran a command a process name brought")
         XCTAssertTrue(bar.isRunning, home.read(log))
         XCTAssertTrue(renderer.map { kill($0, 0) == 0 } ?? false, "tail = true keeps one renderer running")
         XCTAssertFalse(home.read(log).contains("error:"), home.read(log))
@@ -104,7 +114,14 @@ final class IntegrationSnippetTests: XCTestCase {
         let xwininfo = try tool("/usr/bin/xwininfo", package: "x11-utils")
         let text = try snippet("lemonbar")
         let home = try SnippetHome(test: self)
-        try home.publish(sampleSnapshot(sequence: 1))
+        // lemonbar prints a %{A:…:} tag's command on a click (for a shell to run): a process
+        // name must not bring one.
+        func snapshot(_ sequence: UInt64) -> Snapshot {
+            var s = sampleSnapshot(sequence: sequence)
+            s.exits[0].name = Array("%{A:INJECTED:}WWWWWWWWWWWWWWWWWWWWWW%{A}".utf8)
+            return s
+        }
+        try home.publish(snapshot(1))
         try home.startXvfb(display: 1100 + Int(getpid() % 100))
         let log = home.url.appendingPathComponent("lemonbar.log")
         let shell = try home.start("/bin/sh", ["-c", text], log: log)
@@ -113,11 +130,14 @@ final class IntegrationSnippetTests: XCTestCase {
         // The snippet puts the pipeline in the background and the shell ends. (Not waitUntilExit:
         // Foundation's Process sees the end only when every child holding its descriptors has.)
         XCTAssertTrue(waitUntil(5) { home.hasExited(shell.processIdentifier) })
-        for sequence in 2...10 { usleep(100_000); try home.publish(sampleSnapshot(sequence: UInt64(sequence))) }
+        for sequence in 2...10 { usleep(100_000); try home.publish(snapshot(UInt64(sequence))) }
+        usleep(300_000)
+        try home.clickAcross(y: 8)
         usleep(300_000)
         for name in ["sysstats-bar", "sed", "lemonbar"] {
             XCTAssertNotNil(home.process(name), "\(name) keeps running: \(home.read(log))")
         }
+        XCTAssertFalse(home.read(log).contains("INJECTED"), "a click gave lemonbar's shell a command a process name brought")
         XCTAssertTrue(home.read(log).isEmpty, home.read(log))
     }
 
@@ -334,6 +354,7 @@ final class SnippetHome: @unchecked Sendable {
             p.arguments = arguments
         }
         p.environment = environment
+        p.currentDirectoryURL = url
         p.standardInput = FileHandle.nullDevice
         if let log {
             FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -370,6 +391,15 @@ final class SnippetHome: @unchecked Sendable {
         try start("/usr/bin/Xvfb", [":\(display)", "-nolisten", "tcp", "-noreset", "-screen", "0", "1280x600x24"])
         XCTAssertTrue(waitUntil(10) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") })
         environment["DISPLAY"] = ":\(display)"
+    }
+
+    /// Clicks (xdotool) along the right half of a bar at the top of the screen, where the
+    /// right-aligned status is.
+    func clickAcross(y: Int) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw XCTSkip("xdotool is not installed") }
+        for x in stride(from: 640, through: 1270, by: 30) {
+            _ = capture("/usr/bin/xdotool", ["mousemove", "\(x)", "\(y)", "click", "1"])
+        }
     }
 
     /// The Wayland socket sway made in the runtime directory.
