@@ -10,8 +10,15 @@ import SnapshotCodec
 
 /// The bar protocols `--output` can name.
 public enum OutputKind: UInt8, Sendable, CaseIterable {
-    /// One plain line per update (lemonbar, tmux, polybar's script module).
+    /// One plain line per update (a terminal, a script, a bar without markup).
     case text
+    /// A plain line for tmux's `#()`: every `#` doubled, so no text can be a tmux format
+    /// (`#(command)` runs a command, `#[…]` styles).
+    case tmux
+    /// A plain line for lemonbar: every `%` doubled, so no text can be a `%{…}` command.
+    case lemonbar
+    /// A plain line for polybar's script module: `%{` broken as `% {` (polybar has no escape).
+    case polybar
     /// The i3bar JSON protocol (i3bar, swaybar): header, `[`, one array per update.
     case i3bar
     /// One JSON object per line with `text`, `tooltip`, `class`, `percentage`.
@@ -29,6 +36,9 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
     public var name: StaticString {
         switch self {
         case .text: "text"
+        case .tmux: "tmux"
+        case .lemonbar: "lemonbar"
+        case .polybar: "polybar"
         case .i3bar: "i3bar"
         case .waybar: "waybar"
         case .x11Root: "x11-root"
@@ -37,6 +47,9 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
         case .x11Window: "x11-window"
         }
     }
+
+    /// True for the outputs that print one plain line per update.
+    public var isTextLine: Bool { self == .text || self == .tmux || self == .lemonbar || self == .polybar }
 
     /// True for the outputs that show the panel image rather than a line of text.
     public var isImage: Bool { self == .png || self == .genmon || self == .x11Window }

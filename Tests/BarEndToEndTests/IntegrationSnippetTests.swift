@@ -147,7 +147,7 @@ final class IntegrationSnippetTests: XCTestCase {
         let tmux = try tool("/usr/bin/tmux", package: "tmux")
         let text = try snippet("tmux")
         let home = try SnippetHome(test: self)
-        // tmux expands #{…} and #[…] in a command's output: the snippet's sed keeps a hostile name text.
+        // tmux expands #{…} and #[…] in a command's output: --output tmux keeps a hostile name text.
         func snapshot(_ sequence: UInt64) -> Snapshot {
             var s = sampleSnapshot(sequence: sequence)
             s.exits[0].name = Array("j#{host}#[fg=red]".utf8)
