@@ -31,7 +31,9 @@ void cbarx11_root_drain(struct cbarx11_root *r);
 /// latest image (window.c, on libxcb). Fields are read-only for the caller.
 struct cbarx11_window {
     xcb_connection_t *connection;
-    xcb_window_t window;
+    /// The top-level window (what a window manager sees) and its child of exactly
+    /// the image's size whose background is `pixmap`.
+    xcb_window_t window, picture;
     xcb_pixmap_t pixmap;
     xcb_gcontext_t gc;
     int width, height;
@@ -52,6 +54,18 @@ enum {
     CBARX11_WINDOW_NO_MEMORY = 4,
 };
 
+/// --window-type: how the top-level window meets a window manager.
+enum {
+    /// override-redirect: no window manager places, sizes or decorates it.
+    CBARX11_TYPE_OVERRIDE = 0,
+    /// _NET_WM_WINDOW_TYPE_DOCK, sticky, above.
+    CBARX11_TYPE_DOCK = 1,
+    /// _NET_WM_WINDOW_TYPE_DESKTOP, sticky, below.
+    CBARX11_TYPE_DESKTOP = 2,
+    /// _NET_WM_WINDOW_TYPE_UTILITY, sticky: a managed window (floating under i3).
+    CBARX11_TYPE_NORMAL = 3,
+};
+
 /// Results of cbarx11_window_next_event besides a button number (1-255).
 enum {
     CBARX11_EVENT_NONE = 0,
@@ -61,11 +75,13 @@ enum {
 };
 
 /// Connects to $DISPLAY, checks the root visual takes 0x00RRGGBB words, and maps
-/// a width x height dock window at x,y (negative: from the right/bottom edge, -1
-/// flush with it) whose background is a pixmap, black until the first
-/// cbarx11_window_show. Returns CBARX11_WINDOW_OK or an error for
-/// cbarx11_window_error_message.
-int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height);
+/// a width x height window of `type` (CBARX11_TYPE_*; anything else is override)
+/// at x,y (negative: from the right/bottom edge, -1 flush with it) whose
+/// background is `background` (0x00RRGGBB), holding a child of the same size
+/// whose background is a pixmap, black until the first cbarx11_window_show.
+/// Returns CBARX11_WINDOW_OK or an error for cbarx11_window_error_message.
+int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height, int type,
+                        uint32_t background);
 /// The one line for an error of cbarx11_window_open.
 const char *cbarx11_window_error_message(int error);
 /// Writes that line and a newline to stderr.
