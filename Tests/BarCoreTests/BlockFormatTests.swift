@@ -147,7 +147,7 @@ final class BlockFormatTests: XCTestCase {
         XCTAssertEqual(line, ##"[{"name":"cpu","instance":"cpu","full_text":"C95","short_text":"cpu 95%","color":"#E06C75"},"## +
                        ##"{"name":"mem","instance":"mem","full_text":"M96","short_text":"mem 96%","color":"#E06C75","urgent":true}]"## + "\n")
         let waybar = rendered(laptop, .waybar, blocks: [.cpu], formats: try formats("cpu=C{busy}"), nowMs: now)
-        XCTAssertTrue(waybar.hasPrefix(#"{"text":"C95","tooltip":"C95\ntop cpu: firefox 9.5%","class":"critical","percentage":95}"#), waybar)
+        XCTAssertTrue(waybar.hasPrefix(#"{"text":"C95","alt":"critical","tooltip":"C95\ntop cpu: firefox 9.5%","class":"critical","percentage":95}"#), waybar)
     }
 
     func testMemFormatReplacesTheUsedTotalFormAndClicksStillCycleThroughTheOthers() throws {

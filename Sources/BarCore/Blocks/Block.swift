@@ -254,11 +254,15 @@ public struct BlockValue {
     public var visible = true
     /// A colour of the block's own (a command's colour line), `#RRGGBB[AA]`; empty: the level's.
     public var color = ByteWriter(capacity: 16)
+    /// The block's own state for waybar's `alt` (battery: `charging`, `discharging`, …); nil:
+    /// the level's word.
+    public var alt: StaticString? = nil
 
     public init() {}
 
     mutating func reset() {
         full.reset(); short.reset(); level = .normal; urgent = false; percentage = nil; visible = true; color.reset()
+        alt = nil
     }
 }
 
