@@ -229,6 +229,9 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
     out->wm_protocols = atoms[ATOM_WM_PROTOCOLS];
     out->delete_window = atoms[ATOM_WM_DELETE_WINDOW];
     out->fd = xcb_get_file_descriptor(c);
+    out->type = type;
+    out->want_x = x;
+    out->want_y = y;
     return CBARX11_WINDOW_OK;
 }
 
@@ -272,6 +275,23 @@ int cbarx11_window_next_event(struct cbarx11_window *w) {
         if (message->window == w->window && message->format == 32 && message->type == w->wm_protocols &&
             message->data.data32[0] == w->delete_window)
             result = CBARX11_EVENT_CLOSE;
+        break;
+    }
+    case XCB_CONFIGURE_NOTIFY: {
+        // A window manager's synthetic notice (bit 0x80) gives the window's place on
+        // the root. i3 4.22 floats a fixed-size window as if it had its title bar
+        // (+2,+18 at its default font) and then draws none (the Motif hints): asked
+        // again, it puts the floating window where asked. Once only, so that a window
+        // manager that keeps its own idea never starts a loop.
+        const xcb_configure_notify_event_t *notify = (const xcb_configure_notify_event_t *)event;
+        if ((event->response_type & 0x80) && notify->window == w->window && !w->corrected &&
+            (w->type == CBARX11_TYPE_DESKTOP || w->type == CBARX11_TYPE_NORMAL) &&
+            (notify->x != w->want_x || notify->y != w->want_y)) {
+            w->corrected = 1;
+            const uint32_t place[2] = {(uint32_t)(int32_t)w->want_x, (uint32_t)(int32_t)w->want_y};
+            xcb_configure_window(w->connection, w->window, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, place);
+            if (xcb_flush(w->connection) <= 0) cbarx11_lost_display();
+        }
         break;
     }
     case XCB_DESTROY_NOTIFY:

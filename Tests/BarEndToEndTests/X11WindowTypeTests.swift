@@ -46,7 +46,8 @@ extension X11WindowTests {
 
     /// Under i3 every type maps. A dock goes into i3's dock area at the screen's width and
     /// the asked height, the picture once at its left and the panel's background beside it
-    /// (not the picture tiled across). Desktop and normal float (a fixed size) at the asked size.
+    /// (not the picture tiled across). Desktop and normal float (a fixed size) at the asked
+    /// size and, once the renderer has answered i3's first placement, at the asked position.
     func testUnderI3EveryTypeMapsAndThePictureIsNeverTiled() throws {
         try startWindowManager(.i3)
         for type in Self.windowTypes {
@@ -64,7 +65,8 @@ extension X11WindowTests {
                 let beside = try screenRegion(at: (origin.x + Self.size.width, origin.y))
                 XCTAssertEqual(Set(beside), [0x1E2127], "beside the picture: the panel's background only")
             } else {
-                XCTAssertEqual(window.frame[2], Self.size.width, type)
+                let asked = [Self.position.x, Self.position.y, Self.size.width, Self.size.height]
+                XCTAssertEqual(windowFrame(settlingAt: asked), asked, type)
             }
             XCTAssertEqual(bar.stop(), 0, type)
             XCTAssertTrue(waitForNoWindow(), "the \(type) window is still there")
@@ -183,6 +185,14 @@ extension X11WindowTests {
             usleep(20_000)
         } while Date() < deadline
         return nil
+    }
+
+    /// The window's frame once it is `expected` (or after 5 s: the last one seen).
+    func windowFrame(settlingAt expected: [Int]) -> [Int]? {
+        let deadline = Date().addingTimeInterval(5)
+        var frame = managedWindow()?.frame
+        while frame != expected && Date() < deadline { usleep(20_000); frame = managedWindow()?.frame }
+        return frame
     }
 
     /// True once no window of the renderer's class is left (within 5 s).

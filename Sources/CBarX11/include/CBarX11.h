@@ -44,6 +44,11 @@ struct cbarx11_window {
     uint32_t *swapped;
     xcb_atom_t wm_protocols, delete_window;
     int fd;
+    /// The window type and the position asked for (after negative positions were
+    /// resolved), for the one correction cbarx11_window_next_event may send.
+    int type, want_x, want_y;
+    /// True once that correction was sent (it is sent at most once).
+    int corrected;
 };
 
 enum {
@@ -93,6 +98,10 @@ void cbarx11_window_show(struct cbarx11_window *w, const uint32_t *pixels);
 /// Takes one queued event without blocking: CBARX11_EVENT_NONE when there is
 /// none, the button number of a press on the window, CBARX11_EVENT_CLOSE
 /// (WM_DELETE_WINDOW), CBARX11_EVENT_DESTROYED, or CBARX11_EVENT_OTHER. A lost
-/// connection ends the program; protocol errors are reported and skipped.
+/// connection ends the program; protocol errors are reported and skipped. For
+/// the desktop and normal types, the first position a window manager reports
+/// (ICCCM's synthetic ConfigureNotify) that is not the one asked for is answered,
+/// once, by asking for that position again (i3 floats such a window offset by the
+/// title bar it would have had).
 int cbarx11_window_next_event(struct cbarx11_window *w);
 #endif
