@@ -254,8 +254,14 @@ void cbarx11_window_show(struct cbarx11_window *w, const uint32_t *pixels) {
     if (xcb_flush(w->connection) <= 0) cbarx11_lost_display();
 }
 
+int cbarx11_window_has_queued_event(struct cbarx11_window *w) {
+    if (!w->stash) w->stash = xcb_poll_for_queued_event(w->connection);
+    return w->stash != NULL;
+}
+
 int cbarx11_window_next_event(struct cbarx11_window *w) {
-    xcb_generic_event_t *event = xcb_poll_for_event(w->connection);
+    xcb_generic_event_t *event = w->stash ? w->stash : xcb_poll_for_event(w->connection);
+    w->stash = NULL;
     if (!event) {
         if (xcb_connection_has_error(w->connection)) cbarx11_lost_display();
         return CBARX11_EVENT_NONE;
@@ -281,13 +287,16 @@ int cbarx11_window_next_event(struct cbarx11_window *w) {
         // A window manager's synthetic notice (bit 0x80) gives the window's place on
         // the root. i3 4.22 floats a fixed-size window as if it had its title bar
         // (+2,+18 at its default font) and then draws none (the Motif hints): asked
-        // again, it puts the floating window where asked. Once only, so that a window
-        // manager that keeps its own idea never starts a loop.
+        // again, it puts the floating window where asked. Only a notice of the
+        // window's own size counts (i3 may first report a tiled place it never
+        // shows), and at most three times, so that a window manager with its own
+        // idea of the place is not argued with forever.
         const xcb_configure_notify_event_t *notify = (const xcb_configure_notify_event_t *)event;
-        if ((event->response_type & 0x80) && notify->window == w->window && !w->corrected &&
+        if ((event->response_type & 0x80) && notify->window == w->window && w->corrections < 3 &&
             (w->type == CBARX11_TYPE_DESKTOP || w->type == CBARX11_TYPE_NORMAL) &&
+            notify->width == w->width && notify->height == w->height &&
             (notify->x != w->want_x || notify->y != w->want_y)) {
-            w->corrected = 1;
+            w->corrections++;
             const uint32_t place[2] = {(uint32_t)(int32_t)w->want_x, (uint32_t)(int32_t)w->want_y};
             xcb_configure_window(w->connection, w->window, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, place);
             if (xcb_flush(w->connection) <= 0) cbarx11_lost_display();

@@ -39,6 +39,9 @@ struct X11WindowSink: BarSink {
         return 0
     }
 
+    /// True when libxcb already holds an event (read off the socket while it wrote).
+    mutating func hasQueuedEvents() -> Bool { cbarx11_window_has_queued_event(&window) != 0 }
+
     /// Takes queued X events up to the next button press on the window and returns its
     /// button (0 when the queue is empty): the loop calls again until 0, so no click
     /// is lost in libxcb's queue. The window manager closing the window ends the

@@ -45,10 +45,13 @@ struct cbarx11_window {
     xcb_atom_t wm_protocols, delete_window;
     int fd;
     /// The window type and the position asked for (after negative positions were
-    /// resolved), for the one correction cbarx11_window_next_event may send.
+    /// resolved), for the corrections cbarx11_window_next_event may send.
     int type, want_x, want_y;
-    /// True once that correction was sent (it is sent at most once).
-    int corrected;
+    /// How many corrections were sent (at most 3).
+    int corrections;
+    /// An event cbarx11_window_has_queued_event took from libxcb's queue, for
+    /// cbarx11_window_next_event to return first.
+    xcb_generic_event_t *stash;
 };
 
 enum {
@@ -99,9 +102,13 @@ void cbarx11_window_show(struct cbarx11_window *w, const uint32_t *pixels);
 /// none, the button number of a press on the window, CBARX11_EVENT_CLOSE
 /// (WM_DELETE_WINDOW), CBARX11_EVENT_DESTROYED, or CBARX11_EVENT_OTHER. A lost
 /// connection ends the program; protocol errors are reported and skipped. For
-/// the desktop and normal types, the first position a window manager reports
-/// (ICCCM's synthetic ConfigureNotify) that is not the one asked for is answered,
-/// once, by asking for that position again (i3 floats such a window offset by the
-/// title bar it would have had).
+/// the desktop and normal types, a position a window manager reports (ICCCM's
+/// synthetic ConfigureNotify, at the window's own size) that is not the one asked
+/// for is answered by asking for that position again, at most 3 times (i3 floats
+/// such a window offset by the title bar it would have had).
 int cbarx11_window_next_event(struct cbarx11_window *w);
+/// True when libxcb holds an event it read off the socket while it wrote (a
+/// show's flush): poll() on the descriptor would not wake for it. Reads nothing
+/// from the socket (no system call).
+int cbarx11_window_has_queued_event(struct cbarx11_window *w);
 #endif
