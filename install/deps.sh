@@ -36,6 +36,7 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # The bars docs/integrations.md's snippets are run under (IntegrationSnippetTests): dwm,
 # polybar and lemonbar on Xvfb, sway (headless wlroots; swaybar) and waybar under it;
 # util-linux's setpriv runs sway as nobody when the tests run as root (sway refuses root).
+# xfwm4 (with dbus) checks the x11-window types under a stacking window manager.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind gdb strace python3 file binutils systemd man-db tmux
                bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl

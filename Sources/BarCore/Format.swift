@@ -25,6 +25,43 @@ extension ByteWriter {
         append(unit)
     }
 
+    /// Appends a size in KiB in at most four characters, for the panel's legend: `512K`,
+    /// `9.5M`, `977M`, `2.9G`, `15G`, `128G`, `1.0T` (binary units, rounded; 1000 or more
+    /// of a unit is shown in the next, e.g. 1010M as `1.0G`). Any UInt64 fits (`15Z` at most).
+    public mutating func appendCompactSize(kib: UInt64) {
+        let units: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            UInt8(ascii: "K"), UInt8(ascii: "M"), UInt8(ascii: "G"), UInt8(ascii: "T"), UInt8(ascii: "P"),
+            UInt8(ascii: "E"), UInt8(ascii: "Z"))
+        var u = 0
+        var divisor: UInt64 = 1
+        while true {
+            let whole = kib / divisor
+            // Tenths of the unit, rounded; `whole` < 1000 here, so nothing overflows.
+            let tenths = whole < 1000 ? whole * 10 + (kib % divisor * 10 + divisor / 2) / divisor : .max
+            if u == 6 || tenths < 9995 {
+                let unit: UInt8
+                switch u {
+                case 0: unit = units.0
+                case 1: unit = units.1
+                case 2: unit = units.2
+                case 3: unit = units.3
+                case 4: unit = units.4
+                case 5: unit = units.5
+                default: unit = units.6
+                }
+                if u > 0 && tenths < 100 {
+                    appendDecimal(tenths / 10); append(UInt8(ascii: ".")); appendDecimal(tenths % 10)
+                } else {
+                    appendDecimal(u == 6 ? kib / divisor : (tenths + 5) / 10)
+                }
+                append(unit)
+                return
+            }
+            divisor *= 1024
+            u += 1
+        }
+    }
+
     /// Appends a rate in bytes per second: `0B/s`, `512B/s`, `17K/s`, `3.4M/s` (binary units).
     public mutating func appendRate(bytesPerSecond: UInt64) {
         if bytesPerSecond < 1024 {

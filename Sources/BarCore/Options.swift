@@ -53,8 +53,10 @@ public enum OptionsError: Error, Equatable, Sendable {
     case commandNeedsConfig
     /// `--image` or `--click` with another output than genmon (they would be ignored).
     case genmonOnlyOption
-    /// `--position` with another output than x11-window.
+    /// `--position` or `--window-type` with another output than x11-window.
     case positionNeedsWindow
+    /// `--window-type` not override, dock, desktop or normal.
+    case badWindowType
     /// `--size` with a text output.
     case sizeNeedsImage
 
@@ -84,7 +86,8 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .emptyConfigPath: "sysstats-bar: --config needs a file name"
         case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", docs/configuration.md)"
         case .genmonOnlyOption: "sysstats-bar: --image and --click apply to --output genmon only"
-        case .positionNeedsWindow: "sysstats-bar: --position applies to --output x11-window only"
+        case .positionNeedsWindow: "sysstats-bar: --position and --window-type apply to --output x11-window only"
+        case .badWindowType: "sysstats-bar: --window-type must be override, dock, desktop or normal"
         case .sizeNeedsImage: "sysstats-bar: --size applies to the panel image outputs only: x11-window, png:FILE, genmon"
         }
     }
@@ -141,7 +144,8 @@ public func helpText(into w: inout ByteWriter) {
 public let usageText: StaticString = """
     usage: sysstats-bar [--output text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
                         [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
-                        [--size WxH] [--position X,Y] [--image FILE] [--click 1|3] [--config FILE]
+                        [--size WxH] [--position X,Y] [--window-type TYPE] [--image FILE]
+                        [--click 1|3] [--config FILE]
                         [--no-start-sampler] [--sampler-option ARG]... [--help] [--version]
       --output       bar protocol (default text); tmux, lemonbar and polybar are text lines with
                      those bars' markup characters escaped; x11-root sets the root window name (dwm);
@@ -160,6 +164,9 @@ public let usageText: StaticString = """
       --once         print the current snapshot once and exit (status 1 when none)
       --size         panel image size, 64x24 to 1024x256 (default 180x56)
       --position     x11-window position X,Y (default 0,0; negative: from the right/bottom)
+      --window-type  x11-window: override (default: no window manager moves or sizes it),
+                     dock, desktop (below other windows) or normal (managed, floating
+                     under i3), like conky's own_window_type
       --image        genmon: where to write the PNG (default RUNTIME-DIR/panel.png)
       --click        genmon: apply a click to the panel (1 next graph form, 3 previous),
                      kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
@@ -194,6 +201,8 @@ public struct BarOptions: Equatable, Sendable {
     /// `--position` for x11-window; a negative value counts from the right/bottom edge.
     public var positionX = 0
     public var positionY = 0
+    /// `--window-type` for x11-window.
+    public var windowType = WindowType.override
     /// The PNG file: `--output png:FILE`, or `--image FILE` for genmon; nil for the default.
     public var imagePath: [UInt8]? = nil
     /// `--click BUTTON` (genmon): apply a click to the persisted graph form and exit; 0 when not given.
@@ -222,7 +231,7 @@ public struct BarOptions: Equatable, Sendable {
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
     public static func parse(_ args: [[UInt8]]) throws(OptionsError) -> BarOptions {
         var o = BarOptions()
-        var imageGiven = false, positionGiven = false, sizeGiven = false
+        var imageGiven = false, windowOptionGiven = false, sizeGiven = false
         var i = 0
         while i < args.count {
             let arg = args[i]
@@ -266,7 +275,12 @@ public struct BarOptions: Equatable, Sendable {
             } else if bytesEqual(name, "--position") {
                 guard let (x, y) = parsePair(try value(), separator: UInt8(ascii: ","), signed: true) else { throw .badPosition }
                 o.positionX = x; o.positionY = y
-                positionGiven = true
+                windowOptionGiven = true
+            } else if bytesEqual(name, "--window-type") {
+                let v = try value()
+                guard let type = WindowType.allCases.first(where: { bytesEqual(v, $0.name) }) else { throw .badWindowType }
+                o.windowType = type
+                windowOptionGiven = true
             } else if bytesEqual(name, "--click") {
                 let v = try value()
                 guard v.count == 1, v.first == UInt8(ascii: "1") || v.first == UInt8(ascii: "3") else { throw .badClick }
@@ -315,9 +329,33 @@ public struct BarOptions: Equatable, Sendable {
         }
         // An option the chosen output would ignore is refused, not silently dropped.
         if (imageGiven || o.click != 0) && o.output != .genmon { throw .genmonOnlyOption }
-        if positionGiven && o.output != .x11Window { throw .positionNeedsWindow }
+        if windowOptionGiven && o.output != .x11Window { throw .positionNeedsWindow }
         if sizeGiven && !o.output.isImage { throw .sizeNeedsImage }
         return o
+    }
+}
+
+/// How the x11-window meets a window manager (`--window-type`, like conky's
+/// `own_window_type`); the raw values are CBarX11's CBARX11_TYPE_*.
+public enum WindowType: Int32, Sendable, CaseIterable {
+    /// Override-redirect: no window manager places, sizes, decorates or stacks it; it
+    /// keeps `--size` and `--position` under any window manager (i3 included).
+    case override = 0
+    /// `_NET_WM_WINDOW_TYPE_DOCK`, sticky, above: a panel (i3 takes it into its dock area).
+    case dock = 1
+    /// `_NET_WM_WINDOW_TYPE_DESKTOP`, sticky, below other windows.
+    case desktop = 2
+    /// A managed window (`_NET_WM_WINDOW_TYPE_UTILITY`, sticky): floating under i3.
+    case normal = 3
+
+    /// The name in `--window-type`.
+    public var name: StaticString {
+        switch self {
+        case .override: "override"
+        case .dock: "dock"
+        case .desktop: "desktop"
+        case .normal: "normal"
+        }
     }
 }
 

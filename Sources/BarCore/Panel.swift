@@ -211,35 +211,42 @@ public struct PanelRenderer {
     }
 
     /// Small squares with letters: W A I O F; with each part's size beside its letter where
-    /// every entry has room for it (`W 1.0G`).
+    /// every entry has room for it (`W 1.0G`, from about 250 pixels at scale 1); where
+    /// only a square and four characters fit (from 164 pixels, the default 180 included),
+    /// each square with its part's size (`■977M ■2.9G …`: the squares' colours are the
+    /// bar's, so they name the parts); narrower, the letters alone.
     mutating func drawLegend(_ snap: Snapshot, _ l: Layout) {
         let entries: (StaticString, StaticString, StaticString, StaticString, StaticString) = ("W", "A", "I", "O", "F")
         let colors = (PanelPalette.memWired, PanelPalette.memActive, PanelPalette.memInactive, PanelPalette.memOther, PanelPalette.memFree)
         let step = max(3 * l.advance, (l.right - l.left) / 5)
+        // The size after the letter: a letter, a space and at most five characters (`15.5G`).
+        let wide = snap.available.contains(.memory) && step >= 7 * l.scale + 7 * l.advance
+        // The size instead of the letter: at most four characters (`15G`) and a pixel's gap.
+        let compact = !wide && snap.available.contains(.memory) && step >= 8 * l.scale + 4 * l.advance
+        let m = snap.memory
         for i in 0..<5 {
             let x = l.left + i * step
             let color: PanelColor
             let label: StaticString
+            let kib: UInt64
             switch i {
-            case 0: color = colors.0; label = entries.0
-            case 1: color = colors.1; label = entries.1
-            case 2: color = colors.2; label = entries.2
-            case 3: color = colors.3; label = entries.3
-            default: color = colors.4; label = entries.4
+            case 0: color = colors.0; label = entries.0; kib = m.wired
+            case 1: color = colors.1; label = entries.1; kib = m.active
+            case 2: color = colors.2; label = entries.2; kib = m.inactive
+            case 3: color = colors.3; label = entries.3; kib = m.other
+            default: color = colors.4; label = entries.4; kib = m.free
             }
             image.fill(PanelRect(x: x, y: l.legendY + l.scale, width: 5 * l.scale, height: 5 * l.scale), color)
-            let end = image.drawText(label, x: x + 7 * l.scale, y: l.legendY, color: PanelPalette.dimText, scale: l.scale)
-            // The size: a letter, a space and at most five characters (`15.5G`) must fit the step.
-            guard snap.available.contains(.memory), step >= 7 * l.scale + 7 * l.advance else { continue }
-            let m = snap.memory
-            scratch.reset()
-            switch i {
-            case 0: scratch.appendSize(kib: m.wired)
-            case 1: scratch.appendSize(kib: m.active)
-            case 2: scratch.appendSize(kib: m.inactive)
-            case 3: scratch.appendSize(kib: m.other)
-            default: scratch.appendSize(kib: m.free)
+            if compact {
+                scratch.reset()
+                scratch.appendCompactSize(kib: kib)
+                image.drawText(scratch.bytes, x: x + 7 * l.scale, y: l.legendY, color: PanelPalette.text, scale: l.scale)
+                continue
             }
+            let end = image.drawText(label, x: x + 7 * l.scale, y: l.legendY, color: PanelPalette.dimText, scale: l.scale)
+            guard wide else { continue }
+            scratch.reset()
+            scratch.appendSize(kib: kib)
             image.drawText(scratch.bytes, x: end + l.advance, y: l.legendY, color: PanelPalette.text, scale: l.scale)
         }
     }

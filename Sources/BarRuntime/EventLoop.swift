@@ -24,11 +24,16 @@ public protocol BarSink {
     /// panel (1 left, 3 right; the loop cycles the graph form and redraws), or 0;
     /// the loop calls it again after a click until it returns 0 (one click per call).
     mutating func handleEvents() -> Int
+    /// True when events wait in the sink's own queue that poll() on ``pollFD`` would not
+    /// report: an X library reads the socket while it writes. Makes no system call.
+    mutating func hasQueuedEvents() -> Bool
 }
 
 extension BarSink {
     /// Text sinks show no image.
     public mutating func showImage(_ image: PanelImage) -> Int32 { ENOTSUP }
+    /// Sinks without a queue of their own have nothing waiting.
+    public mutating func hasQueuedEvents() -> Bool { false }
 }
 
 /// Writes each update to stdout with one write().
@@ -477,6 +482,13 @@ public struct Bar<Sink: BarSink> {
             if let due = commands.nextDeadline() {
                 let untilDue = Int32(min(due > now ? due - now : 0, 3_600_000))
                 timeout = timeout < 0 ? untilDue : min(timeout, untilDue)
+            }
+            // Events the X library read off the socket while it wrote (showing an image): a window
+            // manager's notice, a click. poll() would not wake for them.
+            if sink.hasQueuedEvents() {
+                var button = sink.handleEvents()
+                while button != 0 { panelClick(button); button = sink.handleEvents() }
+                continue
             }
             fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)

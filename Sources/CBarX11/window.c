@@ -1,6 +1,7 @@
-// The x11-window output's X side, on libxcb: a dock window whose background is
-// a pixmap holding the latest image. The server repaints exposes from that
-// pixmap by itself, so the renderer never selects Expose and never wakes for one.
+// The x11-window output's X side, on libxcb: a top-level window (override-redirect,
+// dock, desktop or normal: --window-type) holding a child window of exactly the
+// picture's size whose background is a pixmap holding the latest image. The
+// server repaints exposes from that pixmap by itself, so the renderer never selects Expose and never wakes for one.
 // In C because the set-up is a long run of protocol structs, flags and property
 // buffers that read more plainly here than through Embedded Swift's imports.
 #include "CBarX11.h"
@@ -30,11 +31,15 @@ void cbarx11_window_report(int error) {
 }
 
 enum { ATOM_NET_WM_NAME, ATOM_UTF8_STRING, ATOM_NET_WM_WINDOW_TYPE, ATOM_NET_WM_WINDOW_TYPE_DOCK,
-       ATOM_NET_WM_STATE, ATOM_NET_WM_STATE_STICKY, ATOM_NET_WM_STATE_ABOVE, ATOM_NET_WM_DESKTOP,
+       ATOM_NET_WM_WINDOW_TYPE_DESKTOP, ATOM_NET_WM_WINDOW_TYPE_UTILITY, ATOM_NET_WM_STATE,
+       ATOM_NET_WM_STATE_STICKY, ATOM_NET_WM_STATE_ABOVE, ATOM_NET_WM_STATE_BELOW,
+       ATOM_NET_WM_STATE_SKIP_TASKBAR, ATOM_NET_WM_STATE_SKIP_PAGER, ATOM_NET_WM_DESKTOP,
        ATOM_NET_WM_PID, ATOM_MOTIF_WM_HINTS, ATOM_WM_PROTOCOLS, ATOM_WM_DELETE_WINDOW, ATOM_COUNT };
 static const char *const atom_names[ATOM_COUNT] = {
     "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DOCK",
-    "_NET_WM_STATE", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_ABOVE", "_NET_WM_DESKTOP",
+    "_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TYPE_UTILITY", "_NET_WM_STATE",
+    "_NET_WM_STATE_STICKY", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_BELOW",
+    "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER", "_NET_WM_DESKTOP",
     "_NET_WM_PID", "_MOTIF_WM_HINTS", "WM_PROTOCOLS", "WM_DELETE_WINDOW",
 };
 
@@ -43,10 +48,12 @@ static void property(xcb_connection_t *c, xcb_window_t w, xcb_atom_t name, xcb_a
     xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, name, type, format, count, data);
 }
 
-/// What a window manager reads: a dock (no decorations, no focus, every
-/// desktop, above normal windows), at the user's position, of a fixed size.
-static void set_wm_properties(xcb_connection_t *c, xcb_window_t w, const xcb_atom_t *atoms, int x, int y,
-                              int width, int height) {
+/// What a window manager reads: the names and class, a fixed size at the user's
+/// position, no focus, no decorations, and per --window-type the EWMH type and
+/// states (dock: above normal windows; desktop: below them; normal: neither;
+/// override: none, no window manager reads them).
+static void set_wm_properties(xcb_connection_t *c, xcb_window_t w, const xcb_atom_t *atoms, int type, int x,
+                              int y, int width, int height) {
     static const char name[] = "sysstats-bar";
     property(c, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, sizeof name - 1, name);
     property(c, w, atoms[ATOM_NET_WM_NAME], atoms[ATOM_UTF8_STRING], 8, sizeof name - 1, name);
@@ -57,6 +64,7 @@ static void set_wm_properties(xcb_connection_t *c, xcb_window_t w, const xcb_ato
     // WM_NORMAL_HINTS (ICCCM 4.1.2.3): USPosition, USSize, PPosition, PSize,
     // PMinSize, PMaxSize. USPosition: the user chose the place (--position),
     // so a window manager puts the window there instead of choosing itself.
+    // Min = max: a fixed size (i3 floats such a window instead of tiling it).
     uint32_t size[18] = {0};
     size[0] = 1 | 2 | 4 | 8 | 16 | 32;
     size[1] = (uint32_t)x; size[2] = (uint32_t)y;
@@ -70,9 +78,23 @@ static void set_wm_properties(xcb_connection_t *c, xcb_window_t w, const xcb_ato
     // A window manager closing the window asks first instead of killing the connection.
     property(c, w, atoms[ATOM_WM_PROTOCOLS], XCB_ATOM_ATOM, 32, 1, &atoms[ATOM_WM_DELETE_WINDOW]);
 
-    property(c, w, atoms[ATOM_NET_WM_WINDOW_TYPE], XCB_ATOM_ATOM, 32, 1, &atoms[ATOM_NET_WM_WINDOW_TYPE_DOCK]);
-    const xcb_atom_t state[2] = {atoms[ATOM_NET_WM_STATE_STICKY], atoms[ATOM_NET_WM_STATE_ABOVE]};
-    property(c, w, atoms[ATOM_NET_WM_STATE], XCB_ATOM_ATOM, 32, 2, state);
+    if (type == CBARX11_TYPE_DOCK) {
+        property(c, w, atoms[ATOM_NET_WM_WINDOW_TYPE], XCB_ATOM_ATOM, 32, 1, &atoms[ATOM_NET_WM_WINDOW_TYPE_DOCK]);
+        const xcb_atom_t state[2] = {atoms[ATOM_NET_WM_STATE_STICKY], atoms[ATOM_NET_WM_STATE_ABOVE]};
+        property(c, w, atoms[ATOM_NET_WM_STATE], XCB_ATOM_ATOM, 32, 2, state);
+    } else if (type == CBARX11_TYPE_DESKTOP) {
+        property(c, w, atoms[ATOM_NET_WM_WINDOW_TYPE], XCB_ATOM_ATOM, 32, 1,
+                 &atoms[ATOM_NET_WM_WINDOW_TYPE_DESKTOP]);
+        const xcb_atom_t state[4] = {atoms[ATOM_NET_WM_STATE_STICKY], atoms[ATOM_NET_WM_STATE_BELOW],
+                                     atoms[ATOM_NET_WM_STATE_SKIP_TASKBAR], atoms[ATOM_NET_WM_STATE_SKIP_PAGER]};
+        property(c, w, atoms[ATOM_NET_WM_STATE], XCB_ATOM_ATOM, 32, 4, state);
+    } else if (type == CBARX11_TYPE_NORMAL) {
+        property(c, w, atoms[ATOM_NET_WM_WINDOW_TYPE], XCB_ATOM_ATOM, 32, 1,
+                 &atoms[ATOM_NET_WM_WINDOW_TYPE_UTILITY]);
+        const xcb_atom_t state[3] = {atoms[ATOM_NET_WM_STATE_STICKY], atoms[ATOM_NET_WM_STATE_SKIP_TASKBAR],
+                                     atoms[ATOM_NET_WM_STATE_SKIP_PAGER]};
+        property(c, w, atoms[ATOM_NET_WM_STATE], XCB_ATOM_ATOM, 32, 3, state);
+    }
     const uint32_t all_desktops = 0xFFFFFFFFu;
     property(c, w, atoms[ATOM_NET_WM_DESKTOP], XCB_ATOM_CARDINAL, 32, 1, &all_desktops);
     const uint32_t pid = (uint32_t)getpid();
@@ -107,8 +129,10 @@ static int visual_fits(const xcb_setup_t *setup, const xcb_screen_t *screen) {
     return 0;
 }
 
-int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height) {
+int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height, int type,
+                        uint32_t background) {
     memset(out, 0, sizeof *out);
+    if (type < CBARX11_TYPE_OVERRIDE || type > CBARX11_TYPE_NORMAL) type = CBARX11_TYPE_OVERRIDE;
     if (width < 1 || height < 1 || width > 4096 || height > 4096) return CBARX11_WINDOW_BAD_SIZE;
     int screen_number = 0;
     xcb_connection_t *c = xcb_connect(NULL, &screen_number);
@@ -166,23 +190,37 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
     const xcb_rectangle_t all = {0, 0, (uint16_t)width, (uint16_t)height};
     xcb_poly_fill_rectangle(c, pixmap, gc, 1, &all);
 
+    // The top-level window: what the window manager sees (or, override-redirect,
+    // does not), the same colour as the picture's background. A window manager may
+    // give it another size (i3 stretches a dock to the screen's width): its
+    // background is a plain colour, so the picture is never tiled across it.
     xcb_window_t window = xcb_generate_id(c);
-    // In the order of their bits: background pixmap, border pixel, override-redirect
-    // (false: the window manager manages it), events, colormap.
-    // No Expose in the mask: the server repaints from the background pixmap.
-    const uint32_t values[5] = {pixmap, 0, 0, XCB_EVENT_MASK_BUTTON_PRESS | XCB_EVENT_MASK_STRUCTURE_NOTIFY,
+    // In the order of their bits: background pixel, border pixel, override-redirect,
+    // events, colormap. No Expose in either mask: the server repaints both windows
+    // from their backgrounds. Button presses on the picture propagate to this window.
+    const uint32_t values[5] = {background & 0xFFFFFF, 0, type == CBARX11_TYPE_OVERRIDE,
+                                XCB_EVENT_MASK_BUTTON_PRESS | XCB_EVENT_MASK_STRUCTURE_NOTIFY,
                                 screen->default_colormap};
     xcb_create_window(c, screen->root_depth, window, screen->root, (int16_t)x, (int16_t)y, (uint16_t)width,
                       (uint16_t)height, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual,
-                      XCB_CW_BACK_PIXMAP | XCB_CW_BORDER_PIXEL | XCB_CW_OVERRIDE_REDIRECT | XCB_CW_EVENT_MASK |
+                      XCB_CW_BACK_PIXEL | XCB_CW_BORDER_PIXEL | XCB_CW_OVERRIDE_REDIRECT | XCB_CW_EVENT_MASK |
                           XCB_CW_COLORMAP,
                       values);
-    set_wm_properties(c, window, atoms, x, y, width, height);
+    // The picture: a child of exactly the image's size at the top-left corner,
+    // whose background is the pixmap. It selects nothing.
+    xcb_window_t picture = xcb_generate_id(c);
+    const uint32_t picture_values[2] = {pixmap, 0};
+    xcb_create_window(c, screen->root_depth, picture, window, 0, 0, (uint16_t)width, (uint16_t)height, 0,
+                      XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, XCB_CW_BACK_PIXMAP | XCB_CW_BORDER_PIXEL,
+                      picture_values);
+    xcb_map_window(c, picture);
+    set_wm_properties(c, window, atoms, type, x, y, width, height);
     xcb_map_window(c, window);
     if (xcb_flush(c) <= 0) cbarx11_lost_display();
 
     out->connection = c;
     out->window = window;
+    out->picture = picture;
     out->pixmap = pixmap;
     out->gc = gc;
     out->width = width;
@@ -191,6 +229,9 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
     out->wm_protocols = atoms[ATOM_WM_PROTOCOLS];
     out->delete_window = atoms[ATOM_WM_DELETE_WINDOW];
     out->fd = xcb_get_file_descriptor(c);
+    out->type = type;
+    out->want_x = x;
+    out->want_y = y;
     return CBARX11_WINDOW_OK;
 }
 
@@ -209,12 +250,18 @@ void cbarx11_window_show(struct cbarx11_window *w, const uint32_t *pixels) {
                       (uint16_t)rows, 0, (int16_t)y, 0, w->depth, (uint32_t)(rows * w->width * 4),
                       (const uint8_t *)(pixels + (size_t)y * (size_t)w->width));
     }
-    xcb_clear_area(w->connection, 0, w->window, 0, 0, 0, 0);
+    xcb_clear_area(w->connection, 0, w->picture, 0, 0, 0, 0);
     if (xcb_flush(w->connection) <= 0) cbarx11_lost_display();
 }
 
+int cbarx11_window_has_queued_event(struct cbarx11_window *w) {
+    if (!w->stash) w->stash = xcb_poll_for_queued_event(w->connection);
+    return w->stash != NULL;
+}
+
 int cbarx11_window_next_event(struct cbarx11_window *w) {
-    xcb_generic_event_t *event = xcb_poll_for_event(w->connection);
+    xcb_generic_event_t *event = w->stash ? w->stash : xcb_poll_for_event(w->connection);
+    w->stash = NULL;
     if (!event) {
         if (xcb_connection_has_error(w->connection)) cbarx11_lost_display();
         return CBARX11_EVENT_NONE;
@@ -234,6 +281,26 @@ int cbarx11_window_next_event(struct cbarx11_window *w) {
         if (message->window == w->window && message->format == 32 && message->type == w->wm_protocols &&
             message->data.data32[0] == w->delete_window)
             result = CBARX11_EVENT_CLOSE;
+        break;
+    }
+    case XCB_CONFIGURE_NOTIFY: {
+        // A window manager's synthetic notice (bit 0x80) gives the window's place on
+        // the root. i3 4.22 floats a fixed-size window as if it had its title bar
+        // (+2,+18 at its default font) and then draws none (the Motif hints): asked
+        // again, it puts the floating window where asked. Only a notice of the
+        // window's own size counts (i3 may first report a tiled place it never
+        // shows), and at most three times, so that a window manager with its own
+        // idea of the place is not argued with forever.
+        const xcb_configure_notify_event_t *notify = (const xcb_configure_notify_event_t *)event;
+        if ((event->response_type & 0x80) && notify->window == w->window && w->corrections < 3 &&
+            (w->type == CBARX11_TYPE_DESKTOP || w->type == CBARX11_TYPE_NORMAL) &&
+            notify->width == w->width && notify->height == w->height &&
+            (notify->x != w->want_x || notify->y != w->want_y)) {
+            w->corrections++;
+            const uint32_t place[2] = {(uint32_t)(int32_t)w->want_x, (uint32_t)(int32_t)w->want_y};
+            xcb_configure_window(w->connection, w->window, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, place);
+            if (xcb_flush(w->connection) <= 0) cbarx11_lost_display();
+        }
         break;
     }
     case XCB_DESTROY_NOTIFY:

@@ -1,6 +1,7 @@
-// Shows each panel image in a dock window (the x11-window output). The image
-// goes to the X server once per update: PutImage into a pixmap that is the
-// window's background, then ClearArea of the window. Exposes are repainted by the
+// Shows each panel image in a window (the x11-window output; --window-type says
+// how it meets a window manager). The image goes to the X server once per update:
+// PutImage into a pixmap that is the background of a child window of the image's
+// size, then ClearArea of that child. Exposes are repainted by the
 // server from that pixmap; this process never hears of them (no ExposureMask).
 // The X calls are in CBarX11/window.c.
 
@@ -9,15 +10,16 @@ import BarRuntime
 import CBarSys
 import CBarX11
 
-/// A dock window on the display named by $DISPLAY, showing the panel image.
+/// A window on the display named by $DISPLAY, showing the panel image.
 struct X11WindowSink: BarSink {
     var window = cbarx11_window()
 
-    /// Opens the display and maps the window (`--size`, `--position`); exits 1 with
+    /// Opens the display and maps the window (`--size`, `--position`, `--window-type`); exits 1 with
     /// one line on stderr when the display cannot be opened or cannot show 24-bit colour.
     init(options: BarOptions) {
         let error = cbarx11_window_open(&window, Int32(options.positionX), Int32(options.positionY),
-                                        Int32(options.width), Int32(options.height))
+                                        Int32(options.width), Int32(options.height), options.windowType.rawValue,
+                                        PanelPalette.background)
         if error != Int32(CBARX11_WINDOW_OK) {
             cbarx11_window_report(error)
             exit(1)
@@ -36,6 +38,9 @@ struct X11WindowSink: BarSink {
         image.withPixels { cbarx11_window_show(&window, $0.baseAddress) }
         return 0
     }
+
+    /// True when libxcb already holds an event (read off the socket while it wrote).
+    mutating func hasQueuedEvents() -> Bool { cbarx11_window_has_queued_event(&window) != 0 }
 
     /// Takes queued X events up to the next button press on the window and returns its
     /// button (0 when the queue is empty): the loop calls again until 0, so no click

@@ -148,7 +148,7 @@ final class BlockFormatTests: XCTestCase {
                        ##"{"name":"mem","instance":"mem","full_text":"M96","short_text":"mem 96%","color":"#E06C75","urgent":true,"## +
                        ##""min_width":"mem A2.9G I1.9G W977M O1.9G F7.6G"}]"## + "\n", "mem is as wide as its widest form")
         let waybar = rendered(laptop, .waybar, blocks: [.cpu], formats: try formats("cpu=C{busy}"), nowMs: now)
-        XCTAssertTrue(waybar.hasPrefix(#"{"text":"C95","tooltip":"C95\ntop cpu: firefox 9.5%","class":"critical","percentage":95}"#), waybar)
+        XCTAssertTrue(waybar.hasPrefix(#"{"text":"C95","alt":"critical","tooltip":"C95\ntop cpu: firefox 9.5%","class":"critical","percentage":95}"#), waybar)
     }
 
     func testMemFormatReplacesTheUsedTotalFormAndClicksStillCycleThroughTheOthers() throws {

@@ -32,6 +32,26 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(written { $0.appendSize(kib: 1_610_612_736) }, "1.5T")
     }
 
+    func testCompactSizesNeverTakeMoreThanFourCharacters() {
+        let cases: [(UInt64, String)] = [
+            (0, "0K"), (512, "512K"), (999, "999K"), (1000, "1.0M"), (1023, "1.0M"), (1024, "1.0M"),
+            (3482, "3.4M"), (102_348, "100M"), (350_208, "342M"), (1_022_976, "999M"), (1_023_488, "1.0G"),
+            (16_252_928, "16G"), (125_829_120, "120G"), (1_047_527_424, "999G"), (1_610_612_736, "1.5T"),
+            (1 << 50, "1.0E"), (UInt64.max, "15Z"),
+        ]
+        for (kib, text) in cases {
+            XCTAssertEqual(written { $0.appendCompactSize(kib: kib) }, text, "\(kib) KiB")
+        }
+        // Every power of two and its neighbours: at most four characters, a digit first, a unit last.
+        for shift in 0..<64 {
+            for kib in [(UInt64(1) << shift) - 1, UInt64(1) << shift, (UInt64(1) << shift) &+ (UInt64(1) << shift) / 2] {
+                let text = written { $0.appendCompactSize(kib: kib) }
+                XCTAssertLessThanOrEqual(text.count, 4, "\(kib) KiB: \(text)")
+                XCTAssertTrue(text.first!.isNumber && "KMGTPEZ".contains(text.last!), text)
+            }
+        }
+    }
+
     func testPercentRoundsPermyriad() {
         XCTAssertEqual(written { $0.appendPercent(permyriad: 1249) }, "12%")
         XCTAssertEqual(written { $0.appendPercent(permyriad: 1250) }, "13%")

@@ -86,6 +86,29 @@ final class OptionsTests: XCTestCase {
         XCTAssertFalse(OutputKind.text.isImage || OutputKind.x11Root.isImage)
     }
 
+    func testTheWindowTypeDefaultsToOverrideAndTakesConkysFourNames() throws {
+        XCTAssertEqual(try parse(["--output", "x11-window"]).windowType, .override)
+        for type in WindowType.allCases {
+            let name = String(describing: type)
+            XCTAssertEqual(try parse(["--output", "x11-window", "--window-type", name]).windowType, type, name)
+            XCTAssertEqual(try parse(["--output=x11-window", "--window-type=\(name)"]).windowType, type, name)
+        }
+        // CBarX11's CBARX11_TYPE_* values.
+        XCTAssertEqual(WindowType.allCases.map(\.rawValue), [0, 1, 2, 3])
+    }
+
+    func testABadOrMisplacedWindowTypeIsRefused() {
+        func error(_ args: [String]) -> OptionsError? {
+            do { _ = try parse(args); return nil } catch { return error }
+        }
+        for bad in ["", "Dock", "panel", "override\0", "dock,normal", " normal", String(repeating: "d", count: 4096)] {
+            XCTAssertEqual(error(["--output", "x11-window", "--window-type", bad]), .badWindowType, bad)
+        }
+        XCTAssertEqual(error(["--output", "x11-window", "--window-type"]), .missingValue)
+        XCTAssertEqual(error(["--window-type", "dock"]), .positionNeedsWindow)
+        XCTAssertEqual(error(["--output", "png:/tmp/p.png", "--window-type", "normal"]), .positionNeedsWindow)
+    }
+
     func testBadPanelOptionsAreRejectedWithTheirReason() {
         func error(_ args: [String]) -> OptionsError? {
             do { _ = try parse(args); return nil } catch { return error }

@@ -90,6 +90,36 @@ final class PanelTests: XCTestCase {
         XCTAssertEqual(runs.map(\.1), [11, 33, 22, 22, 88])
     }
 
+    /// The legend's row at 56 pixels high (y 18 to 25): letters are drawn dim, sizes bright.
+    func legendColours(width: Int, _ snapshot: Snapshot) -> (letters: Bool, sizes: Bool) {
+        var r = PanelRenderer(width: width, height: 56)
+        r.render(snapshot, nowMs: Fixture.desktop.nowMs)
+        var letters = false, sizes = false
+        for y in 18..<26 {
+            for x in 0..<width {
+                if r.image[x, y] == PanelPalette.dimText { letters = true }
+                if r.image[x, y] == PanelPalette.text { sizes = true }
+            }
+        }
+        return (letters, sizes)
+    }
+
+    func testTheLegendShowsSizesWhereTheyFitAndTheLettersElsewhere() {
+        let desktop = Fixture.desktop.snapshot
+        // Under 164 pixels: the letters alone, as before.
+        XCTAssertTrue(legendColours(width: 163, desktop) == (true, false))
+        // From 164 (the default 180 included): each square with its part's size, no letters.
+        XCTAssertTrue(legendColours(width: 164, desktop) == (false, true))
+        XCTAssertTrue(legendColours(width: 180, desktop) == (false, true))
+        // Wide enough for a letter and five characters per entry: both (`W 977M`).
+        XCTAssertTrue(legendColours(width: 249, desktop) == (true, true))
+        XCTAssertTrue(legendColours(width: 320, desktop) == (true, true))
+        // Without the memory part: the letters, never a size (nor a zero).
+        var unavailable = desktop
+        unavailable.available.remove(.memory)
+        XCTAssertTrue(legendColours(width: 180, unavailable) == (true, false))
+    }
+
     func testAShortHistoryIsRightAlignedAndTheNewestPointIsAtTheRightEdge() {
         var s = Fixture.desktop.snapshot
         s.cpuHistory = [10_000]

@@ -48,7 +48,7 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(lines, [
             "sysstatsd stopped\n",
             ##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"}]"## + "\n",
-            #"{"text":"sysstatsd stopped","tooltip":"sysstatsd stopped","class":"stale"}"# + "\n",
+            #"{"text":"sysstatsd stopped","alt":"stale","tooltip":"sysstatsd stopped","class":"stale"}"# + "\n",
             "sysstatsd stopped",
         ])
     }

@@ -75,7 +75,7 @@ final class TimeBlockTests: XCTestCase {
         XCTAssertEqual(lines, [
             "sysstatsd stopped | Fri 2025-11-21 18:33\n",
             ##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"},{"name":"time","instance":"UTC","full_text":"Fri 2025-11-21 18:33","short_text":"18:33"}]"## + "\n",
-            #"{"text":"sysstatsd stopped | Fri 2025-11-21 18:33","tooltip":"sysstatsd stopped\nFri 2025-11-21 18:33","class":"stale"}"# + "\n",
+            #"{"text":"sysstatsd stopped | Fri 2025-11-21 18:33","alt":"stale","tooltip":"sysstatsd stopped\nFri 2025-11-21 18:33","class":"stale"}"# + "\n",
             "sysstatsd stopped | Fri 2025-11-21 18:33",
         ])
         var clockOnly = Renderer(output: .text, blocks: [time("UTC")])
@@ -153,7 +153,7 @@ final class SwapAndCoresBlockTests: XCTestCase {
         XCTAssertEqual(full[0]["color"] as? String, "#E06C75", "critical from 80 %")
         XCTAssertEqual(rendered(snapshot(swapUsed: 0, swapTotal: 0), .text, blocks: [.swap], nowMs: now), "swap off\n")
         XCTAssertEqual(rendered(snapshot(swapUsed: 1024, swapTotal: 524_288), .waybar, blocks: [.swap], nowMs: now),
-                       #"{"text":"swap 1.0M/512M","tooltip":"swap 1.0M/512M\ntop cpu: firefox 9.5%","class":"normal","percentage":0}"# + "\n")
+                       #"{"text":"swap 1.0M/512M","alt":"normal","tooltip":"swap 1.0M/512M\ntop cpu: firefox 9.5%","class":"normal","percentage":0}"# + "\n")
     }
 
     func testSwapPlaceholdersAndUsedAboveTotal() throws {

@@ -2,7 +2,7 @@ import Foundation
 import SnapshotCodec
 import XCTest
 
-/// `--output x11-window` against its own Xvfb: the dock window's properties, its
+/// `--output x11-window` against its own Xvfb: the window's properties, its
 /// pixels on screen (an `xwd` screenshot against the PNG output of the same
 /// snapshot), exposes repainted by the server without waking the renderer,
 /// clicks, display loss and the 3 MiB budget. Skipped without Xvfb and the X tools.
@@ -43,10 +43,10 @@ final class X11WindowTests: XCTestCase {
 
     // MARK: - The tests
 
-    func testTheWindowMapsAsAStickyUndecoratedDockAtTheGivenPlaceAndSize() throws {
+    func testTheDockTypeMapsAsAStickyUndecoratedDockAtTheGivenPlaceAndSize() throws {
         let dir = try RuntimeDir()
         try dir.publish(longLivedSnapshot(sequence: 1))
-        let bar = try startBar(dir)
+        let bar = try startBar(dir, blocks: ["--window-type", "dock"])
         let window = try XCTUnwrap(findWindow(), "no sysstats-bar window on \(display)")
         XCTAssertEqual(window.frame, [Self.position.x, Self.position.y, Self.size.width, Self.size.height])
         let info = try run("/usr/bin/xwininfo", ["-id", window.id])

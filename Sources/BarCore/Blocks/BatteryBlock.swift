@@ -34,6 +34,18 @@ enum BatteryBlock {
         }
         if snap.urgent.contains(.batteryLow) { v.urgent = true; v.level = .critical }
         v.percentage = wholePercent(min(pct, 10_000))
+        v.alt = alt(b.state)
+    }
+
+    /// waybar's `alt` for the battery: its state, one word (a key of `format-icons`).
+    static func alt(_ state: BatteryFigures.State) -> StaticString {
+        switch state {
+        case .charging: "charging"
+        case .discharging: "discharging"
+        case .full: "full"
+        case .notCharging: "not-charging"
+        case .unknown: "unknown"
+        }
     }
 
     static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {

@@ -258,12 +258,16 @@ public struct BlockValue {
     /// so that a click neither moves the other blocks nor makes i3bar fall back to short
     /// texts. Empty: none.
     public var minWidth = ByteWriter(capacity: 256)
+    /// The block's own state for waybar's `alt` (battery: `charging`, `discharging`, …); nil:
+    /// the level's word.
+    public var alt: StaticString? = nil
 
     public init() {}
 
     mutating func reset() {
         full.reset(); short.reset(); level = .normal; urgent = false; percentage = nil; visible = true; color.reset()
         minWidth.reset()
+        alt = nil
     }
 }
 

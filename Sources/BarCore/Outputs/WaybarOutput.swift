@@ -5,11 +5,16 @@ import SnapshotCodec
 #endif
 
 /// waybar's custom module with `return-type: json`: one object per line with `text`
-/// (the blocks, Pango markup inside a JSON string), `tooltip` (each block on its own line,
-/// then the top processes), `class` (the worst level, or `urgent`) and `percentage`.
+/// (the blocks, Pango markup inside a JSON string), `alt` (the key waybar picks an icon of
+/// `format-icons` by: the first block's own state where it has one, the battery's
+/// `charging`/`discharging`/`full`/`not-charging`/`unknown`, else the class's word),
+/// `tooltip` (each block on its own line, then the top processes), `class` (the worst
+/// level, or `urgent`) and `percentage`.
 struct WaybarOutput {
     private var tooltip: ByteWriter
     private let separator: [UInt8]
+    /// The first block's own `alt`, if it has one.
+    private var firstAlt: StaticString? = nil
 
     init(capacity: Int, separator: [UInt8]) {
         tooltip = ByteWriter(capacity: capacity)
@@ -19,9 +24,11 @@ struct WaybarOutput {
     mutating func begin(_ line: inout ByteWriter) {
         line.append("{\"text\":\"")
         tooltip.reset()
+        firstAlt = nil
     }
 
     mutating func block(_ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
+        if first { firstAlt = v.alt }
         if !first { line.append(escaped: separator, .pangoJSON); tooltip.append("\\n") }
         line.append(escaped: v.full.bytes, .pangoJSON)
         tooltip.append(escaped: v.full.bytes, .pangoJSON)
@@ -37,7 +44,7 @@ struct WaybarOutput {
         }
         let w = summary.worst
         let cls: StaticString = summary.urgent ? "urgent" : (w == .critical ? "critical" : (w == .warning ? "warning" : "normal"))
-        close(cls, percentage: summary.percentage, &line)
+        close(cls, alt: firstAlt ?? cls, percentage: summary.percentage, &line)
     }
 
     /// Runtime text (a config file's error) as a block.
@@ -56,17 +63,19 @@ struct WaybarOutput {
 
     /// Closes a line of the message and clocks: class `stale`.
     mutating func endMessage(_ line: inout ByteWriter) {
-        close("stale", percentage: nil, &line)
+        close("stale", alt: "stale", percentage: nil, &line)
     }
 
     /// The message as text and tooltip, class `stale`.
     mutating func message(_ text: StaticString, _ line: inout ByteWriter) {
         line.append(escaped: text, .pangoJSON)
         tooltip.append(escaped: text, .pangoJSON)
-        close("stale", percentage: nil, &line)
+        close("stale", alt: "stale", percentage: nil, &line)
     }
 
-    private func close(_ cls: StaticString, percentage: UInt64?, _ line: inout ByteWriter) {
+    private func close(_ cls: StaticString, alt: StaticString, percentage: UInt64?, _ line: inout ByteWriter) {
+        line.append("\",\"alt\":\"")
+        line.append(alt)
         line.append("\",\"tooltip\":\"")
         line.append(tooltip)
         line.append("\",\"class\":\"")
