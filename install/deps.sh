@@ -41,7 +41,8 @@ test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind gdb
                bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl
                prometheus prometheus-node-exporter
-               dwm polybar lemonbar sway waybar util-linux)
+               dwm polybar lemonbar sway waybar util-linux
+               xfwm4 dbus)
 packages=("${build_packages[@]}")
 ((build_only)) || packages+=("${test_packages[@]}")
 

@@ -30,7 +30,7 @@ final class OptionsTests: XCTestCase {
         }
         XCTAssertEqual(error(["--bogus"]), .unknownOption)
         XCTAssertEqual(error(["--output"]), .missingValue)
-        XCTAssertEqual(error(["--output", "lemonbar"]), .unknownOutput)
+        XCTAssertEqual(error(["--output", "dzen2"]), .unknownOutput)
         XCTAssertEqual(error(["--blocks", "cpu,,mem"]), .unknownBlock([]))
         XCTAssertEqual(error(["--blocks", "gpu"]), .unknownBlock(Array("gpu".utf8)))
         XCTAssertEqual(error(["--runtime-dir="]), .emptyRuntimeDir)

@@ -46,7 +46,7 @@ final class RendererTests: XCTestCase {
             lines.append(String(decoding: r.line.bytes, as: UTF8.self))
         }
         XCTAssertEqual(lines, [
-            "sysstatsd stopped\n",
+            "sysstatsd stopped\n", "sysstatsd stopped\n", "sysstatsd stopped\n", "sysstatsd stopped\n",
             ##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"}]"## + "\n",
             #"{"text":"sysstatsd stopped","alt":"stale","tooltip":"sysstatsd stopped","class":"stale"}"# + "\n",
             "sysstatsd stopped",

@@ -73,7 +73,8 @@ final class TimeBlockTests: XCTestCase {
             lines.append(String(decoding: r.line.bytes, as: UTF8.self))
         }
         XCTAssertEqual(lines, [
-            "sysstatsd stopped | Fri 2025-11-21 18:33\n",
+            "sysstatsd stopped | Fri 2025-11-21 18:33\n", "sysstatsd stopped | Fri 2025-11-21 18:33\n",
+            "sysstatsd stopped | Fri 2025-11-21 18:33\n", "sysstatsd stopped | Fri 2025-11-21 18:33\n",
             ##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"},{"name":"time","instance":"UTC","full_text":"Fri 2025-11-21 18:33","short_text":"18:33"}]"## + "\n",
             #"{"text":"sysstatsd stopped | Fri 2025-11-21 18:33","alt":"stale","tooltip":"sysstatsd stopped\nFri 2025-11-21 18:33","class":"stale"}"# + "\n",
             "sysstatsd stopped | Fri 2025-11-21 18:33",

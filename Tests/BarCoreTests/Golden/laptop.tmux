@@ -1,0 +1,1 @@
+cpu 95% ▂▃▄▅▆▇██ | mem 14.6G/15.3G | load 4.50 0.48 0.40 | up 1d 17h | bat 8% - 1:23 | procs 312 (2 run) | exited chromium freed 1.2G | self 0.3% 3.1M | top firefox 10% 117M | swap off | cores ▁▂ | net n/a | wifi n/a | disk n/a | io n/a | temp n/a | freq n/a | Fri 2025-11-21 18:33

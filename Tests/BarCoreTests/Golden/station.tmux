@@ -1,0 +1,1 @@
+cpu 12% ▂▃▄▅▆▇██ | mem 4.8G/15.3G | load 0.52 0.48 0.40 | up 1d 17h | procs 312 (2 run) | self 0.3% 3.1M | top firefox 10% 117M | swap 512M/2.0G | cores ▁▂█▁ | net wlan0 192.168.1.20 ↓1.2M/s ↑34K/s | wifi HomeNet 72% 866M | disk / 75.0G free | io r 1.3M/s w 293K/s | temp 52°C | freq 2.3/4.6GHz | Fri 2025-11-21 18:33
