@@ -138,7 +138,7 @@ func checkWaybar(_ line: [UInt8], _ what: @autoclosure () -> String) {
     checkOneLine(line, what())
     let v = parseJSON(Array(line.dropLast()), what())
     guard case .object = v else { fuzzFail("\(what()): not an object", line) }
-    let allowed = ["text", "tooltip", "class", "percentage"].map { Array($0.utf8) }
+    let allowed = ["text", "alt", "tooltip", "class", "percentage"].map { Array($0.utf8) }
     for key in v.keys { expect(allowed.contains(key), "\(what()): unexpected member \(printable(key))", line) }
     guard let text = v["text"]?.stringBytes, let tooltip = v["tooltip"]?.stringBytes,
           let cls = v["class"]?.stringBytes else { fuzzFail("\(what()): text, tooltip or class missing", line) }
@@ -146,6 +146,10 @@ func checkWaybar(_ line: [UInt8], _ what: @autoclosure () -> String) {
     if let problem = pangoProblem(tooltip) { fuzzFail("\(what()): tooltip is not Pango markup: \(problem)", line) }
     expect(["normal", "warning", "critical", "urgent", "stale"].map { Array($0.utf8) }.contains(cls),
            "\(what()): class \(printable(cls))", line)
+    // alt: the class's word, or the battery's state (waybar picks an icon by it).
+    guard let alt = v["alt"]?.stringBytes else { fuzzFail("\(what()): alt missing", line) }
+    expect(["normal", "warning", "critical", "urgent", "stale", "charging", "discharging", "full", "not-charging", "unknown"]
+        .map { Array($0.utf8) }.contains(alt), "\(what()): alt \(printable(alt))", line)
     if let p = v["percentage"] {
         guard case .number(let digits) = p, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             fuzzFail("\(what()): percentage is not a whole number", line)
