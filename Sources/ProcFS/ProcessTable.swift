@@ -31,6 +31,14 @@ public final class ProcessTable {
     /// saves most `statm` opens (one file per process per scan, not two).
     public static let privateRefreshScans: UInt32 = 10
 
+    /// At most this many `PID/stat` descriptors are kept open between scans (see
+    /// ``keepsDescriptors``); past it, a process's stat is opened and closed at each read.
+    public static let defaultDescriptorLimit = 4096
+
+    /// A pid allocated this many times over in one interval may have come round again to
+    /// any known pid: every known process is then re-read (see ``scan(_:counters:refresh:)``).
+    static let reuseForkBound: UInt64 = 30_000
+
     /// Where proc is mounted (`/proc`, or a fixture tree).
     public let procRoot: String
     /// KiB per page, for the page counts in `stat` and `statm`.
@@ -44,14 +52,37 @@ public final class ProcessTable {
     public private(set) var runningCount = 0
     /// Numeric entries of the last scan that vanished or could not be read.
     public private(set) var skippedCount = 0
+    /// Whether the last scan listed the proc root (false: the task counters had not moved
+    /// and the known processes stood for the listing).
+    public private(set) var listedLastScan = false
+    /// Scans that listed the proc root, and `PID/stat` reads, since the table was made
+    /// (wrapping): what the change counters and the refresh cadence save.
+    public private(set) var listings = 0
+    public private(set) var statReads = 0
+    /// Whether `PID/stat` descriptors are kept open from scan to scan (read again with
+    /// `pread` at offset 0): only on a real procfs, where a read through the descriptor of a
+    /// process that has exited fails with `ESRCH` — a fixture tree's files would still read.
+    public private(set) var keepsDescriptors = false
+    /// `PID/stat` descriptors held open now.
+    public private(set) var keptDescriptors = 0
 
     private let directory: DirectoryStream
     private let path = PathBuffer()
     private var previous: [ProcessSample] = []
+    /// The kept `PID/stat` descriptor of each entry of ``processes`` (and of `previous`), -1 for none.
+    private var descriptors: [Int32] = []
+    private var previousDescriptors: [Int32] = []
     private var indexByPid = PidIndex()
     private var previousIndexByPid = PidIndex()
     private var matched: [Bool] = []
     private var scanCount: UInt32 = 0
+    private let descriptorLimit: Int
+    private var descriptorBound = 0
+    private var checkedFileSystem = false
+    /// The counters of the last scan that listed or stood for a listing; nil when unknown.
+    private var lastCounters: TaskCounters?
+    /// The pids that may have been allocated since the last scan: (after, through], cyclic.
+    private var reuseAfter: UInt32 = 0, reuseThrough: UInt32 = 0, reuseAll = true
     /// Scratch for a new process's cmdline (first part) and exe link target (rest).
     private let scratch = UnsafeMutableRawBufferPointer.allocate(
         byteCount: ProcessTable.commandLineCapacity + Int(PATH_MAX), alignment: 8)
@@ -59,50 +90,164 @@ public final class ProcessTable {
     /// - Parameters:
     ///   - procRoot: where proc is mounted (`--proc-root`; a fixture tree in tests).
     ///   - pageSizeKiB: the page size that `stat` and `statm` count in.
-    public init(procRoot: String = "/proc", pageSizeKiB: UInt64 = ProcessTable.systemPageSizeKiB) {
+    ///   - descriptorLimit: how many `PID/stat` descriptors may stay open between scans
+    ///     (0: none; a real procfs only). The soft `RLIMIT_NOFILE` is raised within the
+    ///     hard one to make room; past the room, stat is opened and closed at each read.
+    public init(procRoot: String = "/proc", pageSizeKiB: UInt64 = ProcessTable.systemPageSizeKiB,
+                descriptorLimit: Int = ProcessTable.defaultDescriptorLimit) {
         self.procRoot = procRoot
         self.pageSizeKiB = pageSizeKiB
+        self.descriptorLimit = max(0, descriptorLimit)
         directory = DirectoryStream(procRoot)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        for fd in descriptors where fd >= 0 { _ = Glibc.close(fd) }
+        for fd in previousDescriptors where fd >= 0 { _ = Glibc.close(fd) }
+        scratch.deallocate()
+    }
 
     /// Scans the proc root: every numeric directory is a process.
     ///
     /// Replaces ``processes``, ``exited``, ``runningCount`` and ``skippedCount``.
-    /// If the proc root cannot be listed, the scan finds no process (and every
-    /// process of the previous scan is reported as exited).
-    /// - Parameter buffer: the shared buffer each file is read into.
+    ///
+    /// With `counters` equal to the last scan's (no task was created and none was reaped
+    /// since), the proc root is not listed: the known processes are the list, and a
+    /// process whose stat can no longer be read has exited. Otherwise the proc root is
+    /// listed; a known pid is read again only when `refresh` is true or the pid may have
+    /// been allocated anew since the last scan (it lies between the last pids allocated
+    /// then and now), so an exit and a reused pid are seen in this scan either way.
+    ///
+    /// - Parameters:
+    ///   - buffer: the shared buffer each file is read into.
+    ///   - counters: the kernel's task counters, read before this scan; nil: list.
+    ///   - refresh: read every known process's stat (CPU ticks, memory); false keeps
+    ///     their last values (their ``ProcessSample/cpuDelta`` then spans the scans since).
     /// Returns false when the proc root could not be listed (nothing is known: the
-    /// table is empty and no process is reported as exited).
+    /// table is unchanged and no process is reported as exited).
     @discardableResult
-    public func scan(_ buffer: ReadBuffer) -> Bool {
+    public func scan(_ buffer: ReadBuffer, counters: TaskCounters? = nil, refresh: Bool = true) -> Bool {
         scanCount &+= 1
-        swap(&previous, &processes)
-        swap(&previousIndexByPid, &indexByPid)
-        processes.removeAll(keepingCapacity: true)
-        indexByPid.removeAll()
-        matched.removeAll(keepingCapacity: true)
-        for _ in 0..<previous.count { matched.append(false) }
-        processes.reserveCapacity(previous.count)
-        runningCount = 0
-        skippedCount = 0
+        checkFileSystem()
+        exited.removeAll(keepingCapacity: true)
+        if let counters, let lastCounters, counters == lastCounters {
+            listedLastScan = false
+            if refresh { rereadKnown(buffer) }
+            return true
+        }
+        setReuseRange(counters)
+        begin()
 
         let listed = directory.forEachEntry { name, type in
             guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN),
                   let pid = processID(name), path.setDirectory(name) else { return }
-            if !readProcess(pid, buffer) { skippedCount += 1 }
+            let known = previousIndexByPid[pid]
+            let read = known == nil || refresh || mayBeReused(pid)
+            if !visit(pid, known: known, read: read, buffer) { skippedCount += 1 }
         }
 
-        exited.removeAll(keepingCapacity: true)
         guard listed else {
             // Not listed is not "every process exited": keep the last table for next time.
             swap(&previous, &processes)
+            swap(&previousDescriptors, &descriptors)
             swap(&previousIndexByPid, &indexByPid)
+            lastCounters = nil
+            listedLastScan = false
             return false
         }
-        for i in previous.indices where !matched[i] { exited.append(previous[i]) }
+        listings &+= 1
+        listedLastScan = true
+        lastCounters = counters
+        finish()
         return true
+    }
+
+    /// Reads every known process again without listing; those that cannot be read have exited.
+    private func rereadKnown(_ buffer: ReadBuffer) {
+        begin()
+        for i in previous.indices {
+            let pid = previous[i].pid
+            guard path.setDirectory(pid) else { continue }
+            if !visit(pid, known: i, read: true, buffer) { skippedCount += 1 }
+        }
+        finish()
+    }
+
+    /// Starts a scan: this scan's table becomes the previous one.
+    private func begin() {
+        swap(&previous, &processes)
+        swap(&previousDescriptors, &descriptors)
+        swap(&previousIndexByPid, &indexByPid)
+        processes.removeAll(keepingCapacity: true)
+        descriptors.removeAll(keepingCapacity: true)
+        indexByPid.removeAll()
+        matched.removeAll(keepingCapacity: true)
+        for _ in 0..<previous.count { matched.append(false) }
+        processes.reserveCapacity(previous.count)
+        descriptors.reserveCapacity(previous.count)
+        runningCount = 0
+        skippedCount = 0
+    }
+
+    /// Ends a scan: the previous processes not seen in it have exited; their descriptors close.
+    private func finish() {
+        for i in previous.indices where !matched[i] {
+            exited.append(previous[i])
+        }
+        for i in previousDescriptors.indices where previousDescriptors[i] >= 0 {
+            closeKept(previousDescriptors[i])
+            previousDescriptors[i] = -1
+        }
+    }
+
+    /// Keeps descriptors only on a real procfs (checked once the root is open), with the soft
+    /// descriptor limit raised within the hard one to hold them.
+    private func checkFileSystem() {
+        guard !checkedFileSystem, descriptorLimit > 0, directory.rewind(), let root = directory.descriptor else { return }
+        checkedFileSystem = true
+        // procfs: its root is inode 1 (PROC_ROOT_INO) and its generated files, stat among
+        // them, have size 0. (statfs(2) is not in the Glibc module.) A fixture tree's stat
+        // has its text in it.
+        var rootInfo = stat(), statInfo = stat()
+        guard fstat(root.rawValue, &rootInfo) == 0, rootInfo.st_ino == 1,
+              fstatat(root.rawValue, "stat", &statInfo, 0) == 0, statInfo.st_size == 0 else { return }
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let headroom = 256   // for everything else the sampler opens
+        let wanted = rlim_t(descriptorLimit + headroom)
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = min(wanted, limit.rlim_max)
+            _ = setrlimit(resource, &limit)
+            guard getrlimit(resource, &limit) == 0 else { return }
+        }
+        let room = limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+        descriptorBound = max(0, min(descriptorLimit, room - headroom))
+        keepsDescriptors = descriptorBound > 0
+    }
+
+    /// Which pids may have been allocated since the last listing: those after the last pid
+    /// allocated then, through the last one now (cyclically); all when unknown, or when so
+    /// many tasks were created that the allocator may have come round.
+    private func setReuseRange(_ counters: TaskCounters?) {
+        reuseAll = true
+        guard let counters, let lastCounters, counters.forks >= lastCounters.forks,
+              counters.forks - lastCounters.forks < ProcessTable.reuseForkBound else { return }
+        reuseAfter = lastCounters.lastPid
+        reuseThrough = counters.lastPid
+        reuseAll = false
+    }
+
+    private func mayBeReused(_ pid: Int32) -> Bool {
+        if reuseAll { return true }
+        let p = UInt32(bitPattern: pid)
+        if reuseThrough >= reuseAfter { return p > reuseAfter && p <= reuseThrough }
+        return p > reuseAfter || p <= reuseThrough   // the allocator wrapped
+    }
+
+    private func closeKept(_ fd: Int32) {
+        _ = Glibc.close(fd)
+        keptDescriptors -= 1
     }
 
     /// Sets the friendly name of the process at `index` of ``processes`` (resolved by the
@@ -113,15 +258,56 @@ public final class ProcessTable {
         processes[index].namesGeneration = generation
     }
 
-    /// Reads one process into ``processes``. False if it vanished or is unreadable.
-    private func readProcess(_ pid: Int32, _ buffer: ReadBuffer) -> Bool {
-        guard let root = directory.descriptor,
-              case .success(let bytes) = buffer.fill(relativeTo: root, path.path("stat")),
-              let stat = ProcessStat(parsing: bytes) else { return false }
+    /// Reads `PID/stat` (the path buffer names the pid's directory): through the kept
+    /// descriptor `kept` when there is one, else opened (and kept when there is room).
+    /// On return `kept` is the descriptor to keep, or -1. Nil if the process is gone or unreadable.
+    private func readStat(_ kept: inout Int32, _ buffer: ReadBuffer, _ root: FileDescriptor) -> UnsafeRawBufferPointer? {
+        statReads &+= 1
+        if kept >= 0 {
+            if case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: kept)) { return bytes }
+            // ESRCH: the task this descriptor was opened on is gone (its pid may live again).
+            closeKept(kept)
+            kept = -1
+        }
+        guard case .success(let fd) = root.openAt(path.path("stat")) else { return nil }
+        let result = buffer.fill(from: fd)
+        if keepsDescriptors && keptDescriptors < descriptorBound, case .success = result {
+            kept = fd.rawValue
+            keptDescriptors += 1
+        } else {
+            fd.close()
+        }
+        guard case .success(let bytes) = result else { return nil }
+        return bytes
+    }
+
+    /// Adds `pid` to this scan: `known` is its index in the previous scan, if it was there;
+    /// `read` false carries a known process over unread. False if it vanished or is unreadable.
+    private func visit(_ pid: Int32, known: Int?, read: Bool, _ buffer: ReadBuffer) -> Bool {
+        if let i = known, !read {
+            matched[i] = true
+            let p = previous[i]
+            if p.state == 0x52 { runningCount += 1 }  // "R"
+            indexByPid.set(pid, processes.count)
+            processes.append(p)
+            descriptors.append(previousDescriptors[i])
+            previousDescriptors[i] = -1
+            return true
+        }
+        guard let root = directory.descriptor else { return false }
+        var kept: Int32 = -1
+        if let i = known {
+            kept = previousDescriptors[i]
+            previousDescriptors[i] = -1
+        }
+        guard let bytes = readStat(&kept, buffer, root), let stat = ProcessStat(parsing: bytes) else {
+            if kept >= 0 { closeKept(kept) }
+            return false
+        }
 
         var sample: ProcessSample
         let isNew: Bool
-        if let i = previousIndexByPid[pid], previous[i].startTime == stat.startTime {
+        if let i = known, previous[i].startTime == stat.startTime {
             sample = previous[i]
             matched[i] = true
             sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
@@ -146,7 +332,10 @@ public final class ProcessTable {
         } else if refreshPrivate {
             // Gone between stat and statm: skip it rather than report it with no memory.
             guard case .success(let statmBytes) = buffer.fill(relativeTo: root, path.path("statm")),
-                  let statm = ProcessStatm(parsing: statmBytes) else { return false }
+                  let statm = ProcessStatm(parsing: statmBytes) else {
+                if kept >= 0 { closeKept(kept) }
+                return false
+            }
             sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
         }
         if isNew { readNames(&sample, root) }
@@ -154,6 +343,7 @@ public final class ProcessTable {
         if sample.state == 0x52 { runningCount += 1 }  // "R"
         indexByPid.set(pid, processes.count)
         processes.append(sample)
+        descriptors.append(kept)
         return true
     }
 
@@ -186,4 +376,26 @@ private func processID(_ name: UnsafeRawBufferPointer) -> Int32? {
         value = value * 10 + Int64(b - 0x30)
     }
     return value > 0 && value <= Int64(Int32.max) ? Int32(value) : nil
+}
+
+/// What the kernel counts of tasks: /proc/stat's `processes` (every fork and clone since
+/// boot) and /proc/loadavg's scheduling-entity total and last pid allocated. Equal in two
+/// samples, no task was created between them (the fork count would have moved) and none
+/// was reaped (the total would have fallen): the list of processes is the same.
+public struct TaskCounters: Equatable, Sendable {
+    public var forks: UInt64
+    public var tasks: UInt32
+    public var lastPid: UInt32
+
+    public init(forks: UInt64, tasks: UInt32, lastPid: UInt32) {
+        self.forks = forks
+        self.tasks = tasks
+        self.lastPid = lastPid
+    }
+
+    /// The counters of one sample's readings; nil unless both have what is needed.
+    public init?(forks: UInt64?, loadAverage: LoadAverage?) {
+        guard let forks, let loadAverage, let lastPid = loadAverage.lastPid else { return nil }
+        self.init(forks: forks, tasks: loadAverage.entities, lastPid: lastPid)
+    }
 }

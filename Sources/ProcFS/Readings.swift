@@ -31,6 +31,9 @@ public struct CPUStat: Equatable, Sendable {
     public var procsRunning: UInt32 = 0
     /// `procs_blocked`.
     public var procsBlocked: UInt32 = 0
+    /// `processes`: tasks created (every fork and clone, threads too) since boot; nil when
+    /// the file has no such line.
+    public var forks: UInt64?
     public init() {}
 }
 
@@ -68,6 +71,8 @@ public struct LoadAverage: Equatable, Sendable {
     public var load1: UInt32 = 0, load5: UInt32 = 0, load15: UInt32 = 0
     public var runnable: UInt32 = 0
     public var entities: UInt32 = 0
+    /// The last pid the kernel allocated (in the reader's pid namespace); nil when absent.
+    public var lastPid: UInt32?
     public init() {}
 }
 

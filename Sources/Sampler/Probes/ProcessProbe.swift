@@ -47,9 +47,11 @@ final class ProcessProbe {
 
     /// Fills the processes, top and exits parts. `ticksPerCore` scales CPU shares (0: none
     /// yet); `availableRiseKiB` is what the memory probe saw MemAvailable rise by.
+    /// `counters`: the kernel's task counters of this sample (nil: unknown), read before the
+    /// scan; while they stand still the proc root is not listed (``ProcessTable/scan(_:counters:refresh:)``).
     func sample(into s: inout Snapshot, buffer: ReadBuffer, ticksPerCore: UInt64, availableRiseKiB: UInt64,
-                realtimeMs: UInt64) {
-        guard table.scan(buffer) else { return }
+                realtimeMs: UInt64, counters: TaskCounters? = nil) {
+        guard table.scan(buffer, counters: counters) else { return }
         scanned = true
         s.available.formUnion(ProcessProbe.parts)
         resolveNames()
