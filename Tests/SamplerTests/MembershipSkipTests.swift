@@ -61,4 +61,59 @@ final class MembershipSkipTests: XCTestCase {
         sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)
         XCTAssertEqual(sampler.snapshot.processCount, 8)
     }
+
+    /// Adds `idle` ticks to the aggregate line and half to each core's: time passes.
+    private func advanceClock(_ machine: FixtureMachine, idle: Int) throws {
+        let path = machine.procRoot + "/stat"
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let bumped = lines.map { line -> String in
+            guard line.hasPrefix("cpu") else { return String(line) }
+            var f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            f[4] = String(Int(f[4])! + (f[0] == "cpu" ? idle : idle / 2))
+            return f[0] == "cpu" ? "cpu  " + f.dropFirst().joined(separator: " ") : f.joined(separator: " ")
+        }
+        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
+        defer { fclose(f) }
+        fputs(bumped.joined(separator: "\n"), f)
+    }
+
+    func testTopListsAreRefreshedEveryThreeSecondsWithSharesOverTheWholeSpan() throws {
+        let (sampler, machine) = try desktop()
+        sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
+        try machine.advance(to: 2)
+        sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)   // shares from the second sample on
+        let first = try XCTUnwrap(sampler.snapshot.topCPU.first)
+        XCTAssertEqual(first.pid, 200)
+        XCTAssertEqual(first.cpu, 4000)                                  // 40 of 100 ticks
+        // Pid 200 uses 150 more ticks over the next three seconds (100 ticks per core each).
+        let stat200 = machine.procRoot + "/200/stat"
+        try rewrite(stat200, " 5030 510 ", " 5180 510 ")
+        for second in 3...4 {
+            try advanceClock(machine, idle: 200)
+            sampler.sample(realtimeMs: UInt64(second) * 1_000, monotonicNs: UInt64(second) * 1_000_000_000)
+            XCTAssertEqual(sampler.snapshot.topCPU.first?.cpu, 4000, "second \(second): not re-read yet")
+        }
+        try advanceClock(machine, idle: 200)
+        sampler.sample(realtimeMs: 5_000, monotonicNs: 5_000_000_000)
+        XCTAssertEqual(sampler.snapshot.topCPU.first?.pid, 200)
+        XCTAssertEqual(sampler.snapshot.topCPU.first?.cpu, 5000)          // 150 of 300 ticks
+    }
+
+    func testARefreshPeriodOfZeroReadsEveryProcessEverySample() throws {
+        let machine = try FixtureMachine("sampler-desktop")
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        config.measureSelf = false
+        config.processRefreshMs = 0
+        try machine.advance(to: 1)
+        let sampler = Sampler(configuration: config)
+        sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
+        try machine.advance(to: 2)
+        sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)
+        try rewrite(machine.procRoot + "/200/stat", " 5030 510 ", " 5080 510 ")
+        try advanceClock(machine, idle: 200)
+        sampler.sample(realtimeMs: 3_000, monotonicNs: 3_000_000_000)
+        XCTAssertEqual(sampler.snapshot.topCPU.first?.cpu, 5000)          // 50 of 100 ticks
+    }
 }
