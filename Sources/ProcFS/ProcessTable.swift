@@ -31,8 +31,8 @@ public final class ProcessTable {
     /// saves most `statm` opens (one file per process per scan, not two).
     public static let privateRefreshScans: UInt32 = 10
 
-    /// At most this many `PID/stat` descriptors are kept open between scans (see
-    /// ``keepsDescriptors``); past it, a process's stat is opened and closed at each read.
+    /// At most this many descriptors (`PID/schedstat` and `PID/statm`, see ``keepsDescriptors``)
+    /// are kept open between scans; past it, a process's stat is opened and closed at each read.
     public static let defaultDescriptorLimit = 4096
 
     /// A pid allocated this many times over in one interval may have come round again to
@@ -55,23 +55,31 @@ public final class ProcessTable {
     /// Whether the last scan listed the proc root (false: the task counters had not moved
     /// and the known processes stood for the listing).
     public private(set) var listedLastScan = false
-    /// Scans that listed the proc root, and `PID/stat` reads, since the table was made
+    /// Scans that listed the proc root, and per-process reads (`PID/stat`, or a kept
+    /// process's `schedstat` with its `statm`), since the table was made
     /// (wrapping): what the change counters and the refresh cadence save.
     public private(set) var listings = 0
     public private(set) var statReads = 0
-    /// Whether `PID/stat` descriptors are kept open from scan to scan (read again with
-    /// `pread` at offset 0): only on a real procfs, where a read through the descriptor of a
+    /// Whether each process's `PID/schedstat` and `PID/statm` are kept open from scan to scan
+    /// (`PID/stat`, ~3× dearer for procfs to generate, is read once, for the process's
+    /// identity and names; a kept process's state stays as first read), read again with
+    /// `pread` at offset 0: only on a real procfs, where a read through the descriptor of a
     /// process that has exited fails with `ESRCH` — a fixture tree's files would still read.
     public private(set) var keepsDescriptors = false
-    /// `PID/stat` descriptors held open now.
+    /// Descriptors held open now.
     public private(set) var keptDescriptors = 0
 
     private let directory: DirectoryStream
     private let path = PathBuffer()
     private var previous: [ProcessSample] = []
-    /// The kept `PID/stat` descriptor of each entry of ``processes`` (and of `previous`), -1 for none.
-    private var descriptors: [Int32] = []
-    private var previousDescriptors: [Int32] = []
+    /// The kept descriptors of each entry of ``processes`` (and of `previous`).
+    private var descriptors: [KeptFiles] = []
+    private var previousDescriptors: [KeptFiles] = []
+    /// Nanoseconds per clock tick (USER_HZ): schedstat's run time in stat's unit.
+    private let nanosecondsPerTick: UInt64 = {
+        let hz = sysconf(Int32(_SC_CLK_TCK))
+        return hz > 0 ? 1_000_000_000 / UInt64(hz) : 10_000_000
+    }()
     private var indexByPid = PidIndex()
     private var previousIndexByPid = PidIndex()
     private var matched: [Bool] = []
@@ -90,7 +98,7 @@ public final class ProcessTable {
     /// - Parameters:
     ///   - procRoot: where proc is mounted (`--proc-root`; a fixture tree in tests).
     ///   - pageSizeKiB: the page size that `stat` and `statm` count in.
-    ///   - descriptorLimit: how many `PID/stat` descriptors may stay open between scans
+    ///   - descriptorLimit: how many descriptors may stay open between scans
     ///     (0: none; a real procfs only). The soft `RLIMIT_NOFILE` is raised within the
     ///     hard one to make room; past the room, stat is opened and closed at each read.
     public init(procRoot: String = "/proc", pageSizeKiB: UInt64 = ProcessTable.systemPageSizeKiB,
@@ -102,8 +110,10 @@ public final class ProcessTable {
     }
 
     deinit {
-        for fd in descriptors where fd >= 0 { _ = Glibc.close(fd) }
-        for fd in previousDescriptors where fd >= 0 { _ = Glibc.close(fd) }
+        for files in descriptors + previousDescriptors {
+            if files.cpu >= 0 { _ = Glibc.close(files.cpu) }
+            if files.memory >= 0 { _ = Glibc.close(files.memory) }
+        }
         scratch.deallocate()
     }
 
@@ -143,7 +153,7 @@ public final class ProcessTable {
                   let pid = processID(name), path.setDirectory(name) else { return }
             let known = previousIndexByPid[pid]
             let read = known == nil || refresh || mayBeReused(pid)
-            if !visit(pid, known: known, read: read, buffer) { skippedCount += 1 }
+            if !visit(pid, known: known, read: read, update: refresh, buffer) { skippedCount += 1 }
         }
 
         guard listed else {
@@ -194,9 +204,9 @@ public final class ProcessTable {
         for i in previous.indices where !matched[i] {
             exited.append(previous[i])
         }
-        for i in previousDescriptors.indices where previousDescriptors[i] >= 0 {
-            closeKept(previousDescriptors[i])
-            previousDescriptors[i] = -1
+        for i in previousDescriptors.indices {
+            close(previousDescriptors[i])
+            previousDescriptors[i] = KeptFiles()
         }
     }
 
@@ -258,56 +268,41 @@ public final class ProcessTable {
         processes[index].namesGeneration = generation
     }
 
-    /// Reads `PID/stat` (the path buffer names the pid's directory): through the kept
-    /// descriptor `kept` when there is one, else opened (and kept when there is room).
-    /// On return `kept` is the descriptor to keep, or -1. Nil if the process is gone or unreadable.
-    private func readStat(_ kept: inout Int32, _ buffer: ReadBuffer, _ root: FileDescriptor) -> UnsafeRawBufferPointer? {
-        statReads &+= 1
-        if kept >= 0 {
-            if case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: kept)) { return bytes }
-            // ESRCH: the task this descriptor was opened on is gone (its pid may live again).
-            closeKept(kept)
-            kept = -1
-        }
-        guard case .success(let fd) = root.openAt(path.path("stat")) else { return nil }
-        let result = buffer.fill(from: fd)
-        if keepsDescriptors && keptDescriptors < descriptorBound, case .success = result {
-            kept = fd.rawValue
-            keptDescriptors += 1
-        } else {
-            fd.close()
-        }
-        guard case .success(let bytes) = result else { return nil }
-        return bytes
-    }
-
     /// Adds `pid` to this scan: `known` is its index in the previous scan, if it was there;
-    /// `read` false carries a known process over unread. False if it vanished or is unreadable.
-    private func visit(_ pid: Int32, known: Int?, read: Bool, _ buffer: ReadBuffer) -> Bool {
-        if let i = known, !read {
-            matched[i] = true
-            let p = previous[i]
-            if p.state == 0x52 { runningCount += 1 }  // "R"
-            indexByPid.set(pid, processes.count)
-            processes.append(p)
-            descriptors.append(previousDescriptors[i])
-            previousDescriptors[i] = -1
-            return true
-        }
-        guard let root = directory.descriptor else { return false }
-        var kept: Int32 = -1
+    /// `read` false carries a known process over unread; `update` false reads a known process
+    /// only to check it is the same one (a pid that may have been reused), keeping its values.
+    /// False if it vanished or is unreadable.
+    private func visit(_ pid: Int32, known: Int?, read: Bool, update: Bool = true, _ buffer: ReadBuffer) -> Bool {
+        var kept = KeptFiles()
         if let i = known {
             kept = previousDescriptors[i]
-            previousDescriptors[i] = -1
+            previousDescriptors[i] = KeptFiles()
+            if !read {
+                carry(i, kept)
+                return true
+            }
+            if kept.cpu >= 0 {
+                if rereadKept(i, kept, update: update, buffer) { return true }
+                // ESRCH: the task the descriptors were opened on is gone; the pid, if listed,
+                // is a new process (or the statm read failed: gone between the two reads).
+                close(kept)
+                kept = KeptFiles()
+            }
         }
-        guard let bytes = readStat(&kept, buffer, root), let stat = ProcessStat(parsing: bytes) else {
-            if kept >= 0 { closeKept(kept) }
-            return false
-        }
+        guard let root = directory.descriptor else { return false }
+        statReads &+= 1
+        guard case .success(let bytes) = buffer.fill(relativeTo: root, path.path("stat")),
+              let stat = ProcessStat(parsing: bytes) else { return false }
 
         var sample: ProcessSample
         let isNew: Bool
-        if let i = known, previous[i].startTime == stat.startTime {
+        // A process read through kept descriptors counts CPU from schedstat: never compare it
+        // with stat's ticks (its descriptors failed, so this is a new process anyway).
+        if let i = known, !wasKept(i), previous[i].startTime == stat.startTime {
+            if !update {
+                carry(i, kept)
+                return true
+            }
             sample = previous[i]
             matched[i] = true
             sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
@@ -327,24 +322,94 @@ public final class ProcessTable {
         sample.residentKiB = residentKiB
         sample.isKernelThread = stat.isKernelThread
 
-        if stat.rssPages == 0 {
+        if isNew, keepsDescriptors, keptDescriptors + 2 <= descriptorBound, let files = openKept(&sample, root, buffer) {
+            kept = files
+        } else if stat.rssPages == 0 {
             sample.privateKiB = 0
         } else if refreshPrivate {
             // Gone between stat and statm: skip it rather than report it with no memory.
             guard case .success(let statmBytes) = buffer.fill(relativeTo: root, path.path("statm")),
-                  let statm = ProcessStatm(parsing: statmBytes) else {
-                if kept >= 0 { closeKept(kept) }
-                return false
-            }
+                  let statm = ProcessStatm(parsing: statmBytes) else { return false }
             sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
         }
         if isNew { readNames(&sample, root) }
+        append(sample, kept)
+        return true
+    }
 
+    /// Whether the previous scan's process at `index` was read through kept descriptors
+    /// (its CPU ticks come from schedstat). Its descriptors were taken by ``visit``.
+    private func wasKept(_ index: Int) -> Bool { previous[index].cpuFromSchedstat }
+
+    private func append(_ sample: ProcessSample, _ kept: KeptFiles) {
         if sample.state == 0x52 { runningCount += 1 }  // "R"
-        indexByPid.set(pid, processes.count)
+        indexByPid.set(sample.pid, processes.count)
         processes.append(sample)
         descriptors.append(kept)
+    }
+
+    /// A known process carried over unread, with its descriptors.
+    private func carry(_ index: Int, _ kept: KeptFiles) {
+        matched[index] = true
+        append(previous[index], kept)
+    }
+
+    /// Re-reads a process through its kept descriptors: `schedstat` (CPU time; its read
+    /// failing with `ESRCH` is the exit), then `statm` (memory). False if it cannot be read.
+    private func rereadKept(_ index: Int, _ kept: KeptFiles, update: Bool, _ buffer: ReadBuffer) -> Bool {
+        statReads &+= 1
+        guard case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: kept.cpu)),
+              let ns = schedstatRuntime(bytes) else { return false }
+        if !update {
+            carry(index, kept)
+            return true
+        }
+        var sample = previous[index]
+        let ticks = ns / nanosecondsPerTick
+        sample.cpuDelta = ticks >= sample.cpuTicks ? ticks - sample.cpuTicks : 0
+        sample.cpuTicks = ticks
+        if kept.memory >= 0 {
+            guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),
+                  let statm = ProcessStatm(parsing: m) else { return false }
+            sample.residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+            sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+        }
+        matched[index] = true
+        append(sample, kept)
         return true
+    }
+
+    /// Opens and keeps a new process's `schedstat` and (when it has memory) `statm`, and reads
+    /// its CPU time and memory from them. Nil (nothing kept) if either cannot be read.
+    private func openKept(_ sample: inout ProcessSample, _ root: FileDescriptor, _ buffer: ReadBuffer) -> KeptFiles? {
+        guard case .success(let cpu) = root.openAt(path.path("schedstat")) else { return nil }
+        guard case .success(let bytes) = buffer.fill(from: cpu), let ns = schedstatRuntime(bytes) else {
+            cpu.close()
+            return nil
+        }
+        var files = KeptFiles(cpu: cpu.rawValue, memory: -1)
+        if !sample.isKernelThread {
+            guard case .success(let memory) = root.openAt(path.path("statm")) else { cpu.close(); return nil }
+            guard case .success(let m) = buffer.fill(from: memory), let statm = ProcessStatm(parsing: m) else {
+                cpu.close(); memory.close()
+                return nil
+            }
+            files.memory = memory.rawValue
+            sample.residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+            sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+            keptDescriptors += 1
+        } else {
+            sample.privateKiB = 0
+        }
+        keptDescriptors += 1
+        sample.cpuTicks = ns / nanosecondsPerTick
+        sample.cpuFromSchedstat = true
+        return files
+    }
+
+    private func close(_ kept: KeptFiles) {
+        if kept.cpu >= 0 { closeKept(kept.cpu) }
+        if kept.memory >= 0 { closeKept(kept.memory) }
     }
 
     /// Fills the command line, executable name and best name of a new process.
@@ -398,4 +463,18 @@ public struct TaskCounters: Equatable, Sendable {
         guard let forks, let loadAverage, let lastPid = loadAverage.lastPid else { return nil }
         self.init(forks: forks, tasks: loadAverage.entities, lastPid: lastPid)
     }
+}
+
+/// The descriptors kept open for one process on a real procfs: `PID/schedstat` (its CPU
+/// time; a read failing with `ESRCH` means the task is gone) and `PID/statm` (its memory;
+/// none for a kernel thread). -1: not open.
+struct KeptFiles {
+    var cpu: Int32 = -1
+    var memory: Int32 = -1
+}
+
+/// The first field of `PID/schedstat`: time spent on the CPU, nanoseconds.
+private func schedstatRuntime(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+    var s = ByteScanner(bytes)
+    return s.unsigned()
 }

@@ -114,9 +114,13 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertEqual(table.processes.first { $0.pid == 30 }?.name.text, "newthirty")
         XCTAssertEqual(pids(table.exited), [20, 30])
         XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 120)   // unread
-        // The allocator wrapped (40 → pid_max, then from the bottom through 12): 10 may be new, and is read.
+        // The allocator wrapped (40 → pid_max, then from the bottom through 12): 10 may be new,
+        // and is read to check; the same process, it keeps the values of the last refresh.
+        let reads = table.statReads
         table.scan(buffer, counters: TaskCounters(forks: 4340, tasks: 346, lastPid: 12), refresh: false)
-        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 165)
+        XCTAssertEqual(table.statReads - reads, 1)
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 120)
+        XCTAssertTrue(table.exited.isEmpty)
     }
 
     func testSoManyForksThatPidsMayHaveComeRoundReadEveryKnownProcess() throws {
@@ -124,9 +128,14 @@ final class ProcessTableChangeTests: XCTestCase {
         table.scan(buffer, counters: TaskCounters(forks: 4321, tasks: 345, lastPid: 30))
         try writeFile(tree.path + "/10/stat", try String(contentsOfFile: tree.path + "/10/stat", encoding: .utf8)
             .replacingOccurrences(of: " 100 20 ", with: " 110 20 "))
+        let reads = table.statReads
         table.scan(buffer, counters: TaskCounters(forks: 4321 + ProcessTable.reuseForkBound, tasks: 345, lastPid: 31),
                    refresh: false)
+        XCTAssertEqual(table.statReads - reads, 3)   // 10, 20 and 30 checked
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 120)   // values kept until the refresh
+        table.scan(buffer, counters: TaskCounters(forks: 4321 + ProcessTable.reuseForkBound, tasks: 345, lastPid: 31))
         XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 130)
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuDelta, 10)
     }
 
     func testUnchangedCountersWithoutRefreshReadNothing() throws {
@@ -157,7 +166,8 @@ final class ProcessTableChangeTests: XCTestCase {
         table.scan(buffer, counters: counters)
         XCTAssertTrue(table.keepsDescriptors)
         XCTAssertGreaterThan(table.keptDescriptors, 0)
-        XCTAssertEqual(table.keptDescriptors, table.processes.count)
+        XCTAssertTrue(table.processes.allSatisfy(\.cpuFromSchedstat))
+        XCTAssertEqual(table.keptDescriptors, keptFiles(table))
         XCTAssertTrue(table.processes.contains { $0.pid == child.processIdentifier })
         child.terminate()
         child.waitUntilExit()
@@ -166,14 +176,22 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertFalse(table.listedLastScan)
         XCTAssertTrue(table.exited.contains { $0.pid == child.processIdentifier })
         XCTAssertFalse(table.processes.contains { $0.pid == child.processIdentifier })
-        XCTAssertEqual(table.keptDescriptors, table.processes.count)
+        XCTAssertEqual(table.keptDescriptors, keptFiles(table))
+    }
+
+    /// schedstat for every kept process, statm too unless it is a kernel thread.
+    private func keptFiles(_ table: ProcessTable) -> Int {
+        table.processes.reduce(0) { $0 + ($1.cpuFromSchedstat ? ($1.isKernelThread ? 1 : 2) : 0) }
     }
 
     func testRealProcDescriptorsAreBoundedAndTheRestAreOpenedEachTime() throws {
         let table = ProcessTable(procRoot: "/proc", descriptorLimit: 3)
         table.scan(buffer)
         XCTAssertGreaterThan(table.processes.count, 3)
-        XCTAssertEqual(table.keptDescriptors, 3)
+        let kept = table.keptDescriptors
+        XCTAssertLessThanOrEqual(kept, 3)
+        XCTAssertGreaterThan(kept, 0)
+        XCTAssertEqual(kept, keptFiles(table))
         let child = try spawnSleeper()
         table.scan(buffer)
         XCTAssertTrue(table.processes.contains { $0.pid == child.processIdentifier })
@@ -181,7 +199,27 @@ final class ProcessTableChangeTests: XCTestCase {
         child.waitUntilExit()
         table.scan(buffer)
         XCTAssertTrue(table.exited.contains { $0.pid == child.processIdentifier })
-        XCTAssertEqual(table.keptDescriptors, 3)
+        XCTAssertEqual(table.keptDescriptors, kept)
+    }
+
+    func testRealProcCPUTimeOfAKeptProcessComesFromSchedstat() throws {
+        let busy = Process()
+        busy.executableURL = URL(fileURLWithPath: "/bin/sh")
+        busy.arguments = ["-c", "while :; do :; done"]
+        try busy.run()
+        defer { busy.terminate(); busy.waitUntilExit() }
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        let first = try XCTUnwrap(table.processes.first { $0.pid == busy.processIdentifier })
+        XCTAssertTrue(first.cpuFromSchedstat)
+        usleep(300_000)
+        table.scan(buffer, counters: counters)
+        XCTAssertFalse(table.listedLastScan)
+        let second = try XCTUnwrap(table.processes.first { $0.pid == busy.processIdentifier })
+        XCTAssertGreaterThan(second.cpuDelta, 0)          // it spun for 0.3 s (clock ticks, not ns)
+        XCTAssertLessThan(second.cpuDelta, 200)
+        XCTAssertGreaterThan(second.privateKiB, 0)
     }
 
     func testNoDescriptorsKeptWithALimitOfZero() {
