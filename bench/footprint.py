@@ -69,7 +69,7 @@ def status(pid):
 
 
 def counters(pids):
-    cpu = sum(cpu_ns(p) for p in pids)
+    cpu = [cpu_ns(p) for p in pids]
     switches = 0
     for p in pids:
         s = status(p)
@@ -151,7 +151,8 @@ def one_round(args, r, load):
             rows = {}
             for k in groups:
                 hwm_max, hwm_sum = peak_rss(pids[k])
-                rows[k] = {"cpu_ms_s": (after[k][0] - before[k][0]) / 1e6 / elapsed,
+                each = [(a - b) / 1e6 / elapsed for a, b in zip(after[k][0], before[k][0])]
+                rows[k] = {"cpu_ms_s": sum(each), "cpu_each_ms_s": each,
                            "wakeups_s": (after[k][1] - before[k][1]) / elapsed,
                            "rss_max_kib": hwm_max, "rss_sum_kib": hwm_sum}
             for k in groups:
@@ -193,8 +194,8 @@ def main(argv):
         with open(args.out, "w") as f:
             for rec in records:
                 f.write(json.dumps(rec) + "\n")
-    print("| extra processes | group | CPU ms/s | syscalls/s | wakeups/s | peak RSS (largest / sum) | CPU vs i3status |")
-    print("|---:|---|---:|---:|---:|---:|---:|")
+    print("| extra processes | group | CPU ms/s | of which sampler / bar | syscalls/s | wakeups/s | peak RSS (largest / sum) | CPU vs i3status |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for load in loads:
         med = {}
         for k in ("sysstats", "i3status"):
@@ -205,7 +206,10 @@ def main(argv):
             m = med[k]
             ratio = m["cpu_ms_s"] / med["i3status"]["cpu_ms_s"] if med["i3status"]["cpu_ms_s"] else float("nan")
             label = "sysstatsd + sysstats-bar" if k == "sysstats" else "i3status"
-            print(f"| {load} (≈{int(m['processes'])} in /proc) | {label} | {m['cpu_ms_s']:.3f} | {m['syscalls_s']:.1f} | "
+            sel = [x for x in records if x["group"] == k and x["extra"] == load]
+            split = " / ".join(f"{statistics.median(x['cpu_each_ms_s'][i] for x in sel):.3f}"
+                               for i in range(len(sel[0]["cpu_each_ms_s"]))) if k == "sysstats" else ""
+            print(f"| {load} (≈{int(m['processes'])} in /proc) | {label} | {m['cpu_ms_s']:.3f} | {split} | {m['syscalls_s']:.1f} | "
                   f"{m['wakeups_s']:.2f} | {m['rss_max_kib'] / 1024:.1f} / {m['rss_sum_kib'] / 1024:.1f} MiB | {ratio:.2f}× |")
 
 
