@@ -60,6 +60,9 @@ public final class ProcessTable {
     /// (wrapping): what the change counters and the refresh cadence save.
     public private(set) var listings = 0
     public private(set) var statReads = 0
+    /// Reads of a kept process's `statm` after its first (it is skipped when the process did
+    /// not run since its last read, but for every tenth scan).
+    public private(set) var memoryRereads = 0
     /// Whether each process's `PID/schedstat` and `PID/statm` are kept open from scan to scan
     /// (`PID/stat`, ~3× dearer for procfs to generate, is read once, for the process's
     /// identity and names; a kept process's state stays as first read), read again with
@@ -368,7 +371,13 @@ public final class ProcessTable {
         let ticks = ns / nanosecondsPerTick
         sample.cpuDelta = ticks >= sample.cpuTicks ? ticks - sample.cpuTicks : 0
         sample.cpuTicks = ticks
-        if kept.memory >= 0 {
+        // A process that did not run since its last read did not touch its memory: statm is
+        // read again only when it ran, and otherwise every tenth scan, staggered by pid (as
+        // for stat's rss above), for what reclaim and swap take from it meanwhile.
+        let ran = sample.cpuDelta > 0
+        let due = (UInt32(truncatingIfNeeded: sample.pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
+        if kept.memory >= 0 && (ran || due) {
+            memoryRereads &+= 1
             guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),
                   let statm = ProcessStatm(parsing: m) else { return false }
             sample.residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)

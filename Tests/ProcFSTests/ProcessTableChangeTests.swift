@@ -222,6 +222,22 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertGreaterThan(second.privateKiB, 0)
     }
 
+    func testRealProcMemoryOfAProcessThatDidNotRunIsNotReadAgain() throws {
+        var sleepers: [Process] = []
+        defer { for p in sleepers { p.terminate(); p.waitUntilExit() } }
+        for _ in 0..<40 { sleepers.append(try spawnSleeper()) }
+        usleep(300_000)   // started and asleep
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        let user = table.processes.filter { $0.cpuFromSchedstat && !$0.isKernelThread }.count
+        XCTAssertGreaterThanOrEqual(user, 40)
+        let before = table.memoryRereads
+        table.scan(buffer, counters: counters)
+        // The sleepers did not run: at most the tenth of them due this scan has statm read.
+        XCTAssertLessThan(table.memoryRereads - before, user - 30)
+    }
+
     func testNoDescriptorsKeptWithALimitOfZero() {
         let table = ProcessTable(procRoot: "/proc", descriptorLimit: 0)
         table.scan(buffer)
