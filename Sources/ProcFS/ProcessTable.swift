@@ -4,10 +4,13 @@ import Glibc
 
 /// Every process under the proc root, scan after scan, with what changed between two scans.
 ///
-/// Each scan lists the proc root (`readdir`, on a directory kept open) and, per
-/// numeric entry, reads `PID/stat`, then `PID/statm` when the process has
-/// memory and its resident size changed (see ``privateRefreshScans``). Paths are built in a fixed buffer and opened with `openat(2)`
-/// relative to the proc root. Names (`PID/cmdline`, the `PID/exe` link) are read
+/// A scan lists the proc root (`readdir`, on a directory kept open) unless the kernel's
+/// task counters say nothing was created or reaped (``scan(_:counters:refresh:)``) and,
+/// per numeric entry, reads `PID/stat`, then `PID/statm` when the process has
+/// memory and its resident size changed (see ``privateRefreshScans``). On a real
+/// procfs a process's `stat` is read once and its `schedstat` and `statm` are kept
+/// open and re-read (``keepsDescriptors``). Paths are built in a fixed buffer and
+/// opened with `openat(2)` relative to the proc root. Names (`PID/cmdline`, the `PID/exe` link) are read
 /// only for a process not seen in the previous scan; a known process reuses its
 /// previous ``ProcessSample``, so a steady scan allocates nothing per process.
 ///
