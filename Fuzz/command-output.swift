@@ -10,7 +10,8 @@
 // - the colour is empty or `#` and 6 or 8 hex digits;
 // - exit 33 sets urgent, another non-zero status critical; an empty full text hides the block;
 // - i3bar (once and streaming), waybar and the plain outputs stay one well-formed line
-//   each (strict JSON, Pango markup, no raw control bytes), with no injected block.
+//   each (strict JSON, Pango markup, no raw control bytes), with no injected block;
+// - tmux's line has every `#` doubled, lemonbar's every `%`, polybar's no `%{`.
 
 import BarCore
 import SnapshotCodec
@@ -40,7 +41,7 @@ public func fuzzCommandOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let blocks = [BarBlock(.uptime), command]
     var snapshot = Snapshot()
     snapshot.timestampMs = 1_000
-    for output in [OutputKind.text, .i3bar, .waybar, .x11Root, .genmon] {
+    for output in [OutputKind.text, .tmux, .lemonbar, .polybar, .i3bar, .waybar, .x11Root, .genmon] {
         for streaming in [false, true] where output == .i3bar || !streaming {
             var renderer = Renderer(output: output, blocks: blocks, streaming: streaming)
             renderer.setCommandOutput(1, printed, exitStatus: status)
@@ -53,9 +54,30 @@ public func fuzzCommandOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
             case .i3bar: checkI3barOnce(first, "i3bar")
             case .waybar: checkWaybar(first, "waybar")
             case .text: checkOneLine(first, "text")
+            case .tmux, .lemonbar, .polybar:
+                checkOneLine(first, "\(output)")
+                checkNoBarMarkup(first, output)
             default: checkRawBytes(first, "\(output)") { _ in false }
             }
         }
     }
     return 0
+}
+
+/// The bar's own markup cannot appear: for tmux every run of `#` is of even length, for
+/// lemonbar every run of `%`, for polybar there is no `%{` at all.
+func checkNoBarMarkup(_ line: [UInt8], _ output: OutputKind) {
+    if output == .polybar {
+        for i in 1..<max(line.count, 1) where line[i] == UInt8(ascii: "{") && line[i - 1] == UInt8(ascii: "%") {
+            fuzzFail("polybar: a %{ at \(i)", line)
+        }
+        return
+    }
+    let mark = output == .tmux ? UInt8(ascii: "#") : UInt8(ascii: "%")
+    var run = 0
+    for b in line + [0] {
+        if b == mark { run += 1; continue }
+        expect(run % 2 == 0, "\(output): a run of \(run) \(Character(Unicode.Scalar(mark))) (a lone one starts markup)", line)
+        run = 0
+    }
 }

@@ -28,14 +28,19 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # it xdg-mime falls back to `file`, which ignores XDG_DATA_HOME and knows no
 # application/x-sysstats-bookmarks.
 # systemd-analyze (systemd) and man (man-db) check the systemd user unit and its manual page.
-# tmux: report --watch in a real 80-column terminal.
+# tmux: report --watch in a real 80-column terminal. gdb counts the statically linked
+# renderer's allocations (valgrind cannot replace a static glibc's malloc).
 # bash-completion, zsh and fish: the installed completions.
 # The Prometheus export's tests: prometheus (the server and promtool) and
 # prometheus-node-exporter (its textfile collector), run on loopback.
-test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind strace python3 file binutils systemd man-db tmux
+# The bars docs/integrations.md's snippets are run under (IntegrationSnippetTests): dwm,
+# polybar and lemonbar on Xvfb, sway (headless wlroots; swaybar) and waybar under it;
+# util-linux's setpriv runs sway as nobody when the tests run as root (sway refuses root).
+test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind gdb strace python3 file binutils systemd man-db tmux
                bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl
-               prometheus prometheus-node-exporter)
+               prometheus prometheus-node-exporter
+               dwm polybar lemonbar sway waybar util-linux)
 packages=("${build_packages[@]}")
 ((build_only)) || packages+=("${test_packages[@]}")
 

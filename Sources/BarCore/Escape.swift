@@ -22,6 +22,15 @@ public enum TextEscape: Sendable {
     /// Pango markup on its own (xfce4-genmon-plugin's `<txt>` and `<tool>`): `&`, `<`,
     /// `>`, `'`, `"` become entities, control characters become spaces.
     case pango
+    /// Plain text for tmux's `#()`: `#` doubled (tmux expands formats in a command's output).
+    case tmux
+    /// Plain text for lemonbar: `%` doubled (`%{…}` is a lemonbar command).
+    case lemonbar
+    /// Plain text for polybar: a `{` after a `%` preceded by a space (polybar has no escape).
+    case polybar
+
+    /// Control characters become spaces (every mode but the JSON ones).
+    var isPlainText: Bool { self != .json && self != .pangoJSON }
 }
 
 extension ByteWriter {
@@ -46,7 +55,7 @@ extension ByteWriter {
             if len > 1 {
                 let value = decoded.value
                 if value < 0xA0 {   // a C1 control (U+0080–U+009F, e.g. the one-byte CSI) is a control character
-                    if mode == .plain || mode == .pango {
+                    if mode.isPlainText {
                         append(0x20)
                     } else {
                         append("\\u00")
@@ -89,7 +98,13 @@ extension ByteWriter {
             }
         }
         let isControl = b < 0x20 || b == 0x7F
-        if mode == .plain || mode == .pango {
+        if mode.isPlainText {
+            switch mode {
+            case .tmux where b == UInt8(ascii: "#"): append(b)
+            case .lemonbar where b == UInt8(ascii: "%"): append(b)
+            case .polybar where b == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "%"): append(0x20)
+            default: break
+            }
             append(isControl ? 0x20 : b)
             return
         }

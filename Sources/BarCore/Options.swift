@@ -63,7 +63,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         switch self {
         case .unknownOption: "sysstats-bar: unknown option (see --help)"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
-        case .unknownOutput: "sysstats-bar: --output must be text, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
+        case .unknownOutput: "sysstats-bar: --output must be text, tmux, lemonbar, polybar, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
         case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
@@ -139,11 +139,12 @@ public func helpText(into w: inout ByteWriter) {
 
 /// The usage text for `--help`.
 public let usageText: StaticString = """
-    usage: sysstats-bar [--output text|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
+    usage: sysstats-bar [--output text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
                         [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
                         [--size WxH] [--position X,Y] [--image FILE] [--click 1|3] [--config FILE]
                         [--no-start-sampler] [--sampler-option ARG]... [--help] [--version]
-      --output       bar protocol (default text); x11-root sets the root window name (dwm);
+      --output       bar protocol (default text); tmux, lemonbar and polybar are text lines with
+                     those bars' markup characters escaped; x11-root sets the root window name (dwm);
                      the panel image: x11-window (a dock window), png:FILE (rewritten
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
       --runtime-dir  where sysstatsd writes its snapshot

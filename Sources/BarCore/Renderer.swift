@@ -10,8 +10,15 @@ import SnapshotCodec
 
 /// The bar protocols `--output` can name.
 public enum OutputKind: UInt8, Sendable, CaseIterable {
-    /// One plain line per update (lemonbar, tmux, polybar's script module).
+    /// One plain line per update (a terminal, a script, a bar without markup).
     case text
+    /// A plain line for tmux's `#()`: every `#` doubled, so no text can be a tmux format
+    /// (`#(command)` runs a command, `#[…]` styles).
+    case tmux
+    /// A plain line for lemonbar: every `%` doubled, so no text can be a `%{…}` command.
+    case lemonbar
+    /// A plain line for polybar's script module: `%{` broken as `% {` (polybar has no escape).
+    case polybar
     /// The i3bar JSON protocol (i3bar, swaybar): header, `[`, one array per update.
     case i3bar
     /// One JSON object per line with `text`, `tooltip`, `class`, `percentage`.
@@ -29,6 +36,9 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
     public var name: StaticString {
         switch self {
         case .text: "text"
+        case .tmux: "tmux"
+        case .lemonbar: "lemonbar"
+        case .polybar: "polybar"
         case .i3bar: "i3bar"
         case .waybar: "waybar"
         case .x11Root: "x11-root"
@@ -37,6 +47,9 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
         case .x11Window: "x11-window"
         }
     }
+
+    /// True for the outputs that print one plain line per update.
+    public var isTextLine: Bool { self == .text || self == .tmux || self == .lemonbar || self == .polybar }
 
     /// True for the outputs that show the panel image rather than a line of text.
     public var isImage: Bool { self == .png || self == .genmon || self == .x11Window }
@@ -64,6 +77,8 @@ public struct Renderer {
     public private(set) var line = ByteWriter(capacity: 8192)
 
     private var value = BlockValue()
+    /// Another form of a block, drawn to size its `min_width`.
+    private var otherForm = BlockValue()
     /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     private var commandValues: [BlockValue] = []
@@ -267,6 +282,7 @@ public struct Renderer {
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }
+            if output == .i3bar { sizeForClicks(block, snap, nowMs: nowMs, usage: usage) }
             if showingShort[index] && !value.short.isEmpty {
                 value.full.reset()
                 value.full.append(value.short)
@@ -276,6 +292,36 @@ public struct Renderer {
             first = false
         }
         protocolOutput.end(snap, summary, &line)
+    }
+
+    /// Gives ``value`` the `min_width` of the widest form a click can show: mem's four forms
+    /// (its clicks cycle them unless its own click entries do something else), the full text of
+    /// a block whose click toggles its short text.
+    private mutating func sizeForClicks(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, usage: RendererUsage) {
+        let cycles = block.kind == .mem && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
+        let toggles = block.clicks.contains { $0.kind == .toggleFormat }
+        guard cycles || toggles else { return }
+        value.minWidth.reset()
+        value.minWidth.append(value.full)
+        guard cycles else { return }
+        var widest = displayWidth(value.full)
+        for form in MemForm.allCases where form != memForm {
+            renderBlock(block, snap, nowMs: nowMs, memForm: form, thresholds: thresholds, usage: usage,
+                        formats: formats, into: &otherForm)
+            let width = displayWidth(otherForm.full)
+            if width > widest {
+                widest = width
+                value.minWidth.reset()
+                value.minWidth.append(otherForm.full)
+            }
+        }
+    }
+
+    /// Characters of `text` (UTF-8 lead bytes): the bar's font is monospace.
+    private func displayWidth(_ text: ByteWriter) -> Int {
+        var n = 0
+        for b in text.bytes where b & 0xC0 != 0x80 { n += 1 }
+        return n
     }
 
     /// Renders a message (e.g. `sysstatsd stopped`), shown as critical, in place of the blocks

@@ -38,6 +38,9 @@ struct CommandRunner {
         var killed = false
         /// The environment of the next run (a click's BLOCK_* variables), C strings.
         var clickEnvironment: [[CChar]] = []
+        /// Something to show since the start: a run ended (or was killed), a persistent
+        /// command printed a line, a wrapped program an array (`--once` waits for it).
+        var settled = false
     }
 
     var children: [Child] = []
@@ -142,6 +145,7 @@ struct CommandRunner {
                 _ = cbarsys_kill_group(children[i].pid, SIGKILL)
                 children[i].killed = true
                 renderer.setCommandProblem(children[i].blockIndex, "command timed out")
+                children[i].settled = true
                 changed = true
             }
         }
@@ -237,7 +241,7 @@ struct CommandRunner {
             if !children[i].overflowed {
                 let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
                 changed = renderer.feedWrapped(children[i].blockIndex, line: line)
-                if changed { children[i].backOffMs = CommandRunner.firstBackOffMs }
+                if changed { children[i].backOffMs = CommandRunner.firstBackOffMs; children[i].settled = true }
             }
             children[i].count = 0
             children[i].overflowed = false
@@ -246,6 +250,7 @@ struct CommandRunner {
         if children[i].spec.persist && byte == 0x0A {
             let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
             renderer.setCommandOutput(children[i].blockIndex, line, exitStatus: 0)
+            children[i].settled = true
             children[i].count = 0
             children[i].overflowed = false
             children[i].backOffMs = CommandRunner.firstBackOffMs
@@ -274,6 +279,7 @@ struct CommandRunner {
 
     private mutating func finish(_ i: Int, status: Int32, nowMs: UInt64, renderer: inout Renderer) {
         let c = children[i]
+        children[i].settled = true
         if c.spec.wrapsI3bar {
             // Its blocks give way to the reason; it is started again after the back-off.
             renderer.setCommandProblem(c.blockIndex, status == 0 ? "ended, starting it again" : "failed, starting it again")
@@ -288,6 +294,16 @@ struct CommandRunner {
         children[i].exitStatus = nil
         if c.fd >= 0 { _ = close(c.fd); children[i].fd = -1 }
         schedule(i, nowMs: nowMs)
+    }
+
+    /// True when every command has something to show (``Child/settled``).
+    var allSettled: Bool { children.allSatisfy { $0.settled } }
+
+    /// The longest a first run may take: the longest timeout (persistent ones have none: 5 s).
+    var firstRunLimitMs: UInt64 {
+        var limit: UInt64 = 0
+        for c in children { limit = max(limit, c.spec.persist ? 5_000 : UInt64(c.spec.timeoutMs)) }
+        return limit
     }
 
     /// Frees the buffers (a reload replaces this runner; after ``stopAll()``).

@@ -84,8 +84,12 @@ public struct Bar<Sink: BarSink> {
     /// The config file (no NUL) and the inotify watch on its directory; nil / -1 without.
     let configPath: [UInt8]?
     var configWatch: Int32 = -1
-    /// The poll set: the loop's four descriptors, then the command blocks' pipes.
+    /// The poll set: the loop's five descriptors (``fixedFDs``), then the command blocks' pipes.
     var fds: UnsafeMutablePointer<pollfd>
+    /// signalfd, inotify, stdin, the sink's, stdout.
+    static var fixedFDs: Int { 5 }
+    /// Stdout is watched for its reader's end (not for the image outputs, which do not print).
+    var watchStdout: Bool
     var fdCapacity: Int
 
     // The renderer's own cost (for the self block).
@@ -116,12 +120,13 @@ public struct Bar<Sink: BarSink> {
         fileBuffer = .allocate(byteCount: SnapshotFormat.maximumEncodedSize + 1, alignment: 16)
         eventBuffer = .allocate(byteCount: 4096, alignment: 16)
         readClicks = options.output == .i3bar && !options.once
+        watchStdout = !options.output.isImage
         wantsUsage = options.blocks.contains { $0.kind == .selfCost }
         commands = CommandRunner(blocks: renderer.blocks)
         starter = SamplerStarter(options: options, runtimeDir: runtimeDir,
                                  environmentSaysNo: getenv("SYSSTATS_NO_START_SAMPLER").map { $0.pointee != 0 && $0.pointee != 0x30 } ?? false)
         configPath = configFilePath(options)
-        fdCapacity = 4 + commands.children.count
+        fdCapacity = Bar.fixedFDs + commands.children.count
         fds = .allocate(capacity: fdCapacity)
         let page = sysconf(Int32(_SC_PAGESIZE))
         pageKiB = page > 0 ? UInt64(page) / 1024 : 4
@@ -324,9 +329,9 @@ public struct Bar<Sink: BarSink> {
             let realtime = commands.signals
             let newSignals = realtime.withUnsafeBufferPointer { cbarsys_signalfd_with($0.baseAddress, Int32($0.count)) }
             if newSignals >= 0 { _ = close(signalFD); signalFD = newSignals }
-            if 4 + commands.children.count > fdCapacity {
+            if Bar.fixedFDs + commands.children.count > fdCapacity {
                 fds.deallocate()
-                fdCapacity = 4 + commands.children.count
+                fdCapacity = Bar.fixedFDs + commands.children.count
                 fds = .allocate(capacity: fdCapacity)
             }
             commands.startAll(nowMs: nowMs(), renderer: &renderer)
@@ -477,8 +482,10 @@ public struct Bar<Sink: BarSink> {
             fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
             fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
-            let children = commands.pollFDs(into: fds, from: 4)
-            let ready = poll(fds, nfds_t(4 + children), timeout)
+            // Stdout, for its end alone (no event asked): the bar that read it has gone.
+            fds[4] = pollfd(fd: watchStdout ? 1 : -1, events: 0, revents: 0)
+            let children = commands.pollFDs(into: fds, from: Bar.fixedFDs)
+            let ready = poll(fds, nfds_t(Bar.fixedFDs + children), timeout)
             if ready < 0 {
                 if cbarsys_errno() == EINTR { continue }
                 writeError("sysstats-bar: poll failed"); exit(1)
@@ -494,9 +501,13 @@ public struct Bar<Sink: BarSink> {
             // Read the results first: a reload (SIGHUP, the config file changed) may replace the poll set.
             let signalsReady = fds[0].revents != 0, inotifyReady = fds[1].revents != 0
             let stdinReady = fds[2].revents != 0, sinkReady = fds[3].revents != 0
+            // The reader of stdout closed its end (i3bar, waybar, a pipe's reader exited):
+            // exit now rather than at the next write, which may be long (no sampler, no clock).
+            if fds[4].revents & Int16(POLLERR | POLLHUP) != 0 { commands.stopAll(); exit(0) }
+            if fds[4].revents & Int16(POLLNVAL) != 0 { watchStdout = false }   // no stdout at all: nothing to watch
             var commandChanged = false
-            for k in 0..<children where fds[4 + k].revents != 0 {
-                if commands.readOutput(fd: fds[4 + k].fd, nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
+            for k in 0..<children where fds[Bar.fixedFDs + k].revents != 0 {
+                if commands.readOutput(fd: fds[Bar.fixedFDs + k].fd, nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
             }
             if commands.runDue(nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
             if commandChanged { emit() }
@@ -520,10 +531,37 @@ public struct Bar<Sink: BarSink> {
         }
     }
 
+    /// `--once` with command blocks: runs each command once (a persistent one or a wrapped
+    /// program until its first line or array) and waits for them, each within its timeout,
+    /// then ends those still running. Polls their pipes; reaps without SIGCHLD (WNOHANG).
+    mutating func runCommandsOnce() {
+        guard !commands.children.isEmpty else { return }
+        let start = nowMs()
+        let limit = start + commands.firstRunLimitMs
+        commands.startAll(nowMs: start, renderer: &renderer)
+        while !commands.allSettled && nowMs() < limit {
+            let children = commands.pollFDs(into: fds, from: 0)
+            _ = poll(fds, nfds_t(children), 20)
+            let now = nowMs()
+            for k in 0..<children where fds[k].revents != 0 {
+                _ = commands.readOutput(fd: fds[k].fd, nowMs: now, renderer: &renderer)
+            }
+            var status: Int32 = 0
+            while true {
+                let pid = cbarsys_reap(&status)
+                if pid <= 0 { break }
+                _ = commands.reaped(pid: pid, status: status, nowMs: now, renderer: &renderer)
+            }
+            _ = commands.runDue(nowMs: now, renderer: &renderer)
+        }
+        commands.stopAll()
+    }
+
     /// `--once`: prints the current snapshot (or the stale message) and exits;
     /// status 0 for a current snapshot, 1 otherwise.
     public mutating func runOnce() -> Never {
         cbarsys_ignore_sigpipe()
+        runCommandsOnce()
         if case .refused = load(), let p = problem { writeError("sysstats-bar: ", p) }
         let current = isCurrent(nowMs())
         draw()

@@ -52,6 +52,9 @@ public func runGenmon(_ options: BarOptions) -> Never {
     }
     var bar = Bar(options: options, runtimeDir: dir, sink: PNGFileSink(path: imagePath, width: options.width,
                                                                           height: options.height))
+    // The panel runs this every few seconds: the first run with no sampler starts one, the
+    // next shows its figures.
+    _ = bar.starter.startIfNeeded(nowMs: bar.nowMs())
     bar.panel?.graphForm = readGraphForm(formPath)
     bar.genmonOnce(imagePath: imagePath, click: clickCommand(runtimeDir: dir))
 }

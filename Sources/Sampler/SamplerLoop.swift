@@ -11,6 +11,9 @@ nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 /// The sampler's main loop: one thread, sleeping on CLOCK_MONOTONIC to absolute
 /// deadlines so the interval does not drift by the time each sample takes.
 public enum SamplerLoop {
+    /// How soon after the first sample the second, the first published, is taken.
+    public static let primingIntervalNs: UInt64 = 200_000_000
+
     /// Runs until SIGTERM or SIGINT (or one snapshot with `once`). Returns the exit status.
     public static func run(_ configuration: SamplerConfiguration) -> Int32 {
         let directoryPath = configuration.runtimeDirectory ?? RuntimeDirectory.defaultPath()
@@ -54,11 +57,11 @@ public enum SamplerLoop {
 
         sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
         var history = wantsHistory ? startHistory(configuration, first: sampler.snapshot) : nil
-        if !configuration.once, case .failure(let e) = writer.write(sampler.snapshot) {
-            printError("sysstatsd: cannot write \(writer.path): \(e)")
-            reportedWriteError = true
-        }
-        var deadline = Clock.monotonicNs() &+ intervalNs
+        // The first sample has no rates (CPU shares, I/O per second): it is not published. The
+        // second comes soon after (the priming interval), so the first snapshot a bar shows
+        // after start carries real figures; then the samples follow every interval from there.
+        let primeNs = configuration.once ? intervalNs : min(intervalNs, SamplerLoop.primingIntervalNs)
+        var deadline = Clock.monotonicNs() &+ primeNs
         while stopRequested == 0 {
             Clock.sleep(untilMonotonicNs: deadline)
             if stopRequested != 0 { break }

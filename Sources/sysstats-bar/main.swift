@@ -16,6 +16,6 @@ case .png:
     runBar(options, sink: PNGFileSink(path: options.imagePath ?? [], width: options.width, height: options.height))
 case .genmon:
     runGenmon(options)
-case .text, .i3bar, .waybar:
+case .text, .tmux, .lemonbar, .polybar, .i3bar, .waybar:
     runBar(options, sink: StdoutSink())
 }

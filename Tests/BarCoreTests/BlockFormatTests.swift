@@ -145,7 +145,8 @@ final class BlockFormatTests: XCTestCase {
     func testAFormatReplacesOnlyTheFullTextColourShortTextAndUrgencyStay() throws {
         let line = rendered(laptop, .i3bar, blocks: [.cpu, .mem], formats: try formats("cpu=C{busy}", "mem=M{percent}"), nowMs: now)
         XCTAssertEqual(line, ##"[{"name":"cpu","instance":"cpu","full_text":"C95","short_text":"cpu 95%","color":"#E06C75"},"## +
-                       ##"{"name":"mem","instance":"mem","full_text":"M96","short_text":"mem 96%","color":"#E06C75","urgent":true}]"## + "\n")
+                       ##"{"name":"mem","instance":"mem","full_text":"M96","short_text":"mem 96%","color":"#E06C75","urgent":true,"## +
+                       ##""min_width":"mem A2.9G I1.9G W977M O1.9G F7.6G"}]"## + "\n", "mem is as wide as its widest form")
         let waybar = rendered(laptop, .waybar, blocks: [.cpu], formats: try formats("cpu=C{busy}"), nowMs: now)
         XCTAssertTrue(waybar.hasPrefix(#"{"text":"C95","tooltip":"C95\ntop cpu: firefox 9.5%","class":"critical","percentage":95}"#), waybar)
     }

@@ -1,5 +1,6 @@
 import BarCore
 import Foundation
+import SnapshotCodec
 import XCTest
 
 final class EscapeTests: XCTestCase {
@@ -52,5 +53,26 @@ final class EscapeTests: XCTestCase {
         XCTAssertEqual(escaped(input, .plain), "a 31mb c")
         XCTAssertEqual(escaped(input, .pango), "a 31mb c")
         XCTAssertEqual(escaped(input, .json), #"a\u009b31mb\u0085c"#)
+    }
+}
+
+extension EscapeTests {
+    /// tmux, lemonbar and polybar read markup in the text they show: a process name must bring none.
+    func testTmuxLemonbarAndPolybarOutputsEscapeTheirBarsMarkup() {
+        func line(_ output: OutputKind, _ name: String) -> String {
+            var snapshot = Snapshot()
+            snapshot.timestampMs = 1_000
+            var exit = ExitEntry(pid: 7, timeMs: 900, lastPrivateKiB: 2048, freedKiB: 0)
+            exit.name = Array(name.utf8)
+            snapshot.exits = [exit]
+            snapshot.cpuBusy = 1200
+            var r = Renderer(output: output, blocks: [.cpu, .exited])
+            r.render(snapshot, nowMs: 1_000)
+            return String(decoding: r.line.bytes, as: UTF8.self)
+        }
+        XCTAssertEqual(line(.tmux, "#(touch x)#[fg=red]"), "cpu 12% | exited ##(touch x)##[fg=red] had 2.0M\n")
+        XCTAssertEqual(line(.lemonbar, "%{A:touch x:}a%{A}"), "cpu 12%% | exited %%{A:touch x:}a%%{A} had 2.0M\n")
+        XCTAssertEqual(line(.polybar, "%{A1:touch x:}a%{A}"), "cpu 12% | exited % {A1:touch x:}a% {A} had 2.0M\n")
+        XCTAssertEqual(line(.text, "%{A}#(x)"), "cpu 12% | exited %{A}#(x) had 2.0M\n", "plain text stays as it is")
     }
 }

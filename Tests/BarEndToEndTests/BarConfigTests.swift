@@ -238,3 +238,36 @@ extension BarConfigTests {
         XCTAssertEqual(b.stop(), 0)
     }
 }
+
+extension BarConfigTests {
+    func testOnceRunsEachCommandOnceAndWaitsForItWithinItsTimeout() throws {
+        try write("""
+            [[block]]
+            block = "load"
+
+            [[block]]
+            block = "command"
+            name = "hello"
+            command = "sleep 0.2; echo hello"
+            interval = 5
+
+            [[block]]
+            block = "command"
+            name = "stream"
+            command = "echo first; sleep 30"
+            persist = true
+
+            [[block]]
+            block = "command"
+            name = "hang"
+            command = "sleep 30"
+            timeout = 0.5
+            """)
+        let started = Date()
+        let once = try run(["--once", "--runtime-dir", dir.path, "--config", config.path])
+        let took = Date().timeIntervalSince(started)
+        XCTAssertEqual(once.stdout, "load 0.52 0.48 0.40 | hello | first | command timed out\n", once.stderr)
+        XCTAssertEqual(once.status, 0)
+        XCTAssertLessThan(took, 5, "the hung command is given its timeout, not more; the persistent one its first line")
+    }
+}

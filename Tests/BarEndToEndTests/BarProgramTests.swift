@@ -136,3 +136,19 @@ final class BarProgramTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
     }
 }
+
+extension BarProgramTests {
+    /// A bar that closes its end of the pipe (i3bar or waybar quit) ends the renderer at once,
+    /// not at its next write, which without a sampler or a clock may never come.
+    func testTheRendererExitsAsSoonAsTheReaderOfItsOutputIsGone() throws {
+        let dir = try RuntimeDir()   // no snapshot, no clock: nothing to write after the first line
+        let bar = try BarProcess(["--output", "text", "--runtime-dir", dir.path, "--blocks", "cpu"])
+        XCTAssertTrue(bar.waitForLineCount(1))
+        bar.stdoutPipe.fileHandleForReading.readabilityHandler = nil
+        try bar.stdoutPipe.fileHandleForReading.close()
+        let deadline = Date().addingTimeInterval(5)
+        while bar.process.isRunning && Date() < deadline { usleep(10_000) }
+        XCTAssertFalse(bar.process.isRunning, "still running after its reader left")
+        XCTAssertEqual(bar.process.terminationStatus, 0)
+    }
+}

@@ -109,12 +109,24 @@ final class X11RootTests: XCTestCase {
         p.arguments = [try BarProcess.binary()]
         let out = Pipe()
         p.standardOutput = out
+        p.standardError = out   // ldd says "not a dynamic executable" on stderr
         try p.run()
         p.waitUntilExit()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertTrue(text.contains("libc.so"), text)
+        // Linked statically (docs/performance.md): no shared library at all, and no X code inside.
+        XCTAssertTrue(text.contains("not a dynamic executable"), text)
         XCTAssertFalse(text.contains("libX11"), text)
         XCTAssertFalse(text.contains("libxcb"), text)
+        let nm = Process()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+        nm.arguments = [try BarProcess.binary()]
+        let symbols = Pipe()
+        nm.standardOutput = symbols
+        try nm.run()
+        let names = String(decoding: symbols.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        nm.waitUntilExit()
+        XCTAssertTrue(names.contains(" main"), "nm read the symbols")
+        XCTAssertFalse(names.contains("xcb_"), "no X code is linked into the text-mode binary")
     }
 
     func vmHWM(pid: Int32) -> Int? {

@@ -144,3 +144,26 @@ extension SamplerProgramTests {
         XCTAssertTrue(said.contains("is a symbolic link; refusing to use it (will retry)"), said)
     }
 }
+
+extension SamplerProgramTests {
+    /// The first snapshot after start is the second sample's, taken 200 ms after the first
+    /// whatever the interval: it carries CPU shares and rates, never the first sample's zeros.
+    func testTheFirstSnapshotComesFromAPrimingSampleWithRatesSoonAfterStart() throws {
+        let tree = Fixtures.root.appendingPathComponent("sampler-desktop/2")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
+        process.arguments = ["--interval", "30", "--runtime-dir", runtime.path, "--no-history",
+                             "--proc-root", tree.appendingPathComponent("proc").path,
+                             "--sys-root", tree.appendingPathComponent("sys").path]
+        let started = Date()
+        try process.run()
+        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        let deadline = started.addingTimeInterval(10)
+        while (try? readSnapshot(runtime)) == nil, Date() < deadline { usleep(10_000) }
+        let waited = Date().timeIntervalSince(started)
+        let s = try readSnapshot(runtime)
+        XCTAssertEqual(s.sequence, 2, "the first published snapshot is the second sample's (the first has no rates)")
+        XCTAssertLessThan(waited, 5, "published after the 200 ms priming sample, not after the 30 s interval")
+        XCTAssertGreaterThanOrEqual(waited, 0.2)
+    }
+}

@@ -74,8 +74,61 @@ final class SamplerTests: XCTestCase {
         XCTAssertEqual(exit.pid, 100)
         XCTAssertEqual(String(decoding: exit.name, as: UTF8.self), "firefox-esr")
         XCTAssertEqual(exit.lastPrivateKiB, 400_000)
-        XCTAssertEqual(exit.freedKiB, 420_000)
+        // MemAvailable rose 420,000 KiB; firefox held 400,000 KiB and the page tables mapping
+        // it (782 KiB + 16): the other 19,202 KiB came from elsewhere and are not credited.
+        XCTAssertEqual(exit.freedKiB, 400_798)
         XCTAssertEqual(exit.timeMs, Self.t0 + 1000)
+    }
+
+    /// A process of the desktop fixture's first sample, copied from firefox's entry (pid 100)
+    /// with another name, pid, private memory and start time.
+    func addProcess(_ machine: FixtureMachine, pid: Int32, name: String, privateKiB: UInt64, startTicks: UInt64) throws {
+        let proc = URL(fileURLWithPath: machine.procRoot)
+        let dir = proc.appendingPathComponent("\(pid)")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.copyItem(at: proc.appendingPathComponent("100"), to: dir)
+        var fields = try String(contentsOf: dir.appendingPathComponent("stat"), encoding: .utf8)
+            .replacingOccurrences(of: "100 (firefox-esr)", with: "\(pid) (\(name))").split(separator: " ").map(String.init)
+        fields[21] = "\(startTicks)"   // field 22: start time, ticks after boot
+        fields[23] = "\(privateKiB / 4 + 10)"   // field 24: rss pages
+        try fields.joined(separator: " ").write(to: dir.appendingPathComponent("stat"), atomically: false, encoding: .utf8)
+        // statm: size resident shared … — private = resident − shared.
+        try "5000 \(privateKiB / 4 + 10) 10 10 0 3000 0\n".write(to: dir.appendingPathComponent("statm"), atomically: false, encoding: .utf8)
+        try "\(name)\n".write(to: dir.appendingPathComponent("comm"), atomically: false, encoding: .utf8)
+        try? FileManager.default.removeItem(at: dir.appendingPathComponent("exe"))
+        try "\(name)\u{0}".write(to: dir.appendingPathComponent("cmdline"), atomically: false, encoding: .utf8)
+    }
+
+    func testAnExitIsCreditedAtMostWhatItHeldAndShortLivedSmallExitsAreLeftOut() throws {
+        // The desktop fixture with firefox still running in the second sample: MemAvailable rises
+        // 420,000 KiB while only a 100 KiB `sleep` and a 1.1 MiB `bash` (a shell command's
+        // subshell, 2 s old) exit. Before, sleep was credited the whole rise ("sleep freed 410M").
+        let machine = try FixtureMachine("sampler-desktop")
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        try machine.advance(to: 1)
+        // Uptime of the second sample: 12,346.67 s = 1,234,667 ticks at USER_HZ 100.
+        try addProcess(machine, pid: 600, name: "sleep", privateKiB: 100, startTicks: 1_000)
+        try addProcess(machine, pid: 601, name: "bash", privateKiB: 1_100, startTicks: 1_234_467)
+        try addProcess(machine, pid: 602, name: "make", privateKiB: 1_100, startTicks: 1_000)
+        let sampler = Sampler(configuration: config)
+        sampler.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        let firefox = try Data(contentsOf: URL(fileURLWithPath: machine.procRoot + "/100/stat"))
+        try machine.advance(to: 2)
+        // firefox (pid 100) goes on: copy its first-sample entry back.
+        try FileManager.default.copyItem(at: Fixtures.root.appendingPathComponent("sampler-desktop/1/proc/100"),
+                                         to: URL(fileURLWithPath: machine.procRoot + "/100"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: machine.procRoot + "/100/stat")), firefox)
+        sampler.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
+        let exits = sampler.snapshot.exits
+        XCTAssertEqual(exits.map { String(decoding: $0.name, as: UTF8.self) }, ["make"],
+                       "sleep (under 1 MiB, freed nothing) and bash (2 s old, freed nothing) are not news; make lived long")
+        XCTAssertEqual(exits.first?.freedKiB, 0, "no exit is credited memory it never held: the rise came from elsewhere")
+        XCTAssertEqual(sampler.prometheusCounters.freedKiB, 0)
+        XCTAssertEqual(sampler.prometheusCounters.exits, 3, "every exit is still counted")
     }
 
     func testTopProcessesByCPUAndMemoryWithFriendlyAndSanitizedNames() throws {

@@ -51,7 +51,7 @@ func parseJSON(_ bytes: [UInt8], _ what: @autoclosure () -> String) -> JSONValue
 /// One i3bar status array: blocks with the protocol's members and nothing else.
 func checkI3barArray(_ v: JSONValue, _ what: @autoclosure () -> String, _ line: [UInt8]) {
     guard case .array(let blocks) = v else { fuzzFail("\(what()): not an array", line) }
-    let allowed = ["name", "instance", "full_text", "short_text", "color", "urgent"].map { Array($0.utf8) }
+    let allowed = ["name", "instance", "full_text", "short_text", "color", "urgent", "min_width"].map { Array($0.utf8) }
     for block in blocks {
         guard case .object = block else { fuzzFail("\(what()): a block is not an object", line) }
         // A wrapped program's block (Fuzz/i3bar-stream.swift): its own name and the members it gave.

@@ -254,11 +254,16 @@ public struct BlockValue {
     public var visible = true
     /// A colour of the block's own (a command's colour line), `#RRGGBB[AA]`; empty: the level's.
     public var color = ByteWriter(capacity: 16)
+    /// i3bar's `min_width` as a sample text: the widest of the forms a click switches between,
+    /// so that a click neither moves the other blocks nor makes i3bar fall back to short
+    /// texts. Empty: none.
+    public var minWidth = ByteWriter(capacity: 256)
 
     public init() {}
 
     mutating func reset() {
         full.reset(); short.reset(); level = .normal; urgent = false; percentage = nil; visible = true; color.reset()
+        minWidth.reset()
     }
 }
 

@@ -57,6 +57,11 @@ struct I3barOutput {
         case .critical: line.append(",\"color\":\""); line.append(bytes: criticalColor); line.append(UInt8(ascii: "\""))
         }
         if v.urgent { line.append(",\"urgent\":true") }
+        if !v.minWidth.isEmpty {
+            line.append(",\"min_width\":\"")
+            line.append(escaped: v.minWidth.bytes, .json)
+            line.append(UInt8(ascii: "\""))
+        }
         line.append(UInt8(ascii: "}"))
     }
 

@@ -42,7 +42,15 @@ struct LineOutput {
         }
         // genmon's <txt> is Pango markup; the X11 root name has no newline; the image
         // outputs render a text line only for genmon's label.
-        plain = PlainOutput(escaping: output == .genmon ? .pango : .plain, newline: output == .text, separator: theme.separator)
+        let escaping: TextEscape
+        switch output {
+        case .genmon: escaping = .pango
+        case .tmux: escaping = .tmux
+        case .lemonbar: escaping = .lemonbar
+        case .polybar: escaping = .polybar
+        default: escaping = .plain
+        }
+        plain = PlainOutput(escaping: escaping, newline: output.isTextLine, separator: theme.separator)
         i3bar = I3barOutput(streaming: streaming, theme: theme)
         waybar = WaybarOutput(capacity: kind == .waybar ? 2048 : 0, separator: theme.separator)
     }

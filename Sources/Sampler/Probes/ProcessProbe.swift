@@ -1,4 +1,5 @@
 import Bookmarks
+import Glibc
 import ProcFS
 import SnapshotCodec
 import HistoryRecords
@@ -49,7 +50,8 @@ final class ProcessProbe {
         table = ProcessTable(procRoot: configuration.procRoot)
         let interval = max(1, configuration.intervalMs)
         refreshSamples = max(1, configuration.processRefreshMs / interval + (configuration.processRefreshMs % interval == 0 ? 0 : 1))
-        exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB)
+        let hz = sysconf(Int32(_SC_CLK_TCK))
+        exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB, ticksPerSecond: hz > 0 ? UInt64(hz) : 100)
         rules = RulesWatcher(path: configuration.rulesPath, builtins: configuration.builtinBookmarks)
         nameScratch.reserveCapacity(4 * BookmarkFile.maximumNameLength)
         exitNames.reserveCapacity(Snapshot.maximumExits)
@@ -88,8 +90,8 @@ final class ProcessProbe {
         ProcessProbe.fill(&s.topCPU, from: processes, indices: topByCPU.indices, ticksPerCore: shareTicks)
         ProcessProbe.fill(&s.topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: shareTicks)
         if !table.exited.isEmpty {
-            let freed = exitTracker.record(table.exited, availableRiseKiB: availableRiseKiB,
-                                           timeMs: realtimeMs, into: &s.exits, names: &exitNames)
+            let freed = exitTracker.record(table.exited, availableRiseKiB: availableRiseKiB, timeMs: realtimeMs,
+                                           uptimeCentiseconds: s.uptimeCentiseconds, into: &s.exits, names: &exitNames)
             freedKiBTotal = saturatingSum(freedKiBTotal, freed)
             for p in table.exited where !p.isKernelThread { exitsTotal = saturatingSum(exitsTotal, 1) }
         }

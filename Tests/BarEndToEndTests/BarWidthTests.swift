@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// Stable widths under real i3bar: the default blocks fit a 1280-pixel bar, and a click that
+/// changes mem's form moves no other block (mem's `min_width` is its widest form).
+extension I3barClientTests {
+    /// The x of each i3bar separator (a column of #666666 over the middle rows of the bar).
+    func separators(display: Int, height: Int) throws -> [Int] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
+        p.arguments = ["-root", "-silent"]
+        p.environment = ["DISPLAY": ":\(display)"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
+        p.waitUntilExit()
+        let image = try XWD(data)
+        // i3bar is at the bottom, about 19 pixels high: its middle rows.
+        let rows = (image.height - 14)..<(image.height - 6)
+        return (0..<image.width).filter { x in rows.allSatisfy { image.pixel(x, $0) == 0x666666 } }
+    }
+
+    func testTheDefaultBlocksFitA1280PixelBarAndAClickOnMemMovesNoOtherBlock() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/xwd") else { throw XCTSkip("xdotool or xwd is not installed") }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let display = 690 + Int(getpid() % 100)
+        let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path)",
+                                  display: display, screen: "1280x720x24")
+        // The default blocks with this snapshot (no battery): five blocks, four separators.
+        var before: [Int] = []
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            usleep(300_000)
+            try dir.publish(sampleSnapshot())
+            before = try separators(display: display, height: 720)
+        } while before.count < 4 && Date() < deadline
+        XCTAssertEqual(before.count, 4, "five blocks, four separators: \(before) \(session.text)")
+        guard before.count >= 2 else { return }
+        XCTAssertGreaterThan(before[0], 300, "the status line leaves room for the workspace buttons: \(before)")
+
+        // mem is the second block: between the first two separators. Each click shows its next form.
+        for form in 1...3 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+            p.arguments = ["mousemove", "\((before[0] + before[1]) / 2)", "710", "click", "1"]
+            p.environment = ["DISPLAY": ":\(display)"]
+            try p.run()
+            p.waitUntilExit()
+            usleep(400_000)
+            try dir.publish(sampleSnapshot())
+            usleep(300_000)
+            XCTAssertEqual(try separators(display: display, height: 720), before,
+                           "after \(form) click(s) on mem every block stays where it was (no short texts, no reflow)")
+        }
+        XCTAssertTrue(session.i3.isRunning)
+    }
+}
