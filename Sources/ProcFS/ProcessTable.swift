@@ -148,7 +148,7 @@ public final class ProcessTable {
         exited.removeAll(keepingCapacity: true)
         if let counters, let lastCounters, counters == lastCounters {
             listedLastScan = false
-            if refresh { rereadKnown(buffer) }
+            if refresh { rereadKnown(buffer) } else { rereadActiveMemory(buffer) }
             return true
         }
         setReuseRange(counters)
@@ -175,7 +175,30 @@ public final class ProcessTable {
         listedLastScan = true
         lastCounters = counters
         finish()
+        if !refresh { rereadActiveMemory(buffer) }
         return true
+    }
+
+    /// Between refreshes, re-reads the memory of the processes that ran at their last
+    /// read or are new since the last refresh (``KeptFiles/memoryWatched``): what an
+    /// exit frees is credited up to the last private memory seen, so a process that grows
+    /// and exits between two refreshes must not be reported with what it had at its start.
+    /// Few processes are active; an unreadable one keeps its values (its exit shows elsewhere).
+    private func rereadActiveMemory(_ buffer: ReadBuffer) {
+        for i in processes.indices where descriptors[i].memoryWatched && !processes[i].isKernelThread {
+            let memory = descriptors[i].memory
+            let result: Result<UnsafeRawBufferPointer, Errno>
+            if memory >= 0 {
+                result = buffer.fill(from: FileDescriptor(rawValue: memory))
+            } else {
+                guard let root = directory.descriptor, path.setDirectory(processes[i].pid) else { continue }
+                result = buffer.fill(relativeTo: root, path.path("statm"))
+            }
+            guard case .success(let bytes) = result, let statm = ProcessStatm(parsing: bytes) else { continue }
+            memoryRereads &+= 1
+            processes[i].residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+            processes[i].privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+        }
     }
 
     /// Reads every known process again without listing; those that cannot be read have exited.
@@ -339,6 +362,7 @@ public final class ProcessTable {
             sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
         }
         if isNew { readNames(&sample, root) }
+        kept.memoryWatched = isNew || sample.cpuDelta > 0
         append(sample, kept)
         return true
     }
@@ -378,6 +402,8 @@ public final class ProcessTable {
         // read again only when it ran, and otherwise every tenth scan, staggered by pid (as
         // for stat's rss above), for what reclaim and swap take from it meanwhile.
         let ran = sample.cpuDelta > 0
+        var kept = kept
+        kept.memoryWatched = ran
         let due = (UInt32(truncatingIfNeeded: sample.pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
         if kept.memory >= 0 && (ran || due) {
             memoryRereads &+= 1
@@ -483,6 +509,10 @@ public struct TaskCounters: Equatable, Sendable {
 struct KeptFiles {
     var cpu: Int32 = -1
     var memory: Int32 = -1
+    /// New since the last refresh, or it ran before its last read: its memory is re-read
+    /// every scan, not only at the refresh (``ProcessTable/rereadActiveMemory(_:)``). Kept
+    /// here, beside the descriptors, not in the sample: it is the table's bookkeeping.
+    var memoryWatched = false
 }
 
 /// The first field of `PID/schedstat`: time spent on the CPU, nanoseconds.

@@ -116,4 +116,28 @@ final class MembershipSkipTests: XCTestCase {
         sampler.sample(realtimeMs: 3_000, monotonicNs: 3_000_000_000)
         XCTAssertEqual(sampler.snapshot.topCPU.first?.cpu, 5000)          // 50 of 100 ticks
     }
+
+    func testBetweenRefreshesTheMemoryOfProcessesThatRanIsReadEverySample() throws {
+        let (sampler, machine) = try desktop()
+        sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
+        try machine.advance(to: 2)
+        sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)
+        func privateKiB(_ pid: UInt32) -> UInt64? { sampler.snapshot.topMemory.first { $0.pid == pid }?.privateKiB }
+        XCTAssertEqual(privateKiB(200), 300_000)   // (80000 − 5000) pages
+        // 200 ran in the last interval: its growth shows in the next sample, not at the refresh.
+        // 401 did not run: its statm is not read until the refresh.
+        try rewrite(machine.procRoot + "/200/statm", "50000 80000 5000 ", "50000 100000 5000 ")
+        try rewrite(machine.procRoot + "/401/statm", "50000 2000 1000 ", "50000 900000 1000 ")
+        try advanceClock(machine, idle: 200)
+        sampler.sample(realtimeMs: 3_000, monotonicNs: 3_000_000_000)
+        XCTAssertEqual(privateKiB(200), 380_000)
+        XCTAssertNotEqual(sampler.snapshot.topMemory.first?.pid, 401)
+        // It exits (reaped: the task total falls): the exit carries the memory it had grown to.
+        try FileManager.default.removeItem(atPath: machine.procRoot + "/200")
+        try rewrite(machine.procRoot + "/loadavg", "2/340 12350", "2/339 12350")
+        try advanceClock(machine, idle: 200)
+        sampler.sample(realtimeMs: 4_000, monotonicNs: 4_000_000_000)
+        XCTAssertEqual(sampler.snapshot.exits.first?.pid, 200)
+        XCTAssertEqual(sampler.snapshot.exits.first?.lastPrivateKiB, 380_000)
+    }
 }
