@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Reads /proc/stat: the `cpu` and `cpuN` lines, `btime`, `procs_running`, `procs_blocked`.
+/// Reads /proc/stat: the `cpu` and `cpuN` lines, `btime`, `processes`, `procs_running`, `procs_blocked`.
 ///
 /// A `cpu` line holds `user nice system idle iowait irq softirq steal guest guest_nice`
 /// in clock ticks; older kernels stop earlier (missing fields are 0), and guest time
@@ -39,6 +39,7 @@ public final class CPUStatReader {
         stat.bootTime = 0
         stat.procsRunning = 0
         stat.procsBlocked = 0
+        stat.forks = nil
         var sawAggregate = false
         var s = ByteScanner(bytes)
         while !s.isAtEnd {
@@ -56,6 +57,8 @@ public final class CPUStatReader {
                 stat.bootTime = s.unsigned() ?? 0
             } else if s.consume("procs_running ") {
                 stat.procsRunning = UInt32(clamping: s.unsigned() ?? 0)
+            } else if s.consume("processes ") {
+                stat.forks = s.unsigned()
             } else if s.consume("procs_blocked ") {
                 stat.procsBlocked = UInt32(clamping: s.unsigned() ?? 0)
             }

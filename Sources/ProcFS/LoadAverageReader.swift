@@ -1,5 +1,5 @@
 /// Reads /proc/loadavg, `"0.52 0.58 0.59 2/345 12345"`: the 1, 5 and 15 minute load
-/// averages (times 100), runnable/total scheduling entities; the last pid is ignored.
+/// averages (times 100), runnable/total scheduling entities, the last pid allocated.
 public final class LoadAverageReader {
     private let file: ProcFile
     /// The last successful reading.
@@ -30,6 +30,7 @@ public final class LoadAverageReader {
         load.load15 = UInt32(clamping: l15)
         load.runnable = UInt32(clamping: runnable)
         load.entities = UInt32(clamping: entities)
+        load.lastPid = s.unsigned().map { UInt32(clamping: $0) }
         return true
     }
 }

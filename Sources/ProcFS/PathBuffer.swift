@@ -27,6 +27,17 @@ final class PathBuffer {
         return true
     }
 
+    /// ``setDirectory(_:)`` with a pid's decimal digits.
+    func setDirectory(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &digits) { d in
+            var n = UInt32(pid), i = d.count
+            while n > 0 { i -= 1; d[i] = UInt8(0x30 + n % 10); n /= 10 }
+            return setDirectory(UnsafeRawBufferPointer(rebasing: d[i...]))
+        }
+    }
+
     /// The path `<directory>/<file>`, valid until the next call on this buffer.
     func path(_ file: StaticString) -> UnsafePointer<CChar> {
         let n = min(file.utf8CodeUnitCount, PathBuffer.capacity - 1 - directoryLength)

@@ -4,10 +4,13 @@ import Glibc
 
 /// Every process under the proc root, scan after scan, with what changed between two scans.
 ///
-/// Each scan lists the proc root (`readdir`, on a directory kept open) and, per
-/// numeric entry, reads `PID/stat`, then `PID/statm` when the process has
-/// memory and its resident size changed (see ``privateRefreshScans``). Paths are built in a fixed buffer and opened with `openat(2)`
-/// relative to the proc root. Names (`PID/cmdline`, the `PID/exe` link) are read
+/// A scan lists the proc root (`readdir`, on a directory kept open) unless the kernel's
+/// task counters say nothing was created or reaped (``scan(_:counters:refresh:)``) and,
+/// per numeric entry, reads `PID/stat`, then `PID/statm` when the process has
+/// memory and its resident size changed (see ``privateRefreshScans``). On a real
+/// procfs a process's `stat` is read once and its `schedstat` and `statm` are kept
+/// open and re-read (``keepsDescriptors``). Paths are built in a fixed buffer and
+/// opened with `openat(2)` relative to the proc root. Names (`PID/cmdline`, the `PID/exe` link) are read
 /// only for a process not seen in the previous scan; a known process reuses its
 /// previous ``ProcessSample``, so a steady scan allocates nothing per process.
 ///
@@ -31,6 +34,14 @@ public final class ProcessTable {
     /// saves most `statm` opens (one file per process per scan, not two).
     public static let privateRefreshScans: UInt32 = 10
 
+    /// At most this many descriptors (`PID/schedstat` and `PID/statm`, see ``keepsDescriptors``)
+    /// are kept open between scans; past it, a process's stat is opened and closed at each read.
+    public static let defaultDescriptorLimit = 4096
+
+    /// A pid allocated this many times over in one interval may have come round again to
+    /// any known pid: every known process is then re-read (see ``scan(_:counters:refresh:)``).
+    static let reuseForkBound: UInt64 = 30_000
+
     /// Where proc is mounted (`/proc`, or a fixture tree).
     public let procRoot: String
     /// KiB per page, for the page counts in `stat` and `statm`.
@@ -44,14 +55,48 @@ public final class ProcessTable {
     public private(set) var runningCount = 0
     /// Numeric entries of the last scan that vanished or could not be read.
     public private(set) var skippedCount = 0
+    /// Whether the last scan listed the proc root (false: the task counters had not moved
+    /// and the known processes stood for the listing).
+    public private(set) var listedLastScan = false
+    /// Scans that listed the proc root, and per-process reads (`PID/stat`, or a kept
+    /// process's `schedstat` with its `statm`), since the table was made
+    /// (wrapping): what the change counters and the refresh cadence save.
+    public private(set) var listings = 0
+    public private(set) var statReads = 0
+    /// Reads of a kept process's `statm` after its first (it is skipped when the process did
+    /// not run since its last read, but for every tenth scan).
+    public private(set) var memoryRereads = 0
+    /// Whether each process's `PID/schedstat` and `PID/statm` are kept open from scan to scan
+    /// (`PID/stat`, ~3× dearer for procfs to generate, is read once, for the process's
+    /// identity and names; a kept process's state stays as first read), read again with
+    /// `pread` at offset 0: only on a real procfs, where a read through the descriptor of a
+    /// process that has exited fails with `ESRCH` — a fixture tree's files would still read.
+    public private(set) var keepsDescriptors = false
+    /// Descriptors held open now.
+    public private(set) var keptDescriptors = 0
 
     private let directory: DirectoryStream
     private let path = PathBuffer()
     private var previous: [ProcessSample] = []
+    /// The kept descriptors of each entry of ``processes`` (and of `previous`).
+    private var descriptors: [KeptFiles] = []
+    private var previousDescriptors: [KeptFiles] = []
+    /// Nanoseconds per clock tick (USER_HZ): schedstat's run time in stat's unit.
+    private let nanosecondsPerTick: UInt64 = {
+        let hz = sysconf(Int32(_SC_CLK_TCK))
+        return hz > 0 ? 1_000_000_000 / UInt64(hz) : 10_000_000
+    }()
     private var indexByPid = PidIndex()
     private var previousIndexByPid = PidIndex()
     private var matched: [Bool] = []
     private var scanCount: UInt32 = 0
+    private let descriptorLimit: Int
+    private var descriptorBound = 0
+    private var checkedFileSystem = false
+    /// The counters of the last scan that listed or stood for a listing; nil when unknown.
+    private var lastCounters: TaskCounters?
+    /// The pids that may have been allocated since the last scan: (after, through], cyclic.
+    private var reuseAfter: UInt32 = 0, reuseThrough: UInt32 = 0, reuseAll = true
     /// Scratch for a new process's cmdline (first part) and exe link target (rest).
     private let scratch = UnsafeMutableRawBufferPointer.allocate(
         byteCount: ProcessTable.commandLineCapacity + Int(PATH_MAX), alignment: 8)
@@ -59,50 +104,189 @@ public final class ProcessTable {
     /// - Parameters:
     ///   - procRoot: where proc is mounted (`--proc-root`; a fixture tree in tests).
     ///   - pageSizeKiB: the page size that `stat` and `statm` count in.
-    public init(procRoot: String = "/proc", pageSizeKiB: UInt64 = ProcessTable.systemPageSizeKiB) {
+    ///   - descriptorLimit: how many descriptors may stay open between scans
+    ///     (0: none; a real procfs only). The soft `RLIMIT_NOFILE` is raised within the
+    ///     hard one to make room; past the room, stat is opened and closed at each read.
+    public init(procRoot: String = "/proc", pageSizeKiB: UInt64 = ProcessTable.systemPageSizeKiB,
+                descriptorLimit: Int = ProcessTable.defaultDescriptorLimit) {
         self.procRoot = procRoot
         self.pageSizeKiB = pageSizeKiB
+        self.descriptorLimit = max(0, descriptorLimit)
         directory = DirectoryStream(procRoot)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        for files in descriptors + previousDescriptors {
+            if files.cpu >= 0 { _ = Glibc.close(files.cpu) }
+            if files.memory >= 0 { _ = Glibc.close(files.memory) }
+        }
+        scratch.deallocate()
+    }
 
     /// Scans the proc root: every numeric directory is a process.
     ///
     /// Replaces ``processes``, ``exited``, ``runningCount`` and ``skippedCount``.
-    /// If the proc root cannot be listed, the scan finds no process (and every
-    /// process of the previous scan is reported as exited).
-    /// - Parameter buffer: the shared buffer each file is read into.
+    ///
+    /// With `counters` equal to the last scan's (no task was created and none was reaped
+    /// since), the proc root is not listed: the known processes are the list, and a
+    /// process whose stat can no longer be read has exited. Otherwise the proc root is
+    /// listed; a known pid is read again only when `refresh` is true or the pid may have
+    /// been allocated anew since the last scan (it lies between the last pids allocated
+    /// then and now), so an exit and a reused pid are seen in this scan either way.
+    ///
+    /// - Parameters:
+    ///   - buffer: the shared buffer each file is read into.
+    ///   - counters: the kernel's task counters, read before this scan; nil: list.
+    ///   - refresh: read every known process's stat (CPU ticks, memory); false keeps
+    ///     their last values (their ``ProcessSample/cpuDelta`` then spans the scans since).
     /// Returns false when the proc root could not be listed (nothing is known: the
-    /// table is empty and no process is reported as exited).
+    /// table is unchanged and no process is reported as exited).
     @discardableResult
-    public func scan(_ buffer: ReadBuffer) -> Bool {
+    public func scan(_ buffer: ReadBuffer, counters: TaskCounters? = nil, refresh: Bool = true) -> Bool {
         scanCount &+= 1
-        swap(&previous, &processes)
-        swap(&previousIndexByPid, &indexByPid)
-        processes.removeAll(keepingCapacity: true)
-        indexByPid.removeAll()
-        matched.removeAll(keepingCapacity: true)
-        for _ in 0..<previous.count { matched.append(false) }
-        processes.reserveCapacity(previous.count)
-        runningCount = 0
-        skippedCount = 0
+        checkFileSystem()
+        exited.removeAll(keepingCapacity: true)
+        if let counters, let lastCounters, counters == lastCounters {
+            listedLastScan = false
+            if refresh { rereadKnown(buffer) } else { rereadActiveMemory(buffer) }
+            return true
+        }
+        setReuseRange(counters)
+        begin()
 
         let listed = directory.forEachEntry { name, type in
             guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN),
                   let pid = processID(name), path.setDirectory(name) else { return }
-            if !readProcess(pid, buffer) { skippedCount += 1 }
+            let known = previousIndexByPid[pid]
+            let read = known == nil || refresh || mayBeReused(pid)
+            if !visit(pid, known: known, read: read, update: refresh, buffer) { skippedCount += 1 }
         }
 
-        exited.removeAll(keepingCapacity: true)
         guard listed else {
             // Not listed is not "every process exited": keep the last table for next time.
             swap(&previous, &processes)
+            swap(&previousDescriptors, &descriptors)
             swap(&previousIndexByPid, &indexByPid)
+            lastCounters = nil
+            listedLastScan = false
             return false
         }
-        for i in previous.indices where !matched[i] { exited.append(previous[i]) }
+        listings &+= 1
+        listedLastScan = true
+        lastCounters = counters
+        finish()
+        if !refresh { rereadActiveMemory(buffer) }
         return true
+    }
+
+    /// Between refreshes, re-reads the memory of the processes that ran at their last
+    /// read or are new since the last refresh (``KeptFiles/memoryWatched``): what an
+    /// exit frees is credited up to the last private memory seen, so a process that grows
+    /// and exits between two refreshes must not be reported with what it had at its start.
+    /// Few processes are active; an unreadable one keeps its values (its exit shows elsewhere).
+    private func rereadActiveMemory(_ buffer: ReadBuffer) {
+        for i in processes.indices where descriptors[i].memoryWatched && !processes[i].isKernelThread {
+            let memory = descriptors[i].memory
+            let result: Result<UnsafeRawBufferPointer, Errno>
+            if memory >= 0 {
+                result = buffer.fill(from: FileDescriptor(rawValue: memory))
+            } else {
+                guard let root = directory.descriptor, path.setDirectory(processes[i].pid) else { continue }
+                result = buffer.fill(relativeTo: root, path.path("statm"))
+            }
+            guard case .success(let bytes) = result, let statm = ProcessStatm(parsing: bytes) else { continue }
+            memoryRereads &+= 1
+            processes[i].residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+            processes[i].privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+        }
+    }
+
+    /// Reads every known process again without listing; those that cannot be read have exited.
+    private func rereadKnown(_ buffer: ReadBuffer) {
+        begin()
+        for i in previous.indices {
+            let pid = previous[i].pid
+            guard path.setDirectory(pid) else { continue }
+            if !visit(pid, known: i, read: true, buffer) { skippedCount += 1 }
+        }
+        finish()
+    }
+
+    /// Starts a scan: this scan's table becomes the previous one.
+    private func begin() {
+        swap(&previous, &processes)
+        swap(&previousDescriptors, &descriptors)
+        swap(&previousIndexByPid, &indexByPid)
+        processes.removeAll(keepingCapacity: true)
+        descriptors.removeAll(keepingCapacity: true)
+        indexByPid.removeAll()
+        matched.removeAll(keepingCapacity: true)
+        for _ in 0..<previous.count { matched.append(false) }
+        processes.reserveCapacity(previous.count)
+        descriptors.reserveCapacity(previous.count)
+        runningCount = 0
+        skippedCount = 0
+    }
+
+    /// Ends a scan: the previous processes not seen in it have exited; their descriptors close.
+    private func finish() {
+        for i in previous.indices where !matched[i] {
+            exited.append(previous[i])
+        }
+        for i in previousDescriptors.indices {
+            close(previousDescriptors[i])
+            previousDescriptors[i] = KeptFiles()
+        }
+    }
+
+    /// Keeps descriptors only on a real procfs (checked once the root is open), with the soft
+    /// descriptor limit raised within the hard one to hold them.
+    private func checkFileSystem() {
+        guard !checkedFileSystem, descriptorLimit > 0, directory.rewind(), let root = directory.descriptor else { return }
+        checkedFileSystem = true
+        // procfs: its root is inode 1 (PROC_ROOT_INO) and its generated files, stat among
+        // them, have size 0. (statfs(2) is not in the Glibc module.) A fixture tree's stat
+        // has its text in it.
+        var rootInfo = stat(), statInfo = stat()
+        guard fstat(root.rawValue, &rootInfo) == 0, rootInfo.st_ino == 1,
+              fstatat(root.rawValue, "stat", &statInfo, 0) == 0, statInfo.st_size == 0 else { return }
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let headroom = 256   // for everything else the sampler opens
+        let wanted = rlim_t(descriptorLimit + headroom)
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = min(wanted, limit.rlim_max)
+            _ = setrlimit(resource, &limit)
+            guard getrlimit(resource, &limit) == 0 else { return }
+        }
+        let room = limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+        descriptorBound = max(0, min(descriptorLimit, room - headroom))
+        keepsDescriptors = descriptorBound > 0
+    }
+
+    /// Which pids may have been allocated since the last listing: those after the last pid
+    /// allocated then, through the last one now (cyclically); all when unknown, or when so
+    /// many tasks were created that the allocator may have come round.
+    private func setReuseRange(_ counters: TaskCounters?) {
+        reuseAll = true
+        guard let counters, let lastCounters, counters.forks >= lastCounters.forks,
+              counters.forks - lastCounters.forks < ProcessTable.reuseForkBound else { return }
+        reuseAfter = lastCounters.lastPid
+        reuseThrough = counters.lastPid
+        reuseAll = false
+    }
+
+    private func mayBeReused(_ pid: Int32) -> Bool {
+        if reuseAll { return true }
+        let p = UInt32(bitPattern: pid)
+        if reuseThrough >= reuseAfter { return p > reuseAfter && p <= reuseThrough }
+        return p > reuseAfter || p <= reuseThrough   // the allocator wrapped
+    }
+
+    private func closeKept(_ fd: Int32) {
+        _ = Glibc.close(fd)
+        keptDescriptors -= 1
     }
 
     /// Sets the friendly name of the process at `index` of ``processes`` (resolved by the
@@ -113,15 +297,41 @@ public final class ProcessTable {
         processes[index].namesGeneration = generation
     }
 
-    /// Reads one process into ``processes``. False if it vanished or is unreadable.
-    private func readProcess(_ pid: Int32, _ buffer: ReadBuffer) -> Bool {
-        guard let root = directory.descriptor,
-              case .success(let bytes) = buffer.fill(relativeTo: root, path.path("stat")),
+    /// Adds `pid` to this scan: `known` is its index in the previous scan, if it was there;
+    /// `read` false carries a known process over unread; `update` false reads a known process
+    /// only to check it is the same one (a pid that may have been reused), keeping its values.
+    /// False if it vanished or is unreadable.
+    private func visit(_ pid: Int32, known: Int?, read: Bool, update: Bool = true, _ buffer: ReadBuffer) -> Bool {
+        var kept = KeptFiles()
+        if let i = known {
+            kept = previousDescriptors[i]
+            previousDescriptors[i] = KeptFiles()
+            if !read {
+                carry(i, kept)
+                return true
+            }
+            if kept.cpu >= 0 {
+                if rereadKept(i, kept, update: update, buffer) { return true }
+                // ESRCH: the task the descriptors were opened on is gone; the pid, if listed,
+                // is a new process (or the statm read failed: gone between the two reads).
+                close(kept)
+                kept = KeptFiles()
+            }
+        }
+        guard let root = directory.descriptor else { return false }
+        statReads &+= 1
+        guard case .success(let bytes) = buffer.fill(relativeTo: root, path.path("stat")),
               let stat = ProcessStat(parsing: bytes) else { return false }
 
         var sample: ProcessSample
         let isNew: Bool
-        if let i = previousIndexByPid[pid], previous[i].startTime == stat.startTime {
+        // A process read through kept descriptors counts CPU from schedstat: never compare it
+        // with stat's ticks (its descriptors failed, so this is a new process anyway).
+        if let i = known, !wasKept(i), previous[i].startTime == stat.startTime {
+            if !update {
+                carry(i, kept)
+                return true
+            }
             sample = previous[i]
             matched[i] = true
             sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
@@ -141,7 +351,9 @@ public final class ProcessTable {
         sample.residentKiB = residentKiB
         sample.isKernelThread = stat.isKernelThread
 
-        if stat.rssPages == 0 {
+        if isNew, keepsDescriptors, keptDescriptors + 2 <= descriptorBound, let files = openKept(&sample, root, buffer) {
+            kept = files
+        } else if stat.rssPages == 0 {
             sample.privateKiB = 0
         } else if refreshPrivate {
             // Gone between stat and statm: skip it rather than report it with no memory.
@@ -150,11 +362,92 @@ public final class ProcessTable {
             sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
         }
         if isNew { readNames(&sample, root) }
-
-        if sample.state == 0x52 { runningCount += 1 }  // "R"
-        indexByPid.set(pid, processes.count)
-        processes.append(sample)
+        kept.memoryWatched = isNew || sample.cpuDelta > 0
+        append(sample, kept)
         return true
+    }
+
+    /// Whether the previous scan's process at `index` was read through kept descriptors
+    /// (its CPU ticks come from schedstat). Its descriptors were taken by ``visit``.
+    private func wasKept(_ index: Int) -> Bool { previous[index].cpuFromSchedstat }
+
+    private func append(_ sample: ProcessSample, _ kept: KeptFiles) {
+        if sample.state == 0x52 { runningCount += 1 }  // "R"
+        indexByPid.set(sample.pid, processes.count)
+        processes.append(sample)
+        descriptors.append(kept)
+    }
+
+    /// A known process carried over unread, with its descriptors.
+    private func carry(_ index: Int, _ kept: KeptFiles) {
+        matched[index] = true
+        append(previous[index], kept)
+    }
+
+    /// Re-reads a process through its kept descriptors: `schedstat` (CPU time; its read
+    /// failing with `ESRCH` is the exit), then `statm` (memory). False if it cannot be read.
+    private func rereadKept(_ index: Int, _ kept: KeptFiles, update: Bool, _ buffer: ReadBuffer) -> Bool {
+        statReads &+= 1
+        guard case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: kept.cpu)),
+              let ns = schedstatRuntime(bytes) else { return false }
+        if !update {
+            carry(index, kept)
+            return true
+        }
+        var sample = previous[index]
+        let ticks = ns / nanosecondsPerTick
+        sample.cpuDelta = ticks >= sample.cpuTicks ? ticks - sample.cpuTicks : 0
+        sample.cpuTicks = ticks
+        // A process that did not run since its last read did not touch its memory: statm is
+        // read again only when it ran, and otherwise every tenth scan, staggered by pid (as
+        // for stat's rss above), for what reclaim and swap take from it meanwhile.
+        let ran = sample.cpuDelta > 0
+        var kept = kept
+        kept.memoryWatched = ran
+        let due = (UInt32(truncatingIfNeeded: sample.pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
+        if kept.memory >= 0 && (ran || due) {
+            memoryRereads &+= 1
+            guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),
+                  let statm = ProcessStatm(parsing: m) else { return false }
+            sample.residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+            sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+        }
+        matched[index] = true
+        append(sample, kept)
+        return true
+    }
+
+    /// Opens and keeps a new process's `schedstat` and (when it has memory) `statm`, and reads
+    /// its CPU time and memory from them. Nil (nothing kept) if either cannot be read.
+    private func openKept(_ sample: inout ProcessSample, _ root: FileDescriptor, _ buffer: ReadBuffer) -> KeptFiles? {
+        guard case .success(let cpu) = root.openAt(path.path("schedstat")) else { return nil }
+        guard case .success(let bytes) = buffer.fill(from: cpu), let ns = schedstatRuntime(bytes) else {
+            cpu.close()
+            return nil
+        }
+        var files = KeptFiles(cpu: cpu.rawValue, memory: -1)
+        if !sample.isKernelThread {
+            guard case .success(let memory) = root.openAt(path.path("statm")) else { cpu.close(); return nil }
+            guard case .success(let m) = buffer.fill(from: memory), let statm = ProcessStatm(parsing: m) else {
+                cpu.close(); memory.close()
+                return nil
+            }
+            files.memory = memory.rawValue
+            sample.residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+            sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+            keptDescriptors += 1
+        } else {
+            sample.privateKiB = 0
+        }
+        keptDescriptors += 1
+        sample.cpuTicks = ns / nanosecondsPerTick
+        sample.cpuFromSchedstat = true
+        return files
+    }
+
+    private func close(_ kept: KeptFiles) {
+        if kept.cpu >= 0 { closeKept(kept.cpu) }
+        if kept.memory >= 0 { closeKept(kept.memory) }
     }
 
     /// Fills the command line, executable name and best name of a new process.
@@ -186,4 +479,44 @@ private func processID(_ name: UnsafeRawBufferPointer) -> Int32? {
         value = value * 10 + Int64(b - 0x30)
     }
     return value > 0 && value <= Int64(Int32.max) ? Int32(value) : nil
+}
+
+/// What the kernel counts of tasks: /proc/stat's `processes` (every fork and clone since
+/// boot) and /proc/loadavg's scheduling-entity total and last pid allocated. Equal in two
+/// samples, no task was created between them (the fork count would have moved) and none
+/// was reaped (the total would have fallen): the list of processes is the same.
+public struct TaskCounters: Equatable, Sendable {
+    public var forks: UInt64
+    public var tasks: UInt32
+    public var lastPid: UInt32
+
+    public init(forks: UInt64, tasks: UInt32, lastPid: UInt32) {
+        self.forks = forks
+        self.tasks = tasks
+        self.lastPid = lastPid
+    }
+
+    /// The counters of one sample's readings; nil unless both have what is needed.
+    public init?(forks: UInt64?, loadAverage: LoadAverage?) {
+        guard let forks, let loadAverage, let lastPid = loadAverage.lastPid else { return nil }
+        self.init(forks: forks, tasks: loadAverage.entities, lastPid: lastPid)
+    }
+}
+
+/// The descriptors kept open for one process on a real procfs: `PID/schedstat` (its CPU
+/// time; a read failing with `ESRCH` means the task is gone) and `PID/statm` (its memory;
+/// none for a kernel thread). -1: not open.
+struct KeptFiles {
+    var cpu: Int32 = -1
+    var memory: Int32 = -1
+    /// New since the last refresh, or it ran before its last read: its memory is re-read
+    /// every scan, not only at the refresh (``ProcessTable/rereadActiveMemory(_:)``). Kept
+    /// here, beside the descriptors, not in the sample: it is the table's bookkeeping.
+    var memoryWatched = false
+}
+
+/// The first field of `PID/schedstat`: time spent on the CPU, nanoseconds.
+private func schedstatRuntime(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+    var s = ByteScanner(bytes)
+    return s.unsigned()
 }

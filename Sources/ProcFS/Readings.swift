@@ -31,6 +31,9 @@ public struct CPUStat: Equatable, Sendable {
     public var procsRunning: UInt32 = 0
     /// `procs_blocked`.
     public var procsBlocked: UInt32 = 0
+    /// `processes`: tasks created (every fork and clone, threads too) since boot; nil when
+    /// the file has no such line.
+    public var forks: UInt64?
     public init() {}
 }
 
@@ -68,6 +71,8 @@ public struct LoadAverage: Equatable, Sendable {
     public var load1: UInt32 = 0, load5: UInt32 = 0, load15: UInt32 = 0
     public var runnable: UInt32 = 0
     public var entities: UInt32 = 0
+    /// The last pid the kernel allocated (in the reader's pid namespace); nil when absent.
+    public var lastPid: UInt32?
     public init() {}
 }
 
@@ -109,10 +114,13 @@ public struct ProcessSample: Equatable, Sendable {
     public var state: UInt8 = 0
     /// Kernel threads have no memory map and an empty cmdline.
     public var isKernelThread: Bool = false
+    /// ``cpuTicks`` is `PID/schedstat`'s run time in clock ticks (read through kept
+    /// descriptors on a real procfs), not `PID/stat`'s utime + stime.
+    public var cpuFromSchedstat: Bool = false
     /// Field 22 of /proc/PID/stat (ticks after boot): with `pid`, the process's identity,
     /// so a reused pid is seen as a new process.
     public var startTime: UInt64 = 0
-    /// utime + stime, clock ticks.
+    /// utime + stime, clock ticks (or schedstat's run time in ticks: ``cpuFromSchedstat``).
     public var cpuTicks: UInt64 = 0
     /// Ticks used since the previous scan; 0 for a process first seen in this scan.
     public var cpuDelta: UInt64 = 0

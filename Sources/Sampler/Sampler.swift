@@ -113,11 +113,14 @@ public final class Sampler {
         let ticksPerCore = cpu.sample(into: &snapshot, buffer: buffer)
         let availableRise = memory.sample(into: &snapshot, buffer: buffer)
         uptime.sample(into: &snapshot, buffer: buffer)
-        load.sample(into: &snapshot, buffer: buffer)
+        let loadAverage = load.sample(into: &snapshot, buffer: buffer)
         pressure.sample(into: &snapshot, buffer: buffer)
         battery.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
+        // Read before the process scan (/proc/stat by the CPU probe, /proc/loadavg by the load
+        // probe): a task created after these reads moves them for the next sample.
+        let counters = TaskCounters(forks: cpu.forks, loadAverage: loadAverage)
         processes.sample(into: &snapshot, buffer: buffer, ticksPerCore: ticksPerCore, availableRiseKiB: availableRise,
-                         realtimeMs: realtimeMs)
+                         realtimeMs: realtimeMs, counters: counters)
         disks.sample(into: &snapshot, realtimeMs: realtimeMs)
         diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
         temperature.sample(into: &snapshot, buffer: buffer)

@@ -11,6 +11,10 @@ public struct SamplerConfiguration: Equatable {
     public var runtimeDirectory: String?
     /// Take two samples one interval apart, write one snapshot, exit.
     public var once = false
+    /// Every process's CPU time and memory (the top lists) are re-read at least this often,
+    /// milliseconds (top's default delay is 3 s); in between, only processes that are new,
+    /// may have been given a reused pid, or exited are read (docs/performance.md). 0: every sample.
+    public var processRefreshMs: UInt32 = 3000
     /// MemAvailable rises below this are not reported as memory freed by an exit.
     public var freedThresholdKiB: UInt64 = 4 * 1024
     /// Battery discharging at or below this percent is urgent.

@@ -13,6 +13,9 @@ struct CPUProbe {
     /// The aggregate line of the last reading (ticks since boot), for the Prometheus
     /// export's counters; nil when the last reading failed.
     private(set) var lastTotal: CPUTimes?
+    /// /proc/stat's `processes` (tasks created since boot) in this sample's reading; nil
+    /// when the reading failed or had none. The process probe lists /proc only when it moved.
+    private(set) var forks: UInt64?
 
     init(procRoot: String) {
         reader = CPUStatReader(procRoot: procRoot)
@@ -25,8 +28,10 @@ struct CPUProbe {
         guard let stat = reader.update(buffer) else {
             havePrevious = false
             lastTotal = nil
+            forks = nil
             return 0
         }
+        forks = stat.forks
         s.bootTime = stat.bootTime
         s.runningCount = stat.procsRunning
         var ticksPerCore: UInt64 = 0

@@ -35,11 +35,21 @@ final class ProcessProbe {
     private(set) var freedKiBTotal: UInt64 = 0
     private(set) var scanned = false
 
+    /// Samples between two reads of every process (1: each sample), from ``SamplerConfiguration/processRefreshMs``.
+    private let refreshSamples: UInt32
+    private var samplesSinceRefresh: UInt32 = 0
+    /// Ticks per core since the last refresh, and over the span the processes' `cpuDelta`
+    /// covers (between the last two refreshes): the CPU shares' scale. 0: no shares yet.
+    private var spanTicks: UInt64 = 0
+    private var shareTicks: UInt64 = 0
+
     /// What one scan gives (a constant: an array literal per sample would allocate).
     static let parts: SnapshotSections = [.processes, .top, .exits]
 
     init(configuration: SamplerConfiguration) {
         table = ProcessTable(procRoot: configuration.procRoot)
+        let interval = max(1, configuration.intervalMs)
+        refreshSamples = max(1, configuration.processRefreshMs / interval + (configuration.processRefreshMs % interval == 0 ? 0 : 1))
         let hz = sysconf(Int32(_SC_CLK_TCK))
         exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB, ticksPerSecond: hz > 0 ? UInt64(hz) : 100)
         rules = RulesWatcher(path: configuration.rulesPath, builtins: configuration.builtinBookmarks)
@@ -49,9 +59,21 @@ final class ProcessProbe {
 
     /// Fills the processes, top and exits parts. `ticksPerCore` scales CPU shares (0: none
     /// yet); `availableRiseKiB` is what the memory probe saw MemAvailable rise by.
+    /// `counters`: the kernel's task counters of this sample (nil: unknown), read before the
+    /// scan; while they stand still the proc root is not listed (``ProcessTable/scan(_:counters:refresh:)``).
     func sample(into s: inout Snapshot, buffer: ReadBuffer, ticksPerCore: UInt64, availableRiseKiB: UInt64,
-                realtimeMs: UInt64) {
-        guard table.scan(buffer) else { return }
+                realtimeMs: UInt64, counters: TaskCounters? = nil) {
+        // Every process is read when the refresh period is up, or while there are no CPU
+        // shares yet (the first two samples: one to prime, one to measure).
+        spanTicks = saturatingSum(spanTicks, ticksPerCore)
+        samplesSinceRefresh &+= 1
+        let refresh = samplesSinceRefresh >= refreshSamples || shareTicks == 0 || ticksPerCore == 0
+        guard table.scan(buffer, counters: counters, refresh: refresh) else { return }
+        if refresh {
+            shareTicks = ticksPerCore == 0 ? 0 : spanTicks
+            spanTicks = 0
+            samplesSinceRefresh = 0
+        }
         scanned = true
         s.available.formUnion(ProcessProbe.parts)
         resolveNames()
@@ -59,14 +81,14 @@ final class ProcessProbe {
         // in-place updates copy the whole table.
         let processes = table.processes
         s.processCount = UInt32(clamping: processes.count)
-        if ticksPerCore > 0 {
+        if shareTicks > 0 {
             topByCPU.select(processes) { $0.cpuDelta }
         } else {
             topByCPU.select([]) { $0.cpuDelta }
         }
         topByMemory.select(processes) { $0.privateKiB }
-        ProcessProbe.fill(&s.topCPU, from: processes, indices: topByCPU.indices, ticksPerCore: ticksPerCore)
-        ProcessProbe.fill(&s.topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: ticksPerCore)
+        ProcessProbe.fill(&s.topCPU, from: processes, indices: topByCPU.indices, ticksPerCore: shareTicks)
+        ProcessProbe.fill(&s.topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: shareTicks)
         if !table.exited.isEmpty {
             let freed = exitTracker.record(table.exited, availableRiseKiB: availableRiseKiB, timeMs: realtimeMs,
                                            uptimeCentiseconds: s.uptimeCentiseconds, into: &s.exits, names: &exitNames)

@@ -18,10 +18,13 @@ struct LoadProbe {
     private let reader: LoadAverageReader
     init(procRoot: String) { reader = LoadAverageReader(procRoot: procRoot) }
 
-    func sample(into s: inout Snapshot, buffer: ReadBuffer) {
-        guard let load = reader.update(buffer) else { return }
+    /// Returns this sample's reading (nil when unreadable): the process probe's change counters.
+    @discardableResult
+    func sample(into s: inout Snapshot, buffer: ReadBuffer) -> LoadAverage? {
+        guard let load = reader.update(buffer) else { return nil }
         s.load1 = load.load1; s.load5 = load.load5; s.load15 = load.load15
         s.available.insert(.load)
+        return load
     }
 }
 

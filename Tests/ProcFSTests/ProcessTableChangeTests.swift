@@ -1,0 +1,272 @@
+import Foundation
+import XCTest
+import TestSupport
+@testable import ProcFS
+
+/// The scan's shortcuts: no listing while the kernel's task counters stand still, known
+/// processes carried over unread between refreshes (but a pid that may have been reused is
+/// read), and `PID/stat` descriptors kept open on a real procfs.
+final class ProcessTableChangeTests: XCTestCase {
+    private let buffer = ReadBuffer(capacity: 256)
+    private let quiet = TaskCounters(forks: 4321, tasks: 345, lastPid: 30)
+
+    private func pids(_ list: [ProcessSample]) -> [Int32] { list.map(\.pid).sorted() }
+
+    private func liveTable(_ fixture: String = "procs-exit/scan1/proc") throws -> (ProcessTable, LiveTree) {
+        let tree = try LiveTree()
+        try tree.mirror(fixture)
+        return (ProcessTable(procRoot: tree.path, pageSizeKiB: 4), tree)
+    }
+
+    func testFixtureTreeKeepsNoDescriptors() throws {
+        let (table, tree) = try liveTable()
+        defer { withExtendedLifetime(tree) {} }
+        table.scan(buffer, counters: quiet)
+        XCTAssertFalse(table.keepsDescriptors)
+        XCTAssertEqual(table.keptDescriptors, 0)
+    }
+
+    func testUnchangedCountersSkipTheListing() throws {
+        let (table, tree) = try liveTable()
+        table.scan(buffer, counters: quiet)
+        XCTAssertTrue(table.listedLastScan)
+        XCTAssertEqual(pids(table.processes), [10, 20, 30])
+        // A directory appears but the counters say no task was created: not listed, not seen.
+        try FileManager.default.copyItem(atPath: tree.path + "/10", toPath: tree.path + "/11")
+        table.scan(buffer, counters: quiet)
+        XCTAssertFalse(table.listedLastScan)
+        XCTAssertEqual(table.listings, 1)
+        XCTAssertEqual(pids(table.processes), [10, 20, 30])
+        XCTAssertTrue(table.exited.isEmpty)
+        // The known processes were still read: their CPU moved.
+        let stat = try String(contentsOfFile: tree.path + "/10/stat", encoding: .utf8)
+        try writeFile(tree.path + "/10/stat", stat.replacingOccurrences(of: " 100 20 ", with: " 110 20 "))
+        table.scan(buffer, counters: quiet)
+        XCTAssertFalse(table.listedLastScan)
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuDelta, 10)
+    }
+
+    func testMovedCountersList() throws {
+        let (table, tree) = try liveTable()
+        table.scan(buffer, counters: quiet)
+        try FileManager.default.copyItem(atPath: tree.path + "/10", toPath: tree.path + "/11")
+        var forked = quiet
+        forked.forks += 1
+        forked.tasks += 1
+        forked.lastPid = 11
+        table.scan(buffer, counters: forked)
+        XCTAssertTrue(table.listedLastScan)
+        XCTAssertEqual(pids(table.processes), [10, 11, 20, 30])
+        // A task reaped: the total fell, the fork count did not move. Listed; the exit shows now.
+        try FileManager.default.removeItem(atPath: tree.path + "/20")
+        var reaped = forked
+        reaped.tasks -= 1
+        table.scan(buffer, counters: reaped)
+        XCTAssertTrue(table.listedLastScan)
+        XCTAssertEqual(pids(table.processes), [10, 11, 30])
+        XCTAssertEqual(pids(table.exited), [20])
+        XCTAssertEqual(table.listings, 3)
+    }
+
+    func testNoCountersAlwaysList() throws {
+        let (table, tree) = try liveTable()
+        defer { withExtendedLifetime(tree) {} }
+        table.scan(buffer)
+        table.scan(buffer)
+        XCTAssertTrue(table.listedLastScan)
+        XCTAssertEqual(table.listings, 2)
+    }
+
+    func testAnUnreadableKnownProcessHasExitedEvenWithoutAListing() throws {
+        let (table, tree) = try liveTable()
+        table.scan(buffer, counters: quiet)
+        try FileManager.default.removeItem(atPath: tree.path + "/20")
+        table.scan(buffer, counters: quiet)
+        XCTAssertFalse(table.listedLastScan)
+        XCTAssertEqual(pids(table.processes), [10, 30])
+        XCTAssertEqual(pids(table.exited), [20])
+    }
+
+    func testWithoutRefreshKnownProcessesAreCarriedUnreadButNewAndPossiblyReusedPidsAreRead() throws {
+        let (table, tree) = try liveTable()
+        table.scan(buffer, counters: quiet)                    // lastPid 30
+        let readsBefore = table.statReads
+        // scan2: 20 exited, 30 is a new process on a reused pid, 40 is new.
+        try tree.mirror("procs-exit/scan2/proc")
+        let moved = TaskCounters(forks: 4323, tasks: 346, lastPid: 40)
+        table.scan(buffer, counters: moved, refresh: false)
+        XCTAssertTrue(table.listedLastScan)
+        // 10 (≤ 30, not allocated since) is carried over unread: its old ticks stay.
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 120)
+        // Only (30, 40] was allocated since: 30 itself cannot be new, so it is carried too
+        // (this fixture's new 30 could not happen on a real kernel); only 40 is read.
+        XCTAssertEqual(table.statReads - readsBefore, 1)
+        XCTAssertEqual(pids(table.processes), [10, 30, 40])
+        XCTAssertEqual(pids(table.exited), [20])
+    }
+
+    func testAPidInTheAllocatedRangeIsReadAgainAndItsReuseIsAnExit() throws {
+        let (table, tree) = try liveTable()
+        table.scan(buffer, counters: TaskCounters(forks: 4321, tasks: 345, lastPid: 25))
+        try tree.mirror("procs-exit/scan2/proc")
+        // Pids 26 … 40 were allocated since: 30 may be a new process, and is.
+        table.scan(buffer, counters: TaskCounters(forks: 4330, tasks: 346, lastPid: 40), refresh: false)
+        XCTAssertEqual(table.processes.first { $0.pid == 30 }?.name.text, "newthirty")
+        XCTAssertEqual(pids(table.exited), [20, 30])
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 120)   // unread
+        // The allocator wrapped (40 → pid_max, then from the bottom through 12): 10 may be new,
+        // and is read to check; the same process, it keeps the values of the last refresh.
+        let reads = table.statReads
+        table.scan(buffer, counters: TaskCounters(forks: 4340, tasks: 346, lastPid: 12), refresh: false)
+        XCTAssertEqual(table.statReads - reads, 1)
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 120)
+        XCTAssertTrue(table.exited.isEmpty)
+    }
+
+    func testSoManyForksThatPidsMayHaveComeRoundReadEveryKnownProcess() throws {
+        let (table, tree) = try liveTable()
+        table.scan(buffer, counters: TaskCounters(forks: 4321, tasks: 345, lastPid: 30))
+        try writeFile(tree.path + "/10/stat", try String(contentsOfFile: tree.path + "/10/stat", encoding: .utf8)
+            .replacingOccurrences(of: " 100 20 ", with: " 110 20 "))
+        let reads = table.statReads
+        table.scan(buffer, counters: TaskCounters(forks: 4321 + ProcessTable.reuseForkBound, tasks: 345, lastPid: 31),
+                   refresh: false)
+        XCTAssertEqual(table.statReads - reads, 3)   // 10, 20 and 30 checked
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 120)   // values kept until the refresh
+        table.scan(buffer, counters: TaskCounters(forks: 4321 + ProcessTable.reuseForkBound, tasks: 345, lastPid: 31))
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuTicks, 130)
+        XCTAssertEqual(table.processes.first { $0.pid == 10 }?.cpuDelta, 10)
+    }
+
+    func testUnchangedCountersWithoutRefreshReadNothing() throws {
+        let (table, tree) = try liveTable()
+        defer { withExtendedLifetime(tree) {} }
+        table.scan(buffer, counters: quiet)
+        let reads = table.statReads
+        table.scan(buffer, counters: quiet, refresh: false)
+        XCTAssertEqual(table.statReads, reads)
+        XCTAssertEqual(pids(table.processes), [10, 20, 30])
+        XCTAssertTrue(table.exited.isEmpty)
+    }
+
+    // MARK: the real /proc
+
+    private func spawnSleeper() throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        p.arguments = ["1000"]
+        try p.run()
+        return p
+    }
+
+    func testRealProcKeepsDescriptorsAndAnExitedProcessFailsItsRead() throws {
+        let child = try spawnSleeper()
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)   // made up: never listed again
+        table.scan(buffer, counters: counters)
+        XCTAssertTrue(table.keepsDescriptors)
+        XCTAssertGreaterThan(table.keptDescriptors, 0)
+        XCTAssertTrue(table.processes.allSatisfy(\.cpuFromSchedstat))
+        XCTAssertEqual(table.keptDescriptors, keptFiles(table))
+        XCTAssertTrue(table.processes.contains { $0.pid == child.processIdentifier })
+        child.terminate()
+        child.waitUntilExit()
+        // Not listed: the kept descriptor's read fails (ESRCH), which is the exit.
+        table.scan(buffer, counters: counters)
+        XCTAssertFalse(table.listedLastScan)
+        XCTAssertTrue(table.exited.contains { $0.pid == child.processIdentifier })
+        XCTAssertFalse(table.processes.contains { $0.pid == child.processIdentifier })
+        XCTAssertEqual(table.keptDescriptors, keptFiles(table))
+    }
+
+    /// schedstat for every kept process, statm too unless it is a kernel thread.
+    private func keptFiles(_ table: ProcessTable) -> Int {
+        table.processes.reduce(0) { $0 + ($1.cpuFromSchedstat ? ($1.isKernelThread ? 1 : 2) : 0) }
+    }
+
+    func testRealProcDescriptorsAreBoundedAndTheRestAreOpenedEachTime() throws {
+        let table = ProcessTable(procRoot: "/proc", descriptorLimit: 3)
+        table.scan(buffer)
+        XCTAssertGreaterThan(table.processes.count, 3)
+        let kept = table.keptDescriptors
+        XCTAssertLessThanOrEqual(kept, 3)
+        XCTAssertGreaterThan(kept, 0)
+        XCTAssertEqual(kept, keptFiles(table))
+        let child = try spawnSleeper()
+        table.scan(buffer)
+        XCTAssertTrue(table.processes.contains { $0.pid == child.processIdentifier })
+        child.terminate()
+        child.waitUntilExit()
+        table.scan(buffer)
+        XCTAssertTrue(table.exited.contains { $0.pid == child.processIdentifier })
+        XCTAssertEqual(table.keptDescriptors, kept)
+    }
+
+    func testRealProcCPUTimeOfAKeptProcessComesFromSchedstat() throws {
+        let busy = Process()
+        busy.executableURL = URL(fileURLWithPath: "/bin/sh")
+        busy.arguments = ["-c", "while :; do :; done"]
+        try busy.run()
+        defer { busy.terminate(); busy.waitUntilExit() }
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        let first = try XCTUnwrap(table.processes.first { $0.pid == busy.processIdentifier })
+        XCTAssertTrue(first.cpuFromSchedstat)
+        usleep(300_000)
+        table.scan(buffer, counters: counters)
+        XCTAssertFalse(table.listedLastScan)
+        let second = try XCTUnwrap(table.processes.first { $0.pid == busy.processIdentifier })
+        XCTAssertGreaterThan(second.cpuDelta, 0)          // it spun for 0.3 s (clock ticks, not ns)
+        XCTAssertLessThan(second.cpuDelta, 200)
+        XCTAssertGreaterThan(second.privateKiB, 0)
+    }
+
+    func testRealProcMemoryOfAProcessThatDidNotRunIsNotReadAgain() throws {
+        var sleepers: [Process] = []
+        defer { for p in sleepers { p.terminate(); p.waitUntilExit() } }
+        for _ in 0..<40 { sleepers.append(try spawnSleeper()) }
+        usleep(300_000)   // started and asleep
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        let user = table.processes.filter { $0.cpuFromSchedstat && !$0.isKernelThread }.count
+        XCTAssertGreaterThanOrEqual(user, 40)
+        let before = table.memoryRereads
+        table.scan(buffer, counters: counters)
+        // The sleepers did not run: at most the tenth of them due this scan has statm read.
+        XCTAssertLessThan(table.memoryRereads - before, user - 30)
+    }
+
+    func testNoDescriptorsKeptWithALimitOfZero() {
+        let table = ProcessTable(procRoot: "/proc", descriptorLimit: 0)
+        table.scan(buffer)
+        XCTAssertFalse(table.keepsDescriptors)
+        XCTAssertEqual(table.keptDescriptors, 0)
+    }
+
+    func testForksAndLastPidAreParsed() {
+        var stat = CPUStat()
+        var text = Array("cpu  1 2 3 4\nprocesses 4321\nprocs_running 3\n".utf8)
+        text.withUnsafeBytes { XCTAssertTrue(CPUStatReader.parse($0, into: &stat)) }
+        XCTAssertEqual(stat.forks, 4321)
+        text = Array("cpu  1 2 3 4\n".utf8)
+        text.withUnsafeBytes { XCTAssertTrue(CPUStatReader.parse($0, into: &stat)) }
+        XCTAssertNil(stat.forks)
+        var load = LoadAverage()
+        text = Array("0.52 0.58 0.59 3/345 12345\n".utf8)
+        text.withUnsafeBytes { XCTAssertTrue(LoadAverageReader.parse($0, into: &load)) }
+        XCTAssertEqual(load.lastPid, 12345)
+        XCTAssertEqual(load.entities, 345)
+    }
+
+    func testCountersComeFromStatAndLoadavg() {
+        var load = LoadAverage()
+        load.entities = 345
+        XCTAssertNil(TaskCounters(forks: 1, loadAverage: load))   // no last pid
+        load.lastPid = 12345
+        XCTAssertEqual(TaskCounters(forks: 4321, loadAverage: load), TaskCounters(forks: 4321, tasks: 345, lastPid: 12345))
+        XCTAssertNil(TaskCounters(forks: nil, loadAverage: load))
+        XCTAssertNil(TaskCounters(forks: 1, loadAverage: nil))
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The whole status-bar footprint beside i3status, in one run on this machine's
+# real /proc: sysstatsd + one sysstats-bar --output i3bar against i3status
+# (cpu_usage, memory, load, battery all, tztime), at interval 1 s; CPU ms per
+# second, syscalls per second, wakeups per second and peak RSS per group, with
+# the machine's own processes and with 1,000 extra idle ones. slstatus is not
+# packaged in Debian and is not measured. See docs/performance.md, "Footprint
+# beside i3status", and bench/footprint.py for the method.
+#
+#   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--extra N,...]
+#                      [--sampler PATH] [--bar PATH]
+#
+# Defaults: 3 rounds × (20 s untraced + 6 s under strace) per load, loads 0 and
+# 1000: about 3 minutes. Prints a Markdown table (medians over the rounds) and
+# writes it to bench/out/footprint.md (raw records in bench/out/footprint.jsonl).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$(pwd)
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+need_bench_tools
+
+sampler="" bar="" pass=()
+while (($# > 0)); do
+    case $1 in
+        --sampler) sampler=$2; shift ;;
+        --bar) bar=$2; shift ;;
+        --rounds | --seconds | --trace-seconds | --extra) pass+=("$1" "$2"); shift ;;
+        -h | --help) sed -n '2,/^set/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+        *) echo "footprint.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+[[ -n $sampler ]] || sampler=$(release_binary sysstatsd)
+[[ -n $bar ]] || bar=$(release_binary sysstats-bar)
+
+make_work_dir sysstats-footprint
+mkdir -p "$root/bench/out"
+python3 "$root/bench/footprint.py" --sampler "$sampler" --bar "$bar" --work "$work" \
+    --out "$root/bench/out/footprint.jsonl" "${pass[@]}" | tee "$root/bench/out/footprint.md"
+say "wrote bench/out/footprint.md"
