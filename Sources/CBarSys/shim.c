@@ -94,40 +94,47 @@ static char **merged_environment(char *const extra[]) {
     return env;
 }
 
-static int spawn(const char *command, char *const extra_env[], int stdin_fd, int stdout_fd, short flags) {
+/// posix_spawn of `path` with stdin, stdout and stderr from the given descriptors (-1:
+/// /dev/null) and nothing else: a child (a command, a click action, the sampler, any of which
+/// may outlive the bar) must not keep the bar's descriptors, or its parent's, open — whoever
+/// waits for such a pipe's end would wait for the child's. The default signal mask and
+/// dispositions (the bar blocks and ignores some); `flags` adds a process group or a session.
+static int spawn_program(const char *path, char *const argv[], char *const env[],
+                         int in_fd, int out_fd, int err_fd, short flags) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     if (posix_spawn_file_actions_init(&actions) != 0) return -ENOMEM;
     if (posix_spawnattr_init(&attr) != 0) { posix_spawn_file_actions_destroy(&actions); return -ENOMEM; }
-    if (stdin_fd >= 0) {
-        posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    const int fds[3] = { in_fd, out_fd, err_fd };
+    for (int target = 0; target < 3; target++) {
+        if (fds[target] >= 0) {
+            posix_spawn_file_actions_adddup2(&actions, fds[target], target);
+        } else {
+            posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0);
+        }
     }
-    if (stdout_fd >= 0) {
-        posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    }
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    // Only stdin, stdout and stderr: a command (or a click action that outlives the bar)
-    // must not keep the bar's own descriptors, or its parent's, open.
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     sigset_t none, all;
     sigemptyset(&none);
     sigfillset(&all);
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setpgroup(&attr, 0);
+    if (flags & POSIX_SPAWN_SETPGROUP) posix_spawnattr_setpgroup(&attr, 0);
     posix_spawnattr_setflags(&attr, flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    char **env = merged_environment(extra_env);
-    char *argv[] = { "sh", "-c", (char *)command, NULL };
     pid_t pid = 0;
-    int error = env == NULL ? ENOMEM : posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, env);
-    free(env);
+    int error = posix_spawn(&pid, path, &actions, &attr, argv, env);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     return error == 0 ? (int)pid : -error;
+}
+
+static int spawn(const char *command, char *const extra_env[], int stdin_fd, int stdout_fd, short flags) {
+    char **env = merged_environment(extra_env);
+    if (env == NULL) return -ENOMEM;
+    char *argv[] = { "sh", "-c", (char *)command, NULL };
+    int pid = spawn_program("/bin/sh", argv, env, stdin_fd, stdout_fd, -1, flags);
+    free(env);
+    return pid;
 }
 
 int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd) {
@@ -198,30 +205,6 @@ int cbarsys_open_log(const char *path, long maximum) {
 }
 
 int cbarsys_spawn_daemon(const char *path, char *const argv[], int log_fd) {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    if (posix_spawn_file_actions_init(&actions) != 0) return -ENOMEM;
-    if (posix_spawnattr_init(&attr) != 0) { posix_spawn_file_actions_destroy(&actions); return -ENOMEM; }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    if (log_fd >= 0) {
-        posix_spawn_file_actions_adddup2(&actions, log_fd, 2);
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    }
-    // Nothing else the bar holds (a pipe of the bar's own parent, say) may outlive it in the
-    // sampler: whoever waits for that pipe's end would wait for the sampler's.
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     extern char **environ;
-    pid_t pid = 0;
-    int error = posix_spawn(&pid, path, &actions, &attr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    return error == 0 ? (int)pid : -error;
+    return spawn_program(path, argv, environ, -1, -1, log_fd, POSIX_SPAWN_SETSID);
 }

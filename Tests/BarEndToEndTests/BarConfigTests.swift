@@ -193,8 +193,7 @@ final class BarConfigTests: XCTestCase {
         }, "the clock ticks beside a command writing without pause: \(b.lines.suffix(3))")
         XCTAssertTrue(b.waitFor(timeout: 20) { $0.last?.hasSuffix(String(repeating: "a", count: 1024)) == true },
                       "a 50 MB line is cut at 1 KiB")
-        let status = try String(contentsOfFile: "/proc/\(b.pid)/status", encoding: .utf8)
-        let hwm = Int(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let hwm = try XCTUnwrap(peakResidentKiB(pid: b.pid))
         XCTAssertLessThan(hwm, 2048, "the bar's memory stays within its budget: \(hwm) KiB")
         XCTAssertEqual(b.stop(), 0)
     }

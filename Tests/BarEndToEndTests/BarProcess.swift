@@ -168,3 +168,12 @@ func sampleSnapshot(timestampMs: UInt64 = realtimeMs(), sequence: UInt64 = 1) ->
                          name: Array("job-\(sequence % 97)\"</span>".utf8))]
     return s
 }
+
+/// A process's peak resident memory (VmHWM), KiB; nil when it cannot be read.
+func peakResidentKiB(pid: Int32) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+    return nil
+}

@@ -43,12 +43,7 @@ extension I3barClientTests {
 
         // mem is the second block: between the first two separators. Each click shows its next form.
         for form in 1...3 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-            p.arguments = ["mousemove", "\((before[0] + before[1]) / 2)", "710", "click", "1"]
-            p.environment = ["DISPLAY": ":\(display)"]
-            try p.run()
-            p.waitUntilExit()
+            try click(display: display, x: (before[0] + before[1]) / 2, y: 710)
             usleep(400_000)
             try dir.publish(sampleSnapshot())
             usleep(300_000)

@@ -129,8 +129,7 @@ extension BarConfigTests {
         XCTAssertTrue(b.waitFor(timeout: 10) { self.block($0, named: "")?["full_text"] as? String == "ok" }, "\(b.lines.suffix(3))")
         for line in b.lines.dropFirst(2) { XCTAssertNotNil(array(line), "every line is one well-formed array: \(line.prefix(200))") }
         XCTAssertFalse(b.lines.joined().contains("xxxxxxxx"), "the oversized line was dropped")
-        let status = try String(contentsOfFile: "/proc/\(b.pid)/status", encoding: .utf8)
-        let hwm = Int(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let hwm = try XCTUnwrap(peakResidentKiB(pid: b.pid))
         XCTAssertLessThan(hwm, 2048, "the bar's memory stays within its budget: \(hwm) KiB")
         XCTAssertEqual(b.stop(), 0)
     }

@@ -166,12 +166,7 @@ final class I3barClientTests: XCTestCase {
         var done = false
         let deadline = Date().addingTimeInterval(15)
         while !done && Date() < deadline {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-            p.arguments = ["mousemove", "790", "594", "click", "1"]
-            p.environment = ["DISPLAY": ":\(display)"]
-            try p.run()
-            p.waitUntilExit()
+            try click(display: display, x: 790, y: 594)
             usleep(300_000)
             done = FileManager.default.fileExists(atPath: clicked)
         }
@@ -213,17 +208,22 @@ final class I3barClientTests: XCTestCase {
         var done = false
         let deadline = Date().addingTimeInterval(15)
         while !done && Date() < deadline {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-            p.arguments = ["mousemove", "790", "594", "click", "1"]
-            p.environment = ["DISPLAY": ":\(display)"]
-            try p.run()
-            p.waitUntilExit()
+            try click(display: display, x: 790, y: 594)
             usleep(300_000)
             done = FileManager.default.fileExists(atPath: clicked)
         }
         XCTAssertEqual(try? String(contentsOfFile: clicked, encoding: .utf8), "1 echo a\"b\\\n", session.text)
         XCTAssertTrue(session.i3.isRunning)
+    }
+
+    /// A left click at (x, y) on `display`, by xdotool.
+    func click(display: Int, x: Int, y: Int) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        p.arguments = ["mousemove", "\(x)", "\(y)", "click", "1"]
+        p.environment = ["DISPLAY": ":\(display)"]
+        try p.run()
+        p.waitUntilExit()
     }
 
     /// True when a sysstats-bar with this runtime dir is running.

@@ -129,11 +129,5 @@ final class X11RootTests: XCTestCase {
         XCTAssertFalse(names.contains("xcb_"), "no X code is linked into the text-mode binary")
     }
 
-    func vmHWM(pid: Int32) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        }
-        return nil
-    }
+    func vmHWM(pid: Int32) -> Int? { peakResidentKiB(pid: pid) }
 }
