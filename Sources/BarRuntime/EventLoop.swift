@@ -504,7 +504,8 @@ public struct Bar<Sink: BarSink> {
             }
             if ready == 0 {
                 // Staleness timer, the clock, a command due, or the retry for a missing or refused runtime dir.
-                if !isCurrent(nowMs()) && starter.startIfNeeded(nowMs: nowMs()) && watch < 0 && addWatch() { _ = load() }
+                // Nothing current: start a sampler if none runs (the line below then watches its directory).
+                if !isCurrent(nowMs()) { _ = starter.startIfNeeded(nowMs: nowMs()) }
                 if watch < 0 && addWatch() { _ = load() } else if !dirChecked { _ = load() }
                 _ = commands.runDue(nowMs: nowMs(), renderer: &renderer)
                 emit()

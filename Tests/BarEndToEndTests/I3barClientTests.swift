@@ -163,13 +163,7 @@ final class I3barClientTests: XCTestCase {
         let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --config \(config.path)",
                                   display: display, screen: "800x600x24")
         // i3bar sits at the bottom; the status line is right-aligned: the block is at the right end.
-        var done = false
-        let deadline = Date().addingTimeInterval(15)
-        while !done && Date() < deadline {
-            try click(display: display, x: 790, y: 594)
-            usleep(300_000)
-            done = FileManager.default.fileExists(atPath: clicked)
-        }
+        try click(display: display, x: 790, y: 594, until: clicked)
         XCTAssertEqual(try? String(contentsOfFile: clicked, encoding: .utf8), "1 clickme here\n", session.text)
         XCTAssertTrue(session.i3.isRunning)
         XCTAssertFalse(session.text.localizedCaseInsensitiveContains("error"), session.text)
@@ -205,15 +199,18 @@ final class I3barClientTests: XCTestCase {
         let display = 490 + Int(getpid() % 100)
         let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --config \(config.path)",
                                   display: display, screen: "800x600x24")
-        var done = false
-        let deadline = Date().addingTimeInterval(15)
-        while !done && Date() < deadline {
-            try click(display: display, x: 790, y: 594)
-            usleep(300_000)
-            done = FileManager.default.fileExists(atPath: clicked)
-        }
+        try click(display: display, x: 790, y: 594, until: clicked)
         XCTAssertEqual(try? String(contentsOfFile: clicked, encoding: .utf8), "1 echo a\"b\\\n", session.text)
         XCTAssertTrue(session.i3.isRunning)
+    }
+
+    /// Clicks at (x, y) every 0.3 s until `file` exists (the bar may still be starting), 15 s at most.
+    func click(display: Int, x: Int, y: Int, until file: String) throws {
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: file) && Date() < deadline {
+            try click(display: display, x: x, y: y)
+            usleep(300_000)
+        }
     }
 
     /// A left click at (x, y) on `display`, by xdotool.
