@@ -50,7 +50,9 @@ let package = Package(
         // The snapshot in Prometheus's text format for node_exporter's textfile collector
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
         .target(name: "PrometheusText", dependencies: ["SnapshotCodec", "UTF8Text"]),
-        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText"]),
+        // renameat2(RENAME_EXCHANGE), which Swift's Glibc module does not declare.
+        .target(name: "CSamplerSys"),
+        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys"]),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], linkerSettings: staticExecutable),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it

@@ -149,17 +149,22 @@ public struct Bar<Sink: BarSink> {
             case .refused(let why): problem = why; return .refused
             }
         }
-        let n = readFile(snapshotPath, into: fileBuffer)
-        if n == notRegularFile { problem = "snapshot is not a regular file: refused"; return .refused }
-        if n < 0 { return .missing }
-        do throws(SnapshotDecodeError) {
-            try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
-            haveSnapshot = true
-            return .fresh
-        } catch {
-            problem = error.message
-            return .refused
+        // A refused file is read once more: the sampler rewrites the file a reader opened one
+        // interval before (its two files take turns), and a reader that slow may have read
+        // it mid-write; the checksum refused that read, the next open finds the new one.
+        for attempt in 0..<2 {
+            let n = readFile(snapshotPath, into: fileBuffer)
+            if n == notRegularFile { problem = "snapshot is not a regular file: refused"; return .refused }
+            if n < 0 { return .missing }
+            do throws(SnapshotDecodeError) {
+                try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
+                haveSnapshot = true
+                return .fresh
+            } catch {
+                if attempt == 1 { problem = error.message }
+            }
         }
+        return .refused
     }
 
     func nowMs() -> UInt64 { UInt64(cbarsys_realtime_ms()) }
@@ -236,7 +241,7 @@ public struct Bar<Sink: BarSink> {
 
     /// Watches the runtime dir for the sampler's rename; false when the dir is not there (yet).
     mutating func addWatch() -> Bool {
-        // Only the rename wakes us: the sampler's writes to .snapshot.tmp do not.
+        // Only the exchange (or rename) of `snapshot` wakes us: writes into .snapshot.tmp do not.
         let mask = UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
         watch = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }

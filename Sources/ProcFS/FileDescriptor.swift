@@ -66,6 +66,22 @@ public struct FileDescriptor: Equatable {
         return nil
     }
 
+    /// Writes all of `bytes` at `offset` (`pwrite(2)`, as many calls as it takes); the file
+    /// position does not move. Returns nil, or the error that stopped it.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer, atOffset offset: Int) -> Errno? {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.pwrite(rawValue, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .current
+            }
+            if n == 0 { return Errno(rawValue: EIO) }
+            done += n
+        }
+        return nil
+    }
+
     /// ``writeAll(_:)`` of an array.
     public func writeAll(_ bytes: [UInt8]) -> Errno? { bytes.withUnsafeBytes { writeAll($0) } }
 

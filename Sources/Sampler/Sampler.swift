@@ -44,7 +44,7 @@ public final class Sampler {
         kernel = KernelRelease.read(procRoot: procRoot)
         cpu = CPUProbe(procRoot: procRoot)
         memory = MemoryProbe(procRoot: procRoot, kernel: kernel)
-        uptime = UptimeProbe(procRoot: procRoot)
+        uptime = UptimeProbe(procRoot: procRoot, readsThisMachine: configuration.readsThisMachine)
         load = LoadProbe(procRoot: procRoot)
         pressure = PressureProbe(procRoot: procRoot, kernel: kernel)
         battery = BatteryProbe(sysRoot: configuration.sysRoot)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ProcFS
 import SnapshotCodec
+import CSamplerSys
 
 /// Why a snapshot was not written.
 public enum SnapshotWriteError: Error, Equatable, CustomStringConvertible {
@@ -22,9 +23,19 @@ public enum SnapshotWriteError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Writes snapshots atomically: a temporary file in the same directory, then
-/// `renameat(2)` over `snapshot`, so a reader never sees half a file and an
-/// inotify watch on the directory sees one `IN_MOVED_TO` per snapshot.
+/// Publishes snapshots atomically: the new bytes go into a second file in the same
+/// directory, `.snapshot.tmp`, which is then exchanged with `snapshot` in one
+/// `renameat2(RENAME_EXCHANGE)`, so a reader never sees half a file and an inotify watch
+/// on the directory sees one `IN_MOVED_TO` of `snapshot` per snapshot.
+///
+/// Both files stay open: the one just replaced becomes the next one written (`pwrite` at 0,
+/// cut to length when the new snapshot is shorter). In steady state that is three calls per
+/// snapshot (lstat, fstat, pwrite, renameat2) where create + write + close + rename (the first two
+/// writes, and every write on a file system that cannot exchange) frees and allocates an
+/// inode each time: a quarter of the sampler's system-wide cost (docs/performance.md). A
+/// reader would see a file being rewritten only if it held `snapshot` open for a whole
+/// interval between its open and its read; the body's checksum catches that and readers
+/// read again (``SnapshotCodec`` `badChecksum`).
 ///
 /// It keeps the runtime directory open and works relative to that descriptor, checks
 /// once per write (one lstat) that the path still names it, and re-creates and re-locks
@@ -36,6 +47,12 @@ public final class SnapshotWriter {
     private let temporaryNameC: [CChar]
     /// Reused encoding buffer: steady state allocates nothing.
     private var bytes: [UInt8] = []
+    /// The file now named `snapshot` (put there by this writer) and the one now named
+    /// `.snapshot.tmp` (written next), with their sizes; -1 when not open.
+    private var published: Int32 = -1, publishedSize = 0
+    private var spare: Int32 = -1, spareSize = 0
+    /// Cleared when the file system refused RENAME_EXCHANGE: create + rename from then on.
+    private var exchanges = true
 
     /// A writer into `directory`, opened and locked by ``RuntimeDirectory/openForSampler(_:)``.
     public init(directory: OpenRuntimeDirectory) {
@@ -46,40 +63,89 @@ public final class SnapshotWriter {
         bytes.reserveCapacity(Snapshot.maximumEncodedSize)
     }
 
-    /// Encodes and writes `snapshot`. Five syscalls: lstat (the directory is still ours),
-    /// openat, write, close, renameat.
+    deinit { closeFiles() }
+
+    /// Encodes and publishes `snapshot`.
     public func write(_ snapshot: Snapshot) -> Result<Void, SnapshotWriteError> {
         if !directory.isStillAtPath() {
+            closeFiles()
             if case .failure(let e) = reopenDirectory() { return .failure(e) }
         }
         snapshot.encode(into: &bytes)
+        if spare >= 0 && published >= 0 && exchanges {
+            if exchangeIntoPlace() { return .success(()) }
+            // A file was removed or replaced behind our back, or the file system cannot
+            // exchange: start again from a new file.
+            closeFiles()
+        }
+        return createAndRename()
+    }
+
+    /// Rewrites the spare file and swaps it with `snapshot`. False (nothing published) if
+    /// either step failed.
+    private func exchangeIntoPlace() -> Bool {
+        // Still linked: were it removed or renamed over, `.snapshot.tmp` would be another file
+        // (or none), and exchanging would publish that one.
+        var info = stat()
+        guard fstat(spare, &info) == 0, info.st_nlink > 0 else { return false }
+        let written = bytes.withUnsafeBytes { FileDescriptor(rawValue: spare).writeAll($0, atOffset: 0) }
+        if written != nil { return false }
+        if spareSize > bytes.count && ftruncate(spare, off_t(bytes.count)) != 0 { return false }
+        spareSize = bytes.count
+        let dir = directory.descriptor.rawValue
+        if csamplersys_exchange(dir, temporaryNameC, nameC) != 0 {
+            if errno == EINVAL || errno == ENOSYS { exchanges = false }
+            return false
+        }
+        swap(&spare, &published)
+        swap(&spareSize, &publishedSize)
+        return true
+    }
+
+    /// Creates `.snapshot.tmp` afresh, writes it and renames it over `snapshot`. The file
+    /// stays open as the published one; the one it replaced becomes the spare only through an
+    /// exchange, so the next write creates the spare (then exchanges from there on).
+    private func createAndRename() -> Result<Void, SnapshotWriteError> {
         let dir = directory.descriptor.rawValue
         // O_EXCL: never opens what is already there (a FIFO would block, a symlink redirect);
         // a leftover from a crash is removed once and created afresh.
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
         var fd = openat(dir, temporaryNameC, flags, 0o600)
         if fd < 0 && errno == EEXIST {
             unlinkat(dir, temporaryNameC, 0)
             fd = openat(dir, temporaryNameC, flags, 0o600)
         }
         if fd < 0 { return .failure(.file(.current)) }
-        let written = FileDescriptor(rawValue: fd).writeAll(bytes)
-        if let error = written {
+        if let error = FileDescriptor(rawValue: fd).writeAll(bytes) {
             close(fd)
             unlinkat(dir, temporaryNameC, 0)
             return .failure(.file(error))
         }
-        if close(fd) != 0 && errno != EINTR {
-            let error = Errno.current
-            unlinkat(dir, temporaryNameC, 0)
-            return .failure(.file(error))
+        if published >= 0 && exchanges {
+            // The second file: from now on the two are exchanged.
+            if csamplersys_exchange(dir, temporaryNameC, nameC) == 0 {
+                spare = published; spareSize = publishedSize
+                published = fd; publishedSize = bytes.count
+                return .success(())
+            }
+            if errno == EINVAL || errno == ENOSYS { exchanges = false }
         }
         if renameat(dir, temporaryNameC, dir, nameC) != 0 {
             let error = Errno.current
+            close(fd)
             unlinkat(dir, temporaryNameC, 0)
             return .failure(.file(error))
         }
+        if published >= 0 { close(published) }
+        published = fd; publishedSize = bytes.count
         return .success(())
+    }
+
+    private func closeFiles() {
+        if published >= 0 { close(published) }
+        if spare >= 0 { close(spare) }
+        published = -1; spare = -1
+        publishedSize = 0; spareSize = 0
     }
 
     /// The path no longer names our directory: re-create it when it is gone (mode 0700),

@@ -49,9 +49,15 @@ public enum SnapshotFile {
         }
     }
 
-    /// Reads and decodes the snapshot at `path`.
+    /// Reads and decodes the snapshot at `path`. A file refused as corrupt is read once more:
+    /// the sampler rewrites the file a reader opened one interval before (see SnapshotWriter),
+    /// and a reader that slow may have read it mid-write; the checksum refused that read.
     public static func read(path: String) -> Result<Snapshot, SnapshotReadError> {
-        readBytes(path: path).flatMap { decode($0, path: path) }
+        let first = readBytes(path: path).flatMap { decode($0, path: path) }
+        if case .failure(let e) = first, e.kind == .corrupt {
+            return readBytes(path: path).flatMap { decode($0, path: path) }
+        }
+        return first
     }
 
     /// The file's bytes (at most ``readLimit``). The directory holding it must pass the

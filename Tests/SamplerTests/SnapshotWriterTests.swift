@@ -4,20 +4,147 @@ import XCTest
 @testable import Sampler
 
 final class SnapshotWriterTests: XCTestCase {
-    func testWriteReplacesTheSnapshotAtomicallyAndLeavesNoTemporaryFile() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-w-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir.path).get())
+    func testEachWriteExchangesTwoPrivateFilesSoNoInodeIsMadeInSteadyState() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
         var s = Snapshot()
-        for sequence in 1...3 as ClosedRange<UInt64> {
+        var inodes = Set<UInt64>()
+        for sequence in 1...6 as ClosedRange<UInt64> {
             s.sequence = sequence
             try writer.write(s).get()
+            XCTAssertEqual(try decodeFile(dir + "/snapshot").sequence, sequence)
+            if sequence >= 2 {
+                // The spare is the snapshot before: a reader that opened it a moment ago reads it whole.
+                XCTAssertEqual(try decodeFile(dir + "/.snapshot.tmp").sequence, sequence - 1)
+                inodes.insert(inode(dir + "/snapshot"))
+            }
         }
-        let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent("snapshot")))
-        XCTAssertEqual(try bytes.withUnsafeBytes { try Snapshot.decode($0) }.sequence, 3)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["snapshot"])
-        let mode = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("snapshot").path)[.posixPermissions] as? Int
-        XCTAssertEqual(mode, 0o600)
+        XCTAssertEqual(inodes.count, 2, "from the second write on, the same two files take turns")
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir)), ["snapshot", ".snapshot.tmp"])
+        for name in ["snapshot", ".snapshot.tmp"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o600, name)
+        }
+    }
+
+    func testAShorterSnapshotLeavesNoTailOfTheLongerOneBefore() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        var long = Snapshot()
+        long.topCPU = (0..<5).map { ProcessEntry(pid: UInt32($0), cpu: 1, privateKiB: 1, name: Array("a-rather-long-process-name".utf8)) }
+        let short = Snapshot()
+        for (i, s) in [long, long, long, short, short, long, short].enumerated() {
+            var s = s
+            s.sequence = UInt64(i + 1)
+            try writer.write(s).get()
+            var bytes: [UInt8] = []
+            s.encode(into: &bytes)
+            let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/snapshot")))
+            XCTAssertEqual(file, bytes, "write \(i + 1): the file is exactly the encoding")
+        }
+    }
+
+    func testASnapshotReplacedOrASpareRemovedBehindItsBackNeverPublishesAForeignFile() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        var s = Snapshot()
+        var sequence: UInt64 = 0
+        func write() throws {
+            sequence += 1
+            s.sequence = sequence
+            try writer.write(s).get()
+            XCTAssertEqual(try decodeFile(dir + "/snapshot").sequence, sequence, "write \(sequence)")
+        }
+        for _ in 0..<3 { try write() }
+        // Someone renames another file over the snapshot (a test harness, a user's script).
+        try Data("foreign".utf8).write(to: URL(fileURLWithPath: dir + "/other"))
+        XCTAssertEqual(rename(dir + "/other", dir + "/snapshot"), 0)
+        for _ in 0..<4 { try write() }
+        // Someone removes the spare, then puts a file of theirs under its name.
+        XCTAssertEqual(unlink(dir + "/.snapshot.tmp"), 0)
+        try write()
+        try Data("foreign".utf8).write(to: URL(fileURLWithPath: dir + "/.snapshot.tmp"))
+        for _ in 0..<4 { try write() }
+    }
+
+    func testEveryWriteWakesAWatcherWithAMoveOfTheSnapshotName() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        let fd = inotify_init1(Int32(IN_NONBLOCK))
+        defer { close(fd) }
+        XCTAssertGreaterThanOrEqual(inotify_add_watch(fd, dir, UInt32(IN_MOVED_TO)), 0)
+        var s = Snapshot()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        // Read after each write, as a renderer does (inotify merges a repeated unread event).
+        for sequence in 1...5 as ClosedRange<UInt64> {
+            s.sequence = sequence
+            try writer.write(s).get()
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            var names: [String] = []
+            var off = 0
+            while off + 16 <= n {
+                let len = Int(buffer[off + 12]) | Int(buffer[off + 13]) << 8
+                names.append(String(decoding: buffer[(off + 16)..<(off + 16 + len)].prefix { $0 != 0 }, as: UTF8.self))
+                off += 16 + len
+            }
+            XCTAssertEqual(names.filter { $0 == "snapshot" }.count, 1, "write \(sequence): \(names)")
+        }
+    }
+
+    /// A writer at full speed and a reader opening and reading as fast as it can: a read can
+    /// land on a file being rewritten only when the reader lost the race by a whole write,
+    /// and then the checksum refuses it. Every snapshot that decodes is one that was written,
+    /// whole: its figures are the ones written with its sequence, and sequences never go back.
+    func testAReaderRacingAFastWriterNeverDecodesATornSnapshot() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        let race = WriterRace(writer)
+        let writerThread = Thread { race.run() }
+        try writer.write(WriterRace.snapshot(0)).get()
+        writerThread.start()
+        var decoded = 0, torn = 0, last: UInt64 = 0
+        let deadline = Date().addingTimeInterval(3)
+        var buffer = [UInt8](repeating: 0, count: Snapshot.maximumEncodedSize + 1)
+        while Date() < deadline {
+            let fd = open(dir + "/snapshot", O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            guard n > 0 else { continue }
+            do {
+                let s = try buffer.withUnsafeBytes { try Snapshot.decode(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                decoded += 1
+                XCTAssertEqual(s.timestampMs, s.sequence &* 7)
+                XCTAssertEqual(s.uptimeCentiseconds, s.sequence &* 3)
+                XCTAssertEqual(s.topCPU.count, Int(s.sequence % 6))
+                XCTAssertTrue(s.topCPU.allSatisfy { $0.privateKiB == s.sequence })
+                XCTAssertGreaterThanOrEqual(s.sequence, last, "a reader went back in time")
+                last = s.sequence
+            } catch {
+                torn += 1   // the checksum or the lengths refused a file being rewritten
+            }
+        }
+        race.stop.pointee = 1
+        while !writerThread.isFinished { usleep(1000) }
+        let written = race.written
+        XCTAssertGreaterThan(written, 1000, "the writer ran")
+        XCTAssertGreaterThan(decoded, 1000, "the reader read")
+        print("torture: \(written) writes, \(decoded) whole reads, \(torn) refused by the checksum or length")
+    }
+
+    private func decodeFile(_ path: String) throws -> Snapshot {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        return try bytes.withUnsafeBytes { try Snapshot.decode($0) }
+    }
+
+    private func inode(_ path: String) -> UInt64 {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
     }
 
     func testARemovedDirectoryIsRecreatedPrivateAndWrittenAgain() throws {
@@ -78,3 +205,42 @@ final class SnapshotWriterTests: XCTestCase {
         FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-w-\(UUID().uuidString)").path
     }
 }
+
+/// The writer's side of the race: one thread writes until told to stop (the flag is set
+/// once by the test's thread, and read through a call the optimizer cannot hoist).
+private final class WriterRace: @unchecked Sendable {
+    let writer: SnapshotWriter
+    let stop = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    var written: UInt64 = 0
+
+    init(_ writer: SnapshotWriter) {
+        self.writer = writer
+        stop.initialize(to: 0)
+    }
+
+    deinit { stop.deallocate() }
+
+    func run() {
+        var sequence: UInt64 = 1
+        while stopFlag(stop) == 0 {
+            _ = writer.write(WriterRace.snapshot(sequence))
+            sequence += 1
+        }
+        written = sequence
+    }
+
+    static func snapshot(_ sequence: UInt64) -> Snapshot {
+        var s = Snapshot()
+        s.sequence = sequence
+        s.timestampMs = sequence &* 7
+        s.uptimeCentiseconds = sequence &* 3
+        // Names of varying length: the file's size changes from write to write.
+        s.topCPU = (0..<Int(sequence % 6)).map {
+            ProcessEntry(pid: UInt32(truncatingIfNeeded: sequence), cpu: UInt16(sequence % 10_000), privateKiB: sequence,
+                         name: Array(String(repeating: "n", count: 1 + Int(sequence % 40) + $0).utf8))
+        }
+        return s
+    }
+}
+
+@inline(never) private func stopFlag(_ p: UnsafeMutablePointer<Int>) -> Int { p.pointee }

@@ -1,12 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProcFS
 import SnapshotCodec
 
-/// Uptime from /proc/uptime.
+/// Uptime: on this machine CLOCK_BOOTTIME, the clock /proc/uptime prints (a vDSO call, no
+/// file to read each sample); under a fixture proc root, its uptime file.
 struct UptimeProbe {
     private let reader: UptimeReader
-    init(procRoot: String) { reader = UptimeReader(procRoot: procRoot) }
+    private let fromClock: Bool
+    init(procRoot: String, readsThisMachine: Bool) {
+        reader = UptimeReader(procRoot: procRoot)
+        fromClock = readsThisMachine
+    }
 
     func sample(into s: inout Snapshot, buffer: ReadBuffer) {
+        if fromClock {
+            var t = timespec()
+            if clock_gettime(CLOCK_BOOTTIME, &t) == 0, t.tv_sec >= 0 {
+                s.uptimeCentiseconds = UInt64(t.tv_sec) &* 100 &+ UInt64(t.tv_nsec / 10_000_000)
+                s.available.insert(.uptime)
+                return
+            }
+        }
         guard let up = reader.update(buffer) else { return }
         s.uptimeCentiseconds = up.uptimeCentiseconds
         s.available.insert(.uptime)

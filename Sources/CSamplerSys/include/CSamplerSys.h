@@ -1,0 +1,10 @@
+// The few Linux calls the sampler needs that Swift's Glibc module does not declare
+// (they need _GNU_SOURCE). Thin: no state, errno as the kernel left it.
+#ifndef CSAMPLERSYS_H
+#define CSAMPLERSYS_H
+
+/// renameat2(dirfd, a, dirfd, b, RENAME_EXCHANGE): swaps the two names atomically (both
+/// must exist). 0, or -1 with errno (EINVAL: the file system cannot exchange; ENOENT: one is gone).
+int csamplersys_exchange(int dirfd, const char *a, const char *b);
+
+#endif
