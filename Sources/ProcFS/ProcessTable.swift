@@ -5,11 +5,11 @@ import Glibc
 /// Every process under the proc root, scan after scan, with what changed between two scans.
 ///
 /// A scan lists the proc root (`readdir`, on a directory kept open) unless the kernel's
-/// task counters say nothing was created or reaped (``scan(_:counters:refresh:)``) and,
+/// task counters say nothing was created or reaped (``scan(_:counters:refresh:idle:)``) and,
 /// per numeric entry, reads `PID/stat`, then `PID/statm` when the process has
 /// memory and its resident size changed (see ``privateRefreshScans``). On a real
-/// procfs a process's `stat` is read once and its `schedstat` and `statm` are kept
-/// open and re-read (``keepsDescriptors``). Paths are built in a fixed buffer and
+/// procfs a process's `stat` and `statm` are kept open and re-read (``keepsDescriptors``),
+/// and a refresh may leave out the processes that did not run (``IdleSkip``). Paths are built in a fixed buffer and
 /// opened with `openat(2)` relative to the proc root. Names (`PID/cmdline`, the `PID/exe` link) are read
 /// only for a process not seen in the previous scan; a known process reuses its
 /// previous ``ProcessSample``, so a steady scan allocates nothing per process.
@@ -34,9 +34,14 @@ public final class ProcessTable {
     /// saves most `statm` opens (one file per process per scan, not two).
     public static let privateRefreshScans: UInt32 = 10
 
-    /// At most this many descriptors (`PID/schedstat` and `PID/statm`, see ``keepsDescriptors``)
+    /// At most this many descriptors (`PID/stat` and `PID/statm`, see ``keepsDescriptors``)
     /// are kept open between scans; past it, a process's stat is opened and closed at each read.
     public static let defaultDescriptorLimit = 4096
+
+    /// With an ``IdleSkip``, a process that did not run is still read at one refresh in this
+    /// many (staggered by pid): what a sleeping process's memory loses to reclaim and swap,
+    /// and CPU use under the skip's threshold, show within this many refreshes.
+    public static let idleRereadRefreshes: UInt32 = 16
 
     /// A pid allocated this many times over in one interval may have come round again to
     /// any known pid: every known process is then re-read (see ``scan(_:counters:refresh:)``).
@@ -58,22 +63,27 @@ public final class ProcessTable {
     /// Whether the last scan listed the proc root (false: the task counters had not moved
     /// and the known processes stood for the listing).
     public private(set) var listedLastScan = false
-    /// Scans that listed the proc root, and per-process reads (`PID/stat`, or a kept
-    /// process's `schedstat` with its `statm`), since the table was made
+    /// Scans that listed the proc root, and per-process reads of `PID/stat` (through a
+    /// kept descriptor or not), since the table was made
     /// (wrapping): what the change counters and the refresh cadence save.
     public private(set) var listings = 0
     public private(set) var statReads = 0
     /// Reads of a kept process's `statm` after its first (it is skipped when the process did
     /// not run since its last read, but for every tenth scan).
     public private(set) var memoryRereads = 0
-    /// Whether each process's `PID/schedstat` and `PID/statm` are kept open from scan to scan
-    /// (`PID/stat`, ~3× dearer for procfs to generate, is read once, for the process's
-    /// identity and names; a kept process's state stays as first read), read again with
-    /// `pread` at offset 0: only on a real procfs, where a read through the descriptor of a
-    /// process that has exited fails with `ESRCH` — a fixture tree's files would still read.
+    /// Whether each process's `PID/stat` and `PID/statm` are kept open from scan to scan and
+    /// read again with `pread` at offset 0 (no path lookup, no open and close): only on a real
+    /// procfs, where a read through the descriptor of a process that has exited fails with
+    /// `ESRCH` — a fixture tree's files would still read. `stat`, not `schedstat`: its utime +
+    /// stime count every thread of the process, schedstat only the main thread's.
     public private(set) var keepsDescriptors = false
     /// Descriptors held open now.
     public private(set) var keptDescriptors = 0
+    /// At the last refresh with an ``IdleSkip``: the ticks the processes that had run used
+    /// (what the busy ticks were checked against), and whether every process was read
+    /// because the rest of the busy ticks were over the threshold.
+    public private(set) var accountedTicks: UInt64 = 0
+    public private(set) var readEveryIdleProcess = false
 
     private let directory: DirectoryStream
     private let path = PathBuffer()
@@ -81,15 +91,11 @@ public final class ProcessTable {
     /// The kept descriptors of each entry of ``processes`` (and of `previous`).
     private var descriptors: [KeptFiles] = []
     private var previousDescriptors: [KeptFiles] = []
-    /// Nanoseconds per clock tick (USER_HZ): schedstat's run time in stat's unit.
-    private let nanosecondsPerTick: UInt64 = {
-        let hz = sysconf(Int32(_SC_CLK_TCK))
-        return hz > 0 ? 1_000_000_000 / UInt64(hz) : 10_000_000
-    }()
     private var indexByPid = PidIndex()
     private var previousIndexByPid = PidIndex()
     private var matched: [Bool] = []
     private var scanCount: UInt32 = 0
+    private var refreshCount: UInt32 = 0
     private let descriptorLimit: Int
     private var descriptorBound = 0
     private var checkedFileSystem = false
@@ -117,10 +123,30 @@ public final class ProcessTable {
 
     deinit {
         for files in descriptors + previousDescriptors {
-            if files.cpu >= 0 { _ = Glibc.close(files.cpu) }
+            if files.stat >= 0 { _ = Glibc.close(files.stat) }
             if files.memory >= 0 { _ = Glibc.close(files.memory) }
         }
         scratch.deallocate()
+    }
+
+    /// What a refresh may leave out on a real procfs: the processes that did not run at their
+    /// last read ("idle": most of them, most of the time) are not read again, unless the
+    /// machine was busier than the processes that did run account for. Every process's
+    /// CPU time is counted in the busy ticks of /proc/stat: when the running ones' ticks fall
+    /// short of them by more than `thresholdTicks`, an idle process may have woken up, and
+    /// every idle process is read; each is credited at most that shortfall (its ticks since
+    /// its last read may go back further). An idle process is also read at one refresh in
+    /// ``ProcessTable/idleRereadRefreshes``.
+    public struct IdleSkip: Equatable, Sendable {
+        /// Clock ticks the machine's CPUs were busy (user + nice + system, all CPUs) since the
+        /// last refresh.
+        public var busyTicks: UInt64
+        /// Unaccounted ticks above which every idle process is read.
+        public var thresholdTicks: UInt64
+        public init(busyTicks: UInt64, thresholdTicks: UInt64) {
+            self.busyTicks = busyTicks
+            self.thresholdTicks = thresholdTicks
+        }
     }
 
     /// Scans the proc root: every numeric directory is a process.
@@ -139,16 +165,22 @@ public final class ProcessTable {
     ///   - counters: the kernel's task counters, read before this scan; nil: list.
     ///   - refresh: read every known process's stat (CPU ticks, memory); false keeps
     ///     their last values (their ``ProcessSample/cpuDelta`` then spans the scans since).
+    ///   - idle: with `refresh`, on a real procfs: leave out the processes that did not run,
+    ///     as ``IdleSkip`` says. Nil reads every process.
     /// Returns false when the proc root could not be listed (nothing is known: the
     /// table is unchanged and no process is reported as exited).
     @discardableResult
-    public func scan(_ buffer: ReadBuffer, counters: TaskCounters? = nil, refresh: Bool = true) -> Bool {
+    public func scan(_ buffer: ReadBuffer, counters: TaskCounters? = nil, refresh: Bool = true, idle: IdleSkip? = nil) -> Bool {
         scanCount &+= 1
         checkFileSystem()
         exited.removeAll(keepingCapacity: true)
+        if refresh { refreshCount &+= 1 }
+        skipIdle = refresh && keepsDescriptors ? idle : nil
+        accountedThisScan = 0
+        defer { skipIdle = nil }
         if let counters, let lastCounters, counters == lastCounters {
             listedLastScan = false
-            if refresh { rereadKnown(buffer) } else { rereadActiveMemory(buffer) }
+            if refresh { rereadKnown(buffer); readIdle(buffer) } else { rereadActiveMemory(buffer) }
             return true
         }
         setReuseRange(counters)
@@ -158,7 +190,7 @@ public final class ProcessTable {
             guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN),
                   let pid = processID(name), path.setDirectory(name) else { return }
             let known = previousIndexByPid[pid]
-            let read = known == nil || refresh || mayBeReused(pid)
+            let read = known == nil || (refresh && !leftIdle(known!)) || mayBeReused(pid)
             if !visit(pid, known: known, read: read, update: refresh, buffer) { skippedCount += 1 }
         }
 
@@ -175,8 +207,65 @@ public final class ProcessTable {
         listedLastScan = true
         lastCounters = counters
         finish()
-        if !refresh { rereadActiveMemory(buffer) }
+        if refresh { readIdle(buffer) } else { rereadActiveMemory(buffer) }
         return true
+    }
+
+    /// The refresh's skip, while a scan runs; and the ticks of the processes it read that had run.
+    private var skipIdle: IdleSkip?
+    private var accountedThisScan: UInt64 = 0
+
+    /// Whether a refresh leaves the known process at `index` of the previous scan unread for
+    /// now: it did not run at its last read, and ``readIdle(_:)`` decides.
+    private func leftIdle(_ index: Int) -> Bool { isIdle(previousDescriptors[index]) }
+
+    private func isIdle(_ kept: KeptFiles) -> Bool { skipIdle != nil && !kept.memoryWatched && kept.stat >= 0 }
+
+    /// The second half of a refresh with an ``IdleSkip``: reads the idle processes the first
+    /// half carried over, every one when the busy ticks exceed what the running ones account
+    /// for by more than the threshold, else those due their periodic read. A process that
+    /// cannot be read has exited (it was listed, or no task was reaped: a rare race).
+    private func readIdle(_ buffer: ReadBuffer) {
+        guard let skip = skipIdle else { return }
+        let shortfall = skip.busyTicks > accountedThisScan ? skip.busyTicks - accountedThisScan : 0
+        accountedTicks = accountedThisScan
+        readEveryIdleProcess = shortfall > skip.thresholdTicks
+        var removed = false
+        for i in processes.indices where descriptors[i].idleCarried {
+            descriptors[i].idleCarried = false
+            let due = (UInt32(truncatingIfNeeded: processes[i].pid) &+ refreshCount) % ProcessTable.idleRereadRefreshes == 0
+            guard readEveryIdleProcess || due else { continue }
+            statReads &+= 1
+            guard case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: descriptors[i].stat)),
+                  let stat = ProcessStat(parsing: bytes) else {
+                exited.append(processes[i])
+                close(descriptors[i])
+                descriptors[i] = KeptFiles()
+                processes[i].pid = 0   // removed below
+                removed = true
+                continue
+            }
+            let ran = stat.cpuTicks > processes[i].cpuTicks ? stat.cpuTicks - processes[i].cpuTicks : 0
+            processes[i].cpuDelta = min(ran, shortfall)
+            update(&processes[i], &descriptors[i], from: stat, ran: ran > 0, buffer)
+        }
+        if removed { dropRemoved() }
+    }
+
+    /// Removes the processes ``readIdle(_:)`` found gone (pid 0), keeping the order.
+    private func dropRemoved() {
+        var kept = 0
+        runningCount = 0
+        indexByPid.removeAll()
+        for i in processes.indices where processes[i].pid != 0 {
+            processes[kept] = processes[i]
+            descriptors[kept] = descriptors[i]
+            indexByPid.set(processes[kept].pid, kept)
+            if processes[kept].state == 0x52 { runningCount += 1 }
+            kept += 1
+        }
+        processes.removeLast(processes.count - kept)
+        descriptors.removeLast(descriptors.count - kept)
     }
 
     /// Between refreshes, re-reads the memory of the processes that ran at their last
@@ -207,7 +296,7 @@ public final class ProcessTable {
         for i in previous.indices {
             let pid = previous[i].pid
             guard path.setDirectory(pid) else { continue }
-            if !visit(pid, known: i, read: true, buffer) { skippedCount += 1 }
+            if !visit(pid, known: i, read: !leftIdle(i), buffer) { skippedCount += 1 }
         }
         finish()
     }
@@ -310,7 +399,7 @@ public final class ProcessTable {
                 carry(i, kept)
                 return true
             }
-            if kept.cpu >= 0 {
+            if kept.stat >= 0 {
                 if rereadKept(i, kept, update: update, buffer) { return true }
                 // ESRCH: the task the descriptors were opened on is gone; the pid, if listed,
                 // is a new process (or the statm read failed: gone between the two reads).
@@ -320,15 +409,28 @@ public final class ProcessTable {
         }
         guard let root = directory.descriptor else { return false }
         statReads &+= 1
-        guard case .success(let bytes) = buffer.fill(relativeTo: root, path.path("stat")),
-              let stat = ProcessStat(parsing: bytes) else { return false }
+        // A process about to be kept: its stat is opened once and stays open.
+        var statFile: FileDescriptor?
+        let keeps = keepsDescriptors && keptDescriptors + 2 <= descriptorBound
+            && (known == nil || wasKept(known!))   // it will be a new process
+        let filled: Result<UnsafeRawBufferPointer, Errno>
+        if keeps, case .success(let fd) = root.openAt(path.path("stat")) {
+            statFile = fd
+            filled = buffer.fill(from: fd)
+        } else {
+            filled = buffer.fill(relativeTo: root, path.path("stat"))
+        }
+        guard case .success(let bytes) = filled, let stat = ProcessStat(parsing: bytes) else {
+            statFile?.close()
+            return false
+        }
 
         var sample: ProcessSample
         let isNew: Bool
-        // A process read through kept descriptors counts CPU from schedstat: never compare it
-        // with stat's ticks (its descriptors failed, so this is a new process anyway).
+        // A process whose kept descriptors failed is gone: whatever has its pid now is new.
         if let i = known, !wasKept(i), previous[i].startTime == stat.startTime {
             if !update {
+                statFile?.close()
                 carry(i, kept)
                 return true
             }
@@ -350,16 +452,21 @@ public final class ProcessTable {
         sample.cpuTicks = stat.cpuTicks
         sample.residentKiB = residentKiB
         sample.isKernelThread = stat.isKernelThread
+        if isNew { accountedThisScan = accountedThisScan.addingSaturating(stat.cpuTicks) }
+        else if skipIdle != nil { accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta) }
 
-        if isNew, keepsDescriptors, keptDescriptors + 2 <= descriptorBound, let files = openKept(&sample, root, buffer) {
+        if let statFile, isNew, let files = keepMemory(&sample, statFile, root, buffer) {
             kept = files
-        } else if stat.rssPages == 0 {
-            sample.privateKiB = 0
-        } else if refreshPrivate {
-            // Gone between stat and statm: skip it rather than report it with no memory.
-            guard case .success(let statmBytes) = buffer.fill(relativeTo: root, path.path("statm")),
-                  let statm = ProcessStatm(parsing: statmBytes) else { return false }
-            sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+        } else {
+            statFile?.close()
+            if stat.rssPages == 0 {
+                sample.privateKiB = 0
+            } else if refreshPrivate {
+                // Gone between stat and statm: skip it rather than report it with no memory.
+                guard case .success(let statmBytes) = buffer.fill(relativeTo: root, path.path("statm")),
+                      let statm = ProcessStatm(parsing: statmBytes) else { return false }
+                sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+            }
         }
         if isNew { readNames(&sample, root) }
         kept.memoryWatched = isNew || sample.cpuDelta > 0
@@ -368,8 +475,9 @@ public final class ProcessTable {
     }
 
     /// Whether the previous scan's process at `index` was read through kept descriptors
-    /// (its CPU ticks come from schedstat). Its descriptors were taken by ``visit``.
-    private func wasKept(_ index: Int) -> Bool { previous[index].cpuFromSchedstat }
+    /// (they failed if ``visit`` reads its stat by path: the process is gone). Its
+    /// descriptors were taken by ``visit``.
+    private func wasKept(_ index: Int) -> Bool { previous[index].readThroughKeptFiles }
 
     private func append(_ sample: ProcessSample, _ kept: KeptFiles) {
         if sample.state == 0x52 { runningCount += 1 }  // "R"
@@ -378,33 +486,54 @@ public final class ProcessTable {
         descriptors.append(kept)
     }
 
-    /// A known process carried over unread, with its descriptors.
+    /// A known process carried over unread, with its descriptors. One a refresh leaves idle
+    /// shows no CPU use (it had none at its last read) until ``readIdle(_:)`` reads it.
     private func carry(_ index: Int, _ kept: KeptFiles) {
         matched[index] = true
+        if isIdle(kept) {
+            var kept = kept
+            kept.idleCarried = true
+            var sample = previous[index]
+            sample.cpuDelta = 0
+            append(sample, kept)
+            return
+        }
         append(previous[index], kept)
     }
 
-    /// Re-reads a process through its kept descriptors: `schedstat` (CPU time; its read
-    /// failing with `ESRCH` is the exit), then `statm` (memory). False if it cannot be read.
+    /// Re-reads a process through its kept descriptors: `stat` (CPU time, state, resident
+    /// size; its read failing with `ESRCH` is the exit), then `statm` (memory) when due.
+    /// False if it cannot be read.
     private func rereadKept(_ index: Int, _ kept: KeptFiles, update: Bool, _ buffer: ReadBuffer) -> Bool {
         statReads &+= 1
-        guard case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: kept.cpu)),
-              let ns = schedstatRuntime(bytes) else { return false }
+        guard case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: kept.stat)),
+              let stat = ProcessStat(parsing: bytes) else { return false }
         if !update {
             carry(index, kept)
             return true
         }
         var sample = previous[index]
-        let ticks = ns / nanosecondsPerTick
-        sample.cpuDelta = ticks >= sample.cpuTicks ? ticks - sample.cpuTicks : 0
-        sample.cpuTicks = ticks
-        // A process that did not run since its last read did not touch its memory: statm is
-        // read again only when it ran, and otherwise every tenth scan, staggered by pid (as
-        // for stat's rss above), for what reclaim and swap take from it meanwhile.
-        let ran = sample.cpuDelta > 0
         var kept = kept
-        kept.memoryWatched = ran
+        sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
+        if skipIdle != nil { accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta) }
+        guard self.update(&sample, &kept, from: stat, ran: sample.cpuDelta > 0, buffer) else { return false }
+        matched[index] = true
+        append(sample, kept)
+        return true
+    }
+
+    /// Takes a kept process's new `stat` reading (`cpuDelta` is the caller's): its CPU ticks
+    /// and state, and its memory from `statm` when it ran or every tenth scan, staggered by
+    /// pid (for what reclaim and swap take from a sleeping process). The resident size is
+    /// statm's only: stat's counts differently (a few pages apart), so the two never compare.
+    /// False if `statm` could not be read (it is gone).
+    @discardableResult
+    private func update(_ sample: inout ProcessSample, _ kept: inout KeptFiles, from stat: ProcessStat, ran: Bool,
+                        _ buffer: ReadBuffer) -> Bool {
         let due = (UInt32(truncatingIfNeeded: sample.pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
+        sample.cpuTicks = stat.cpuTicks
+        sample.state = stat.state
+        kept.memoryWatched = ran
         if kept.memory >= 0 && (ran || due) {
             memoryRereads &+= 1
             guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),
@@ -412,24 +541,19 @@ public final class ProcessTable {
             sample.residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
             sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
         }
-        matched[index] = true
-        append(sample, kept)
         return true
     }
 
-    /// Opens and keeps a new process's `schedstat` and (when it has memory) `statm`, and reads
-    /// its CPU time and memory from them. Nil (nothing kept) if either cannot be read.
-    private func openKept(_ sample: inout ProcessSample, _ root: FileDescriptor, _ buffer: ReadBuffer) -> KeptFiles? {
-        guard case .success(let cpu) = root.openAt(path.path("schedstat")) else { return nil }
-        guard case .success(let bytes) = buffer.fill(from: cpu), let ns = schedstatRuntime(bytes) else {
-            cpu.close()
-            return nil
-        }
-        var files = KeptFiles(cpu: cpu.rawValue, memory: -1)
+    /// Keeps a new process's `stat` (just read from `statFile`) and, unless it is a kernel
+    /// thread, opens, reads and keeps its `statm`. Nil (nothing kept, `statFile` still open)
+    /// if statm cannot be opened or read.
+    private func keepMemory(_ sample: inout ProcessSample, _ statFile: FileDescriptor, _ root: FileDescriptor,
+                            _ buffer: ReadBuffer) -> KeptFiles? {
+        var files = KeptFiles(stat: statFile.rawValue, memory: -1)
         if !sample.isKernelThread {
-            guard case .success(let memory) = root.openAt(path.path("statm")) else { cpu.close(); return nil }
+            guard case .success(let memory) = root.openAt(path.path("statm")) else { return nil }
             guard case .success(let m) = buffer.fill(from: memory), let statm = ProcessStatm(parsing: m) else {
-                cpu.close(); memory.close()
+                memory.close()
                 return nil
             }
             files.memory = memory.rawValue
@@ -440,13 +564,12 @@ public final class ProcessTable {
             sample.privateKiB = 0
         }
         keptDescriptors += 1
-        sample.cpuTicks = ns / nanosecondsPerTick
-        sample.cpuFromSchedstat = true
+        sample.readThroughKeptFiles = true
         return files
     }
 
     private func close(_ kept: KeptFiles) {
-        if kept.cpu >= 0 { closeKept(kept.cpu) }
+        if kept.stat >= 0 { closeKept(kept.stat) }
         if kept.memory >= 0 { closeKept(kept.memory) }
     }
 
@@ -503,20 +626,25 @@ public struct TaskCounters: Equatable, Sendable {
     }
 }
 
-/// The descriptors kept open for one process on a real procfs: `PID/schedstat` (its CPU
-/// time; a read failing with `ESRCH` means the task is gone) and `PID/statm` (its memory;
-/// none for a kernel thread). -1: not open.
+/// The descriptors kept open for one process on a real procfs: `PID/stat` (its CPU time,
+/// state and resident size; a read failing with `ESRCH` means the task is gone) and
+/// `PID/statm` (its memory; none for a kernel thread). -1: not open.
 struct KeptFiles {
-    var cpu: Int32 = -1
+    var stat: Int32 = -1
     var memory: Int32 = -1
     /// New since the last refresh, or it ran before its last read: its memory is re-read
     /// every scan, not only at the refresh (``ProcessTable/rereadActiveMemory(_:)``). Kept
     /// here, beside the descriptors, not in the sample: it is the table's bookkeeping.
     var memoryWatched = false
+    /// Carried over unread by this refresh's first half, for ``ProcessTable/readIdle(_:)``.
+    var idleCarried = false
 }
 
-/// The first field of `PID/schedstat`: time spent on the CPU, nanoseconds.
-private func schedstatRuntime(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-    var s = ByteScanner(bytes)
-    return s.unsigned()
+extension UInt64 {
+    /// `self + other`, or `UInt64.max` when that overflows.
+    @inline(__always)
+    func addingSaturating(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
 }

@@ -114,13 +114,13 @@ public struct ProcessSample: Equatable, Sendable {
     public var state: UInt8 = 0
     /// Kernel threads have no memory map and an empty cmdline.
     public var isKernelThread: Bool = false
-    /// ``cpuTicks`` is `PID/schedstat`'s run time in clock ticks (read through kept
-    /// descriptors on a real procfs), not `PID/stat`'s utime + stime.
-    public var cpuFromSchedstat: Bool = false
+    /// Read through descriptors kept open from scan to scan (a real procfs): a failed read
+    /// through them is the process's end, and a process read by path at its pid is another.
+    public var readThroughKeptFiles: Bool = false
     /// Field 22 of /proc/PID/stat (ticks after boot): with `pid`, the process's identity,
     /// so a reused pid is seen as a new process.
     public var startTime: UInt64 = 0
-    /// utime + stime, clock ticks (or schedstat's run time in ticks: ``cpuFromSchedstat``).
+    /// utime + stime of all its threads, clock ticks.
     public var cpuTicks: UInt64 = 0
     /// Ticks used since the previous scan; 0 for a process first seen in this scan.
     public var cpuDelta: UInt64 = 0

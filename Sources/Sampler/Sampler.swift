@@ -120,7 +120,7 @@ public final class Sampler {
         // probe): a task created after these reads moves them for the next sample.
         let counters = TaskCounters(forks: cpu.forks, loadAverage: loadAverage)
         processes.sample(into: &snapshot, buffer: buffer, ticksPerCore: ticksPerCore, availableRiseKiB: availableRise,
-                         realtimeMs: realtimeMs, counters: counters)
+                         realtimeMs: realtimeMs, counters: counters, processTicks: cpu.processTicks)
         disks.sample(into: &snapshot, realtimeMs: realtimeMs)
         diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
         temperature.sample(into: &snapshot, buffer: buffer)

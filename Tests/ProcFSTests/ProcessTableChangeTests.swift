@@ -166,7 +166,7 @@ final class ProcessTableChangeTests: XCTestCase {
         table.scan(buffer, counters: counters)
         XCTAssertTrue(table.keepsDescriptors)
         XCTAssertGreaterThan(table.keptDescriptors, 0)
-        XCTAssertTrue(table.processes.allSatisfy(\.cpuFromSchedstat))
+        XCTAssertTrue(table.processes.allSatisfy(\.readThroughKeptFiles))
         XCTAssertEqual(table.keptDescriptors, keptFiles(table))
         XCTAssertTrue(table.processes.contains { $0.pid == child.processIdentifier })
         child.terminate()
@@ -179,9 +179,9 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertEqual(table.keptDescriptors, keptFiles(table))
     }
 
-    /// schedstat for every kept process, statm too unless it is a kernel thread.
+    /// stat for every kept process, statm too unless it is a kernel thread.
     private func keptFiles(_ table: ProcessTable) -> Int {
-        table.processes.reduce(0) { $0 + ($1.cpuFromSchedstat ? ($1.isKernelThread ? 1 : 2) : 0) }
+        table.processes.reduce(0) { $0 + ($1.readThroughKeptFiles ? ($1.isKernelThread ? 1 : 2) : 0) }
     }
 
     func testRealProcDescriptorsAreBoundedAndTheRestAreOpenedEachTime() throws {
@@ -202,7 +202,7 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertEqual(table.keptDescriptors, kept)
     }
 
-    func testRealProcCPUTimeOfAKeptProcessComesFromSchedstat() throws {
+    func testRealProcCPUTimeOfAKeptProcessIsReadAgainWithoutAListing() throws {
         let busy = Process()
         busy.executableURL = URL(fileURLWithPath: "/bin/sh")
         busy.arguments = ["-c", "while :; do :; done"]
@@ -212,7 +212,7 @@ final class ProcessTableChangeTests: XCTestCase {
         let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
         table.scan(buffer, counters: counters)
         let first = try XCTUnwrap(table.processes.first { $0.pid == busy.processIdentifier })
-        XCTAssertTrue(first.cpuFromSchedstat)
+        XCTAssertTrue(first.readThroughKeptFiles)
         usleep(300_000)
         table.scan(buffer, counters: counters)
         XCTAssertFalse(table.listedLastScan)
@@ -220,6 +220,113 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertGreaterThan(second.cpuDelta, 0)          // it spun for 0.3 s (clock ticks, not ns)
         XCTAssertLessThan(second.cpuDelta, 200)
         XCTAssertGreaterThan(second.privateKiB, 0)
+        XCTAssertEqual(second.state, UInt8(ascii: "R"), "the state is read again too")
+    }
+
+    /// A process's CPU time is every thread's: a browser's work is in its other threads.
+    /// (`PID/schedstat`, read here before, counts the main thread only.)
+    func testRealProcCPUTimeOfAKeptProcessCountsEveryThreadNotOnlyTheMainOne() throws {
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        let me = getpid()
+        table.scan(buffer, counters: counters)
+        XCTAssertTrue(try XCTUnwrap(table.processes.first { $0.pid == me }).readThroughKeptFiles)
+        let spinner = Thread {
+            let end = Date().addingTimeInterval(0.4)
+            var x = 0
+            while Date() < end { x &+= 1 }
+            _ = x
+        }
+        spinner.start()
+        while !spinner.isFinished { usleep(20_000) }   // the main thread mostly sleeps
+        table.scan(buffer, counters: counters)
+        let mine = try XCTUnwrap(table.processes.first { $0.pid == me })
+        XCTAssertGreaterThanOrEqual(mine.cpuDelta, 20, "0.4 s spun in another thread: about 40 ticks")
+    }
+
+    private func spawnSpinnerAfter(_ seconds: Double) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "sleep \(seconds); while :; do :; done"]
+        try p.run()
+        return p
+    }
+
+    /// On a real procfs a refresh with an idle skip reads the processes that ran and leaves
+    /// the sleeping ones (but the few due their periodic read) while the machine's busy ticks
+    /// are accounted for; they stay listed, with no CPU use.
+    func testAnIdleSkipLeavesSleepingProcessesUnreadWhileTheBusyTicksAreAccountedFor() throws {
+        var sleepers: [Process] = []
+        defer { for p in sleepers { p.terminate(); p.waitUntilExit() } }
+        for _ in 0..<40 { sleepers.append(try spawnSleeper()) }
+        let busy = try spawnSpinnerAfter(0)
+        defer { busy.terminate(); busy.waitUntilExit() }
+        usleep(300_000)
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        let none = ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 3)
+        table.scan(buffer, counters: counters)
+        usleep(200_000)   // the spinner's ticks move
+        table.scan(buffer, counters: counters, idle: none)   // every process is new: all read
+        let known = table.processes.count
+        let reads = table.statReads
+        usleep(200_000)
+        table.scan(buffer, counters: counters, idle: none)
+        XCTAssertFalse(table.readEveryIdleProcess)
+        XCTAssertEqual(table.processes.count, known, "the idle ones are still there")
+        XCTAssertLessThan(table.statReads - reads, known - 30, "the 40 sleepers were not all read")
+        for s in sleepers {
+            XCTAssertEqual(try XCTUnwrap(table.processes.first { $0.pid == s.processIdentifier }).cpuDelta, 0)
+        }
+        XCTAssertGreaterThan(try XCTUnwrap(table.processes.first { $0.pid == busy.processIdentifier }).cpuDelta, 0)
+        XCTAssertGreaterThan(table.accountedTicks, 0, "the spinner's ticks")
+    }
+
+    /// A sleeping process that starts to work shows at the next refresh: the machine was busier
+    /// than the processes that ran account for, so every idle process is read, each credited
+    /// at most the shortfall.
+    func testAnIdleProcessThatWakesUpIsReadWhenTheBusyTicksAreNotAccountedFor() throws {
+        let waker = try spawnSpinnerAfter(0.5)
+        defer { waker.terminate(); waker.waitUntilExit() }
+        usleep(100_000)
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 3))
+        XCTAssertEqual(try XCTUnwrap(table.processes.first { $0.pid == waker.processIdentifier }).cpuDelta, 0, "asleep")
+        usleep(900_000)   // it has spun for about 0.4 s
+        // The machine says it was busy 1,000 ticks more than the running processes account for.
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 1_000, thresholdTicks: 3))
+        XCTAssertTrue(table.readEveryIdleProcess)
+        let woken = try XCTUnwrap(table.processes.first { $0.pid == waker.processIdentifier })
+        XCTAssertGreaterThan(woken.cpuDelta, 10)
+        XCTAssertLessThanOrEqual(woken.cpuDelta, 1_000)
+        // From now on it counts among those that ran: read at every refresh.
+        usleep(200_000)
+        let reads = table.statReads
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 1_000_000))
+        XCTAssertGreaterThan(try XCTUnwrap(table.processes.first { $0.pid == waker.processIdentifier }).cpuDelta, 0)
+        XCTAssertGreaterThan(table.statReads, reads)
+    }
+
+    /// Credited at most what the machine's busy ticks leave: one idle process's ticks since its
+    /// last read may go back many refreshes.
+    func testAnIdleProcessReadInAFullPassIsCreditedAtMostTheShortfall() throws {
+        let waker = try spawnSpinnerAfter(0.3)
+        defer { waker.terminate(); waker.waitUntilExit() }
+        usleep(100_000)
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 3))
+        usleep(800_000)
+        // Busy 5 ticks over the threshold of 3 beyond what was accounted: at most 5 (+ accounted) each.
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 5, thresholdTicks: 3))
+        // What the running processes accounted for may already be over 5: then no full pass.
+        if table.readEveryIdleProcess {
+            XCTAssertLessThanOrEqual(try XCTUnwrap(table.processes.first { $0.pid == waker.processIdentifier }).cpuDelta, 5)
+        }
+        XCTAssertTrue(table.processes.allSatisfy { $0.cpuDelta <= 5 || $0.pid != waker.processIdentifier })
     }
 
     func testRealProcMemoryOfAProcessThatDidNotRunIsNotReadAgain() throws {
@@ -230,7 +337,7 @@ final class ProcessTableChangeTests: XCTestCase {
         let table = ProcessTable(procRoot: "/proc")
         let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
         table.scan(buffer, counters: counters)
-        let user = table.processes.filter { $0.cpuFromSchedstat && !$0.isKernelThread }.count
+        let user = table.processes.filter { $0.readThroughKeptFiles && !$0.isKernelThread }.count
         XCTAssertGreaterThanOrEqual(user, 40)
         let before = table.memoryRereads
         table.scan(buffer, counters: counters)

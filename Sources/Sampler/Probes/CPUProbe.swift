@@ -16,6 +16,10 @@ struct CPUProbe {
     /// /proc/stat's `processes` (tasks created since boot) in this sample's reading; nil
     /// when the reading failed or had none. The process probe lists /proc only when it moved.
     private(set) var forks: UInt64?
+    /// Clock ticks all CPUs spent in processes (user + nice + system) since the last
+    /// reading: what the process probe checks its running processes' ticks against. 0
+    /// without a previous reading.
+    private(set) var processTicks: UInt64 = 0
 
     init(procRoot: String) {
         reader = CPUStatReader(procRoot: procRoot)
@@ -29,6 +33,7 @@ struct CPUProbe {
             havePrevious = false
             lastTotal = nil
             forks = nil
+            processTicks = 0
             return 0
         }
         forks = stat.forks
@@ -46,9 +51,13 @@ struct CPUProbe {
                 s.coreBusy.append(CPUUsage.busy(from: before, to: core))
             }
             ticksPerCore = stat.ticksPerCore(since: previousStat)
+            let now = stat.total.user &+ stat.total.nice &+ stat.total.system
+            let before = previousStat.total.user &+ previousStat.total.nice &+ previousStat.total.system
+            processTicks = now > before ? now - before : 0
             busyHistory.append(s.cpuBusy)
             iowaitHistory.append(s.cpuIOWait)
         } else {
+            processTicks = 0
             s.cpuBusy = 0; s.cpuIOWait = 0
             for _ in 0..<min(stat.cores.count, Snapshot.maximumCores) { s.coreBusy.append(0) }
         }

@@ -42,6 +42,16 @@ final class ProcessProbe {
     /// covers (between the last two refreshes): the CPU shares' scale. 0: no shares yet.
     private var spanTicks: UInt64 = 0
     private var shareTicks: UInt64 = 0
+    /// Ticks all CPUs spent in processes since the last refresh (``ProcessTable/IdleSkip``).
+    private var spanProcessTicks: UInt64 = 0
+
+    /// A refresh reads every process that did not run at its last read only when the
+    /// processes that did run fall short of the machine's busy ticks by more than this
+    /// share of one core over the refresh span (hundredths of a percent): a process that
+    /// wakes up and uses more shows in the top list at that refresh, one that uses less within
+    /// ``ProcessTable/idleRereadRefreshes`` refreshes. /proc/stat's tick accounting and the
+    /// processes' own counters agree to about a tick per CPU over a few seconds.
+    static let idleThresholdPermyriad: UInt64 = 200
 
     /// What one scan gives (a constant: an array literal per sample would allocate).
     static let parts: SnapshotSections = [.processes, .top, .exits]
@@ -62,16 +72,25 @@ final class ProcessProbe {
     /// `counters`: the kernel's task counters of this sample (nil: unknown), read before the
     /// scan; while they stand still the proc root is not listed (``ProcessTable/scan(_:counters:refresh:)``).
     func sample(into s: inout Snapshot, buffer: ReadBuffer, ticksPerCore: UInt64, availableRiseKiB: UInt64,
-                realtimeMs: UInt64, counters: TaskCounters? = nil) {
+                realtimeMs: UInt64, counters: TaskCounters? = nil, processTicks: UInt64? = nil) {
         // Every process is read when the refresh period is up, or while there are no CPU
         // shares yet (the first two samples: one to prime, one to measure).
         spanTicks = saturatingSum(spanTicks, ticksPerCore)
+        spanProcessTicks = saturatingSum(spanProcessTicks, processTicks ?? 0)
         samplesSinceRefresh &+= 1
         let refresh = samplesSinceRefresh >= refreshSamples || shareTicks == 0 || ticksPerCore == 0
-        guard table.scan(buffer, counters: counters, refresh: refresh) else { return }
+        // Idle processes may be left out only with the busy ticks to check against, and CPU
+        // shares from a previous refresh to keep.
+        var idle: ProcessTable.IdleSkip?
+        if refresh, processTicks != nil, shareTicks > 0, ticksPerCore > 0 {
+            let threshold = max(3, saturatingProduct(spanTicks, ProcessProbe.idleThresholdPermyriad) / 10_000)
+            idle = ProcessTable.IdleSkip(busyTicks: spanProcessTicks, thresholdTicks: threshold)
+        }
+        guard table.scan(buffer, counters: counters, refresh: refresh, idle: idle) else { return }
         if refresh {
             shareTicks = ticksPerCore == 0 ? 0 : spanTicks
             spanTicks = 0
+            spanProcessTicks = 0
             samplesSinceRefresh = 0
         }
         scanned = true
