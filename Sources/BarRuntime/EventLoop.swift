@@ -144,7 +144,9 @@ public struct Bar<Sink: BarSink> {
         problem = nil
         if !dirChecked {
             switch checkRuntimeDir(dirPath) {
-            case .ours: dirChecked = true
+            case .ours:
+                dirChecked = true
+                registerWants()
             case .missing: return .missing
             case .refused(let why): problem = why; return .refused
             }
@@ -165,6 +167,18 @@ public struct Bar<Sink: BarSink> {
             }
         }
         return .refused
+    }
+
+    /// Tells the sampler which parts this bar shows (`wants/<pid>` in the runtime dir, removed
+    /// at exit): parts no running renderer shows are measured less often. A one-shot run
+    /// does not (it reads one snapshot); a picture shows every part. Best effort: without
+    /// the file the sampler measures everything every interval.
+    func registerWants() {
+        if options.once { return }
+        let shown = panel != nil ? SnapshotSections.all : BlockKind.sectionsShown(by: renderer.blocks)
+        _ = dirPath.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_register_wants($0, shown.rawValue) }
+        }
     }
 
     func nowMs() -> UInt64 { UInt64(cbarsys_realtime_ms()) }
@@ -335,6 +349,7 @@ public struct Bar<Sink: BarSink> {
             commands.deallocate()
             options = o
             renderer = fresh
+            if dirChecked { registerWants() }
             commands = CommandRunner(blocks: renderer.blocks)
             let realtime = commands.signals
             let newSignals = realtime.withUnsafeBufferPointer { cbarsys_signalfd_with($0.baseAddress, Int32($0.count)) }

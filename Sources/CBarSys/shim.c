@@ -208,3 +208,37 @@ int cbarsys_spawn_daemon(const char *path, char *const argv[], int log_fd) {
     extern char **environ;
     return spawn_program(path, argv, environ, -1, -1, log_fd, POSIX_SPAWN_SETSID);
 }
+
+/* The renderer's wants file (see cbarsys_register_wants), removed at exit. */
+static char wants_path[4200];
+
+static void cbarsys_remove_wants(void) {
+    if (wants_path[0]) unlink(wants_path);
+}
+
+int cbarsys_register_wants(const char *dir, unsigned mask) {
+    static int registered;
+    char folder[4096], temporary[4200], final[4200], text[16];
+    if (snprintf(folder, sizeof folder, "%s/wants", dir) >= (int)sizeof folder) return -1;
+    if (mkdir(folder, 0700) != 0 && errno != EEXIST) return -1;
+    if (cbarsys_check_private_dir(folder) != CBARSYS_DIR_OK) return -1;
+    int pid = (int)getpid();
+    snprintf(temporary, sizeof temporary, "%s/.%d.tmp", folder, pid);
+    snprintf(final, sizeof final, "%s/%d", folder, pid);
+    int fd = cbarsys_create_exclusive(temporary, 0600);
+    if (fd < 0) return -1;
+    int n = snprintf(text, sizeof text, "%u\n", mask);
+    ssize_t written;
+    do { written = write(fd, text, (size_t)n); } while (written < 0 && errno == EINTR);
+    close(fd);
+    if (written != n || rename(temporary, final) != 0) {
+        unlink(temporary);
+        return -1;
+    }
+    memcpy(wants_path, final, strlen(final) + 1);
+    if (!registered) {
+        registered = 1;
+        atexit(cbarsys_remove_wants);
+    }
+    return 0;
+}

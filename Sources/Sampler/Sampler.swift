@@ -35,6 +35,21 @@ public final class Sampler {
     private var frequency: FrequencyProbe
     private let network: NetworkProbe
     private var rates = RateHistory()
+    /// Which parts some running renderer shows (``RendererWants``); nil: unknown, so every
+    /// part is measured every sample. The parts in ``optionalParts`` that no renderer shows
+    /// are measured every ``unshownEverySamples`` samples and carried over in between (their
+    /// rates then span the samples between two measurements).
+    public var shownParts: SnapshotSections?
+    /// The parts measured only while shown: their sources are read for no one else. CPU,
+    /// memory, load, uptime, batteries and processes are always measured (history and the
+    /// urgent flags need them; the process table must see every exit).
+    public static let optionalParts: SnapshotSections = [.network, .disks, .diskIO, .temperature, .frequency]
+    /// How often an unshown optional part is still measured: about every 10 s (history's
+    /// minute rollups, the Prometheus export and `sysstats report` keep seeing it).
+    public let unshownEverySamples: UInt32
+    private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32) = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
+    /// The optional parts available at their last measurement, for the samples that skip them.
+    private var carriedAvailable: SnapshotSections = []
     /// USER_HZ, for the CPU seconds the Prometheus export counts.
     private let ticksPerSecond: UInt64
 
@@ -58,6 +73,7 @@ public final class Sampler {
                                useNetlink: configuration.readsThisMachine)
         let hz = sysconf(Int32(_SC_CLK_TCK))
         ticksPerSecond = hz > 0 ? UInt64(hz) : 100
+        unshownEverySamples = max(1, 10_000 / max(1, configuration.intervalMs))
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
@@ -121,15 +137,40 @@ public final class Sampler {
         let counters = TaskCounters(forks: cpu.forks, loadAverage: loadAverage)
         processes.sample(into: &snapshot, buffer: buffer, ticksPerCore: ticksPerCore, availableRiseKiB: availableRise,
                          realtimeMs: realtimeMs, counters: counters, processTicks: cpu.processTicks)
-        disks.sample(into: &snapshot, realtimeMs: realtimeMs)
-        diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
-        temperature.sample(into: &snapshot, buffer: buffer)
-        frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
-        network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
+        if due(.disks, &unshownAge.disks) { disks.sample(into: &snapshot, realtimeMs: realtimeMs); carry(.disks) }
+        if due(.diskIO, &unshownAge.diskIO) { diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs); carry(.diskIO) }
+        if due(.temperature, &unshownAge.temperature) { temperature.sample(into: &snapshot, buffer: buffer); carry(.temperature) }
+        if due(.frequency, &unshownAge.frequency) {
+            frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
+            carry(.frequency)
+        }
+        if due(.network, &unshownAge.network) {
+            network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
+            carry(.network)
+        }
         rates.add(snapshot)
         rates.copy(into: &snapshot)
         if configuration.measureSelf { own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
         snapshot.urgent = urgentConditions()
+    }
+
+    /// Whether the optional `part` is measured this sample: shown (or nothing known), or
+    /// `unshownEverySamples` since its last measurement. When not, its last values stay in
+    /// the snapshot, available as they were.
+    private func due(_ part: SnapshotSections, _ age: inout UInt32) -> Bool {
+        if shownParts == nil || shownParts!.contains(part) || age + 1 >= unshownEverySamples {
+            age = 0
+            return true
+        }
+        age += 1
+        snapshot.available.formUnion(carriedAvailable.intersection(part))
+        return false
+    }
+
+    /// Remembers whether the optional `part` just measured was available.
+    private func carry(_ part: SnapshotSections) {
+        carriedAvailable.subtract(part)
+        carriedAvailable.formUnion(snapshot.available.intersection(part))
     }
 
     private func urgentConditions() -> UrgentFlags {

@@ -35,6 +35,8 @@ public enum SamplerLoop {
             printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
         }
         let writer = SnapshotWriter(directory: directory)
+        // Which parts the running renderers show (not for one snapshot: everything then).
+        let wants = configuration.once ? nil : RendererWants()
         // `--textfile-dir`: refused at start when it is not a usable directory; its buffer
         // exists only then.
         var textfile: TextfileWriter?
@@ -66,6 +68,7 @@ public enum SamplerLoop {
             Clock.sleep(untilMonotonicNs: deadline)
             if stopRequested != 0 { break }
             let now = Clock.monotonicNs()
+            if let wants { sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now) }
             sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: now)
             switch writer.write(sampler.snapshot) {
             case .success:

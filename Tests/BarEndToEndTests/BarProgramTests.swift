@@ -152,3 +152,36 @@ extension BarProgramTests {
         XCTAssertEqual(bar.process.terminationStatus, 0)
     }
 }
+
+/// A running bar tells the sampler which parts it shows (`wants/<pid>`), and takes it back.
+final class BarWantsTests: XCTestCase {
+    func testARunningBarLeavesWhatItsBlocksShowAndRemovesItAtExit() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let bar = try BarProcess(["--output", "i3bar", "--runtime-dir", dir.path, "--blocks", "cpu,mem,net,time"])
+        XCTAssertTrue(bar.waitFor { $0.count >= 3 }, "\(bar.lines)")
+        let file = dir.path + "/wants/\(bar.process.processIdentifier)"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertEqual(text, "\(SnapshotSections([.cpu, .memory, .network]).rawValue)\n", "the clock needs nothing")
+        var info = stat()
+        XCTAssertEqual(lstat(dir.path + "/wants", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700)
+        XCTAssertEqual(bar.stop(), 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "removed at exit")
+    }
+
+    func testAOneShotBarLeavesNothingAndAPictureWantsEveryPart() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let once = try BarProcess(["--once", "--runtime-dir", dir.path, "--blocks", "cpu"], stdin: false)
+        once.process.waitUntilExit()
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: dir.path + "/wants")) ?? [], [])
+        let image = dir.path + "/panel.png"
+        let png = try BarProcess(["--output", "png:" + image, "--runtime-dir", dir.path], stdin: false)
+        defer { _ = png.stop() }
+        let file = dir.path + "/wants/\(png.process.processIdentifier)"
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: file) && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "\(SnapshotSections.all.rawValue)\n")
+    }
+}

@@ -167,3 +167,59 @@ extension SamplerProgramTests {
         XCTAssertGreaterThanOrEqual(waited, 0.2)
     }
 }
+
+extension SamplerProgramTests {
+    /// A part no running bar shows is measured every 10 s, not every interval; when the bar
+    /// that showed only the CPU exits (its `wants` file goes), every part is measured again
+    /// at the next sample.
+    func testWhileABarShowsOnlyTheCPUTheNetworkIsReadEveryTenSecondsAndEverySampleAfterItExits() throws {
+        let source = Fixtures.root.appendingPathComponent("sampler-desktop/2")
+        let tree = directory.url.appendingPathComponent("tree")
+        try FileManager.default.copyItem(at: source, to: tree)
+        let netDev = tree.appendingPathComponent("proc/net/dev")
+        try FileManager.default.createDirectory(at: netDev.deletingLastPathComponent(), withIntermediateDirectories: true)
+        func writeNetDev(_ rx: UInt64) throws {
+            // In place: the sampler keeps the file open.
+            guard let f = fopen(netDev.path, "w") else { throw POSIXError(.EIO) }
+            fputs("Inter-|   Receive\n face |bytes\n  eth0: \(rx) 10 0 0 0 0 0 0 1000 20 0 0 0 0 0 0\n", f)
+            fclose(f)
+        }
+        try writeNetDev(1000)
+        let runtimeDir = directory.url.appendingPathComponent("run")
+        let sampler = Process()
+        sampler.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
+        sampler.arguments = ["--interval", "0.1", "--runtime-dir", runtimeDir.path, "--no-history", "--net", "eth0",
+                             "--proc-root", tree.appendingPathComponent("proc").path,
+                             "--sys-root", tree.appendingPathComponent("sys").path]
+        try sampler.run()
+        defer { if sampler.isRunning { sampler.terminate(); sampler.waitUntilExit() } }
+        func received() -> UInt64? {
+            guard let s = try? readSnapshot(runtimeDir), s.available.contains(.network) else { return nil }
+            return s.interfaces.first?.rxBytes
+        }
+        func waitFor(_ rx: UInt64, within seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while received() != rx && Date() < deadline { usleep(20_000) }
+            return received() == rx
+        }
+        XCTAssertTrue(waitFor(1000, within: 10))
+        let bar = Process()
+        bar.executableURL = URL(fileURLWithPath: try Programs.path("sysstats-bar"))
+        bar.arguments = ["--output", "i3bar", "--runtime-dir", runtimeDir.path, "--blocks", "cpu", "--no-start-sampler"]
+        bar.standardInput = Pipe()
+        bar.standardOutput = FileHandle.nullDevice
+        try bar.run()
+        defer { if bar.isRunning { bar.terminate(); bar.waitUntilExit() } }
+        let wants = runtimeDir.appendingPathComponent("wants/\(bar.processIdentifier)").path
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: wants) && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: wants))
+        usleep(300_000)   // the sampler has seen it
+        try writeNetDev(5000)
+        usleep(1_500_000)   // 15 samples
+        XCTAssertEqual(received(), 1000, "not read while no bar shows it")
+        bar.terminate()
+        bar.waitUntilExit()
+        XCTAssertTrue(waitFor(5000, within: 2), "read at the next sample once no bar says what it shows")
+    }
+}

@@ -92,6 +92,42 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertFalse(n[0].flags.contains(.wireless))
     }
 
+    /// A part no renderer shows is measured every 10 s (ten samples at 1 s), its last values
+    /// carried in between; a shown one every sample; with nothing known, everything.
+    func testAPartNoRendererShowsIsMeasuredEveryTenSamplesAndCarriedInBetween() throws {
+        try write("proc/net/dev", netDev([("eth0", 1000, 1000)]))
+        let s = sampler(interfaces: ["eth0"])
+        XCTAssertEqual(s.unshownEverySamples, 10)
+        s.shownParts = [.cpu, .memory]
+        var ms: UInt64 = 0
+        func sample(rx: UInt64) throws {
+            try write("proc/net/dev", netDev([("eth0", rx, 1000)]))
+            ms += 1000
+            s.sample(realtimeMs: Self.t0 + ms, monotonicNs: ms * 1_000_000)
+        }
+        try sample(rx: 1000)
+        XCTAssertTrue(s.snapshot.available.contains(.network), "measured at once")
+        XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 1000)
+        for i in 2...10 {
+            try sample(rx: 1000 + UInt64(i))
+            XCTAssertTrue(s.snapshot.available.contains(.network), "carried, still available (sample \(i))")
+            XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 1000, "not read (sample \(i))")
+        }
+        try sample(rx: 11_000)
+        XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 11_000, "the tenth sample since reads it")
+        XCTAssertEqual(s.snapshot.interfaces.first?.rxBytesPerSecond, 1000, "10,000 bytes over 10 s")
+        // Shown: every sample.
+        s.shownParts = [.network]
+        try sample(rx: 12_000)
+        XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 12_000)
+        try sample(rx: 13_000)
+        XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 13_000)
+        // Nothing known: every sample too.
+        s.shownParts = nil
+        try sample(rx: 14_000)
+        XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 14_000)
+    }
+
     func testANamedVirtualInterfaceIsShown() throws {
         try write("proc/net/dev", netDev([("eth0", 1, 1), ("wg0", 1, 1), ("docker0", 1, 1)]))
         let s = sampler(interfaces: ["wg0"])

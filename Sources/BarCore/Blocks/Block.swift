@@ -76,6 +76,15 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// The parts of the snapshot a bar of `blocks` shows: what it asks the sampler to
+    /// measure every interval (the rest it measures less often; docs/snapshot-format.md,
+    /// "What renderers show").
+    public static func sectionsShown(by blocks: [BarBlock]) -> SnapshotSections {
+        var shown: SnapshotSections = []
+        for i in 0..<blocks.count { shown.formUnion(blocks[i].kind.section) }
+        return shown
+    }
+
     /// True for the blocks drawn from the snapshot: they give way to a message (`sysstatsd
     /// stopped`) when there is no current one. The clock does not.
     public var needsSnapshot: Bool { self != .time && self != .command }

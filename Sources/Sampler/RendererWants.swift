@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ProcFS
+import SnapshotCodec
+
+/// Which parts of the snapshot the running renderers show.
+///
+/// Each long-running `sysstats-bar` leaves `wants/<its pid>` in the runtime directory: the
+/// ``SnapshotSections`` bits of the blocks it shows, in decimal, one line; it removes the
+/// file when it exits. The sampler measures every interval the parts some renderer shows
+/// and the rest less often (``Sampler/shownParts``), as i3status reads only what its
+/// config names. Cheap when nothing changes: one `fstat` of the folder per sample; the
+/// folder is listed again when its modification or change time moved, and every
+/// ``rescanNs`` (a renderer killed without removing its file is dropped then: its pid is
+/// gone). Hostile until checked: only regular files of this user named by a living pid,
+/// at most 32 bytes of digits, count; anything else is passed over.
+final class RendererWants {
+    /// How often the folder is listed even when it did not change.
+    static let rescanNs: UInt64 = 30_000_000_000
+    static let folderName = "wants"
+
+    private let folderName = cPath(RendererWants.folderName)
+    /// The runtime directory the folder was opened in (its descriptor), and the folder.
+    private var directory: Int32 = -1
+    private var folder: Int32 = -1
+    private var lastTimes: (Int, Int, Int, Int, Int) = (-1, -1, -1, -1, -1)
+    private var lastScanNs: UInt64 = 0
+    /// What the files said at the last listing; nil when no renderer left one: then nothing
+    /// is known and everything is measured every interval.
+    private(set) var shown: SnapshotSections?
+
+    init() {}
+
+    deinit { if folder >= 0 { close(folder) } }
+
+    /// The parts the renderers show now (nil: unknown, measure everything), from the folder
+    /// `wants` in `runtime` (the snapshot writer's directory, checked by it: the folder is
+    /// made and opened relative to that descriptor, never through a path that may have
+    /// been replaced), created 0700 if missing.
+    func update(in runtime: FileDescriptor, monotonicNs: UInt64) -> SnapshotSections? {
+        var info = stat()
+        if runtime.rawValue != directory || folder < 0 || fstat(folder, &info) != 0 || info.st_nlink == 0 {
+            // First call, or the runtime directory was re-created: the folder too.
+            directory = runtime.rawValue
+            reopen()
+            guard folder >= 0, fstat(folder, &info) == 0 else { shown = nil; return nil }
+            lastScanNs = 0
+        }
+        // The times are as coarse as the kernel's tick; the size (tmpfs counts entries) helps.
+        let times = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec, Int(info.st_size))
+        if times != lastTimes || lastScanNs == 0 || monotonicNs &- lastScanNs >= RendererWants.rescanNs {
+            lastTimes = times
+            lastScanNs = max(monotonicNs, 1)
+            shown = scan()
+        }
+        return shown
+    }
+
+    private func reopen() {
+        if folder >= 0 { close(folder); folder = -1 }
+        _ = folderName.withUnsafeBufferPointer { mkdirat(directory, $0.baseAddress!, 0o700) }
+        let fd = folderName.withUnsafeBufferPointer {
+            openat(directory, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        }
+        guard fd >= 0 else { return }
+        var info = stat()
+        // Ours and private, like the runtime directory itself.
+        guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+            close(fd)
+            return
+        }
+        folder = fd
+    }
+
+    /// Lists the folder: the union of what the living renderers' files say; nil if none says
+    /// anything. A file whose pid is gone is removed.
+    private func scan() -> SnapshotSections? {
+        let listing = dup(folder)
+        guard listing >= 0, let stream = fdopendir(listing) else {
+            if listing >= 0 { close(listing) }
+            return nil
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var union: SnapshotSections?
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        while let entry = readdir(stream) {
+            let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
+            guard let pid = RendererWants.pid(named: UnsafeRawBufferPointer(start: name, count: strlen(name))) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlinkat(folder, name, 0)
+                continue
+            }
+            if let parts = read(name) { union = (union ?? []).union(parts) }
+        }
+        return union
+    }
+
+    /// What one renderer's file says, or nil if it is not a small regular file of ours holding a number.
+    private func read(_ name: UnsafePointer<CChar>) -> SnapshotSections? {
+        let fd = openat(folder, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+              info.st_size <= 32 else { return nil }
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let count = withUnsafeMutableBytes(of: &bytes) { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return withUnsafeBytes(of: &bytes) { RendererWants.parse(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// A file's text: decimal digits, then optionally a newline; the bits this sampler knows.
+    static func parse(_ text: UnsafeRawBufferPointer) -> SnapshotSections? {
+        var value: UInt64 = 0
+        var digits = 0
+        for (i, b) in text.enumerated() {
+            if b == 0x0A && i == text.count - 1 && digits > 0 { break }
+            guard b >= 0x30, b <= 0x39, digits < 10 else { return nil }
+            value = value * 10 + UInt64(b - 0x30)
+            digits += 1
+        }
+        guard digits > 0, value <= UInt64(UInt32.max) else { return nil }
+        return SnapshotSections(rawValue: UInt32(value)).intersection(.all)
+    }
+
+    /// The pid a file is named by: digits only, a positive Int32.
+    static func pid(named name: UnsafeRawBufferPointer) -> pid_t? {
+        guard !name.isEmpty, name.count <= 10 else { return nil }
+        var value: Int64 = 0
+        for b in name {
+            guard b >= 0x30, b <= 0x39 else { return nil }
+            value = value * 10 + Int64(b - 0x30)
+        }
+        return value > 0 && value <= Int64(Int32.max) ? pid_t(value) : nil
+    }
+}
