@@ -43,6 +43,13 @@ public final class ProcessTable {
     /// and CPU use under the skip's threshold, show within this many refreshes.
     public static let idleRereadRefreshes: UInt32 = 16
 
+    /// A process counts as busy when it used at least this many clock ticks since its last
+    /// read (20 ms at USER_HZ 100): a busy or new process has its memory re-read every scan
+    /// between refreshes (what its exit frees is credited up to it), and is read at every
+    /// refresh with an ``IdleSkip``. A daemon that woke for a millisecond is not busy:
+    /// /proc/stat's accounting covers it.
+    public static let busyTicks: UInt64 = 2
+
     /// A pid allocated this many times over in one interval may have come round again to
     /// any known pid: every known process is then re-read (see ``scan(_:counters:refresh:)``).
     static let reuseForkBound: UInt64 = 30_000
@@ -247,7 +254,7 @@ public final class ProcessTable {
             }
             let ran = stat.cpuTicks > processes[i].cpuTicks ? stat.cpuTicks - processes[i].cpuTicks : 0
             processes[i].cpuDelta = min(ran, shortfall)
-            update(&processes[i], &descriptors[i], from: stat, ran: ran > 0, buffer)
+            update(&processes[i], &descriptors[i], from: stat, ranTicks: ran, buffer)
         }
         if removed { dropRemoved() }
     }
@@ -268,11 +275,12 @@ public final class ProcessTable {
         descriptors.removeLast(descriptors.count - kept)
     }
 
-    /// Between refreshes, re-reads the memory of the processes that ran at their last
+    /// Between refreshes, re-reads the memory of the processes that were busy at their last
     /// read or are new since the last refresh (``KeptFiles/memoryWatched``): what an
     /// exit frees is credited up to the last private memory seen, so a process that grows
-    /// and exits between two refreshes must not be reported with what it had at its start.
-    /// Few processes are active; an unreadable one keeps its values (its exit shows elsewhere).
+    /// (which takes CPU time) and exits between two refreshes must not be reported with what
+    /// it had at its start. Few processes are busy; an unreadable one keeps its values (its
+    /// exit shows elsewhere).
     private func rereadActiveMemory(_ buffer: ReadBuffer) {
         for i in processes.indices where descriptors[i].memoryWatched && !processes[i].isKernelThread {
             let memory = descriptors[i].memory
@@ -469,7 +477,7 @@ public final class ProcessTable {
             }
         }
         if isNew { readNames(&sample, root) }
-        kept.memoryWatched = isNew || sample.cpuDelta > 0
+        kept.memoryWatched = isNew || sample.cpuDelta >= ProcessTable.busyTicks
         append(sample, kept)
         return true
     }
@@ -516,7 +524,7 @@ public final class ProcessTable {
         var kept = kept
         sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
         if skipIdle != nil { accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta) }
-        guard self.update(&sample, &kept, from: stat, ran: sample.cpuDelta > 0, buffer) else { return false }
+        guard self.update(&sample, &kept, from: stat, ranTicks: sample.cpuDelta, buffer) else { return false }
         matched[index] = true
         append(sample, kept)
         return true
@@ -528,12 +536,13 @@ public final class ProcessTable {
     /// statm's only: stat's counts differently (a few pages apart), so the two never compare.
     /// False if `statm` could not be read (it is gone).
     @discardableResult
-    private func update(_ sample: inout ProcessSample, _ kept: inout KeptFiles, from stat: ProcessStat, ran: Bool,
+    private func update(_ sample: inout ProcessSample, _ kept: inout KeptFiles, from stat: ProcessStat, ranTicks: UInt64,
                         _ buffer: ReadBuffer) -> Bool {
+        let ran = ranTicks > 0
         let due = (UInt32(truncatingIfNeeded: sample.pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
         sample.cpuTicks = stat.cpuTicks
         sample.state = stat.state
-        kept.memoryWatched = ran
+        kept.memoryWatched = ranTicks >= ProcessTable.busyTicks
         if kept.memory >= 0 && (ran || due) {
             memoryRereads &+= 1
             guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),
@@ -632,8 +641,8 @@ public struct TaskCounters: Equatable, Sendable {
 struct KeptFiles {
     var stat: Int32 = -1
     var memory: Int32 = -1
-    /// New since the last refresh, or it ran before its last read: its memory is re-read
-    /// every scan, not only at the refresh (``ProcessTable/rereadActiveMemory(_:)``). Kept
+    /// New since the last refresh, or busy before its last read (``ProcessTable/busyTicks``):
+    /// its memory is re-read every scan, not only at the refresh (``ProcessTable/rereadActiveMemory(_:)``). Kept
     /// here, beside the descriptors, not in the sample: it is the table's bookkeeping.
     var memoryWatched = false
     /// Carried over unread by this refresh's first half, for ``ProcessTable/readIdle(_:)``.

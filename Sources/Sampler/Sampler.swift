@@ -40,14 +40,19 @@ public final class Sampler {
     /// are measured every ``unshownEverySamples`` samples and carried over in between (their
     /// rates then span the samples between two measurements).
     public var shownParts: SnapshotSections?
-    /// The parts measured only while shown: their sources are read for no one else. CPU,
+    /// The parts measured only while shown: their sources are read for no one else (the
+    /// sampler's own cost is two system calls a sample). CPU,
     /// memory, load, uptime, batteries and processes are always measured (history and the
     /// urgent flags need them; the process table must see every exit).
-    public static let optionalParts: SnapshotSections = [.network, .disks, .diskIO, .temperature, .frequency]
+    public static let optionalParts: SnapshotSections = [.network, .disks, .diskIO, .temperature, .frequency, .sampler]
     /// How often an unshown optional part is still measured: about every 10 s (history's
     /// minute rollups, the Prometheus export and `sysstats report` keep seeing it).
     public let unshownEverySamples: UInt32
-    private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32) = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
+    private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32, sampler: UInt32)
+        = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
+    /// The kernel recomputes PSI's averages every 2 s: /proc/pressure/memory is read that often.
+    private let pressureEverySamples: UInt32
+    private var pressureAge: UInt32 = .max / 2
     /// The optional parts available at their last measurement, for the samples that skip them.
     private var carriedAvailable: SnapshotSections = []
     /// USER_HZ, for the CPU seconds the Prometheus export counts.
@@ -74,6 +79,7 @@ public final class Sampler {
         let hz = sysconf(Int32(_SC_CLK_TCK))
         ticksPerSecond = hz > 0 ? UInt64(hz) : 100
         unshownEverySamples = max(1, 10_000 / max(1, configuration.intervalMs))
+        pressureEverySamples = max(1, 2_000 / max(1, configuration.intervalMs))
         snapshot.intervalMs = configuration.intervalMs
         snapshot.coreBusy.reserveCapacity(64)
         snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
@@ -130,7 +136,12 @@ public final class Sampler {
         let availableRise = memory.sample(into: &snapshot, buffer: buffer)
         uptime.sample(into: &snapshot, buffer: buffer)
         let loadAverage = load.sample(into: &snapshot, buffer: buffer)
-        pressure.sample(into: &snapshot, buffer: buffer)
+        if pressureAge + 1 >= pressureEverySamples {
+            pressure.sample(into: &snapshot, buffer: buffer)
+            pressureAge = 0
+        } else {
+            pressureAge += 1
+        }
         battery.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
         // Read before the process scan (/proc/stat by the CPU probe, /proc/loadavg by the load
         // probe): a task created after these reads moves them for the next sample.
@@ -150,7 +161,10 @@ public final class Sampler {
         }
         rates.add(snapshot)
         rates.copy(into: &snapshot)
-        if configuration.measureSelf { own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
+        if configuration.measureSelf, due(.sampler, &unshownAge.sampler) {
+            own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
+            carry(.sampler)
+        }
         snapshot.urgent = urgentConditions()
     }
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The sampler's system-wide part against the C floor of issue 15 (bench/floor.c: a C
+# program that only preads /proc/stat, /proc/meminfo and /proc/loadavg from kept
+# descriptors once a second), side by side at interval 1 s on this machine's real files:
+#   floor       bench/floor.c
+#   all parts   sysstatsd --proc-root DIR, where DIR holds symbolic links to the real
+#               /proc/stat, meminfo, loadavg, uptime, pressure, diskstats and net, and no
+#               process: every system-wide file the sampler reads, each sample (no renderer
+#               says what it shows)
+#   bar's parts the same, with a renderer's wants file saying cpu, mem, load, battery (the
+#               blocks of bench/footprint.sh and of i3status's config there): network, disks,
+#               disk I/O, temperatures and frequency every 10 s
+# CPU ms/s from /proc/PID/schedstat over S seconds after a 3 s warm-up; medians over rounds.
+#
+#   bench/floor.sh [--rounds R] [--seconds S] [--sampler PATH]
+#
+# Prints a Markdown table and writes it to bench/out/floor.md. About 1 minute 10 s by default.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$(pwd)
+rounds=3 seconds=20 sampler=""
+while (($# > 0)); do
+    case $1 in
+        --rounds) rounds=$2; shift ;;
+        --seconds) seconds=$2; shift ;;
+        --sampler) sampler=$2; shift ;;
+        -h | --help) sed -n '2,/^set/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+        *) echo "floor.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+say() { printf 'bench: %s\n' "$*" >&2; }
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+command -v cc >/dev/null || { say "needs a C compiler (cc)"; exit 1; }
+[[ -n $sampler ]] || sampler=$(release_binary sysstatsd)
+make_work_dir sysstats-floor
+cc -O2 -o "$work/floor" "$root/bench/floor.c"
+mkdir "$work/proc"
+for f in stat meminfo loadavg uptime diskstats; do ln -s "/proc/$f" "$work/proc/$f"; done
+[[ -e /proc/pressure ]] && ln -s /proc/pressure "$work/proc/pressure"
+ln -s /proc/net "$work/proc/net"
+# The bar's blocks cpu, mem, load, battery: SnapshotSections cpu 2 + memory 4 + load 8 + battery 32.
+bar_mask=46
+
+cpu_ns() { cut -d' ' -f1 "/proc/$1/schedstat"; }
+results=$work/results
+: >"$results"
+for r in $(seq "$rounds"); do
+    say "round $r/$rounds"
+    "$work/floor" & floor=$!
+    mkdir -m 0700 "$work/all-$r" "$work/bar-$r" "$work/bar-$r/wants"
+    echo "$bar_mask" >"$work/bar-$r/wants/$floor"   # a living pid: the floor program's
+    common=(--interval 1 --no-history --proc-root "$work/proc" --sys-root /sys --disk /)
+    "$sampler" "${common[@]}" --runtime-dir "$work/all-$r" 2>/dev/null & all=$!
+    "$sampler" "${common[@]}" --runtime-dir "$work/bar-$r" 2>/dev/null & bar=$!
+    sleep 3
+    pids=("$floor" "$all" "$bar") before=()
+    for p in "${pids[@]}"; do before+=("$(cpu_ns "$p")"); done
+    sleep "$seconds"
+    line=""
+    for i in 0 1 2; do line+=" $(( ($(cpu_ns "${pids[$i]}") - ${before[$i]}) / seconds ))"; done
+    echo "$line" >>"$results"
+    kill "${pids[@]}"; wait 2>/dev/null || true
+done
+mkdir -p "$root/bench/out"
+python3 - "$results" <<'PY' | tee "$root/bench/out/floor.md"
+import statistics, sys
+rows = [[int(x) for x in line.split()] for line in open(sys.argv[1]) if line.strip()]
+med = [statistics.median(r[i] for r in rows) / 1e6 for i in range(3)]
+print("| program | CPU ms/s (median of %d) | vs the C floor |" % len(rows))
+print("|---|---:|---:|")
+for name, v in zip(["C floor (stat, meminfo, loadavg)", "sysstatsd system-wide, all parts", "sysstatsd system-wide, the bar's parts"], med):
+    print(f"| {name} | {v:.3f} | {v / med[0]:.2f}× |")
+PY
+say "wrote bench/out/floor.md"
