@@ -10,7 +10,8 @@ import SnapshotCodec
 /// ``SnapshotSections`` bits of the blocks it shows, in decimal, one line; it removes the
 /// file when it exits. The sampler measures every interval the parts some renderer shows
 /// and the rest less often (``Sampler/shownParts``), as i3status reads only what its
-/// config names. Cheap when nothing changes: one `fstat` of the folder per sample; the
+/// config names. Cheap when nothing changes: nothing under the loop's inotify watch
+/// (``ChangeWatch``), else one `fstat` of the folder per sample; the
 /// folder is listed again when its modification or change time moved, and every
 /// ``rescanNs`` (a renderer killed without removing its file is dropped then: its pid is
 /// gone). Hostile until checked: only regular files of this user named by a living pid,
@@ -38,7 +39,13 @@ final class RendererWants {
     /// `wants` in `runtime` (the snapshot writer's directory, checked by it: the folder is
     /// made and opened relative to that descriptor, never through a path that may have
     /// been replaced), created 0700 if missing.
-    func update(in runtime: FileDescriptor, monotonicNs: UInt64) -> SnapshotSections? {
+    /// With `changes` (the loop's inotify watch on the folder), a sample where nothing
+    /// changed costs no system call at all.
+    func update(in runtime: FileDescriptor, monotonicNs: UInt64, changes: ChangeWatch? = nil) -> SnapshotSections? {
+        if let changes, runtime.rawValue == directory, folder >= 0, lastScanNs != 0,
+           monotonicNs &- lastScanNs < RendererWants.rescanNs, !changes.takeWantsChange(folder: folder) {
+            return shown
+        }
         var info = stat()
         if runtime.rawValue != directory || folder < 0 || fstat(folder, &info) != 0 || info.st_nlink == 0 {
             // First call, or the runtime directory was re-created: the folder too.

@@ -9,6 +9,7 @@ import ProcFS
 /// The sampler does not link SQLite (docs/history.md): the CLI and `sysstatsd-history`
 /// write every rule, built-ins included, to the rules cache `<data-dir>/bookmarks.rules`
 /// (the bookmarks file format with `source=`), by a rename. One `stat(2)` per interval
+/// (or, under the sampler's loop, only when inotify saw its folder change: ``ChangeWatch``)
 /// is the cheap change counter: when the file's identity (device, inode, size, mtime)
 /// differs from the last one loaded, the file is read and parsed again (allocation is
 /// fine then) and ``generation`` moves on, so the sampler re-resolves every process it
@@ -25,6 +26,8 @@ final class RulesWatcher {
     /// Whether the built-in rules apply while there is no (good) cache. Parsed when needed,
     /// not kept: with a cache loaded they would be a second copy of the rules on the heap.
     private let builtins: Bool
+    /// The loop's inotify watch (nil in tests that sample by hand: a stat every sample).
+    var changes: ChangeWatch?
     private var loaded: Identity?
     private var refused: Identity?
 
@@ -47,6 +50,8 @@ final class RulesWatcher {
     @discardableResult
     func refresh() -> Bool {
         guard let path else { return false }
+        // With the kernel watching the cache's folder, only after it said something changed.
+        if let changes, !changes.takeRulesChange() { return false }
         var info = stat()
         let found = path.withUnsafeBufferPointer { stat($0.baseAddress!, &info) } == 0
         guard found, (info.st_mode & S_IFMT) == S_IFREG else {

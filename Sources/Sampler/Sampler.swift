@@ -94,6 +94,13 @@ public final class Sampler {
         snapshot.txHistory.reserveCapacity(Snapshot.historyLength)
     }
 
+    /// The loop's inotify watch on the rules cache: with it the rules are looked at only
+    /// when their folder changed.
+    var changeWatch: ChangeWatch? {
+        get { processes.rules.changes }
+        set { processes.rules.changes = newValue }
+    }
+
     /// Feeds netlink messages to the network probe (tests: committed dumps stand in for the kernel's).
     public func applyNetlinkMessages(_ bytes: UnsafeRawBufferPointer) { network.apply(messages: bytes) }
 

@@ -30,6 +30,10 @@ public enum SamplerLoop {
             configuration.rulesPath = DataDirectory.join(data, "bookmarks.rules")
         }
         let sampler = Sampler(configuration: configuration)
+        // What would be a stat or two per sample (the rules cache, the renderers' wants), as
+        // inotify events that wake the sleep only when something changed.
+        let changes = configuration.once ? nil : ChangeWatch(rulesPath: configuration.rulesPath)
+        sampler.changeWatch = changes
         for name in sampler.unresolvedSensorNames {
             // Not fatal: a sensor's driver may load later; the temp block says n/a meanwhile.
             printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
@@ -65,10 +69,10 @@ public enum SamplerLoop {
         let primeNs = configuration.once ? intervalNs : min(intervalNs, SamplerLoop.primingIntervalNs)
         var deadline = Clock.monotonicNs() &+ primeNs
         while stopRequested == 0 {
-            Clock.sleep(untilMonotonicNs: deadline)
+            if let changes { changes.sleep(untilMonotonicNs: deadline) } else { Clock.sleep(untilMonotonicNs: deadline) }
             if stopRequested != 0 { break }
             let now = Clock.monotonicNs()
-            if let wants { sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now) }
+            if let wants { sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now, changes: changes) }
             sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: now)
             switch writer.write(sampler.snapshot) {
             case .success:

@@ -7,4 +7,8 @@
 /// must exist). 0, or -1 with errno (EINVAL: the file system cannot exchange; ENOENT: one is gone).
 int csamplersys_exchange(int dirfd, const char *a, const char *b);
 
+/// ppoll(2) on one descriptor for POLLIN, at most `nanoseconds`: 1 when it is readable,
+/// 0 when the time is up, -1 with errno (EINTR: a signal).
+int csamplersys_wait_readable(int fd, long long nanoseconds);
+
 #endif

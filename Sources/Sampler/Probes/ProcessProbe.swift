@@ -9,7 +9,7 @@ import HistoryRecords
 /// A proc root that cannot be listed leaves the three parts unavailable.
 final class ProcessProbe {
     private let table: ProcessTable
-    private let rules: RulesWatcher
+    let rules: RulesWatcher
     private var exitTracker: ExitTracker
     private var topByCPU = TopSelection(limit: Snapshot.maximumTopEntries)
     private var topByMemory = TopSelection(limit: Snapshot.maximumTopEntries)

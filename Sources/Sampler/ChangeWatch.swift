@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ProcFS
+import SystemDirs
+import CSamplerSys
+
+/// The sampler's sleep between samples, with the kernel watching (inotify) the two things
+/// it would otherwise `stat` every sample: the bookmark rules cache (in its folder) and the
+/// renderers' `wants` folder. An event wakes the sleep, marks what changed, and the sleep
+/// goes on to the deadline: a change costs one early wake-up, a quiet sample nothing.
+///
+/// Without a watch (the rules' folder does not exist yet, inotify refused) the watcher
+/// concerned looks every sample, as before; a missing watch is tried again every 30 s.
+final class ChangeWatch {
+    static let retryNs: UInt64 = 30_000_000_000
+
+    private let inotify: Int32
+    /// The rules cache's folder and file name; nil without a rules path.
+    private let rulesFolder: [CChar]?
+    private let rulesName: [UInt8]
+    private var rulesWatch: Int32 = -1
+    private var wantsWatch: Int32 = -1
+    /// The wants folder's descriptor the watch was added for.
+    private var wantsFolder: Int32 = -1
+    private var lastRetryNs: UInt64 = 0
+    private let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+
+    /// Set by an event; cleared by the one who looked.
+    private(set) var rulesChanged = true
+    private(set) var wantsChanged = true
+
+    init(rulesPath: String?) {
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if let rulesPath {
+            var folder = Array(rulesPath.utf8)
+            var name: [UInt8] = []
+            while let last = folder.last, last != UInt8(ascii: "/") { name.insert(folder.removeLast(), at: 0) }
+            if folder.count > 1 { folder.removeLast() }   // the slash, unless it is the root
+            rulesFolder = cPath(folder.isEmpty ? "." : String(decoding: folder, as: UTF8.self))
+            rulesName = name
+        } else {
+            rulesFolder = nil
+            rulesName = []
+        }
+    }
+
+    deinit {
+        if inotify >= 0 { close(inotify) }
+        events.deallocate()
+    }
+
+    /// Whether the rules cache must be looked at this sample: something changed in its
+    /// folder, or there is no watch on it.
+    func takeRulesChange() -> Bool {
+        defer { rulesChanged = false }
+        return rulesChanged || rulesWatch < 0
+    }
+
+    /// Whether the wants folder `folder` (a descriptor ``RendererWants`` holds) must be looked at.
+    func takeWantsChange(folder: Int32) -> Bool {
+        if folder != wantsFolder { watchWants(folder) }
+        defer { wantsChanged = false }
+        return wantsChanged || wantsWatch < 0
+    }
+
+    /// Sleeps until `deadline` (CLOCK_MONOTONIC) or a signal, taking the events that come meanwhile.
+    func sleep(untilMonotonicNs deadline: UInt64) {
+        if inotify < 0 { return Clock.sleep(untilMonotonicNs: deadline) }
+        retryWatches(nowNs: Clock.monotonicNs())
+        while true {
+            let now = Clock.monotonicNs()
+            if now >= deadline { return }
+            let left = deadline - now
+            let ready = csamplersys_wait_readable(inotify, Int64(min(left, UInt64(Int64.max))))
+            if ready <= 0 { return }   // the deadline, or a signal (the loop checks for a stop)
+            drain()
+        }
+    }
+
+    private func retryWatches(nowNs: UInt64) {
+        guard rulesFolder != nil, rulesWatch < 0, inotify >= 0,
+              lastRetryNs == 0 || nowNs &- lastRetryNs >= ChangeWatch.retryNs else { return }
+        lastRetryNs = max(nowNs, 1)
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
+            | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
+        rulesWatch = rulesFolder!.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+        rulesChanged = true   // whatever happened before the watch
+    }
+
+    private func watchWants(_ folder: Int32) {
+        if wantsWatch >= 0 { _ = inotify_rm_watch(inotify, wantsWatch) }
+        wantsWatch = -1
+        wantsFolder = folder
+        wantsChanged = true
+        guard inotify >= 0, folder >= 0 else { return }
+        // The folder by its descriptor: the watch is on the directory RendererWants opened.
+        let path = cPath("/proc/self/fd/\(folder)")
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
+            | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
+        wantsWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+    }
+
+    /// Reads every pending event: which watch, and for the rules, whether it names the file.
+    private func drain() {
+        while true {
+            let n = read(inotify, events.baseAddress, events.count)
+            if n <= 0 { return }
+            var offset = 0
+            while offset + 16 <= n {
+                let wd = events.load(fromByteOffset: offset, as: Int32.self)
+                let mask = events.load(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(events.load(fromByteOffset: offset + 12, as: UInt32.self))
+                guard offset + 16 + length <= n else { break }
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    rulesChanged = true
+                    wantsChanged = true
+                }
+                if wd == rulesWatch {
+                    if mask & UInt32(IN_IGNORED) != 0 { rulesWatch = -1 }
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 || names(offset + 16, length) {
+                        rulesChanged = true
+                    }
+                }
+                if wd == wantsWatch {
+                    if mask & UInt32(IN_IGNORED) != 0 { wantsWatch = -1 }
+                    wantsChanged = true
+                }
+                offset += 16 + length
+            }
+        }
+    }
+
+    /// Whether the event's name (NUL-padded) is the rules cache's.
+    private func names(_ offset: Int, _ length: Int) -> Bool {
+        guard length >= rulesName.count else { return false }
+        for i in 0..<rulesName.count where events[offset + i] != rulesName[i] { return false }
+        return length == rulesName.count || events[offset + rulesName.count] == 0
+    }
+}

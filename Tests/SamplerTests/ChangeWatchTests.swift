@@ -1,0 +1,106 @@
+import Foundation
+import ProcFS
+import SnapshotCodec
+import XCTest
+@testable import Sampler
+
+/// The sampler's sleep with inotify watching the rules cache's folder and the wants folder:
+/// a quiet sample looks at neither, a change wakes the sleep and is looked at once.
+final class ChangeWatchTests: XCTestCase {
+    var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "sysstats-changes-" + UUID().uuidString
+        XCTAssertEqual(mkdir(folder, 0o700), 0)
+        addTeardownBlock { [folder] in try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func sleep(_ watch: ChangeWatch, ms: UInt64) { watch.sleep(untilMonotonicNs: monotonicNs() + ms * 1_000_000) }
+
+    private func monotonicNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    func testTheRulesAreLookedAtOnlyAfterTheirFileChanged() throws {
+        let rules = folder + "/bookmarks.rules"
+        let watch = ChangeWatch(rulesPath: rules)
+        sleep(watch, ms: 5)   // the watch is added
+        XCTAssertTrue(watch.takeRulesChange(), "once, for what happened before the watch")
+        XCTAssertFalse(watch.takeRulesChange())
+        sleep(watch, ms: 5)
+        XCTAssertFalse(watch.takeRulesChange(), "nothing changed")
+        // Another file in the folder is not the rules.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/history.sqlite"))
+        sleep(watch, ms: 20)
+        XCTAssertFalse(watch.takeRulesChange())
+        // Written and renamed into place, as the CLI does.
+        try Data("rule".utf8).write(to: URL(fileURLWithPath: rules + ".tmp"))
+        XCTAssertEqual(rename(rules + ".tmp", rules), 0)
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRulesChange())
+        XCTAssertFalse(watch.takeRulesChange())
+        XCTAssertEqual(unlink(rules), 0)
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRulesChange(), "removed")
+    }
+
+    func testWithoutTheRulesFolderTheRulesAreLookedAtEverySample() {
+        let watch = ChangeWatch(rulesPath: folder + "/missing/bookmarks.rules")
+        for _ in 0..<3 {
+            sleep(watch, ms: 2)
+            XCTAssertTrue(watch.takeRulesChange())
+        }
+    }
+
+    func testTheSleepLastsToItsDeadlineWhateverWakesIt() throws {
+        let rules = folder + "/bookmarks.rules"
+        let watch = ChangeWatch(rulesPath: rules)
+        let start = monotonicNs()
+        let writer = Thread { [folder] in
+            usleep(30_000)
+            try? Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/bookmarks.rules"))
+        }
+        writer.start()
+        watch.sleep(untilMonotonicNs: start + 150_000_000)
+        let slept = monotonicNs() - start
+        XCTAssertGreaterThanOrEqual(slept, 150_000_000)
+        XCTAssertLessThan(slept, 1_000_000_000)
+        XCTAssertTrue(watch.takeRulesChange())
+    }
+
+    func testTheWantsFolderIsLookedAtOnlyAfterItChanged() throws {
+        let wants = folder + "/wants"
+        XCTAssertEqual(mkdir(wants, 0o700), 0)
+        let fd = open(wants, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        let watch = ChangeWatch(rulesPath: nil)
+        XCTAssertTrue(watch.takeWantsChange(folder: fd), "a new folder: look at it")
+        XCTAssertFalse(watch.takeWantsChange(folder: fd))
+        sleep(watch, ms: 5)
+        XCTAssertFalse(watch.takeWantsChange(folder: fd))
+        try Data("2\n".utf8).write(to: URL(fileURLWithPath: wants + "/1234"))
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeWantsChange(folder: fd))
+        XCTAssertFalse(watch.takeWantsChange(folder: fd))
+    }
+
+    /// Under the watch, RendererWants makes no system call on a quiet sample and sees a
+    /// renderer's file as soon as the sleep saw it arrive.
+    func testRendererWantsUnderTheWatchSeesANewFileAtTheNextSample() throws {
+        let runtime = FileDescriptor(rawValue: open(folder, O_RDONLY | O_DIRECTORY))
+        defer { runtime.close() }
+        let watch = ChangeWatch(rulesPath: nil)
+        let wants = RendererWants()
+        var now: UInt64 = 1_000
+        XCTAssertNil(wants.update(in: runtime, monotonicNs: now, changes: watch))
+        sleep(watch, ms: 5)
+        now += 1_000_000_000
+        XCTAssertNil(wants.update(in: runtime, monotonicNs: now, changes: watch))
+        try Data("4\n".utf8).write(to: URL(fileURLWithPath: folder + "/wants/\(getpid())"))
+        sleep(watch, ms: 20)
+        now += 1_000_000_000
+        XCTAssertEqual(wants.update(in: runtime, monotonicNs: now, changes: watch), .memory)
+    }
+}
