@@ -33,12 +33,17 @@ final class ChangeWatch {
     init(rulesPath: String?) {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if let rulesPath {
-            var folder = Array(rulesPath.utf8)
-            var name: [UInt8] = []
-            while let last = folder.last, last != UInt8(ascii: "/") { name.insert(folder.removeLast(), at: 0) }
+            // Bytes only: String's splitting and interpolation would bring their code pages
+            // into the sampler's resident memory (docs/performance.md, "Start-up paths as bytes").
+            let bytes = cPath(rulesPath).dropLast()   // its NUL
+            var slash = bytes.endIndex
+            while slash > bytes.startIndex && bytes[slash - 1] != CChar(UInt8(ascii: "/")) { slash -= 1 }
+            rulesName = bytes[slash...].map { UInt8(bitPattern: $0) }
+            var folder = Array(bytes[..<slash])
             if folder.count > 1 { folder.removeLast() }   // the slash, unless it is the root
-            rulesFolder = cPath(folder.isEmpty ? "." : String(decoding: folder, as: UTF8.self))
-            rulesName = name
+            if folder.isEmpty { folder = [CChar(UInt8(ascii: "."))] }
+            folder.append(0)
+            rulesFolder = folder
         } else {
             rulesFolder = nil
             rulesName = []
@@ -95,7 +100,15 @@ final class ChangeWatch {
         wantsChanged = true
         guard inotify >= 0, folder >= 0 else { return }
         // The folder by its descriptor: the watch is on the directory RendererWants opened.
-        let path = cPath("/proc/self/fd/\(folder)")
+        var path = Array("/proc/self/fd/".utf8).map { CChar(bitPattern: $0) }
+        var digits: [CChar] = []
+        var n = folder
+        repeat {
+            digits.append(CChar(0x30 + n % 10))
+            n /= 10
+        } while n > 0
+        path.append(contentsOf: digits.reversed())
+        path.append(0)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
         wantsWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
