@@ -5,9 +5,9 @@ import ProcFS
 import SystemDirs
 import CSamplerSys
 
-/// The sampler's sleep between samples, with the kernel watching (inotify) the two things
-/// it would otherwise `stat` every sample: the bookmark rules cache (in its folder) and the
-/// renderers' `wants` folder. An event wakes the sleep, marks what changed, and the sleep
+/// The sampler's sleep between samples, with the kernel watching (inotify) the three things
+/// it would otherwise `stat` every sample: the bookmark rules cache (in its folder), the
+/// renderers' `wants` folder and the runtime directory itself (removed or renamed). An event wakes the sleep, marks what changed, and the sleep
 /// goes on to the deadline: a change costs one early wake-up, a quiet sample nothing.
 ///
 /// Without a watch (the rules' folder does not exist yet, inotify refused) the watcher
@@ -21,6 +21,9 @@ final class ChangeWatch {
     private let rulesName: [UInt8]
     private var rulesWatch: Int32 = -1
     private var wantsWatch: Int32 = -1
+    private var runtimeWatch: Int32 = -1
+    /// The runtime directory's descriptor the watch was added for.
+    private var runtimeDirectory: Int32 = -1
     /// The wants folder's descriptor the watch was added for.
     private var wantsFolder: Int32 = -1
     private var lastRetryNs: UInt64 = 0
@@ -29,21 +32,29 @@ final class ChangeWatch {
     /// Set by an event; cleared by the one who looked.
     private(set) var rulesChanged = true
     private(set) var wantsChanged = true
+    private(set) var runtimeMoved = true
 
     init(rulesPath: String?) {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if let rulesPath {
-            // Bytes only: String's splitting and interpolation would bring their code pages
-            // into the sampler's resident memory (docs/performance.md, "Start-up paths as bytes").
-            let bytes = cPath(rulesPath).dropLast()   // its NUL
-            var slash = bytes.endIndex
-            while slash > bytes.startIndex && bytes[slash - 1] != CChar(UInt8(ascii: "/")) { slash -= 1 }
-            rulesName = bytes[slash...].map { UInt8(bitPattern: $0) }
-            var folder = Array(bytes[..<slash])
-            if folder.count > 1 { folder.removeLast() }   // the slash, unless it is the root
-            if folder.isEmpty { folder = [CChar(UInt8(ascii: "."))] }
+            // Plain loops over bytes: String's splitting and interpolation, and the generic
+            // slice and map code, would bring their code pages into the sampler's resident
+            // memory (docs/performance.md, "Start-up paths as bytes").
+            let path = cPath(rulesPath)
+            var end = path.count - 1   // its NUL
+            var slash = end
+            while slash > 0 && path[slash - 1] != 0x2F { slash -= 1 }
+            var name: [UInt8] = []
+            var i = slash
+            while i < end { name.append(UInt8(bitPattern: path[i])); i += 1 }
+            end = slash > 1 ? slash - 1 : slash   // without the slash, unless it is the root
+            var folder: [CChar] = []
+            i = 0
+            while i < end { folder.append(path[i]); i += 1 }
+            if folder.isEmpty { folder.append(0x2E) }
             folder.append(0)
             rulesFolder = folder
+            rulesName = name
         } else {
             rulesFolder = nil
             rulesName = []
@@ -67,6 +78,19 @@ final class ChangeWatch {
         if folder != wantsFolder { watchWants(folder) }
         defer { wantsChanged = false }
         return wantsChanged || wantsWatch < 0
+    }
+
+    /// Whether the runtime directory `directory` (the snapshot writer's descriptor) may no
+    /// longer be at its path: it was removed or renamed since the last call, or there is no watch.
+    func takeRuntimeMove(directory: Int32) -> Bool {
+        if directory != runtimeDirectory {
+            if runtimeWatch >= 0 { _ = inotify_rm_watch(inotify, runtimeWatch) }
+            runtimeDirectory = directory
+            runtimeWatch = watch(descriptor: directory, UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR))
+            runtimeMoved = true
+        }
+        defer { runtimeMoved = false }
+        return runtimeMoved || runtimeWatch < 0
     }
 
     /// Sleeps until `deadline` (CLOCK_MONOTONIC) or a signal, taking the events that come meanwhile.
@@ -99,19 +123,25 @@ final class ChangeWatch {
         wantsFolder = folder
         wantsChanged = true
         guard inotify >= 0, folder >= 0 else { return }
-        // The folder by its descriptor: the watch is on the directory RendererWants opened.
-        var path = Array("/proc/self/fd/".utf8).map { CChar(bitPattern: $0) }
-        var digits: [CChar] = []
-        var n = folder
-        repeat {
-            digits.append(CChar(0x30 + n % 10))
-            n /= 10
-        } while n > 0
-        path.append(contentsOf: digits.reversed())
-        path.append(0)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
-        wantsWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+        wantsWatch = watch(descriptor: folder, mask)
+    }
+
+    /// Adds a watch on the directory open as `descriptor` (by /proc/self/fd: the directory that
+    /// was opened, whatever its path names now); -1 if refused.
+    private func watch(descriptor: Int32, _ mask: UInt32) -> Int32 {
+        guard inotify >= 0, descriptor >= 0 else { return -1 }
+        // "/proc/self/fd/N", built by hand (see init).
+        var path: [CChar] = [0x2F, 0x70, 0x72, 0x6F, 0x63, 0x2F, 0x73, 0x65, 0x6C, 0x66, 0x2F, 0x66, 0x64, 0x2F]
+        var divisor: Int32 = 1
+        while descriptor / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            path.append(CChar(0x30 + (descriptor / divisor) % 10))
+            divisor /= 10
+        }
+        path.append(0)
+        return path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
     }
 
     /// Reads every pending event: which watch, and for the rules, whether it names the file.
@@ -128,12 +158,17 @@ final class ChangeWatch {
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     rulesChanged = true
                     wantsChanged = true
+                    runtimeMoved = true
                 }
                 if wd == rulesWatch {
                     if mask & UInt32(IN_IGNORED) != 0 { rulesWatch = -1 }
                     if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 || names(offset + 16, length) {
                         rulesChanged = true
                     }
+                }
+                if wd == runtimeWatch {
+                    if mask & UInt32(IN_IGNORED) != 0 { runtimeWatch = -1 }
+                    runtimeMoved = true
                 }
                 if wd == wantsWatch {
                     if mask & UInt32(IN_IGNORED) != 0 { wantsWatch = -1 }

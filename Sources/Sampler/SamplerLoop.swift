@@ -39,6 +39,7 @@ public enum SamplerLoop {
             printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
         }
         let writer = SnapshotWriter(directory: directory)
+        writer.changes = changes
         // Which parts the running renderers show (not for one snapshot: everything then).
         let wants = configuration.once ? nil : RendererWants()
         // `--textfile-dir`: refused at start when it is not a usable directory; its buffer

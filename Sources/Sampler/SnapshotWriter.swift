@@ -38,7 +38,8 @@ public enum SnapshotWriteError: Error, Equatable, CustomStringConvertible {
 /// read again (``SnapshotCodec`` `badChecksum`).
 ///
 /// It keeps the runtime directory open and works relative to that descriptor, checks
-/// once per write (one lstat) that the path still names it, and re-creates and re-locks
+/// (one lstat) that the path still names it — each write, or under the loop's inotify watch
+/// (``ChangeWatch``) when the directory was removed or renamed and every 30 writes — and re-creates and re-locks
 /// it when it was removed. A path replaced by anything else is never written through.
 public final class SnapshotWriter {
     public private(set) var directory: OpenRuntimeDirectory
@@ -53,6 +54,12 @@ public final class SnapshotWriter {
     private var spare: Int32 = -1, spareSize = 0
     /// Cleared when the file system refused RENAME_EXCHANGE: create + rename from then on.
     private var exchanges = true
+    /// The loop's inotify watch: with it, the directory's path is checked only when the
+    /// directory was removed or renamed, and every ``pathCheckWrites`` writes regardless.
+    var changes: ChangeWatch?
+    static let pathCheckWrites: UInt32 = 30
+    private var writesSincePathCheck: UInt32 = 0
+    private var pathLost = false
 
     /// A writer into `directory`, opened and locked by ``RuntimeDirectory/openForSampler(_:)``.
     public init(directory: OpenRuntimeDirectory) {
@@ -67,9 +74,16 @@ public final class SnapshotWriter {
 
     /// Encodes and publishes `snapshot`.
     public func write(_ snapshot: Snapshot) -> Result<Void, SnapshotWriteError> {
-        if !directory.isStillAtPath() {
+        writesSincePathCheck &+= 1
+        let check = changes?.takeRuntimeMove(directory: directory.descriptor.rawValue) ?? true
+            || writesSincePathCheck >= SnapshotWriter.pathCheckWrites || pathLost
+        if check { writesSincePathCheck = 0 }
+        if check && !directory.isStillAtPath() {
             closeFiles()
+            // Until the path is ours again, every write looks (no event will say so).
+            pathLost = true
             if case .failure(let e) = reopenDirectory() { return .failure(e) }
+            pathLost = false
         }
         snapshot.encode(into: &bytes)
         if spare >= 0 && published >= 0 && exchanges {
@@ -78,7 +92,18 @@ public final class SnapshotWriter {
             // exchange: start again from a new file.
             closeFiles()
         }
-        return createAndRename()
+        let result = createAndRename()
+        if case .failure = result, !check {
+            // The directory may have gone since the last check (its event not yet read).
+            writesSincePathCheck = 0
+            if !directory.isStillAtPath() {
+                pathLost = true
+                if case .failure(let e) = reopenDirectory() { return .failure(e) }
+                pathLost = false
+                return createAndRename()
+            }
+        }
+        return result
     }
 
     /// Rewrites the spare file and swaps it with `snapshot`. False (nothing published) if

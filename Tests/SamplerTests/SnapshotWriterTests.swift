@@ -159,6 +159,46 @@ final class SnapshotWriterTests: XCTestCase {
         XCTAssertTrue(RuntimeDirectory.isLockedBySampler(dir), "the writer locked the new directory")
     }
 
+    /// Under the loop's inotify watch the path is not looked up at each write; the directory
+    /// removed, or renamed away and replaced by a symlink, is still seen at the next write.
+    func testUnderTheWatchARemovedOrMovedDirectoryIsStillSeenAtTheNextWrite() throws {
+        let dir = temporaryRuntimeDirectory()
+        let moved = temporaryRuntimeDirectory()
+        let elsewhere = temporaryRuntimeDirectory()
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        defer { for d in [dir, moved, elsewhere] { try? FileManager.default.removeItem(atPath: d) } }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        let changes = ChangeWatch(rulesPath: nil)
+        writer.changes = changes
+        var s = Snapshot()
+        func write(_ sequence: UInt64) throws {
+            changes.sleep(untilMonotonicNs: monotonicNs() + 20_000_000)   // the loop's sleep reads the events
+            s.sequence = sequence
+            try writer.write(s).get()
+        }
+        for i in 1...3 as ClosedRange<UInt64> { try write(i) }
+        try FileManager.default.removeItem(atPath: dir)
+        try write(4)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/snapshot"), "re-created")
+        XCTAssertEqual(rename(dir, moved), 0)
+        try FileManager.default.createSymbolicLink(atPath: dir, withDestinationPath: elsewhere)
+        changes.sleep(untilMonotonicNs: monotonicNs() + 20_000_000)
+        guard case .failure(.directory) = writer.write(s) else { return XCTFail("wrote on after the move") }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [], "never through the symlink")
+        // Removed without a sleep in between (its event not read yet): seen all the same.
+        try FileManager.default.removeItem(atPath: dir)
+        try writer.write(s).get()
+        try FileManager.default.removeItem(atPath: dir)
+        try writer.write(s).get()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/snapshot"))
+    }
+
+    private func monotonicNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
     func testADirectoryReplacedByASymlinkIsNeverWrittenThrough() throws {
         let dir = temporaryRuntimeDirectory()
         let elsewhere = temporaryRuntimeDirectory()
