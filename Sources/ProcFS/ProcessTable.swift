@@ -226,7 +226,7 @@ public final class ProcessTable {
     /// now: it did not run at its last read, and ``readIdle(_:)`` decides.
     private func leftIdle(_ index: Int) -> Bool { isIdle(previousDescriptors[index]) }
 
-    private func isIdle(_ kept: KeptFiles) -> Bool { skipIdle != nil && !kept.memoryWatched && kept.stat >= 0 }
+    private func isIdle(_ kept: KeptFiles) -> Bool { skipIdle != nil && !kept.memoryWatched }
 
     /// The second half of a refresh with an ``IdleSkip``: reads the idle processes the first
     /// half carried over, every one when the busy ticks exceed what the running ones account
@@ -243,8 +243,18 @@ public final class ProcessTable {
             let due = (UInt32(truncatingIfNeeded: processes[i].pid) &+ refreshCount) % ProcessTable.idleRereadRefreshes == 0
             guard readEveryIdleProcess || due else { continue }
             statReads &+= 1
-            guard case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: descriptors[i].stat)),
-                  let stat = ProcessStat(parsing: bytes) else {
+            // Past the descriptor bound a process is read by path, and must still be the same one.
+            let isKept = descriptors[i].stat >= 0
+            let filled: Result<UnsafeRawBufferPointer, Errno>
+            if isKept {
+                filled = buffer.fill(from: FileDescriptor(rawValue: descriptors[i].stat))
+            } else if let root = directory.descriptor, path.setDirectory(processes[i].pid) {
+                filled = buffer.fill(relativeTo: root, path.path("stat"))
+            } else {
+                filled = .failure(.noSuchFile)
+            }
+            guard case .success(let bytes) = filled, let stat = ProcessStat(parsing: bytes),
+                  isKept || stat.startTime == processes[i].startTime else {
                 exited.append(processes[i])
                 close(descriptors[i])
                 descriptors[i] = KeptFiles()
@@ -255,6 +265,11 @@ public final class ProcessTable {
             let ran = stat.cpuTicks > processes[i].cpuTicks ? stat.cpuTicks - processes[i].cpuTicks : 0
             processes[i].cpuDelta = min(ran, shortfall)
             update(&processes[i], &descriptors[i], from: stat, ranTicks: ran, buffer)
+            if !isKept && ran > 0 && stat.rssPages > 0, let root = directory.descriptor,
+               case .success(let m) = buffer.fill(relativeTo: root, path.path("statm")), let statm = ProcessStatm(parsing: m) {
+                processes[i].residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+                processes[i].privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+            }
         }
         if removed { dropRemoved() }
     }

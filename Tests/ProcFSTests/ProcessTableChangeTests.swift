@@ -256,13 +256,23 @@ final class ProcessTableChangeTests: XCTestCase {
     /// the sleeping ones (but the few due their periodic read) while the machine's busy ticks
     /// are accounted for; they stay listed, with no CPU use.
     func testAnIdleSkipLeavesSleepingProcessesUnreadWhileTheBusyTicksAreAccountedFor() throws {
+        try idleSkipLeavesSleepersUnread(descriptorLimit: ProcessTable.defaultDescriptorLimit)
+    }
+
+    /// Past the descriptor bound (3,000 processes at the default) processes are read by path,
+    /// and an idle one is left unread all the same.
+    func testAnIdleSkipLeavesSleepingProcessesUnreadPastTheDescriptorBoundToo() throws {
+        try idleSkipLeavesSleepersUnread(descriptorLimit: 3)
+    }
+
+    private func idleSkipLeavesSleepersUnread(descriptorLimit: Int) throws {
         var sleepers: [Process] = []
         defer { for p in sleepers { p.terminate(); p.waitUntilExit() } }
         for _ in 0..<40 { sleepers.append(try spawnSleeper()) }
         let busy = try spawnSpinnerAfter(0)
         defer { busy.terminate(); busy.waitUntilExit() }
         usleep(300_000)
-        let table = ProcessTable(procRoot: "/proc")
+        let table = ProcessTable(procRoot: "/proc", descriptorLimit: descriptorLimit)
         let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
         let none = ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 3)
         table.scan(buffer, counters: counters)
