@@ -5,7 +5,7 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text (default: all).
+# prometheus-text wants-file (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
 # Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file)
 seconds=60
 build_only=0
 targets=()
@@ -54,6 +54,7 @@ modules_of() {
         history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
         toml) echo UTF8Text TOML ;;
         prometheus-text) echo UTF8Text SnapshotCodec PrometheusText ;;
+        wants-file) echo UTF8Text SnapshotCodec ;;
     esac
 }
 support_of() {
@@ -135,6 +136,7 @@ max_len_of() {
         snapshot-fields) echo 4096 ;;
         clicks|bookmarks|history-batch|toml|command-output|i3bar-stream) echo 16384 ;;
         prometheus-text) echo 16384 ;;
+        wants-file) echo 64 ;;
     esac
 }
 

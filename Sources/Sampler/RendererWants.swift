@@ -111,26 +111,15 @@ final class RendererWants {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
-              info.st_size <= 32 else { return nil }
+              info.st_size <= SnapshotSections.wantsFileMaximumSize else { return nil }
         var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         let count = withUnsafeMutableBytes(of: &bytes) { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
         return withUnsafeBytes(of: &bytes) { RendererWants.parse(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 
-    /// A file's text: decimal digits, then optionally a newline; the bits this sampler knows.
-    static func parse(_ text: UnsafeRawBufferPointer) -> SnapshotSections? {
-        var value: UInt64 = 0
-        var digits = 0
-        for (i, b) in text.enumerated() {
-            if b == 0x0A && i == text.count - 1 && digits > 0 { break }
-            guard b >= 0x30, b <= 0x39, digits < 10 else { return nil }
-            value = value * 10 + UInt64(b - 0x30)
-            digits += 1
-        }
-        guard digits > 0, value <= UInt64(UInt32.max) else { return nil }
-        return SnapshotSections(rawValue: UInt32(value)).intersection(.all)
-    }
+    /// A file's text (``SnapshotSections/init(wantsFile:)``).
+    static func parse(_ text: UnsafeRawBufferPointer) -> SnapshotSections? { SnapshotSections(wantsFile: text) }
 
     /// The pid a file is named by: digits only, a positive Int32.
     static func pid(named name: UnsafeRawBufferPointer) -> pid_t? {
