@@ -617,8 +617,9 @@ public final class ProcessTable {
     }
 }
 
-/// The pid an entry of the proc root names, or nil if it is not all digits.
-private func processID(_ name: UnsafeRawBufferPointer) -> Int32? {
+/// The pid a file name says (an entry of the proc root, a renderer's wants file): one to
+/// ten digits of a positive Int32; nil otherwise.
+public func processID(_ name: UnsafeRawBufferPointer) -> Int32? {
     guard !name.isEmpty, name.count <= 10 else { return nil }
     var value: Int64 = 0
     for b in name {

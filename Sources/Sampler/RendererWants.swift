@@ -121,14 +121,6 @@ final class RendererWants {
     /// A file's text (``SnapshotSections/init(wantsFile:)``).
     static func parse(_ text: UnsafeRawBufferPointer) -> SnapshotSections? { SnapshotSections(wantsFile: text) }
 
-    /// The pid a file is named by: digits only, a positive Int32.
-    static func pid(named name: UnsafeRawBufferPointer) -> pid_t? {
-        guard !name.isEmpty, name.count <= 10 else { return nil }
-        var value: Int64 = 0
-        for b in name {
-            guard b >= 0x30, b <= 0x39 else { return nil }
-            value = value * 10 + Int64(b - 0x30)
-        }
-        return value > 0 && value <= Int64(Int32.max) ? pid_t(value) : nil
-    }
+    /// The pid a file is named by: digits only, a positive Int32 (as a /proc entry's).
+    static func pid(named name: UnsafeRawBufferPointer) -> pid_t? { processID(name) }
 }
