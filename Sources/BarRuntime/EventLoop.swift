@@ -176,8 +176,11 @@ public struct Bar<Sink: BarSink> {
     func registerWants() {
         if options.once { return }
         let shown = panel != nil ? SnapshotSections.all : BlockKind.sectionsShown(by: renderer.blocks)
+        let text = shown.wantsFileText
         _ = dirPath.withUnsafeBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_register_wants($0, shown.rawValue) }
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { dir in
+                text.withUnsafeBufferPointer { cbarsys_register_wants(dir, $0.baseAddress, Int32($0.count)) }
+            }
         }
     }
 

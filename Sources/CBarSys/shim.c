@@ -216,9 +216,9 @@ static void cbarsys_remove_wants(void) {
     if (wants_path[0]) unlink(wants_path);
 }
 
-int cbarsys_register_wants(const char *dir, unsigned mask) {
+int cbarsys_register_wants(const char *dir, const unsigned char *text, int count) {
     static int registered;
-    char folder[4096], temporary[4200], final[4200], text[16];
+    char folder[4096], temporary[4200], final[4200];
     if (snprintf(folder, sizeof folder, "%s/wants", dir) >= (int)sizeof folder) return -1;
     if (mkdir(folder, 0700) != 0 && errno != EEXIST) return -1;
     if (cbarsys_check_private_dir(folder) != CBARSYS_DIR_OK) return -1;
@@ -227,11 +227,10 @@ int cbarsys_register_wants(const char *dir, unsigned mask) {
     snprintf(final, sizeof final, "%s/%d", folder, pid);
     int fd = cbarsys_create_exclusive(temporary, 0600);
     if (fd < 0) return -1;
-    int n = snprintf(text, sizeof text, "%u\n", mask);
     ssize_t written;
-    do { written = write(fd, text, (size_t)n); } while (written < 0 && errno == EINTR);
+    do { written = write(fd, text, (size_t)count); } while (written < 0 && errno == EINTR);
     close(fd);
-    if (written != n || rename(temporary, final) != 0) {
+    if (written != count || rename(temporary, final) != 0) {
         unlink(temporary);
         return -1;
     }

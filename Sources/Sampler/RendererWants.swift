@@ -94,7 +94,7 @@ final class RendererWants {
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(stream) {
             let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
-            guard let pid = RendererWants.pid(named: UnsafeRawBufferPointer(start: name, count: strlen(name))) else { continue }
+            guard let pid = processID(UnsafeRawBufferPointer(start: name, count: strlen(name))) else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 unlinkat(folder, name, 0)
                 continue
@@ -115,12 +115,6 @@ final class RendererWants {
         var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         let count = withUnsafeMutableBytes(of: &bytes) { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        return withUnsafeBytes(of: &bytes) { RendererWants.parse(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        return withUnsafeBytes(of: &bytes) { SnapshotSections(wantsFile: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
-
-    /// A file's text (``SnapshotSections/init(wantsFile:)``).
-    static func parse(_ text: UnsafeRawBufferPointer) -> SnapshotSections? { SnapshotSections(wantsFile: text) }
-
-    /// The pid a file is named by: digits only, a positive Int32 (as a /proc entry's).
-    static func pid(named name: UnsafeRawBufferPointer) -> pid_t? { processID(name) }
 }

@@ -23,7 +23,7 @@ extension SnapshotSections {
         self = SnapshotSections(rawValue: UInt32(value)).intersection(.all)
     }
 
-    /// The file's text for these parts: decimal, then a newline.
+    /// The file's text for these parts, as sysstats-bar writes it: decimal, then a newline.
     public var wantsFileText: [UInt8] {
         var digits: [UInt8] = []
         var v = rawValue

@@ -97,11 +97,11 @@ int cbarsys_sampler_running(const char *dir);
 /// Opens `path` to append to it (a log): created 0600, never through a symlink, a regular
 /// file of ours, emptied first when it grew past `maximum` bytes. Returns the fd or -1.
 int cbarsys_open_log(const char *path, long maximum);
-/// Tells the sampler which parts of the snapshot this renderer shows: writes `mask` (the
-/// SnapshotSections bits, in decimal) to `<dir>/wants/<pid>` (the folder created 0700 if
-/// missing, refused unless a private directory of ours; the file written to a temporary
+/// Tells the sampler which parts of the snapshot this renderer shows: writes `text` (`count`
+/// bytes: SnapshotSections' `wantsFileText`) to `<dir>/wants/<pid>` (the folder created 0700
+/// if missing, refused unless a private directory of ours; the file written to a temporary
 /// name and renamed), and removes that file when the process exits. 0, or -1.
-int cbarsys_register_wants(const char *dir, unsigned mask);
+int cbarsys_register_wants(const char *dir, const unsigned char *text, int count);
 /// Starts the program `path` with `argv` fully detached: its own session (a bar's process
 /// group is stopped and continued by i3bar, never it), stdin and stdout on /dev/null,
 /// stderr on `log_fd` (or /dev/null when -1), default signal mask and dispositions, this
