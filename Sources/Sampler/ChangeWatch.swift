@@ -10,7 +10,9 @@ import CSamplerSys
 /// renderers' `wants` folder and the runtime directory itself (removed or renamed). An event wakes the sleep, marks what changed, and the sleep
 /// goes on to the deadline: a change costs one early wake-up, a quiet sample nothing.
 ///
-/// Without a watch (the rules' folder does not exist yet, inotify refused) the watcher
+/// While the rules' folder does not exist yet (no history written, no bookmark made), its
+/// nearest existing ancestor is watched for what is created in it, and the folder's watch
+/// is tried again after each such event. Without any watch (inotify refused) the watcher
 /// concerned looks every sample, as before; a missing watch is tried again every 30 s.
 final class ChangeWatch {
     static let retryNs: UInt64 = 30_000_000_000
@@ -20,6 +22,10 @@ final class ChangeWatch {
     private let rulesFolder: [CChar]?
     private let rulesName: [UInt8]
     private var rulesWatch: Int32 = -1
+    /// While the rules' folder is missing: a watch on its nearest existing ancestor.
+    private var ancestorWatch: Int32 = -1
+    /// Set by an event on the ancestor: the folder's watch is tried again at once.
+    private var retryNow = false
     private var wantsWatch: Int32 = -1
     private var runtimeWatch: Int32 = -1
     /// The runtime directory's descriptor the watch was added for.
@@ -70,7 +76,7 @@ final class ChangeWatch {
     /// folder, or there is no watch on it.
     func takeRulesChange() -> Bool {
         defer { rulesChanged = false }
-        return rulesChanged || rulesWatch < 0
+        return rulesChanged || (rulesWatch < 0 && ancestorWatch < 0)
     }
 
     /// Whether the wants folder `folder` (a descriptor ``RendererWants`` holds) must be looked at.
@@ -104,17 +110,42 @@ final class ChangeWatch {
             let ready = csamplersys_wait_readable(inotify, Int64(min(left, UInt64(Int64.max))))
             if ready <= 0 { return }   // the deadline, or a signal (the loop checks for a stop)
             drain()
+            if retryNow { retryWatches(nowNs: Clock.monotonicNs()) }
         }
     }
 
     private func retryWatches(nowNs: UInt64) {
-        guard rulesFolder != nil, rulesWatch < 0, inotify >= 0,
-              lastRetryNs == 0 || nowNs &- lastRetryNs >= ChangeWatch.retryNs else { return }
+        guard let rulesFolder, rulesWatch < 0, inotify >= 0,
+              retryNow || lastRetryNs == 0 || nowNs &- lastRetryNs >= ChangeWatch.retryNs else { return }
+        retryNow = false
         lastRetryNs = max(nowNs, 1)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
-        rulesWatch = rulesFolder!.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+        rulesWatch = rulesFolder.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+        let missing = rulesWatch < 0 && (errno == ENOENT || errno == ENOTDIR)
         rulesChanged = true   // whatever happened before the watch
+        if ancestorWatch >= 0 {
+            _ = inotify_rm_watch(inotify, ancestorWatch)
+            ancestorWatch = -1
+        }
+        if missing { watchAncestor(of: rulesFolder) }
+    }
+
+    /// Watches the nearest existing folder above `folder` (NUL-terminated) for entries made
+    /// in it: one of them may be the next folder on the way to the rules.
+    private func watchAncestor(of folder: [CChar]) {
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
+        var path = folder
+        var end = path.count - 1   // its NUL
+        while end > 0 {
+            while end > 0 && path[end - 1] != 0x2F { end -= 1 }   // back to the last slash
+            if end == 0 { path = [0x2E, 0] } else {
+                end = end > 1 ? end - 1 : end   // without the slash, unless it is the root
+                path[end] = 0
+            }
+            ancestorWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+            if ancestorWatch >= 0 || (errno != ENOENT && errno != ENOTDIR) || path[0] == 0x2E || end <= 1 { return }
+        }
     }
 
     private func watchWants(_ folder: Int32) {
@@ -165,6 +196,11 @@ final class ChangeWatch {
                     if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 || names(offset + 16, length) {
                         rulesChanged = true
                     }
+                }
+                if wd == ancestorWatch {
+                    if mask & UInt32(IN_IGNORED) != 0 { ancestorWatch = -1 }
+                    rulesChanged = true
+                    retryNow = true
                 }
                 if wd == runtimeWatch {
                     if mask & UInt32(IN_IGNORED) != 0 { runtimeWatch = -1 }

@@ -46,12 +46,51 @@ final class ChangeWatchTests: XCTestCase {
         XCTAssertTrue(watch.takeRulesChange(), "removed")
     }
 
-    func testWithoutTheRulesFolderTheRulesAreLookedAtEverySample() {
-        let watch = ChangeWatch(rulesPath: folder + "/missing/bookmarks.rules")
+    func testWhileTheRulesFolderIsMissingTheRulesAreLookedAtOnlyWhenAFolderOnTheWayIsMade() throws {
+        let missing = folder + "/missing"
+        let rules = missing + "/deeper/bookmarks.rules"
+        let watch = ChangeWatch(rulesPath: rules)
+        sleep(watch, ms: 2)
+        XCTAssertTrue(watch.takeRulesChange(), "once, for what happened before the watch")
         for _ in 0..<3 {
             sleep(watch, ms: 2)
-            XCTAssertTrue(watch.takeRulesChange())
+            XCTAssertFalse(watch.takeRulesChange(), "nothing made: the missing folder is not stat'ed every sample")
         }
+        // Something else made beside the way is looked at once (cheaply), then quiet again.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/other"))
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRulesChange())
+        sleep(watch, ms: 2)
+        XCTAssertFalse(watch.takeRulesChange())
+        // The way is made one folder at a time, as `mkdir -p` does; each step is seen.
+        XCTAssertEqual(mkdir(missing, 0o700), 0)
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRulesChange())
+        XCTAssertEqual(mkdir(missing + "/deeper", 0o700), 0)
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRulesChange())
+        sleep(watch, ms: 2)
+        XCTAssertFalse(watch.takeRulesChange(), "the folder itself is watched now")
+        try Data("rule".utf8).write(to: URL(fileURLWithPath: rules))
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRulesChange(), "the rules written in the folder made meanwhile")
+        XCTAssertFalse(watch.takeRulesChange())
+    }
+
+    func testARulesFolderMadeAndFilledAtOnceIsSeen() throws {
+        let missing = folder + "/a"
+        let watch = ChangeWatch(rulesPath: missing + "/b/bookmarks.rules")
+        sleep(watch, ms: 2)
+        _ = watch.takeRulesChange()
+        // Made and filled before the sampler's next sleep: the watch added late still says
+        // "look", for what happened before it.
+        XCTAssertEqual(mkdir(missing, 0o700), 0)
+        XCTAssertEqual(mkdir(missing + "/b", 0o700), 0)
+        try Data("rule".utf8).write(to: URL(fileURLWithPath: missing + "/b/bookmarks.rules"))
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRulesChange())
+        sleep(watch, ms: 2)
+        XCTAssertFalse(watch.takeRulesChange())
     }
 
     func testTheSleepLastsToItsDeadlineWhateverWakesIt() throws {
