@@ -96,7 +96,7 @@ let package = Package(
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"], exclude: ["Golden"]),
         // Runs the built sysstats-bar (release by default, for the memory budget).
-        .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec"]),
+        .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec", "CSamplerSys"]),
 
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),

@@ -62,6 +62,8 @@ public struct Bar<Sink: BarSink> {
     var options: BarOptions
     var snapshot = Snapshot()
     var haveSnapshot = false
+    /// The sampler's two snapshot files, once seen taking turns.
+    var keptSnapshots = KeptSnapshots()
     /// Why there is no snapshot to show although a file may be there: it does not decode,
     /// is not a regular file, or the runtime directory is refused. nil: missing or shown.
     var problem: StaticString? = nil
@@ -151,18 +153,39 @@ public struct Bar<Sink: BarSink> {
             case .refused(let why): problem = why; return .refused
             }
         }
+        // The sampler's two files, kept open: one pread when it can tell which is `snapshot`.
+        let kept = keptSnapshots.candidate
+        if kept >= 0 {
+            let n = readWhole(kept, into: fileBuffer, positioned: true)
+            if n > 0 {
+                do throws(SnapshotDecodeError) {
+                    try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
+                    if keptSnapshots.isNext(snapshot.sequence) {
+                        keptSnapshots.shownCandidate(sequence: snapshot.sequence)
+                        haveSnapshot = true
+                        return .fresh
+                    }
+                } catch {}
+            }
+            keptSnapshots.refusedCandidate()
+        }
         // A refused file is read once more: the sampler rewrites the file a reader opened one
         // interval before (its two files take turns), and a reader that slow may have read
         // it mid-write; the checksum refused that read, the next open finds the new one.
         for attempt in 0..<2 {
-            let n = readFile(snapshotPath, into: fileBuffer)
+            let (n, fd, identity) = readFileKeepingOpen(snapshotPath, into: fileBuffer)
             if n == notRegularFile { problem = "snapshot is not a regular file: refused"; return .refused }
-            if n < 0 { return .missing }
+            if n < 0 {
+                if fd >= 0 { _ = close(fd) }
+                return .missing
+            }
             do throws(SnapshotDecodeError) {
                 try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
                 haveSnapshot = true
+                if options.once { _ = close(fd) } else { keptSnapshots.shownFromPath(fd, identity, sequence: snapshot.sequence) }
                 return .fresh
             } catch {
+                _ = close(fd)
                 if attempt == 1 { problem = error.message }
             }
         }
@@ -288,16 +311,21 @@ public struct Bar<Sink: BarSink> {
                     // The same directory as the runtime dir's: one watch, read for both.
                     if wd != watch { off += 16 + len; continue }
                 }
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    changed = true
+                    keptSnapshots.lostTrack()
+                }
                 if mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
                     // The dir went away: the watch is gone; retry on the timer.
                     if watch >= 0 { _ = inotify_rm_watch(inotifyFD, watch) }
                     watch = -1
                     dirChecked = false
                     changed = true
+                    keptSnapshots.forget()
                 }
                 if mask & UInt32(IN_MOVED_TO) != 0 && isSnapshotName(off + 16, len) {
                     changed = true
+                    keptSnapshots.notePublication()
                 }
                 off += 16 + len
             }

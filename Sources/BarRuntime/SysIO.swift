@@ -81,16 +81,51 @@ public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer
     }
     if fd == CBARSYS_NOT_REGULAR { return notRegularFile }
     if fd < 0 { return -Int(cbarsys_errno()) }
+    let n = readWhole(fd, into: buffer, positioned: false)
+    _ = close(fd)
+    return n
+}
+
+/// Which file a descriptor is open on (`st_dev`, `st_ino`).
+public struct FileIdentity: Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+}
+
+/// ``readFile(_:into:followSymlink:)`` without following a symlink, leaving the file open:
+/// bytes read (or -errno, or ``notRegularFile``), the descriptor (-1 when none is open; the
+/// caller closes it) and which file it is.
+public func readFileKeepingOpen(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, fd: Int32, identity: FileIdentity) {
+    var identity = FileIdentity(device: 0, inode: 0)
+    let fd: Int32 = path.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) {
+            cbarsys_open_regular_identity($0, &identity.device, &identity.inode)
+        }
+    }
+    if fd == CBARSYS_NOT_REGULAR { return (notRegularFile, -1, identity) }
+    if fd < 0 { return (-Int(cbarsys_errno()), -1, identity) }
+    return (readWhole(fd, into: buffer, positioned: false), fd, identity)
+}
+
+/// Reads `fd` into `buffer` until a short read (end of file) or the buffer is full: from the
+/// file offset, or from its start with `pread` (`positioned`, a file kept open). Bytes read, or -errno.
+public func readWhole(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, positioned: Bool) -> Int {
     var total = 0
     while total < buffer.count {
         let want = buffer.count - total
-        let n = readSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
-        if n < 0 { _ = close(fd); return n }
+        let n: Int
+        if positioned {
+            let r = pread(fd, buffer.baseAddress! + total, want, off_t(total))
+            n = r >= 0 ? r : (cbarsys_errno() == EINTR ? 0 : -Int(cbarsys_errno()))
+            if r < 0 && n == 0 { continue }
+        } else {
+            n = readSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+        }
+        if n < 0 { return n }
         total += n
         // A regular file returns less than asked only at its end: no extra read for EOF.
         if n < want { break }
     }
-    _ = close(fd)
     return total
 }
 

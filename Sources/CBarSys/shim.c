@@ -18,7 +18,7 @@ static void cbarsys_save_args(int argc, char **argv, char **envp) {
 int cbarsys_argc(void) { return saved_argc; }
 char **cbarsys_argv(void) { return saved_argv; }
 
-int cbarsys_open_regular(const char *path) {
+int cbarsys_open_regular_identity(const char *path, unsigned long long *device, unsigned long long *inode) {
     int fd;
     do { fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC); } while (fd < 0 && errno == EINTR);
     if (fd < 0) return errno == ELOOP ? CBARSYS_NOT_REGULAR : -1;
@@ -27,7 +27,14 @@ int cbarsys_open_regular(const char *path) {
         close(fd);
         return CBARSYS_NOT_REGULAR;
     }
+    *device = (unsigned long long)info.st_dev;
+    *inode = (unsigned long long)info.st_ino;
     return fd;
+}
+
+int cbarsys_open_regular(const char *path) {
+    unsigned long long device, inode;
+    return cbarsys_open_regular_identity(path, &device, &inode);
 }
 
 int cbarsys_open_regular_follow(const char *path) {

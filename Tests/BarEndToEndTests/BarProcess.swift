@@ -1,3 +1,4 @@
+import CSamplerSys
 import Foundation
 import SnapshotCodec
 import XCTest
@@ -136,6 +137,27 @@ final class RuntimeDir {
         let tmp = url.appendingPathComponent(".snapshot.tmp").path
         try Data(bytes).write(to: URL(fileURLWithPath: tmp))
         guard rename(tmp, url.appendingPathComponent("snapshot").path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+}
+
+extension RuntimeDir {
+    /// Publishes as the sampler does: `snapshot` and `.snapshot.tmp` take turns, the new
+    /// snapshot written into `.snapshot.tmp` (the same file, emptied) and the two names
+    /// exchanged (renameat2 RENAME_EXCHANGE). Makes whichever of the two is missing.
+    func publishByExchange(_ snapshot: Snapshot) throws {
+        var bytes: [UInt8] = []
+        snapshot.encode(into: &bytes)
+        let spare = url.appendingPathComponent(".snapshot.tmp").path
+        let current = url.appendingPathComponent("snapshot").path
+        if access(current, F_OK) != 0 { try Data(bytes).write(to: URL(fileURLWithPath: current)) }
+        let fd = open(spare, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(directory) }
+        guard csamplersys_exchange(directory, ".snapshot.tmp", "snapshot") == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }
 

@@ -94,6 +94,52 @@ final class BarProgramTests: XCTestCase {
         XCTAssertEqual(bar.stop(SIGINT), 0)
     }
 
+    /// The sampler's two files taking turns: the bar keeps both open and reads the new one
+    /// without opening it (BarSyscallTests counts the calls). Pinned here: it still shows
+    /// every publication, the newest after a stop, and a restarted sampler's.
+    func testWithTheSamplersExchangeTheBarShowsEachSnapshotAndTheNewestAfterAStop() throws {
+        let dir = try RuntimeDir()
+        func snapshot(_ sequence: UInt64, processes: UInt32) -> Snapshot {
+            var s = sampleSnapshot(sequence: sequence)
+            s.processCount = processes
+            return s
+        }
+        try dir.publishByExchange(snapshot(1, processes: 1))
+        let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "procs"], stdin: false)
+        XCTAssertTrue(bar.waitFor { $0.last == "procs 1 (0 run)" }, "\(bar.lines)")
+        for n in 2...12 {
+            try dir.publishByExchange(snapshot(UInt64(n), processes: UInt32(n)))
+            XCTAssertTrue(bar.waitFor { $0.last == "procs \(n) (0 run)" }, "publication \(n): \(bar.lines.suffix(3))")
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(bar.pid)/fd")) ?? []
+        let targets = Set(open.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(bar.pid)/fd/\($0)") })
+        XCTAssertTrue(targets.contains(dir.path + "/snapshot") && targets.contains(dir.path + "/.snapshot.tmp"),
+                      "both files kept open: \(targets.sorted())")
+
+        // Stopped while an odd, then an even number of snapshots came: the newest is shown.
+        for (first, last) in [(13, 17), (18, 21)] {
+            kill(bar.pid, SIGSTOP)
+            for n in first...last { try dir.publishByExchange(snapshot(UInt64(n), processes: UInt32(n))) }
+            kill(bar.pid, SIGCONT)
+            XCTAssertTrue(bar.waitFor { $0.last == "procs \(last) (0 run)" }, "after \(first)...\(last): \(bar.lines.suffix(3))")
+        }
+
+        // A restarted sampler: a new file renamed into place, its sequence from 1 again; then
+        // it exchanges, counting on.
+        try dir.publish(snapshot(1, processes: 500))
+        XCTAssertTrue(bar.waitFor { $0.last == "procs 500 (0 run)" }, "\(bar.lines.suffix(3))")
+        for n in 2...6 {
+            try dir.publishByExchange(snapshot(UInt64(n), processes: UInt32(500 + n)))
+            XCTAssertTrue(bar.waitFor { $0.last == "procs \(500 + n) (0 run)" }, "\(bar.lines.suffix(3))")
+        }
+        // Restarted again, keeping the same two files.
+        for n in 1...4 {
+            try dir.publishByExchange(snapshot(UInt64(n), processes: UInt32(900 + n)))
+            XCTAssertTrue(bar.waitFor { $0.last == "procs \(900 + n) (0 run)" }, "\(bar.lines.suffix(3))")
+        }
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
     func testStaleSnapshotShowsSamplerStoppedAndRecoversWhenSnapshotsResume() throws {
         let dir = try RuntimeDir()
         // 4.5 s old with a 1 s interval: stale half a second from now (limit 5 s).

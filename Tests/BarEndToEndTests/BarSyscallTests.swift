@@ -3,7 +3,8 @@ import SnapshotCodec
 import XCTest
 
 /// System calls of the release renderer, counted by `strace -c -f`: a handful per
-/// update (wake, read the event, open, read, close, write) and none while idle.
+/// update (wake, read the event, open, read, close, write; with the sampler's exchange the
+/// open, fstat and close drop out) and none while idle.
 /// Counts are differences between runs, so start-up calls cancel out.
 /// Skipped when strace is not installed.
 final class BarSyscallTests: XCTestCase {
@@ -11,17 +12,18 @@ final class BarSyscallTests: XCTestCase {
 
     /// Runs the renderer under strace for `updates` renames, then idles `idle`
     /// seconds, and returns strace's total number of calls (and the per-call table).
-    func syscalls(output: String, updates: Int, idle: TimeInterval = 0) throws -> (total: Int, table: String) {
+    func syscalls(output: String, updates: Int, idle: TimeInterval = 0, exchange: Bool = false) throws -> (total: Int, table: String) {
         let dir = try RuntimeDir()
         let log = dir.url.appendingPathComponent("strace.log").path
-        try dir.publish(sampleSnapshot(sequence: 0))
+        let publish = exchange ? dir.publishByExchange : dir.publish
+        try publish(sampleSnapshot(sequence: 0))
         let bar = try BarProcess(["--output", output, "--runtime-dir", dir.path, "--blocks", "cpu,mem,load,uptime,exited"],
                                  stdin: false, wrapper: [Self.strace, "-c", "-f", "-o", log])
         let firstLine = output == "i3bar" ? 3 : 1
         XCTAssertTrue(bar.waitForLineCount(firstLine, timeout: 10))
         var seen = bar.lineCount
         for sequence in 0..<updates {
-            try dir.publish(sampleSnapshot(sequence: UInt64(sequence + 1)))
+            try publish(sampleSnapshot(sequence: UInt64(sequence + 1)))
             guard bar.waitForLineCount(seen + 1) else { XCTFail("no output for update \(sequence)"); break }
             seen = bar.lineCount
         }
@@ -50,5 +52,26 @@ final class BarSyscallTests: XCTestCase {
             XCTAssertLessThanOrEqual(perUpdate, 7, "\(output) per update:\n\(many.table)")
             XCTAssertEqual(idle.total, base.total, "\(output): syscalls while idle:\n\(idle.table)")
         }
+    }
+
+    /// The calls `name` made in strace's table (0 when it has no row).
+    func calls(_ name: String, in table: String) -> Int {
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.last.map(String.init) == name, fields.count >= 5 { return Int(fields[3]) ?? -1 }
+        }
+        return 0
+    }
+
+    func testWithTheSamplersExchangeAnUpdateReadsAKeptFileWithoutOpeningIt() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.strace) else { throw XCTSkip("strace is not installed") }
+        let base = try syscalls(output: "i3bar", updates: 10, exchange: true)
+        let many = try syscalls(output: "i3bar", updates: 510, exchange: true)
+        let perUpdate = Double(many.total - base.total) / 500
+        print("sysstats-bar --output i3bar, snapshots exchanged: \(perUpdate) syscalls per update")
+        // Wake (poll), the event (read), the snapshot (pread), the line (write).
+        XCTAssertLessThanOrEqual(perUpdate, 4.2, many.table)
+        XCTAssertEqual(calls("openat", in: many.table), calls("openat", in: base.table), "no open per update:\n\(many.table)")
+        XCTAssertGreaterThanOrEqual(calls("pread64", in: many.table) - calls("pread64", in: base.table), 490, many.table)
     }
 }

@@ -48,6 +48,9 @@ static inline unsigned long long cbarsys_cputime_us(void) {
 /// -1 with errno, or CBARSYS_NOT_REGULAR (a FIFO, device, directory, socket).
 /// Retries on EINTR. (open is variadic: not callable from Swift.)
 int cbarsys_open_regular(const char *path);
+/// cbarsys_open_regular that also tells which file it opened (st_dev, st_ino of its fstat):
+/// the bar keeps the sampler's two snapshot files open once it has seen them take turns.
+int cbarsys_open_regular_identity(const char *path, unsigned long long *device, unsigned long long *inode);
 /// Like cbarsys_open_regular, following a symbolic link (a config file kept in a dotfiles
 /// repository is one): still O_NONBLOCK and fstat-checked.
 int cbarsys_open_regular_follow(const char *path);
