@@ -297,7 +297,8 @@ public final class ProcessTable {
     /// it had at its start. Few processes are busy; an unreadable one keeps its values (its
     /// exit shows elsewhere).
     private func rereadActiveMemory(_ buffer: ReadBuffer) {
-        for i in processes.indices where descriptors[i].memoryWatched && !processes[i].isKernelThread {
+        for i in processes.indices where descriptors[i].memoryWatched && !processes[i].isKernelThread
+            && descriptors[i].memoryReadAtScan != scanCount {   // not one this scan found and read
             let memory = descriptors[i].memory
             let result: Result<UnsafeRawBufferPointer, Errno>
             if memory >= 0 {
@@ -491,7 +492,10 @@ public final class ProcessTable {
                 sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
             }
         }
-        if isNew { readNames(&sample, root) }
+        if isNew {
+            readNames(&sample, root)
+            kept.memoryReadAtScan = scanCount
+        }
         kept.memoryWatched = isNew || sample.cpuDelta >= ProcessTable.busyTicks
         append(sample, kept)
         return true
@@ -663,6 +667,9 @@ struct KeptFiles {
     var memoryWatched = false
     /// Carried over unread by this refresh's first half, for ``ProcessTable/readIdle(_:)``.
     var idleCarried = false
+    /// The scan that found it and read its memory (``ProcessTable/scanCount``): that scan's
+    /// ``ProcessTable/rereadActiveMemory(_:)`` does not read it again.
+    var memoryReadAtScan: UInt32 = 0
 }
 
 extension UInt64 {

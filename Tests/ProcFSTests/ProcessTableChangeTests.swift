@@ -355,6 +355,26 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertLessThan(table.memoryRereads - before, user - 30)
     }
 
+    func testTheMemoryOfANewProcessIsReadOnceInTheScanThatFindsIt() throws {
+        let (table, tree) = try liveTable()
+        defer { withExtendedLifetime(tree) {} }
+        // Two refreshes: nothing is new or ran since, so no memory is watched.
+        table.scan(buffer, counters: quiet)
+        table.scan(buffer, counters: quiet)
+        try FileManager.default.copyItem(atPath: tree.path + "/10", toPath: tree.path + "/11")
+        var forked = quiet
+        forked.forks += 1
+        forked.tasks += 1
+        forked.lastPid = 11
+        let before = table.memoryRereads
+        table.scan(buffer, counters: forked, refresh: false)
+        XCTAssertEqual(pids(table.processes), [10, 11, 20, 30])
+        XCTAssertEqual(table.memoryRereads - before, 0, "the new process's statm is not read a second time in the scan that read it")
+        // New since the last refresh: the next scans re-read its memory.
+        table.scan(buffer, counters: forked, refresh: false)
+        XCTAssertEqual(table.memoryRereads - before, 1)
+    }
+
     func testNoDescriptorsKeptWithALimitOfZero() {
         let table = ProcessTable(procRoot: "/proc", descriptorLimit: 0)
         table.scan(buffer)
