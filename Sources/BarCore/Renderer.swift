@@ -61,6 +61,14 @@ public struct Renderer {
     public let output: OutputKind
     /// The blocks shown, in order.
     public let blocks: [BarBlock]
+
+    /// The parts of the snapshot this line shows: its blocks' (``BlockKind/sectionsShown(by:)``),
+    /// and for waybar the top processes its tooltip lists. The bar decodes only these.
+    public var partsShown: SnapshotSections {
+        var parts = BlockKind.sectionsShown(by: blocks)
+        if output == .waybar { parts.insert(.top) }
+        return parts
+    }
     /// Colour thresholds.
     public var thresholds = Thresholds()
     /// The mem block's current form (clicks change it).

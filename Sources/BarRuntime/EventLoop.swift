@@ -153,13 +153,14 @@ public struct Bar<Sink: BarSink> {
             case .refused(let why): problem = why; return .refused
             }
         }
+        let parts = partsShown
         // The sampler's two files, kept open: one pread when it can tell which is `snapshot`.
         let kept = keptSnapshots.candidate
         if kept >= 0 {
             let n = readWhole(kept, into: fileBuffer, positioned: true)
             if n > 0 {
                 do throws(SnapshotDecodeError) {
-                    try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
+                    try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]), only: parts)
                     if keptSnapshots.isNext(snapshot.sequence) {
                         keptSnapshots.shownCandidate(sequence: snapshot.sequence)
                         haveSnapshot = true
@@ -180,7 +181,7 @@ public struct Bar<Sink: BarSink> {
                 return .missing
             }
             do throws(SnapshotDecodeError) {
-                try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]))
+                try snapshot.decode(from: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<n]), only: parts)
                 haveSnapshot = true
                 if options.once { _ = close(fd) } else { keptSnapshots.shownFromPath(fd, identity, sequence: snapshot.sequence) }
                 return .fresh
@@ -198,14 +199,17 @@ public struct Bar<Sink: BarSink> {
     /// the file the sampler measures everything every interval.
     func registerWants() {
         if options.once { return }
-        let shown = panel != nil ? SnapshotSections.all : BlockKind.sectionsShown(by: renderer.blocks)
-        let text = shown.wantsFileText
+        let text = partsShown.wantsFileText
         _ = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { dir in
                 text.withUnsafeBufferPointer { cbarsys_register_wants(dir, $0.baseAddress, Int32($0.count)) }
             }
         }
     }
+
+    /// The parts of the snapshot this bar shows (a picture shows every part): the ones it
+    /// decodes, and asks the sampler to measure every interval.
+    var partsShown: SnapshotSections { panel != nil ? .all : renderer.partsShown }
 
     func nowMs() -> UInt64 { UInt64(cbarsys_realtime_ms()) }
 
@@ -391,6 +395,8 @@ public struct Bar<Sink: BarSink> {
                 fds = .allocate(capacity: fdCapacity)
             }
             commands.startAll(nowMs: nowMs(), renderer: &renderer)
+            // The snapshot was decoded for the old blocks: read it for the new ones.
+            if dirChecked { _ = load() }
         }
         emit()
     }

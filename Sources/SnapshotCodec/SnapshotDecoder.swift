@@ -20,20 +20,24 @@ extension Snapshot {
     /// rather than failing the file; only damage to the header, the section framing or the
     /// required meta section is an error.
     ///
+    /// `parts` limits a v3 file's decoding to those parts (a renderer decodes what its blocks
+    /// show): the sections of the others are skipped unread and their parts left out of
+    /// ``available``, as if absent. The meta and pressure sections are always read.
+    ///
     /// On error `self` holds an unspecified mix of old and new values (every
     /// field valid for its type); do not show it.
-    public mutating func decode(from bytes: UnsafeRawBufferPointer) throws(SnapshotDecodeError) {
+    public mutating func decode(from bytes: UnsafeRawBufferPointer, only parts: SnapshotSections = .all) throws(SnapshotDecodeError) {
         let (body, version) = try Snapshot.checkHeader(bytes)
         sequence = ByteReader(bytes).peekU64(at: SnapshotFormat.sequenceOffset)
         if version >= 3 {
-            try decodeSections(body)
+            try decodeSections(body, only: parts)
         } else {
             try decodeFixedBody(body, version: version)
         }
     }
 
     /// v3: the sections, in any order; the first of a repeated tag counts.
-    private mutating func decodeSections(_ body: UnsafeRawBufferPointer) throws(SnapshotDecodeError) {
+    private mutating func decodeSections(_ body: UnsafeRawBufferPointer, only parts: SnapshotSections) throws(SnapshotDecodeError) {
         var r = ByteReader(body)
         var seen: UInt32 = 0
         available = []
@@ -44,6 +48,7 @@ extension Snapshot {
             let length = Int(try r.u32())
             var payload = ByteReader(try r.take(length))
             guard let known = SectionTag(rawValue: tag) else { continue }
+            if let part = known.part, !parts.contains(part) { continue }
             let bit: UInt32 = 1 << UInt32(known.rawValue)
             guard seen & bit == 0 else { continue }
             seen |= bit
