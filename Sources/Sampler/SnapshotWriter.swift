@@ -73,7 +73,7 @@ public final class SnapshotWriter {
     deinit { closeFiles() }
 
     /// Encodes and publishes `snapshot`.
-    public func write(_ snapshot: borrowing Snapshot) -> Result<Void, SnapshotWriteError> {
+    public func write(_ snapshot: Snapshot) -> Result<Void, SnapshotWriteError> {
         writesSincePathCheck &+= 1
         let check = changes?.takeRuntimeMove(directory: directory.descriptor.rawValue) ?? true
             || writesSincePathCheck >= SnapshotWriter.pathCheckWrites || pathLost

@@ -128,23 +128,6 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 14_000)
     }
 
-    func testUptimeComesFromTheClockWhenTheProcRootsUptimeIsThisMachinesAndFromTheFileOtherwise() throws {
-        let root = NSTemporaryDirectory() + "sysstats-uptime-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: root + "/links", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: root + "/fixture", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.createSymbolicLink(atPath: root + "/links/uptime", withDestinationPath: "/proc/uptime")
-        try "1234.56 2000.00\n".write(toFile: root + "/fixture/uptime", atomically: true, encoding: .utf8)
-        XCTAssertTrue(UptimeProbe(procRoot: "/proc", readsThisMachine: true).fromClock)
-        XCTAssertTrue(UptimeProbe(procRoot: root + "/links", readsThisMachine: false).fromClock, "a link to /proc/uptime")
-        let fixture = UptimeProbe(procRoot: root + "/fixture", readsThisMachine: false)
-        XCTAssertFalse(fixture.fromClock)
-        var s = Snapshot()
-        fixture.sample(into: &s, buffer: ReadBuffer(capacity: 256))
-        XCTAssertEqual(s.uptimeCentiseconds, 123_456, "the fixture's figure, not this machine's")
-        XCTAssertFalse(UptimeProbe(procRoot: root + "/missing", readsThisMachine: false).fromClock)
-    }
-
     func testANamedVirtualInterfaceIsShown() throws {
         try write("proc/net/dev", netDev([("eth0", 1, 1), ("wg0", 1, 1), ("docker0", 1, 1)]))
         let s = sampler(interfaces: ["wg0"])

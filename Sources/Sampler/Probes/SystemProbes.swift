@@ -5,22 +5,13 @@ import ProcFS
 import SnapshotCodec
 
 /// Uptime: on this machine CLOCK_BOOTTIME, the clock /proc/uptime prints (a vDSO call, no
-/// file to read each sample); under a fixture proc root, its uptime file — unless that file
-/// is this machine's /proc/uptime itself (a tree of symbolic links to /proc, as
-/// bench/floor.sh builds).
+/// file to read each sample); under a fixture proc root, its uptime file.
 struct UptimeProbe {
     private let reader: UptimeReader
-    let fromClock: Bool
+    private let fromClock: Bool
     init(procRoot: String, readsThisMachine: Bool) {
         reader = UptimeReader(procRoot: procRoot)
-        fromClock = readsThisMachine || UptimeProbe.isThisMachines(joinPath(procRoot, "uptime"))
-    }
-
-    /// Whether `path` is /proc/uptime (the same file, followed through symbolic links).
-    static func isThisMachines(_ path: String) -> Bool {
-        var file = stat(), real = stat()
-        guard stat(path, &file) == 0, stat("/proc/uptime", &real) == 0 else { return false }
-        return file.st_dev == real.st_dev && file.st_ino == real.st_ino
+        fromClock = readsThisMachine
     }
 
     func sample(into s: inout Snapshot, buffer: ReadBuffer) {
