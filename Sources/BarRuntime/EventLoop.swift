@@ -286,7 +286,10 @@ public struct Bar<Sink: BarSink> {
     /// Watches the runtime dir for the sampler's rename; false when the dir is not there (yet).
     mutating func addWatch() -> Bool {
         // Only the exchange (or rename) of `snapshot` wakes us: writes into .snapshot.tmp do not.
-        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
+        // IN_MOVED_FROM only keeps two IN_MOVED_TO of `snapshot` apart: inotify merges an event
+        // into an identical one just before it (the cookie is not compared), and a rename
+        // followed by an exchange would otherwise read as one exchange (``KeptSnapshots``).
+        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
         watch = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
         }
@@ -329,10 +332,13 @@ public struct Bar<Sink: BarSink> {
                 }
                 if mask & UInt32(IN_MOVED_TO) != 0 && isSnapshotName(off + 16, len) {
                     changed = true
-                    keptSnapshots.notePublication()
+                    keptSnapshots.noteSnapshotMoved()
+                } else if mask & UInt32(IN_MOVED_TO) != 0 && isName(".snapshot.tmp", off + 16, len) {
+                    keptSnapshots.noteSpareMoved()
                 }
                 off += 16 + len
             }
+            keptSnapshots.endOfEvents()
         }
         return changed
     }
@@ -402,8 +408,10 @@ public struct Bar<Sink: BarSink> {
     }
 
     /// True when the event name at `offset` (NUL-padded, `len` bytes) is `snapshot`.
-    func isSnapshotName(_ offset: Int, _ len: Int) -> Bool {
-        let name: StaticString = "snapshot"
+    func isSnapshotName(_ offset: Int, _ len: Int) -> Bool { isName("snapshot", offset, len) }
+
+    /// True when the event name at `offset` (NUL-padded, `len` bytes) is `name`.
+    func isName(_ name: StaticString, _ offset: Int, _ len: Int) -> Bool {
         let count = name.utf8CodeUnitCount
         guard len > count else { return len == count && matches(offset, name) }
         return matches(offset, name) && eventBuffer[offset + count] == 0

@@ -5,9 +5,13 @@ import CBarSys
 /// The sampler publishes by exchange (docs/snapshot-format.md): two files take turns being
 /// `snapshot`. Once a read by path meets again a file the bar already holds, the bar holds
 /// both and reads each new snapshot with one `pread`, where open + fstat + read + close
-/// took four calls. Which of the two `snapshot` names now follows from the publications
-/// since the last read (inotify's IN_MOVED_TO of `snapshot`, one each): after an odd count
-/// the other file, after an even one the same. What a kept file holds is believed only when
+/// took four calls. Which of the two `snapshot` names now follows from the exchanges since
+/// the last read: after an odd count the other file, after an even one the same. An
+/// exchange is an IN_MOVED_TO of `snapshot` followed by one of `.snapshot.tmp` (the kernel
+/// reports both names moved); an IN_MOVED_TO of `snapshot` alone is a file renamed into
+/// place — a sampler that makes new files, or one just restarted — after which the count
+/// says nothing until a read by path. (The watch asks for IN_MOVED_FROM too, so that a
+/// rename's IN_MOVED_TO and the next exchange's are never merged into one by inotify.) What a kept file holds is believed only when
 /// it decodes and its sequence is newer than the snapshot shown by at most the publications
 /// counted (the sampler numbers each snapshot one more): a file a restarted sampler left
 /// behind holds an older run's, larger, numbers. Anything else — a sampler that renames new
@@ -20,13 +24,32 @@ struct KeptSnapshots {
     private var lastRead = -1
     /// A read by path met a kept file again: the writer exchanges the two.
     private var confirmed = false
-    /// Publications of `snapshot` since the last read.
+    /// Exchanges since the last read.
     private var publications = 0
+    /// An IN_MOVED_TO of `snapshot` not yet followed by one of `.snapshot.tmp`.
+    private var unpaired = false
     /// The sequence of the snapshot shown last.
     private(set) var lastSequence: UInt64? = nil
 
-    /// One more IN_MOVED_TO of `snapshot`.
-    mutating func notePublication() { publications = min(publications + 1, 1 << 30) }
+    /// An IN_MOVED_TO of `snapshot`.
+    mutating func noteSnapshotMoved() {
+        if unpaired { confirmed = false }   // the one before was a rename, not an exchange
+        unpaired = true
+    }
+
+    /// An IN_MOVED_TO of `.snapshot.tmp`: with the one of `snapshot` before it, an exchange.
+    mutating func noteSpareMoved() {
+        guard unpaired else { return }
+        unpaired = false
+        publications = min(publications + 1, 1 << 30)
+    }
+
+    /// The end of a read of events: a `snapshot` moved without its pair was renamed into
+    /// place (or the pair was split between two reads: the read by path then finds the file).
+    mutating func endOfEvents() {
+        if unpaired { confirmed = false }
+        unpaired = false
+    }
 
     /// Events were lost: which file is `snapshot` cannot be told until a read by path.
     mutating func lostTrack() { confirmed = false }

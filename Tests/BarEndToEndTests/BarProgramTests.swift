@@ -140,6 +140,37 @@ final class BarProgramTests: XCTestCase {
         XCTAssertEqual(bar.stop(), 0)
     }
 
+    /// Stopped while the sampler was restarted: the old run's two files hold sequences just
+    /// ahead of the last shown, and as many events came as could make one of them look
+    /// next. A rename among the events (the new run's first file) says the count means
+    /// nothing: the bar reads by path and shows the new run.
+    func testABarStoppedOverASamplerRestartShowsTheNewRunNotAnOldFile() throws {
+        let dir = try RuntimeDir()
+        func snapshot(_ sequence: UInt64, processes: UInt32) -> Snapshot {
+            var s = sampleSnapshot(sequence: sequence)
+            s.processCount = processes
+            return s
+        }
+        try dir.publishByExchange(snapshot(12, processes: 12))
+        let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "procs"], stdin: false)
+        for n in 13...16 {
+            try dir.publishByExchange(snapshot(UInt64(n), processes: UInt32(n)))
+            XCTAssertTrue(bar.waitFor { $0.last == "procs \(n) (0 run)" }, "\(bar.lines.suffix(3))")
+        }
+        kill(bar.pid, SIGSTOP)
+        for n in 17...19 { try dir.publishByExchange(snapshot(UInt64(n), processes: UInt32(n))) }
+        // The restart: the spare removed, a new file renamed over `snapshot`, then exchanges.
+        XCTAssertEqual(unlink(dir.path + "/.snapshot.tmp"), 0)
+        try dir.publish(snapshot(1, processes: 701))
+        XCTAssertEqual(unlink(dir.path + "/.snapshot.tmp"), -1, "the rename took the spare's name away")
+        for n in 2...3 { try dir.publishByExchange(snapshot(UInt64(n), processes: UInt32(700 + n))) }
+        kill(bar.pid, SIGCONT)
+        XCTAssertTrue(bar.waitFor { $0.last == "procs 703 (0 run)" }, "\(bar.lines.suffix(3))")
+        let afterStop = bar.lines.drop { $0 != "procs 16 (0 run)" }.dropFirst()
+        XCTAssertTrue(afterStop.allSatisfy { $0.hasPrefix("procs 70") }, "no file of the old run shown: \(Array(afterStop))")
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
     func testStaleSnapshotShowsSamplerStoppedAndRecoversWhenSnapshotsResume() throws {
         let dir = try RuntimeDir()
         // 4.5 s old with a 1 s interval: stale half a second from now (limit 5 s).
