@@ -168,7 +168,7 @@ public struct Bar<Sink: BarSink> {
                     }
                 } catch {}
             }
-            keptSnapshots.refusedCandidate()
+            keptSnapshots.lostTrack()
         }
         // A refused file is read once more: the sampler rewrites the file a reader opened one
         // interval before (its two files take turns), and a reader that slow may have read

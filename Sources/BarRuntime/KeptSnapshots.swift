@@ -11,10 +11,10 @@ import CBarSys
 /// reports both names moved); an IN_MOVED_TO of `snapshot` alone is a file renamed into
 /// place — a sampler that makes new files, or one just restarted — after which the count
 /// says nothing until a read by path. (The watch asks for IN_MOVED_FROM too, so that a
-/// rename's IN_MOVED_TO and the next exchange's are never merged into one by inotify.) What a kept file holds is believed only when
-/// it decodes and its sequence is newer than the snapshot shown by at most the publications
-/// counted (the sampler numbers each snapshot one more): a file a restarted sampler left
-/// behind holds an older run's, larger, numbers. Anything else — a sampler that renames new
+/// rename's IN_MOVED_TO and the next exchange's are never merged into one by inotify.)
+/// What a kept file holds is believed only when it decodes and its sequence is newer than
+/// the snapshot shown by at most the exchanges counted (the sampler numbers each snapshot
+/// one more): a file a restarted sampler left behind holds an older run's, larger, numbers. Anything else — a sampler that renames new
 /// files into place, a restarted one, lost events, a read racing a rewrite — sends the bar
 /// back to the path, as before.
 struct KeptSnapshots {
@@ -51,7 +51,8 @@ struct KeptSnapshots {
         unpaired = false
     }
 
-    /// Events were lost: which file is `snapshot` cannot be told until a read by path.
+    /// Which file is `snapshot` cannot be told until a read by path: events were lost, or
+    /// the candidate did not decode or was not the next snapshot.
     mutating func lostTrack() { confirmed = false }
 
     /// The descriptor of the kept file that holds the newest snapshot, or -1 when the bar
@@ -67,9 +68,6 @@ struct KeptSnapshots {
         publications = 0
         lastSequence = sequence
     }
-
-    /// The candidate did not decode or was not newer: back to the path.
-    mutating func refusedCandidate() { confirmed = false }
 
     /// Whether the candidate's snapshot, numbered `sequence`, may be shown: newer than the
     /// last shown, by no more than the publications since.

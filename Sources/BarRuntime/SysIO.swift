@@ -66,6 +66,16 @@ public func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> In
     }
 }
 
+/// `pread(2)` at `offset` into `buffer`, retried on EINTR: bytes read, or -errno.
+public func preadSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+    while true {
+        let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+        if n >= 0 { return n }
+        let e = cbarsys_errno()
+        if e != EINTR { return -Int(e) }
+    }
+}
+
 /// What ``readFile(_:into:)`` returns for a path that is not a regular file (a FIFO, a
 /// device, a directory, a symbolic link): never opened for reading, never waited on.
 public let notRegularFile = -1_000_000
@@ -74,10 +84,13 @@ public let notRegularFile = -1_000_000
 /// blocking or following a symlink, fstat (regular files only), read until a short read
 /// (end of file) or the buffer is full, close. Returns bytes read, -errno, or ``notRegularFile``.
 public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer, followSymlink: Bool = false) -> Int {
+    if !followSymlink {
+        let (n, fd, _) = readFileKeepingOpen(path, into: buffer)
+        if fd >= 0 { _ = close(fd) }
+        return n
+    }
     let fd: Int32 = path.withUnsafeBufferPointer { p in
-        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) {
-            followSymlink ? cbarsys_open_regular_follow($0) : cbarsys_open_regular($0)
-        }
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular_follow($0) }
     }
     if fd == CBARSYS_NOT_REGULAR { return notRegularFile }
     if fd < 0 { return -Int(cbarsys_errno()) }
@@ -113,14 +126,8 @@ public func readWhole(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, p
     var total = 0
     while total < buffer.count {
         let want = buffer.count - total
-        let n: Int
-        if positioned {
-            let r = pread(fd, buffer.baseAddress! + total, want, off_t(total))
-            n = r >= 0 ? r : (cbarsys_errno() == EINTR ? 0 : -Int(cbarsys_errno()))
-            if r < 0 && n == 0 { continue }
-        } else {
-            n = readSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
-        }
+        let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[total...])
+        let n = positioned ? preadSome(fd, rest, at: total) : readSome(fd, rest)
         if n < 0 { return n }
         total += n
         // A regular file returns less than asked only at its end: no extra read for EOF.

@@ -99,11 +99,6 @@ final class BarProgramTests: XCTestCase {
     /// every publication, the newest after a stop, and a restarted sampler's.
     func testWithTheSamplersExchangeTheBarShowsEachSnapshotAndTheNewestAfterAStop() throws {
         let dir = try RuntimeDir()
-        func snapshot(_ sequence: UInt64, processes: UInt32) -> Snapshot {
-            var s = sampleSnapshot(sequence: sequence)
-            s.processCount = processes
-            return s
-        }
         try dir.publishByExchange(snapshot(1, processes: 1))
         let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "procs"], stdin: false)
         XCTAssertTrue(bar.waitFor { $0.last == "procs 1 (0 run)" }, "\(bar.lines)")
@@ -146,11 +141,6 @@ final class BarProgramTests: XCTestCase {
     /// nothing: the bar reads by path and shows the new run.
     func testABarStoppedOverASamplerRestartShowsTheNewRunNotAnOldFile() throws {
         let dir = try RuntimeDir()
-        func snapshot(_ sequence: UInt64, processes: UInt32) -> Snapshot {
-            var s = sampleSnapshot(sequence: sequence)
-            s.processCount = processes
-            return s
-        }
         try dir.publishByExchange(snapshot(12, processes: 12))
         let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "procs"], stdin: false)
         for n in 13...16 {
@@ -261,4 +251,12 @@ final class BarWantsTests: XCTestCase {
         while !FileManager.default.fileExists(atPath: file) && Date() < deadline { usleep(20_000) }
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "\(SnapshotSections.all.rawValue)\n")
     }
+}
+
+/// A sample snapshot numbered `sequence` whose `procs` block shows `processes`: which
+/// snapshot a bar shows, told from its line.
+private func snapshot(_ sequence: UInt64, processes: UInt32) -> Snapshot {
+    var s = sampleSnapshot(sequence: sequence)
+    s.processCount = processes
+    return s
 }
