@@ -14,6 +14,16 @@ let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .w
 let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
                                 .unsafeFlags(["-Osize"], .when(configuration: .release))]
 
+// The sampler's code is laid out by use: its modules (and the standard library's, already so
+// built) put each function in a section of its own, and the link places the functions a
+// sampler runs, listed in Sources/sysstatsd/function-order.txt, first and together. Its
+// resident code then follows what it runs, not where the linker happened to put it
+// (docs/performance.md, "The sampler's code laid out by use"); bench/order-functions.sh
+// makes the list again.
+let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+let functionOrder: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/sysstatsd/function-order.txt"],
+                                                   .when(platforms: [.linux], configuration: .release))]
+
 let package = Package(
     name: "sysstats",
     products: [
@@ -28,32 +38,34 @@ let package = Package(
     ],
     targets: [
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
-        .target(name: "ProcFS"),
+        .target(name: "ProcFS", swiftSettings: functionSections),
         // UTF-8 at the byte level (decoding, controls, invisible characters), once for every
         // program; UTF8TextEmbedded is its Embedded twin (a symbolic link, like the codec's).
-        .target(name: "UTF8Text"),
+        .target(name: "UTF8Text", swiftSettings: functionSections),
         .target(name: "UTF8TextEmbedded", swiftSettings: embedded),
         // TOML 1.0 over bytes (dates and times refused) for config.toml: the sampler and the
         // CLI read it with TOML, the renderer with TOMLEmbedded (a symbolic link to TOML).
-        .target(name: "TOML", dependencies: ["UTF8Text"]),
+        .target(name: "TOML", dependencies: ["UTF8Text"], swiftSettings: functionSections),
         .target(name: "TOMLEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embedded),
         // Bookmarks: rules from process to friendly name, their file format and the resolver.
         // No Glibc: the sampler resolves names with it.
-        .target(name: "Bookmarks", dependencies: ["UTF8Text"]),
+        .target(name: "Bookmarks", dependencies: ["UTF8Text"], swiftSettings: functionSections),
         // The snapshot contract between sampler and renderers. No dependency but UTF8Text,
         // so an Embedded Swift renderer can compile the same sources.
-        .target(name: "SnapshotCodec", dependencies: ["UTF8Text"]),
+        .target(name: "SnapshotCodec", dependencies: ["UTF8Text"], swiftSettings: functionSections),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks. The CLI links this, not the sampler.
-        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML"]),
+        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML"], swiftSettings: functionSections),
         // The snapshot in Prometheus's text format for node_exporter's textfile collector
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
-        .target(name: "PrometheusText", dependencies: ["SnapshotCodec", "UTF8Text"]),
+        .target(name: "PrometheusText", dependencies: ["SnapshotCodec", "UTF8Text"], swiftSettings: functionSections),
         // renameat2(RENAME_EXCHANGE), which Swift's Glibc module does not declare.
-        .target(name: "CSamplerSys"),
-        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys"]),
-        .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], linkerSettings: staticExecutable),
+        .target(name: "CSamplerSys", cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
+        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys"],
+                swiftSettings: functionSections),
+        .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], exclude: ["function-order.txt"],
+                          swiftSettings: functionSections, linkerSettings: staticExecutable + functionOrder),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
         // also needs -lm -lz (see docs/history.md).
@@ -64,7 +76,7 @@ let package = Package(
         .target(name: "HistoryStore", dependencies: ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
         // What the sampler keeps for history and hands to the writer: records, the minute
         // rollup, and the batch encoding. No SQLite, no Glibc.
-        .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec"]),
+        .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec"], swiftSettings: functionSections),
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
         .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore"], linkerSettings: staticExecutable),
 

@@ -5,14 +5,15 @@ import TestSupport
 
 /// Peak resident memory (VmHWM) of the release sampler, as a user runs it: with history on
 /// (the sampler collects rows and hands them to `sysstatsd-history`, which is not counted).
-/// DESIGN.md's goal is 4 MiB; this test fails above 4.25 MiB. The sampler measured 3,996 KiB
-/// here (3,864 KiB with bench/memory.py, whose directory names differ: two more 64 KiB code
-/// windows, see docs/performance.md), so 4 MiB would leave one window of margin on a shared
-/// machine; 4.25 MiB still fails the 4,536 KiB the sampler measured before it met the goal.
-/// The tree also has network, disk, sensor and cpufreq files, so the system probes do their
-/// real work: with them the sampler measures 4,304–4,316 KiB ("The system probes (issue 12)").
+/// DESIGN.md's goal, 4 MiB, is the budget. Most of the figure is code: the kernel maps the
+/// executable in 64 KiB windows (and whole page-cache folios) around each page run, so it
+/// follows where the functions run lie as much as how many there are. The release link packs
+/// the ones a sampler runs together (Sources/sysstatsd/function-order.txt, docs/performance.md
+/// "The sampler's code laid out by use"): 3,490–3,560 KiB, where the linker's own order gave
+/// 4,276–4,400 KiB depending on small changes. The tree also has network, disk, sensor and
+/// cpufreq files, so the system probes do their real work.
 final class MemoryBudgetTests: XCTestCase {
-    static let budgetKiB = 4 * 1024 + 256
+    static let budgetKiB = 4 * 1024
 
     func testSamplerStaysUnderBudgetWithAThousandProcessesOverThirtySamples() throws {
         try measure(samples: 40, extraArguments: { _ in [] }, what: "history on")
@@ -30,6 +31,16 @@ final class MemoryBudgetTests: XCTestCase {
             let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
             XCTAssertTrue(text.contains("sysstats_processes "), "the export was written")
         })
+    }
+
+    /// The order file names functions by their mangled names; code changes rename some.
+    /// Names the link does not find are ignored, so a stale list only loses its effect —
+    /// this says when to make it again (`bench/order-functions.py`).
+    func testTheFunctionOrderStillNamesMostOfTheSamplersFunctions() throws {
+        let checked = try Programs.run("/usr/bin/env", ["python3", Programs.packageRoot.appendingPathComponent("bench/order-functions.py").path,
+                                                        "--check", "--bin", URL(fileURLWithPath: try Programs.path("sysstatsd")).deletingLastPathComponent().path])
+        print(checked.stdout, terminator: "")
+        XCTAssertEqual(checked.status, 0, "run bench/order-functions.py: \(checked.stdout)\(checked.stderr)")
     }
 
     func measure(samples: UInt64, extraArguments: (TemporaryDirectory) throws -> [String], what: String,
