@@ -80,4 +80,29 @@ final class GoldenFileTests: XCTestCase {
         }
         XCTAssertEqual(chained, 0x414F_A339)
     }
+
+    /// Eight bytes at a time must give what one bit at a time gives, whatever the length
+    /// (the byte-at-a-time tail) and the start's alignment (unaligned loads).
+    func testCRC32EightBytesAtATimeAgreesWithTheBitwiseDefinitionAtEveryLengthAndAlignment() {
+        func bitwise(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                c ^= UInt32(byte)
+                for _ in 0..<8 { c = c & 1 == 1 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+            }
+            return ~c
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let data: [UInt8] = (0..<300).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for start in 0..<8 {
+            for length in 0...(data.count - start) where length < 40 || length % 7 == 0 {
+                let slice = data[start..<(start + length)]
+                let fast = data.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)])) }
+                XCTAssertEqual(fast, bitwise(slice), "start \(start), length \(length)")
+            }
+        }
+    }
 }
