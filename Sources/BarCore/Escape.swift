@@ -43,8 +43,17 @@ extension ByteWriter {
 
     /// The same over raw bytes.
     public mutating func append(escaped text: UnsafeRawBufferPointer, _ mode: TextEscape) {
+        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var i = 0
         while i < text.count {
+            // A run of printable ASCII that no mode changes is copied at once (most text is).
+            var end = i
+            while end < text.count && Self.passesEveryMode(base[end]) { end += 1 }
+            if end > i {
+                append(run: UnsafeBufferPointer(start: base + i, count: end - i))
+                i = end
+                if i == text.count { break }
+            }
             let decoded = UTF8Text.decode(text, at: i)
             if !decoded.isValid {
                 append(0xEF); append(0xBF); append(0xBD)
@@ -70,6 +79,21 @@ extension ByteWriter {
             }
             appendEscapedASCII(text[i], mode)
             i += 1
+        }
+    }
+
+    /// Printable ASCII that every mode writes as it is: not a control, and none of the
+    /// characters some mode escapes (`"` `\` for JSON, `&` `<` `>` `'` for Pango, `#` for
+    /// tmux, `%` for lemonbar, `{` for polybar); those take the byte-at-a-time path.
+    @inline(__always)
+    static func passesEveryMode(_ b: UInt8) -> Bool {
+        guard b >= 0x20 && b < 0x7F else { return false }
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: "'"), UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: "{"):
+            return false
+        default:
+            return true
         }
     }
 

@@ -259,16 +259,27 @@ struct ByteReader {
     mutating func u16Array(count: Int, into array: inout [UInt16]) throws(SnapshotDecodeError) {
         // count <= 512, so 2 * count cannot overflow.
         guard has(2 * count) else { throw .malformed(.bodyTooShort) }
-        array.removeAll(keepingCapacity: true)
-        for _ in 0..<count { array.append(peek(UInt16.self, at: offset)); offset += 2 }
+        copyLittleEndian(count: count, into: &array)
     }
 
     /// Replaces `array` with `count` u32 values, keeping its capacity.
     mutating func u32Array(count: Int, into array: inout [UInt32]) throws(SnapshotDecodeError) {
         // count <= 60, so 4 * count cannot overflow.
         guard has(4 * count) else { throw .malformed(.bodyTooShort) }
+        copyLittleEndian(count: count, into: &array)
+    }
+
+    /// Replaces `array` with the `count` little-endian values at the offset (bounds checked by
+    /// the caller) in one copy, keeping its capacity: a value at a time cost ~70 instructions each.
+    private mutating func copyLittleEndian<T: FixedWidthInteger>(count: Int, into array: inout [T]) {
         array.removeAll(keepingCapacity: true)
-        for _ in 0..<count { array.append(peek(UInt32.self, at: offset)); offset += 4 }
+        array.append(contentsOf: repeatElement(0, count: count))
+        let size = count * MemoryLayout<T>.size
+        array.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + size])) }
+        #if _endian(big)
+        for i in 0..<count { array[i] = T(littleEndian: array[i]) }
+        #endif
+        offset += size
     }
 
     /// A u8 length (at most `maximum`) and that many bytes, replacing `bytes`, keeping its capacity.
@@ -277,7 +288,7 @@ struct ByteReader {
         guard length <= maximum else { throw .malformed(.nameTooLong) }
         guard has(length) else { throw .malformed(.nameRunsPastEnd) }
         bytes.removeAll(keepingCapacity: true)
-        for i in 0..<length { bytes.append(self.bytes[offset + i]) }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: self.bytes[offset..<offset + length]))
         offset += length
     }
 

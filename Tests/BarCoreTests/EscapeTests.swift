@@ -75,4 +75,39 @@ extension EscapeTests {
         XCTAssertEqual(line(.polybar, "%{A1:touch x:}a%{A}"), "cpu 12% | exited % {A1:touch x:}a% {A} had 2.0M\n")
         XCTAssertEqual(line(.text, "%{A}#(x)"), "cpu 12% | exited %{A}#(x) had 2.0M\n", "plain text stays as it is")
     }
+
+    /// Runs of plain ASCII are copied at once (a short run byte by byte, a long one in one
+    /// copy); the text must come out as it does character by character, in every mode,
+    /// with the special characters, controls, UTF-8 and invalid bytes around the runs.
+    func testCopiedRunsEscapeAsCharacterByCharacterInEveryMode() {
+        let pieces: [[UInt8]] = [Array("a".utf8), Array("0123456789abcdef".utf8), Array("0123456789abcdefg".utf8),
+                                 Array("\"".utf8), Array("\\".utf8), Array("&<>'#%{".utf8), Array("%{".utf8),
+                                 [0x0A], [0x01], [0x7F], Array("é".utf8), Array("😀".utf8), [0xC2, 0x9B], [0x80], [0xE2, 0x80],
+                                 Array(" ".utf8), Array(String(repeating: "x", count: 40).utf8)]
+        var state: UInt64 = 12345
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        for mode in [TextEscape.plain, .json, .pangoJSON, .pango, .tmux, .lemonbar, .polybar] {
+            for _ in 0..<300 {
+                let chosen = (0..<(1 + next(8))).map { _ in pieces[next(pieces.count)] }
+                var whole = ByteWriter(capacity: 16), bit = ByteWriter(capacity: 16)
+                whole.append(escaped: chosen.flatMap { $0 }, mode)
+                // Each ASCII byte on its own (no run longer than one); neighbouring non-ASCII
+                // pieces together, since together they may decode as one character.
+                var pending: [UInt8] = []
+                for piece in chosen {
+                    if piece.allSatisfy({ $0 < 0x80 }) {
+                        if !pending.isEmpty { bit.append(escaped: pending, mode); pending = [] }
+                        for b in piece { bit.append(escaped: [b], mode) }
+                    } else {
+                        pending += piece
+                    }
+                }
+                if !pending.isEmpty { bit.append(escaped: pending, mode) }
+                XCTAssertEqual(whole.bytes, bit.bytes, "\(mode): \(chosen)")
+            }
+        }
+    }
 }
