@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A cursor over bytes for parsing /proc text without creating strings.
 ///
 /// Every method either consumes what it parsed and returns it, or returns nil
@@ -22,10 +26,12 @@ public struct ByteScanner {
 
     /// Skips to just after the next newline (or to the end).
     public mutating func skipLine() {
-        while position < bytes.count {
-            let b = bytes[position]
-            position += 1
-            if b == 0x0A { return }
+        guard position < bytes.count, let base = bytes.baseAddress else { return }
+        // memchr: the lines skipped whole (most of meminfo's, /proc/stat's interrupt counts).
+        if let newline = memchr(base + position, 0x0A, bytes.count - position) {
+            position = base.distance(to: UnsafeRawPointer(newline)) + 1
+        } else {
+            position = bytes.count
         }
     }
 
