@@ -93,6 +93,7 @@ final class ChangeWatch {
             if runtimeWatch >= 0 { _ = inotify_rm_watch(inotify, runtimeWatch) }
             runtimeDirectory = directory
             runtimeWatch = watch(descriptor: directory, UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR))
+            if runtimeWatch >= 0 && runtimeWatch == ancestorWatch { ancestorWatch = -1 }   // the same directory
             runtimeMoved = true
         }
         defer { runtimeMoved = false }
@@ -121,19 +122,34 @@ final class ChangeWatch {
         lastRetryNs = max(nowNs, 1)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
-        rulesWatch = rulesFolder.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
-        let missing = rulesWatch < 0 && (errno == ENOENT || errno == ENOTDIR)
         rulesChanged = true   // whatever happened before the watch
-        if ancestorWatch >= 0 {
-            _ = inotify_rm_watch(inotify, ancestorWatch)
-            ancestorWatch = -1
+        // A folder on the way made between two of these calls sends the watch on its parent
+        // no event: look again until the watches stand still (a few levels at most).
+        var lastAncestorEnd = -1
+        for _ in 0..<8 {
+            rulesWatch = rulesFolder.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+            let missing = rulesWatch < 0 && (errno == ENOENT || errno == ENOTDIR)
+            dropAncestorWatch()
+            guard missing else { return }
+            let end = watchAncestor(of: rulesFolder)
+            if end < 0 || end == lastAncestorEnd { return }
+            lastAncestorEnd = end
         }
-        if missing { watchAncestor(of: rulesFolder) }
+    }
+
+    /// Removes the ancestor's watch, unless inotify gave it the runtime directory's or the
+    /// wants folder's (the same directory: one watch), which must stay.
+    private func dropAncestorWatch() {
+        guard ancestorWatch >= 0 else { return }
+        if ancestorWatch != runtimeWatch && ancestorWatch != wantsWatch { _ = inotify_rm_watch(inotify, ancestorWatch) }
+        ancestorWatch = -1
     }
 
     /// Watches the nearest existing folder above `folder` (NUL-terminated) for entries made
-    /// in it: one of them may be the next folder on the way to the rules.
-    private func watchAncestor(of folder: [CChar]) {
+    /// in it: one of them may be the next folder on the way to the rules. Returns the length
+    /// of the path watched, or -1 (none: the runtime directory or the wants folder itself,
+    /// whose watches report other events, or nothing found).
+    private func watchAncestor(of folder: [CChar]) -> Int {
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
         var path = folder
         var end = path.count - 1   // its NUL
@@ -143,9 +159,24 @@ final class ChangeWatch {
                 end = end > 1 ? end - 1 : end   // without the slash, unless it is the root
                 path[end] = 0
             }
+            if isWatchedDirectory(path) { return -1 }
             ancestorWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
-            if ancestorWatch >= 0 || (errno != ENOENT && errno != ENOTDIR) || path[0] == 0x2E || end <= 1 { return }
+            if ancestorWatch >= 0 { return end }
+            if (errno != ENOENT && errno != ENOTDIR) || path[0] == 0x2E || end <= 1 { return -1 }
         }
+        return -1
+    }
+
+    /// Whether `path` is the runtime directory or the wants folder (their descriptors').
+    private func isWatchedDirectory(_ path: [CChar]) -> Bool {
+        var named = stat()
+        guard path.withUnsafeBufferPointer({ stat($0.baseAddress!, &named) }) == 0 else { return false }
+        return isDirectory(runtimeDirectory, named) || isDirectory(wantsFolder, named)
+    }
+
+    private func isDirectory(_ descriptor: Int32, _ named: stat) -> Bool {
+        var open = stat()
+        return descriptor >= 0 && fstat(descriptor, &open) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     private func watchWants(_ folder: Int32) {
@@ -157,6 +188,7 @@ final class ChangeWatch {
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
         wantsWatch = watch(descriptor: folder, mask)
+        if wantsWatch >= 0 && wantsWatch == ancestorWatch { ancestorWatch = -1 }   // the same directory
     }
 
     /// Adds a watch on the directory open as `descriptor` (by /proc/self/fd: the directory that

@@ -93,6 +93,32 @@ final class ChangeWatchTests: XCTestCase {
         XCTAssertFalse(watch.takeRulesChange())
     }
 
+    /// The rules' missing folder under the runtime directory (`--data-dir` inside it): the
+    /// nearest existing folder is the runtime directory, whose watch (one per directory)
+    /// must not be taken over, nor removed when the folder appears.
+    func testAMissingRulesFolderUnderTheRuntimeDirectoryLeavesItsWatchAlone() throws {
+        let runtime = open(folder, O_RDONLY | O_DIRECTORY)
+        defer { close(runtime) }
+        let watch = ChangeWatch(rulesPath: folder + "/data/bookmarks.rules")
+        XCTAssertTrue(watch.takeRuntimeMove(directory: runtime), "once, for what happened before the watch")
+        sleep(watch, ms: 5)
+        XCTAssertFalse(watch.takeRuntimeMove(directory: runtime))
+        // A file moved into the runtime directory (as each snapshot is) is not a move of it.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/x.tmp"))
+        XCTAssertEqual(rename(folder + "/x.tmp", folder + "/snapshot"), 0)
+        sleep(watch, ms: 20)
+        XCTAssertFalse(watch.takeRuntimeMove(directory: runtime), "the runtime watch kept its own events")
+        XCTAssertTrue(watch.takeRulesChange(), "without a watch of its own the rules are looked at")
+        XCTAssertEqual(mkdir(folder + "/data", 0o700), 0)
+        sleep(watch, ms: 40)   // the 30 s retry is not due: the rules go on being looked at
+        XCTAssertTrue(watch.takeRulesChange())
+        // The runtime directory's watch is still there: its move is seen.
+        XCTAssertEqual(rename(folder, folder + "-moved"), 0)
+        defer { _ = rename(folder + "-moved", folder) }
+        sleep(watch, ms: 20)
+        XCTAssertTrue(watch.takeRuntimeMove(directory: runtime), "the runtime directory's move is seen")
+    }
+
     func testTheSleepLastsToItsDeadlineWhateverWakesIt() throws {
         let rules = folder + "/bookmarks.rules"
         let watch = ChangeWatch(rulesPath: rules)
