@@ -322,7 +322,9 @@ public struct Bar<Sink: BarSink> {
                     changed = true
                     keptSnapshots.lostTrack()
                 }
-                if mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
+                // Only the runtime watch's own: an IN_IGNORED left queued for a watch removed
+                // earlier (the directory went and came back) must not drop the one added since.
+                if wd == watch && mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
                     // The dir went away: the watch is gone; retry on the timer.
                     if watch >= 0 { _ = inotify_rm_watch(inotifyFD, watch) }
                     watch = -1
