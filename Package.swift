@@ -52,7 +52,9 @@ let package = Package(
         .target(name: "Bookmarks", dependencies: ["UTF8Text"], swiftSettings: functionSections),
         // The snapshot contract between sampler and renderers. No dependency but UTF8Text,
         // so an Embedded Swift renderer can compile the same sources.
-        .target(name: "SnapshotCodec", dependencies: ["UTF8Text"], swiftSettings: functionSections),
+        .target(name: "SnapshotCodec", dependencies: ["UTF8Text", "CCRC32"], swiftSettings: functionSections),
+        // The snapshot's CRC-32 by carry-less multiplication where the CPU has it (x86-64).
+        .target(name: "CCRC32", cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
         // What the sampler computes from two consecutive readings, and how it writes the snapshot.
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks. The CLI links this, not the sampler.
@@ -89,7 +91,7 @@ let package = Package(
 
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
-        .target(name: "SnapshotCodecEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embedded),
+        .target(name: "SnapshotCodecEmbedded", dependencies: ["UTF8TextEmbedded", "CCRC32"], swiftSettings: embedded),
         // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
         .target(name: "CClock"),
         .target(name: "BarCore", dependencies: ["SnapshotCodec", "UTF8Text", "TOML", "CClock"]),

@@ -43,8 +43,10 @@ done
 build=.build/fuzz
 mkdir -p "$build/modules" "$build/obj" "$build/bin" "$build/logs"
 # The code under test gets libFuzzer's coverage counters and ASan; the harness ASan only.
-flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$build/modules")
-harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules")
+# SnapshotCodec's CRC-32 folds blocks in C (Sources/CCRC32): its module map for every compile.
+crc_flags=(-Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap)
+flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$build/modules" "${crc_flags[@]}")
+harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules" "${crc_flags[@]}")
 
 # The modules a target links, in dependency order, and the support files it compiles.
 modules_of() {
@@ -85,6 +87,12 @@ build_clock() {
             { echo "Fuzz/run.sh: CClock does not build" >&2; exit 2; }
     fi
 }
+build_crc() {
+    if stale "$build/obj/CCRC32.o" Sources/CCRC32/crc32.c Sources/CCRC32/include/CCRC32.h "$0"; then
+        nice -n 10 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CCRC32/include -c Sources/CCRC32/crc32.c -o "$build/obj/CCRC32.o" ||
+            { echo "Fuzz/run.sh: CCRC32 does not build" >&2; exit 2; }
+    fi
+}
 build_module() {
     local m=$1
     [[ -n ${built[$m]:-} ]] && return 0
@@ -92,6 +100,7 @@ build_module() {
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
+    if [[ $m == SnapshotCodec ]]; then build_crc; deps+=("$build/obj/CCRC32.o"); fi
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     [[ $m == PrometheusText ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o")
@@ -113,6 +122,7 @@ build_target() {
     for m in $(modules_of "$t"); do build_module "$m"; objects+=("$build/obj/$m.o"); done
     local extra=()
     if [[ " ${objects[*]} " == *BarCore.o* ]]; then objects+=("$build/obj/CClock.o"); extra=("${clock_flags[@]}"); fi
+    if [[ " ${objects[*]} " == *SnapshotCodec.o* ]]; then objects+=("$build/obj/CCRC32.o"); fi
     read -r -a sources <<< "Fuzz/$t.swift $(support_of "$t")"
     if stale "$build/bin/$t" "${sources[@]}" "${objects[@]}" "$0"; then
         echo "fuzz: building target $t" >&2

@@ -38,11 +38,11 @@ for opt in -Onone -Osize; do
         -emit-module -module-name UTF8TextEmbedded -emit-module-path "$out/UTF8TextEmbedded.swiftmodule" \
         -c -o "$out/utf8.o" Sources/UTF8Text/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
-        -target "$target" -I "$out" \
+        -target "$target" -I "$out" -Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap \
         -emit-module -module-name SnapshotCodec -emit-module-path "$out/SnapshotCodec.swiftmodule" \
         -c -o "$out/codec.o" Sources/SnapshotCodec/*.swift Sources/SnapshotCodec/Sections/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
-        -target "$target" -I "$out" -module-name EmbeddedClient \
+        -target "$target" -I "$out" -Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap -module-name EmbeddedClient \
         -c -o "$out/client.o" "$out/client.swift"
     echo "embedded SnapshotCodec and client ($opt, $target): ok"
 done
