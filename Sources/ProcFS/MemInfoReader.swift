@@ -27,12 +27,16 @@ public final class MemInfoReader {
         info = MemInfo()
         var sawTotal = false
         var s = ByteScanner(bytes)
+        var seen: UInt32 = 0
         while !s.isAtEnd {
-            // The number is parsed only for the 17 keys kept, of the ~55 lines: parsing every
-            // line's was half of a sample's instructions in this reader.
+            // The number is parsed only for the 16 keys kept, of the ~55 lines: parsing every
+            // line's was half of a sample's instructions in this reader. Once all 16 are seen
+            // (the kernel lists them in its first ~26 lines) the rest is not looked at.
             if let key = s.word(), let field = Field(key), let value = s.unsigned() {
                 field.store(value, into: &info)
                 if field == .memTotal { sawTotal = true }
+                seen |= 1 << field.rawValue
+                if seen == Field.all { break }
             }
             s.skipLine()
         }
@@ -40,9 +44,12 @@ public final class MemInfoReader {
     }
 
     /// The keys kept, matched whole.
-    private enum Field {
+    private enum Field: UInt32 {
         case memTotal, memFree, memAvailable, active, buffers, cached, inactive, kernelStack, pageTables
         case swapCached, swapTotal, swapFree, shmem, sReclaimable, sUnreclaim, unevictable
+
+        /// A bit for each case.
+        static let all: UInt32 = (1 << 16) - 1
 
         init?(_ key: UnsafeRawBufferPointer) {
             guard !key.isEmpty else { return nil }

@@ -41,6 +41,21 @@ final class MemInfoReaderTests: XCTestCase {
         XCTAssertEqual(info.memFree, 6)
     }
 
+    /// Every key kept, in the kernel's order, then lines that are never read once all are
+    /// seen (here a second MemTotal; in /proc, the hugepage and DirectMap lines).
+    func testParsingStopsOnceEveryKeptKeyIsSeen() throws {
+        let keys = ["MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached", "SwapCached", "Active", "Inactive",
+                    "Unevictable", "SwapTotal", "SwapFree", "Shmem", "SReclaimable", "SUnreclaim", "KernelStack", "PageTables"]
+        let all = keys.enumerated().map { "\($0.element):   \($0.offset + 1) kB\n" }.joined()
+        let info = try XCTUnwrap(parse(all + "MemTotal: 999 kB\n"))
+        XCTAssertEqual(info.memTotal, 1, "the line after the sixteenth key is not read")
+        XCTAssertEqual(info.pageTables, 16)
+        XCTAssertEqual(info.swapFree, 11)
+        // One key missing: every line is read, and the last MemTotal is the one kept.
+        let fifteen = keys.dropLast().enumerated().map { "\($0.element):   \($0.offset + 1) kB\n" }.joined()
+        XCTAssertEqual(try XCTUnwrap(parse(fifteen + "MemTotal: 999 kB\n")).memTotal, 999)
+    }
+
     func testMemAvailableIsNilWhenTheKernelDoesNotHaveIt() throws {
         XCTAssertNil(try XCTUnwrap(parse("MemTotal: 100 kB\nMemFree: 50 kB\n")).memAvailable)
         XCTAssertEqual(try XCTUnwrap(parse("MemTotal: 100 kB\nMemAvailable: 70 kB\n")).memAvailable, 70)
