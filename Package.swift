@@ -18,7 +18,7 @@ let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeF
 // built) put each function in a section of its own, and the link places the functions a
 // sampler runs, listed in Sources/sysstatsd/function-order.txt, first and together. Its
 // resident code then follows what it runs, not where the linker happened to put it
-// (docs/performance.md, "The sampler's code laid out by use"); bench/order-functions.sh
+// (docs/performance.md, "The sampler's code laid out by use"); bench/order-functions.py
 // makes the list again.
 let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
 let functionOrder: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/sysstatsd/function-order.txt"],
@@ -50,8 +50,8 @@ let package = Package(
         // Bookmarks: rules from process to friendly name, their file format and the resolver.
         // No Glibc: the sampler resolves names with it.
         .target(name: "Bookmarks", dependencies: ["UTF8Text"], swiftSettings: functionSections),
-        // The snapshot contract between sampler and renderers. No dependency but UTF8Text,
-        // so an Embedded Swift renderer can compile the same sources.
+        // The snapshot contract between sampler and renderers. No dependency but UTF8Text and
+        // the C of its checksum, so an Embedded Swift renderer can compile the same sources.
         .target(name: "SnapshotCodec", dependencies: ["UTF8Text", "CCRC32"], swiftSettings: functionSections),
         // The snapshot's CRC-32 by carry-less multiplication where the CPU has it (x86-64).
         .target(name: "CCRC32", cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),

@@ -14,9 +14,9 @@ import CBarSys
 /// rename's IN_MOVED_TO and the next exchange's are never merged into one by inotify.)
 /// What a kept file holds is believed only when it decodes and its sequence is newer than
 /// the snapshot shown by at most the exchanges counted (the sampler numbers each snapshot
-/// one more): a file a restarted sampler left behind holds an older run's, larger, numbers. Anything else — a sampler that renames new
-/// files into place, a restarted one, lost events, a read racing a rewrite — sends the bar
-/// back to the path, as before.
+/// one more): a file a restarted sampler left behind holds an older run's, larger, numbers.
+/// Anything else — a sampler that renames new files into place, a restarted one, lost
+/// events, a read racing a rewrite — sends the bar back to the path, as before.
 struct KeptSnapshots {
     private var descriptors: (Int32, Int32) = (-1, -1)
     private var identities = (FileIdentity(device: 0, inode: 0), FileIdentity(device: 0, inode: 0))

@@ -171,10 +171,11 @@ final class ChangeWatch {
     private func isWatchedDirectory(_ path: [CChar]) -> Bool {
         var named = stat()
         guard path.withUnsafeBufferPointer({ stat($0.baseAddress!, &named) }) == 0 else { return false }
-        return isDirectory(runtimeDirectory, named) || isDirectory(wantsFolder, named)
+        return isOpen(runtimeDirectory, on: named) || isOpen(wantsFolder, on: named)
     }
 
-    private func isDirectory(_ descriptor: Int32, _ named: stat) -> Bool {
+    /// Whether `descriptor` is open on the file `named` describes.
+    private func isOpen(_ descriptor: Int32, on named: stat) -> Bool {
         var open = stat()
         return descriptor >= 0 && fstat(descriptor, &open) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }

@@ -2,18 +2,12 @@ internal import CCRC32
 
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), as zlib's `crc32`.
 ///
-/// Where the CPU multiplies without carries (x86-64's PCLMULQDQ), the 16-byte blocks go
-/// through `ccrc32_fold` (Sources/CCRC32), which needs no table: a snapshot's checksum
-/// is computed once a second by the sampler and by each reader, when the table is out of
-/// cache (760 bytes: 3.1 µs from the table, caches flushed). The rest, and every byte on
-/// other CPUs, from the table:
-///
-/// A byte at a time from a 256-entry table: the snapshot's checksum is computed by the
-/// sampler on every write and by every reader on every read, and the four-bits-at-a-time
-/// form cost ~20 ns a byte (3 % of the sampler's CPU at 1 s). Eight bytes at a time from eight
-/// tables (8 KiB) is 4.6× faster with the tables in cache, but a sampler or renderer that runs
-/// once a second finds them out of cache, and then it is slower: 4.4 against 3.1 µs for a
-/// 760-byte snapshot with the caches flushed before each (docs/performance.md).
+/// The snapshot's checksum is computed by the sampler on every write and by every reader on
+/// every read, once a second, with cold caches. Where the CPU multiplies without carries
+/// (x86-64's PCLMULQDQ) the 16-byte blocks are folded by `ccrc32_fold` (Sources/CCRC32),
+/// which needs no table: 1.35 against 3.8 µs for 760 bytes, caches flushed. The rest, and
+/// every byte elsewhere, go a byte at a time through a 256-entry table (four bits at a time
+/// cost ~20 ns a byte; eight tables of 8 KiB are faster only in cache: docs/performance.md).
 public enum CRC32 {
     /// The checksum of `bytes`.
     public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
