@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <poll.h>
 #include <time.h>
+#include <signal.h>
 #include "CSamplerSys.h"
 
 #ifndef RENAME_EXCHANGE
@@ -20,4 +21,15 @@ int csamplersys_wait_readable(int fd, long long nanoseconds) {
     struct pollfd p = {.fd = fd, .events = POLLIN, .revents = 0};
     struct timespec timeout = {.tv_sec = (time_t)(nanoseconds / 1000000000LL), .tv_nsec = (long)(nanoseconds % 1000000000LL)};
     return ppoll(&p, 1, &timeout, NULL);
+}
+
+int csamplersys_signal_when_readable(int fd, void (*handler)(int)) {
+    struct sigaction action = {0};
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;   // reads and writes go on; sleeps still end (EINTR)
+    if (sigaction(SIGIO, &action, NULL) != 0) return -1;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETOWN, getpid()) != 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_ASYNC);
 }

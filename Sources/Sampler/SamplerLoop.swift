@@ -5,8 +5,8 @@ import ProcFS
 import HistoryRecords
 import SnapshotCodec
 
-/// Set by the SIGTERM/SIGINT handler; read by the loop between samples.
-nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
+/// Set by the SIGTERM/SIGINT handler; read by the loop between samples and by its sleep.
+nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
 
 /// The sampler's main loop: one thread, sleeping on CLOCK_MONOTONIC to absolute
 /// deadlines so the interval does not drift by the time each sample takes.

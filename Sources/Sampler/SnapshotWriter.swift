@@ -29,17 +29,22 @@ public enum SnapshotWriteError: Error, Equatable, CustomStringConvertible {
 /// on the directory sees one `IN_MOVED_TO` of `snapshot` per snapshot.
 ///
 /// Both files stay open: the one just replaced becomes the next one written (`pwrite` at 0,
-/// cut to length when the new snapshot is shorter). In steady state that is three calls per
-/// snapshot (lstat, fstat, pwrite, renameat2) where create + write + close + rename (the first two
+/// cut to length when the new snapshot is shorter). In steady state that is two calls per
+/// snapshot (pwrite, renameat2) where create + write + close + rename (the first two
 /// writes, and every write on a file system that cannot exchange) frees and allocates an
 /// inode each time: a quarter of the sampler's system-wide cost (docs/performance.md). A
 /// reader would see a file being rewritten only if it held `snapshot` open for a whole
 /// interval between its open and its read; the body's checksum catches that and readers
 /// read again (``SnapshotCodec`` `badChecksum`).
 ///
+/// Neither file may have been unlinked or renamed over (exchanging would then publish
+/// whatever now has the spare's name): under the loop's inotify watch (``ChangeWatch``)
+/// both are watched and `fstat`ed only after an event on them; without it, before each
+/// exchange.
+///
 /// It keeps the runtime directory open and works relative to that descriptor, checks
-/// (one lstat) that the path still names it — each write, or under the loop's inotify watch
-/// (``ChangeWatch``) when the directory was removed or renamed and every 30 writes — and re-creates and re-locks
+/// (one lstat) that the path still names it — each write, or under the loop's watch when
+/// the directory was removed or renamed and every 30 writes — and re-creates and re-locks
 /// it when it was removed. A path replaced by anything else is never written through.
 public final class SnapshotWriter {
     public private(set) var directory: OpenRuntimeDirectory
@@ -109,10 +114,14 @@ public final class SnapshotWriter {
     /// Rewrites the spare file and swaps it with `snapshot`. False (nothing published) if
     /// either step failed.
     private func exchangeIntoPlace() -> Bool {
-        // Still linked: were it removed or renamed over, `.snapshot.tmp` would be another file
-        // (or none), and exchanging would publish that one.
-        var info = stat()
-        guard fstat(spare, &info) == 0, info.st_nlink > 0 else { return false }
+        // Both still linked: were the spare removed or renamed over, `.snapshot.tmp` would be
+        // another file (or none), and exchanging would publish that one; were `snapshot`, the
+        // next exchange would.
+        if changes?.takeSnapshotFilesChange(spare, published) ?? true {
+            var info = stat()
+            guard fstat(spare, &info) == 0, info.st_nlink > 0,
+                  fstat(published, &info) == 0, info.st_nlink > 0 else { return false }
+        }
         let written = bytes.withUnsafeBytes { FileDescriptor(rawValue: spare).writeAll($0, atOffset: 0) }
         if written != nil { return false }
         if spareSize > bytes.count && ftruncate(spare, off_t(bytes.count)) != 0 { return false }

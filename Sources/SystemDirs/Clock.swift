@@ -17,8 +17,10 @@ public enum Clock {
     }
 
     /// Sleeps until the deadline or until a signal arrives (EINTR ends the sleep early).
-    public static func sleep(untilMonotonicNs deadline: UInt64) {
+    /// False when a signal ended it.
+    @discardableResult
+    public static func sleep(untilMonotonicNs deadline: UInt64) -> Bool {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+        return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) != EINTR
     }
 }

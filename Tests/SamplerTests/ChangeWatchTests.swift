@@ -135,6 +135,22 @@ final class ChangeWatchTests: XCTestCase {
         XCTAssertTrue(watch.takeRulesChange())
     }
 
+    /// The descriptor signals its events (SIGIO): they are read when signalled, without a
+    /// sleep in between, and a quiet look reads nothing.
+    func testAChangeIsSeenWithoutASleepOnceTheKernelSignalsIt() throws {
+        let wants = folder + "/wants"
+        XCTAssertEqual(mkdir(wants, 0o700), 0)
+        let fd = open(wants, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        let watch = ChangeWatch(rulesPath: nil)
+        XCTAssertTrue(watch.takeWantsChange(folder: fd), "a new folder: look at it")
+        XCTAssertFalse(watch.takeWantsChange(folder: fd))
+        try Data("2\n".utf8).write(to: URL(fileURLWithPath: wants + "/1234"))
+        usleep(20_000)   // not the watch's sleep: the signal alone brings the events in
+        XCTAssertTrue(watch.takeWantsChange(folder: fd))
+        XCTAssertFalse(watch.takeWantsChange(folder: fd))
+    }
+
     func testTheWantsFolderIsLookedAtOnlyAfterItChanged() throws {
         let wants = folder + "/wants"
         XCTAssertEqual(mkdir(wants, 0o700), 0)

@@ -70,6 +70,40 @@ final class SnapshotWriterTests: XCTestCase {
         for _ in 0..<4 { try write() }
     }
 
+    /// Under the loop's watch the files are not fstat'ed at each write but watched: a file
+    /// renamed over either name, or the spare removed, is seen at the next write all the
+    /// same, with no sleep in between.
+    func testUnderTheWatchAReplacedFileIsSeenAtTheNextWriteWithoutASleep() throws {
+        let dir = temporaryRuntimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+        let changes = ChangeWatch(rulesPath: nil)
+        writer.changes = changes
+        var s = Snapshot()
+        var sequence: UInt64 = 0
+        func write() throws {
+            sequence += 1
+            s.sequence = sequence
+            try writer.write(s).get()
+            XCTAssertEqual(try decodeFile(dir + "/snapshot").sequence, sequence, "write \(sequence)")
+        }
+        func foreign(over name: String) throws {
+            try Data("foreign".utf8).write(to: URL(fileURLWithPath: dir + "/other"))
+            XCTAssertEqual(rename(dir + "/other", dir + "/" + name), 0)
+            usleep(5_000)   // the signal's delivery, not a sleep of the loop's
+        }
+        for _ in 0..<3 { try write() }
+        try foreign(over: ".snapshot.tmp")
+        for _ in 0..<4 { try write() }
+        try foreign(over: "snapshot")
+        for _ in 0..<4 { try write() }
+        XCTAssertEqual(unlink(dir + "/.snapshot.tmp"), 0)
+        usleep(5_000)
+        try write()
+        try foreign(over: ".snapshot.tmp")
+        for _ in 0..<4 { try write() }
+    }
+
     func testEveryWriteWakesAWatcherWithAMoveOfTheSnapshotName() throws {
         let dir = temporaryRuntimeDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -11,4 +11,9 @@ int csamplersys_exchange(int dirfd, const char *a, const char *b);
 /// 0 when the time is up, -1 with errno (EINTR: a signal).
 int csamplersys_wait_readable(int fd, long long nanoseconds);
 
+/// Installs `handler` for SIGIO (SA_RESTART), then asks the kernel to send SIGIO to this
+/// process whenever `fd` becomes readable (F_SETOWN, O_ASYNC). 0, or -1 with errno (the
+/// descriptor is then left as it was).
+int csamplersys_signal_when_readable(int fd, void (*handler)(int));
+
 #endif
