@@ -159,6 +159,56 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertFalse(s.snapshot.available.contains(.temperature))
     }
 
+    /// A root whose `uptime` links to this machine's /proc/uptime reads the clock (which is
+    /// what that file prints) instead of the file; a fixture's own file is read each sample.
+    func testUptimeComesFromTheClockWhenTheRootsFileIsThisMachinesAndFromTheFileOtherwise() throws {
+        XCTAssertEqual(symlink("/proc/uptime", procRoot + "/uptime"), 0)
+        let linked = UptimeProbe(procRoot: procRoot, readsThisMachine: false)
+        XCTAssertEqual(unlink(procRoot + "/uptime"), 0)   // never opened: the clock is read
+        var s = Snapshot()
+        linked.sample(into: &s, buffer: ReadBuffer())
+        XCTAssertTrue(s.available.contains(.uptime))
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        XCTAssertLessThanOrEqual(abs(Int64(s.uptimeCentiseconds) - Int64(boot.tv_sec) * 100), 200)
+
+        try write("proc/uptime", "123.45 200.00\n")
+        let fixture = UptimeProbe(procRoot: procRoot, readsThisMachine: false)
+        s = Snapshot()
+        fixture.sample(into: &s, buffer: ReadBuffer())
+        XCTAssertEqual(s.uptimeCentiseconds, 12345)
+        try write("proc/uptime", "124.45 201.00\n")
+        fixture.sample(into: &s, buffer: ReadBuffer())
+        XCTAssertEqual(s.uptimeCentiseconds, 12445, "read again each sample")
+    }
+
+    /// Batteries are read again every 5 s; a machine without one lists the folder again only
+    /// every 30 s, and a battery plugged in shows at that listing.
+    func testWithoutABatteryThePowerSupplyFolderIsListedEveryThirtySeconds() throws {
+        try FileManager.default.createDirectory(atPath: sysRoot + "/class/power_supply", withIntermediateDirectories: true)
+        var probe = BatteryProbe(sysRoot: sysRoot)
+        var s = Snapshot()
+        let t0 = Self.t0
+        probe.sample(into: &s, buffer: ReadBuffer(), realtimeMs: t0)
+        XCTAssertEqual(s.battery.count, 0)
+        try write("sys/class/power_supply/BAT0/type", "Battery\n")
+        try write("sys/class/power_supply/BAT0/status", "Discharging\n")
+        try write("sys/class/power_supply/BAT0/capacity", "80\n")
+        for seconds in [5, 10, 29] as [UInt64] {
+            probe.sample(into: &s, buffer: ReadBuffer(), realtimeMs: t0 + seconds * 1000)
+            XCTAssertEqual(s.battery.count, 0, "not listed again at \(seconds) s")
+        }
+        probe.sample(into: &s, buffer: ReadBuffer(), realtimeMs: t0 + 30_000)
+        XCTAssertEqual(s.battery.count, 1, "listed again at 30 s")
+        XCTAssertEqual(s.battery.state, .discharging)
+        // With a battery, its changes show within 5 s.
+        try write("sys/class/power_supply/BAT0/status", "Charging\n")
+        probe.sample(into: &s, buffer: ReadBuffer(), realtimeMs: t0 + 34_000)
+        XCTAssertEqual(s.battery.state, .discharging)
+        probe.sample(into: &s, buffer: ReadBuffer(), realtimeMs: t0 + 35_000)
+        XCTAssertEqual(s.battery.state, .charging)
+    }
+
     func testDiskIORatesOfWholeDisks() throws {
         func stats(_ sdaRead: UInt64, _ sdaWrite: UInt64) -> String {
             "   8       0 sda 100 5 \(sdaRead) 40 200 7 \(sdaWrite) 90 0 120 130 1 0 8 0 3 4\n"

@@ -3,10 +3,13 @@ import SnapshotCodec
 
 /// Batteries under /sys/class/power_supply, aggregated, read every few seconds: battery
 /// state changes slowly, and a handful of sysfs files every second would cost more than
-/// the rest of the system-wide sample.
+/// the rest of the system-wide sample. Where there is none (a desktop), the folder is
+/// listed again every 30 s for one plugged in.
 struct BatteryProbe {
     /// How often the batteries are read again.
     static let refreshMs: UInt64 = 5_000
+    /// How often a machine without a battery looks for one again.
+    static let noBatteryRefreshMs: UInt64 = 30_000
 
     private let reader: BatteryReader
     private var lastReadMs: UInt64 = 0
@@ -15,7 +18,8 @@ struct BatteryProbe {
     init(sysRoot: String) { reader = BatteryReader(sysRoot: sysRoot) }
 
     mutating func sample(into s: inout Snapshot, buffer: ReadBuffer, realtimeMs: UInt64) {
-        if lastReadMs == 0 || realtimeMs &- lastReadMs >= BatteryProbe.refreshMs || realtimeMs < lastReadMs {
+        let refresh = figures.count == 0 ? BatteryProbe.noBatteryRefreshMs : BatteryProbe.refreshMs
+        if lastReadMs == 0 || realtimeMs &- lastReadMs >= refresh || realtimeMs < lastReadMs {
             figures = BatteryProbe.figures(reader.update(buffer))
             lastReadMs = realtimeMs == 0 ? 1 : realtimeMs
         }

@@ -5,13 +5,22 @@ import ProcFS
 import SnapshotCodec
 
 /// Uptime: on this machine CLOCK_BOOTTIME, the clock /proc/uptime prints (a vDSO call, no
-/// file to read each sample); under a fixture proc root, its uptime file.
+/// file to read each sample); under a fixture proc root, its uptime file. A root whose
+/// `uptime` is this machine's /proc/uptime itself (a tree of links to /proc's files, as
+/// bench/floor.sh makes) reads the clock too.
 struct UptimeProbe {
     private let reader: UptimeReader
     private let fromClock: Bool
     init(procRoot: String, readsThisMachine: Bool) {
         reader = UptimeReader(procRoot: procRoot)
-        fromClock = readsThisMachine
+        fromClock = readsThisMachine || Self.isThisMachinesUptime(cPath(joinPath(procRoot, "uptime")))
+    }
+
+    private static func isThisMachinesUptime(_ path: [CChar]) -> Bool {
+        var linked = stat(), real = stat()
+        let proc: [CChar] = [0x2F, 0x70, 0x72, 0x6F, 0x63, 0x2F, 0x75, 0x70, 0x74, 0x69, 0x6D, 0x65, 0]   // "/proc/uptime"
+        return stat(path, &linked) == 0 && stat(proc, &real) == 0
+            && linked.st_dev == real.st_dev && linked.st_ino == real.st_ino
     }
 
     func sample(into s: inout Snapshot, buffer: ReadBuffer) {
