@@ -10,11 +10,16 @@ instead of one 64 KiB window of code per function scattered over 5 MB (docs/perf
 "The sampler's code laid out by use").
 
 Runs DIR/sysstatsd (default .build/release, with sysstatsd-history beside it) under
-`valgrind --tool=callgrind` three ways, each until --samples snapshots:
+`valgrind --tool=callgrind` four ways, each until --samples snapshots:
+  0. this machine's own /proc at 0.2 s with a bar's wants file (cpu, mem, load, battery),
+     counted only from the tenth sample on: the steady state, a sample after a sample;
   1. the memory budget's command (bench/memory.py: 1,000 processes, history on);
   2. the same with the Prometheus textfile export written every sample;
   3. this machine's own /proc and /sys at 0.2 s, no history (a user's real paths).
-Every function that executed is listed, by the calls made to it over the three runs
+The functions of the steady state come first, by their calls (most first): what a sample
+runs once a second, packed into as few pages as it can be, since at one sample a second
+each page and cache line it touches is a miss (docs/performance.md, "The fifth pass").
+Then every other function that executed, by the calls made to it over the other runs
 (most first), then by name; a name is written as `.text.NAME`, the section
 -function-sections gives it. Names the link does not find are ignored by gold, so a list
 made before a change still helps after it; make it again when the budget test's figure
@@ -84,6 +89,30 @@ def run(cmd, runtime, samples, out, timeout=900):
         sys.exit(f"order-functions: callgrind wrote no {out}")
 
 
+def run_steady(cmd, runtime, warm, samples, out, timeout=900):
+    """Like run, but counts only from snapshot `warm` to `warm + samples` (callgrind_control
+    zeroes the counters, then dumps them to `out`.1)."""
+    proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}"] + cmd,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + timeout
+
+    def wait_for(n):
+        while memory.sequence(runtime) < n:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"order-functions: sysstatsd under callgrind ended or timed out (status {proc.returncode})")
+            time.sleep(0.05)
+    try:
+        wait_for(warm)
+        subprocess.run(["callgrind_control", "-z", str(proc.pid)], check=True, stdout=subprocess.DEVNULL)
+        wait_for(warm + samples)
+        subprocess.run(["callgrind_control", "-d", str(proc.pid)], check=True, stdout=subprocess.DEVNULL)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(300)
+    if not os.path.exists(out + ".1"):
+        sys.exit(f"order-functions: callgrind wrote no {out}.1")
+
+
 def defined_functions(binary):
     out = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
     return {parts[2] for parts in (line.split() for line in out.splitlines()) if len(parts) == 3 and parts[1] in "tTwW"}
@@ -108,7 +137,7 @@ def main():
     binary = os.path.join(args.bin, "sysstatsd")
     if args.check:
         sys.exit(0 if check(binary, args.out) else 1)
-    for tool in ("valgrind", "objcopy", "nm"):
+    for tool in ("valgrind", "callgrind_control", "objcopy", "nm"):
         if not shutil.which(tool):
             sys.exit(f"order-functions: {tool} is missing (install/deps.sh installs it)")
 
@@ -121,6 +150,16 @@ def main():
         shutil.copy2(os.path.join(args.bin, "sysstatsd-history"), bin_dir)
         tree = os.path.join(work, "tree")
         memory.make_tree(tree, 1000)
+
+        steady = {}
+        runtime = os.path.join(work, "run.0")
+        os.mkdir(runtime, 0o700)
+        os.mkdir(os.path.join(runtime, "wants"), 0o700)
+        with open(os.path.join(runtime, "wants", "1"), "w") as f:
+            f.write("46\n")   # SnapshotSections cpu 2 + memory 4 + load 8 + battery 32 (pid 1 lives)
+        cmd = [os.path.join(bin_dir, "sysstatsd"), "--interval", "0.2", "--runtime-dir", runtime, "--no-history"]
+        run_steady(cmd, runtime, 10, args.samples, os.path.join(work, "cg.0"))
+        parse_calls(os.path.join(work, "cg.0.1"), steady)
 
         calls = {}
         cmd, runtime, _ = memory.command(bin_dir, tree, work, 1)
@@ -139,11 +178,15 @@ def main():
         run(cmd, runtime, min(args.samples, 20), os.path.join(work, "cg.3"))
         parse_calls(os.path.join(work, "cg.3"), calls)
 
-    names = sorted((n for n in calls if re.fullmatch(r"[A-Za-z0-9_$.]+", n)), key=lambda n: (-calls[n], n))
+    def valid(n):
+        return re.fullmatch(r"[A-Za-z0-9_$.]+", n)
+    first = sorted((n for n in steady if valid(n)), key=lambda n: (-steady[n], n))
+    names = first + sorted((n for n in calls if valid(n) and n not in steady), key=lambda n: (-calls[n], n))
     with open(args.out, "w") as f:
         for n in names:
             f.write(f".text.{n}\n")
-    print(f"order-functions: {len(names)} functions written to {os.path.relpath(args.out, ROOT)}")
+    print(f"order-functions: {len(names)} functions written to {os.path.relpath(args.out, ROOT)}, "
+          f"the steady state's {len(first)} first")
     # SwiftPM does not know the link reads the file: without the binary it links again.
     if os.path.realpath(args.out) == os.path.realpath(DEFAULT_OUT):
         os.remove(binary)

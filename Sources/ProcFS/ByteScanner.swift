@@ -21,7 +21,18 @@ public struct ByteScanner {
 
     /// Skips spaces and tabs (not newlines).
     public mutating func skipBlanks() {
-        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+        guard let base = bytes.baseAddress else { return }
+        var p = position
+        let end = bytes.count
+        // Eight spaces at a time: /proc pads its columns with runs of them (meminfo's figures
+        // are right-aligned in eight places).
+        while p &+ 8 <= end && base.loadUnaligned(fromByteOffset: p, as: UInt64.self) == 0x2020_2020_2020_2020 { p &+= 8 }
+        while p < end {
+            let b = base.load(fromByteOffset: p, as: UInt8.self)
+            if b != 0x20 && b != 0x09 { break }
+            p &+= 1
+        }
+        position = p
     }
 
     /// Skips to just after the next newline (or to the end).
@@ -38,15 +49,27 @@ public struct ByteScanner {
     /// Skips blanks, then parses an unsigned decimal number.
     public mutating func unsigned() -> UInt64? {
         skipBlanks()
+        guard let base = bytes.baseAddress else { return nil }
+        let end = bytes.count
         var p = position
         var value: UInt64 = 0
-        while p < bytes.count, bytes[p] >= 0x30, bytes[p] <= 0x39 {
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(UInt64(bytes[p] &- 0x30))
-            value = (o1 || o2) ? UInt64.max : a
-            p += 1
+        // Nineteen digits always fit in a UInt64: no overflow check until then.
+        let unchecked = Swift.min(end, p &+ 19)
+        while p < unchecked {
+            let digit = base.load(fromByteOffset: p, as: UInt8.self) &- 0x30
+            if digit > 9 { break }
+            value = value &* 10 &+ UInt64(digit)
+            p &+= 1
         }
         if p == position { return nil }
+        while p < end {
+            let digit = base.load(fromByteOffset: p, as: UInt8.self) &- 0x30
+            if digit > 9 { break }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(UInt64(digit))
+            value = (o1 || o2) ? UInt64.max : a
+            p &+= 1
+        }
         position = p
         return value
     }

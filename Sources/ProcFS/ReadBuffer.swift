@@ -8,9 +8,12 @@ import Glibc
 /// place; nothing is allocated per read. It grows (doubling, up to a cap) only
 /// when a file does not fit, which for /proc files happens once at start if at all.
 public final class ReadBuffer {
-    public private(set) var storage: UnsafeMutableRawBufferPointer
+    // Unchecked: every reader fills the buffer several times a sample, and a dynamic
+    // exclusivity check is a call into the runtime each time; the buffer is one thread's,
+    // and no fill can begin inside another.
+    @exclusivity(unchecked) public private(set) var storage: UnsafeMutableRawBufferPointer
     /// Number of valid bytes from the last fill.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
     public let maximumCapacity: Int
 
     public init(capacity: Int = 16 * 1024, maximumCapacity: Int = 1 << 20) {

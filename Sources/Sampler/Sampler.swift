@@ -14,27 +14,33 @@ import PrometheusText
 /// history rings and the snapshot's own arrays) are allocated in the first samples and
 /// reused after; a steady-state sample allocates only when a new process appears (its
 /// names) or a process exits (its record).
+///
+/// The per-sample state below is `@exclusivity(unchecked)`: one thread samples, no probe
+/// calls back into the sampler, and `take` holds the snapshot for the whole sample — so no
+/// two accesses can overlap, and the ~10 dynamic checks a sample (calls into the runtime
+/// that touch its thread-local state) buy nothing.
 public final class Sampler {
     public let configuration: SamplerConfiguration
-    /// The snapshot as of the last ``sample(realtimeMs:monotonicNs:)``.
-    public private(set) var snapshot = Snapshot()
+    /// The snapshot as of the last ``sample(realtimeMs:monotonicNs:)`` (a copy: its ~20
+    /// arrays retained; ``write(to:)`` publishes it without one).
+    public var snapshot: Snapshot { latest }
+    @exclusivity(unchecked) private var latest = Snapshot()
 
     private let buffer = ReadBuffer()
     private let kernel: KernelRelease?
-    private var cpu: CPUProbe
-    private var memory: MemoryProbe
+    @exclusivity(unchecked) private var cpu: CPUProbe
+    @exclusivity(unchecked) private var memory: MemoryProbe
     private let uptime: UptimeProbe
     private let load: LoadProbe
     private let pressure: PressureProbe
-    private var battery: BatteryProbe
+    @exclusivity(unchecked) private var battery: BatteryProbe
     private let processes: ProcessProbe
-    private var own = SelfProbe()
-    private var disks: DiskProbe
-    private var diskIO: DiskIOProbe
-    private var temperature: TemperatureProbe
-    private var frequency: FrequencyProbe
+    @exclusivity(unchecked) private var own = SelfProbe()
+    @exclusivity(unchecked) private var disks: DiskProbe
+    @exclusivity(unchecked) private var diskIO: DiskIOProbe
+    @exclusivity(unchecked) private var temperature: TemperatureProbe
+    @exclusivity(unchecked) private var frequency: FrequencyProbe
     private let network: NetworkProbe
-    private var rates = RateHistory()
     /// Which parts some running renderer shows (``RendererWants``); nil: unknown, so every
     /// part is measured every sample. The parts in ``optionalParts`` that no renderer shows
     /// are measured every ``unshownEverySamples`` samples and carried over in between (their
@@ -48,13 +54,13 @@ public final class Sampler {
     /// How often an unshown optional part is still measured: about every 10 s (history's
     /// minute rollups, the Prometheus export and `sysstats report` keep seeing it).
     public let unshownEverySamples: UInt32
-    private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32, sampler: UInt32)
+    @exclusivity(unchecked) private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32, sampler: UInt32)
         = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
     /// The kernel recomputes PSI's averages every 2 s: /proc/pressure/memory is read that often.
     private let pressureEverySamples: UInt32
-    private var pressureAge: UInt32 = .max / 2
+    @exclusivity(unchecked) private var pressureAge: UInt32 = .max / 2
     /// The optional parts available at their last measurement, for the samples that skip them.
-    private var carriedAvailable: SnapshotSections = []
+    @exclusivity(unchecked) private var carriedAvailable: SnapshotSections = []
     /// USER_HZ, for the CPU seconds the Prometheus export counts.
     private let ticksPerSecond: UInt64
 
@@ -80,18 +86,18 @@ public final class Sampler {
         ticksPerSecond = hz > 0 ? UInt64(hz) : 100
         unshownEverySamples = max(1, 10_000 / max(1, configuration.intervalMs))
         pressureEverySamples = max(1, 2_000 / max(1, configuration.intervalMs))
-        snapshot.intervalMs = configuration.intervalMs
-        snapshot.coreBusy.reserveCapacity(64)
-        snapshot.cpuHistory.reserveCapacity(Snapshot.historyLength)
-        snapshot.iowaitHistory.reserveCapacity(Snapshot.historyLength)
-        snapshot.memoryHistory.reserveCapacity(Snapshot.historyLength)
-        snapshot.exits.reserveCapacity(Snapshot.maximumExits)
-        snapshot.disks.reserveCapacity(Snapshot.maximumDisks)
-        snapshot.diskIO.reserveCapacity(Snapshot.maximumDiskDevices)
-        snapshot.temperatures.reserveCapacity(Snapshot.maximumSensors)
-        snapshot.interfaces.reserveCapacity(Snapshot.maximumInterfaces)
-        snapshot.rxHistory.reserveCapacity(Snapshot.historyLength)
-        snapshot.txHistory.reserveCapacity(Snapshot.historyLength)
+        latest.intervalMs = configuration.intervalMs
+        latest.coreBusy.reserveCapacity(64)
+        latest.cpuHistory.reserveCapacity(Snapshot.historyLength)
+        latest.iowaitHistory.reserveCapacity(Snapshot.historyLength)
+        latest.memoryHistory.reserveCapacity(Snapshot.historyLength)
+        latest.exits.reserveCapacity(Snapshot.maximumExits)
+        latest.disks.reserveCapacity(Snapshot.maximumDisks)
+        latest.diskIO.reserveCapacity(Snapshot.maximumDiskDevices)
+        latest.temperatures.reserveCapacity(Snapshot.maximumSensors)
+        latest.interfaces.reserveCapacity(Snapshot.maximumInterfaces)
+        latest.rxHistory.reserveCapacity(Snapshot.historyLength)
+        latest.txHistory.reserveCapacity(Snapshot.historyLength)
     }
 
     /// The loop's inotify watch on the rules cache: with it the rules are looked at only
@@ -136,6 +142,22 @@ public final class Sampler {
     /// available yet. A part whose source could not be read this time is marked not
     /// available (shown as `n/a`), never left at its last or a zero value.
     public func sample(realtimeMs: UInt64, monotonicNs: UInt64) {
+        take(into: &latest, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
+    }
+
+    /// Publishes the latest snapshot through `writer`, lent rather than copied (a copy of a
+    /// class's stored snapshot retains and releases each of its ~20 arrays).
+    public func write(to writer: SnapshotWriter) -> Result<Void, SnapshotWriteError> {
+        Self.write(&latest, to: writer)
+    }
+
+    private static func write(_ snapshot: inout Snapshot, to writer: SnapshotWriter) -> Result<Void, SnapshotWriteError> {
+        writer.write(snapshot)
+    }
+
+    /// The sample, into the snapshot held for its whole length (one exclusive access, where
+    /// each probe's `&latest` would be one access check each).
+    private func take(into snapshot: inout Snapshot, realtimeMs: UInt64, monotonicNs: UInt64) {
         snapshot.sequence &+= 1
         snapshot.timestampMs = realtimeMs
         snapshot.available = []
@@ -155,30 +177,29 @@ public final class Sampler {
         let counters = TaskCounters(forks: cpu.forks, loadAverage: loadAverage)
         processes.sample(into: &snapshot, buffer: buffer, ticksPerCore: ticksPerCore, availableRiseKiB: availableRise,
                          realtimeMs: realtimeMs, counters: counters, processTicks: cpu.processTicks)
-        if due(.disks, &unshownAge.disks) { disks.sample(into: &snapshot, realtimeMs: realtimeMs); carry(.disks) }
-        if due(.diskIO, &unshownAge.diskIO) { diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs); carry(.diskIO) }
-        if due(.temperature, &unshownAge.temperature) { temperature.sample(into: &snapshot, buffer: buffer); carry(.temperature) }
-        if due(.frequency, &unshownAge.frequency) {
+        if due(.disks, &unshownAge.disks, &snapshot) { disks.sample(into: &snapshot, realtimeMs: realtimeMs); carry(.disks, snapshot) }
+        if due(.diskIO, &unshownAge.diskIO, &snapshot) { diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs); carry(.diskIO, snapshot) }
+        if due(.temperature, &unshownAge.temperature, &snapshot) { temperature.sample(into: &snapshot, buffer: buffer); carry(.temperature, snapshot) }
+        if due(.frequency, &unshownAge.frequency, &snapshot) {
             frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
-            carry(.frequency)
+            carry(.frequency, snapshot)
         }
-        if due(.network, &unshownAge.network) {
+        if due(.network, &unshownAge.network, &snapshot) {
             network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
-            carry(.network)
+            carry(.network, snapshot)
         }
-        rates.add(snapshot)
-        rates.copy(into: &snapshot)
-        if configuration.measureSelf, due(.sampler, &unshownAge.sampler) {
+        snapshot.recordNetworkRates()
+        if configuration.measureSelf, due(.sampler, &unshownAge.sampler, &snapshot) {
             own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
-            carry(.sampler)
+            carry(.sampler, snapshot)
         }
-        snapshot.urgent = urgentConditions()
+        snapshot.urgent = urgentConditions(snapshot)
     }
 
     /// Whether the optional `part` is measured this sample: shown (or nothing known), or
     /// `unshownEverySamples` since its last measurement. When not, its last values stay in
     /// the snapshot, available as they were.
-    private func due(_ part: SnapshotSections, _ age: inout UInt32) -> Bool {
+    private func due(_ part: SnapshotSections, _ age: inout UInt32, _ snapshot: inout Snapshot) -> Bool {
         if shownParts == nil || shownParts!.contains(part) || age + 1 >= unshownEverySamples {
             age = 0
             return true
@@ -189,12 +210,12 @@ public final class Sampler {
     }
 
     /// Remembers whether the optional `part` just measured was available.
-    private func carry(_ part: SnapshotSections) {
+    private func carry(_ part: SnapshotSections, _ snapshot: Snapshot) {
         carriedAvailable.subtract(part)
         carriedAvailable.formUnion(snapshot.available.intersection(part))
     }
 
-    private func urgentConditions() -> UrgentFlags {
+    private func urgentConditions(_ snapshot: Snapshot) -> UrgentFlags {
         var flags: UrgentFlags = []
         let b = snapshot.battery
         if b.count > 0, b.state == .discharging, UInt32(b.percent) <= configuration.batteryLowPercent * 100 {

@@ -75,7 +75,7 @@ public enum SamplerLoop {
             let now = Clock.monotonicNs()
             if let wants { sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now, changes: changes) }
             sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: now)
-            switch writer.write(sampler.snapshot) {
+            switch sampler.write(to: writer) {
             case .success:
                 if reportedWriteError { printError("sysstatsd: writing \(writer.path) again") }
                 reportedWriteError = false

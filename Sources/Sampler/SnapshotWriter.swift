@@ -51,8 +51,11 @@ public final class SnapshotWriter {
     public let path: String
     private let nameC: [CChar]
     private let temporaryNameC: [CChar]
-    /// Reused encoding buffer: steady state allocates nothing.
-    private var bytes: [UInt8] = []
+    /// The encoding buffer, allocated once (``SnapshotFormat/maximumV3Size``), and the length
+    /// of the snapshot last encoded into it.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SnapshotFormat.maximumV3Size, alignment: 8)
+    private var length = 0
+    private var encoded: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: buffer[..<length]) }
     /// The file now named `snapshot` (put there by this writer) and the one now named
     /// `.snapshot.tmp` (written next), with their sizes; -1 when not open.
     private var published: Int32 = -1, publishedSize = 0
@@ -72,10 +75,12 @@ public final class SnapshotWriter {
         self.path = RuntimeDirectory.snapshotPath(in: directory.path)
         nameC = cPath(SnapshotLocation.fileName)  // not utf8CString: ProcFS's CPath.swift
         temporaryNameC = cPath(".snapshot.tmp")
-        bytes.reserveCapacity(Snapshot.maximumEncodedSize)
     }
 
-    deinit { closeFiles() }
+    deinit {
+        closeFiles()
+        buffer.deallocate()
+    }
 
     /// Encodes and publishes `snapshot`.
     public func write(_ snapshot: Snapshot) -> Result<Void, SnapshotWriteError> {
@@ -90,7 +95,7 @@ public final class SnapshotWriter {
             if case .failure(let e) = reopenDirectory() { return .failure(e) }
             pathLost = false
         }
-        snapshot.encode(into: &bytes)
+        length = snapshot.encode(into: buffer)
         if spare >= 0 && published >= 0 && exchanges {
             if exchangeIntoPlace() { return .success(()) }
             // A file was removed or replaced behind our back, or the file system cannot
@@ -122,10 +127,10 @@ public final class SnapshotWriter {
             guard fstat(spare, &info) == 0, info.st_nlink > 0,
                   fstat(published, &info) == 0, info.st_nlink > 0 else { return false }
         }
-        let written = bytes.withUnsafeBytes { FileDescriptor(rawValue: spare).writeAll($0, atOffset: 0) }
+        let written = FileDescriptor(rawValue: spare).writeAll(encoded, atOffset: 0)
         if written != nil { return false }
-        if spareSize > bytes.count && ftruncate(spare, off_t(bytes.count)) != 0 { return false }
-        spareSize = bytes.count
+        if spareSize > length && ftruncate(spare, off_t(length)) != 0 { return false }
+        spareSize = length
         let dir = directory.descriptor.rawValue
         if csamplersys_exchange(dir, temporaryNameC, nameC) != 0 {
             if errno == EINVAL || errno == ENOSYS { exchanges = false }
@@ -150,7 +155,7 @@ public final class SnapshotWriter {
             fd = openat(dir, temporaryNameC, flags, 0o600)
         }
         if fd < 0 { return .failure(.file(.current)) }
-        if let error = FileDescriptor(rawValue: fd).writeAll(bytes) {
+        if let error = FileDescriptor(rawValue: fd).writeAll(encoded) {
             close(fd)
             unlinkat(dir, temporaryNameC, 0)
             return .failure(.file(error))
@@ -159,7 +164,7 @@ public final class SnapshotWriter {
             // The second file: from now on the two are exchanged.
             if csamplersys_exchange(dir, temporaryNameC, nameC) == 0 {
                 spare = published; spareSize = publishedSize
-                published = fd; publishedSize = bytes.count
+                published = fd; publishedSize = length
                 return .success(())
             }
             if errno == EINVAL || errno == ENOSYS { exchanges = false }
@@ -171,7 +176,7 @@ public final class SnapshotWriter {
             return .failure(.file(error))
         }
         if published >= 0 { close(published) }
-        published = fd; publishedSize = bytes.count
+        published = fd; publishedSize = length
         return .success(())
     }
 

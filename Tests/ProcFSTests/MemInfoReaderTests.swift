@@ -122,4 +122,93 @@ final class MemInfoReaderTests: XCTestCase {
         XCTAssertNil(reader.update(ReadBuffer()))
         XCTAssertEqual(reader.reading, MemInfo())
     }
+
+    /// /proc/meminfo as the kernel writes it: the key padded to 16, the figure to 8.
+    private func kernelText(_ figures: [(String, UInt64)]) -> String {
+        figures.map { key, value in
+            let k = key + ":" + String(repeating: " ", count: max(0, 15 - key.count))
+            let v = String(value)
+            return k + String(repeating: " ", count: max(0, 8 - v.count)) + v + " kB\n"
+        }.joined()
+    }
+
+    private let kept: [(String, UInt64)] = [
+        ("MemTotal", 24684092), ("MemFree", 23138688), ("MemAvailable", 24315156), ("Buffers", 20524),
+        ("Cached", 1348152), ("SwapCached", 0), ("Active", 592616), ("Inactive", 777468),
+        ("Active(anon)", 1), ("Inactive(anon)", 2), ("Unevictable", 15588), ("SwapTotal", 0), ("SwapFree", 0),
+        ("Shmem", 8856), ("SReclaimable", 49640), ("SUnreclaim", 21208), ("KernelStack", 1396), ("PageTables", 1792),
+        ("HugePages_Total", 0),
+    ]
+
+    private func parsedWhole(_ text: String) throws -> MemInfo { try XCTUnwrap(parse(text)) }
+
+    func testASecondReadingWithTheSameLayoutReadsTheKeysInPlace() throws {
+        let root = try makeTemporaryProcRoot()
+        let path = root + "/meminfo"
+        try writeFile(path, kernelText(kept))
+        let reader = MemInfoReader(procRoot: root)
+        let buffer = ReadBuffer()
+        XCTAssertEqual(reader.update(buffer), try parsedWhole(kernelText(kept)))
+        var changed = kept
+        changed[1].1 = 23000001   // MemFree: same width
+        changed[4].1 = 1348999    // Cached
+        try writeFile(path, kernelText(changed))
+        let second = try XCTUnwrap(reader.update(buffer))
+        XCTAssertEqual(second, try parsedWhole(kernelText(changed)))
+        XCTAssertEqual(second.memFree, 23000001)
+        XCTAssertEqual(reader.fullParses, 1, "the second reading found every key where it was")
+    }
+
+    func testALineThatMovesIsFoundByAWholeParse() throws {
+        let root = try makeTemporaryProcRoot()
+        let path = root + "/meminfo"
+        try writeFile(path, kernelText(kept))
+        let reader = MemInfoReader(procRoot: root)
+        let buffer = ReadBuffer()
+        _ = reader.update(buffer)
+        // MemFree outgrows eight digits: every line after it moves by one byte.
+        var grown = kept
+        grown[1].1 = 123456789
+        try writeFile(path, kernelText(grown))
+        XCTAssertEqual(reader.update(buffer), try parsedWhole(kernelText(grown)))
+        XCTAssertEqual(reader.fullParses, 2)
+        // Lines in another order, of the same lengths: the keys are no longer where they were.
+        var swapped = grown
+        swapped.swapAt(6, 7)   // Active, Inactive
+        swapped.swapAt(12, 11) // SwapFree, SwapTotal
+        try writeFile(path, kernelText(swapped))
+        XCTAssertEqual(reader.update(buffer), try parsedWhole(kernelText(swapped)))
+        XCTAssertEqual(reader.fullParses, 3)
+        // The same layout again: in place.
+        XCTAssertEqual(reader.update(buffer), try parsedWhole(kernelText(swapped)))
+        XCTAssertEqual(reader.fullParses, 3)
+    }
+
+    func testAKeyInsideAnotherKeyAtTheOldPlaceIsNotTakenForIt() throws {
+        // "Cached:" used to start a line; now the same offset is inside "SwapCached:" (the
+        // lines before it shortened by four bytes), and only a whole parse tells them apart.
+        let root = try makeTemporaryProcRoot()
+        let path = root + "/meminfo"
+        let before = kernelText(kept)
+        try writeFile(path, before)
+        let reader = MemInfoReader(procRoot: root)
+        let buffer = ReadBuffer()
+        _ = reader.update(buffer)
+        let cachedOffset = try XCTUnwrap(before.range(of: "\nCached:")).lowerBound.utf16Offset(in: before) + 1
+        var lines = before.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Make the line before Cached four bytes shorter and put SwapCached where Cached was:
+        // then "Cached:" sits at the old offset inside "SwapCached:".
+        let index = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("Buffers:") })
+        lines[index] = "Buffers: " + String(repeating: " ", count: 6) + "20524 kB"
+        lines.swapAt(index + 1, index + 2)   // SwapCached before Cached
+        let after = lines.joined(separator: "\n")
+        let swapCachedOffset = try XCTUnwrap(after.range(of: "\nSwapCached:")).lowerBound.utf16Offset(in: after) + 1
+        XCTAssertEqual(swapCachedOffset + 4, cachedOffset, "the test's premise: Cached: at its old offset, mid-line")
+        try writeFile(path, after)
+        let info = try XCTUnwrap(reader.update(buffer))
+        XCTAssertEqual(info, try parsedWhole(after))
+        XCTAssertEqual(info.cached, 1348152)
+        XCTAssertEqual(info.swapCached, 0)
+        XCTAssertEqual(reader.fullParses, 2)
+    }
 }

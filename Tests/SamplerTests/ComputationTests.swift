@@ -34,12 +34,18 @@ final class ComputationTests: XCTestCase {
         XCTAssertEqual(MemoryBreakdown.share(5, of: 0), 0)
     }
 
-    func testHistoryRingKeepsTheLastSixtyOldestFirst() {
-        var ring = HistoryRing()
-        var out: [Permyriad] = []
-        for v in 1...75 { ring.append(Permyriad(v)) }
-        ring.copy(into: &out)
-        XCTAssertEqual(out, (16...75).map { Permyriad($0) })
+    func testAHistoryKeepsTheLastSixtyPointsOldestFirst() {
+        var history: [Permyriad] = []
+        history.reserveCapacity(Snapshot.historyLength)
+        for v in 1...59 { history.appendPoint(Permyriad(v)) }
+        XCTAssertEqual(history, (1...59).map { Permyriad($0) })
+        for v in 60...75 { history.appendPoint(Permyriad(v)) }
+        XCTAssertEqual(history, (16...75).map { Permyriad($0) })
+        // A history longer than its length (decoded from elsewhere) is cut to it.
+        var long = [UInt32](repeating: 7, count: 70)
+        long.appendPoint(8)
+        XCTAssertEqual(long.count, 60)
+        XCTAssertEqual(long.last, 8)
     }
 
     func testTopSelectionKeepsTheLargestFiveLargestFirstTiesByPid() {

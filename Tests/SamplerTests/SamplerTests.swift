@@ -230,7 +230,7 @@ final class SteadyStateAllocationTests: XCTestCase {
         func step() {
             now += 1000
             sampler.sample(realtimeMs: now, monotonicNs: now * 1_000_000)
-            _ = writer.write(sampler.snapshot)
+            _ = sampler.write(to: writer)   // as the loop publishes: the snapshot lent, not copied
         }
         for _ in 0..<(Snapshot.historyLength + 5) { step() }   // rings full, arrays at capacity
 

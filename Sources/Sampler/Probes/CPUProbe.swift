@@ -8,8 +8,6 @@ struct CPUProbe {
     private let reader: CPUStatReader
     private var havePrevious = false
     private var previousStat = CPUStat()
-    private var busyHistory = HistoryRing()
-    private var iowaitHistory = HistoryRing()
     /// The aggregate line of the last reading (ticks since boot), for the Prometheus
     /// export's counters; nil when the last reading failed.
     private(set) var lastTotal: CPUTimes?
@@ -54,15 +52,13 @@ struct CPUProbe {
             let now = stat.total.user &+ stat.total.nice &+ stat.total.system
             let before = previousStat.total.user &+ previousStat.total.nice &+ previousStat.total.system
             processTicks = now > before ? now - before : 0
-            busyHistory.append(s.cpuBusy)
-            iowaitHistory.append(s.cpuIOWait)
+            s.cpuHistory.appendPoint(s.cpuBusy)
+            s.iowaitHistory.appendPoint(s.cpuIOWait)
         } else {
             processTicks = 0
             s.cpuBusy = 0; s.cpuIOWait = 0
             for _ in 0..<min(stat.cores.count, Snapshot.maximumCores) { s.coreBusy.append(0) }
         }
-        busyHistory.copy(into: &s.cpuHistory)
-        iowaitHistory.copy(into: &s.iowaitHistory)
         // Field by field: assigning the whole reading would share its cores array with the
         // reader's, and the reader's next in-place update would copy it.
         previousStat.total = stat.total

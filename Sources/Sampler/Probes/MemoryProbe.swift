@@ -8,7 +8,6 @@ struct MemoryProbe {
     private let reader: MemInfoReader
     private let useMemAvailable: Bool
     private var previousAvailableKiB: UInt64?
-    private var history = HistoryRing()
 
     init(procRoot: String, kernel: KernelRelease?) {
         reader = MemInfoReader(procRoot: procRoot)
@@ -24,8 +23,7 @@ struct MemoryProbe {
         var rise: UInt64 = 0
         if let before = previousAvailableKiB, available > before { rise = available - before }
         previousAvailableKiB = available
-        history.append(MemoryBreakdown.share(s.memory.used, of: s.memory.total))
-        history.copy(into: &s.memoryHistory)
+        s.memoryHistory.appendPoint(MemoryBreakdown.share(s.memory.used, of: s.memory.total))
         return rise
     }
 }

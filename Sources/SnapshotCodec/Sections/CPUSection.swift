@@ -3,21 +3,21 @@
 enum CPUSection {
     static let maximumSize = 2 + 2 + 2 + 2 * Snapshot.maximumCores + 1 + 4 * Snapshot.historyLength
 
-    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.cpu) { b in
             b.appendLE(s.cpuBusy)
             b.appendLE(s.cpuIOWait)
             let cores = min(s.coreBusy.count, Snapshot.maximumCores)
             b.appendLE(UInt16(cores))
-            for i in 0..<cores { b.appendLE(s.coreBusy[i]) }
+            b.appendLE(s.coreBusy, 0..<cores)
             let points = min(s.cpuHistory.count, Snapshot.historyLength)
             b.append(UInt8(points))
-            for i in (s.cpuHistory.count - points)..<s.cpuHistory.count { b.appendLE(s.cpuHistory[i]) }
+            b.appendLE(s.cpuHistory, (s.cpuHistory.count - points)..<s.cpuHistory.count)
             // Right-aligned on cpuHistory: iowait's newest point goes with the newest busy
             // point; points it lacks (a snapshot decoded from v1) are written as 0.
             let missing = max(0, points - s.iowaitHistory.count)
-            for _ in 0..<missing { b.appendLE(Permyriad(0)) }
-            for i in (s.iowaitHistory.count - (points - missing))..<s.iowaitHistory.count { b.appendLE(s.iowaitHistory[i]) }
+            b.appendZeros(missing * MemoryLayout<Permyriad>.size)
+            b.appendLE(s.iowaitHistory, (s.iowaitHistory.count - (points - missing))..<s.iowaitHistory.count)
         }
     }
 

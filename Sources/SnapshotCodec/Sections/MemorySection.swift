@@ -2,7 +2,7 @@
 enum MemorySection {
     static let maximumSize = 10 * 8 + 1 + 2 * Snapshot.historyLength
 
-    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.memory) { b in
             let m = s.memory
             b.appendLE(m.total)
@@ -17,7 +17,7 @@ enum MemorySection {
             b.appendLE(m.swapUsed)
             let points = min(s.memoryHistory.count, Snapshot.historyLength)
             b.append(UInt8(points))
-            for i in (s.memoryHistory.count - points)..<s.memoryHistory.count { b.appendLE(s.memoryHistory[i]) }
+            b.appendLE(s.memoryHistory, (s.memoryHistory.count - points)..<s.memoryHistory.count)
         }
     }
 

@@ -8,7 +8,7 @@ enum NetworkSection {
         + 2 * (1 + Snapshot.maximumAddressLength) + (1 + Snapshot.maximumSSIDLength) + 2 + 1 + 4
     static let maximumSize = 1 + Snapshot.maximumInterfaces * entryMaximumSize + 1 + 2 * 4 * Snapshot.historyLength
 
-    static func encode(_ s: Snapshot, into b: inout [UInt8]) {
+    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.network) { b in
             b.appendList(s.interfaces, maximum: Snapshot.maximumInterfaces) { b, n in
                 b.appendShortBytes(n.name, maximum: Snapshot.maximumInterfaceNameLength)
@@ -27,8 +27,8 @@ enum NetworkSection {
             // The newest points of the two series, right-aligned on each other.
             let points = min(s.rxHistory.count, s.txHistory.count, Snapshot.historyLength)
             b.append(UInt8(points))
-            for i in (s.rxHistory.count - points)..<s.rxHistory.count { b.appendLE(s.rxHistory[i]) }
-            for i in (s.txHistory.count - points)..<s.txHistory.count { b.appendLE(s.txHistory[i]) }
+            b.appendLE(s.rxHistory, (s.rxHistory.count - points)..<s.rxHistory.count)
+            b.appendLE(s.txHistory, (s.txHistory.count - points)..<s.txHistory.count)
         }
     }
 

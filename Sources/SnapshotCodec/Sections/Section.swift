@@ -52,16 +52,6 @@ extension SectionTag {
     }
 }
 
-extension [UInt8] {
-    /// A u8 count and the first `maximum` elements of `list`, each written by `entry`.
-    @inline(__always)
-    mutating func appendList<T>(_ list: [T], maximum: Int, _ entry: (inout [UInt8], T) -> Void) {
-        let count = Swift.min(list.count, maximum)
-        append(UInt8(count))
-        for i in 0..<count { entry(&self, list[i]) }
-    }
-}
-
 extension ByteReader {
     /// A u8 count (at most `maximum`) and that many entries, each read by `entry` into an
     /// element of `array` — the existing ones reused (their arrays keep their capacity),
@@ -81,17 +71,3 @@ extension ByteReader {
 
 /// Bytes in a section's header: tag, version, length.
 public let sectionHeaderLength = 8
-
-extension [UInt8] {
-    /// Appends one section: its header, then what `body` appends, then patches its length.
-    @inline(__always)
-    mutating func appendSection(_ tag: SectionTag, version: UInt16 = 1, _ body: (inout [UInt8]) -> Void) {
-        appendLE(tag.rawValue)
-        appendLE(version)
-        let lengthOffset = count
-        appendLE(UInt32(0))
-        let start = count
-        body(&self)
-        storeLE(UInt32(count - start), at: lengthOffset)
-    }
-}
