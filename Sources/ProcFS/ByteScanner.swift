@@ -87,6 +87,7 @@ public struct ByteScanner {
 
     /// Skips blanks, then parses a decimal with an optional fraction, scaled by
     /// 10^`scale` and rounded down: `"0.25"` with scale 2 gives 25.
+    @inline(never)  // one copy for its callers (loadavg's three, pressure's): code a sample runs cold
     public mutating func fixedPoint(scale: Int) -> UInt64? {
         let start = position
         guard var whole = unsigned() else { return nil }
@@ -125,6 +126,7 @@ public struct ByteScanner {
     }
 
     /// Consumes `literal` if the bytes at the cursor start with it.
+    @inline(never)  // one copy for the literals a parse tries, not one each
     public mutating func consume(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard position + n <= bytes.count else { return false }

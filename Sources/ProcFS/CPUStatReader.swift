@@ -31,6 +31,15 @@ public final class CPUStatReader {
         return reading
     }
 
+    /// Re-reads /proc/stat into `buffer` and parses it into the caller's `stat` (its `cores`
+    /// storage reused); false when unreadable or unparsable (`stat` is then partly written).
+    /// ``reading`` is left alone: a caller that keeps two readings of its own for rates
+    /// copies neither (a copy of a reading went through its type's value witnesses).
+    public func read(_ buffer: ReadBuffer, into stat: inout CPUStat) -> Bool {
+        guard case .success(let bytes) = file.read(into: buffer) else { return false }
+        return Self.parse(bytes, into: &stat)
+    }
+
     /// Parses the text of /proc/stat into `stat`, reusing its `cores` storage.
     /// Returns false (leaving `stat` partly written) when there is no aggregate `cpu` line
     /// or a `cpu` line has fewer than the four fields every kernel has.
@@ -42,8 +51,11 @@ public final class CPUStatReader {
         stat.forks = nil
         var sawAggregate = false
         var s = ByteScanner(bytes)
-        while !s.isAtEnd {
-            if s.consume("cpu") {
+        while let first = s.current {
+            // By the first byte: most lines (intr, ctxt, softirq) are passed over at once.
+            switch first {
+            case 0x63:  // c
+                guard s.consume("cpu") else { break }
                 if let b = s.current, b >= 0x30, b <= 0x39 {
                     _ = s.unsigned()  // N: cores are kept in file order
                     guard let times = cpuTimes(&s) else { return false }
@@ -53,14 +65,18 @@ public final class CPUStatReader {
                     stat.total = times
                     sawAggregate = true
                 }
-            } else if s.consume("btime ") {
-                stat.bootTime = s.unsigned() ?? 0
-            } else if s.consume("procs_running ") {
-                stat.procsRunning = UInt32(clamping: s.unsigned() ?? 0)
-            } else if s.consume("processes ") {
-                stat.forks = s.unsigned()
-            } else if s.consume("procs_blocked ") {
-                stat.procsBlocked = UInt32(clamping: s.unsigned() ?? 0)
+            case 0x62:  // b
+                if s.consume("btime ") { stat.bootTime = s.unsigned() ?? 0 }
+            case 0x70:  // p
+                if s.consume("processes ") {
+                    stat.forks = s.unsigned()
+                } else if s.consume("procs_running ") {
+                    stat.procsRunning = UInt32(clamping: s.unsigned() ?? 0)
+                } else if s.consume("procs_blocked ") {
+                    stat.procsBlocked = UInt32(clamping: s.unsigned() ?? 0)
+                }
+            default:
+                break
             }
             s.skipLineFast()
         }

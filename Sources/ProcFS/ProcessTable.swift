@@ -91,6 +91,10 @@ public final class ProcessTable {
     /// because the rest of the busy ticks were over the threshold.
     public private(set) var accountedTicks: UInt64 = 0
     public private(set) var readEveryIdleProcess = false
+    /// Moves whenever a process's figures or name, or the set of processes, may have changed:
+    /// a new or exited process, a process read again, a friendly name set. While it stands
+    /// still the top lists made from ``processes`` stand too (the sampler then leaves them be).
+    public private(set) var revision: UInt32 = 0
 
     private let directory: DirectoryStream
     private let path = PathBuffer()
@@ -243,6 +247,7 @@ public final class ProcessTable {
             let due = (UInt32(truncatingIfNeeded: processes[i].pid) &+ refreshCount) % ProcessTable.idleRereadRefreshes == 0
             guard readEveryIdleProcess || due else { continue }
             statReads &+= 1
+            revision &+= 1
             // Past the descriptor bound a process is read by path, and must still be the same one.
             let isKept = descriptors[i].stat >= 0
             let filled: Result<UnsafeRawBufferPointer, Errno>
@@ -309,8 +314,13 @@ public final class ProcessTable {
             }
             guard case .success(let bytes) = result, let statm = ProcessStatm(parsing: bytes) else { continue }
             memoryRereads &+= 1
-            processes[i].residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
-            processes[i].privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+            let residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
+            let privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
+            if residentKiB != processes[i].residentKiB || privateKiB != processes[i].privateKiB {
+                processes[i].residentKiB = residentKiB
+                processes[i].privateKiB = privateKiB
+                revision &+= 1
+            }
         }
     }
 
@@ -345,6 +355,7 @@ public final class ProcessTable {
     private func finish() {
         for i in previous.indices where !matched[i] {
             exited.append(previous[i])
+            revision &+= 1
         }
         for i in previousDescriptors.indices {
             close(previousDescriptors[i])
@@ -408,6 +419,7 @@ public final class ProcessTable {
     public func setFriendlyName(at index: Int, _ name: [UInt8], generation: UInt32) {
         processes[index].friendlyName = name
         processes[index].namesGeneration = generation
+        revision &+= 1
     }
 
     /// Adds `pid` to this scan: `known` is its index in the previous scan, if it was there;
@@ -462,12 +474,14 @@ public final class ProcessTable {
             matched[i] = true
             sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
             isNew = false
+            revision &+= 1
         } else {
             sample = ProcessSample()
             sample.pid = pid
             sample.startTime = stat.startTime
             sample.comm = Array(UnsafeRawBufferPointer(rebasing: bytes[stat.nameRange]))
             isNew = true
+            revision &+= 1
         }
         let residentKiB = saturatingProduct(stat.rssPages, pageSizeKiB)
         let refreshPrivate = isNew || residentKiB != sample.residentKiB
@@ -521,6 +535,7 @@ public final class ProcessTable {
             var kept = kept
             kept.idleCarried = true
             var sample = previous[index]
+            if sample.cpuDelta != 0 { revision &+= 1 }
             sample.cpuDelta = 0
             append(sample, kept)
             return
@@ -542,6 +557,7 @@ public final class ProcessTable {
         var sample = previous[index]
         var kept = kept
         sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
+        revision &+= 1
         if skipIdle != nil { accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta) }
         guard self.update(&sample, &kept, from: stat, ranTicks: sample.cpuDelta, buffer) else { return false }
         matched[index] = true

@@ -61,6 +61,8 @@ public final class Sampler {
     @exclusivity(unchecked) private var pressureAge: UInt32 = .max / 2
     /// The optional parts available at their last measurement, for the samples that skip them.
     @exclusivity(unchecked) private var carriedAvailable: SnapshotSections = []
+    /// The optional parts the last sample carried over without measuring them.
+    @exclusivity(unchecked) private var carriedThisSample: SnapshotSections = []
     /// USER_HZ, for the CPU seconds the Prometheus export counts.
     private let ticksPerSecond: UInt64
 
@@ -107,6 +109,9 @@ public final class Sampler {
         set { processes.rules.changes = newValue }
     }
 
+    /// The process probe (tests).
+    var processProbe: ProcessProbe { processes }
+
     /// Feeds netlink messages to the network probe (tests: committed dumps stand in for the kernel's).
     public func applyNetlinkMessages(_ bytes: UnsafeRawBufferPointer) { network.apply(messages: bytes) }
 
@@ -147,12 +152,15 @@ public final class Sampler {
 
     /// Publishes the latest snapshot through `writer`, lent rather than copied (a copy of a
     /// class's stored snapshot retains and releases each of its ~20 arrays).
+    /// The parts carried over unmeasured by the last sample tell the writer which sections it
+    /// may copy from its last encoding.
     public func write(to writer: SnapshotWriter) -> Result<Void, SnapshotWriteError> {
-        Self.write(&latest, to: writer)
+        Self.write(&latest, unchanged: carriedThisSample, to: writer)
     }
 
-    private static func write(_ snapshot: inout Snapshot, to writer: SnapshotWriter) -> Result<Void, SnapshotWriteError> {
-        writer.write(snapshot)
+    private static func write(_ snapshot: inout Snapshot, unchanged: SnapshotSections,
+                              to writer: SnapshotWriter) -> Result<Void, SnapshotWriteError> {
+        writer.write(snapshot, unchanged: unchanged)
     }
 
     /// The sample, into the snapshot held for its whole length (one exclusive access, where
@@ -161,6 +169,7 @@ public final class Sampler {
         snapshot.sequence &+= 1
         snapshot.timestampMs = realtimeMs
         snapshot.available = []
+        carriedThisSample = []
         let ticksPerCore = cpu.sample(into: &snapshot, buffer: buffer)
         let availableRise = memory.sample(into: &snapshot, buffer: buffer)
         uptime.sample(into: &snapshot, buffer: buffer)
@@ -187,8 +196,9 @@ public final class Sampler {
         if due(.network, &unshownAge.network, &snapshot) {
             network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
             carry(.network, snapshot)
+            // A point per measurement: carried samples add none (their section stays as it was).
+            snapshot.recordNetworkRates()
         }
-        snapshot.recordNetworkRates()
         if configuration.measureSelf, due(.sampler, &unshownAge.sampler, &snapshot) {
             own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
             carry(.sampler, snapshot)
@@ -206,6 +216,7 @@ public final class Sampler {
         }
         age += 1
         snapshot.available.formUnion(carriedAvailable.intersection(part))
+        carriedThisSample.formUnion(part)
         return false
     }
 

@@ -56,6 +56,10 @@ public final class SnapshotWriter {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SnapshotFormat.maximumV3Size, alignment: 8)
     private var length = 0
     private var encoded: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: buffer[..<length]) }
+    /// The sections of the parts measured only now and then, as last encoded here.
+    private let sections = SectionCache()
+    /// Sections copied from the last encoding rather than encoded again (tests).
+    public var copiedSections: Int { sections.copies }
     /// The file now named `snapshot` (put there by this writer) and the one now named
     /// `.snapshot.tmp` (written next), with their sizes; -1 when not open.
     private var published: Int32 = -1, publishedSize = 0
@@ -82,8 +86,10 @@ public final class SnapshotWriter {
         buffer.deallocate()
     }
 
-    /// Encodes and publishes `snapshot`.
-    public func write(_ snapshot: Snapshot) -> Result<Void, SnapshotWriteError> {
+    /// Encodes and publishes `snapshot`. `unchanged`: parts that are as they were at the last
+    /// write (the sampler's parts carried over between measurements); their sections are
+    /// copied from the last encoding.
+    public func write(_ snapshot: Snapshot, unchanged: SnapshotSections = []) -> Result<Void, SnapshotWriteError> {
         writesSincePathCheck &+= 1
         let check = changes?.takeRuntimeMove(directory: directory.descriptor.rawValue) ?? true
             || writesSincePathCheck >= SnapshotWriter.pathCheckWrites || pathLost
@@ -92,10 +98,13 @@ public final class SnapshotWriter {
             closeFiles()
             // Until the path is ours again, every write looks (no event will say so).
             pathLost = true
-            if case .failure(let e) = reopenDirectory() { return .failure(e) }
+            if case .failure(let e) = reopenDirectory() {
+                sections.clear()   // not encoded: "unchanged" at the next write is not since this one
+                return .failure(e)
+            }
             pathLost = false
         }
-        length = snapshot.encode(into: buffer)
+        length = snapshot.encode(into: buffer, cache: sections, unchanged: unchanged)
         if spare >= 0 && published >= 0 && exchanges {
             if exchangeIntoPlace() { return .success(()) }
             // A file was removed or replaced behind our back, or the file system cannot

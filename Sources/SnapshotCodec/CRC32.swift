@@ -5,9 +5,10 @@ internal import CCRC32
 /// The snapshot's checksum is computed by the sampler on every write and by every reader on
 /// every read, once a second, with cold caches. Where the CPU multiplies without carries
 /// (x86-64's PCLMULQDQ) the 16-byte blocks are folded by `ccrc32_fold` (Sources/CCRC32),
-/// which needs no table: 1.35 against 3.8 µs for 760 bytes, caches flushed. The rest, and
-/// every byte elsewhere, go a byte at a time through a 256-entry table (four bits at a time
-/// cost ~20 ns a byte; eight tables of 8 KiB are faster only in cache: docs/performance.md).
+/// which needs no table: 1.35 against 3.8 µs for 760 bytes, caches flushed; the up to 15
+/// bytes after the blocks go bit by bit. Elsewhere, and below 64 bytes, every byte goes
+/// through a 256-entry table (four bits at a time cost ~20 ns a byte; eight tables of 8 KiB
+/// are faster only in cache: docs/performance.md).
 public enum CRC32 {
     /// The checksum of `bytes`.
     public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
@@ -22,9 +23,18 @@ public enum CRC32 {
             let blocks = bytes.count & ~15
             if ccrc32_fold(base, blocks, &c) != 0 { start = blocks }
         }
-        table.withUnsafeBufferPointer { t in
-            for byte in UnsafeRawBufferPointer(rebasing: bytes[start...]) {
-                c = t[Int(UInt8(truncatingIfNeeded: c) ^ byte)] ^ (c >> 8)
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+        if start > 0 {
+            // The fold's at most 15 bytes left: bit by bit (about 30 instructions a byte), so
+            // that a checksum leaves the table's page alone; at one a second, a page not
+            // touched is a TLB miss saved (docs/performance.md, "The fifth pass").
+            for byte in rest {
+                c ^= UInt32(byte)
+                for _ in 0..<8 { c = (c >> 1) ^ (0xEDB8_8320 & (0 &- (c & 1))) }
+            }
+        } else {
+            table.withUnsafeBufferPointer { t in
+                for byte in rest { c = t[Int(UInt8(truncatingIfNeeded: c) ^ byte)] ^ (c >> 8) }
             }
         }
         return ~c

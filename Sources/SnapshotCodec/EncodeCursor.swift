@@ -64,6 +64,13 @@ struct EncodeCursor {
         }
     }
 
+    /// The bytes of `bytes`.
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        let at = reserve(bytes.count)
+        if let from = bytes.baseAddress { (base + at).copyMemory(from: from, byteCount: bytes.count) }
+    }
+
     /// `n` zero bytes.
     mutating func appendZeros(_ n: Int) {
         let at = reserve(n)

@@ -74,17 +74,17 @@ public struct InterfaceFigures: Equatable, Sendable {
         public var rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Administratively up (IFF_UP).
-        public static let up = Flags(rawValue: 1 << 0)
+        @inlinable public static var up: Flags { Flags(rawValue: 1 << 0) }
         /// A carrier: the cable is in, the radio associated (operstate up).
-        public static let carrier = Flags(rawValue: 1 << 1)
+        @inlinable public static var carrier: Flags { Flags(rawValue: 1 << 1) }
         /// The interface holds the default route.
-        public static let defaultRoute = Flags(rawValue: 1 << 2)
+        @inlinable public static var defaultRoute: Flags { Flags(rawValue: 1 << 2) }
         /// A wireless interface (nl80211 or /proc/net/wireless knows it).
-        public static let wireless = Flags(rawValue: 1 << 3)
+        @inlinable public static var wireless: Flags { Flags(rawValue: 1 << 3) }
         /// ``InterfaceFigures/wifi`` holds a measured link (associated: SSID, signal, bitrate).
-        public static let wifiLink = Flags(rawValue: 1 << 4)
+        @inlinable public static var wifiLink: Flags { Flags(rawValue: 1 << 4) }
         /// The rates are measured (there was an earlier reading).
-        public static let rates = Flags(rawValue: 1 << 5)
+        @inlinable public static var rates: Flags { Flags(rawValue: 1 << 5) }
     }
     /// The interface name, at most ``Snapshot/maximumInterfaceNameLength`` raw bytes
     /// (the kernel allows any byte but `/` and NUL: renderers escape it).
@@ -170,11 +170,11 @@ public struct UrgentFlags: OptionSet, Equatable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Battery discharging at or below the low threshold (default 10 %).
-    public static let batteryLow = UrgentFlags(rawValue: 1 << 0)
+    @inlinable public static var batteryLow: UrgentFlags { UrgentFlags(rawValue: 1 << 0) }
     /// MemAvailable at or below the low threshold (default 5 % of total).
-    public static let memoryLow = UrgentFlags(rawValue: 1 << 1)
+    @inlinable public static var memoryLow: UrgentFlags { UrgentFlags(rawValue: 1 << 1) }
     /// Memory pressure (PSI some avg10) above the threshold.
-    public static let memoryPressure = UrgentFlags(rawValue: 1 << 2)
+    @inlinable public static var memoryPressure: UrgentFlags { UrgentFlags(rawValue: 1 << 2) }
 }
 
 /// The parts of a snapshot, each a section of the file (format v3): a part that is not
@@ -184,38 +184,38 @@ public struct SnapshotSections: OptionSet, Equatable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// ``Snapshot/bootTime``, ``Snapshot/uptimeCentiseconds``.
-    public static let uptime = SnapshotSections(rawValue: 1 << 0)
+    @inlinable public static var uptime: SnapshotSections { SnapshotSections(rawValue: 1 << 0) }
     /// ``Snapshot/cpuBusy``, ``Snapshot/cpuIOWait``, ``Snapshot/coreBusy``, the CPU histories.
-    public static let cpu = SnapshotSections(rawValue: 1 << 1)
+    @inlinable public static var cpu: SnapshotSections { SnapshotSections(rawValue: 1 << 1) }
     /// ``Snapshot/memory``, ``Snapshot/memoryHistory``.
-    public static let memory = SnapshotSections(rawValue: 1 << 2)
+    @inlinable public static var memory: SnapshotSections { SnapshotSections(rawValue: 1 << 2) }
     /// ``Snapshot/load1``, ``Snapshot/load5``, ``Snapshot/load15``.
-    public static let load = SnapshotSections(rawValue: 1 << 3)
+    @inlinable public static var load: SnapshotSections { SnapshotSections(rawValue: 1 << 3) }
     /// ``Snapshot/processCount``, ``Snapshot/runningCount``.
-    public static let processes = SnapshotSections(rawValue: 1 << 4)
+    @inlinable public static var processes: SnapshotSections { SnapshotSections(rawValue: 1 << 4) }
     /// ``Snapshot/battery`` (a count of 0 is a measured "no battery").
-    public static let battery = SnapshotSections(rawValue: 1 << 5)
+    @inlinable public static var battery: SnapshotSections { SnapshotSections(rawValue: 1 << 5) }
     /// ``Snapshot/topCPU``, ``Snapshot/topMemory``.
-    public static let top = SnapshotSections(rawValue: 1 << 6)
+    @inlinable public static var top: SnapshotSections { SnapshotSections(rawValue: 1 << 6) }
     /// ``Snapshot/exits``.
-    public static let exits = SnapshotSections(rawValue: 1 << 7)
+    @inlinable public static var exits: SnapshotSections { SnapshotSections(rawValue: 1 << 7) }
     /// ``Snapshot/samplerCPU``, ``Snapshot/samplerResidentKiB``.
-    public static let sampler = SnapshotSections(rawValue: 1 << 8)
+    @inlinable public static var sampler: SnapshotSections { SnapshotSections(rawValue: 1 << 8) }
     /// ``Snapshot/interfaces``.
-    public static let network = SnapshotSections(rawValue: 1 << 9)
+    @inlinable public static var network: SnapshotSections { SnapshotSections(rawValue: 1 << 9) }
     /// ``Snapshot/disks``.
-    public static let disks = SnapshotSections(rawValue: 1 << 10)
+    @inlinable public static var disks: SnapshotSections { SnapshotSections(rawValue: 1 << 10) }
     /// ``Snapshot/diskIO``.
-    public static let diskIO = SnapshotSections(rawValue: 1 << 11)
+    @inlinable public static var diskIO: SnapshotSections { SnapshotSections(rawValue: 1 << 11) }
     /// ``Snapshot/temperatures``.
-    public static let temperature = SnapshotSections(rawValue: 1 << 12)
+    @inlinable public static var temperature: SnapshotSections { SnapshotSections(rawValue: 1 << 12) }
     /// ``Snapshot/cpuMHzAverage``, ``Snapshot/cpuMHzMaximum``.
-    public static let frequency = SnapshotSections(rawValue: 1 << 13)
+    @inlinable public static var frequency: SnapshotSections { SnapshotSections(rawValue: 1 << 13) }
     /// The parts of format v1 and v2, which have no notion of a missing part: all of them
     /// are available in such a file.
-    public static let fixedLayout: SnapshotSections = [.uptime, .cpu, .memory, .load, .processes, .battery, .top, .exits, .sampler]
+    @inlinable public static var fixedLayout: SnapshotSections { [.uptime, .cpu, .memory, .load, .processes, .battery, .top, .exits, .sampler] }
     /// Every part this version knows.
-    public static let all: SnapshotSections = fixedLayout.union([.network, .disks, .diskIO, .temperature, .frequency])
+    @inlinable public static var all: SnapshotSections { fixedLayout.union([.network, .disks, .diskIO, .temperature, .frequency]) }
 }
 
 /// One snapshot, as the sampler writes it and a renderer reads it.

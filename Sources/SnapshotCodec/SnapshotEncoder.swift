@@ -14,6 +14,14 @@ extension Snapshot {
     /// the first ``maximumTopEntries`` top entries and ``maximumExits`` exits, names cut to
     /// ``maximumNameLength`` bytes on a UTF-8 character boundary.
     public func encode(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        encode(into: buffer, cache: nil, unchanged: [])
+    }
+
+    /// ``encode(into:)-(UnsafeMutableRawBufferPointer)``, with the sections of the parts in
+    /// `unchanged` copied from `cache` when it holds them (each such part is the same as when
+    /// its section was last encoded with this cache), and the sections of the parts a cache
+    /// holds that are encoded kept in it.
+    public func encode(into buffer: UnsafeMutableRawBufferPointer, cache: SectionCache?, unchanged: SnapshotSections) -> Int {
         precondition(buffer.count >= SnapshotFormat.maximumV3Size, "a snapshot buffer holds maximumV3Size bytes")
         var b = EncodeCursor(buffer)
 
@@ -36,16 +44,29 @@ extension Snapshot {
         if available.contains(.battery) { BatterySection.encode(self, into: &b) }
         if available.contains(.top) { TopSection.encode(self, into: &b) }
         if available.contains(.exits) { ExitsSection.encode(self, into: &b) }
-        if available.contains(.sampler) { SamplerSection.encode(self, into: &b) }
-        if available.contains(.network) { NetworkSection.encode(self, into: &b) }
-        if available.contains(.disks) { DisksSection.encode(self, into: &b) }
-        if available.contains(.diskIO) { DiskIOSection.encode(self, into: &b) }
-        if available.contains(.temperature) { TemperatureSection.encode(self, into: &b) }
-        if available.contains(.frequency) { FrequencySection.encode(self, into: &b) }
+        // The parts a cache may hold, one slot each (SectionCache).
+        encodeSection(0, .sampler, &b, cache, unchanged, SamplerSection.encode)
+        encodeSection(1, .network, &b, cache, unchanged, NetworkSection.encode)
+        encodeSection(2, .disks, &b, cache, unchanged, DisksSection.encode)
+        encodeSection(3, .diskIO, &b, cache, unchanged, DiskIOSection.encode)
+        encodeSection(4, .temperature, &b, cache, unchanged, TemperatureSection.encode)
+        encodeSection(5, .frequency, &b, cache, unchanged, FrequencySection.encode)
 
         b.storeLE(UInt32(b.count), at: SnapshotFormat.totalLengthOffset)
         b.storeLE(CRC32.checksum(b.bytes(from: SnapshotFormat.headerLength)), at: SnapshotFormat.checksumOffset)
         return b.count
+    }
+
+    /// The section of `part`, when available: copied from the cache's `slot` when the part is
+    /// unchanged and the slot holds it, else encoded by `encode` (and kept in the slot).
+    @inline(__always)
+    private func encodeSection(_ slot: Int, _ part: SnapshotSections, _ b: inout EncodeCursor, _ cache: SectionCache?,
+                               _ unchanged: SnapshotSections, _ encode: (Snapshot, inout EncodeCursor) -> Void) {
+        guard available.contains(part) else { return }
+        if let cache, unchanged.contains(part), cache.copy(slot, to: &b) { return }
+        let start = b.count
+        encode(self, &b)
+        cache?.keep(slot, b.bytes(from: start))
     }
 
     /// Replaces the contents of `bytes` with this snapshot in format v3 (see

@@ -128,6 +128,32 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 14_000)
     }
 
+    /// The writer copies a carried part's section from its last encoding: the file it
+    /// publishes is, every sample, byte for byte the snapshot encoded whole.
+    func testACarriedPartsSectionIsCopiedAndThePublishedFileIsTheWholeEncoding() throws {
+        try write("proc/net/dev", netDev([("eth0", 1000, 1000)]))
+        let s = sampler(interfaces: ["eth0"])
+        s.shownParts = [.cpu, .memory]
+        let runtime = root + "/run"
+        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(runtime).get())
+        var ms: UInt64 = 0
+        var whole: [UInt8] = []
+        for i in 1...25 {
+            try write("proc/net/dev", netDev([("eth0", 1000 + UInt64(i) * 500, 1000)]))
+            if i == 15 { s.shownParts = [.network] }   // shown from now: measured every sample
+            ms += 1000
+            s.sample(realtimeMs: Self.t0 + ms, monotonicNs: ms * 1_000_000)
+            guard case .success = s.write(to: writer) else { return XCTFail("write \(i)") }
+            s.snapshot.encode(into: &whole)
+            let published = try XCTUnwrap(FileManager.default.contents(atPath: runtime + "/snapshot"))
+            XCTAssertEqual([UInt8](published), whole, "sample \(i)")
+        }
+        XCTAssertGreaterThanOrEqual(writer.copiedSections, 9, "the carried samples' network sections were copied")
+        // One rate point per measurement with a rate: sample 11 (the first, sample 1, has no
+        // rate yet; 2 to 10 are carried), then 15 to 25.
+        XCTAssertEqual(s.snapshot.rxHistory.count, 12)
+    }
+
     func testANamedVirtualInterfaceIsShown() throws {
         try write("proc/net/dev", netDev([("eth0", 1, 1), ("wg0", 1, 1), ("docker0", 1, 1)]))
         let s = sampler(interfaces: ["wg0"])

@@ -7,6 +7,9 @@ import SnapshotCodec
 struct CPUProbe {
     private let reader: CPUStatReader
     private var havePrevious = false
+    /// This sample's reading and the last one: the two take turns (the reader parses into the
+    /// older), so neither is copied.
+    private var stat = CPUStat()
     private var previousStat = CPUStat()
     /// The aggregate line of the last reading (ticks since boot), for the Prometheus
     /// export's counters; nil when the last reading failed.
@@ -21,13 +24,15 @@ struct CPUProbe {
 
     init(procRoot: String) {
         reader = CPUStatReader(procRoot: procRoot)
+        stat.cores.reserveCapacity(64)
         previousStat.cores.reserveCapacity(64)
     }
 
     /// Fills the cpu part (and boot time, running count, read from the same file); returns
     /// the ticks one core had in the interval (0 when there are no shares yet).
     mutating func sample(into s: inout Snapshot, buffer: ReadBuffer) -> UInt64 {
-        guard let stat = reader.update(buffer) else {
+        swap(&stat, &previousStat)
+        guard reader.read(buffer, into: &stat) else {
             havePrevious = false
             lastTotal = nil
             forks = nil
@@ -59,12 +64,7 @@ struct CPUProbe {
             s.cpuBusy = 0; s.cpuIOWait = 0
             for _ in 0..<min(stat.cores.count, Snapshot.maximumCores) { s.coreBusy.append(0) }
         }
-        // Field by field: assigning the whole reading would share its cores array with the
-        // reader's, and the reader's next in-place update would copy it.
-        previousStat.total = stat.total
         lastTotal = stat.total
-        previousStat.cores.removeAll(keepingCapacity: true)
-        previousStat.cores.append(contentsOf: stat.cores)
         havePrevious = true
         return ticksPerCore
     }

@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+import TestSupport
+@testable import Sampler
+
+/// While the process table's revision, the CPU shares' scale and the rules stand still, a
+/// sample leaves the top lists as they are. The probe's check makes them anyway on such a
+/// sample and counts the times they would have differed: never.
+final class UnchangedListsTests: XCTestCase {
+    private func rewrite(_ path: String, _ from: String, _ to: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains(from), path)
+        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
+        defer { fclose(f) }
+        fputs(text.replacingOccurrences(of: from, with: to), f)
+    }
+
+    /// Adds `idle` ticks to the aggregate line and half to each core's: time passes.
+    private func advanceClock(_ machine: FixtureMachine, idle: Int) throws {
+        let path = machine.procRoot + "/stat"
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let bumped = lines.map { line -> String in
+            guard line.hasPrefix("cpu") else { return String(line) }
+            var f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            f[4] = String(Int(f[4])! + (f[0] == "cpu" ? idle : idle / 2))
+            return f[0] == "cpu" ? "cpu  " + f.dropFirst().joined(separator: " ") : f.joined(separator: " ")
+        }
+        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
+        defer { fclose(f) }
+        fputs(bumped.joined(separator: "\n"), f)
+    }
+
+    func testOnAFixtureTheListsLeftAreTheListsMadeThroughExitsNewProcessesAndMemoryChanges() throws {
+        let machine = try FixtureMachine("sampler-desktop")
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        try machine.advance(to: 1)
+        let sampler = Sampler(configuration: config)
+        sampler.processProbe.checksUnchangedLists = true
+        var t: UInt64 = 1
+        func sample() throws {
+            try advanceClock(machine, idle: 200)   // time passes: CPU shares, refreshes every 3 samples
+            sampler.sample(realtimeMs: t * 1000, monotonicNs: t * 1_000_000_000)
+            t += 1
+        }
+        for _ in 0..<6 { try sample() }   // two refreshes; the quiet samples between keep the lists
+        XCTAssertGreaterThan(sampler.processProbe.unchangedListsKept, 0)
+        let before = sampler.snapshot.topMemory
+        // A new process with the most memory: the fork count moves, /proc is listed.
+        try FileManager.default.copyItem(atPath: machine.procRoot + "/300", toPath: machine.procRoot + "/350")
+        try rewrite(machine.procRoot + "/350/statm", try String(contentsOfFile: machine.procRoot + "/350/statm", encoding: .utf8),
+                    "900000 800000 1000 10 0 700000 0\n")
+        try rewrite(machine.procRoot + "/stat", "processes 4321", "processes 4322")
+        try rewrite(machine.procRoot + "/loadavg", "3/345 12345", "3/346 350")
+        try sample()
+        XCTAssertEqual(sampler.snapshot.topMemory.first?.pid, 350)
+        XCTAssertNotEqual(sampler.snapshot.topMemory, before)
+        for _ in 0..<4 { try sample() }
+        // Then an exit (fixture sample 2: firefox gone).
+        try machine.advance(to: 2)
+        try sample()
+        XCTAssertFalse(sampler.snapshot.topMemory.contains { $0.pid == 100 })
+        for _ in 0..<4 { try sample() }
+        XCTAssertEqual(sampler.processProbe.unchangedListsThatChanged, 0)
+        XCTAssertGreaterThan(sampler.processProbe.unchangedListsKept, 4)
+    }
+
+    /// On this machine's /proc (descriptors kept, idle processes skipped): children that
+    /// start, grow, spin and exit between samples taken every 0.1 s.
+    func testOnRealProcTheListsLeftAreTheListsMadeWhileProcessesComeGrowAndGo() throws {
+        var config = SamplerConfiguration()
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        config.intervalMs = 100
+        config.processRefreshMs = 300
+        let sampler = Sampler(configuration: config)
+        sampler.processProbe.checksUnchangedLists = true
+        var children: [Process] = []
+        defer { for c in children where c.isRunning { c.terminate(); c.waitUntilExit() } }
+        func spawn(_ script: String) throws {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", script]
+            try p.run()
+            children.append(p)
+        }
+        for i in 0..<60 {
+            switch i % 12 {
+            case 0: try spawn("sleep 0.35")
+            case 3: try spawn("x=$(head -c 3000000 /dev/zero | tr '\\0' a); sleep 0.5")   // grows, then sleeps
+            case 6: try spawn("exec timeout 1 sh -c 'while :; do :; done'")
+            case 9: if let c = children.first(where: { $0.isRunning }) { c.terminate() }
+            default: break
+            }
+            sampler.sample(realtimeMs: UInt64(Date().timeIntervalSince1970 * 1000),
+                           monotonicNs: DispatchTime.now().uptimeNanoseconds)
+            usleep(100_000)
+        }
+        XCTAssertEqual(sampler.processProbe.unchangedListsThatChanged, 0,
+                       "of \(sampler.processProbe.unchangedListsKept) samples that kept their lists")
+    }
+}
