@@ -14,8 +14,9 @@
 #               blocks of bench/footprint.sh and of i3status's config there): network, disks,
 #               disk I/O, temperatures and frequency every 10 s
 # CPU ms/s from /proc/PID/schedstat over S seconds after a 3 s warm-up; medians over rounds.
-# The four start 0.2 s apart so that each wakes alone, as the sampler does on a desktop: two
-# programs woken together share warm caches, and the second measures up to a third less.
+# The four wake a quarter of a second apart so that each wakes alone, as the sampler does on
+# a desktop (two programs woken together share warm caches: the second measured up to a third
+# less), and which quarter each has turns from round to round.
 #
 #   bench/floor.sh [--rounds R] [--seconds S] [--sampler PATH]
 #
@@ -51,27 +52,46 @@ bar_mask=46
 cpu_ns() { cut -d' ' -f1 "/proc/$1/schedstat"; }
 results=$work/results
 : >"$results"
+start() {   # start NAME: one of the four programs; its pid in pid[NAME]
+    local common=(--interval 1 --no-history --proc-root "$work/proc" --sys-root /sys --disk /)
+    case $1 in
+        floor) "$work/floor" & ;;
+        contract) "$work/floor" "$work/contract-$r" & ;;
+        all) "$sampler" "${common[@]}" --runtime-dir "$work/all-$r" 2>/dev/null & ;;
+        bar) "$sampler" "${common[@]}" --runtime-dir "$work/bar-$r" 2>/dev/null & ;;
+    esac
+    pid[$1]=$!
+}
+names=(floor contract all bar)
+declare -A pid
 for r in $(seq "$rounds"); do
     say "round $r/$rounds"
     mkdir -m 0700 "$work/contract-$r" "$work/all-$r" "$work/bar-$r" "$work/bar-$r/wants"
-    # The samplers take their first sample 0.2 s after they start: 0, 0.2, 0.6 and 0.8 s.
-    "$work/floor" & floor=$!
-    sleep 0.2
-    "$work/floor" "$work/contract-$r" & contract=$!
-    sleep 0.2
-    echo "$bar_mask" >"$work/bar-$r/wants/$floor"   # a living pid: the floor program's
-    common=(--interval 1 --no-history --proc-root "$work/proc" --sys-root /sys --disk /)
-    "$sampler" "${common[@]}" --runtime-dir "$work/all-$r" 2>/dev/null & all=$!
-    sleep 0.2
-    "$sampler" "${common[@]}" --runtime-dir "$work/bar-$r" 2>/dev/null & bar=$!
+    # Each wakes at its own quarter of the second, and which quarter turns from round to
+    # round: the one woken first after something else on the machine (a timer tick, the last
+    # round's exits) would otherwise always be the same program. The samplers take their
+    # first sample 0.2 s after they start, so they start 0.2 s before their quarter.
+    schedule=$(for i in 0 1 2 3; do
+        name=${names[$(( (i + r) % 4 ))]}
+        delay=0; [[ $name == all || $name == bar ]] && delay=200
+        echo "$(( 200 + i * 250 - delay )) $name"
+    done | sort -n)
+    at=0
+    while read -r offset name; do
+        sleep "$(printf '0.%03d' $(( offset - at )))"
+        at=$offset
+        start "$name"
+        # A living pid for the bar's wants file: the floor program's, once it runs.
+        [[ $name == floor ]] && echo "$bar_mask" >"$work/bar-$r/wants/${pid[floor]}"
+    done <<<"$schedule"
     sleep 3
-    pids=("$floor" "$contract" "$all" "$bar") before=()
-    for p in "${pids[@]}"; do before+=("$(cpu_ns "$p")"); done
+    before=()
+    for name in "${names[@]}"; do before+=("$(cpu_ns "${pid[$name]}")"); done
     sleep "$seconds"
     line=""
-    for i in 0 1 2 3; do line+=" $(( ($(cpu_ns "${pids[$i]}") - ${before[$i]}) / seconds ))"; done
+    for i in 0 1 2 3; do line+=" $(( ($(cpu_ns "${pid[${names[$i]}]}") - ${before[$i]}) / seconds ))"; done
     echo "$line" >>"$results"
-    kill "${pids[@]}"; wait 2>/dev/null || true
+    kill "${pid[@]}"; wait 2>/dev/null || true
 done
 mkdir -p "$root/bench/out"
 python3 - "$results" <<'PY' | tee "$root/bench/out/floor.md"

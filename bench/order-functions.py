@@ -12,7 +12,9 @@ instead of one 64 KiB window of code per function scattered over 5 MB (docs/perf
 Runs DIR/sysstatsd (default .build/release, with sysstatsd-history beside it) under
 `valgrind --tool=callgrind` four ways, each until --samples snapshots:
   0. this machine's own /proc at 0.2 s with a bar's wants file (cpu, mem, load, battery),
-     counted only from the tenth sample on: the steady state, a sample after a sample;
+     counted only from the tenth sample on, for 110 samples: the steady state, with two
+     rounds of the parts measured every 10 s; and the same on a proc root of links to this
+     machine's files (a container's --proc-root, bench/floor.sh's tree);
   1. the memory budget's command (bench/memory.py: 1,000 processes, history on);
   2. the same with the Prometheus textfile export written every sample;
   3. this machine's own /proc and /sys at 0.2 s, no history (a user's real paths).
@@ -158,8 +160,26 @@ def main():
         with open(os.path.join(runtime, "wants", "1"), "w") as f:
             f.write("46\n")   # SnapshotSections cpu 2 + memory 4 + load 8 + battery 32 (pid 1 lives)
         cmd = [os.path.join(bin_dir, "sysstatsd"), "--interval", "0.2", "--runtime-dir", runtime, "--no-history"]
-        run_steady(cmd, runtime, 10, args.samples, os.path.join(work, "cg.0"))
+        # 110 samples at 0.2 s: two rounds of the parts no renderer shows (every 10 s, 50
+        # samples), so that their code is packed beside the every-sample code too.
+        run_steady(cmd, runtime, 10, max(args.samples, 110), os.path.join(work, "cg.0"))
         parse_calls(os.path.join(work, "cg.0.1"), steady)
+        # The same with a proc root of links to this machine's files (a container's
+        # --proc-root, bench/floor.sh): /proc/net/dev and operstate instead of netlink.
+        links = os.path.join(work, "proc-links")
+        os.mkdir(links)
+        for name in ("stat", "meminfo", "loadavg", "uptime", "diskstats", "pressure", "net"):
+            if os.path.exists("/proc/" + name):
+                os.symlink("/proc/" + name, os.path.join(links, name))
+        runtime = os.path.join(work, "run.0b")
+        os.mkdir(runtime, 0o700)
+        os.mkdir(os.path.join(runtime, "wants"), 0o700)
+        with open(os.path.join(runtime, "wants", "1"), "w") as f:
+            f.write("46\n")
+        cmd = [os.path.join(bin_dir, "sysstatsd"), "--interval", "0.2", "--runtime-dir", runtime, "--no-history",
+               "--proc-root", links, "--sys-root", "/sys", "--disk", "/"]
+        run_steady(cmd, runtime, 10, max(args.samples, 110), os.path.join(work, "cg.0b"))
+        parse_calls(os.path.join(work, "cg.0b.1"), steady)
 
         calls = {}
         cmd, runtime, _ = memory.command(bin_dir, tree, work, 1)

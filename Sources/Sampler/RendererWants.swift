@@ -14,7 +14,8 @@ import SnapshotCodec
 /// (``ChangeWatch``), else one `fstat` of the folder per sample; the
 /// folder is listed again when its modification or change time moved, and every
 /// ``rescanNs`` (a renderer killed without removing its file is dropped then: its pid is
-/// gone). Hostile until checked: only regular files of this user named by a living pid,
+/// gone) — under the watch, only when one of the renderers it counted is gone (a
+/// `kill(pid, 0)` each then, not a listing). Hostile until checked: only regular files of this user named by a living pid,
 /// at most 32 bytes of digits, count; anything else is passed over.
 final class RendererWants {
     /// How often the folder is listed even when it did not change.
@@ -27,6 +28,14 @@ final class RendererWants {
     private var folder: Int32 = -1
     private var lastTimes: (Int, Int, Int, Int, Int) = (-1, -1, -1, -1, -1)
     private var lastScanNs: UInt64 = 0
+    /// The pids whose files the last listing read (up to ``maximumKnown``; -1: more than that,
+    /// or not listed yet): while the inotify watch reports no change, the periodic look is a
+    /// `kill(pid, 0)` each, not a listing (16 system calls, each cold once in 30 s).
+    private var known = [Int32](repeating: 0, count: RendererWants.maximumKnown)
+    private var knownCount = -1
+    static let maximumKnown = 8
+    /// Listings of the folder since this was made (tests).
+    private(set) var listings = 0
     /// What the files said at the last listing; nil when no renderer left one: then nothing
     /// is known and everything is measured every interval.
     private(set) var shown: SnapshotSections?
@@ -43,8 +52,14 @@ final class RendererWants {
     /// changed costs no system call at all.
     func update(in runtime: FileDescriptor, monotonicNs: UInt64, changes: ChangeWatch? = nil) -> SnapshotSections? {
         if let changes, runtime.rawValue == directory, folder >= 0, lastScanNs != 0,
-           monotonicNs &- lastScanNs < RendererWants.rescanNs, !changes.takeWantsChange(folder: folder) {
-            return shown
+           !changes.takeWantsChange(folder: folder) {
+            if monotonicNs &- lastScanNs < RendererWants.rescanNs { return shown }
+            // Nothing changed in the folder: only a renderer killed without removing its
+            // file can have made the union stale.
+            if knownAlive() {
+                lastScanNs = max(monotonicNs, 1)
+                return shown
+            }
         }
         var info = stat()
         if runtime.rawValue != directory || folder < 0 || fstat(folder, &info) != 0 || info.st_nlink == 0 {
@@ -80,9 +95,20 @@ final class RendererWants {
         folder = fd
     }
 
+    /// Whether every renderer the last listing counted is still running (false when they
+    /// were more than ``maximumKnown``, or not listed yet).
+    private func knownAlive() -> Bool {
+        guard knownCount >= 0 else { return false }
+        for i in 0..<knownCount where kill(known[i], 0) != 0 && errno == ESRCH { return false }
+        return true
+    }
+
     /// Lists the folder: the union of what the living renderers' files say; nil if none says
     /// anything. A file whose pid is gone is removed.
     private func scan() -> SnapshotSections? {
+        listings += 1
+        knownCount = -1
+        var count = 0
         let listing = dup(folder)
         guard listing >= 0, let stream = fdopendir(listing) else {
             if listing >= 0 { close(listing) }
@@ -99,8 +125,13 @@ final class RendererWants {
                 unlinkat(folder, name, 0)
                 continue
             }
-            if let parts = read(name) { union = (union ?? []).union(parts) }
+            if let parts = read(name) {
+                union = (union ?? []).union(parts)
+                if count < RendererWants.maximumKnown { known[count] = pid }
+                count += 1
+            }
         }
+        knownCount = count <= RendererWants.maximumKnown ? count : -1
         return union
     }
 

@@ -52,6 +52,40 @@ final class RendererWantsTests: XCTestCase {
         XCTAssertEqual(wants.update(in: directory, monotonicNs: 4), [.network])
     }
 
+    /// Under the inotify watch the periodic look only asks whether the renderers counted are
+    /// alive; one killed without removing its file (no event) is dropped at that look.
+    func testUnderTheWatchThePeriodicLookListsOnlyWhenACountedRendererIsGone() throws {
+        let watch = ChangeWatch(rulesPath: runtime + "/data/bookmarks.rules")
+        let wants = RendererWants()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["100"]
+        try child.run()
+        defer { if child.isRunning { child.terminate(); child.waitUntilExit() } }
+        _ = wants.update(in: directory, monotonicNs: 1, changes: watch)
+        try put("\(getpid())", "\(SnapshotSections.cpu.rawValue)")
+        try put("\(child.processIdentifier)", "\(SnapshotSections.network.rawValue)")
+        watch.sleep(untilMonotonicNs: 0)   // the events taken
+        let step = RendererWants.rescanNs
+        XCTAssertEqual(wants.update(in: directory, monotonicNs: 2, changes: watch), [.cpu, .network])
+        let listed = wants.listings
+        // Periods pass, both alive: no listing.
+        for n in 1...3 {
+            watch.sleep(untilMonotonicNs: 0)
+            XCTAssertEqual(wants.update(in: directory, monotonicNs: 2 + UInt64(n) * step, changes: watch), [.cpu, .network])
+        }
+        XCTAssertEqual(wants.listings, listed, "alive renderers are asked, not listed")
+        // Killed: its file stays, no inotify event; the next periodic look finds it gone.
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        watch.sleep(untilMonotonicNs: 0)
+        XCTAssertEqual(wants.update(in: directory, monotonicNs: 3 + 3 * step, changes: watch), [.cpu, .network],
+                       "within the period: as it was")
+        XCTAssertEqual(wants.update(in: directory, monotonicNs: 3 + 4 * step, changes: watch), [.cpu])
+        XCTAssertEqual(wants.listings, listed + 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/\(child.processIdentifier)"))
+    }
+
     func testADeadRenderersFileIsRemovedAndCountsForNothing() throws {
         let gone = Process()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
