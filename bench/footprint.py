@@ -2,14 +2,18 @@
 """The measuring half of bench/footprint.sh: sampler + bar beside i3status, in one run.
 
     footprint.py --sampler PATH --bar PATH --work DIR [--rounds R] [--seconds S]
-                 [--trace-seconds T] [--extra N,...] [--out FILE]
+                 [--trace-seconds T] [--extra N,...] [--out FILE] [--slstatus PATH]
 
 Per round and per load (the machine as it is, then with N extra idle `sleep`
 processes), starts side by side, at interval 1 s on this machine's real /proc:
   - group "sysstats": sysstatsd --no-history and one sysstats-bar --output i3bar
     --no-start-sampler (blocks cpu,mem,load,battery,time) on its own runtime dir;
   - group "i3status": i3status with the equivalent config (cpu_usage, memory,
-    load, battery all, tztime), output to a pipe that is read and dropped.
+    load, battery all, tztime), output to a pipe that is read and dropped;
+  - with --slstatus, group "slstatus": an slstatus binary built with the same
+    components (cpu_perc, ram_used, load_avg, datetime; no battery_perc, whose
+    failing fopen on a machine without one would cost it a write a second), run
+    as `slstatus -s` (stdout, no X). It is not in Debian: build it yourself.
 After a 3 s warm-up, over S seconds, per group (the sum of its processes):
   - CPU ms per second: sum_exec_runtime from /proc/PID/schedstat (user + system,
     ns), before and after (utime+stime from /proc/PID/stat if no schedstat);
@@ -118,6 +122,8 @@ def start_group(kind, args, work, r, load):
     conf = os.path.join(work, "i3status.conf")
     with open(conf, "w") as f:
         f.write(I3STATUS_CONF)
+    if kind == "slstatus":
+        return [subprocess.Popen([args.slstatus, "-s"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     return [subprocess.Popen(["i3status", "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
 
 
@@ -139,7 +145,7 @@ def one_round(args, r, load):
         for _ in range(load):
             idle.append(subprocess.Popen(["sleep", "100000"], stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        groups = {k: start_group(k, args, args.work, r, load) for k in ("sysstats", "i3status")}
+        groups = {k: start_group(k, args, args.work, r, load) for k in kinds(args)}
         try:
             time.sleep(3)
             pids = {k: [p.pid for p in v] for k, v in groups.items()}
@@ -171,6 +177,10 @@ def one_round(args, r, load):
             p.wait()
 
 
+def kinds(args):
+    return ("sysstats", "i3status", "slstatus") if args.slstatus else ("sysstats", "i3status")
+
+
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--sampler", required=True)
@@ -181,6 +191,7 @@ def main(argv):
     ap.add_argument("--trace-seconds", type=float, default=6)
     ap.add_argument("--extra", default="0,1000")
     ap.add_argument("--out")
+    ap.add_argument("--slstatus")
     args = ap.parse_args(argv)
     loads = [int(x) for x in args.extra.split(",")]
     records = []
@@ -198,19 +209,32 @@ def main(argv):
     print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for load in loads:
         med = {}
-        for k in ("sysstats", "i3status"):
+        for k in kinds(args):
             sel = [x for x in records if x["group"] == k and x["extra"] == load]
             med[k] = {f: statistics.median(x[f] for x in sel)
                       for f in ("cpu_ms_s", "syscalls_s", "wakeups_s", "rss_max_kib", "rss_sum_kib", "processes")}
-        for k in ("sysstats", "i3status"):
+        for k in kinds(args):
             m = med[k]
             ratio = m["cpu_ms_s"] / med["i3status"]["cpu_ms_s"] if med["i3status"]["cpu_ms_s"] else float("nan")
-            label = "sysstatsd + sysstats-bar" if k == "sysstats" else "i3status"
+            label = "sysstatsd + sysstats-bar" if k == "sysstats" else k
             sel = [x for x in records if x["group"] == k and x["extra"] == load]
             split = " / ".join(f"{statistics.median(x['cpu_each_ms_s'][i] for x in sel):.3f}"
                                for i in range(len(sel[0]["cpu_each_ms_s"]))) if k == "sysstats" else ""
             print(f"| {load} (≈{int(m['processes'])} in /proc) | {label} | {m['cpu_ms_s']:.3f} | {split} | {m['syscalls_s']:.1f} | "
                   f"{m['wakeups_s']:.2f} | {m['rss_max_kib'] / 1024:.1f} / {m['rss_sum_kib'] / 1024:.1f} MiB | {ratio:.2f}× |")
+    # Each round's groups ran side by side: their ratios within the round are the steadier figure.
+    print()
+    for load in loads:
+        for other in kinds(args)[1:]:
+            per = []
+            for r in range(1, args.rounds + 1):
+                mine = [x["cpu_ms_s"] for x in records if x["group"] == "sysstats" and x["extra"] == load and x["round"] == r]
+                theirs = [x["cpu_ms_s"] for x in records if x["group"] == other and x["extra"] == load and x["round"] == r]
+                if mine and theirs and theirs[0]:
+                    per.append(mine[0] / theirs[0])
+            if per:
+                print(f"{load} extra: sysstatsd + sysstats-bar against {other}, each round: "
+                      + ", ".join(f"{x:.2f}" for x in per) + f" (median {statistics.median(per):.2f}×)")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,12 @@
 # (cpu_usage, memory, load, battery all, tztime), at interval 1 s; CPU ms per
 # second, syscalls per second, wakeups per second and peak RSS per group, with
 # the machine's own processes and with 1,000 extra idle ones. slstatus is not
-# packaged in Debian and is not measured. See docs/performance.md, "Footprint
-# beside i3status", and bench/footprint.py for the method.
+# packaged in Debian: with --slstatus PATH a build of your own (cpu_perc, ram_used,
+# load_avg, datetime) runs beside them as a third group. See docs/performance.md,
+# "Footprint beside i3status", and bench/footprint.py for the method.
 #
 #   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--extra N,...]
-#                      [--sampler PATH] [--bar PATH]
+#                      [--sampler PATH] [--bar PATH] [--slstatus PATH]
 #
 # Defaults: 3 rounds × (20 s untraced + 6 s under strace) per load, loads 0 and
 # 1000: about 3 minutes. Prints a Markdown table (medians over the rounds) and
@@ -28,7 +29,7 @@ while (($# > 0)); do
     case $1 in
         --sampler) sampler=$2; shift ;;
         --bar) bar=$2; shift ;;
-        --rounds | --seconds | --trace-seconds | --extra) pass+=("$1" "$2"); shift ;;
+        --rounds | --seconds | --trace-seconds | --extra | --slstatus) pass+=("$1" "$2"); shift ;;
         -h | --help) sed -n '2,/^set/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
         *) echo "footprint.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
