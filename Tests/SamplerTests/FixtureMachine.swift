@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 import TestSupport
 
 /// A sampler fixture case (`Tests/Fixtures/sampler-<case>/<n>/{proc,sys}`) as a live tree.
@@ -16,4 +17,31 @@ final class FixtureMachine {
 
     /// Makes the live root look like sample `n` of the fixture.
     func advance(to n: Int) throws { try tree.mirror("\(name)/\(n)") }
+}
+
+/// Replaces `from` with `to` in the file at `path`, in place (same inode: the sampler keeps
+/// /proc/stat and /proc/loadavg open); fails the test when `from` is not there.
+func rewrite(_ path: String, _ from: String, _ to: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    XCTAssertTrue(text.contains(from), path, file: file, line: line)
+    guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
+    defer { fclose(f) }
+    fputs(text.replacingOccurrences(of: from, with: to), f)
+}
+
+extension FixtureMachine {
+    /// Adds `idle` ticks to /proc/stat's aggregate line and half to each core's: time passes.
+    func advanceClock(idle: Int) throws {
+        let path = procRoot + "/stat"
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let bumped = lines.map { line -> String in
+            guard line.hasPrefix("cpu") else { return String(line) }
+            var f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            f[4] = String(Int(f[4])! + (f[0] == "cpu" ? idle : idle / 2))
+            return f[0] == "cpu" ? "cpu  " + f.dropFirst().joined(separator: " ") : f.joined(separator: " ")
+        }
+        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
+        defer { fclose(f) }
+        fputs(bumped.joined(separator: "\n"), f)
+    }
 }

@@ -6,15 +6,6 @@ import TestSupport
 /// The sampler lists the proc root only when /proc/stat's `processes` or /proc/loadavg's
 /// task total or last pid moved since the last sample (ProcessTable's change counters).
 final class MembershipSkipTests: XCTestCase {
-    private func rewrite(_ path: String, _ from: String, _ to: String) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        XCTAssertTrue(text.contains(from), path)
-        // In place (same inode): the sampler keeps /proc/stat and /proc/loadavg open.
-        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
-        defer { fclose(f) }
-        fputs(text.replacingOccurrences(of: from, with: to), f)
-    }
-
     private func desktop() throws -> (Sampler, FixtureMachine) {
         let machine = try FixtureMachine("sampler-desktop")
         var config = SamplerConfiguration()
@@ -62,21 +53,6 @@ final class MembershipSkipTests: XCTestCase {
         XCTAssertEqual(sampler.snapshot.processCount, 8)
     }
 
-    /// Adds `idle` ticks to the aggregate line and half to each core's: time passes.
-    private func advanceClock(_ machine: FixtureMachine, idle: Int) throws {
-        let path = machine.procRoot + "/stat"
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let bumped = lines.map { line -> String in
-            guard line.hasPrefix("cpu") else { return String(line) }
-            var f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            f[4] = String(Int(f[4])! + (f[0] == "cpu" ? idle : idle / 2))
-            return f[0] == "cpu" ? "cpu  " + f.dropFirst().joined(separator: " ") : f.joined(separator: " ")
-        }
-        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
-        defer { fclose(f) }
-        fputs(bumped.joined(separator: "\n"), f)
-    }
-
     func testTopListsAreRefreshedEveryThreeSecondsWithSharesOverTheWholeSpan() throws {
         let (sampler, machine) = try desktop()
         sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
@@ -89,11 +65,11 @@ final class MembershipSkipTests: XCTestCase {
         let stat200 = machine.procRoot + "/200/stat"
         try rewrite(stat200, " 5030 510 ", " 5180 510 ")
         for second in 3...4 {
-            try advanceClock(machine, idle: 200)
+            try machine.advanceClock(idle: 200)
             sampler.sample(realtimeMs: UInt64(second) * 1_000, monotonicNs: UInt64(second) * 1_000_000_000)
             XCTAssertEqual(sampler.snapshot.topCPU.first?.cpu, 4000, "second \(second): not re-read yet")
         }
-        try advanceClock(machine, idle: 200)
+        try machine.advanceClock(idle: 200)
         sampler.sample(realtimeMs: 5_000, monotonicNs: 5_000_000_000)
         XCTAssertEqual(sampler.snapshot.topCPU.first?.pid, 200)
         XCTAssertEqual(sampler.snapshot.topCPU.first?.cpu, 5000)          // 150 of 300 ticks
@@ -112,7 +88,7 @@ final class MembershipSkipTests: XCTestCase {
         try machine.advance(to: 2)
         sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)
         try rewrite(machine.procRoot + "/200/stat", " 5030 510 ", " 5080 510 ")
-        try advanceClock(machine, idle: 200)
+        try machine.advanceClock(idle: 200)
         sampler.sample(realtimeMs: 3_000, monotonicNs: 3_000_000_000)
         XCTAssertEqual(sampler.snapshot.topCPU.first?.cpu, 5000)          // 50 of 100 ticks
     }
@@ -128,14 +104,14 @@ final class MembershipSkipTests: XCTestCase {
         // 401 did not run: its statm is not read until the refresh.
         try rewrite(machine.procRoot + "/200/statm", "50000 80000 5000 ", "50000 100000 5000 ")
         try rewrite(machine.procRoot + "/401/statm", "50000 2000 1000 ", "50000 900000 1000 ")
-        try advanceClock(machine, idle: 200)
+        try machine.advanceClock(idle: 200)
         sampler.sample(realtimeMs: 3_000, monotonicNs: 3_000_000_000)
         XCTAssertEqual(privateKiB(200), 380_000)
         XCTAssertNotEqual(sampler.snapshot.topMemory.first?.pid, 401)
         // It exits (reaped: the task total falls): the exit carries the memory it had grown to.
         try FileManager.default.removeItem(atPath: machine.procRoot + "/200")
         try rewrite(machine.procRoot + "/loadavg", "2/340 12350", "2/339 12350")
-        try advanceClock(machine, idle: 200)
+        try machine.advanceClock(idle: 200)
         sampler.sample(realtimeMs: 4_000, monotonicNs: 4_000_000_000)
         XCTAssertEqual(sampler.snapshot.exits.first?.pid, 200)
         XCTAssertEqual(sampler.snapshot.exits.first?.lastPrivateKiB, 380_000)

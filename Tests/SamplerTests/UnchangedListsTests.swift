@@ -7,29 +7,6 @@ import TestSupport
 /// sample leaves the top lists as they are. The probe's check makes them anyway on such a
 /// sample and counts the times they would have differed: never.
 final class UnchangedListsTests: XCTestCase {
-    private func rewrite(_ path: String, _ from: String, _ to: String) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        XCTAssertTrue(text.contains(from), path)
-        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
-        defer { fclose(f) }
-        fputs(text.replacingOccurrences(of: from, with: to), f)
-    }
-
-    /// Adds `idle` ticks to the aggregate line and half to each core's: time passes.
-    private func advanceClock(_ machine: FixtureMachine, idle: Int) throws {
-        let path = machine.procRoot + "/stat"
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let bumped = lines.map { line -> String in
-            guard line.hasPrefix("cpu") else { return String(line) }
-            var f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            f[4] = String(Int(f[4])! + (f[0] == "cpu" ? idle : idle / 2))
-            return f[0] == "cpu" ? "cpu  " + f.dropFirst().joined(separator: " ") : f.joined(separator: " ")
-        }
-        guard let f = fopen(path, "w") else { throw POSIXError(.EIO) }
-        defer { fclose(f) }
-        fputs(bumped.joined(separator: "\n"), f)
-    }
-
     func testOnAFixtureTheListsLeftAreTheListsMadeThroughExitsNewProcessesAndMemoryChanges() throws {
         let machine = try FixtureMachine("sampler-desktop")
         var config = SamplerConfiguration()
@@ -42,7 +19,7 @@ final class UnchangedListsTests: XCTestCase {
         sampler.processProbe.checksUnchangedLists = true
         var t: UInt64 = 1
         func sample() throws {
-            try advanceClock(machine, idle: 200)   // time passes: CPU shares, refreshes every 3 samples
+            try machine.advanceClock(idle: 200)   // time passes: CPU shares, refreshes every 3 samples
             sampler.sample(realtimeMs: t * 1000, monotonicNs: t * 1_000_000_000)
             t += 1
         }
