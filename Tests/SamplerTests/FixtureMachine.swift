@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import TestSupport
+@testable import Sampler
 
 /// A sampler fixture case (`Tests/Fixtures/sampler-<case>/<n>/{proc,sys}`) as a live tree.
 final class FixtureMachine {
@@ -30,6 +31,18 @@ func rewrite(_ path: String, _ from: String, _ to: String, file: StaticString = 
 }
 
 extension FixtureMachine {
+    /// A sampler on sample 1 of `sampler-desktop` (no self figures, no built-in bookmarks).
+    static func desktop() throws -> (Sampler, FixtureMachine) {
+        let machine = try FixtureMachine("sampler-desktop")
+        var config = SamplerConfiguration()
+        config.procRoot = machine.procRoot
+        config.sysRoot = machine.sysRoot
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        try machine.advance(to: 1)
+        return (Sampler(configuration: config), machine)
+    }
+
     /// Adds `idle` ticks to /proc/stat's aggregate line and half to each core's: time passes.
     func advanceClock(idle: Int) throws {
         let path = procRoot + "/stat"

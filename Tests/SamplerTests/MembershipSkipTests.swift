@@ -6,19 +6,8 @@ import TestSupport
 /// The sampler lists the proc root only when /proc/stat's `processes` or /proc/loadavg's
 /// task total or last pid moved since the last sample (ProcessTable's change counters).
 final class MembershipSkipTests: XCTestCase {
-    private func desktop() throws -> (Sampler, FixtureMachine) {
-        let machine = try FixtureMachine("sampler-desktop")
-        var config = SamplerConfiguration()
-        config.procRoot = machine.procRoot
-        config.sysRoot = machine.sysRoot
-        config.measureSelf = false
-        config.builtinBookmarks = false
-        try machine.advance(to: 1)
-        return (Sampler(configuration: config), machine)
-    }
-
     func testANewProcessIsSeenOnlyOnceTheForkCountMoved() throws {
-        let (sampler, machine) = try desktop()
+        let (sampler, machine) = try FixtureMachine.desktop()
         sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
         XCTAssertEqual(sampler.snapshot.processCount, 7)
         try FileManager.default.copyItem(atPath: machine.procRoot + "/300", toPath: machine.procRoot + "/350")
@@ -32,7 +21,7 @@ final class MembershipSkipTests: XCTestCase {
     }
 
     func testAnExitWithoutAForkIsListedAndShownInThatSample() throws {
-        let (sampler, machine) = try desktop()
+        let (sampler, machine) = try FixtureMachine.desktop()
         sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
         sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)   // unchanged: not listed
         // Sample 2 of the fixture: firefox (pid 100) reaped, the task total fell 345 → 340,
@@ -45,7 +34,7 @@ final class MembershipSkipTests: XCTestCase {
     }
 
     func testUnreadableCountersMeanAListingEverySample() throws {
-        let (sampler, machine) = try desktop()
+        let (sampler, machine) = try FixtureMachine.desktop()
         try rewrite(machine.procRoot + "/stat", "processes 4321\n", "")
         sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
         try FileManager.default.copyItem(atPath: machine.procRoot + "/300", toPath: machine.procRoot + "/350")
@@ -54,7 +43,7 @@ final class MembershipSkipTests: XCTestCase {
     }
 
     func testTopListsAreRefreshedEveryThreeSecondsWithSharesOverTheWholeSpan() throws {
-        let (sampler, machine) = try desktop()
+        let (sampler, machine) = try FixtureMachine.desktop()
         sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
         try machine.advance(to: 2)
         sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)   // shares from the second sample on
@@ -94,7 +83,7 @@ final class MembershipSkipTests: XCTestCase {
     }
 
     func testBetweenRefreshesTheMemoryOfProcessesThatRanIsReadEverySample() throws {
-        let (sampler, machine) = try desktop()
+        let (sampler, machine) = try FixtureMachine.desktop()
         sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
         try machine.advance(to: 2)
         sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)

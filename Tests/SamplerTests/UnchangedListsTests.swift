@@ -8,14 +8,7 @@ import TestSupport
 /// sample and counts the times they would have differed: never.
 final class UnchangedListsTests: XCTestCase {
     func testOnAFixtureTheListsLeftAreTheListsMadeThroughExitsNewProcessesAndMemoryChanges() throws {
-        let machine = try FixtureMachine("sampler-desktop")
-        var config = SamplerConfiguration()
-        config.procRoot = machine.procRoot
-        config.sysRoot = machine.sysRoot
-        config.measureSelf = false
-        config.builtinBookmarks = false
-        try machine.advance(to: 1)
-        let sampler = Sampler(configuration: config)
+        let (sampler, machine) = try FixtureMachine.desktop()
         sampler.processProbe.checksUnchangedLists = true
         var t: UInt64 = 1
         func sample() throws {
