@@ -16,7 +16,7 @@ public final class MemInfoReader {
     /// The kernel pads every figure to eight digits, so the lines keep their places until one
     /// outgrows that: a reading first looks for the keys there (``parseInPlace``), which reads
     /// 16 lines instead of scanning 26 (12,100 → about 1,500 instructions a sample).
-    private var offsets = [Int](repeating: -1, count: Field.count)
+    @exclusivity(unchecked) private var offsets = [Int](repeating: -1, count: Field.count)   // one thread's, read once a sample
     /// How many readings parsed the whole file rather than the 16 lines in place (the first,
     /// and one each time a line moved): tests and benchmarks.
     public private(set) var fullParses = 0

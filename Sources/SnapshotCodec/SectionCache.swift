@@ -11,12 +11,14 @@ public final class SectionCache {
     private static let slots = 6
 
     private let storage: UnsafeMutableRawBufferPointer
-    private var offsets = [Int](repeating: 0, count: SectionCache.slots)
-    private var capacities = [Int](repeating: 0, count: SectionCache.slots)
+    // Unchecked: one writer's, used by one thread, never reentered; checked, the six looks a
+    // sample takes at them were six calls into the runtime.
+    @exclusivity(unchecked) private var offsets = [Int](repeating: 0, count: SectionCache.slots)
+    @exclusivity(unchecked) private var capacities = [Int](repeating: 0, count: SectionCache.slots)
     /// The length of each slot's section; -1: none yet.
-    private var lengths = [Int](repeating: -1, count: SectionCache.slots)
+    @exclusivity(unchecked) private var lengths = [Int](repeating: -1, count: SectionCache.slots)
     /// Sections copied from the cache rather than encoded, since it was made (tests).
-    public private(set) var copies = 0
+    @exclusivity(unchecked) public private(set) var copies = 0
 
     public init() {
         let sizes = [SamplerSection.size, NetworkSection.maximumSize, DisksSection.maximumSize,

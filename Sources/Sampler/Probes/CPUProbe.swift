@@ -24,8 +24,8 @@ struct CPUProbe {
 
     init(procRoot: String) {
         reader = CPUStatReader(procRoot: procRoot)
-        stat.cores.reserveCapacity(64)
-        previousStat.cores.reserveCapacity(64)
+        // No reserveCapacity(64) for the cores: 4 KiB each, whose first lines would sit on
+        // pages of their own; the first readings size them, and they keep that capacity.
     }
 
     /// Fills the cpu part (and boot time, running count, read from the same file); returns
