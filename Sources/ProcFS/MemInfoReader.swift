@@ -71,13 +71,10 @@ public final class MemInfoReader {
         for i in 0..<Field.count {
             let field = Field(rawValue: UInt32(i))!
             let key = field.key
-            let start = offsets[i], n = key.utf8CodeUnitCount
-            guard start >= 0, start + n < bytes.count, start == 0 || bytes[start - 1] == 0x0A else { return false }
-            let literal = key.utf8Start
-            for j in 0..<n where bytes[start + j] != literal[j] { return false }
-            guard bytes[start + n] == 0x20 || bytes[start + n] == 0x09 else { return false }
-            var s = ByteScanner(bytes, position: start + n)
-            guard let value = s.unsigned() else { return false }
+            let start = offsets[i]
+            guard start >= 0, start < bytes.count, start == 0 || bytes[start - 1] == 0x0A else { return false }
+            var s = ByteScanner(bytes, position: start)
+            guard s.consume(key), s.current == 0x20 || s.current == 0x09, let value = s.unsigned() else { return false }
             field.store(value, into: &info)
         }
         return true

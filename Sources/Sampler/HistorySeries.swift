@@ -12,9 +12,9 @@ extension Array where Element: FixedWidthInteger {
 }
 
 extension Snapshot {
-    /// Adds this sample's network rates to the rate history (the panel's network graph): rx
-    /// and tx bytes per second over the interfaces with rates, summed. Nothing when the
-    /// network part has no rates this sample (not measured, or a first reading).
+    /// Adds the network rates just measured to the rate history (the panel's network graph):
+    /// rx and tx bytes per second over the interfaces with rates, summed. Nothing when the
+    /// measurement failed or had no rates yet (a first reading).
     mutating func recordNetworkRates() {
         guard available.contains(.network) else { return }
         var rxSum: UInt64 = 0, txSum: UInt64 = 0, measured = false

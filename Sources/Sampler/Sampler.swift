@@ -151,9 +151,9 @@ public final class Sampler {
     }
 
     /// Publishes the latest snapshot through `writer`, lent rather than copied (a copy of a
-    /// class's stored snapshot retains and releases each of its ~20 arrays).
-    /// The parts carried over unmeasured by the last sample tell the writer which sections it
-    /// may copy from its last encoding.
+    /// class's stored snapshot retains and releases each of its ~20 arrays), with the parts
+    /// the last sample carried over unmeasured: their sections the writer may copy from its
+    /// last encoding.
     public func write(to writer: SnapshotWriter) -> Result<Void, SnapshotWriteError> {
         Self.write(&latest, unchanged: carriedThisSample, to: writer)
     }

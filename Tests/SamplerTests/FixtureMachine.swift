@@ -31,8 +31,9 @@ func rewrite(_ path: String, _ from: String, _ to: String, file: StaticString = 
 }
 
 extension FixtureMachine {
-    /// A sampler on sample 1 of `sampler-desktop` (no self figures, no built-in bookmarks).
-    static func desktop() throws -> (Sampler, FixtureMachine) {
+    /// Sample 1 of `sampler-desktop` and a configuration that reads it (no self figures, no
+    /// built-in bookmarks), for a test to change either before it makes the sampler.
+    static func desktopConfiguration() throws -> (SamplerConfiguration, FixtureMachine) {
         let machine = try FixtureMachine("sampler-desktop")
         var config = SamplerConfiguration()
         config.procRoot = machine.procRoot
@@ -40,6 +41,12 @@ extension FixtureMachine {
         config.measureSelf = false
         config.builtinBookmarks = false
         try machine.advance(to: 1)
+        return (config, machine)
+    }
+
+    /// A sampler on sample 1 of `sampler-desktop` (``desktopConfiguration()``).
+    static func desktop() throws -> (Sampler, FixtureMachine) {
+        let (config, machine) = try desktopConfiguration()
         return (Sampler(configuration: config), machine)
     }
 

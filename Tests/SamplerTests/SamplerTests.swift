@@ -103,13 +103,7 @@ final class SamplerTests: XCTestCase {
         // The desktop fixture with firefox still running in the second sample: MemAvailable rises
         // 420,000 KiB while only a 100 KiB `sleep` and a 1.1 MiB `bash` (a shell command's
         // subshell, 2 s old) exit. Before, sleep was credited the whole rise ("sleep freed 410M").
-        let machine = try FixtureMachine("sampler-desktop")
-        var config = SamplerConfiguration()
-        config.procRoot = machine.procRoot
-        config.sysRoot = machine.sysRoot
-        config.measureSelf = false
-        config.builtinBookmarks = false
-        try machine.advance(to: 1)
+        let (config, machine) = try FixtureMachine.desktopConfiguration()
         // Uptime of the second sample: 12,346.67 s = 1,234,667 ticks at USER_HZ 100.
         try addProcess(machine, pid: 600, name: "sleep", privateKiB: 100, startTicks: 1_000)
         try addProcess(machine, pid: 601, name: "bash", privateKiB: 1_100, startTicks: 1_234_467)
