@@ -43,8 +43,11 @@ done
 build=.build/fuzz
 mkdir -p "$build/modules" "$build/obj" "$build/bin" "$build/logs"
 # The code under test gets libFuzzer's coverage counters and ASan; the harness ASan only.
-# SnapshotCodec's CRC-32 folds blocks in C (Sources/CCRC32): its module map for every compile.
-crc_flags=(-Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap)
+# SnapshotCodec's CRC-32 folds blocks in C (Sources/CCRC32), and it and ProcFS copy bytes and
+# make system calls through CDirect's inline functions (a header only): their module maps for
+# every compile.
+crc_flags=(-Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap
+           -Xcc -fmodule-map-file=Sources/CDirect/include/module.modulemap)
 flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$build/modules" "${crc_flags[@]}")
 harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules" "${crc_flags[@]}")
 

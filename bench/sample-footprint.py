@@ -2,7 +2,7 @@
 """What one quiet sample of sysstatsd touches: instructions, and the distinct 64-byte lines
 and 4 KiB pages of code and of data.
 
-    bench/sample-footprint.py [--sampler PATH] [--real-proc] [--functions N] [--seconds S]
+    bench/sample-footprint.py [--sampler PATH] [--real-proc] [--functions N] [--pages] [--seconds S]
 
 At one sample a second the caches and the TLB are cold each time, so what a sample costs
 past its system calls follows what it touches more than how many instructions it runs: on
@@ -15,9 +15,11 @@ toolchain's) under `valgrind --tool=lackey --trace-mem=yes`, at 0.5 s, on a tree
 to this machine's /proc/stat, meminfo, loadavg, uptime, pressure, diskstats and net with a
 renderer's wants file saying cpu, mem, load, battery (bench/floor.sh's "bar's parts"), or
 with --real-proc on this machine's /proc. The trace is cut into samples where the sampler
-enters clock_nanosleep; the first four and the last are dropped, and the medians of the
-rest printed. --functions N lists, for the median sample, the N functions that touch the
-most lines (code, data). About 30 s with the default 12 s of sampling.
+enters clock_nanosleep; slivers, the first six whole samples and the last are dropped,
+and the medians of the rest printed. --functions N lists, for the median sample, the N functions that touch the
+most lines (code, data); --pages lists its data pages, each with its lines and the
+functions touching it most (a page entered for one line is a TLB miss for one line). About
+30 s with the default 12 s of sampling.
 
 Build first: `swift build -c release --product sysstatsd`.
 """
@@ -78,6 +80,8 @@ def main():
     p.add_argument("--sampler", default=os.path.join(ROOT, ".build/release/sysstatsd"))
     p.add_argument("--real-proc", action="store_true")
     p.add_argument("--functions", type=int, default=0)
+    p.add_argument("--pages", action="store_true",
+                   help="list the median sample's data pages, each with its lines and the functions touching it")
     p.add_argument("--seconds", type=float, default=12)
     args = p.parse_args()
     for tool in ("valgrind", "objcopy", "nm"):
@@ -113,8 +117,9 @@ def main():
         sleep = next((row[0] for row in table if row[1] == "__clock_nanosleep"), None)
         if sleep is None:
             sys.exit("sample-footprint: no __clock_nanosleep in the binary")
-        found = list(samples(trace, sleep, sleep + 0x100))[5:-1]
-        found = [s for s in found if sum(s[0].values()) > 1000]
+        # Whole samples only (a sleep a signal cut short leaves a sliver), without the first
+        # six: the sampler's first seconds still allocate (caches filled, lists sized).
+        found = [s for s in list(samples(trace, sleep, sleep + 0x100))[:-1] if sum(s[0].values()) > 1000][6:]
         if not found:
             sys.exit("sample-footprint: no whole sample in the trace (give it more --seconds)")
 
@@ -130,7 +135,7 @@ def main():
         for i, name in enumerate(names):
             values = [r[i] for r in rows]
             print(f"  {name:13} median {statistics.median(values):>8.0f}  (min {min(values)}, max {max(values)})")
-        if args.functions:
+        if args.functions or args.pages:
             median = sorted(found, key=lambda s: sum(s[0].values()))[len(found) // 2]
 
             def name_of(address):
@@ -141,6 +146,19 @@ def main():
                 code[name_of(address)].add(address >> 6)
             for instruction, address in median[1]:
                 data[name_of(instruction)].add(address >> 6)
+            if args.pages:
+                pages = collections.defaultdict(lambda: (set(), collections.Counter()))
+                for instruction, address in median[1]:
+                    lines, who = pages[address >> 12]
+                    lines.add(address >> 6)
+                    who[name_of(instruction)] += 1
+                print("  data pages of the median sample (lines, the functions touching it most):")
+                for page in sorted(pages):
+                    lines, who = pages[page]
+                    top = ", ".join(f"{n[:40]}×{c}" for n, c in who.most_common(3))
+                    print(f"  {page << 12:#14x} {len(lines):3d}  {top}")
+            if not args.functions:
+                return
             print(f"  lines touched by function in the median sample (code, data):")
             for n in sorted(set(code) | set(data), key=lambda n: -(len(code[n]) + len(data[n])))[:args.functions]:
                 print(f"  {len(code[n]):5d} {len(data[n]):5d}  {n[:110]}")

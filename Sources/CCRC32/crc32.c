@@ -8,7 +8,17 @@
 #include <cpuid.h>
 #include <immintrin.h>
 
-static int usable = -1;
+// Per thread, in the thread's own block: the sampler and the renderer are one thread each,
+// and that block's page is one each of their samples touches anyway (the stack protector's
+// canary), where a global would be a page of data of its own at one sample a second.
+static __thread int usable = -1;
+
+// A constant made in registers, not loaded from the constant pool: that pool's page is
+// another a checksum would touch once a second for five 16-byte constants.
+#define IN_REGISTERS(name, high, low) \
+    uint64_t name##_low = (low), name##_high = (high); \
+    __asm__("" : "+r"(name##_low), "+r"(name##_high)); \
+    const __m128i name = _mm_set_epi64x((long long)name##_high, (long long)name##_low)
 
 static int detect(void) {
     unsigned a, b, c, d;
@@ -19,13 +29,13 @@ static int detect(void) {
 __attribute__((target("pclmul,sse4.1")))
 static uint32_t fold(const unsigned char *p, size_t length, uint32_t crc) {
     // x^(4*128+64) mod P, x^(4*128) mod P (bit-reflected, shifted): fold four lanes by 64 bytes.
-    const __m128i k1k2 = _mm_set_epi64x(0x01c6e41596, 0x0154442bd4);
+    IN_REGISTERS(k1k2, 0x01c6e41596, 0x0154442bd4);
     // x^(128+64) mod P, x^128 mod P: fold one lane by 16 bytes.
-    const __m128i k3k4 = _mm_set_epi64x(0x00ccaa009e, 0x01751997d0);
-    const __m128i k5 = _mm_set_epi64x(0, 0x0163cd6124);
+    IN_REGISTERS(k3k4, 0x00ccaa009e, 0x01751997d0);
+    IN_REGISTERS(k5, 0, 0x0163cd6124);
     // P' and mu for the Barrett reduction.
-    const __m128i poly = _mm_set_epi64x(0x01f7011641, 0x01db710641);
-    const __m128i low32 = _mm_setr_epi32(~0, 0, ~0, 0);
+    IN_REGISTERS(poly, 0x01f7011641, 0x01db710641);
+    IN_REGISTERS(low32, 0xffffffff, 0xffffffff);
 
     __m128i x1 = _mm_loadu_si128((const __m128i *)(p + 0x00));
     __m128i x2 = _mm_loadu_si128((const __m128i *)(p + 0x10));
@@ -100,3 +110,16 @@ int ccrc32_fold(const void *bytes, size_t length, uint32_t *crc) {
 }
 
 #endif
+
+uint32_t ccrc32_bits(const void *bytes, size_t length, uint32_t crc) {
+    const unsigned char *p = (const unsigned char *)bytes;
+    // Not vectorised: a vector loop's constants come from the constant pool, a page of its
+    // own for the up to 15 bytes a checksum has left after the fold.
+#pragma clang loop vectorize(disable) interleave(disable)
+    for (size_t i = 0; i < length; i++) {
+        crc ^= p[i];
+#pragma clang loop unroll(disable)
+        for (int bit = 0; bit < 8; bit++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return crc;
+}

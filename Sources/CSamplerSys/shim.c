@@ -6,15 +6,23 @@
 #include <poll.h>
 #include <time.h>
 #include <signal.h>
+#include <errno.h>
 #include "CSamplerSys.h"
+#include "CDirect.h"
 
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
 int csamplersys_exchange(int dirfd, const char *a, const char *b) {
-    // The raw call: glibc's renameat2 wrapper is 2.28+, the system call Linux 3.15+.
-    return (int)syscall(SYS_renameat2, dirfd, a, dirfd, b, RENAME_EXCHANGE);
+    // The bare call: glibc's renameat2 wrapper is 2.28+, the system call Linux 3.15+; and
+    // glibc's syscall() would be a page of its own in each sample (CDirect.h).
+    long result = cdirect_renameat2(dirfd, a, b, RENAME_EXCHANGE);
+    if (result < 0) {
+        errno = (int)-result;
+        return -1;
+    }
+    return 0;
 }
 
 int csamplersys_wait_readable(int fd, long long nanoseconds) {

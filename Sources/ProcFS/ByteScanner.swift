@@ -36,14 +36,33 @@ public struct ByteScanner {
     }
 
     /// Skips to just after the next newline (or to the end).
+    ///
+    /// Eight bytes at a time, in the scanner's own code rather than glibc's memchr: a sample
+    /// skips a dozen lines (/proc/stat's interrupt counts among them), and memchr's code, its
+    /// IFUNC stub and table were three pages a sample touched cold for them.
     public mutating func skipLine() {
         guard position < bytes.count, let base = bytes.baseAddress else { return }
-        // memchr: the lines skipped whole (most of meminfo's, /proc/stat's interrupt counts).
-        if let newline = memchr(base + position, 0x0A, bytes.count - position) {
-            position = base.distance(to: UnsafeRawPointer(newline)) + 1
-        } else {
-            position = bytes.count
+        let end = bytes.count
+        var p = position
+        while p &+ 8 <= end {
+            // A zero byte of `word` is a newline; the lowest flagged byte is the first one (the
+            // borrow of the subtraction may flag bytes above it, never below).
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
+            let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if zeros != 0 {
+                position = p &+ zeros.trailingZeroBitCount &>> 3 &+ 1
+                return
+            }
+            p &+= 8
         }
+        while p < end {
+            if base.load(fromByteOffset: p, as: UInt8.self) == 0x0A {
+                position = p &+ 1
+                return
+            }
+            p &+= 1
+        }
+        position = end
     }
 
     /// Skips blanks, then parses an unsigned decimal number.
@@ -123,6 +142,49 @@ public struct ByteScanner {
         }
         if position == start { return nil }
         return UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+    }
+
+    /// Consumes `literal`, of at most 16 bytes, if the bytes at the cursor start with it,
+    /// compared as the words `low` (its bytes 0…7, little-endian) and `high` (8…15) written
+    /// in the caller's code: ``consume(_:)`` reads the literal from the binary's read-only
+    /// data, a page of its own in each sample, for the few words the sampler looks for every
+    /// second. The words must spell the literal: debug builds (the tests) check each call;
+    /// release builds never touch the literal.
+    @inline(__always)
+    public mutating func consume(_ literal: StaticString, low: UInt64, high: UInt64 = 0) -> Bool {
+        assert(ByteScanner.spells(literal, low, high), "the words do not spell \(literal)")
+        let n = literal.utf8CodeUnitCount
+        guard n <= 16 else { return consume(literal) }
+        guard position &+ n <= bytes.count, let base = bytes.baseAddress else { return false }
+        if bytes.count &- position >= 16 {
+            let mask0: UInt64 = n >= 8 ? ~0 : (1 << (8 &* UInt64(n))) &- 1
+            guard UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self)) & mask0 == low else { return false }
+            if n > 8 {
+                let mask1: UInt64 = n >= 16 ? ~0 : (1 << (8 &* UInt64(n &- 8))) &- 1
+                guard UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position &+ 8, as: UInt64.self)) & mask1 == high else { return false }
+            }
+        } else {
+            // Near the end: byte by byte, still from the words.
+            for i in 0..<n {
+                let expected = UInt8(truncatingIfNeeded: (i < 8 ? low : high) >> (8 &* UInt64(i & 7)))
+                if base.load(fromByteOffset: position &+ i, as: UInt8.self) != expected { return false }
+            }
+        }
+        position &+= n
+        return true
+    }
+
+    /// Whether `low` and `high` hold the bytes of `literal` (at most 16), little-endian, and
+    /// nothing past them.
+    static func spells(_ literal: StaticString, _ low: UInt64, _ high: UInt64) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard n <= 16 else { return false }
+        var words: (UInt64, UInt64) = (0, 0)
+        for i in 0..<n {
+            let byte = UInt64(literal.utf8Start[i]) << (8 * UInt64(i & 7))
+            if i < 8 { words.0 |= byte } else { words.1 |= byte }
+        }
+        return words == (low, high)
     }
 
     /// Consumes `literal` if the bytes at the cursor start with it.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CDirect
 
 /// An open file descriptor, thin over `open(2)`, `openat(2)`, `pread(2)`, `read(2)`,
 /// `write(2)` and `close(2)`.
@@ -31,12 +32,14 @@ public struct FileDescriptor: Equatable {
         }
     }
 
-    /// Reads from `offset` into `buffer`. Wraps `pread(2)`; returns the byte count.
+    /// Reads from `offset` into `buffer`. Wraps `pread(2)`, as a bare system call (the
+    /// sampler's every read: glibc's wrapper was two pages a sample touches); returns the
+    /// byte count.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0) -> Result<Int, Errno> {
         while true {
-            let n = Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset))
+            let n = cdirect_pread(rawValue, buffer.baseAddress, buffer.count, offset)
             if n >= 0 { return .success(n) }
-            if errno != EINTR { return .failure(.current) }
+            if n != -Int(EINTR) { return .failure(Errno(rawValue: Int32(truncatingIfNeeded: -n))) }
         }
     }
 
@@ -66,15 +69,15 @@ public struct FileDescriptor: Equatable {
         return nil
     }
 
-    /// Writes all of `bytes` at `offset` (`pwrite(2)`, as many calls as it takes); the file
-    /// position does not move. Returns nil, or the error that stopped it.
+    /// Writes all of `bytes` at `offset` (`pwrite(2)` as a bare system call, as many calls as
+    /// it takes); the file position does not move. Returns nil, or the error that stopped it.
     public func writeAll(_ bytes: UnsafeRawBufferPointer, atOffset offset: Int) -> Errno? {
         var done = 0
         while done < bytes.count {
-            let n = Glibc.pwrite(rawValue, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            let n = cdirect_pwrite(rawValue, bytes.baseAddress! + done, bytes.count - done, offset + done)
             if n < 0 {
-                if errno == EINTR { continue }
-                return .current
+                if n == -Int(EINTR) { continue }
+                return Errno(rawValue: Int32(truncatingIfNeeded: -n))
             }
             if n == 0 { return Errno(rawValue: EIO) }
             done += n

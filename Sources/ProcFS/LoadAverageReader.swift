@@ -24,7 +24,9 @@ public final class LoadAverageReader {
         var s = ByteScanner(bytes)
         guard let l1 = s.fixedPoint(scale: 2), let l5 = s.fixedPoint(scale: 2),
               let l15 = s.fixedPoint(scale: 2), let runnable = s.unsigned(),
-              s.consume("/"), let entities = s.unsigned() else { return false }
+              s.current == 0x2F else { return false }  // "/", by value: no literal read each second
+        s.position += 1
+        guard let entities = s.unsigned() else { return false }
         load.load1 = UInt32(clamping: l1)
         load.load5 = UInt32(clamping: l5)
         load.load15 = UInt32(clamping: l15)

@@ -12,38 +12,52 @@ public final class MemInfoReader {
         file = ProcFile(joinPath(procRoot, "meminfo"))
     }
 
-    /// Where each kept key's line began in the last full parse, by ``Field``; -1 when not seen.
-    /// The kernel pads every figure to eight digits, so the lines keep their places until one
-    /// outgrows that: a reading first looks for the keys there (``parseInPlace``), which reads
-    /// 16 lines instead of scanning 26 (12,100 → about 1,500 instructions a sample).
-    @exclusivity(unchecked) private var offsets = [Int](repeating: -1, count: Field.count)   // one thread's, read once a sample
+    /// Where each kept key's line began in the last full parse, and what it began with, by
+    /// ``Field``: four words each, the offset (-1 when not seen), the key's length with its
+    /// colon, and the key's bytes (0…7, 8…15, little-endian, zero past the key). The kernel
+    /// pads every figure to eight digits, so the lines keep their places until one outgrows
+    /// that: a reading first looks for the keys there (``parseInPlace``), which reads 16 lines
+    /// instead of scanning 26 (12,100 → about 1,500 instructions a sample), and compares each
+    /// key with the words kept here rather than its literal (read-only data: a page a sample).
+    @exclusivity(unchecked) private var places = MemInfoReader.noPlaces   // one thread's, read once a sample
+    private static var noPlaces: [Int64] { [Int64](unsafeUninitializedCapacity: 4 * Field.count) { b, n in
+        for i in 0..<Field.count { b[4 * i] = -1; b[4 * i + 1] = 0; b[4 * i + 2] = 0; b[4 * i + 3] = 0 }
+        n = 4 * Field.count
+    } }
     /// How many readings parsed the whole file rather than the 16 lines in place (the first,
     /// and one each time a line moved): tests and benchmarks.
     public private(set) var fullParses = 0
 
     /// Re-reads /proc/meminfo into `buffer`; nil when unreadable or unparsable (show a placeholder).
     public func update(_ buffer: ReadBuffer) -> MemInfo? {
-        guard case .success(let bytes) = file.read(into: buffer) else { return nil }
+        refresh(buffer) ? reading : nil
+    }
+
+    /// Re-reads /proc/meminfo into `buffer` and ``reading``; false when unreadable or
+    /// unparsable (``reading`` then stays the last good one). The sampler's way: an optional
+    /// reading is 129 bytes, and each copy of it was a call into glibc's memmove.
+    public func refresh(_ buffer: ReadBuffer) -> Bool {
+        guard case .success(let bytes) = file.read(into: buffer) else { return false }
         var fresh = MemInfo()
-        if !Self.parseInPlace(bytes, offsets: offsets, into: &fresh) {
+        if !Self.parseInPlace(bytes, places: places, into: &fresh) {
             fullParses += 1
-            guard Self.parse(bytes, into: &fresh, offsets: &offsets) else { return nil }
+            guard Self.parse(bytes, into: &fresh, places: &places) else { return false }
         }
         reading = fresh
-        return fresh
+        return true
     }
 
     /// Parses the text of /proc/meminfo into `info` (reset first: an absent key stays 0 or nil).
     /// Returns false when there is no `MemTotal:` line.
     public static func parse(_ bytes: UnsafeRawBufferPointer, into info: inout MemInfo) -> Bool {
-        var unused = [Int](repeating: -1, count: Field.count)
-        return parse(bytes, into: &info, offsets: &unused)
+        var unused = noPlaces
+        return parse(bytes, into: &info, places: &unused)
     }
 
-    /// The whole parse; records in `offsets` where each key's line began.
-    private static func parse(_ bytes: UnsafeRawBufferPointer, into info: inout MemInfo, offsets: inout [Int]) -> Bool {
+    /// The whole parse; records in `places` where each key's line began, and its key.
+    private static func parse(_ bytes: UnsafeRawBufferPointer, into info: inout MemInfo, places: inout [Int64]) -> Bool {
         info = MemInfo()
-        for i in 0..<Field.count { offsets[i] = -1 }
+        for i in 0..<Field.count { places[4 * i] = -1; places[4 * i + 1] = 0; places[4 * i + 2] = 0; places[4 * i + 3] = 0 }
         var sawTotal = false
         var s = ByteScanner(bytes)
         var seen: UInt32 = 0
@@ -54,7 +68,12 @@ public final class MemInfoReader {
             let lineStart = s.position
             if let key = s.word(), let field = Field(key), let value = s.unsigned() {
                 field.store(value, into: &info)
-                offsets[Int(field.rawValue)] = lineStart
+                let at = 4 * Int(field.rawValue)
+                places[at] = Int64(lineStart)
+                places[at + 1] = Int64(key.count)
+                for i in 0..<key.count {
+                    places[at + 2 + i / 8] |= Int64(key[i]) << (8 * Int64(i % 8))
+                }
                 if field == .memTotal { sawTotal = true }
                 seen |= 1 << field.rawValue
                 if seen == Field.all { break }
@@ -64,20 +83,37 @@ public final class MemInfoReader {
         return sawTotal
     }
 
-    /// Reads the 16 keys at the offsets of the last full parse; false (parse it all) unless
-    /// each one is there — at the start of a line, followed by a blank and a number.
-    static func parseInPlace(_ bytes: UnsafeRawBufferPointer, offsets: [Int], into info: inout MemInfo) -> Bool {
-        info = MemInfo()
-        for i in 0..<Field.count {
-            let field = Field(rawValue: UInt32(i))!
-            let key = field.key
-            let start = offsets[i]
-            guard start >= 0, start < bytes.count, start == 0 || bytes[start - 1] == 0x0A else { return false }
-            var s = ByteScanner(bytes, position: start)
-            guard s.consume(key), s.current == 0x20 || s.current == 0x09, let value = s.unsigned() else { return false }
-            field.store(value, into: &info)
+    /// Reads the 16 keys at the places of the last full parse; false (parse it all) unless
+    /// each one is there — at the start of a line, the same key, followed by a blank and a number.
+    static func parseInPlace(_ bytes: UnsafeRawBufferPointer, places: [Int64], into info: inout MemInfo) -> Bool {
+        guard let base = bytes.baseAddress, places.count == 4 * Field.count else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Field.count) { values in
+            for i in 0..<Field.count {
+                let start = Int(truncatingIfNeeded: places[4 * i]), length = Int(truncatingIfNeeded: places[4 * i + 1])
+                // Sixteen bytes from the line's start: every kept line is longer than that.
+                guard start >= 0, length > 0, length <= 16, start <= bytes.count &- 16,
+                      start == 0 || base.load(fromByteOffset: start &- 1, as: UInt8.self) == 0x0A else { return false }
+                let mask0: UInt64 = length >= 8 ? ~0 : (1 << (8 &* UInt64(length))) &- 1
+                let mask1: UInt64 = length >= 16 ? ~0 : length <= 8 ? 0 : (1 << (8 &* UInt64(length &- 8))) &- 1
+                let word0 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+                let word1 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self))
+                guard word0 & mask0 == UInt64(bitPattern: places[4 * i + 2]),
+                      word1 & mask1 == UInt64(bitPattern: places[4 * i + 3]) else { return false }
+                var s = ByteScanner(bytes, position: start &+ length)
+                guard s.current == 0x20 || s.current == 0x09, let value = s.unsigned() else { return false }
+                values[i] = value
+            }
+            // In the order of Field's cases; straight stores, not Field.store's jump table
+            // (read-only data again).
+            info = MemInfo()
+            info.memTotal = values[0]; info.memFree = values[1]; info.memAvailable = values[2]
+            info.active = values[3]; info.buffers = values[4]; info.cached = values[5]
+            info.inactive = values[6]; info.kernelStack = values[7]; info.pageTables = values[8]
+            info.swapCached = values[9]; info.swapTotal = values[10]; info.swapFree = values[11]
+            info.shmem = values[12]; info.sReclaimable = values[13]; info.sUnreclaim = values[14]
+            info.unevictable = values[15]
+            return true
         }
-        return true
     }
 
     /// The keys kept, matched whole.

@@ -39,11 +39,11 @@ public final class PressureReader {
         var sawSome = false
         var s = ByteScanner(bytes)
         while !s.isAtEnd {
-            if s.consume("some ") {
+            if s.consume("some ", low: 0x0000_0020_656D_6F73) {
                 guard let a = averages(&s) else { return false }
                 (pressure.someAvg10, pressure.someAvg60, pressure.someAvg300) = a
                 sawSome = true
-            } else if s.consume("full ") {
+            } else if s.consume("full ", low: 0x0000_0020_6C6C_7566) {
                 guard let a = averages(&s) else { return false }
                 (pressure.fullAvg10, pressure.fullAvg60, pressure.fullAvg300) = a
             }
@@ -55,11 +55,11 @@ public final class PressureReader {
     /// `avg10=X avg60=Y avg300=Z`, each times 100.
     private static func averages(_ s: inout ByteScanner) -> (UInt32, UInt32, UInt32)? {
         s.skipBlanks()
-        guard s.consume("avg10="), let a10 = s.fixedPoint(scale: 2) else { return nil }
+        guard s.consume("avg10=", low: 0x0000_3D30_3167_7661), let a10 = s.fixedPoint(scale: 2) else { return nil }
         s.skipBlanks()
-        guard s.consume("avg60="), let a60 = s.fixedPoint(scale: 2) else { return nil }
+        guard s.consume("avg60=", low: 0x0000_3D30_3667_7661), let a60 = s.fixedPoint(scale: 2) else { return nil }
         s.skipBlanks()
-        guard s.consume("avg300="), let a300 = s.fixedPoint(scale: 2) else { return nil }
+        guard s.consume("avg300=", low: 0x003D_3030_3367_7661), let a300 = s.fixedPoint(scale: 2) else { return nil }
         return (UInt32(clamping: a10), UInt32(clamping: a60), UInt32(clamping: a300))
     }
 }

@@ -130,6 +130,9 @@ public final class ProcessTable {
         self.pageSizeKiB = pageSizeKiB
         self.descriptorLimit = max(0, descriptorLimit)
         directory = DirectoryStream(procRoot)
+        // Storage of its own from the start: an empty array is the runtime's shared empty
+        // storage, a page of its own that each scan's look at its count would touch.
+        exited.reserveCapacity(16)
     }
 
     deinit {
@@ -184,7 +187,7 @@ public final class ProcessTable {
     public func scan(_ buffer: ReadBuffer, counters: TaskCounters? = nil, refresh: Bool = true, idle: IdleSkip? = nil) -> Bool {
         scanCount &+= 1
         checkFileSystem()
-        exited.removeAll(keepingCapacity: true)
+        if !exited.isEmpty { exited.removeAll(keepingCapacity: true) }   // empty: no memmove call
         if refresh { refreshCount &+= 1 }
         skipIdle = refresh && keepsDescriptors ? idle : nil
         accountedThisScan = 0
@@ -340,13 +343,16 @@ public final class ProcessTable {
         swap(&previous, &processes)
         swap(&previousDescriptors, &descriptors)
         swap(&previousIndexByPid, &indexByPid)
-        processes.removeAll(keepingCapacity: true)
-        descriptors.removeAll(keepingCapacity: true)
+        // Each only when there is something to do: on an empty array, removeAll(keepingCapacity:)
+        // is still a call into memmove and reserveCapacity an allocation (of the shared empty
+        // storage's replacement), every scan of an empty table.
+        if !processes.isEmpty { processes.removeAll(keepingCapacity: true) }
+        if !descriptors.isEmpty { descriptors.removeAll(keepingCapacity: true) }
         indexByPid.removeAll()
-        matched.removeAll(keepingCapacity: true)
+        if !matched.isEmpty { matched.removeAll(keepingCapacity: true) }
         for _ in 0..<previous.count { matched.append(false) }
-        processes.reserveCapacity(previous.count)
-        descriptors.reserveCapacity(previous.count)
+        if processes.capacity < previous.count { processes.reserveCapacity(previous.count) }
+        if descriptors.capacity < previous.count { descriptors.reserveCapacity(previous.count) }
         runningCount = 0
         skippedCount = 0
     }

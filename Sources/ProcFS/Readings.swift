@@ -42,7 +42,13 @@ public struct MemInfo: Equatable, Sendable {
     public var memTotal: UInt64 = 0
     public var memFree: UInt64 = 0
     /// MemAvailable (Linux ≥ 3.14); nil when absent.
-    public var memAvailable: UInt64?
+    public var memAvailable: UInt64? {
+        get { availableKiB == .max ? nil : availableKiB }
+        set { availableKiB = newValue.map { Swift.min($0, .max - 1) } ?? .max }
+    }
+    /// MemAvailable, `.max` when absent: an optional's tag byte made the reading 136 bytes,
+    /// and every copy of one over 128 bytes was a call into glibc's memmove (its own pages).
+    private var availableKiB: UInt64 = .max
     public var buffers: UInt64 = 0
     public var cached: UInt64 = 0
     public var swapCached: UInt64 = 0

@@ -93,7 +93,11 @@ public final class Sampler {
         latest.cpuHistory.reserveCapacity(Snapshot.historyLength)
         latest.iowaitHistory.reserveCapacity(Snapshot.historyLength)
         latest.memoryHistory.reserveCapacity(Snapshot.historyLength)
+        // Storage of their own, even while empty: the runtime's shared empty storage is a page
+        // of its own, touched each time a sample looks at an empty list's count.
         latest.exits.reserveCapacity(Snapshot.maximumExits)
+        latest.topCPU.reserveCapacity(Snapshot.maximumTopEntries)
+        latest.topMemory.reserveCapacity(Snapshot.maximumTopEntries)
         latest.disks.reserveCapacity(Snapshot.maximumDisks)
         latest.diskIO.reserveCapacity(Snapshot.maximumDiskDevices)
         latest.temperatures.reserveCapacity(Snapshot.maximumSensors)
@@ -160,7 +164,7 @@ public final class Sampler {
 
     private static func write(_ snapshot: inout Snapshot, unchanged: SnapshotSections,
                               to writer: SnapshotWriter) -> Result<Void, SnapshotWriteError> {
-        writer.write(snapshot, unchanged: unchanged)
+        writer.write(lending: &snapshot, unchanged: unchanged)
     }
 
     /// The sample, into the snapshot held for its whole length (one exclusive access, where

@@ -90,6 +90,14 @@ public final class SnapshotWriter {
     /// write (the sampler's parts carried over between measurements); their sections are
     /// copied from the last encoding.
     public func write(_ snapshot: Snapshot, unchanged: SnapshotSections = []) -> Result<Void, SnapshotWriteError> {
+        var lent = snapshot
+        return write(lending: &lent, unchanged: unchanged)
+    }
+
+    /// ``write(_:unchanged:)`` of a snapshot lent by address and left as it is: the sampler's,
+    /// kept in its object, which a value argument would first copy whole (288 bytes, through
+    /// glibc's memmove; ``Snapshot/encode(_:into:cache:unchanged:)``).
+    public func write(lending snapshot: inout Snapshot, unchanged: SnapshotSections = []) -> Result<Void, SnapshotWriteError> {
         writesSincePathCheck &+= 1
         let check = changes?.takeRuntimeMove(directory: directory.descriptor.rawValue) ?? true
             || writesSincePathCheck >= SnapshotWriter.pathCheckWrites || pathLost
@@ -104,7 +112,7 @@ public final class SnapshotWriter {
             }
             pathLost = false
         }
-        length = snapshot.encode(into: buffer, cache: sections, unchanged: unchanged)
+        length = Snapshot.encode(&snapshot, into: buffer, cache: sections, unchanged: unchanged)
         if spare >= 0 && published >= 0 && exchanges {
             if exchangeIntoPlace() { return .success(()) }
             // A file was removed or replaced behind our back, or the file system cannot

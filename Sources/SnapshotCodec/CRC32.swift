@@ -27,11 +27,9 @@ public enum CRC32 {
         if start > 0 {
             // The fold's at most 15 bytes left: bit by bit (about 30 instructions a byte), so
             // that a checksum leaves the table's page alone; at one a second, a page not
-            // touched is a TLB miss saved (docs/performance.md, "The fifth pass").
-            for byte in rest {
-                c ^= UInt32(byte)
-                for _ in 0..<8 { c = (c >> 1) ^ (0xEDB8_8320 & (0 &- (c & 1))) }
-            }
+            // touched is a TLB miss saved (docs/performance.md, "The fifth pass"). In C, where
+            // the loop is kept from being vectorised (its constants would be a page again).
+            if let tail = rest.baseAddress { c = ccrc32_bits(tail, rest.count, c) }
         } else {
             table.withUnsafeBufferPointer { t in
                 for byte in rest { c = t[Int(UInt8(truncatingIfNeeded: c) ^ byte)] ^ (c >> 8) }

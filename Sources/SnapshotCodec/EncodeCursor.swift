@@ -1,10 +1,13 @@
+import CDirect
+
 /// Little-endian writes into memory the caller owns, for the snapshot encoder.
 ///
 /// Where `[UInt8].append` checks uniqueness and capacity per byte (about half of a
 /// sample's encoding instructions in the sampler, callgrind), this stores each integer at
 /// once and copies the history series whole. Every store is still checked against the
 /// capacity: the section limits bound the output, and a wrong limit traps here instead of
-/// writing past the buffer.
+/// writing past the buffer. Copies go through `cdirect_copy`, not memmove: glibc's memmove
+/// and its IFUNC stub were pages of their own in each sample.
 struct EncodeCursor {
     let base: UnsafeMutableRawPointer
     let capacity: Int
@@ -48,7 +51,7 @@ struct EncodeCursor {
         values.withUnsafeBufferPointer { source in
             let slice = UnsafeBufferPointer(rebasing: source[range])
             #if _endian(little)
-            if let from = slice.baseAddress { (base + at).copyMemory(from: from, byteCount: slice.count &* size) }
+            if let from = slice.baseAddress { cdirect_copy(base + at, from, slice.count &* size) }
             #else
             for (i, v) in slice.enumerated() { base.storeBytes(of: v.littleEndian, toByteOffset: at &+ i &* size, as: T.self) }
             #endif
@@ -60,7 +63,7 @@ struct EncodeCursor {
     mutating func append(_ bytes: [UInt8], count n: Int) {
         let at = reserve(n)
         bytes.withUnsafeBufferPointer { source in
-            if n > 0, let from = source.baseAddress { (base + at).copyMemory(from: from, byteCount: n) }
+            if n > 0, let from = source.baseAddress { cdirect_copy(base + at, from, n) }
         }
     }
 
@@ -68,7 +71,7 @@ struct EncodeCursor {
     @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         let at = reserve(bytes.count)
-        if let from = bytes.baseAddress { (base + at).copyMemory(from: from, byteCount: bytes.count) }
+        if let from = bytes.baseAddress { cdirect_copy(base + at, from, bytes.count) }
     }
 
     /// `n` zero bytes.

@@ -22,6 +22,17 @@ extension Snapshot {
     /// its section was last encoded with this cache), and the sections of the parts a cache
     /// holds that are encoded kept in it.
     public func encode(into buffer: UnsafeMutableRawBufferPointer, cache: SectionCache?, unchanged: SnapshotSections) -> Int {
+        var lent = self
+        return Snapshot.encode(&lent, into: buffer, cache: cache, unchanged: unchanged)
+    }
+
+    /// ``encode(into:cache:unchanged:)`` of a snapshot lent by address, not changed: the
+    /// sampler's, kept in its sampler object. A value argument read from an object's (or an
+    /// inout's) storage is first copied whole, 288 bytes through glibc's memmove, whose
+    /// pages were then a sample's only reason to enter it; an inout one is not, nor are the
+    /// sections' (they take it inout for the same reason).
+    public static func encode(_ s: inout Snapshot, into buffer: UnsafeMutableRawBufferPointer, cache: SectionCache?,
+                              unchanged: SnapshotSections) -> Int {
         precondition(buffer.count >= SnapshotFormat.maximumV3Size, "a snapshot buffer holds maximumV3Size bytes")
         var b = EncodeCursor(buffer)
 
@@ -30,27 +41,27 @@ extension Snapshot {
         b.appendLE(SnapshotFormat.version)
         b.appendLE(UInt16(SnapshotFormat.headerLength))
         b.appendLE(UInt32(0))         // total length
-        b.appendLE(sequence)
+        b.appendLE(s.sequence)
         b.appendLE(UInt32(0))         // checksum
         b.appendLE(UInt32(0))         // flags
 
-        MetaSection.encode(self, into: &b)
-        if available.contains(.uptime) { UptimeSection.encode(self, into: &b) }
-        if available.contains(.cpu) { CPUSection.encode(self, into: &b) }
-        if available.contains(.memory) { MemorySection.encode(self, into: &b) }
-        PressureSection.encode(self, into: &b)
-        if available.contains(.load) { LoadSection.encode(self, into: &b) }
-        if available.contains(.processes) { ProcessesSection.encode(self, into: &b) }
-        if available.contains(.battery) { BatterySection.encode(self, into: &b) }
-        if available.contains(.top) { TopSection.encode(self, into: &b) }
-        if available.contains(.exits) { ExitsSection.encode(self, into: &b) }
+        MetaSection.encode(&s, into: &b)
+        if s.available.contains(.uptime) { UptimeSection.encode(&s, into: &b) }
+        if s.available.contains(.cpu) { CPUSection.encode(&s, into: &b) }
+        if s.available.contains(.memory) { MemorySection.encode(&s, into: &b) }
+        PressureSection.encode(&s, into: &b)
+        if s.available.contains(.load) { LoadSection.encode(&s, into: &b) }
+        if s.available.contains(.processes) { ProcessesSection.encode(&s, into: &b) }
+        if s.available.contains(.battery) { BatterySection.encode(&s, into: &b) }
+        if s.available.contains(.top) { TopSection.encode(&s, into: &b) }
+        if s.available.contains(.exits) { ExitsSection.encode(&s, into: &b) }
         // The parts a cache may hold, one slot each (SectionCache).
-        encodeSection(0, .sampler, &b, cache, unchanged, SamplerSection.encode)
-        encodeSection(1, .network, &b, cache, unchanged, NetworkSection.encode)
-        encodeSection(2, .disks, &b, cache, unchanged, DisksSection.encode)
-        encodeSection(3, .diskIO, &b, cache, unchanged, DiskIOSection.encode)
-        encodeSection(4, .temperature, &b, cache, unchanged, TemperatureSection.encode)
-        encodeSection(5, .frequency, &b, cache, unchanged, FrequencySection.encode)
+        encodeSection(&s, 0, .sampler, &b, cache, unchanged, SamplerSection.encode)
+        encodeSection(&s, 1, .network, &b, cache, unchanged, NetworkSection.encode)
+        encodeSection(&s, 2, .disks, &b, cache, unchanged, DisksSection.encode)
+        encodeSection(&s, 3, .diskIO, &b, cache, unchanged, DiskIOSection.encode)
+        encodeSection(&s, 4, .temperature, &b, cache, unchanged, TemperatureSection.encode)
+        encodeSection(&s, 5, .frequency, &b, cache, unchanged, FrequencySection.encode)
 
         b.storeLE(UInt32(b.count), at: SnapshotFormat.totalLengthOffset)
         b.storeLE(CRC32.checksum(b.bytes(from: SnapshotFormat.headerLength)), at: SnapshotFormat.checksumOffset)
@@ -60,12 +71,13 @@ extension Snapshot {
     /// The section of `part`, when available: copied from the cache's `slot` when the part is
     /// unchanged and the slot holds it, else encoded by `encode` (and kept in the slot).
     @inline(__always)
-    private func encodeSection(_ slot: Int, _ part: SnapshotSections, _ b: inout EncodeCursor, _ cache: SectionCache?,
-                               _ unchanged: SnapshotSections, _ encode: (Snapshot, inout EncodeCursor) -> Void) {
-        guard available.contains(part) else { return }
+    private static func encodeSection(_ s: inout Snapshot, _ slot: Int, _ part: SnapshotSections, _ b: inout EncodeCursor,
+                                      _ cache: SectionCache?, _ unchanged: SnapshotSections,
+                                      _ encode: (inout Snapshot, inout EncodeCursor) -> Void) {
+        guard s.available.contains(part) else { return }
         if let cache, unchanged.contains(part), cache.copy(slot, to: &b) { return }
         let start = b.count
-        encode(self, &b)
+        encode(&s, &b)
         cache?.keep(slot, b.bytes(from: start))
     }
 

@@ -1,5 +1,5 @@
 import XCTest
-import ProcFS
+@testable import ProcFS
 
 final class ByteScannerTests: XCTestCase {
     private func unsigned(_ text: String) -> (UInt64?, Int) {
@@ -96,5 +96,66 @@ final class ByteScannerTests: XCTestCase {
             XCTAssertEqual(s.unsigned(), 12345)
             XCTAssertTrue(s.isAtEnd)
         }
+    }
+
+    func testSkipLineStopsJustAfterTheFirstNewlineAtEveryOffsetAndLength() {
+        // Eight bytes at a time: the newline in every place of a word, in the tail shorter than
+        // a word, none at all; high bytes (0x80, 0xFF) and 0x0B beside it, which a wrong
+        // word test would take for a newline or let hide one.
+        for length in 0...40 {
+            for newline in [-1] + Array(0..<max(length, 1)) where newline < length {
+                for filler: UInt8 in [0x41, 0x80, 0xFF, 0x0B, 0x09, 0x00] {
+                    var bytes = [UInt8](repeating: filler, count: length)
+                    if newline >= 0 { bytes[newline] = 0x0A }
+                    if newline >= 0 && newline + 3 < length { bytes[newline + 3] = 0x0A }   // a second one after it
+                    for start in 0...min(2, length) {
+                        let expected = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? length
+                        bytes.withUnsafeBytes { raw in
+                            var s = ByteScanner(raw, position: start)
+                            s.skipLine()
+                            XCTAssertEqual(s.position, expected, "length \(length), newline at \(newline), filler \(filler), from \(start)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func testAWordLiteralIsConsumedWholeOrNotAtAll() {
+        func consume(_ text: String, at start: Int = 0, _ take: (inout ByteScanner) -> Bool) -> (Bool, Int) {
+            withBytes(text) { bytes in
+                var s = ByteScanner(bytes, position: start)
+                return (take(&s), s.position)
+            }
+        }
+        let running: (inout ByteScanner) -> Bool = { $0.consume("procs_running ", low: 0x7572_5F73_636F_7270, high: 0x0000_2067_6E69_6E6E) }
+        let cpu: (inout ByteScanner) -> Bool = { $0.consume("cpu", low: 0x0000_0000_0075_7063) }
+        // Sixteen bytes or more left: compared by words.
+        XCTAssertEqual(consume("procs_running 3\nprocs_blocked 0\n", running).1, 14)
+        XCTAssertEqual(consume("procs_runninG 3\nprocs_blocked 0\n", running).0, false)
+        XCTAssertEqual(consume("procs_blocked 0\nprocs_running 3\n", running).1, 0, "not consumed: the cursor stays")
+        XCTAssertEqual(consume("cpu  1 2 3 4 5 6 7 8\n", cpu).1, 3)
+        XCTAssertEqual(consume("cpx  1 2 3 4 5 6 7 8\n", cpu).0, false)
+        XCTAssertEqual(consume("xxcpu0 1 2 3 4 5 6 7 8\n", at: 2, cpu).1, 5)
+        // Near the end: byte by byte, the same answers.
+        XCTAssertEqual(consume("procs_running 3", running).1, 14)
+        XCTAssertEqual(consume("procs_running", running).0, false, "shorter than the literal")
+        XCTAssertEqual(consume("procs_runnin_ 3", running).0, false)
+        XCTAssertEqual(consume("cpu", cpu).1, 3)
+        XCTAssertEqual(consume("cp", cpu).0, false)
+        XCTAssertEqual(consume("cpX1", cpu).0, false)
+    }
+
+    func testTheSamplersWordLiteralsSpellTheirText() {
+        // Release builds never look at the literal: the words are what is compared. Each
+        // call checks them in a debug build; these are the ones /proc/stat and
+        // /proc/pressure/memory are read with, and what a wrong word looks like.
+        XCTAssertTrue(ByteScanner.spells("cpu", 0x0000_0000_0075_7063, 0))
+        XCTAssertTrue(ByteScanner.spells("processes ", 0x6573_7365_636F_7270, 0x0000_0000_0000_2073))
+        XCTAssertTrue(ByteScanner.spells("avg300=", 0x003D_3030_3367_7661, 0))
+        XCTAssertFalse(ByteScanner.spells("cpu", 0x0000_0000_0075_7064, 0))
+        XCTAssertFalse(ByteScanner.spells("cpu", 0x0000_0001_0075_7063, 0), "a byte past the literal")
+        XCTAssertFalse(ByteScanner.spells("processes ", 0x6573_7365_636F_7270, 0), "the second word missing")
+        XCTAssertFalse(ByteScanner.spells("seventeen letters", 0, 0), "longer than two words")
     }
 }

@@ -118,6 +118,25 @@ final class CPUStatReaderTests: XCTestCase {
         }
     }
 
+    func testAReadingWithFewerCoresThanTheLastKeepsOnlyItsOwn() throws {
+        // Cores are written over in place: a reading with fewer (a CPU taken offline) must
+        // not keep the last reading's extra ones, nor one with more lose any.
+        var stat = CPUStat()
+        func parse(_ cores: Int, base: UInt64) -> Bool {
+            var text = "cpu  1 2 3 4\n"
+            for i in 0..<cores { text += "cpu\(i) \(base + UInt64(i)) 0 0 9\n" }
+            text += "intr 5 0 0\nprocesses 77\n"
+            return withBytes(text) { CPUStatReader.parse($0, into: &stat) }
+        }
+        XCTAssertTrue(parse(4, base: 10))
+        XCTAssertEqual(stat.cores.map(\.user), [10, 11, 12, 13])
+        XCTAssertTrue(parse(2, base: 20))
+        XCTAssertEqual(stat.cores.map(\.user), [20, 21])
+        XCTAssertTrue(parse(3, base: 30))
+        XCTAssertEqual(stat.cores.map(\.user), [30, 31, 32])
+        XCTAssertEqual(stat.forks, 77)
+    }
+
     func testUnparsableRereadReturnsNilAndKeepsThePreviousReading() throws {
         let root = try makeTemporaryProcRoot()
         try writeFile(root + "/stat", "cpu  1 2 3 4\ncpu0 1 2 3 4\nbtime 7\n")

@@ -184,6 +184,27 @@ final class MemInfoReaderTests: XCTestCase {
         XCTAssertEqual(reader.fullParses, 3)
     }
 
+    func testAnotherKeyOfTheSameLengthAtAKeptPlaceIsNotReadInPlace() throws {
+        // The in-place reading compares each line's key with the bytes the whole parse saw
+        // there: a key changed in one letter (or its colon) at the same offset is not taken
+        // for the kept one, and the whole parse then finds it missing.
+        for (from, to) in [("Buffers:", "Buffets:"), ("Buffers:", "Buffers "), ("MemAvailable:", "MemAvailablE:"),
+                           ("SReclaimable:", "SReclaimablx:")] {
+            let root = try makeTemporaryProcRoot()
+            let path = root + "/meminfo"
+            let before = kernelText(kept)
+            try writeFile(path, before)
+            let reader = MemInfoReader(procRoot: root)
+            let buffer = ReadBuffer()
+            _ = reader.update(buffer)
+            let after = before.replacingOccurrences(of: from, with: to)
+            XCTAssertNotEqual(after, before)
+            try writeFile(path, after)
+            XCTAssertEqual(reader.update(buffer), try parsedWhole(after), "\(from) → \(to)")
+            XCTAssertEqual(reader.fullParses, 2, "\(from) → \(to): read whole again")
+        }
+    }
+
     func testAKeyInsideAnotherKeyAtTheOldPlaceIsNotTakenForIt() throws {
         // "Cached:" used to start a line; now the same offset is inside "SwapCached:" (the
         // lines before it shortened by four bytes), and only a whole parse tells them apart.

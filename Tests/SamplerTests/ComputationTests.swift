@@ -41,6 +41,12 @@ final class ComputationTests: XCTestCase {
         XCTAssertEqual(history, (1...59).map { Permyriad($0) })
         for v in 60...75 { history.appendPoint(Permyriad(v)) }
         XCTAssertEqual(history, (16...75).map { Permyriad($0) })
+        // Moved in place once full, yet a copy taken before (a snapshot lent elsewhere) keeps
+        // what it had: the move is made on the history's own storage only.
+        let copy = history
+        history.appendPoint(76)
+        XCTAssertEqual(copy, (16...75).map { Permyriad($0) })
+        XCTAssertEqual(history, (17...76).map { Permyriad($0) })
         // A history longer than its length (decoded from elsewhere) is cut to it.
         var long = [UInt32](repeating: 7, count: 70)
         long.appendPoint(8)

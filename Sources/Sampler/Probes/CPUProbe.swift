@@ -43,15 +43,21 @@ struct CPUProbe {
         s.bootTime = stat.bootTime
         s.runningCount = stat.procsRunning
         var ticksPerCore: UInt64 = 0
-        s.coreBusy.removeAll(keepingCapacity: true)
+        // Written over in place and cut only when there are fewer cores: removeAll(keepingCapacity:)
+        // was a call into glibc's memmove (of nothing) each sample.
+        let cores = min(stat.cores.count, Snapshot.maximumCores)
+        if s.coreBusy.count != cores {
+            s.coreBusy.removeAll(keepingCapacity: true)
+            s.coreBusy.append(contentsOf: repeatElement(0, count: cores))
+        }
         if havePrevious {
             s.available.insert(.cpu)
             s.cpuBusy = CPUUsage.busy(from: previousStat.total, to: stat.total)
             s.cpuIOWait = CPUUsage.iowait(from: previousStat.total, to: stat.total)
-            for i in 0..<min(stat.cores.count, Snapshot.maximumCores) {
+            for i in 0..<cores {
                 let core = stat.cores[i]
                 let before = i < previousStat.cores.count ? previousStat.cores[i] : core
-                s.coreBusy.append(CPUUsage.busy(from: before, to: core))
+                s.coreBusy[i] = CPUUsage.busy(from: before, to: core)
             }
             ticksPerCore = stat.ticksPerCore(since: previousStat)
             let now = stat.total.user &+ stat.total.nice &+ stat.total.system
@@ -62,7 +68,7 @@ struct CPUProbe {
         } else {
             processTicks = 0
             s.cpuBusy = 0; s.cpuIOWait = 0
-            for _ in 0..<min(stat.cores.count, Snapshot.maximumCores) { s.coreBusy.append(0) }
+            for i in 0..<cores { s.coreBusy[i] = 0 }
         }
         lastTotal = stat.total
         havePrevious = true

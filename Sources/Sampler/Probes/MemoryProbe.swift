@@ -16,9 +16,9 @@ struct MemoryProbe {
 
     /// Fills the memory part; returns how much MemAvailable rose since the last sample (KiB).
     mutating func sample(into s: inout Snapshot, buffer: ReadBuffer) -> UInt64 {
-        guard let info = reader.update(buffer) else { return 0 }
+        guard reader.refresh(buffer) else { return 0 }
         s.available.insert(.memory)
-        s.memory = MemoryBreakdown.figures(info, useMemAvailable: useMemAvailable)
+        s.memory = MemoryBreakdown.figures(reader.reading, useMemAvailable: useMemAvailable)
         let available = s.memory.available
         var rise: UInt64 = 0
         if let before = previousAvailableKiB, available > before { rise = available - before }

@@ -2,7 +2,7 @@
 enum BatterySection {
     static let size = 1 + 1 + 2 + 4 + 4
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.battery) { b in
             b.append(s.battery.count)
             b.append(s.battery.state.rawValue)

@@ -3,7 +3,7 @@
 enum CPUSection {
     static let maximumSize = 2 + 2 + 2 + 2 * Snapshot.maximumCores + 1 + 4 * Snapshot.historyLength
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.cpu) { b in
             b.appendLE(s.cpuBusy)
             b.appendLE(s.cpuIOWait)

@@ -3,7 +3,7 @@
 enum DiskIOSection {
     static let maximumSize = 1 + Snapshot.maximumDiskDevices * (1 + Snapshot.maximumInterfaceNameLength + 4 * 8)
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.diskIO) { b in
             b.appendList(s.diskIO, maximum: Snapshot.maximumDiskDevices) { b, d in
                 b.appendShortBytes(d.device, maximum: Snapshot.maximumInterfaceNameLength)

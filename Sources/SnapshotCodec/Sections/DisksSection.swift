@@ -3,7 +3,7 @@
 enum DisksSection {
     static let maximumSize = 1 + Snapshot.maximumDisks * (1 + Snapshot.maximumPathLength + 3 * 8)
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.disks) { b in
             b.appendList(s.disks, maximum: Snapshot.maximumDisks) { b, d in
                 b.appendShortBytes(d.mount, maximum: Snapshot.maximumPathLength)

@@ -2,7 +2,7 @@
 enum ExitsSection {
     static let maximumSize = 1 + Snapshot.maximumExits * (SnapshotFormat.exitEntryFixedLength + Snapshot.maximumNameLength)
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.exits) { b in b.appendExits(s.exits) }
     }
 

@@ -2,7 +2,7 @@
 enum FrequencySection {
     static let size = 2 * 4
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.frequency) { b in
             b.appendLE(s.cpuMHzAverage)
             b.appendLE(s.cpuMHzMaximum)

@@ -2,7 +2,7 @@
 enum LoadSection {
     static let size = 3 * 4
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.load) { b in
             b.appendLE(s.load1)
             b.appendLE(s.load5)

@@ -2,7 +2,7 @@
 enum MemorySection {
     static let maximumSize = 10 * 8 + 1 + 2 * Snapshot.historyLength
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.memory) { b in
             let m = s.memory
             b.appendLE(m.total)

@@ -3,7 +3,7 @@
 enum MetaSection {
     static let size = 8 + 4 + 4
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.meta) { b in
             b.appendLE(s.timestampMs)
             b.appendLE(s.intervalMs)

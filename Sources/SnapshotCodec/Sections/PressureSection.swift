@@ -3,7 +3,7 @@
 enum PressureSection {
     static let size = 2
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         guard let pressure = s.memoryPressure else { return }
         b.appendSection(.pressure) { b in b.appendLE(pressure) }
     }

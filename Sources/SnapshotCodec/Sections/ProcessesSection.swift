@@ -2,7 +2,7 @@
 enum ProcessesSection {
     static let size = 4 + 4
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.processes) { b in
             b.appendLE(s.processCount)
             b.appendLE(s.runningCount)

@@ -5,7 +5,7 @@ enum TemperatureSection {
     static let maximumSize = 1 + Snapshot.maximumSensors
         * (1 + Snapshot.maximumInterfaceNameLength + 1 + Snapshot.maximumPathLength + 3 * 4 + 1)
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.temperature) { b in
             b.appendList(s.temperatures, maximum: Snapshot.maximumSensors) { b, t in
                 b.appendShortBytes(t.chip, maximum: Snapshot.maximumInterfaceNameLength)

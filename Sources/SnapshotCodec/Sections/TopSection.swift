@@ -4,7 +4,7 @@ enum TopSection {
     static let maximumSize = 2 * (1 + Snapshot.maximumTopEntries
                                   * (SnapshotFormat.processEntryFixedLength + Snapshot.maximumNameLength))
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.top) { b in
             b.appendProcesses(s.topCPU)
             b.appendProcesses(s.topMemory)

@@ -2,7 +2,7 @@
 enum UptimeSection {
     static let size = 8 + 8
 
-    static func encode(_ s: Snapshot, into b: inout EncodeCursor) {
+    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.uptime) { b in
             b.appendLE(s.bootTime)
             b.appendLE(s.uptimeCentiseconds)

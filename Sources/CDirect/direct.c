@@ -1,0 +1,1 @@
+// The functions are static inline in include/CDirect.h; SwiftPM wants a source file.
