@@ -184,19 +184,25 @@ final class MemInfoReaderTests: XCTestCase {
         XCTAssertEqual(reader.fullParses, 3)
     }
 
+    /// A reader that has read `text` once (a whole parse), the file at `path` for the test to rewrite.
+    private func readerAfterAWholeParse(of text: String) throws -> (MemInfoReader, ReadBuffer, path: String) {
+        let root = try makeTemporaryProcRoot()
+        let path = root + "/meminfo"
+        try writeFile(path, text)
+        let reader = MemInfoReader(procRoot: root)
+        let buffer = ReadBuffer()
+        _ = reader.update(buffer)
+        return (reader, buffer, path)
+    }
+
     func testAnotherKeyOfTheSameLengthAtAKeptPlaceIsNotReadInPlace() throws {
         // The in-place reading compares each line's key with the bytes the whole parse saw
         // there: a key changed in one letter (or its colon) at the same offset is not taken
         // for the kept one, and the whole parse then finds it missing.
         for (from, to) in [("Buffers:", "Buffets:"), ("Buffers:", "Buffers "), ("MemAvailable:", "MemAvailablE:"),
                            ("SReclaimable:", "SReclaimablx:")] {
-            let root = try makeTemporaryProcRoot()
-            let path = root + "/meminfo"
             let before = kernelText(kept)
-            try writeFile(path, before)
-            let reader = MemInfoReader(procRoot: root)
-            let buffer = ReadBuffer()
-            _ = reader.update(buffer)
+            let (reader, buffer, path) = try readerAfterAWholeParse(of: before)
             let after = before.replacingOccurrences(of: from, with: to)
             XCTAssertNotEqual(after, before)
             try writeFile(path, after)
@@ -208,13 +214,8 @@ final class MemInfoReaderTests: XCTestCase {
     func testAKeyInsideAnotherKeyAtTheOldPlaceIsNotTakenForIt() throws {
         // "Cached:" used to start a line; now the same offset is inside "SwapCached:" (the
         // lines before it shortened by four bytes), and only a whole parse tells them apart.
-        let root = try makeTemporaryProcRoot()
-        let path = root + "/meminfo"
         let before = kernelText(kept)
-        try writeFile(path, before)
-        let reader = MemInfoReader(procRoot: root)
-        let buffer = ReadBuffer()
-        _ = reader.update(buffer)
+        let (reader, buffer, path) = try readerAfterAWholeParse(of: before)
         let cachedOffset = try XCTUnwrap(before.range(of: "\nCached:")).lowerBound.utf16Offset(in: before) + 1
         var lines = before.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // Make the line before Cached four bytes shorter and put SwapCached where Cached was:
