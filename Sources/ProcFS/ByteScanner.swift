@@ -155,7 +155,17 @@ public struct ByteScanner {
         assert(ByteScanner.spells(literal, low, high), "the words do not spell \(literal)")
         let n = literal.utf8CodeUnitCount
         guard n <= 16 else { return consume(literal) }
-        guard position &+ n <= bytes.count, let base = bytes.baseAddress else { return false }
+        guard startsWith(low: low, high: high, count: n) else { return false }
+        position &+= n
+        return true
+    }
+
+    /// Whether the `n` (at most 16) bytes at the cursor are the ones packed in `low` and
+    /// `high` as ``words(_:)`` packs them; the cursor does not move. Two word compares where
+    /// 16 bytes are left, byte by byte nearer the end.
+    @inline(__always)
+    public func startsWith(low: UInt64, high: UInt64, count n: Int) -> Bool {
+        guard n <= 16, position &+ n <= bytes.count, let base = bytes.baseAddress else { return false }
         if bytes.count &- position >= 16 {
             let mask0: UInt64 = n >= 8 ? ~0 : (1 << (8 &* UInt64(n))) &- 1
             guard UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self)) & mask0 == low else { return false }
@@ -163,15 +173,32 @@ public struct ByteScanner {
                 let mask1: UInt64 = n >= 16 ? ~0 : (1 << (8 &* UInt64(n &- 8))) &- 1
                 guard UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position &+ 8, as: UInt64.self)) & mask1 == high else { return false }
             }
-        } else {
-            // Near the end: byte by byte, still from the words.
-            for i in 0..<n {
-                let expected = UInt8(truncatingIfNeeded: (i < 8 ? low : high) >> (8 &* UInt64(i & 7)))
-                if base.load(fromByteOffset: position &+ i, as: UInt8.self) != expected { return false }
-            }
+            return true
         }
-        position &+= n
+        return startsWithNearTheEnd(low: low, high: high, count: n)
+    }
+
+    /// ``startsWith(low:high:count:)`` byte by byte, where fewer than 16 bytes are left: one
+    /// copy, out of the callers' code (their lines run every sample, this seldom).
+    @inline(never)
+    private func startsWithNearTheEnd(low: UInt64, high: UInt64, count n: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        for i in 0..<n {
+            let expected = UInt8(truncatingIfNeeded: (i < 8 ? low : high) >> (8 &* UInt64(i & 7)))
+            if base.load(fromByteOffset: position &+ i, as: UInt8.self) != expected { return false }
+        }
         return true
+    }
+
+    /// The first 16 bytes of `bytes` (fewer: zeros past them) as two little-endian words:
+    /// bytes 0…7, 8…15.
+    public static func words(_ bytes: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
+        var words: (low: UInt64, high: UInt64) = (0, 0)
+        for i in 0..<Swift.min(bytes.count, 16) {
+            let byte = UInt64(bytes[i]) << (8 * UInt64(i & 7))
+            if i < 8 { words.low |= byte } else { words.high |= byte }
+        }
+        return words
     }
 
     /// Whether `low` and `high` hold the bytes of `literal` (at most 16), little-endian, and
@@ -179,12 +206,8 @@ public struct ByteScanner {
     static func spells(_ literal: StaticString, _ low: UInt64, _ high: UInt64) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard n <= 16 else { return false }
-        var words: (UInt64, UInt64) = (0, 0)
-        for i in 0..<n {
-            let byte = UInt64(literal.utf8Start[i]) << (8 * UInt64(i & 7))
-            if i < 8 { words.0 |= byte } else { words.1 |= byte }
-        }
-        return words == (low, high)
+        let words = words(UnsafeRawBufferPointer(start: literal.utf8Start, count: n))
+        return words.low == low && words.high == high
     }
 
     /// Consumes `literal` if the bytes at the cursor start with it.

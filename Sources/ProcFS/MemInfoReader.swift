@@ -13,17 +13,13 @@ public final class MemInfoReader {
     }
 
     /// Where each kept key's line began in the last full parse, and what it began with, by
-    /// ``Field``: four words each, the offset (-1 when not seen), the key's length with its
-    /// colon, and the key's bytes (0…7, 8…15, little-endian, zero past the key). The kernel
+    /// ``Field``: four words each, the offset, the key's length with its colon (0: not seen),
+    /// and the key's bytes as ``ByteScanner/words(_:)`` packs them. The kernel
     /// pads every figure to eight digits, so the lines keep their places until one outgrows
     /// that: a reading first looks for the keys there (``parseInPlace``), which reads 16 lines
     /// instead of scanning 26 (12,100 → about 1,500 instructions a sample), and compares each
     /// key with the words kept here rather than its literal (read-only data: a page a sample).
-    @exclusivity(unchecked) private var places = MemInfoReader.noPlaces   // one thread's, read once a sample
-    private static var noPlaces: [Int64] { [Int64](unsafeUninitializedCapacity: 4 * Field.count) { b, n in
-        for i in 0..<Field.count { b[4 * i] = -1; b[4 * i + 1] = 0; b[4 * i + 2] = 0; b[4 * i + 3] = 0 }
-        n = 4 * Field.count
-    } }
+    @exclusivity(unchecked) private var places = [Int64](repeating: 0, count: 4 * Field.count)   // one thread's, read once a sample
     /// How many readings parsed the whole file rather than the 16 lines in place (the first,
     /// and one each time a line moved): tests and benchmarks.
     public private(set) var fullParses = 0
@@ -50,14 +46,14 @@ public final class MemInfoReader {
     /// Parses the text of /proc/meminfo into `info` (reset first: an absent key stays 0 or nil).
     /// Returns false when there is no `MemTotal:` line.
     public static func parse(_ bytes: UnsafeRawBufferPointer, into info: inout MemInfo) -> Bool {
-        var unused = noPlaces
+        var unused = [Int64](repeating: 0, count: 4 * Field.count)
         return parse(bytes, into: &info, places: &unused)
     }
 
     /// The whole parse; records in `places` where each key's line began, and its key.
     private static func parse(_ bytes: UnsafeRawBufferPointer, into info: inout MemInfo, places: inout [Int64]) -> Bool {
         info = MemInfo()
-        for i in 0..<Field.count { places[4 * i] = -1; places[4 * i + 1] = 0; places[4 * i + 2] = 0; places[4 * i + 3] = 0 }
+        for i in places.indices { places[i] = 0 }
         var sawTotal = false
         var s = ByteScanner(bytes)
         var seen: UInt32 = 0
@@ -69,11 +65,11 @@ public final class MemInfoReader {
             if let key = s.word(), let field = Field(key), let value = s.unsigned() {
                 field.store(value, into: &info)
                 let at = 4 * Int(field.rawValue)
+                let words = ByteScanner.words(key)
                 places[at] = Int64(lineStart)
                 places[at + 1] = Int64(key.count)
-                for i in 0..<key.count {
-                    places[at + 2 + i / 8] |= Int64(key[i]) << (8 * Int64(i % 8))
-                }
+                places[at + 2] = Int64(bitPattern: words.low)
+                places[at + 3] = Int64(bitPattern: words.high)
                 if field == .memTotal { sawTotal = true }
                 seen |= 1 << field.rawValue
                 if seen == Field.all { break }
@@ -90,16 +86,12 @@ public final class MemInfoReader {
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Field.count) { values in
             for i in 0..<Field.count {
                 let start = Int(truncatingIfNeeded: places[4 * i]), length = Int(truncatingIfNeeded: places[4 * i + 1])
-                // Sixteen bytes from the line's start: every kept line is longer than that.
-                guard start >= 0, length > 0, length <= 16, start <= bytes.count &- 16,
+                guard length > 0, start >= 0, start < bytes.count,
                       start == 0 || base.load(fromByteOffset: start &- 1, as: UInt8.self) == 0x0A else { return false }
-                let mask0: UInt64 = length >= 8 ? ~0 : (1 << (8 &* UInt64(length))) &- 1
-                let mask1: UInt64 = length >= 16 ? ~0 : length <= 8 ? 0 : (1 << (8 &* UInt64(length &- 8))) &- 1
-                let word0 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-                let word1 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self))
-                guard word0 & mask0 == UInt64(bitPattern: places[4 * i + 2]),
-                      word1 & mask1 == UInt64(bitPattern: places[4 * i + 3]) else { return false }
-                var s = ByteScanner(bytes, position: start &+ length)
+                var s = ByteScanner(bytes, position: start)
+                guard s.startsWith(low: UInt64(bitPattern: places[4 * i + 2]), high: UInt64(bitPattern: places[4 * i + 3]),
+                                   count: length) else { return false }
+                s.position = start &+ length
                 guard s.current == 0x20 || s.current == 0x09, let value = s.unsigned() else { return false }
                 values[i] = value
             }

@@ -143,12 +143,8 @@ final class MemInfoReaderTests: XCTestCase {
     private func parsedWhole(_ text: String) throws -> MemInfo { try XCTUnwrap(parse(text)) }
 
     func testASecondReadingWithTheSameLayoutReadsTheKeysInPlace() throws {
-        let root = try makeTemporaryProcRoot()
-        let path = root + "/meminfo"
-        try writeFile(path, kernelText(kept))
-        let reader = MemInfoReader(procRoot: root)
-        let buffer = ReadBuffer()
-        XCTAssertEqual(reader.update(buffer), try parsedWhole(kernelText(kept)))
+        let (reader, buffer, path) = try readerAfterAWholeParse(of: kernelText(kept))
+        XCTAssertEqual(reader.reading, try parsedWhole(kernelText(kept)))
         var changed = kept
         changed[1].1 = 23000001   // MemFree: same width
         changed[4].1 = 1348999    // Cached
@@ -160,12 +156,7 @@ final class MemInfoReaderTests: XCTestCase {
     }
 
     func testALineThatMovesIsFoundByAWholeParse() throws {
-        let root = try makeTemporaryProcRoot()
-        let path = root + "/meminfo"
-        try writeFile(path, kernelText(kept))
-        let reader = MemInfoReader(procRoot: root)
-        let buffer = ReadBuffer()
-        _ = reader.update(buffer)
+        let (reader, buffer, path) = try readerAfterAWholeParse(of: kernelText(kept))
         // MemFree outgrows eight digits: every line after it moves by one byte.
         var grown = kept
         grown[1].1 = 123456789
