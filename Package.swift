@@ -71,7 +71,8 @@ let package = Package(
         // The snapshot in Prometheus's text format for node_exporter's textfile collector
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
         .target(name: "PrometheusText", dependencies: ["SnapshotCodec", "UTF8Text"], swiftSettings: functionSections),
-        // renameat2(RENAME_EXCHANGE), which Swift's Glibc module does not declare.
+        // renameat2(RENAME_EXCHANGE), ppoll and SIGIO set-up, and the thread that counts a PSI
+        // trigger's events: what Swift's Glibc module does not declare or the sampler keeps in C.
         .target(name: "CSamplerSys", dependencies: ["CDirect"], cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
         .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys", "CDirect"],
                 swiftSettings: functionSections),

@@ -13,7 +13,7 @@
 #   bar's parts the same, with a renderer's wants file saying cpu, mem, load, battery (the
 #               blocks of bench/footprint.sh and of i3status's config there): network, disks,
 #               disk I/O, temperatures and frequency every 10 s
-# CPU ms/s from /proc/PID/schedstat over S seconds after a 3 s warm-up; medians over rounds.
+# CPU ms/s from /proc/PID/task/*/schedstat (all threads) over S seconds after a 3 s warm-up; medians over rounds.
 # The four wake a quarter of a second apart so that each wakes alone, as the sampler does on
 # a desktop (two programs woken together share warm caches: the second measured up to a third
 # less), and which quarter each has turns from round to round.
@@ -49,7 +49,9 @@ ln -s /proc/net "$work/proc/net"
 # The bar's blocks cpu, mem, load, battery: SnapshotSections cpu 2 + memory 4 + load 8 + battery 32.
 bar_mask=46
 
-cpu_ns() { cut -d' ' -f1 "/proc/$1/schedstat"; }
+# Every thread's (/proc/PID/schedstat is the main thread's alone; the sampler has a second,
+# which waits for its memory-pressure trigger).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { print s }'; }
 results=$work/results
 : >"$results"
 start() {   # start NAME: one of the four programs; its pid in pid[NAME]

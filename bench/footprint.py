@@ -54,8 +54,10 @@ tztime local { format = "%Y-%m-%d %H:%M:%S" }
 
 def cpu_ns(pid):
     try:
-        with open(f"/proc/{pid}/schedstat") as f:
-            return int(f.read().split()[0])
+        # Every thread's (/proc/PID/schedstat is the main thread's alone): the sampler's
+        # pressure-trigger thread counts too.
+        return sum(int(open(f"/proc/{pid}/task/{t}/schedstat").read().split()[0])
+                   for t in os.listdir(f"/proc/{pid}/task"))
     except (OSError, ValueError, IndexError):
         with open(f"/proc/{pid}/stat", "rb") as f:
             data = f.read()
@@ -76,8 +78,9 @@ def counters(pids):
     cpu = [cpu_ns(p) for p in pids]
     switches = 0
     for p in pids:
-        s = status(p)
-        switches += int(s["voluntary_ctxt_switches"]) + int(s["nonvoluntary_ctxt_switches"])
+        for t in os.listdir(f"/proc/{p}/task"):   # every thread's (the PID's own are the main thread's)
+            s = status(f"{p}/task/{t}")
+            switches += int(s["voluntary_ctxt_switches"]) + int(s["nonvoluntary_ctxt_switches"])
     return cpu, switches
 
 

@@ -40,8 +40,10 @@ LINE = re.compile(r"^(?:\[pid\s+)?(\d+)\]?\s+([a-z_0-9]+)\((.*)$")
 def cpu_ns(pid):
     """CPU time of pid in ns: schedstat if the kernel has it, else utime+stime."""
     try:
-        with open(f"/proc/{pid}/schedstat") as f:
-            return int(f.read().split()[0])
+        # Every thread's (/proc/PID/schedstat is the main thread's alone): the sampler's
+        # pressure-trigger thread counts too.
+        return sum(int(open(f"/proc/{pid}/task/{t}/schedstat").read().split()[0])
+                   for t in os.listdir(f"/proc/{pid}/task"))
     except (OSError, ValueError, IndexError):
         with open(f"/proc/{pid}/stat", "rb") as f:
             data = f.read()

@@ -7,6 +7,12 @@
 #include <time.h>
 #include <signal.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/vfs.h>
 #include "CSamplerSys.h"
 #include "CDirect.h"
 
@@ -40,4 +46,82 @@ int csamplersys_signal_when_readable(int fd, void (*handler)(int)) {
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETOWN, getpid()) != 0) return -1;
     return fcntl(fd, F_SETFL, flags | O_ASYNC);
+}
+
+int csamplersys_pressure_trigger_open(const char *path, const char *trigger) {
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct statfs fs;
+    int error = 0;
+    if (fstatfs(fd, &fs) != 0) {
+        error = errno;
+    } else if (fs.f_type != 0x9fa0) {   // PROC_SUPER_MAGIC
+        error = EXDEV;
+    } else {
+        size_t length = strlen(trigger) + 1;
+        ssize_t written;
+        do written = write(fd, trigger, length); while (written < 0 && errno == EINTR);
+        if (written < 0) error = errno;
+        else if ((size_t)written != length) error = EIO;
+    }
+    if (error != 0) {
+        close(fd);
+        return -error;
+    }
+    return fd;
+}
+
+static void *event_watch_run(void *argument) {
+    struct csamplersys_event_watch *watch = argument;
+    struct pollfd p[2] = {{.fd = watch->fd, .events = POLLPRI}, {.fd = watch->stop, .events = POLLIN}};
+    for (;;) {
+        p[0].revents = p[1].revents = 0;
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (p[1].revents != 0 || (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) break;
+        if (p[0].revents & POLLPRI) __atomic_add_fetch(&watch->state, 2, __ATOMIC_RELEASE);
+    }
+    __atomic_or_fetch(&watch->state, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+struct csamplersys_event_watch *csamplersys_event_watch_start(int fd) {
+    struct csamplersys_event_watch *watch = calloc(1, sizeof *watch);
+    if (watch == NULL) return NULL;
+    watch->fd = fd;
+    watch->stop = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (watch->stop < 0) {
+        free(watch);
+        return NULL;
+    }
+    // The thread inherits this mask: every signal blocked, so a process-directed one
+    // (SIGTERM, SIGINT, the inotify descriptor's SIGIO) ends the main thread's sleep.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    int result = pthread_attr_setstacksize(&attributes, 64 * 1024);
+    if (result == 0) result = pthread_create(&watch->thread, &attributes, event_watch_run, watch);
+    if (result != 0) result = pthread_create(&watch->thread, NULL, event_watch_run, watch);   // the default stack
+    pthread_attr_destroy(&attributes);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (result != 0) {
+        close(watch->stop);
+        free(watch);
+        errno = result;
+        return NULL;
+    }
+    return watch;
+}
+
+void csamplersys_event_watch_stop(struct csamplersys_event_watch *watch) {
+    if (watch == NULL) return;
+    uint64_t one = 1;
+    (void)!write(watch->stop, &one, sizeof one);
+    pthread_join(watch->thread, NULL);
+    close(watch->stop);
+    free(watch);
 }

@@ -32,7 +32,7 @@ public final class Sampler {
     @exclusivity(unchecked) private var memory: MemoryProbe
     private let uptime: UptimeProbe
     private let load: LoadProbe
-    private let pressure: PressureProbe
+    @exclusivity(unchecked) private var pressure: PressureProbe
     @exclusivity(unchecked) private var battery: BatteryProbe
     private let processes: ProcessProbe
     @exclusivity(unchecked) private var own = SelfProbe()
@@ -56,9 +56,6 @@ public final class Sampler {
     public let unshownEverySamples: UInt32
     @exclusivity(unchecked) private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32, sampler: UInt32)
         = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
-    /// The kernel recomputes PSI's averages every 2 s: /proc/pressure/memory is read that often.
-    private let pressureEverySamples: UInt32
-    @exclusivity(unchecked) private var pressureAge: UInt32 = .max / 2
     /// The optional parts available at their last measurement, for the samples that skip them.
     @exclusivity(unchecked) private var carriedAvailable: SnapshotSections = []
     /// The optional parts the last sample carried over without measuring them.
@@ -74,7 +71,8 @@ public final class Sampler {
         memory = MemoryProbe(procRoot: procRoot, kernel: kernel)
         uptime = UptimeProbe(procRoot: procRoot, readsThisMachine: configuration.readsThisMachine)
         load = LoadProbe(procRoot: procRoot)
-        pressure = PressureProbe(procRoot: procRoot, kernel: kernel)
+        pressure = PressureProbe(procRoot: procRoot, kernel: kernel, intervalMs: configuration.intervalMs,
+                                 watch: !configuration.once)
         battery = BatteryProbe(sysRoot: configuration.sysRoot)
         processes = ProcessProbe(configuration: configuration)
         disks = DiskProbe(mounts: configuration.measuredDisks)
@@ -87,7 +85,6 @@ public final class Sampler {
         let hz = sysconf(Int32(_SC_CLK_TCK))
         ticksPerSecond = hz > 0 ? UInt64(hz) : 100
         unshownEverySamples = max(1, 10_000 / max(1, configuration.intervalMs))
-        pressureEverySamples = max(1, 2_000 / max(1, configuration.intervalMs))
         latest.intervalMs = configuration.intervalMs
         latest.coreBusy.reserveCapacity(64)
         latest.cpuHistory.reserveCapacity(Snapshot.historyLength)
@@ -115,6 +112,9 @@ public final class Sampler {
 
     /// The process probe (tests).
     var processProbe: ProcessProbe { processes }
+
+    /// The pressure probe (tests: how often it read, whether a trigger stands).
+    var pressureProbe: PressureProbe { pressure }
 
     /// Feeds netlink messages to the network probe (tests: committed dumps stand in for the kernel's).
     public func applyNetlinkMessages(_ bytes: UnsafeRawBufferPointer) { network.apply(messages: bytes) }
@@ -178,12 +178,7 @@ public final class Sampler {
         let availableRise = memory.sample(into: &snapshot, buffer: buffer)
         uptime.sample(into: &snapshot, buffer: buffer)
         let loadAverage = load.sample(into: &snapshot, buffer: buffer)
-        if pressureAge + 1 >= pressureEverySamples {
-            pressure.sample(into: &snapshot, buffer: buffer)
-            pressureAge = 0
-        } else {
-            pressureAge += 1
-        }
+        pressure.sample(into: &snapshot, buffer: buffer)
         battery.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
         // Read before the process scan (/proc/stat by the CPU probe, /proc/loadavg by the load
         // probe): a task created after these reads moves them for the next sample.

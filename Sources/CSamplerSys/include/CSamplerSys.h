@@ -3,6 +3,8 @@
 #ifndef CSAMPLERSYS_H
 #define CSAMPLERSYS_H
 
+#include <pthread.h>
+
 /// renameat2(dirfd, a, dirfd, b, RENAME_EXCHANGE): swaps the two names atomically (both
 /// must exist). 0, or -1 with errno (EINVAL: the file system cannot exchange; ENOENT: one is gone).
 int csamplersys_exchange(int dirfd, const char *a, const char *b);
@@ -15,5 +17,40 @@ int csamplersys_wait_readable(int fd, long long nanoseconds);
 /// process whenever `fd` becomes readable (F_SETOWN, O_ASYNC). 0, or -1 with errno (the
 /// descriptor is then left as it was).
 int csamplersys_signal_when_readable(int fd, void (*handler)(int));
+
+/// Opens the PSI file `path` (e.g. /proc/pressure/memory) read-write, without following a
+/// symbolic link in its last component and without blocking, and writes `trigger` (e.g.
+/// "some 1 2000000", NUL included) to it: from then the kernel signals POLLPRI on the
+/// descriptor whenever the stall time in a window passes the threshold. Only a file of the
+/// proc file system is written to (a fixture tree's file is refused with EXDEV, untouched).
+/// The descriptor, or -errno (EPERM or EINVAL: a kernel before 6.5 refuses unprivileged
+/// triggers; ENOENT: no PSI).
+int csamplersys_pressure_trigger_open(const char *path, const char *trigger);
+
+/// A thread of its own that waits in poll(2) for a descriptor's priority events (POLLPRI: a
+/// PSI trigger fired) and counts them in `state`, so that the sampler learns of them without
+/// a system call: one load of `state` (csamplersys_event_watch_state) when it samples. The
+/// thread blocks every signal (SIGTERM, SIGINT and SIGIO stay the main thread's) and sleeps
+/// until an event; it ends when the descriptor reports an error (POLLERR: the trigger is
+/// gone). Its stack is 64 KiB.
+struct csamplersys_event_watch {
+    /// Twice the events counted (wrapping around), plus 1 once the thread no longer waits.
+    /// Written by the thread (atomically), read by the sampler.
+    unsigned state;
+    int fd;            /* the descriptor watched (not owned) */
+    int stop;          /* an eventfd whose count ends the wait */
+    pthread_t thread;
+};
+
+/// Starts the watch of `fd`: its state, or NULL with errno (no thread then).
+struct csamplersys_event_watch *csamplersys_event_watch_start(int fd);
+
+/// Ends the thread (it is woken and joined) and frees the watch; `fd` stays open.
+void csamplersys_event_watch_stop(struct csamplersys_event_watch *watch);
+
+/// `state`: bit 0 set once the thread has ended, the rest counting events by 2.
+static inline unsigned csamplersys_event_watch_state(const struct csamplersys_event_watch *watch) {
+    return __atomic_load_n(&watch->state, __ATOMIC_ACQUIRE);
+}
 
 #endif

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ProcFS
 import SnapshotCodec
+import CSamplerSys
 
 /// Uptime: on this machine CLOCK_BOOTTIME, the clock /proc/uptime prints (a vDSO call, no
 /// file to read each sample); under a fixture proc root, its uptime file. A root whose
@@ -54,11 +55,63 @@ struct LoadProbe {
 }
 
 /// Memory pressure (PSI "some" avg10) from /proc/pressure/memory, on kernels that have it.
+///
+/// The kernel recomputes the averages every 2 s, and the file is read that often — except
+/// while a ``PressureTrigger`` stands and the last reading was 0.00: then the averages cannot
+/// have risen without the trigger firing, and the file is read at the first sample after an
+/// event (so pressure that starts from nothing shows within one interval of the kernel's
+/// update, where a 2-s schedule could lag it by up to 2 s), then every 2 s until it reads
+/// 0.00 again. A quiet machine's samples read nothing: the cold system call every 2 s was
+/// ~7 µs a second of the sampler's ~190 (docs/performance.md, "The seventh pass").
 struct PressureProbe {
     private let reader: PressureReader
-    init(procRoot: String, kernel: KernelRelease?) { reader = PressureReader(procRoot: procRoot, kernel: kernel) }
+    /// nil: no trigger (a fixture tree, an older kernel, `--once`); the file is read every 2 s.
+    private let trigger: PressureTrigger?
+    /// The trigger's state word, read without a retain of its owner.
+    let watchState: UnsafePointer<csamplersys_event_watch>?
+    private let everySamples: UInt32
+    /// Samples since the file was last read (due at once).
+    private var age: UInt32 = .max / 2
+    /// The trigger's state when the file was last read.
+    private var seenState: UInt32 = 1
+    /// The last reading was 0.00: while the trigger is quiet, it stands.
+    private var readZero = false
+    /// How often the file was read (tests).
+    private(set) var reads = 0
 
-    func sample(into s: inout Snapshot, buffer: ReadBuffer) {
-        s.memoryPressure = reader.update(buffer).map { Permyriad(clamping: $0.someAvg10) }
+    /// `watch`: arm a trigger when the file is procfs's (not for one snapshot).
+    init(procRoot: String, kernel: KernelRelease?, intervalMs: UInt32, watch: Bool) {
+        reader = PressureReader(procRoot: procRoot, kernel: kernel)
+        trigger = watch && reader.isEnabled ? PressureTrigger(path: joinPath(procRoot, "pressure/memory")) : nil
+        watchState = trigger?.watch
+        everySamples = max(1, 2_000 / max(1, intervalMs))
+    }
+
+    /// A probe that takes `watchState` for its trigger's (tests: a state word they change).
+    init(procRoot: String, intervalMs: UInt32, watchState: UnsafePointer<csamplersys_event_watch>) {
+        reader = PressureReader(procRoot: procRoot, kernel: nil)
+        trigger = nil
+        self.watchState = watchState
+        everySamples = max(1, 2_000 / max(1, intervalMs))
+    }
+
+    /// Whether a trigger stands (its thread waits for events).
+    var isTriggered: Bool { watchState.map { PressureTrigger.state(of: $0) & 1 == 0 } ?? false }
+
+    mutating func sample(into s: inout Snapshot, buffer: ReadBuffer) {
+        let state = watchState.map { PressureTrigger.state(of: $0) } ?? 1
+        if readZero && state & 1 == 0 {
+            if state == seenState { return }   // no stall since 0.00 was read
+        } else if age &+ 1 < everySamples {
+            age &+= 1
+            return
+        }
+        age = 0
+        // Taken before the read: an event that comes after it is one more read.
+        seenState = state
+        reads &+= 1
+        let reading = reader.update(buffer)
+        s.memoryPressure = reading.map { Permyriad(clamping: $0.someAvg10) }
+        readZero = reading?.someAvg10 == 0
     }
 }
