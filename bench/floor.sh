@@ -13,22 +13,26 @@
 #   bar's parts the same, with a renderer's wants file saying cpu, mem, load, battery (the
 #               blocks of bench/footprint.sh and of i3status's config there): network, disks,
 #               disk I/O, temperatures and frequency every 10 s
-# CPU ms/s from /proc/PID/task/*/schedstat (all threads) over S seconds after a 3 s warm-up; medians over rounds.
+# CPU ms/s from /proc/PID/task/*/schedstat (all threads) over S seconds after a warm-up of W
+# seconds (default 62: the sampler's histories hold 60 points, and until they are full each
+# snapshot is longer than the last, so each sample also sets the spare's length); medians over
+# rounds.
 # The four wake a quarter of a second apart so that each wakes alone, as the sampler does on
 # a desktop (two programs woken together share warm caches: the second measured up to a third
 # less), and which quarter each has turns from round to round.
 #
-#   bench/floor.sh [--rounds R] [--seconds S] [--sampler PATH]
+#   bench/floor.sh [--rounds R] [--seconds S] [--warmup W] [--sampler PATH]
 #
-# Prints a Markdown table and writes it to bench/out/floor.md. About 1 minute 20 s by default.
+# Prints a Markdown table and writes it to bench/out/floor.md. About 4 minutes 30 s by default.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
-rounds=3 seconds=20 sampler=""
+rounds=3 seconds=20 warmup=62 sampler=""
 while (($# > 0)); do
     case $1 in
         --rounds) rounds=$2; shift ;;
         --seconds) seconds=$2; shift ;;
+        --warmup) warmup=$2; shift ;;
         --sampler) sampler=$2; shift ;;
         -h | --help) sed -n '2,/^set/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
         *) echo "floor.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -86,7 +90,7 @@ for r in $(seq "$rounds"); do
         # A living pid for the bar's wants file: the floor program's, once it runs.
         [[ $name == floor ]] && echo "$bar_mask" >"$work/bar-$r/wants/${pid[floor]}"
     done <<<"$schedule"
-    sleep 3
+    sleep "$warmup"
     before=()
     for name in "${names[@]}"; do before+=("$(cpu_ns "${pid[$name]}")"); done
     sleep "$seconds"

@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/vfs.h>
 #include "CSamplerSys.h"
 #include "CDirect.h"
@@ -46,6 +48,54 @@ int csamplersys_signal_when_readable(int fd, void (*handler)(int)) {
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETOWN, getpid()) != 0) return -1;
     return fcntl(fd, F_SETFL, flags | O_ASYNC);
+}
+
+// The copy into a mapping that SIGBUS may interrupt: the handler returns to the copy's
+// sigsetjmp when the fault lies inside the copy's destination.
+static sigjmp_buf copy_abandoned;
+static char *volatile copy_begin, *volatile copy_end;
+
+static void bus_error(int signal, siginfo_t *info, void *context) {
+    (void)context;
+    char *address = info->si_addr;
+    if (info->si_code > 0 && copy_begin != NULL && address >= copy_begin && address < copy_end) {
+        copy_begin = copy_end = NULL;
+        siglongjmp(copy_abandoned, 1);   // SA_NODEFER: SIGBUS is not left blocked
+    }
+    // Not a copy of ours: as if there were no handler. Returning retries a faulting access,
+    // which now ends the process; a SIGBUS sent by someone is sent again.
+    struct sigaction standard = {0};
+    standard.sa_handler = SIG_DFL;
+    sigaction(signal, &standard, NULL);
+    if (info->si_code <= 0) raise(signal);
+}
+
+void *csamplersys_map_shared(int fd, size_t length) {
+    static int handling = 0;
+    if (!handling) {
+        struct sigaction action = {0};
+        action.sa_sigaction = bus_error;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_SIGINFO | SA_NODEFER;
+        if (sigaction(SIGBUS, &action, NULL) != 0) return NULL;
+        handling = 1;
+    }
+    void *address = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return address == MAP_FAILED ? NULL : address;
+}
+
+void csamplersys_unmap(void *address, size_t length) {
+    if (address != NULL) munmap(address, length);
+}
+
+int csamplersys_copy_into_mapping(void *to, const void *from, size_t count) {
+    // No signal mask saved: no system call (sigsetjmp(…, 1) would make one each time).
+    if (sigsetjmp(copy_abandoned, 0) != 0) return -1;
+    copy_begin = to;
+    copy_end = (char *)to + count;
+    cdirect_copy(to, from, count);
+    copy_begin = copy_end = NULL;
+    return 0;
 }
 
 int csamplersys_pressure_trigger_open(const char *path, const char *trigger) {

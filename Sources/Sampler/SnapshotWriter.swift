@@ -28,14 +28,18 @@ public enum SnapshotWriteError: Error, Equatable, CustomStringConvertible {
 /// `renameat2(RENAME_EXCHANGE)`, so a reader never sees half a file and an inotify watch
 /// on the directory sees one `IN_MOVED_TO` of `snapshot` per snapshot.
 ///
-/// Both files stay open: the one just replaced becomes the next one written (`pwrite` at 0,
-/// cut to length when the new snapshot is shorter). In steady state that is two calls per
-/// snapshot (pwrite, renameat2) where create + write + close + rename (the first two
-/// writes, and every write on a file system that cannot exchange) frees and allocates an
-/// inode each time: a quarter of the sampler's system-wide cost (docs/performance.md). A
-/// reader would see a file being rewritten only if it held `snapshot` open for a whole
-/// interval between its open and its read; the body's checksum catches that and readers
-/// read again (``SnapshotCodec`` `badChecksum`).
+/// Both files stay open and mapped (shared, read-write): the one just replaced becomes the
+/// next one written, by a copy into its mapping (its length set with `ftruncate` when the new
+/// snapshot's differs). In steady state that is one call per snapshot (renameat2) where
+/// `pwrite` + renameat2 was two and create + write + close + rename (the first two writes,
+/// and every write on a file system that cannot exchange) freed and allocated an inode each
+/// time (docs/performance.md). Where a file cannot be mapped it is written with `pwrite`. A
+/// file cut short behind the writer's back (a same-user `: > snapshot`) makes the copy fault:
+/// the SIGBUS is caught, nothing is published, and the two files are made afresh. A reader
+/// would see a file being rewritten only if it held `snapshot` open for a whole interval
+/// between its open and its read; the body's checksum catches that and readers read again
+/// (``SnapshotCodec`` `badChecksum`). The copy leaves the files' mtime as it was (on tmpfs):
+/// readers tell snapshots apart by their sequence, not by mtime.
 ///
 /// Neither file may have been unlinked or renamed over (exchanging would then publish
 /// whatever now has the spare's name): under the loop's inotify watch (``ChangeWatch``)
@@ -64,6 +68,11 @@ public final class SnapshotWriter {
     /// `.snapshot.tmp` (written next), with their sizes; -1 when not open.
     private var published: Int32 = -1, publishedSize = 0
     private var spare: Int32 = -1, spareSize = 0
+    /// Their mappings (``mappingLength`` bytes each); nil where mmap failed: `pwrite` then.
+    private var publishedMapping: UnsafeMutableRawPointer?, spareMapping: UnsafeMutableRawPointer?
+    static let mappingLength = SnapshotFormat.maximumV3Size
+    /// Snapshots written by a copy into a mapping (tests).
+    public private(set) var mappedWrites = 0
     /// Cleared when the file system refused RENAME_EXCHANGE: create + rename from then on.
     private var exchanges = true
     /// The loop's inotify watch: with it, the directory's path is checked only when the
@@ -144,10 +153,17 @@ public final class SnapshotWriter {
             guard fstat(spare, &info) == 0, info.st_nlink > 0,
                   fstat(published, &info) == 0, info.st_nlink > 0 else { return false }
         }
-        let written = FileDescriptor(rawValue: spare).writeAll(encoded, atOffset: 0)
-        if written != nil { return false }
-        if spareSize > length && ftruncate(spare, off_t(length)) != 0 { return false }
-        spareSize = length
+        if let mapping = spareMapping {
+            if spareSize != length && ftruncate(spare, off_t(length)) != 0 { return false }
+            spareSize = length
+            if csamplersys_copy_into_mapping(mapping, buffer.baseAddress, length) != 0 { return false }
+            mappedWrites &+= 1
+        } else {
+            let written = FileDescriptor(rawValue: spare).writeAll(encoded, atOffset: 0)
+            if written != nil { return false }
+            if spareSize > length && ftruncate(spare, off_t(length)) != 0 { return false }
+            spareSize = length
+        }
         let dir = directory.descriptor.rawValue
         if csamplersys_exchange(dir, temporaryNameC, nameC) != 0 {
             if errno == EINVAL || errno == ENOSYS { exchanges = false }
@@ -155,6 +171,7 @@ public final class SnapshotWriter {
         }
         swap(&spare, &published)
         swap(&spareSize, &publishedSize)
+        swap(&spareMapping, &publishedMapping)
         return true
     }
 
@@ -180,8 +197,8 @@ public final class SnapshotWriter {
         if published >= 0 && exchanges {
             // The second file: from now on the two are exchanged.
             if csamplersys_exchange(dir, temporaryNameC, nameC) == 0 {
-                spare = published; spareSize = publishedSize
-                published = fd; publishedSize = length
+                spare = published; spareSize = publishedSize; spareMapping = publishedMapping
+                published = fd; publishedSize = length; publishedMapping = Self.map(fd)
                 return .success(())
             }
             if errno == EINVAL || errno == ENOSYS { exchanges = false }
@@ -193,15 +210,26 @@ public final class SnapshotWriter {
             return .failure(.file(error))
         }
         if published >= 0 { close(published) }
+        csamplersys_unmap(publishedMapping, Self.mappingLength)
         published = fd; publishedSize = length
+        // Mapped only while exchanging: a file renamed over `snapshot` each time is never rewritten.
+        publishedMapping = exchanges ? Self.map(fd) : nil
         return .success(())
+    }
+
+    /// A shared mapping of the file open as `fd`, or nil (it is then written with `pwrite`).
+    private static func map(_ fd: Int32) -> UnsafeMutableRawPointer? {
+        csamplersys_map_shared(fd, mappingLength)
     }
 
     private func closeFiles() {
         if published >= 0 { close(published) }
         if spare >= 0 { close(spare) }
+        csamplersys_unmap(publishedMapping, Self.mappingLength)
+        csamplersys_unmap(spareMapping, Self.mappingLength)
         published = -1; spare = -1
         publishedSize = 0; spareSize = 0
+        publishedMapping = nil; spareMapping = nil
     }
 
     /// The path no longer names our directory: re-create it when it is gone (mode 0700),

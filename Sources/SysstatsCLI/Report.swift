@@ -70,16 +70,12 @@ public enum Report {
             signal(SIGWINCH, { _ in terminalResized = 1 })
             width = TerminalFit.lineWidth(columns: terminalColumns(STDOUT_FILENO))
         }
-        var lastIdentity: FileIdentity?
-        var result: Result<Snapshot, SnapshotReadError> = .failure(
-            SnapshotReadError(kind: .missing, message: SnapshotFile.missingMessage(path: path)))
         var shown: String?
         while true {
-            let identity = FileIdentity(path: path)
-            if identity != lastIdentity || identity == nil {
-                lastIdentity = identity
-                result = SnapshotFile.read(path: path)
-            }
+            // Read each time (a few hundred bytes): the sampler's two files take turns under
+            // the name, and it writes them through a mapping, which leaves their mtime alone,
+            // so no stat of the name tells one snapshot from the one two before it.
+            let result = SnapshotFile.read(path: path)
             let nowMs = Clock.realtimeMs()
             if inPlace && terminalResized != 0 {
                 terminalResized = 0
@@ -127,19 +123,6 @@ func terminalColumns(_ fd: Int32) -> Int? {
     var size = winsize()
     guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
-}
-
-/// What identifies one version of the snapshot file: the sampler renames a new
-/// file over it, so the inode changes with each snapshot (mtime and size too).
-struct FileIdentity: Equatable {
-    var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
-
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
-        seconds = Int(info.st_mtim.tv_sec); nanoseconds = Int(info.st_mtim.tv_nsec)
-    }
 }
 
 func sleepMs(_ ms: UInt32) {

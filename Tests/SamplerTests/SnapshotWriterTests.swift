@@ -44,6 +44,41 @@ final class SnapshotWriterTests: XCTestCase {
             let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/snapshot")))
             XCTAssertEqual(file, bytes, "write \(i + 1): the file is exactly the encoding")
         }
+        XCTAssertEqual(writer.mappedWrites, 5, "from the third write on, a copy into the spare's mapping")
+    }
+
+    /// A file cut short behind the writer's back (a same-user `: > snapshot`): the copy into
+    /// its mapping faults, the SIGBUS is caught rather than ending the sampler, nothing half
+    /// written is published, and the two files are made afresh.
+    func testAFileCutShortBehindItsBackIsCaughtAndMadeAgainNotACrash() throws {
+        for name in [".snapshot.tmp", "snapshot"] {
+            let dir = temporaryRuntimeDirectory()
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
+            var s = Snapshot()
+            var sequence: UInt64 = 0
+            func write() throws {
+                sequence += 1
+                s.sequence = sequence   // the same length each time: no ftruncate before the copy
+                try writer.write(s).get()
+                XCTAssertEqual(try decodeFile(dir + "/snapshot").sequence, sequence, "\(name), write \(sequence)")
+            }
+            for _ in 0..<4 { try write() }
+            XCTAssertEqual(writer.mappedWrites, 2)
+            // Cut through a descriptor of our own, kept to see the file's fate.
+            let cut = open(dir + "/" + name, O_WRONLY | O_TRUNC | O_NOFOLLOW)
+            XCTAssertGreaterThanOrEqual(cut, 0)
+            defer { close(cut) }
+            // The spare is written next, `snapshot` after one more exchange: within three
+            // writes the cut file faults, and every write still publishes a whole snapshot.
+            for _ in 0..<3 { try write() }
+            var info = stat()
+            XCTAssertEqual(fstat(cut, &info), 0)
+            XCTAssertEqual(info.st_nlink, 0, "\(name): the cut file was replaced, never published")
+            let mapped = writer.mappedWrites
+            for _ in 0..<3 { try write() }
+            XCTAssertEqual(writer.mappedWrites, mapped + 3, "\(name): the new files are mapped in turn")
+        }
     }
 
     func testASnapshotReplacedOrASpareRemovedBehindItsBackNeverPublishesAForeignFile() throws {

@@ -18,6 +18,21 @@ int csamplersys_wait_readable(int fd, long long nanoseconds);
 /// descriptor is then left as it was).
 int csamplersys_signal_when_readable(int fd, void (*handler)(int));
 
+/// mmap(2) of the first `length` bytes of `fd`, shared and read-write: the address, or NULL
+/// with errno. The first call also installs the SIGBUS handler that
+/// csamplersys_copy_into_mapping needs.
+void *csamplersys_map_shared(int fd, size_t length);
+
+/// munmap(2).
+void csamplersys_unmap(void *address, size_t length);
+
+/// Copies `count` bytes from `from` to `to`, an address inside a mapping from
+/// csamplersys_map_shared, front to back (cdirect_copy). 0; or -1 when the file behind the
+/// mapping was cut shorter than `to + count` by someone else (the SIGBUS that access raises
+/// is caught and the copy abandoned: what reached the file is unknown). A SIGBUS anywhere
+/// else keeps its default action.
+int csamplersys_copy_into_mapping(void *to, const void *from, size_t count);
+
 /// Opens the PSI file `path` (e.g. /proc/pressure/memory) read-write, without following a
 /// symbolic link in its last component and without blocking, and writes `trigger` (e.g.
 /// "some 1 2000000", NUL included) to it: from then the kernel signals POLLPRI on the
