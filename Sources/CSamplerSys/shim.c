@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <setjmp.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/vfs.h>
@@ -50,17 +49,24 @@ int csamplersys_signal_when_readable(int fd, void (*handler)(int)) {
     return fcntl(fd, F_SETFL, flags | O_ASYNC);
 }
 
-// The copy into a mapping that SIGBUS may interrupt: the handler returns to the copy's
-// sigsetjmp when the fault lies inside the copy's destination.
-static sigjmp_buf copy_abandoned;
-static char *volatile copy_begin, *volatile copy_end;
+// The copy into a mapping that SIGBUS may interrupt, in thread-local storage: on the page of
+// the thread's block, which each sample touches anyway (the stack protector's canary).
+static __thread char *copy_begin, *copy_end;
+static __thread volatile sig_atomic_t copy_faulted;
+static long page_size = 4096;
 
 static void bus_error(int signal, siginfo_t *info, void *context) {
     (void)context;
     char *address = info->si_addr;
-    if (info->si_code > 0 && copy_begin != NULL && address >= copy_begin && address < copy_end) {
-        copy_begin = copy_end = NULL;
-        siglongjmp(copy_abandoned, 1);   // SA_NODEFER: SIGBUS is not left blocked
+    if (info->si_code > 0 && address >= copy_begin && address < copy_end) {
+        // The file was cut short under the copy: a private page where the file's was lets the
+        // copy run on, harmlessly, and the caller learns from copy_faulted. (mmap is
+        // async-signal-safe; no jump out of the handler, so no setjmp on the copy's way.)
+        void *page = (void *)((uintptr_t)address & ~(uintptr_t)(page_size - 1));
+        if (mmap(page, (size_t)page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+            copy_faulted = 1;
+            return;
+        }
     }
     // Not a copy of ours: as if there were no handler. Returning retries a faulting access,
     // which now ends the process; a SIGBUS sent by someone is sent again.
@@ -73,10 +79,12 @@ static void bus_error(int signal, siginfo_t *info, void *context) {
 void *csamplersys_map_shared(int fd, size_t length) {
     static int handling = 0;
     if (!handling) {
+        long size = sysconf(_SC_PAGESIZE);
+        if (size > 0) page_size = size;
         struct sigaction action = {0};
         action.sa_sigaction = bus_error;
         sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_SIGINFO | SA_NODEFER;
+        action.sa_flags = SA_SIGINFO;
         if (sigaction(SIGBUS, &action, NULL) != 0) return NULL;
         handling = 1;
     }
@@ -89,13 +97,12 @@ void csamplersys_unmap(void *address, size_t length) {
 }
 
 int csamplersys_copy_into_mapping(void *to, const void *from, size_t count) {
-    // No signal mask saved: no system call (sigsetjmp(…, 1) would make one each time).
-    if (sigsetjmp(copy_abandoned, 0) != 0) return -1;
+    copy_faulted = 0;
     copy_begin = to;
     copy_end = (char *)to + count;
     cdirect_copy(to, from, count);
     copy_begin = copy_end = NULL;
-    return 0;
+    return copy_faulted ? -1 : 0;
 }
 
 int csamplersys_pressure_trigger_open(const char *path, const char *trigger) {

@@ -28,9 +28,10 @@ void csamplersys_unmap(void *address, size_t length);
 
 /// Copies `count` bytes from `from` to `to`, an address inside a mapping from
 /// csamplersys_map_shared, front to back (cdirect_copy). 0; or -1 when the file behind the
-/// mapping was cut shorter than `to + count` by someone else (the SIGBUS that access raises
-/// is caught and the copy abandoned: what reached the file is unknown). A SIGBUS anywhere
-/// else keeps its default action.
+/// mapping was cut shorter than `to + count` by someone else: the SIGBUS that access raises
+/// is caught, a private page replaces the file's lost one so the copy runs on, and what
+/// reached the file is unknown (unmap the mapping). A SIGBUS anywhere else keeps its
+/// default action.
 int csamplersys_copy_into_mapping(void *to, const void *from, size_t count);
 
 /// Opens the PSI file `path` (e.g. /proc/pressure/memory) read-write, without following a
