@@ -52,21 +52,14 @@ final class SnapshotWriterTests: XCTestCase {
     /// written is published, and the two files are made afresh.
     func testAFileCutShortBehindItsBackIsCaughtAndMadeAgainNotACrash() throws {
         for name in [".snapshot.tmp", "snapshot"] {
-            let dir = temporaryRuntimeDirectory()
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
-            var s = Snapshot()
-            var sequence: UInt64 = 0
-            func write() throws {
-                sequence += 1
-                s.sequence = sequence   // the same length each time: no ftruncate before the copy
-                try writer.write(s).get()
-                XCTAssertEqual(try decodeFile(dir + "/snapshot").sequence, sequence, "\(name), write \(sequence)")
-            }
+            // The same length each time: no ftruncate before the copy.
+            let publisher = try Publisher()
+            let writer = publisher.writer
+            func write() throws { try publisher.write(name) }
             for _ in 0..<4 { try write() }
             XCTAssertEqual(writer.mappedWrites, 2)
             // Cut through a descriptor of our own, kept to see the file's fate.
-            let cut = open(dir + "/" + name, O_WRONLY | O_TRUNC | O_NOFOLLOW)
+            let cut = open(publisher.dir + "/" + name, O_WRONLY | O_TRUNC | O_NOFOLLOW)
             XCTAssertGreaterThanOrEqual(cut, 0)
             defer { close(cut) }
             // The spare is written next, `snapshot` after one more exchange: within three
@@ -82,17 +75,9 @@ final class SnapshotWriterTests: XCTestCase {
     }
 
     func testASnapshotReplacedOrASpareRemovedBehindItsBackNeverPublishesAForeignFile() throws {
-        let dir = temporaryRuntimeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get())
-        var s = Snapshot()
-        var sequence: UInt64 = 0
-        func write() throws {
-            sequence += 1
-            s.sequence = sequence
-            try writer.write(s).get()
-            XCTAssertEqual(try decodeFile(dir + "/snapshot").sequence, sequence, "write \(sequence)")
-        }
+        let publisher = try Publisher()
+        let dir = publisher.dir
+        func write() throws { try publisher.write() }
         for _ in 0..<3 { try write() }
         // Someone renames another file over the snapshot (a test harness, a user's script).
         try Data("foreign".utf8).write(to: URL(fileURLWithPath: dir + "/other"))
@@ -208,10 +193,6 @@ final class SnapshotWriterTests: XCTestCase {
         print("torture: \(written) writes, \(decoded) whole reads, \(torn) refused by the checksum or length")
     }
 
-    private func decodeFile(_ path: String) throws -> Snapshot {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        return try bytes.withUnsafeBytes { try Snapshot.decode($0) }
-    }
 
     private func inode(_ path: String) -> UInt64 {
         var info = stat()
@@ -312,9 +293,10 @@ final class SnapshotWriterTests: XCTestCase {
         XCTAssertTrue(e.reason.contains("in use by another sysstatsd"), e.description)
     }
 
-    private func temporaryRuntimeDirectory() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-w-\(UUID().uuidString)").path
-    }
+}
+
+private func temporaryRuntimeDirectory() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-w-\(UUID().uuidString)").path
 }
 
 /// The writer's side of the race: one thread writes until told to stop (the flag is set
@@ -355,3 +337,27 @@ private final class WriterRace: @unchecked Sendable {
 }
 
 @inline(never) private func stopFlag(_ p: UnsafeMutablePointer<Int>) -> Int { p.pointee }
+
+private func decodeFile(_ path: String) throws -> Snapshot {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    return try bytes.withUnsafeBytes { try Snapshot.decode($0) }
+}
+
+/// A writer on a fresh runtime directory (removed at the end), publishing snapshots of one
+/// length, each a sequence ahead, and checking after each that `snapshot` decodes to it.
+private final class Publisher {
+    let dir = temporaryRuntimeDirectory()
+    let writer: SnapshotWriter
+    private var snapshot = Snapshot()
+
+    init() throws { writer = SnapshotWriter(directory: try RuntimeDirectory.openForSampler(dir).get()) }
+
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+    func write(_ label: String = "", file: StaticString = #filePath, line: UInt = #line) throws {
+        snapshot.sequence += 1
+        try writer.write(snapshot).get()
+        XCTAssertEqual(try decodeFile(dir + "/snapshot").sequence, snapshot.sequence,
+                       "\(label) write \(snapshot.sequence)", file: file, line: line)
+    }
+}
