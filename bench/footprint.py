@@ -2,7 +2,7 @@
 """The measuring half of bench/footprint.sh: sampler + bar beside i3status, in one run.
 
     footprint.py --sampler PATH --bar PATH --work DIR [--rounds R] [--seconds S]
-                 [--trace-seconds T] [--extra N,...] [--out FILE] [--slstatus PATH]
+                 [--trace-seconds T] [--warmup W] [--extra N,...] [--out FILE] [--slstatus PATH]
 
 Per round and per load (the machine as it is, then with N extra idle `sleep`
 processes), starts side by side, at interval 1 s on this machine's real /proc:
@@ -14,11 +14,13 @@ processes), starts side by side, at interval 1 s on this machine's real /proc:
     components (cpu_perc, ram_used, load_avg, datetime; no battery_perc, whose
     failing fopen on a machine without one would cost it a write a second), run
     as `slstatus -s` (stdout, no X). It is not in Debian: build it yourself.
-After a 3 s warm-up, over S seconds, per group (the sum of its processes):
-  - CPU ms per second: sum_exec_runtime from /proc/PID/schedstat (user + system,
-    ns), before and after (utime+stime from /proc/PID/stat if no schedstat);
+After a warm-up of W seconds (default 62: until the sampler's 60-point histories are
+full, each snapshot is longer than the last, and each sample also sets the length of the
+file it writes), over S seconds, per group (the sum of its processes and their threads):
+  - CPU ms per second: sum_exec_runtime from /proc/PID/task/*/schedstat (user +
+    system, ns), before and after (utime+stime from /proc/PID/stat if no schedstat);
   - wakeups per second: voluntary + nonvoluntary context switches from
-    /proc/PID/status, before and after;
+    /proc/PID/task/*/status, before and after;
   - peak RSS: VmHWM at the end (the group's largest process, and the sum).
 Then, still in the same run, `strace -c -f -p PID` attached to every process of
 both groups for T seconds gives syscalls per second (the strace window is not
@@ -150,7 +152,7 @@ def one_round(args, r, load):
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         groups = {k: start_group(k, args, args.work, r, load) for k in kinds(args)}
         try:
-            time.sleep(3)
+            time.sleep(args.warmup)
             pids = {k: [p.pid for p in v] for k, v in groups.items()}
             before = {k: counters(v) for k, v in pids.items()}
             t0 = time.monotonic()
@@ -192,6 +194,7 @@ def main(argv):
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--trace-seconds", type=float, default=6)
+    ap.add_argument("--warmup", type=float, default=62)
     ap.add_argument("--extra", default="0,1000")
     ap.add_argument("--out")
     ap.add_argument("--slstatus")

@@ -8,11 +8,11 @@
 # load_avg, datetime) runs beside them as a third group. See docs/performance.md,
 # "Footprint beside i3status", and bench/footprint.py for the method.
 #
-#   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--extra N,...]
+#   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--warmup W] [--extra N,...]
 #                      [--sampler PATH] [--bar PATH] [--slstatus PATH]
 #
-# Defaults: 3 rounds × (20 s untraced + 6 s under strace) per load, loads 0 and
-# 1000: about 3 minutes. Prints a Markdown table (medians over the rounds) and
+# Defaults: 3 rounds × (62 s warm-up + 20 s untraced + 6 s under strace) per load,
+# loads 0 and 1000: about 9 minutes. Prints a Markdown table (medians over the rounds) and
 # writes it to bench/out/footprint.md (raw records in bench/out/footprint.jsonl).
 set -euo pipefail
 
@@ -29,7 +29,7 @@ while (($# > 0)); do
     case $1 in
         --sampler) sampler=$2; shift ;;
         --bar) bar=$2; shift ;;
-        --rounds | --seconds | --trace-seconds | --extra | --slstatus) pass+=("$1" "$2"); shift ;;
+        --rounds | --seconds | --trace-seconds | --warmup | --extra | --slstatus) pass+=("$1" "$2"); shift ;;
         -h | --help) sed -n '2,/^set/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
         *) echo "footprint.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
