@@ -23,8 +23,8 @@ summary=$(grep -a -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?
 # and the saved input's path is in the output.
 fuzz_status=0
 FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-15}" 2>&1 | tee "$fuzz_log" || fuzz_status=$?
-fuzz_total=$(grep -c -E "^fuzz: [a-z-]+: .* runs in" "$fuzz_log" || true)
-fuzz_failed=$(grep -c -E "^fuzz: [a-z-]+ FAILED" "$fuzz_log" || true)
+fuzz_total=$(grep -c -E "^fuzz: [a-z0-9-]+: .* runs in" "$fuzz_log" || true)
+fuzz_failed=$(grep -c -E "^fuzz: [a-z0-9-]+ FAILED" "$fuzz_log" || true)
 if ((fuzz_status != 0)); then
     ((status != 0)) || status=$fuzz_status
     # A failed build runs no target: count every target as failed.
