@@ -150,15 +150,16 @@ final class PressureTriggerTests: XCTestCase {
     }
 
     func testATriggerWaitsInAThreadOfItsOwnThatEndsWithIt() throws {
+        let others = Self.watchThreads()   // samplers other tests keep alive
         let trigger = try Self.armedTrigger()
         XCTAssertTrue(trigger.isWatching)
         XCTAssertEqual(PressureTrigger.state(of: trigger.watch) & 1, 0)
-        let threads = Self.threadCount()
+        XCTAssertEqual(Self.watchThreads(), others + 1, "a thread named pressure-watch")
         var second: PressureTrigger? = try Self.armedTrigger()
-        XCTAssertEqual(Self.threadCount(), threads + 1, "one thread per trigger")
+        XCTAssertEqual(Self.watchThreads(), others + 2, "one thread per trigger")
         XCTAssertTrue(second!.isWatching)
         second = nil
-        XCTAssertEqual(Self.threadCount(), threads, "released: its thread is joined")
+        XCTAssertEqual(Self.watchThreads(), others + 1, "released: its thread is joined")
     }
 
     /// Memory stalls made here (a shell limited to 32 MiB in a memory cgroup of its own writes
@@ -222,8 +223,10 @@ final class PressureTriggerTests: XCTestCase {
         throw XCTSkip("no trigger")
     }
 
-    static func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    /// This process's threads named `pressure-watch`.
+    static func watchThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) == "pressure-watch\n" }.count
     }
 
     /// The kernel's total of `some` memory stall time, µs.

@@ -48,7 +48,7 @@ int csamplersys_pressure_trigger_open(const char *path, const char *trigger);
 /// a system call: one load of `state` (csamplersys_event_watch_state) when it samples. The
 /// thread blocks every signal (SIGTERM, SIGINT and SIGIO stay the main thread's) and sleeps
 /// until an event; it ends when the descriptor reports an error (POLLERR: the trigger is
-/// gone). Its stack is 64 KiB.
+/// gone). Its stack is 64 KiB; its name, `pressure-watch`.
 struct csamplersys_event_watch {
     /// Twice the events counted (wrapping around), plus 1 once the thread no longer waits.
     /// Written by the thread (atomically), read by the sampler.
