@@ -165,13 +165,13 @@ struct csamplersys_event_watch *csamplersys_event_watch_start(int fd) {
     if (result != 0) result = pthread_create(&watch->thread, NULL, event_watch_run, watch);   // the default stack
     pthread_attr_destroy(&attributes);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (result == 0) pthread_setname_np(watch->thread, "pressure-watch");   // as top -H and ps -L show it
     if (result != 0) {
         close(watch->stop);
         free(watch);
         errno = result;
         return NULL;
     }
+    pthread_setname_np(watch->thread, "pressure-watch");   // as top -H and ps -L show it
     return watch;
 }
 
