@@ -46,16 +46,10 @@ command -v cc >/dev/null || { say "needs a C compiler (cc)"; exit 1; }
 [[ -n $sampler ]] || sampler=$(release_binary sysstatsd)
 make_work_dir sysstats-floor
 cc -O2 -o "$work/floor" "$root/bench/floor.c"
-mkdir "$work/proc"
-for f in stat meminfo loadavg uptime diskstats; do ln -s "/proc/$f" "$work/proc/$f"; done
-[[ -e /proc/pressure ]] && ln -s /proc/pressure "$work/proc/pressure"
-ln -s /proc/net "$work/proc/net"
+make_floor_tree "$work"
 # The bar's blocks cpu, mem, load, battery: SnapshotSections cpu 2 + memory 4 + load 8 + battery 32.
 bar_mask=46
 
-# Every thread's (/proc/PID/schedstat is the main thread's alone; the sampler has a second,
-# which waits for its memory-pressure trigger).
-cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { print s }'; }
 results=$work/results
 : >"$results"
 start() {   # start NAME: one of the four programs; its pid in pid[NAME]

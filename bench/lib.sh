@@ -77,3 +77,17 @@ load { format = "%1min" }
 battery all { format = "%status %percentage %remaining" }
 CONF
 }
+
+# Makes DIR/proc, bench/floor.sh's tree: symbolic links to this machine's /proc/stat,
+# meminfo, loadavg, uptime, diskstats, pressure and net, and no process.
+make_floor_tree() {
+    mkdir "$1/proc"
+    local f
+    for f in stat meminfo loadavg uptime diskstats; do ln -s "/proc/$f" "$1/proc/$f"; done
+    [[ -e /proc/pressure ]] && ln -s /proc/pressure "$1/proc/pressure"
+    ln -s /proc/net "$1/proc/net"
+}
+
+# CPU time of PID in ns, every thread's (/proc/PID/schedstat is the main thread's alone; the
+# sampler has a second, which waits for its memory-pressure trigger).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { print s }'; }

@@ -29,13 +29,9 @@ say() { printf 'bench: %s\n' "$*" >&2; }
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
 make_work_dir sysstats-side-by-side
-mkdir "$work/proc"
-for f in stat meminfo loadavg uptime diskstats; do ln -s "/proc/$f" "$work/proc/$f"; done
-[[ -e /proc/pressure ]] && ln -s /proc/pressure "$work/proc/pressure"
-ln -s /proc/net "$work/proc/net"
+make_floor_tree "$work"
 sleep 100000 &
 keeper=$!   # a living pid for the wants files
-cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { print s }'; }
 results=$work/results
 : >"$results"
 for r in $(seq "$rounds"); do
