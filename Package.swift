@@ -44,7 +44,9 @@ let package = Package(
     ],
     targets: [
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
-        .target(name: "ProcFS", dependencies: ["CDirect"], swiftSettings: functionSections),
+        // Who may have written a config file (its command blocks run): one check for every program.
+        .target(name: "CTrustedFile"),
+        .target(name: "ProcFS", dependencies: ["CDirect", "CTrustedFile"], swiftSettings: functionSections),
         // pread, pwrite and renameat2 as bare system calls, and a byte copy, in the caller's own
         // code: none of glibc's pages for them (or their IFUNC table) in a sample's footprint.
         .target(name: "CDirect"),
@@ -94,7 +96,7 @@ let package = Package(
 
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML",
+            "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
@@ -108,7 +110,7 @@ let package = Package(
         .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "TOMLEmbedded", "CClock"],
                 swiftSettings: embedded),
         .target(name: "CBarSys"),
-        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock"],
+        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile"],
                 swiftSettings: embedded),
         .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
                           swiftSettings: embedded, linkerSettings: staticExecutable),

@@ -249,6 +249,9 @@ def main():
     write("command-output", "json", b'\x00{"full_text":"Caf\\u00e9 \\"x\\"","short_text":"C","color":"#AABBCC","urgent":true}\n')
     write("command-output", "hostile", b'\x00\x1b[31m"},{"full_text":"x<b>\xff\xc3\xe2\x80\xae\r\n')
     write("command-output", "long", b"\x00" + "é".encode() * 700 + b"\n")
+    # Hardening round two: NUL, ESC and C1 raw and as JSON escapes (a NUL ended Pango's text).
+    write("command-output", "controls-raw", b"\x00a\x00b\x1b[31mc\xc2\x9bd\x7f\n")
+    write("command-output", "controls-json", b'\x00{"full_text":"x\\u0000y\\u001bz\\u009b","short_text":"\\u0007"}\n')
     # i3bar-stream: what a wrapped program prints, line by line.
     write("i3bar-stream", "i3status", b'{"version":1}\n[\n[{"name":"tztime","instance":"local","markup":"none","full_text":"12:00:01"},'
           b'{"name":"load","full_text":"0.52","color":"#00FF00"}]\n,[{"name":"load","full_text":"0.60"}]\n')
@@ -258,6 +261,8 @@ def main():
     write("i3bar-stream", "plain", b"just text\r\n{\"full_text\":\"x\"}\n")
     write("i3bar-stream", "hostile", b'{"version":1}\n[\n[{"full_text":"\\u001b[31m\"},{\"x\":\"\xff\xc3\xe2\x80\xae","name":"a\\"b","instance":"i3bar:0:x","color":"red"}]\n'
           b',[{"full_text":"cut\n,[{"a":[[[[[[[[[[1]]]]]]]]]]}]\n')
+    write("i3bar-stream", "controls", b'{"version":1}\n[\n[{"full_text":"w\\u0000v","name":"n\\u0007","instance":"\\u001b"}],\n'
+          b'[{"full_text":"raw\x7f\xc2\x85"}],\n')
 
     # prometheus-text: a snapshot and counters as fields (Fuzz/prometheus-text.swift's order).
     write("prometheus-text", "all-zero", bytes(600))

@@ -44,10 +44,11 @@ build=.build/fuzz
 mkdir -p "$build/modules" "$build/obj" "$build/bin" "$build/logs"
 # The code under test gets libFuzzer's coverage counters and ASan; the harness ASan only.
 # SnapshotCodec's CRC-32 folds blocks in C (Sources/CCRC32), and it and ProcFS copy bytes and
-# make system calls through CDirect's inline functions (a header only): their module maps for
-# every compile.
+# make system calls through CDirect's inline functions (a header only), and ProcFS checks config
+# files with CTrustedFile (C, linked where ProcFS is): their module maps for every compile.
 crc_flags=(-Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap
-           -Xcc -fmodule-map-file=Sources/CDirect/include/module.modulemap)
+           -Xcc -fmodule-map-file=Sources/CDirect/include/module.modulemap
+           -Xcc -fmodule-map-file=Sources/CTrustedFile/include/module.modulemap)
 flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$build/modules" "${crc_flags[@]}")
 harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules" "${crc_flags[@]}")
 
@@ -96,6 +97,12 @@ build_crc() {
             { echo "Fuzz/run.sh: CCRC32 does not build" >&2; exit 2; }
     fi
 }
+build_trusted() {
+    if stale "$build/obj/CTrustedFile.o" Sources/CTrustedFile/trusted.c Sources/CTrustedFile/include/CTrustedFile.h "$0"; then
+        nice -n 10 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CTrustedFile/include -c Sources/CTrustedFile/trusted.c -o "$build/obj/CTrustedFile.o" ||
+            { echo "Fuzz/run.sh: CTrustedFile does not build" >&2; exit 2; }
+    fi
+}
 build_module() {
     local m=$1
     [[ -n ${built[$m]:-} ]] && return 0
@@ -104,6 +111,7 @@ build_module() {
     mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     if [[ $m == SnapshotCodec ]]; then build_crc; deps+=("$build/obj/CCRC32.o"); fi
+    if [[ $m == ProcFS ]]; then build_trusted; deps+=("$build/obj/CTrustedFile.o"); fi
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     [[ $m == PrometheusText ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o")
@@ -126,6 +134,7 @@ build_target() {
     local extra=()
     if [[ " ${objects[*]} " == *BarCore.o* ]]; then objects+=("$build/obj/CClock.o"); extra=("${clock_flags[@]}"); fi
     if [[ " ${objects[*]} " == *SnapshotCodec.o* ]]; then objects+=("$build/obj/CCRC32.o"); fi
+    if [[ " ${objects[*]} " == *ProcFS.o* ]]; then objects+=("$build/obj/CTrustedFile.o"); fi
     read -r -a sources <<< "Fuzz/$t.swift $(support_of "$t")"
     if stale "$build/bin/$t" "${sources[@]}" "${objects[@]}" "$0"; then
         echo "fuzz: building target $t" >&2

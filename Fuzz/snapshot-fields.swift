@@ -9,11 +9,27 @@
 //
 // Properties: every output renders and passes the checks of Support/Bar/Outputs.swift,
 // at a panel size taken from the input (64x24 to 1024x256); and the snapshot survives
-// an encode and decode unchanged, apart from what the encoder documents (no iowait
-// history is written as zeros).
+// an encode and decode unchanged, apart from what the codec documents (no iowait
+// history is written as zeros; shares decode clamped to 100 %, Wi-Fi quality to 100).
 
 import BarCore
 import SnapshotCodec
+
+/// What the decoder does to shares: each at most 100 % (10,000 ‱); Wi-Fi quality at most
+/// 100, 255 (unknown) aside.
+func clampShares(_ s: inout Snapshot) {
+    let whole = Snapshot.wholeShare
+    s.cpuBusy = min(s.cpuBusy, whole); s.cpuIOWait = min(s.cpuIOWait, whole); s.samplerCPU = min(s.samplerCPU, whole)
+    s.memoryPressure = s.memoryPressure.map { min($0, whole) }
+    s.battery.percent = min(s.battery.percent, whole)
+    s.coreBusy = s.coreBusy.map { min($0, whole) }
+    s.cpuHistory = s.cpuHistory.map { min($0, whole) }
+    s.iowaitHistory = s.iowaitHistory.map { min($0, whole) }
+    s.memoryHistory = s.memoryHistory.map { min($0, whole) }
+    for i in s.interfaces.indices where s.interfaces[i].wifi.qualityPercent != 255 {
+        s.interfaces[i].wifi.qualityPercent = min(s.interfaces[i].wifi.qualityPercent, 100)
+    }
+}
 
 func name(_ r: inout FieldReader) -> [UInt8] {
     r.bytes(Int(r.u8()) % (Snapshot.maximumNameLength + 1))
@@ -96,6 +112,7 @@ public func fuzzSnapshotFields(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     snap.encode(into: &encoded)
     var expected = snap
     if expected.iowaitHistory.isEmpty { expected.iowaitHistory = Array(repeating: 0, count: snap.cpuHistory.count) }
+    clampShares(&expected)
     let decoded = encoded.withUnsafeBytes { try? Snapshot.decode($0) }
     expect(decoded == expected, "the snapshot does not survive an encode and decode", encoded)
 

@@ -10,11 +10,15 @@ import UTF8TextEmbedded
 import UTF8Text
 #endif
 
-/// How text is escaped on its way into an output.
+/// How text is escaped on its way into an output. In every mode a control character (C0,
+/// DEL, C1) becomes a space and an invisible format character is dropped, whatever the
+/// text's source (a process name, a command's output, a wrapped program's JSON, the
+/// theme's separator): a NUL that reached i3bar or waybar, even as `\u0000`, would end the
+/// string for Pango and hide every block after it.
 public enum TextEscape: Sendable {
     /// Plain text: valid UTF-8 kept, control characters become spaces.
     case plain
-    /// Inside a JSON string: `"`, `\` and every control character escaped.
+    /// Inside a JSON string: `"` and `\` escaped.
     case json
     /// Pango markup inside a JSON string (waybar parses `text` as markup):
     /// `&`, `<`, `>`, `'`, `"` become entities, then JSON escaping.
@@ -29,7 +33,7 @@ public enum TextEscape: Sendable {
     /// Plain text for polybar: a `{` after a `%` preceded by a space (polybar has no escape).
     case polybar
 
-    /// Control characters become spaces (every mode but the JSON ones).
+    /// Outside a JSON string.
     var isPlainText: Bool { self != .json && self != .pangoJSON }
 }
 
@@ -64,13 +68,7 @@ extension ByteWriter {
             if len > 1 {
                 let value = decoded.value
                 if value < 0xA0 {   // a C1 control (U+0080–U+009F, e.g. the one-byte CSI) is a control character
-                    if mode.isPlainText {
-                        append(0x20)
-                    } else {
-                        append("\\u00")
-                        append(hexDigit(UInt8(value >> 4)))
-                        append(hexDigit(UInt8(value & 0xF)))
-                    }
+                    append(0x20)
                 } else if !UTF8Text.isInvisibleFormat(value) {
                     for k in 0..<len { append(text[i + k]) }
                 }
@@ -121,7 +119,7 @@ extension ByteWriter {
             default: break
             }
         }
-        let isControl = b < 0x20 || b == 0x7F
+        if b < 0x20 || b == 0x7F { append(0x20); return }
         if mode.isPlainText {
             switch mode {
             case .tmux where b == UInt8(ascii: "#"): append(b)
@@ -129,28 +127,13 @@ extension ByteWriter {
             case .polybar where b == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "%"): append(0x20)
             default: break
             }
-            append(isControl ? 0x20 : b)
+            append(b)
             return
         }
         switch b {
         case UInt8(ascii: "\""): append("\\\"")
         case UInt8(ascii: "\\"): append("\\\\")
-        case 0x0A: append("\\n")
-        case 0x0D: append("\\r")
-        case 0x09: append("\\t")
-        case 0x08: append("\\b")
-        case 0x0C: append("\\f")
-        default:
-            if isControl {
-                append("\\u00")
-                append(hexDigit(b >> 4))
-                append(hexDigit(b & 0xF))
-            } else {
-                append(b)
-            }
+        default: append(b)
         }
     }
 }
-
-@inline(__always)
-func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 48 + v : 87 + v }

@@ -81,6 +81,10 @@ public struct I3barStream {
         }
     }
 
+    /// Past the header and the endless array's `[` (or a program without a header): each line
+    /// now stands alone, and a reader may skip to the newest.
+    public var isFlowing: Bool { phase == .plain || (phase == .body && opened) }
+
     /// Forgets the program's stream (it was started again): a header comes first.
     public mutating func restart() {
         count = 0

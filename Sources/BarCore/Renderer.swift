@@ -214,6 +214,13 @@ public struct Renderer {
         return true
     }
 
+    /// True when the stream of the program wrapped by block `blockIndex` is past its opening
+    /// (``I3barStream/isFlowing``): its lines may be coalesced to the newest.
+    public func wrappedStreamIsFlowing(_ blockIndex: Int) -> Bool {
+        let w = wrapSlot[blockIndex]
+        return w >= 0 && wrapped[w].isFlowing
+    }
+
     /// The program wrapped by block `blockIndex` starts (again): its stream begins with a header.
     public mutating func restartWrapped(_ blockIndex: Int) {
         let w = wrapSlot[blockIndex]

@@ -4,6 +4,10 @@
 // reaps them on SIGCHLD; it never waits on a child. Output is read into one fixed buffer
 // per block: a command that prints megabytes costs the bar nothing more than its buffer
 // (the rest is read and dropped), and one that hangs past its timeout is killed, group and all.
+// A run ends when its command exits: what it wrote is read, and a background process left
+// holding the pipe is not waited for. A persistent command's (or a wrapped program's) lines
+// are coalesced: the newest line waits for the next update, and its pipe is not read
+// meanwhile, so a command that prints as fast as it can costs the bar a bounded share of a core.
 
 import BarCoreEmbedded
 import CBarSys
@@ -30,6 +34,11 @@ struct CommandRunner {
         var count = 0
         /// More output than the buffer: the rest of the run (or line) is dropped.
         var overflowed = false
+        /// The newest complete line of a persistent command or a flowing wrapped program, not
+        /// shown yet (`pendingCount` bytes); its pipe is not polled while one waits.
+        var pending: UnsafeMutableRawBufferPointer? = nil
+        var pendingCount = 0
+        var hasPending = false
         var startedMs: UInt64 = 0
         var nextRunMs: UInt64 = 0
         var backOffMs: UInt64 = CommandRunner.firstBackOffMs
@@ -60,15 +69,11 @@ struct CommandRunner {
             c.append(0)
             // A wrapped program's line is a whole array of blocks: room for one.
             let size = spec.wrapsI3bar ? I3barStream.maximumLineLength : CommandRunner.bufferSize
-            children.append(Child(blockIndex: i, spec: spec, command: c, buffer: .allocate(byteCount: size, alignment: 1)))
+            var child = Child(blockIndex: i, spec: spec, command: c, buffer: .allocate(byteCount: size, alignment: 1))
+            // Pages untouched until a line comes: a buffer never written costs no memory.
+            if spec.persist || spec.wrapsI3bar { child.pending = .allocate(byteCount: size, alignment: 1) }
+            children.append(child)
         }
-    }
-
-    /// The SIGRTMIN offsets the blocks listen to (for the signalfd).
-    var signals: [Int32] {
-        var out: [Int32] = []
-        for c in children { if let s = c.spec.signal, !out.contains(s) { out.append(s) } }
-        return out
     }
 
     /// Starts every command (the first run, or the persistent ones) at `nowMs`.
@@ -107,6 +112,7 @@ struct CommandRunner {
         children[i].clicksWritten = 0
         children[i].count = 0
         children[i].overflowed = false
+        children[i].hasPending = false
         children[i].exitStatus = nil
         children[i].killed = false
         children[i].startedMs = nowMs
@@ -203,10 +209,11 @@ struct CommandRunner {
         if written == event.count { children[i].clicksWritten += 1 }
     }
 
-    /// Fills `fds` (from index `first`) with the pipes to poll; returns how many.
+    /// Fills `fds` (from index `first`) with the pipes to poll; returns how many. A pipe whose
+    /// newest line waits for the next update is left alone until then (``flushPending(renderer:)``).
     func pollFDs(into fds: UnsafeMutablePointer<pollfd>, from first: Int) -> Int {
         var n = 0
-        for c in children where c.fd >= 0 {
+        for c in children where c.fd >= 0 && !c.hasPending {
             fds[first + n] = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
             n += 1
         }
@@ -217,44 +224,88 @@ struct CommandRunner {
     /// line, or a run's end seen at end of file after its exit).
     mutating func readOutput(fd: Int32, nowMs: UInt64, renderer: inout Renderer) -> Bool {
         guard let i = children.firstIndex(where: { $0.fd == fd }) else { return false }
-        var changed = false
-        for _ in 0..<CommandRunner.readsPerWake {
-            let n = readSome(fd, scratch)
-            if n < 0 { return changed }   // EAGAIN: more later
-            if n == 0 {
-                // End of file: the run is over (its status comes with SIGCHLD, maybe already).
-                _ = close(fd)
-                children[i].fd = -1
-                if let status = children[i].exitStatus { finish(i, status: status, nowMs: nowMs, renderer: &renderer); changed = true }
-                return changed
-            }
-            for k in 0..<n { if accept(i, scratch[k], renderer: &renderer) { changed = true } }
+        let (changed, ended) = drain(i, renderer: &renderer)
+        if ended {
+            // End of file: the run is over (its status comes with SIGCHLD, maybe already).
+            _ = close(fd)
+            children[i].fd = -1
+            if let status = children[i].exitStatus { finish(i, status: status, nowMs: nowMs, renderer: &renderer); return true }
         }
         return changed
     }
 
+    /// Reads child `i`'s pipe until it is empty (EAGAIN), at its end, or after ``readsPerWake``
+    /// reads (one pipe's worth: a writer that never pauses cannot hold the loop). Returns
+    /// whether the block changed or a line now waits, and whether the end of file was read.
+    private mutating func drain(_ i: Int, renderer: inout Renderer) -> (changed: Bool, ended: Bool) {
+        var changed = false
+        let fd = children[i].fd
+        for _ in 0..<CommandRunner.readsPerWake {
+            let n = readSome(fd, scratch)
+            if n < 0 { return (changed, false) }   // EAGAIN: more later
+            if n == 0 { return (changed, true) }
+            for k in 0..<n { if accept(i, scratch[k], renderer: &renderer) { changed = true } }
+        }
+        return (changed, false)
+    }
+
+    /// Shows the newest line of every child that has one waiting: reads what its pipe holds
+    /// now first (the line shown is the newest written), then hands it to the renderer.
+    /// Returns true when a block changed. Called before every update.
+    mutating func flushPending(renderer: inout Renderer) -> Bool {
+        var changed = false
+        for i in children.indices where children[i].hasPending {
+            if children[i].fd >= 0 { _ = drain(i, renderer: &renderer) }
+            if showPending(i, renderer: &renderer) { changed = true }
+        }
+        return changed
+    }
+
+    /// Hands child `i`'s waiting line to the renderer; true when the block changed.
+    private mutating func showPending(_ i: Int, renderer: inout Renderer) -> Bool {
+        guard children[i].hasPending, let pending = children[i].pending else { return false }
+        children[i].hasPending = false
+        let line = UnsafeRawBufferPointer(rebasing: pending[0..<children[i].pendingCount])
+        return show(i, line: line, renderer: &renderer)
+    }
+
+    /// One complete line of a persistent command or a wrapped program, shown now.
+    private mutating func show(_ i: Int, line: UnsafeRawBufferPointer, renderer: inout Renderer) -> Bool {
+        if children[i].spec.wrapsI3bar {
+            guard renderer.feedWrapped(children[i].blockIndex, line: line) else { return false }
+        } else {
+            renderer.setCommandOutput(children[i].blockIndex, line, exitStatus: 0)
+        }
+        children[i].settled = true
+        children[i].backOffMs = CommandRunner.firstBackOffMs
+        return true
+    }
+
+    /// Child `i`'s line in its buffer is complete: kept as the waiting line (the buffers swap:
+    /// no copy), or shown at once while a wrapped program's stream is still opening (its
+    /// header and `[` must each be read). Returns true when a line waits or the block changed.
+    private mutating func lineEnded(_ i: Int, renderer: inout Renderer) -> Bool {
+        defer { children[i].count = 0; children[i].overflowed = false }
+        // A wrapped program's line longer than the buffer is dropped whole; a persistent
+        // command's shows its first bytes.
+        if children[i].spec.wrapsI3bar && children[i].overflowed { return false }
+        let flowing = !children[i].spec.wrapsI3bar || renderer.wrappedStreamIsFlowing(children[i].blockIndex)
+        guard flowing, let pending = children[i].pending else {
+            let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
+            return show(i, line: line, renderer: &renderer)
+        }
+        children[i].pending = children[i].buffer
+        children[i].buffer = pending
+        children[i].pendingCount = children[i].count
+        children[i].hasPending = true
+        children[i].settled = true
+        return true
+    }
+
     /// One output byte: into the buffer; a persistent command's newline shows the line.
     private mutating func accept(_ i: Int, _ byte: UInt8, renderer: inout Renderer) -> Bool {
-        if children[i].spec.wrapsI3bar && byte == 0x0A {
-            // One line of the stream: a longer one than the buffer is dropped whole.
-            var changed = false
-            if !children[i].overflowed {
-                let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
-                changed = renderer.feedWrapped(children[i].blockIndex, line: line)
-                if changed { children[i].backOffMs = CommandRunner.firstBackOffMs; children[i].settled = true }
-            }
-            children[i].count = 0
-            children[i].overflowed = false
-            return changed
-        }
-        if children[i].spec.persist && byte == 0x0A {
-            let line = UnsafeRawBufferPointer(rebasing: children[i].buffer[0..<children[i].count])
-            renderer.setCommandOutput(children[i].blockIndex, line, exitStatus: 0)
-            children[i].settled = true
-            children[i].count = 0
-            children[i].overflowed = false
-            children[i].backOffMs = CommandRunner.firstBackOffMs
-            return true
+        if byte == 0x0A && (children[i].spec.wrapsI3bar || children[i].spec.persist) {
+            return lineEnded(i, renderer: &renderer)
         }
         if children[i].count < children[i].buffer.count {
             children[i].buffer[children[i].count] = byte
@@ -265,19 +316,18 @@ struct CommandRunner {
         return false
     }
 
-    /// A child ended (SIGCHLD, reaped): the run's output is shown once its pipe is drained.
+    /// A child ended (SIGCHLD, reaped): its run is over. What it wrote is in the pipe already
+    /// (it wrote before it exited) and is read now; the pipe is then closed, without waiting
+    /// for its end: a background process the command left may hold it for hours.
     mutating func reaped(pid: Int32, status: Int32, nowMs: UInt64, renderer: inout Renderer) -> Bool {
         guard let i = children.firstIndex(where: { $0.pid == pid }) else { return false }
-        if children[i].fd >= 0 {
-            children[i].exitStatus = status
-            // Whatever the pipe still holds comes before the end of file.
-            return readOutput(fd: children[i].fd, nowMs: nowMs, renderer: &renderer)
-        }
+        if children[i].fd >= 0 { _ = drain(i, renderer: &renderer) }
         finish(i, status: status, nowMs: nowMs, renderer: &renderer)
         return true
     }
 
     private mutating func finish(_ i: Int, status: Int32, nowMs: UInt64, renderer: inout Renderer) {
+        _ = showPending(i, renderer: &renderer)
         let c = children[i]
         children[i].settled = true
         if c.spec.wrapsI3bar {
@@ -306,16 +356,21 @@ struct CommandRunner {
         return limit
     }
 
-    /// Frees the buffers (a reload replaces this runner; after ``stopAll()``).
+    /// Frees the buffers (a reload replaces this runner; after ``stopAll(into:nowMs:)``).
     func deallocate() {
-        for c in children { c.buffer.deallocate() }
+        for c in children {
+            c.buffer.deallocate()
+            c.pending?.deallocate()
+        }
         scratch.deallocate()
     }
 
-    /// Ends every child (the bar exits or reloads its configuration).
-    mutating func stopAll() {
-        for i in children.indices where children[i].pid != 0 {
-            _ = cbarsys_kill_group(children[i].pid, SIGTERM)
+    /// Ends every child (the bar exits or reloads its configuration): its group gets SIGTERM
+    /// now and SIGKILL after the grace (``StoppingGroups``); its pipes are closed. A line
+    /// read and not shown yet stays, for `--once`'s last update.
+    mutating func stopAll(into stopping: inout StoppingGroups, nowMs: UInt64) {
+        for i in children.indices {
+            if children[i].pid != 0 { stopping.terminate(children[i].pid, nowMs: nowMs); children[i].pid = 0 }
             if children[i].fd >= 0 { _ = close(children[i].fd); children[i].fd = -1 }
             if children[i].inputFD >= 0 { _ = close(children[i].inputFD); children[i].inputFD = -1 }
         }

@@ -1,10 +1,12 @@
 // The config file for the renderer: where it is, reading it (a regular file, followed if a
-// symbolic link — dotfiles managers link it —, O_NONBLOCK, at most 64 KiB) and checking
-// it (BarCore's BarConfig). At start a bad file is a bad command line; later, a reload
+// symbolic link — dotfiles managers link it —, O_NONBLOCK, at most 64 KiB, refused unless
+// only the user or root could have written it: its commands run) and checking it (BarCore's
+// BarConfig). At start a bad file is a bad command line; later, a reload
 // that fails keeps the running configuration and shows why (EventLoop.swift).
 
 import BarCoreEmbedded
 import CBarSys
+import CTrustedFile
 
 /// What loading the config file gave.
 enum ConfigLoad {
@@ -30,12 +32,28 @@ func loadConfig(_ path: [UInt8], explicit: Bool) -> ConfigLoad {
     defer { buffer.deallocate() }
     var cPath = path
     cPath.append(0)
-    let n = readFile(cPath, into: buffer, followSymlink: true)
-    func failure(_ text: StaticString) -> ConfigLoad {
+    func failure(_ text: UnsafePointer<UInt8>, _ count: Int) -> ConfigLoad {
         var line = path
         line.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-        for i in 0..<text.utf8CodeUnitCount { line.append(text.utf8Start[i]) }
+        for i in 0..<count { line.append(text[i]) }
         return .failed(line)
+    }
+    func failure(_ text: StaticString) -> ConfigLoad { failure(text.utf8Start, text.utf8CodeUnitCount) }
+    let fd: Int32 = cPath.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular_follow($0) }
+    }
+    var n = fd == CBARSYS_NOT_REGULAR ? notRegularFile : -Int(cbarsys_errno())
+    if fd >= 0 {
+        let trust = cPath.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { trusted_file_check($0, fd) }
+        }
+        guard trust == Int32(TRUSTED_FILE_OK) else {
+            _ = close(fd)
+            let reason = trusted_file_reason(trust)!
+            return reason.withMemoryRebound(to: UInt8.self, capacity: Int(strlen(reason))) { failure($0, Int(strlen(reason))) }
+        }
+        n = readWhole(fd, into: buffer, positioned: false)
+        _ = close(fd)
     }
     if n == notRegularFile { return failure("not a regular file") }
     if n == -Int(ENOENT) || n == -Int(ENOTDIR) { return explicit ? failure("no such file") : .none }

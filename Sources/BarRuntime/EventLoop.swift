@@ -86,6 +86,18 @@ public struct Bar<Sink: BarSink> {
     var paused = false
     /// The command blocks' children.
     var commands: CommandRunner
+    /// Groups of stopped commands, killed when their grace ends (a reload, the bar's exit).
+    var stopping = StoppingGroups()
+    /// When the last update was written (realtime ms), and when one a command asked for is due:
+    /// command output is shown at most every ``commandUpdateGapMs``.
+    var lastEmitMs: UInt64 = 0
+    var emitDueMs: UInt64? = nil
+    /// At most this many updates a second come from command output (a flood of lines is
+    /// coalesced to the newest; i3bar could not draw more anyway).
+    static var commandUpdatesPerSecond: UInt64 { 20 }
+    static var commandUpdateGapMs: UInt64 { 1000 / commandUpdatesPerSecond }
+    /// The last line written (text outputs): an update that would write the same is not written.
+    var lastLine: [UInt8] = []
     /// Starts sysstatsd when none runs for this runtime directory.
     var starter: SamplerStarter
     /// The config file (no NUL) and the inotify watch on its directory; nil / -1 without.
@@ -135,6 +147,7 @@ public struct Bar<Sink: BarSink> {
         configPath = configFilePath(options)
         fdCapacity = Bar.fixedFDs + commands.children.count
         fds = .allocate(capacity: fdCapacity)
+        lastLine.reserveCapacity(8192)
         let page = sysconf(Int32(_SC_PAGESIZE))
         pageKiB = page > 0 ? UInt64(page) / 1024 : 4
     }
@@ -218,8 +231,10 @@ public struct Bar<Sink: BarSink> {
         haveSnapshot && !snapshot.isStale(nowMs: now)
     }
 
-    /// Renders the current state into the renderer's line (or the panel image).
+    /// Renders the current state into the renderer's line (or the panel image), with the
+    /// newest line of each command that has one waiting.
     mutating func draw() {
+        _ = commands.flushPending(renderer: &renderer)
         let now = nowMs()
         if panel != nil {
             // Optional chaining mutates in place: no copy of the image.
@@ -251,13 +266,40 @@ public struct Bar<Sink: BarSink> {
         }
     }
 
-    /// Draws and writes one update (one write()). Exits 0 when stdout is gone.
+    /// Draws and writes one update (one write()), unless it is the line written last. Exits 0
+    /// when stdout is gone.
     mutating func emit() {
         if paused { return }
         draw()
+        lastEmitMs = nowMs()
+        emitDueMs = nil
+        if panel == nil {
+            if renderer.line.bytes == lastLine { return }
+            lastLine.removeAll(keepingCapacity: true)
+            lastLine.append(contentsOf: renderer.line.bytes)
+        }
         let err = showDrawn()
-        if err == EPIPE { exit(0) }
-        if err != 0 { reportWriteFailure(err); exit(1) }
+        if err == EPIPE { exitBar(0) }
+        if err != 0 { reportWriteFailure(err); exitBar(1) }
+    }
+
+    /// An update that command output asked for: now, or when ``commandUpdateGapMs`` has passed
+    /// since the last one (the lines that come meanwhile are coalesced to the newest).
+    mutating func emitSoon() {
+        let now = nowMs()
+        if now < lastEmitMs || now >= lastEmitMs + Bar.commandUpdateGapMs {
+            emit()
+        } else if emitDueMs == nil {
+            emitDueMs = lastEmitMs + Bar.commandUpdateGapMs
+        }
+    }
+
+    /// Ends the bar: every command block's group gets SIGTERM, then SIGKILL after its grace,
+    /// and is reaped before the exit, so no command outlives the bar.
+    mutating func exitBar(_ status: Int32) -> Never {
+        commands.stopAll(into: &stopping, nowMs: nowMs())
+        stopping.finish(nowMs: { UInt64(cbarsys_realtime_ms()) })
+        exit(status)
     }
 
     /// The one line on stderr for a failed update: what could not be written, and why.
@@ -289,7 +331,12 @@ public struct Bar<Sink: BarSink> {
         // IN_MOVED_FROM only keeps two IN_MOVED_TO of `snapshot` apart: inotify merges an event
         // into an identical one just before it (the cookie is not compared), and a rename
         // followed by an exchange would otherwise read as one exchange (``KeptSnapshots``).
-        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
+        // IN_DELETE: `snapshot` deleted says the directory is being removed (`rm -rf`). Its
+        // IN_DELETE_SELF comes only once nothing holds it, and the files this bar keeps open
+        // hold it (a file pins its directory), as may the sampler's: without this the bar would
+        // watch the old directory for good after the sampler made a new one.
+        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
+            | UInt32(IN_MASK_ADD)
         watch = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
         }
@@ -324,12 +371,17 @@ public struct Bar<Sink: BarSink> {
                 }
                 // Only the runtime watch's own: an IN_IGNORED left queued for a watch removed
                 // earlier (the directory went and came back) must not drop the one added since.
-                if wd == watch && mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
-                    // The dir went away: the watch is gone; retry on the timer.
+                let gone = mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0
+                let going = mask & UInt32(IN_DELETE) != 0 && isSnapshotName(off + 16, len)
+                if wd == watch && (gone || going) {
+                    // The dir went away (or is going): drop the watch and the files kept open in
+                    // it, and look for the directory again on the timer (the sampler re-creates it).
+                    // While it is going, nothing is read or written there now (the bar's wants file
+                    // would race `rm -rf`); the staleness timer says so if it stays away.
                     if watch >= 0 { _ = inotify_rm_watch(inotifyFD, watch) }
                     watch = -1
                     dirChecked = false
-                    changed = true
+                    if gone { changed = true }
                     keptSnapshots.forget()
                 }
                 if mask & UInt32(IN_MOVED_TO) != 0 && isSnapshotName(off + 16, len) {
@@ -388,15 +440,12 @@ public struct Bar<Sink: BarSink> {
             var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)
             fresh.memForm = renderer.memForm
             fresh.continueStream()
-            commands.stopAll()
+            commands.stopAll(into: &stopping, nowMs: nowMs())
             commands.deallocate()
             options = o
             renderer = fresh
             if dirChecked { registerWants() }
             commands = CommandRunner(blocks: renderer.blocks)
-            let realtime = commands.signals
-            let newSignals = realtime.withUnsafeBufferPointer { cbarsys_signalfd_with($0.baseAddress, Int32($0.count)) }
-            if newSignals >= 0 { _ = close(signalFD); signalFD = newSignals }
             if Bar.fixedFDs + commands.children.count > fdCapacity {
                 fds.deallocate()
                 fdCapacity = Bar.fixedFDs + commands.children.count
@@ -433,11 +482,12 @@ public struct Bar<Sink: BarSink> {
             var off = 0
             while off + 128 <= n {
                 let signo = Int32(eventBuffer.load(fromByteOffset: off, as: UInt32.self))
-                if signo == SIGTERM || signo == SIGINT { commands.stopAll(); exit(0) }
+                if signo == SIGTERM || signo == SIGINT { exitBar(0) }
                 if signo == SIGUSR1 { paused = true }
                 if signo == SIGUSR2 && paused { paused = false; emit() }
                 if signo == SIGCHLD { reapChildren() }
                 if signo == SIGHUP { reloadConfig() }
+                // Every real-time signal is read here; one no block listens to does nothing.
                 if signo >= cbarsys_sigrtmin() { commands.signal(signo - cbarsys_sigrtmin(), nowMs: nowMs(), renderer: &renderer) }
                 off += 128
             }
@@ -453,7 +503,8 @@ public struct Bar<Sink: BarSink> {
             if pid <= 0 { break }
             if commands.reaped(pid: pid, status: status, nowMs: nowMs(), renderer: &renderer) { changed = true }
         }
-        if changed { emit() }
+        if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
+        if changed { emitSoon() }
     }
 
     /// A click action's command, detached (its own session: the bar neither waits nor owns it
@@ -510,11 +561,12 @@ public struct Bar<Sink: BarSink> {
     /// Runs until a signal ends it or stdout closes.
     public mutating func run() -> Never {
         cbarsys_ignore_sigpipe()
-        let realtime = commands.signals
-        signalFD = realtime.withUnsafeBufferPointer { cbarsys_signalfd_with($0.baseAddress, Int32($0.count)) }
+        signalFD = cbarsys_signalfd()
         inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
         if signalFD < 0 || inotifyFD < 0 { writeError("sysstats-bar: cannot set up signalfd/inotify"); exit(1) }
-        if readClicks && cbarsys_set_nonblocking(0) < 0 { readClicks = false }
+        // Stdin stays as it is (blocking): its open file description is shared with whoever
+        // started the bar (a terminal, a pipe), and a flag set on it would outlive the bar.
+        // It is read only after poll() says it is readable, which a read does not block.
         // No sampler for this runtime directory: start one (it creates the directory, which
         // the watch below then finds).
         _ = starter.startIfNeeded(nowMs: nowMs())
@@ -546,7 +598,8 @@ public struct Bar<Sink: BarSink> {
                 let untilRetry = Int32(min(starter.isDue(nowMs: now) ? 0 : starter.lastAttemptMs + SamplerStarter.retryMs - now, 3_600_000))
                 timeout = timeout < 0 ? untilRetry : min(timeout, untilRetry)
             }
-            if let due = commands.nextDeadline() {
+            for due in [commands.nextDeadline(), stopping.nextDeadline, emitDueMs] {
+                guard let due else { continue }
                 let untilDue = Int32(min(due > now ? due - now : 0, 3_600_000))
                 timeout = timeout < 0 ? untilDue : min(timeout, untilDue)
             }
@@ -567,8 +620,9 @@ public struct Bar<Sink: BarSink> {
             let ready = poll(fds, nfds_t(Bar.fixedFDs + children), timeout)
             if ready < 0 {
                 if cbarsys_errno() == EINTR { continue }
-                writeError("sysstats-bar: poll failed"); exit(1)
+                writeError("sysstats-bar: poll failed"); exitBar(1)
             }
+            if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
             if ready == 0 {
                 // Staleness timer, the clock, a command due, or the retry for a missing or refused runtime dir.
                 // Nothing current: start a sampler if none runs (the line below then watches its directory).
@@ -583,14 +637,14 @@ public struct Bar<Sink: BarSink> {
             let stdinReady = fds[2].revents != 0, sinkReady = fds[3].revents != 0
             // The reader of stdout closed its end (i3bar, waybar, a pipe's reader exited):
             // exit now rather than at the next write, which may be long (no sampler, no clock).
-            if fds[4].revents & Int16(POLLERR | POLLHUP) != 0 { commands.stopAll(); exit(0) }
+            if fds[4].revents & Int16(POLLERR | POLLHUP) != 0 { exitBar(0) }
             if fds[4].revents & Int16(POLLNVAL) != 0 { watchStdout = false }   // no stdout at all: nothing to watch
             var commandChanged = false
             for k in 0..<children where fds[Bar.fixedFDs + k].revents != 0 {
                 if commands.readOutput(fd: fds[Bar.fixedFDs + k].fd, nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
             }
             if commands.runDue(nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
-            if commandChanged { emit() }
+            if commandChanged { emitSoon() }
             if signalsReady { readSignals() }
             if inotifyReady {
                 let snapshotChanged = readInotify()
@@ -608,6 +662,7 @@ public struct Bar<Sink: BarSink> {
                 var button = sink.handleEvents()
                 while button != 0 { panelClick(button); button = sink.handleEvents() }
             }
+            if let due = emitDueMs, nowMs() >= due { emit() }
         }
     }
 
@@ -634,7 +689,7 @@ public struct Bar<Sink: BarSink> {
             }
             _ = commands.runDue(nowMs: now, renderer: &renderer)
         }
-        commands.stopAll()
+        commands.stopAll(into: &stopping, nowMs: nowMs())
     }
 
     /// `--once`: prints the current snapshot (or the stale message) and exits;
@@ -647,7 +702,7 @@ public struct Bar<Sink: BarSink> {
         draw()
         let err = showDrawn()
         if err != 0 { reportWriteFailure(err) }
-        exit(err == 0 && current ? 0 : 1)
+        exitBar(err == 0 && current ? 0 : 1)
     }
 }
 

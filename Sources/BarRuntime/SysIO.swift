@@ -83,19 +83,9 @@ public let notRegularFile = -1_000_000
 /// Reads a whole small regular file at `path` (NUL-terminated) into `buffer`: open without
 /// blocking or following a symlink, fstat (regular files only), read until a short read
 /// (end of file) or the buffer is full, close. Returns bytes read, -errno, or ``notRegularFile``.
-public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer, followSymlink: Bool = false) -> Int {
-    if !followSymlink {
-        let (n, fd, _) = readFileKeepingOpen(path, into: buffer)
-        if fd >= 0 { _ = close(fd) }
-        return n
-    }
-    let fd: Int32 = path.withUnsafeBufferPointer { p in
-        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular_follow($0) }
-    }
-    if fd == CBARSYS_NOT_REGULAR { return notRegularFile }
-    if fd < 0 { return -Int(cbarsys_errno()) }
-    let n = readWhole(fd, into: buffer, positioned: false)
-    _ = close(fd)
+public func readFile(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    let (n, fd, _) = readFileKeepingOpen(path, into: buffer)
+    if fd >= 0 { _ = close(fd) }
     return n
 }
 
@@ -105,7 +95,7 @@ public struct FileIdentity: Equatable {
     public var inode: UInt64
 }
 
-/// ``readFile(_:into:followSymlink:)`` without following a symlink, leaving the file open:
+/// ``readFile(_:into:)``, leaving the file open:
 /// bytes read (or -errno, or ``notRegularFile``), the descriptor (-1 when none is open; the
 /// caller closes it) and which file it is.
 public func readFileKeepingOpen(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, fd: Int32, identity: FileIdentity) {

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "CBarSys.h"
 #include <sys/file.h>
+#include <sys/syscall.h>
 
 static int saved_argc;
 static char **saved_argv;
@@ -70,7 +71,33 @@ int cbarsys_check_private_dir(const char *path) {
     return CBARSYS_DIR_OK;
 }
 
-int cbarsys_signalfd_with(const int *realtime, int count) {
+/* Adds every real-time signal the kernel has (32 … 64 on Linux) to `set` bit by bit: glibc's
+   sigaddset refuses its two internal ones (32 and 33), whose default action kills too. */
+static void add_realtime_signals(sigset_t *set) {
+    unsigned long *words = (unsigned long *)set;
+    const int bits = (int)(8 * sizeof(unsigned long));
+    for (int signo = __SIGRTMIN; signo <= __SIGRTMAX; signo++) {
+        words[(signo - 1) / bits] |= 1UL << ((signo - 1) % bits);
+    }
+}
+
+/* The kernel's sigset size (rt_sigprocmask wants it exactly). */
+#define KERNEL_SIGSET_BYTES (__SIGRTMAX / 8)
+
+/* Before main: every real-time signal is blocked from the first instruction on, so that
+   `pkill -RTMIN+n sysstats-bar` (a signal no block listens to, or one sent while the bar
+   starts) never meets the default action, which ends the process; the signalfd reads them.
+   A raw system call: glibc's sigprocmask leaves 32 and 33 out. Children start with the
+   default mask (spawn_program). */
+__attribute__((constructor))
+static void cbarsys_block_realtime_signals(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    add_realtime_signals(&set);
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, KERNEL_SIGSET_BYTES);
+}
+
+int cbarsys_signalfd(void) {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
@@ -79,12 +106,15 @@ int cbarsys_signalfd_with(const int *realtime, int count) {
     sigaddset(&set, SIGUSR2);
     sigaddset(&set, SIGHUP);
     sigaddset(&set, SIGCHLD);
-    for (int i = 0; i < count; i++) {
-        int signo = SIGRTMIN + realtime[i];
-        if (signo >= SIGRTMIN && signo <= SIGRTMAX) sigaddset(&set, signo);
-    }
     if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    add_realtime_signals(&set);
+    if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, KERNEL_SIGSET_BYTES) != 0) return -1;
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+int cbarsys_group_alive(int pgid) {
+    if (pgid <= 0) return 0;
+    return kill(-pgid, 0) == 0 || errno == EPERM;
 }
 
 extern char **environ;

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTrustedFile
 
 // Files that another user, or a mistake, may have planted: the snapshot, the rules cache,
 // a bookmarks file named on the command line. Opened so that nothing can block (a FIFO
@@ -15,6 +16,8 @@ public enum RegularFileError: Error, Equatable, CustomStringConvertible {
     case notRegular(kind: String)
     /// Larger than the cap the caller gave, bytes.
     case tooLarge(limit: Int)
+    /// Someone else could have written it (a config file whose commands would run): why.
+    case untrusted(reason: String)
 
     /// True for a file that is not there (ENOENT, or ENOTDIR on the way).
     public var isMissing: Bool {
@@ -27,6 +30,7 @@ public enum RegularFileError: Error, Equatable, CustomStringConvertible {
         case .system(let e): return e.description
         case .notRegular(let kind): return "is \(kind), not a regular file"
         case .tooLarge(let limit): return "is larger than \(limit) bytes"
+        case .untrusted(let reason): return reason
         }
     }
 }
@@ -85,6 +89,19 @@ public func readRegularFile(_ path: String, relativeTo directory: FileDescriptor
                             followSymlinks: Bool = false) -> Result<[UInt8], RegularFileError> {
     FileDescriptor.openRegular(path, relativeTo: directory, followSymlinks: followSymlinks).flatMap { fd in
         defer { fd.close() }
+        return fd.readAll(limit: limit)
+    }
+}
+
+/// Reads a config file, whose orders the programs follow (the bar runs its commands): as
+/// ``readRegularFile(_:relativeTo:limit:followSymlinks:)`` following a symbolic link (dotfiles
+/// managers link it), refused with `.untrusted` unless only the user (or root) could have
+/// written it and every directory on its way (`trusted_file_check`, shared with the bar).
+public func readConfigFile(_ path: String, limit: Int) -> Result<[UInt8], RegularFileError> {
+    FileDescriptor.openRegular(path, followSymlinks: true).flatMap { fd in
+        defer { fd.close() }
+        let code = trusted_file_check(path, fd.rawValue)
+        guard code == Int32(TRUSTED_FILE_OK) else { return .failure(.untrusted(reason: String(cString: trusted_file_reason(code)))) }
         return fd.readAll(limit: limit)
     }
 }

@@ -49,8 +49,9 @@ public enum SamplerLoop {
             switch TextfileWriter.open(path) {
             case .success(let t): textfile = t
             case .failure(let e):
+                // A directory that cannot be used as given is a bad command line (or [sampler]).
                 printError("sysstatsd: \(e)")
-                return 1
+                return 2
             }
         }
         let textfileIntervalNs = UInt64(configuration.textfileIntervalSeconds) * 1_000_000_000

@@ -181,7 +181,7 @@ public enum SamplerOptions {
         if flags.configPath == nil && !defaultConfigFileExists() { return first }
         guard let path = flags.configPath ?? SamplerSettings.defaultPath() else { return first }
         let bytes: [UInt8]
-        switch readRegularFile(path, limit: 65_536, followSymlinks: true) {
+        switch readConfigFile(path, limit: 65_536) {
         case .success(let b): bytes = b
         case .failure(let e):
             if e.isMissing && flags.configPath == nil { return first }

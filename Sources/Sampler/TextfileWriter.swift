@@ -12,12 +12,21 @@ public enum TextfileDirectoryError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, Errno)
     case symbolicLink(path: String)
     case notDirectory(path: String)
+    /// Owned by another user (not us, not root): they could replace what node_exporter serves.
+    case foreignOwner(path: String)
+    /// Group or others may write it: they could put their own `sysstats.prom` in its place, or
+    /// a file in the way that stops the export for good (a sticky bit does not prevent that).
+    case writableByOthers(path: String)
 
     public var description: String {
         switch self {
         case .cannotOpen(let path, let e): return "cannot open the textfile directory \(TerminalText.escape(path)): \(e)"
         case .symbolicLink(let path): return "the textfile directory \(TerminalText.escape(path)) is a symbolic link; give the directory itself"
         case .notDirectory(let path): return "the textfile directory \(TerminalText.escape(path)) is not a directory"
+        case .foreignOwner(let path):
+            return "the textfile directory \(TerminalText.escape(path)) belongs to another user; give a directory of yours (docs/fleet.md)"
+        case .writableByOthers(let path):
+            return "the textfile directory \(TerminalText.escape(path)) is writable by group or others, who could replace what node_exporter serves; give a directory only you may write (docs/fleet.md)"
         }
     }
 }
@@ -52,7 +61,8 @@ public final class TextfileWriter {
 
     deinit { directory.close() }
 
-    /// Opens `path` as the textfile directory: it must be a directory, not a symbolic link.
+    /// Opens `path` as the textfile directory: it must be a directory, not a symbolic link,
+    /// owned by us or root and writable by nobody else.
     public static func open(_ path: String) -> Result<TextfileWriter, TextfileDirectoryError> {
         // cPath, not the String's implicit C string (ProcFS's CPath.swift says why).
         let fd = cPath(path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
@@ -71,6 +81,14 @@ public final class TextfileWriter {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             Glibc.close(fd)
             return .failure(.notDirectory(path: path))
+        }
+        if info.st_uid != geteuid() && info.st_uid != 0 {
+            Glibc.close(fd)
+            return .failure(.foreignOwner(path: path))
+        }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            Glibc.close(fd)
+            return .failure(.writableByOthers(path: path))
         }
         return .success(TextfileWriter(path: path, directory: FileDescriptor(rawValue: fd)))
     }

@@ -225,6 +225,8 @@ public struct Snapshot: Equatable, Sendable {
     public static let maximumTopEntries = 5
     public static let maximumExits = 8
     public static let historyLength = 60
+    /// 100 % in ‱: the decoder clamps every share to it.
+    public static let wholeShare: Permyriad = 10_000
     public static let maximumInterfaces = 8
     public static let maximumDisks = 8
     public static let maximumDiskDevices = 8

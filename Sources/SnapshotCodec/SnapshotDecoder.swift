@@ -115,9 +115,9 @@ extension Snapshot {
         intervalMs = try r.u32()
         bootTime = try r.u64()
         uptimeCentiseconds = try r.u64()
-        cpuBusy = try r.u16()
-        cpuIOWait = try r.u16()
-        samplerCPU = try r.u16()
+        cpuBusy = try r.share()
+        cpuIOWait = try r.share()
+        samplerCPU = try r.share()
         samplerResidentKiB = try r.u32()
 
         memory.total = try r.u64()
@@ -131,7 +131,7 @@ extension Snapshot {
         memory.swapTotal = try r.u64()
         memory.swapUsed = try r.u64()
         let pressure = try r.u16()
-        memoryPressure = pressure == SnapshotFormat.noPressure ? nil : pressure
+        memoryPressure = pressure == SnapshotFormat.noPressure ? nil : min(pressure, Snapshot.wholeShare)
 
         load1 = try r.u32()
         load5 = try r.u32()
@@ -144,30 +144,30 @@ extension Snapshot {
             throw .malformed(.unknownBatteryState)
         }
         battery.state = state
-        battery.percent = try r.u16()
+        battery.percent = try r.share()
         battery.powerMilliwatts = try r.u32()
         battery.minutesRemaining = try r.u32()
         urgent = UrgentFlags(rawValue: try r.u32())
 
         let cores = Int(try r.u16())
         guard cores <= Snapshot.maximumCores else { throw .malformed(.countOverLimit) }
-        try r.u16Array(count: cores, into: &coreBusy)
+        try r.shareArray(count: cores, into: &coreBusy)
 
         let cpuPoints = Int(try r.u8())
         guard cpuPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
-        try r.u16Array(count: cpuPoints, into: &cpuHistory)
+        try r.shareArray(count: cpuPoints, into: &cpuHistory)
         if version >= 2 {
             let iowaitPoints = Int(try r.u8())
             guard iowaitPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
             guard iowaitPoints == cpuPoints else { throw .malformed(.historyLengthMismatch) }
-            try r.u16Array(count: iowaitPoints, into: &iowaitHistory)
+            try r.shareArray(count: iowaitPoints, into: &iowaitHistory)
         } else {
             iowaitHistory.removeAll(keepingCapacity: true)
         }
         let memoryPoints = Int(try r.u8())
         guard memoryPoints <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
         guard memoryPoints == cpuPoints else { throw .malformed(.historyLengthMismatch) }
-        try r.u16Array(count: memoryPoints, into: &memoryHistory)
+        try r.shareArray(count: memoryPoints, into: &memoryHistory)
 
         try r.processes(into: &topCPU)
         try r.processes(into: &topMemory)
@@ -254,6 +254,16 @@ struct ByteReader {
     mutating func u16() throws(SnapshotDecodeError) -> UInt16 { try read(UInt16.self) }
     mutating func u32() throws(SnapshotDecodeError) -> UInt32 { try read(UInt32.self) }
     mutating func u64() throws(SnapshotDecodeError) -> UInt64 { try read(UInt64.self) }
+
+    /// A share in ‱, clamped to 10,000: a snapshot is hostile until checked, and a share
+    /// above 100 % would reach every output as it is (`cpu 655%`).
+    mutating func share() throws(SnapshotDecodeError) -> Permyriad { min(try u16(), Snapshot.wholeShare) }
+
+    /// ``u16Array(count:into:)`` of shares, each clamped as ``share()`` clamps.
+    mutating func shareArray(count: Int, into array: inout [Permyriad]) throws(SnapshotDecodeError) {
+        try u16Array(count: count, into: &array)
+        for i in array.indices where array[i] > Snapshot.wholeShare { array[i] = Snapshot.wholeShare }
+    }
 
     /// Replaces `array` with `count` u16 values, keeping its capacity.
     mutating func u16Array(count: Int, into array: inout [UInt16]) throws(SnapshotDecodeError) {

@@ -60,8 +60,6 @@ public enum BookmarkText {
             Item(source: r.source.name.description, kind: r.kind.name.description, pattern: TerminalText.escape(r.pattern),
                  friendly_name: TerminalText.escape(r.friendlyName), strip: stripText(r.strip))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(items), as: UTF8.self)
+        return JSONText.encode(items)
     }
 }

@@ -17,7 +17,7 @@ enum ConfigCommands {
         }
         let shown = TerminalText.escape(file)
         let bytes: [UInt8]
-        switch readRegularFile(file, limit: 65_536, followSymlinks: true) {
+        switch readConfigFile(file, limit: 65_536) {
         case .success(let b): bytes = b
         case .failure(let e):
             if e.isMissing && path == nil {

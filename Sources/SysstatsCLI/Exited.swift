@@ -25,9 +25,7 @@ public enum Exited {
 
     /// `--json`: an array, oldest first; `name` is the sanitized text, `name_hex` the exact bytes.
     public static func json(_ exits: [ExitRecord]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(exits.map(Row.init)), as: UTF8.self)
+        return JSONText.encode(exits.map(Row.init))
     }
 
     struct Row: Encodable {

@@ -50,10 +50,8 @@ public enum HistoryTable {
     /// `rx_bytes` and `tx_bytes` (the minute's, or the hour's, traffic), `cpu_celsius` and
     /// `root_used_percent` are null when not measured.
     public static func json(_ samples: [MinuteSample], from: UInt64, to: UInt64) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let document = Document(from: from, to: to, samples: samples.map(Row.init))
-        return String(decoding: try! encoder.encode(document), as: UTF8.self)
+        return JSONText.encode(document)
     }
 
     struct Document: Encodable {

@@ -28,13 +28,11 @@ public enum Reboots {
 
     /// `--json`: an array, oldest first; `end` is "running", "clean" or "unclean".
     public static func json(_ boots: [BootRecord], currentBootID: String?) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let rows = boots.map { b in
             Row(bootID: b.id, bootTime: b.bootTime, lastSeenUptime: b.lastSeenUptime, lastSeenTime: b.lastSeenTime,
                 end: end(b, currentBootID: currentBootID) == .unclean ? "unclean" : end(b, currentBootID: currentBootID).rawValue)
         }
-        return String(decoding: try! encoder.encode(rows), as: UTF8.self)
+        return JSONText.encode(rows)
     }
 
     struct Row: Encodable {

@@ -221,11 +221,7 @@ public struct ReportJSON: Encodable, Equatable {
 
     /// One line of JSON, keys sorted.
     public static func format(_ snapshot: Snapshot, stale: Bool) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain numbers, strings and arrays cannot fail.
-        let data = try! encoder.encode(ReportJSON(snapshot, stale: stale))
-        return String(decoding: data, as: UTF8.self)
+        JSONText.encode(ReportJSON(snapshot, stale: stale))
     }
 
     static func process(_ p: ProcessEntry) -> Process {

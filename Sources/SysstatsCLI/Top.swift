@@ -99,8 +99,6 @@ public enum Top {
                  bookmarked: r.friendlyName != nil, cpu_percent: Double(r.cpuPermyriad) / 100,
                  private_mib: ReportJSON.mib(r.privateKiB))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(items), as: UTF8.self)
+        return JSONText.encode(items)
     }
 }

@@ -170,11 +170,11 @@ final class BlockFormatTests: XCTestCase {
         let i3bar = rendered(desktop, .i3bar, blocks: [.cpu, .load], formats: f, nowMs: now)
         let blocks = try XCTUnwrap(parseJSON(i3bar) as? [[String: Any]])
         XCTAssertEqual(blocks.count, 2, "no block injected")
-        XCTAssertEqual(blocks[0]["full_text"] as? String, #""},{"full_text":"x\ 12 </span>"# + "\n\u{1}")
-        XCTAssertTrue(i3bar.contains(#""full_text":"\"},{\"full_text\":\"x\\ 12 </span>\n\u0001""#), i3bar)
+        XCTAssertEqual(blocks[0]["full_text"] as? String, #""},{"full_text":"x\ 12 </span>  "#, "control characters become spaces")
+        XCTAssertTrue(i3bar.contains(#""full_text":"\"},{\"full_text\":\"x\\ 12 </span>  ""#), i3bar)
         let waybar = rendered(desktop, .waybar, blocks: [.cpu], formats: f, nowMs: now)
         let object = try XCTUnwrap(parseJSON(waybar) as? [String: Any])
-        XCTAssertEqual(object["text"] as? String, #"&quot;},{&quot;full_text&quot;:&quot;x\ 12 &lt;/span&gt;"# + "\n\u{1}")
+        XCTAssertEqual(object["text"] as? String, #"&quot;},{&quot;full_text&quot;:&quot;x\ 12 &lt;/span&gt;  "#)
         XCTAssertEqual(rendered(desktop, .text, blocks: [.cpu], formats: f, nowMs: now), #""},{"full_text":"x\ 12 </span>  "# + "\n")
         // A hostile process name through {name} is escaped the same way.
         let named = rendered(Fixture.hostile.snapshot, .i3bar, blocks: [.exited], formats: try formats("exited=[{name}]"),

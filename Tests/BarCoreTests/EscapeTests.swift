@@ -10,15 +10,16 @@ final class EscapeTests: XCTestCase {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    func testJSONEscapesEveryControlCharacterQuoteAndBackslash() throws {
-        var input: [UInt8] = Array(0...0x1F) + [0x7F, 0x22, 0x5C, 0x2F, 0x41]
-        let out = escaped(input, .json)
-        XCTAssertFalse(out.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
-        let parsed = try JSONSerialization.jsonObject(with: Data("\"\(out)\"".utf8), options: [.fragmentsAllowed]) as? String
-        XCTAssertEqual(parsed.map { Array($0.utf8) }, input)
-        input = Array("\n\t\"\\".utf8)
-        XCTAssertEqual(escaped(input, .json), #"\n\t\"\\"#)
-        XCTAssertEqual(escaped([0x01, 0x1F, 0x7F], .json), #"\u0001\u001f\u007f"#)
+    func testJSONTurnsEveryControlCharacterIntoASpaceAndEscapesQuoteAndBackslash() throws {
+        let input: [UInt8] = Array(0...0x1F) + [0x7F, 0x22, 0x5C, 0x2F, 0x41]
+        for mode in [TextEscape.json, .pangoJSON] {
+            let out = escaped(input, mode)
+            let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data("\"\(out)\"".utf8), options: [.fragmentsAllowed]) as? String)
+            XCTAssertFalse(parsed.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(mode): \(out)")
+            XCTAssertFalse(out.contains("\\u00"), "no control character comes back escaped either: \(out)")
+        }
+        XCTAssertEqual(escaped(input, .json), String(repeating: " ", count: 33) + #"\"\\/A"#)
+        XCTAssertEqual(escaped(Array("a\u{0}b\n\t\u{1B}[31m".utf8), .json), "a b   [31m", "a NUL would end the string for Pango")
     }
 
     func testInvalidUTF8BecomesReplacementCharacters() {
@@ -52,7 +53,8 @@ final class EscapeTests: XCTestCase {
         let input = Array("a\u{9B}31mb\u{85}c".utf8)
         XCTAssertEqual(escaped(input, .plain), "a 31mb c")
         XCTAssertEqual(escaped(input, .pango), "a 31mb c")
-        XCTAssertEqual(escaped(input, .json), #"a\u009b31mb\u0085c"#)
+        XCTAssertEqual(escaped(input, .json), "a 31mb c")
+        XCTAssertEqual(escaped(input, .pangoJSON), "a 31mb c")
     }
 }
 

@@ -101,7 +101,7 @@ final class GoldenTests: XCTestCase {
                 ? ((json as? [[String: Any]])?.first?["full_text"] as? String)
                 : ((json as? [String: Any])?["text"] as? String)
             let quote = output == .i3bar ? "\"" : "&quot;"
-            XCTAssertEqual(text, "exited a\n\(quote)\u{FFFD}\u{FFFD}(\u{1}\u{7F}\u{FFFD}\u{FFFD}\u{FFFD}b had 2.0M", "\(output)")
+            XCTAssertEqual(text, "exited a \(quote)\u{FFFD}\u{FFFD}(  \u{FFFD}\u{FFFD}\u{FFFD}b had 2.0M", "\(output): control characters become spaces")
         }
         let plain = rendered(s, .text, blocks: [.exited], nowMs: Fixture.hostile.nowMs)
         XCTAssertEqual(plain, "exited a \"\u{FFFD}\u{FFFD}(  \u{FFFD}\u{FFFD}\u{FFFD}b had 2.0M\n")

@@ -64,6 +64,20 @@ final class BarProcess: @unchecked Sendable {  // output is guarded by lock
 
     var pid: Int32 { process.processIdentifier }
 
+    /// Runs the built `sysstats-bar` with `args` to its end: its status, stdout and stderr.
+    static func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try binary())
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
     /// Number of complete lines written so far (cheap: counted as output arrives).
     var lineCount: Int {
         lock.lock(); defer { lock.unlock() }

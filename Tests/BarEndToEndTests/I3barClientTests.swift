@@ -127,7 +127,7 @@ final class I3barClientTests: XCTestCase {
         XCTAssertEqual(byName["disk"], "disk / 75.0G free")
         XCTAssertEqual(byName["temp"], "temp 52°C")
         XCTAssertEqual(byName["freq"], "freq 2.3/4.6GHz")
-        XCTAssertEqual(byName["wifi"], "wifi \"},{\u{FFFD}\u{1B}Net 72%", "the SSID's bytes escaped, not injected")
+        XCTAssertEqual(byName["wifi"], "wifi \"},{\u{FFFD} Net 72%", "the SSID's bytes escaped, not injected (ESC a space)")
         let date = Process()
         date.executableURL = URL(fileURLWithPath: "/bin/date")
         date.arguments = ["-u", "+%Y-%m-%d %H:%M:%S"]

@@ -108,8 +108,42 @@ final class PrometheusExportTests: XCTestCase {
             "--once", "--interval", "0.05", "--runtime-dir", runtime, "--textfile-dir", directory.file("plain"),
             "--proc-root", Self.tree.appendingPathComponent("proc").path, "--sys-root", Self.tree.appendingPathComponent("sys").path,
         ])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stderr, "sysstatsd: the textfile directory \(directory.file("plain")) is not a directory\n")
+    }
+
+    /// In a directory others may write (a sticky /tmp-like one too), another user could stop the
+    /// export for good or have node_exporter serve their own file: refused at start.
+    func testATextfileDirOthersMayWriteOrAnotherUserOwnsIsRefusedAtStart() throws {
+        let runtime = directory.file("run")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        func run(_ textfiles: String) throws -> (status: Int32, stderr: String) {
+            let r = try Programs.run(try Programs.path("sysstatsd"), [
+                "--once", "--interval", "0.05", "--runtime-dir", runtime, "--no-history", "--textfile-dir", textfiles,
+                "--proc-root", Self.tree.appendingPathComponent("proc").path, "--sys-root", Self.tree.appendingPathComponent("sys").path,
+            ])
+            return (r.status, r.stderr)
+        }
+        for mode in [0o1777, 0o777, 0o775] {
+            let shared = directory.file("shared-\(String(mode, radix: 8))")
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+            XCTAssertEqual(chmod(shared, mode_t(mode)), 0)
+            let result = try run(shared)
+            XCTAssertEqual(result.status, 2, "mode \(String(mode, radix: 8))")
+            XCTAssertEqual(result.stderr, "sysstatsd: the textfile directory \(shared) is writable by group or others, who could replace what node_exporter serves; give a directory only you may write (docs/fleet.md)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: shared + "/sysstats.prom"))
+        }
+        if geteuid() == 0 {
+            let foreign = directory.file("foreign")
+            try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: false)
+            XCTAssertEqual(chown(foreign, 65534, 65534), 0)
+            let result = try run(foreign)
+            XCTAssertEqual(result.status, 2)
+            XCTAssertTrue(result.stderr.contains("belongs to another user"), result.stderr)
+        }
+        let mine = directory.file("mine")
+        try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        XCTAssertEqual(try run(mine).status, 0, "a directory of ours that others may only read is the set-up docs/fleet.md gives")
     }
 
     func testNodeExporterServesTheFileAndPrometheusAnswersAPromQLQueryForIt() throws {

@@ -111,10 +111,12 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(d.exits[0].name, Array(repeating: 0x62, count: 48))
     }
 
-    func testEveryPressureValueRoundTripsBecauseNilIsAnAbsentSection() throws {
+    func testPressureUpToAHundredPercentRoundTripsBecauseNilIsAnAbsentSection() throws {
         var s = Snapshot()
-        s.memoryPressure = 0xFFFF
-        XCTAssertEqual(try decodeResult(encoded(s)).get().memoryPressure, 0xFFFF)
+        s.memoryPressure = 10_000
+        XCTAssertEqual(try decodeResult(encoded(s)).get().memoryPressure, 10_000)
+        s.memoryPressure = 0xFFFF   // v1/v2's "none" is just a share above 100 % in v3: clamped
+        XCTAssertEqual(try decodeResult(encoded(s)).get().memoryPressure, 10_000)
     }
 
     func testHeaderCarriesMagicVersionLengthsSequenceAndZeroFlags() {

@@ -218,3 +218,28 @@ func v1Bytes(fromV2 bytes: [UInt8]) -> [UInt8] {
     fixChecksum(&out)
     return out
 }
+
+/// A v1 or v2 file with every share clamped to 10,000 ‱ as the decoder clamps it (memory
+/// pressure's 0xFFFF, "none", kept), checksum fixed: what the writer writes for the value
+/// such a file decodes to.
+func sharesClamped(_ bytes: [UInt8]) -> [UInt8] {
+    var out = bytes
+    func clamp(_ at: Int, keeping none: UInt16? = nil) {
+        let value = UInt16(out[at]) | UInt16(out[at + 1]) << 8
+        if value > Snapshot.wholeShare && value != none { storeU16(Snapshot.wholeShare, at: at, in: &out) }
+    }
+    let body = 32
+    for offset in [28, 30, 32, 142] { clamp(body + offset) }
+    clamp(body + 118, keeping: SnapshotFormat.noPressure)
+    let cores = Int(out[body + BodyOffset.coreCount]) | Int(out[body + BodyOffset.coreCount + 1]) << 8
+    for k in 0..<cores { clamp(body + BodyOffset.coreCount + 2 + 2 * k) }
+    var at = body + BodyOffset.cpuHistoryCountNoCores + 2 * cores
+    // The histories: cpu, (v2) iowait, memory; each a u8 count and its points.
+    for _ in 0..<(formatVersion(bytes) >= 2 ? 3 : 2) {
+        let points = Int(out[at])
+        for k in 0..<points { clamp(at + 1 + 2 * k) }
+        at += 1 + 2 * points
+    }
+    fixChecksum(&out)
+    return out
+}

@@ -137,3 +137,38 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }
+
+extension ReportJSONTests {
+    /// Bidi controls in a process name are valid JSON, but a terminal showing the JSON acts on
+    /// them: they are written as `\u202e` escapes, and the parsed name keeps every character.
+    func testBidiControlsInNamesAreEscapedNotWrittenRaw() throws {
+        var s = Samples.laptop
+        let name = "a\u{202E}gpj.exe\u{2066}x\u{2069}\u{9B}"
+        s.topCPU = [ProcessEntry(pid: 7, cpu: 100, privateKiB: 1024, name: Array(name.utf8))]
+        let text = ReportJSON.format(s, stale: false)
+        for raw in ["\u{202E}", "\u{2066}", "\u{2069}", "\u{9B}"] { XCTAssertFalse(text.contains(raw), text) }
+        XCTAssertTrue(text.contains(#"a\u202egpj.exe\u2066x\u2069\u009b"#), text)
+        let json = try object(s)
+        let top = try XCTUnwrap((json["top_cpu"] as? [[String: Any]])?.first)
+        XCTAssertEqual(top["name"] as? String, name, "the escapes mean the same characters")
+    }
+
+    /// A tag character (above U+FFFF) becomes a surrogate pair.
+    func testInvisibleCharactersAboveTheBMPBecomeSurrogatePairs() {
+        XCTAssertEqual(JSONText.terminalSafe("\"x\u{E0041}\""), #""x\udb40\udc41""#)
+        XCTAssertEqual(JSONText.terminalSafe(#"{"a":"plain é 日本"}"#), #"{"a":"plain é 日本"}"#)
+    }
+
+    /// A snapshot is decoded with its shares clamped: 65535 ‱ is reported as 100 %.
+    func testSharesAboveAHundredPercentAreReportedAsAHundred() throws {
+        var s = Samples.laptop
+        s.cpuBusy = .max
+        s.battery.percent = .max
+        var bytes: [UInt8] = []
+        s.encode(into: &bytes)
+        let decoded = try bytes.withUnsafeBytes { try Snapshot.decode($0) }
+        let json = try object(decoded)
+        XCTAssertEqual(json["cpu_percent"] as? Double, 100)
+        XCTAssertEqual((json["battery"] as? [String: Any])?["percent"] as? Double, 100)
+    }
+}

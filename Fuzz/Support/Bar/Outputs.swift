@@ -43,8 +43,32 @@ func checkOneLine(_ out: [UInt8], _ what: @autoclosure () -> String) {
 
 func parseJSON(_ bytes: [UInt8], _ what: @autoclosure () -> String) -> JSONValue {
     switch StrictJSON.parse(bytes) {
-    case .success(let v): return v
+    case .success(let v):
+        checkNoControlCharacters(v, what(), bytes)
+        return v
     case .failure(let e): fuzzFail("\(what()): not JSON at byte \(e.offset): \(e.reason)", bytes)
+    }
+}
+
+/// No decoded string holds a control character (C0, DEL, C1), escaped or not: a NUL ends the
+/// string for Pango, and every block after it disappears in waybar. waybar's tooltip alone
+/// has line feeds, which the renderer writes between its lines.
+func checkNoControlCharacters(_ v: JSONValue, _ what: @autoclosure () -> String, _ line: [UInt8], newlines: Bool = false) {
+    switch v {
+    case .string(let text):
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            let c1 = b == 0xC2 && i + 1 < text.count && text[i + 1] >= 0x80 && text[i + 1] < 0xA0
+            if (b < 0x20 && !(newlines && b == 0x0A)) || b == 0x7F || c1 {
+                fuzzFail("\(what()): a control character in a decoded string at byte \(i)", line)
+            }
+            i += 1
+        }
+    case .array(let items): for item in items { checkNoControlCharacters(item, what(), line) }
+    case .object(let members):
+        for m in members { checkNoControlCharacters(m.value, what(), line, newlines: m.key == Array("tooltip".utf8)) }
+    default: break
     }
 }
 

@@ -72,17 +72,14 @@ enum {
 /// The sampler's check of its runtime directory, for readers: a directory (lstat: not a
 /// symbolic link), owned by the effective user, no access for group or others.
 int cbarsys_check_private_dir(const char *path);
-/// Sets O_NONBLOCK on fd; returns -1 on error.
-static inline int cbarsys_set_nonblocking(int fd) {
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0) return -1;
-    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-}
 /// Blocks SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 (i3bar's stop and continue), SIGHUP (reload
-/// the config), SIGCHLD (a command block's child ended) and SIGRTMIN+n for each of the
-/// `count` offsets in `realtime` (a command block's `signal`, as i3blocks: `pkill -RTMIN+n
-/// sysstats-bar`), and returns a signalfd for them (-1 on error).
-int cbarsys_signalfd_with(const int *realtime, int count);
+/// the config), SIGCHLD (a command block's child ended) and every real-time signal the kernel
+/// has (blocked before main already: a block's `signal`, as i3blocks, `pkill -RTMIN+n
+/// sysstats-bar`; one no block listens to is read and ignored, never the default action,
+/// which would end the bar), and returns a signalfd for them all (-1 on error).
+int cbarsys_signalfd(void);
+/// 1 while the process group `pgid` has a member (kill(-pgid, 0)), else 0.
+int cbarsys_group_alive(int pgid);
 /// SIGRTMIN (glibc's value, a function call there).
 static inline int cbarsys_sigrtmin(void) { return SIGRTMIN; }
 /// Starts `/bin/sh -c command` in a process group of its own (so a timeout kills all it

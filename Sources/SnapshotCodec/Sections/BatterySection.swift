@@ -16,7 +16,7 @@ enum BatterySection {
         s.battery.count = try r.u8()
         guard let state = BatteryFigures.State(rawValue: try r.u8()) else { throw .malformed(.unknownBatteryState) }
         s.battery.state = state
-        s.battery.percent = try r.u16()
+        s.battery.percent = try r.share()
         s.battery.powerMilliwatts = try r.u32()
         s.battery.minutesRemaining = try r.u32()
     }

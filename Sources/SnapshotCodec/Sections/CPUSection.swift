@@ -22,15 +22,15 @@ enum CPUSection {
     }
 
     static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
-        s.cpuBusy = try r.u16()
-        s.cpuIOWait = try r.u16()
+        s.cpuBusy = try r.share()
+        s.cpuIOWait = try r.share()
         let cores = Int(try r.u16())
         guard cores <= Snapshot.maximumCores else { throw .malformed(.countOverLimit) }
-        try r.u16Array(count: cores, into: &s.coreBusy)
+        try r.shareArray(count: cores, into: &s.coreBusy)
         let points = Int(try r.u8())
         guard points <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
-        try r.u16Array(count: points, into: &s.cpuHistory)
-        try r.u16Array(count: points, into: &s.iowaitHistory)
+        try r.shareArray(count: points, into: &s.cpuHistory)
+        try r.shareArray(count: points, into: &s.iowaitHistory)
     }
 
     static func clear(_ s: inout Snapshot) {

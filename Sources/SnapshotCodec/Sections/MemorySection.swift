@@ -34,7 +34,7 @@ enum MemorySection {
         s.memory.swapUsed = try r.u64()
         let points = Int(try r.u8())
         guard points <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
-        try r.u16Array(count: points, into: &s.memoryHistory)
+        try r.shareArray(count: points, into: &s.memoryHistory)
     }
 
     static func clear(_ s: inout Snapshot) {

@@ -44,7 +44,8 @@ enum NetworkSection {
             try r.shortBytes(into: &n.ipv6, maximum: Snapshot.maximumAddressLength)
             try r.shortBytes(into: &n.wifi.ssid, maximum: Snapshot.maximumSSIDLength)
             n.wifi.signalDBm = Int16(bitPattern: try r.u16())
-            n.wifi.qualityPercent = try r.u8()
+            let quality = try r.u8()
+            n.wifi.qualityPercent = quality == 255 ? 255 : min(quality, 100)   // 255: unknown
             n.wifi.bitrateKbps = try r.u32()
         }
         let points = Int(try r.u8())

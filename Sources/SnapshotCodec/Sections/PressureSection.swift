@@ -9,6 +9,6 @@ enum PressureSection {
     }
 
     static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
-        s.memoryPressure = try r.u16()
+        s.memoryPressure = try r.share()
     }
 }

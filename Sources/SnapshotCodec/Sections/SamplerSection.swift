@@ -10,7 +10,7 @@ enum SamplerSection {
     }
 
     static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
-        s.samplerCPU = try r.u16()
+        s.samplerCPU = try r.share()
         s.samplerResidentKiB = try r.u32()
     }
 
