@@ -22,7 +22,7 @@ let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeF
 // makes the list again.
 //
 // Release builds of these modules also leave out the run-time exclusivity checks: each is a
-// call into the runtime (its thread-local access set, its global page), 15 of them in each
+// call into the runtime (its thread-local access set, its global page), several in each
 // quiet sample, for accesses to one thread's objects. Debug builds, which the tests run, keep
 // them, so an overlapping access still traps there.
 let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections", "-enforce-exclusivity=unchecked"],
@@ -62,13 +62,12 @@ let package = Package(
         // No Glibc: the sampler resolves names with it.
         .target(name: "Bookmarks", dependencies: ["UTF8Text"], swiftSettings: functionSections),
         // The snapshot contract between sampler and renderers. No dependency but UTF8Text and
-        // the C of its checksum, so an Embedded Swift renderer can compile the same sources.
+        // C (its checksum, its copies), so an Embedded Swift renderer can compile the same sources.
         .target(name: "SnapshotCodec", dependencies: ["UTF8Text", "CCRC32", "CDirect"], swiftSettings: functionSections),
         // The snapshot's CRC-32 by carry-less multiplication where the CPU has it (x86-64).
         .target(name: "CCRC32", cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
-        // What the sampler computes from two consecutive readings, and how it writes the snapshot.
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
-        // rule, checks and lock, the environment, clocks. The CLI links this, not the sampler.
+        // rule, checks and lock, the environment, clocks, the [sampler] settings.
         .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML"], swiftSettings: functionSections),
         // The snapshot in Prometheus's text format for node_exporter's textfile collector
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
@@ -112,6 +111,9 @@ let package = Package(
         .target(name: "CBarSys"),
         .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile"],
                 swiftSettings: embedded),
+        // The same event loop compiled as normal Swift (a symbolic link to BarRuntime), for its
+        // in-process tests: an Embedded module cannot be imported by a test.
+        .target(name: "BarRuntimeHosted", dependencies: ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile"]),
         .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
                           swiftSettings: embedded, linkerSettings: staticExecutable),
         // The X11 outputs (x11-root, x11-window) get their own binary so that text/i3bar do not
@@ -121,6 +123,8 @@ let package = Package(
         .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11"],
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"], exclude: ["Golden"]),
+        // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.
+        .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntimeHosted", "BarCore", "SnapshotCodec", "CBarSys"]),
         // Runs the built sysstats-bar (release by default, for the memory budget).
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec", "CSamplerSys"]),
 

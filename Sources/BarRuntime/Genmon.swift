@@ -4,9 +4,14 @@
 // The graph form survives between runs in RUNTIME-DIR/panel-form; the `<click>`
 // command (`sysstats-bar --output genmon --click 1`) advances it.
 
+#if hasFeature(Embedded)
 import BarCoreEmbedded
-import CBarSys
 import SnapshotCodecEmbedded
+#else
+import BarCore
+import SnapshotCodec
+#endif
+import CBarSys
 
 /// Runs genmon mode (or applies `--click` and exits). Exit status 0 for a current
 /// snapshot; 1 when it is missing, unreadable or stale (the tags say so), when the

@@ -1,10 +1,15 @@
 // What both renderer binaries do before and after choosing their output:
 // parse the command line (exit 2 on a bad one, 0 after --help), then run.
 
+#if hasFeature(Embedded)
 import BarCoreEmbedded
+import SnapshotCodecEmbedded
+#else
+import BarCore
+import SnapshotCodec
+#endif
 import CBarSys
 import CClock
-import SnapshotCodecEmbedded
 
 /// The parsed command line over the config file; exits 2 with one line on stderr when
 /// either is bad, 0 after `--help`.
@@ -58,6 +63,5 @@ public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink) -> Never {
     let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
     var bar = Bar(options: options, runtimeDir: resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid()),
                   sink: sink)
-    if options.once { bar.runOnce() }
-    bar.run()
+    exit(options.once ? bar.runOnce() : bar.run())
 }

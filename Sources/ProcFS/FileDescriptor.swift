@@ -6,8 +6,8 @@ import CDirect
 /// An open file descriptor, thin over `open(2)`, `openat(2)`, `pread(2)`, `read(2)`,
 /// `write(2)` and `close(2)`.
 ///
-/// Every call retries on `EINTR` (the one place the programs that link Glibc do: call
-/// sites do not loop on it themselves). The type does not close itself: the owner
+/// Every call retries on `EINTR`, as ``retryingInterrupts(_:)`` does for other calls; the
+/// netlink socket and the boot summary's reader loop on it themselves. The type does not close itself: the owner
 /// decides when (readers keep /proc files open for the life of the process).
 public struct FileDescriptor: Equatable {
     public let rawValue: Int32

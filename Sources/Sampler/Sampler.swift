@@ -17,8 +17,8 @@ import PrometheusText
 ///
 /// The per-sample state below is `@exclusivity(unchecked)`: one thread samples, no probe
 /// calls back into the sampler, and `take` holds the snapshot for the whole sample — so no
-/// two accesses can overlap, and the ~10 dynamic checks a sample (calls into the runtime
-/// that touch its thread-local state) buy nothing.
+/// two accesses can overlap, and the dynamic checks (calls into the runtime that touch its
+/// thread-local state, several each sample) buy nothing.
 public final class Sampler {
     public let configuration: SamplerConfiguration
     /// The snapshot as of the last ``sample(realtimeMs:monotonicNs:)`` (a copy: its ~20

@@ -45,16 +45,16 @@ struct X11WindowSink: BarSink {
     /// Takes queued X events up to the next button press on the window and returns its
     /// button (0 when the queue is empty): the loop calls again until 0, so no click
     /// is lost in libxcb's queue. The window manager closing the window ends the
-    /// program (status 0); the window destroyed under us ends it with status 1.
+    /// bar (``sinkClosed``, status 0); the window destroyed under us ends it (``sinkDestroyed``, 1).
     mutating func handleEvents() -> Int {
         while true {
             let event = cbarx11_window_next_event(&window)
             switch event {
             case Int32(CBARX11_EVENT_NONE): return 0
-            case Int32(CBARX11_EVENT_CLOSE): exit(0)
+            case Int32(CBARX11_EVENT_CLOSE): return sinkClosed
             case Int32(CBARX11_EVENT_DESTROYED):
                 writeError("sysstats-bar: the x11-window was destroyed")
-                exit(1)
+                return sinkDestroyed
             case 1...255: return Int(event)
             default: continue
             }

@@ -1,5 +1,5 @@
 // Blocks turn a snapshot into values (text, level, urgency). They never see
-// the bar protocol: the outputs (Renderer.swift) turn values into bytes. One
+// the bar protocol: the outputs (Outputs/, one type per protocol) turn values into bytes. One
 // file per block in this folder: its built-in text, its placeholders, its levels.
 
 #if hasFeature(Embedded)
@@ -333,8 +333,7 @@ func renderBuiltIn(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, 
     case .diskio: DiskIOBlock.render(snap, argument: argument, into: &v)
     case .temp: TempBlock.render(snap, argument: argument, thresholds: t, into: &v)
     case .freq: FreqBlock.render(snap, into: &v)
-    // Drawn by the renderer, which owns the clocks (TimeBlock.swift).
-    // Drawn by the renderer, which owns the clocks and the commands' output.
+    // Drawn by the renderer, which owns the clocks (TimeBlock.swift) and the commands' output.
     case .time, .command: break
     }
 }

@@ -1,0 +1,102 @@
+import BarCore
+@testable import BarRuntimeHosted
+import CBarSys
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The command runner in-process: real `/bin/sh` children, driven by the test as the event
+/// loop drives them (poll their pipes, read, reap), the renderer's text read back.
+final class CommandRunnerTests: XCTestCase {
+    var runner: CommandRunner!
+    var renderer: Renderer!
+    var stopping = StoppingGroups()
+
+    override func tearDown() {
+        if runner != nil {
+            runner.stopAll(into: &stopping, nowMs: nowMs())
+            stopping.finish(nowMs: nowMs)
+            runner.deallocate()
+        }
+        super.tearDown()
+    }
+
+    func nowMs() -> UInt64 { UInt64(cbarsys_realtime_ms()) }
+
+    /// The runner and renderer for a config file's blocks.
+    func start(_ toml: String) throws {
+        let config = try Array(toml.utf8).withUnsafeBytes { try BarConfig.parse($0).get() }
+        let blocks = try XCTUnwrap(config.blocks)
+        renderer = Renderer(output: .text, blocks: blocks)
+        runner = CommandRunner(blocks: renderer.blocks)
+        runner.startAll(nowMs: nowMs(), renderer: &renderer)
+    }
+
+    /// The text line the renderer draws now (its command blocks; no snapshot part).
+    func shown() -> String {
+        var s = Snapshot()
+        s.timestampMs = nowMs()
+        s.intervalMs = 1000
+        renderer.render(s, nowMs: s.timestampMs)
+        return String(decoding: renderer.line.bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    /// One turn of the loop for the commands: poll their pipes (20 ms), read, reap.
+    func turn() {
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 8)
+        defer { fds.deallocate() }
+        let n = runner.pollFDs(into: fds, from: 0)
+        _ = poll(fds, nfds_t(n), 20)
+        for k in 0..<n where fds[k].revents != 0 { _ = runner.readOutput(fd: fds[k].fd, nowMs: nowMs(), renderer: &renderer) }
+        var status: Int32 = 0
+        while true {
+            let pid = cbarsys_reap(&status)
+            if pid <= 0 { break }
+            _ = runner.reaped(pid: pid, status: status, nowMs: nowMs(), renderer: &renderer)
+        }
+    }
+
+    /// Turns until `condition` holds (true) or `seconds` pass (false).
+    func turn(until condition: () -> Bool, seconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() && Date() < deadline { turn() }
+        return condition()
+    }
+
+    func testAPersistentFloodKeepsTheNewestLineAndIsNotReadWhileItWaits() throws {
+        try start("[[block]]\nblock = \"command\"\nname = \"flood\"\ncommand = \"seq 1 1000000000\"\npersist = true\n")
+        XCTAssertTrue(turn(until: { runner.children[0].hasPending }), "a line waits")
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 8)
+        defer { fds.deallocate() }
+        XCTAssertEqual(runner.pollFDs(into: fds, from: 0), 0, "its pipe is not polled while its line waits")
+        XCTAssertTrue(runner.flushPending(renderer: &renderer))
+        let first = try XCTUnwrap(Int(shown()), shown())
+        XCTAssertTrue(turn(until: { runner.children[0].hasPending }))
+        usleep(50_000)   // the command fills its pipe meanwhile
+        XCTAssertTrue(runner.flushPending(renderer: &renderer))
+        let second = try XCTUnwrap(Int(shown()), shown())
+        XCTAssertGreaterThan(second - first, 1000, "the flush read the pipe and showed the newest line, not the next")
+    }
+
+    func testARunEndsAtItsCommandsExitThoughABackgroundProcessHoldsThePipe() throws {
+        let marker = "32.\(getpid())"
+        defer { _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/pkill"), arguments: ["-f", "sleep \(marker)"]) }
+        try start("[[block]]\nblock = \"command\"\nname = \"bg\"\ncommand = \"echo printed; setsid sleep \(marker) & exit 0\"\ninterval = 5\n")
+        XCTAssertTrue(turn(until: { runner.children[0].pid == 0 }), "reaped")
+        XCTAssertEqual(runner.children[0].fd, -1, "the pipe is closed at the exit, not at its end of file")
+        XCTAssertEqual(shown(), "printed")
+        XCTAssertGreaterThan(runner.children[0].nextRunMs, nowMs(), "the next run is scheduled on the interval")
+    }
+
+    func testStoppingAllHandsEachRunningGroupToStoppingGroups() throws {
+        try start("[[block]]\nblock = \"command\"\nname = \"stubborn\"\ncommand = \"trap '' TERM; echo up; while :; do sleep 0.1; done\"\npersist = true\n")
+        XCTAssertTrue(turn(until: { runner.children[0].hasPending }))
+        let pid = runner.children[0].pid
+        runner.stopAll(into: &stopping, nowMs: nowMs())
+        XCTAssertEqual(runner.children[0].pid, 0)
+        XCTAssertFalse(stopping.isEmpty)
+        XCTAssertEqual(cbarsys_group_alive(pid), 1, "SIGTERM is ignored")
+        XCTAssertTrue(runner.flushPending(renderer: &renderer), "the line read before the stop is still shown (--once)")
+        XCTAssertEqual(shown(), "up")
+    }
+}
