@@ -13,11 +13,11 @@ import SnapshotCodec
 #endif
 import CBarSys
 
-/// Runs genmon mode (or applies `--click` and exits). Exit status 0 for a current
+/// Runs genmon mode (or applies `--click`) and returns the exit status: 0 for a current
 /// snapshot; 1 when it is missing, unreadable or stale (the tags say so), when the
 /// picture or the tags cannot be written (one line on stderr says which and why), or when
 /// `--click` cannot save the form; 2 for an image path genmon could not read back.
-public func runGenmon(_ options: BarOptions) -> Never {
+public func runGenmon(_ options: BarOptions) -> Int32 {
     let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
     let dir = resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid())
     var formPath = dir
@@ -27,11 +27,11 @@ public func runGenmon(_ options: BarOptions) -> Never {
     if case .refused(let why) = checkRuntimeDir(dirC) {
         // Neither read the snapshot nor write the picture or the form into it.
         writeError("sysstats-bar: ", why)
-        if options.click != 0 { exit(1) }
+        if options.click != 0 { return 1 }
         var writer = GenmonWriter()
         writer.write(snapshot: nil, message: why, line: [], image: nil, click: nil)
         _ = writer.output.bytes.withUnsafeBytes { writeAll(1, $0) }
-        exit(1)
+        return 1
     }
     if options.click != 0 {
         var form = readGraphForm(formPath)
@@ -41,8 +41,8 @@ public func runGenmon(_ options: BarOptions) -> Never {
         temporary.append(0)
         formPath.append(0)
         let err = writeAtomically(temporary, formPath, [UInt8(ascii: "0") + form.rawValue, UInt8(ascii: "\n")])
-        if err != 0 { writeError("sysstats-bar: cannot save the graph form in the runtime dir"); exit(1) }
-        exit(0)
+        if err != 0 { writeError("sysstats-bar: cannot save the graph form in the runtime dir"); return 1 }
+        return 0
     }
     var imagePath: [UInt8]
     if let p = options.imagePath {
@@ -53,7 +53,7 @@ public func runGenmon(_ options: BarOptions) -> Never {
     }
     guard GenmonWriter.isSafeRaw(imagePath) else {
         writeError("sysstats-bar: genmon reads the image path raw: use letters, digits and / . _ + - , only (--image)")
-        exit(2)
+        return 2
     }
     var bar = Bar(options: options, runtimeDir: dir, sink: PNGFileSink(path: imagePath, width: options.width,
                                                                           height: options.height))
@@ -61,7 +61,7 @@ public func runGenmon(_ options: BarOptions) -> Never {
     // next shows its figures.
     _ = bar.starter.startIfNeeded(nowMs: bar.nowMs())
     bar.panel?.graphForm = readGraphForm(formPath)
-    bar.genmonOnce(imagePath: imagePath, click: clickCommand(runtimeDir: dir))
+    return bar.genmonOnce(imagePath: imagePath, click: clickCommand(runtimeDir: dir))
 }
 
 /// The persisted graph form (`0` to `3` in the file); bars when missing or bad.
@@ -92,8 +92,8 @@ func clickCommand(runtimeDir: [UInt8]) -> [UInt8]? {
 }
 
 extension Bar where Sink == PNGFileSink {
-    /// Draws once, writes the PNG, prints the genmon tags and exits.
-    mutating func genmonOnce(imagePath: [UInt8], click: [UInt8]?) -> Never {
+    /// Draws once, writes the PNG, prints the genmon tags; returns the exit status.
+    mutating func genmonOnce(imagePath: [UInt8], click: [UInt8]?) -> Int32 {
         cbarsys_ignore_sigpipe()
         _ = load()
         let now = nowMs()
@@ -111,6 +111,6 @@ extension Bar where Sink == PNGFileSink {
                      image: written == 0 ? imagePath : nil, click: click)
         let err = writer.output.bytes.withUnsafeBytes { writeAll(1, $0) }
         if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err) }
-        exit(err == 0 && written == 0 && current ? 0 : 1)
+        return err == 0 && written == 0 && current ? 0 : 1
     }
 }

@@ -11,9 +11,16 @@ import SnapshotCodec
 import CBarSys
 import CClock
 
-/// The parsed command line over the config file; exits 2 with one line on stderr when
-/// either is bad, 0 after `--help`.
-public func optionsOrExit() -> BarOptions {
+/// What the command line asks for: run with these options, or end at once with a status
+/// (`--help`, `--version`, a bad command line or config file).
+public enum BarStart {
+    case run(BarOptions)
+    case exit(Int32)
+}
+
+/// The parsed command line over the config file; `.exit(2)` with one line on stderr when
+/// either is bad, `.exit(0)` after `--help` or `--version`.
+public func startOptions() -> BarStart {
     var options: BarOptions
     do throws(OptionsError) {
         options = try BarOptions.parse(commandLineArguments())
@@ -22,7 +29,7 @@ public func optionsOrExit() -> BarOptions {
         error.describe(into: &line)
         line.append(UInt8(ascii: "\n"))
         _ = line.bytes.withUnsafeBytes { writeAll(2, $0) }
-        exit(2)
+        return .exit(2)
     }
     if options.version {
         var text = ByteWriter(capacity: 64)
@@ -30,15 +37,15 @@ public func optionsOrExit() -> BarOptions {
         text.append(sysstatsVersion)
         text.append(UInt8(ascii: "\n"))
         let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
-        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); exit(1) }
-        exit(0)
+        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); return .exit(1) }
+        return .exit(0)
     }
     if options.help {
         var text = ByteWriter(capacity: 4096)
         helpText(into: &text)
         let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
-        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); exit(1) }
-        exit(0)
+        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); return .exit(1) }
+        return .exit(0)
     }
     if let path = configFilePath(options) {
         switch loadConfig(path, explicit: options.configPath != nil) {
@@ -48,20 +55,20 @@ public func optionsOrExit() -> BarOptions {
             line.insert(contentsOf: Array("sysstats-bar: ".utf8), at: 0)
             line.append(UInt8(ascii: "\n"))
             _ = line.withUnsafeBytes { writeAll(2, $0) }
-            exit(2)
+            return .exit(2)
         }
     }
     // Day and month names in the user's language: only when a clock shows them (the locale's
     // pages are not loaded otherwise).
     if options.blocks.contains(where: { $0.kind == .time }) { cclock_use_locale_time() }
-    return options
+    return .run(options)
 }
 
 /// Runs the renderer into `sink` (once with `--once`), in the runtime dir the options
-/// or the environment name.
-public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink) -> Never {
+/// or the environment name; returns the exit status.
+public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink) -> Int32 {
     let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
     var bar = Bar(options: options, runtimeDir: resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid()),
                   sink: sink)
-    exit(options.once ? bar.runOnce() : bar.run())
+    return options.once ? bar.runOnce() : bar.run()
 }

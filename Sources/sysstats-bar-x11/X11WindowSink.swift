@@ -14,15 +14,15 @@ import CBarX11
 struct X11WindowSink: BarSink {
     var window = cbarx11_window()
 
-    /// Opens the display and maps the window (`--size`, `--position`, `--window-type`); exits 1 with
-    /// one line on stderr when the display cannot be opened or cannot show 24-bit colour.
-    init(options: BarOptions) {
+    /// Opens the display and maps the window (`--size`, `--position`, `--window-type`); nil, with
+    /// one line on stderr, when the display cannot be opened or cannot show 24-bit colour.
+    init?(options: BarOptions) {
         let error = cbarx11_window_open(&window, Int32(options.positionX), Int32(options.positionY),
                                         Int32(options.width), Int32(options.height), options.windowType.rawValue,
                                         PanelPalette.background)
         if error != Int32(CBARX11_WINDOW_OK) {
             cbarx11_window_report(error)
-            exit(1)
+            return nil
         }
     }
 

@@ -6,20 +6,25 @@ import BarCoreEmbedded
 import BarRuntime
 import CBarSys
 
-func main() -> Never {
-    let options = optionsOrExit()
+func main() -> Int32 {
+    let options: BarOptions
+    switch startOptions() {
+    case .exit(let status): return status
+    case .run(let given): options = given
+    }
     switch options.output {
     case .x11Window:
-        runBar(options, sink: X11WindowSink(options: options))
+        guard let sink = X11WindowSink(options: options) else { return 1 }
+        return runBar(options, sink: sink)
     default:
         var rootOptions = options
         rootOptions.output = .x11Root
         guard let sink = X11RootSink() else {
             writeError("sysstats-bar: cannot open the X display (is DISPLAY set?)")
-            exit(1)
+            return 1
         }
-        runBar(rootOptions, sink: sink)
+        return runBar(rootOptions, sink: sink)
     }
 }
 
-main()
+exit(main())

@@ -1,21 +1,29 @@
 // sysstats-bar: shows what sysstatsd measured, in the bar the user already has.
-// Embedded Swift; the logic is in BarCore, the event loop in BarRuntime.
+// Embedded Swift; the logic is in BarCore, the event loop in BarRuntime. The one exit().
 
 import BarCoreEmbedded
 import BarRuntime
 import CBarSys
 
-let options = optionsOrExit()
-switch options.output {
-case .x11Root, .x11Window:
-    // The X11 outputs live in their own binary, so that this one does not load libxcb.
-    execSibling("sysstats-bar-x11")
-    writeError("sysstats-bar: cannot run sysstats-bar-x11 (installed next to sysstats-bar?)")
-    exit(1)
-case .png:
-    runBar(options, sink: PNGFileSink(path: options.imagePath ?? [], width: options.width, height: options.height))
-case .genmon:
-    runGenmon(options)
-case .text, .tmux, .lemonbar, .polybar, .i3bar, .waybar:
-    runBar(options, sink: StdoutSink())
+func main() -> Int32 {
+    let options: BarOptions
+    switch startOptions() {
+    case .exit(let status): return status
+    case .run(let given): options = given
+    }
+    switch options.output {
+    case .x11Root, .x11Window:
+        // The X11 outputs live in their own binary, so that this one does not load libxcb.
+        execSibling("sysstats-bar-x11")
+        writeError("sysstats-bar: cannot run sysstats-bar-x11 (installed next to sysstats-bar?)")
+        return 1
+    case .png:
+        return runBar(options, sink: PNGFileSink(path: options.imagePath ?? [], width: options.width, height: options.height))
+    case .genmon:
+        return runGenmon(options)
+    case .text, .tmux, .lemonbar, .polybar, .i3bar, .waybar:
+        return runBar(options, sink: StdoutSink())
+    }
 }
+
+exit(main())
