@@ -2,6 +2,8 @@
 # Installs what sysstats needs to build and test, if it is missing:
 #   install/deps.sh          build and test packages (install/test.sh)
 #   install/deps.sh --build  only what building and running need (install/run.sh, install.sh)
+#   install/deps.sh --check-programs  whether every program the tests run is there
+#                            (install/test-programs.txt), naming the package of a missing one
 # Idempotent: quiet when everything is present; one line per package installed.
 # Debian/Ubuntu via apt-get (with sudo when not root); elsewhere it lists the packages.
 set -euo pipefail
@@ -9,8 +11,20 @@ set -euo pipefail
 build_only=0
 case ${1:-} in
     --build) build_only=1 ;;
+    --check-programs)
+        # Each program the tests run, from install/test-programs.txt: a missing one is named
+        # with its package, and the tests do not start (they would fail later, and unclearly).
+        missing_programs=0
+        while read -r program package _; do
+            [[ -z $program || $program == \#* ]] && continue
+            if [[ ! -x $program ]]; then
+                echo "deps: the tests run $program, from Debian's package $package, which is missing: install/deps.sh installs it" >&2
+                missing_programs=1
+            fi
+        done < "$(dirname "$0")/test-programs.txt"
+        exit "$missing_programs" ;;
     "") ;;
-    *) echo "deps: usage: install/deps.sh [--build]" >&2; exit 2 ;;
+    *) echo "deps: usage: install/deps.sh [--build | --check-programs]" >&2; exit 2 ;;
 esac
 
 # Build: libsqlite3 (history database), libxcb (the X11 outputs of the renderer), pkg-config
@@ -30,7 +44,8 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # systemd-analyze (systemd) and man (man-db) check the systemd user unit and its manual page.
 # tmux: report --watch in a real 80-column terminal. gdb counts the statically linked
 # renderer's allocations (valgrind cannot replace a static glibc's malloc).
-# bash-completion, zsh and fish: the installed completions.
+# bash-completion, zsh and fish: the installed completions. procps (pgrep, pkill) and curl:
+# the tests' own use (install/test-programs.txt lists every program they run).
 # The Prometheus export's tests: prometheus (the server and promtool) and
 # prometheus-node-exporter (its textfile collector), run on loopback.
 # The bars docs/integrations.md's snippets are run under (IntegrationSnippetTests): dwm,
@@ -38,6 +53,7 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # util-linux's setpriv runs sway as nobody when the tests run as root (sway refuses root).
 # xfwm4 (with dbus) checks the x11-window types under a stacking window manager.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind gdb strace python3 file binutils systemd man-db tmux
+               procps curl mount
                bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl
                prometheus prometheus-node-exporter

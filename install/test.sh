@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 install/deps.sh
+install/deps.sh --check-programs
 swift build -c release
 
 # The tests are XCTest; without --disable-swift-testing the run would close on
