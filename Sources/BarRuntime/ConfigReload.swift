@@ -46,7 +46,8 @@ extension Bar {
         switch loadConfig(path, explicit: true) {
         case .none: return
         case .failed(let line):
-            renderer.notice = line
+            reportConfigMistake(line)
+            renderer.notice = configNotice(line, path: path)
         case .loaded(let config):
             let o = options.applying(config)
             var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)

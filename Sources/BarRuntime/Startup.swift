@@ -1,5 +1,6 @@
 // What both renderer binaries do before and after choosing their output:
-// parse the command line (exit 2 on a bad one, 0 after --help), then run.
+// parse the command line (exit 2 on a bad one, 0 after --help), then run. A mistake in the
+// config file never stops the bar: it runs with the built-in defaults and shows the mistake.
 
 #if hasFeature(Embedded)
 import BarCoreEmbedded
@@ -11,15 +12,19 @@ import SnapshotCodec
 import CBarSys
 import CClock
 
-/// What the command line asks for: run with these options, or end at once with a status
-/// (`--help`, `--version`, a bad command line or config file).
+/// What the command line asks for: run with these options (and a notice of the config file's
+/// mistake to show, or empty), or end at once with a status (`--help`, `--version`, a bad
+/// command line).
 public enum BarStart {
-    case run(BarOptions)
+    case run(BarOptions, notice: [UInt8])
     case exit(Int32)
 }
 
-/// The parsed command line over the config file; `.exit(2)` with one line on stderr when
-/// either is bad, `.exit(0)` after `--help` or `--version`.
+/// The parsed command line over the config file; `.exit(2)` with one line on stderr for a
+/// bad command line, `.exit(0)` after `--help` or `--version`. A bad config file is no reason
+/// to stop: its whole message goes to stderr, the bar runs with the built-in defaults (the
+/// command line still applies) and shows the mistake (``configNotice(_:path:)``) until the
+/// file is fixed; the bar watches it.
 public func startOptions() -> BarStart {
     var options: BarOptions
     do throws(OptionsError) {
@@ -47,28 +52,37 @@ public func startOptions() -> BarStart {
         if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); return .exit(1) }
         return .exit(0)
     }
+    var notice: [UInt8] = []
     if let path = configFilePath(options) {
         switch loadConfig(path, explicit: options.configPath != nil) {
         case .none: break
         case .loaded(let config): options = options.applying(config)
-        case .failed(var line):
-            line.insert(contentsOf: Array("sysstats-bar: ".utf8), at: 0)
-            line.append(UInt8(ascii: "\n"))
-            _ = line.withUnsafeBytes { writeAll(2, $0) }
-            return .exit(2)
+        case .failed(let line):
+            reportConfigMistake(line)
+            notice = configNotice(line, path: path)
         }
     }
     // Day and month names in the user's language: only when a clock shows them (the locale's
     // pages are not loaded otherwise).
     if options.blocks.contains(where: { $0.kind == .time }) { cclock_use_locale_time() }
-    return .run(options)
+    return .run(options, notice: notice)
+}
+
+/// The config file's whole message on stderr, one line: `sysstats-bar: PATH:LINE:COL: reason`.
+func reportConfigMistake(_ message: [UInt8]) {
+    var line = Array("sysstats-bar: ".utf8)
+    line.append(contentsOf: message)
+    line.append(UInt8(ascii: "\n"))
+    _ = line.withUnsafeBytes { writeAll(2, $0) }
 }
 
 /// Runs the renderer into `sink` (once with `--once`), in the runtime dir the options
-/// or the environment name; returns the exit status.
-public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink) -> Int32 {
+/// or the environment name, showing `notice` (a config file's mistake) until a good file
+/// replaces it; returns the exit status.
+public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink, notice: [UInt8] = []) -> Int32 {
     let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
     var bar = Bar(options: options, runtimeDir: resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid()),
                   sink: sink)
+    bar.renderer.notice = notice
     return options.once ? bar.runOnce() : bar.run()
 }

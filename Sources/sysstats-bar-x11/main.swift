@@ -7,15 +7,15 @@ import BarRuntime
 import CBarSys
 
 func main() -> Int32 {
-    let options: BarOptions
+    let options: BarOptions, notice: [UInt8]
     switch startOptions() {
     case .exit(let status): return status
-    case .run(let given): options = given
+    case .run(let given, let mistake): options = given; notice = mistake
     }
     switch options.output {
     case .x11Window:
         guard let sink = X11WindowSink(options: options) else { return 1 }
-        return runBar(options, sink: sink)
+        return runBar(options, sink: sink, notice: notice)
     default:
         var rootOptions = options
         rootOptions.output = .x11Root
@@ -23,7 +23,7 @@ func main() -> Int32 {
             writeError("sysstats-bar: cannot open the X display (is DISPLAY set?)")
             return 1
         }
-        return runBar(rootOptions, sink: sink)
+        return runBar(rootOptions, sink: sink, notice: notice)
     }
 }
 

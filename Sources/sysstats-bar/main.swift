@@ -6,10 +6,10 @@ import BarRuntime
 import CBarSys
 
 func main() -> Int32 {
-    let options: BarOptions
+    let options: BarOptions, notice: [UInt8]
     switch startOptions() {
     case .exit(let status): return status
-    case .run(let given): options = given
+    case .run(let given, let mistake): options = given; notice = mistake
     }
     switch options.output {
     case .x11Root, .x11Window:
@@ -18,11 +18,11 @@ func main() -> Int32 {
         writeError("sysstats-bar: cannot run sysstats-bar-x11 (installed next to sysstats-bar?)")
         return 1
     case .png:
-        return runBar(options, sink: PNGFileSink(path: options.imagePath ?? [], width: options.width, height: options.height))
+        return runBar(options, sink: PNGFileSink(path: options.imagePath ?? [], width: options.width, height: options.height), notice: notice)
     case .genmon:
         return runGenmon(options)
     case .text, .tmux, .lemonbar, .polybar, .i3bar, .waybar:
-        return runBar(options, sink: StdoutSink())
+        return runBar(options, sink: StdoutSink(), notice: notice)
     }
 }
 

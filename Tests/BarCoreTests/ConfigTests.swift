@@ -166,3 +166,21 @@ extension ConfigTests {
         }
     }
 }
+
+extension ConfigTests {
+    /// The bar's notice of a config mistake: the file's name, not its path, and at most
+    /// 64 bytes, cut on a character boundary (i3bar falls back to short texts when too wide).
+    func testAConfigNoticeNamesTheFileAndLineAndStaysShort() {
+        let path = Array("/home/someone/.config/sysstats/config.toml".utf8)
+        let short = configNotice(path + Array(":3:11: out of range: 0 to 100".utf8), path: path)
+        XCTAssertEqual(String(decoding: short, as: UTF8.self), "config.toml:3:11: out of range: 0 to 100")
+        let long = configNotice(path + Array(":27:12: interval is seconds, \"once\" or \"persist\", not ««««««««".utf8), path: path)
+        XCTAssertEqual(long.count, maximumConfigNoticeLength)
+        XCTAssertEqual(String(decoding: long, as: UTF8.self), "config.toml:27:12: interval is seconds, \"once\" or \"persist\", …")
+        // Cut inside a two-byte character: the whole character goes.
+        let accents = configNotice(path + Array(":1:1: \(String(repeating: "é", count: 40))".utf8), path: path)
+        XCTAssertEqual(String(decoding: accents, as: UTF8.self), "config.toml:1:1: " + String(repeating: "é", count: 22) + "…")
+        XCTAssertEqual(String(decoding: configNotice(Array("other: reason".utf8), path: path), as: UTF8.self), "other: reason",
+                       "a message about another path is kept as it is")
+    }
+}

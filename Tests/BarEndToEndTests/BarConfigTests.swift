@@ -32,14 +32,27 @@ final class BarConfigTests: XCTestCase {
         XCTAssertEqual(flags.stdout, "procs 300 (0 run) :: load 0.52 0.48 0.40\n", "--blocks replaces the file's list")
     }
 
-    func testABadFileAtStartIsABadCommandLine() throws {
+    /// A config mistake at start never takes the bar away (issue 29): the built-in defaults
+    /// run with the mistake shown first, the whole message on stderr; fixing the file brings
+    /// the configured bar. Only a bad command line exits 2.
+    func testABadFileAtStartShowsTheMistakeBesideTheDefaultsUntilItIsFixed() throws {
         try write("[[block]]\nblock = \"cpu\"\nwarning = 300\n")
-        let result = try run(["--once", "--runtime-dir", dir.path, "--config", config.path])
-        XCTAssertEqual(result.status, 2)
+        let result = try run(["--once", "--runtime-dir", dir.path, "--config", config.path, "--blocks", "load"])
+        XCTAssertEqual(result.status, 0, "a mistake in the file is not a bad command line")
         XCTAssertEqual(result.stderr, "sysstats-bar: \(config.path):3:11: out of range: 0 to 100\n")
-        let missing = try run(["--once", "--config", dir.url.appendingPathComponent("none.toml").path])
-        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(result.stdout, "config.toml:3:11: out of range: 0 to 100 | load 0.52 0.48 0.40\n")
+        let missing = try run(["--once", "--runtime-dir", dir.path, "--config", dir.url.appendingPathComponent("none.toml").path, "--blocks", "load"])
+        XCTAssertEqual(missing.status, 0)
         XCTAssertTrue(missing.stderr.hasSuffix("none.toml: no such file\n"), missing.stderr)
+        XCTAssertEqual(missing.stdout, "none.toml: no such file | load 0.52 0.48 0.40\n")
+        XCTAssertEqual(try run(["--once", "--bogus"]).status, 2, "a bad flag still is")
+
+        let b = try bar()
+        XCTAssertTrue(b.waitFor { $0.last?.hasPrefix("config.toml:3:11: out of range: 0 to 100 | cpu ") == true },
+                      "the built-in blocks run, the mistake first: \(b.lines)")
+        try write("[[block]]\nblock = \"load\"\n")
+        XCTAssertTrue(b.waitFor(timeout: 2) { $0.last == "load 0.52 0.48 0.40" }, "the fixed file at once: \(b.lines.suffix(2))")
+        XCTAssertEqual(b.stop(), 0)
     }
 
     func testTheBarReloadsAChangedFileKeepsTheLastGoodOneAndSaysWhy() throws {
@@ -49,7 +62,7 @@ final class BarConfigTests: XCTestCase {
         try write("[[block]]\nblock = \"procs\"\n")
         XCTAssertTrue(b.waitFor { $0.last == "procs 300 (0 run)" }, "a changed file applies at once: \(b.lines)")
         try write("[[block]]\nblock = \"procs\"\ncolour = 1\n")
-        XCTAssertTrue(b.waitFor { $0.last == "\(config.path):3:1: unknown key \"colour\" in this block (docs/configuration.md) | procs 300 (0 run)" },
+        XCTAssertTrue(b.waitFor { $0.last == "config.toml:3:1: unknown key \"colour\" in this block (docs/con… | procs 300 (0 run)" },
                       "a broken file: the last good configuration and the reason: \(b.lines)")
         try write("[[block]]\nblock = \"uptime\"\n")
         XCTAssertTrue(b.waitFor { $0.last?.hasPrefix("up ") == true }, "fixed: \(b.lines)")
