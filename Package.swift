@@ -18,7 +18,7 @@ let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeF
 // built) put each function in a section of its own, and the link places the functions a
 // sampler runs, listed in Sources/sysstatsd/function-order.txt, first and together. Its
 // resident code then follows what it runs, not where the linker happened to put it
-// (docs/performance.md, "The sampler's code laid out by use"); bench/order-functions.py
+// (docs/performance-history.md, "The sampler's code laid out by use"); bench/order-functions.py
 // makes the list again.
 //
 // Release builds of these modules also leave out the run-time exclusivity checks: each is a

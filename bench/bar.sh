@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Measures the renderer, sysstats-bar, beside i3status: latency from the
 # sampler's rename to the renderer's output (median, p99), CPU time and syscalls
-# per update, syscalls while idle, peak RSS. See docs/performance.md, "The
-# renderer, benchmarked beside i3status".
+# per update, syscalls while idle, peak RSS. The latest figures: docs/performance.md;
+# the first run: docs/performance-history.md, "The renderer, benchmarked beside i3status".
 #
 #   bench/bar.sh [--quick] [--repeats N] [--updates N] [--bar PATH]
 #

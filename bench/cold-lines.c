@@ -7,7 +7,7 @@
  *   cc -O2 -o cold-lines bench/cold-lines.c
  *   ./cold-lines PAGES LINES ROUNDS [chase]      e.g. 64 8 12 chase; 64 1 12 chase
  *
- * Measured here (docs/performance.md, "The fifth pass"): 8 pages × 64 lines chased, 138 ns a
+ * Measured here (docs/performance-history.md, "The fifth pass"): 8 pages × 64 lines chased, 138 ns a
  * line; 64 × 1, 634 ns: a page missed in the TLB costs ~400-500 ns on top of its line. */
 #define _GNU_SOURCE
 #include <stdint.h>

@@ -6,7 +6,7 @@
 # bar's CPU time per second (all its threads, from schedstat), the lines and
 # bytes it wrote for i3bar per second, and its peak RSS. Each case runs SECONDS
 # (default 10), ROUNDS times (default 3); the table gives the medians and the
-# spread. See docs/performance.md, "Command output floods".
+# spread. See docs/performance.md, and docs/performance-history.md, "Command output floods".
 #
 #   bench/flood.sh [--seconds N] [--rounds N] [--bar PATH]
 #

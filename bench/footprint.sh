@@ -5,8 +5,9 @@
 # second, syscalls per second, wakeups per second and peak RSS per group, with
 # the machine's own processes and with 1,000 extra idle ones. slstatus is not
 # packaged in Debian: with --slstatus PATH a build of your own (cpu_perc, ram_used,
-# load_avg, datetime) runs beside them as a third group. See docs/performance.md,
-# "Footprint beside i3status", and bench/footprint.py for the method.
+# load_avg, datetime) runs beside them as a third group. The latest figures are in
+# docs/performance.md; the passes in docs/performance-history.md, "Footprint beside
+# i3status"; the method in bench/footprint.py.
 #
 #   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--warmup W] [--extra N,...]
 #                      [--sampler PATH] [--bar PATH] [--slstatus PATH]

@@ -6,7 +6,7 @@
 The release link of sysstatsd places the sections named in that file first and together
 (gold's --section-ordering-file; the sampler's modules are built with -function-sections,
 the standard library already is). The sampler's resident code is then what it runs, packed,
-instead of one 64 KiB window of code per function scattered over 5 MB (docs/performance.md,
+instead of one 64 KiB window of code per function scattered over 5 MB (docs/performance-history.md,
 "The sampler's code laid out by use").
 
 Runs DIR/sysstatsd (default .build/release, with sysstatsd-history beside it) under
@@ -20,7 +20,7 @@ Runs DIR/sysstatsd (default .build/release, with sysstatsd-history beside it) un
   3. this machine's own /proc and /sys at 0.2 s, no history (a user's real paths).
 The functions of the steady state come first, by their calls (most first): what a sample
 runs once a second, packed into as few pages as it can be, since at one sample a second
-each page and cache line it touches is a miss (docs/performance.md, "The fifth pass").
+each page and cache line it touches is a miss (docs/performance-history.md, "The fifth pass").
 Then every other function that executed, by the calls made to it over the other runs
 (most first), then by name; a name is written as `.text.NAME`, the section
 -function-sections gives it. Names the link does not find are ignored by gold, so a list

@@ -7,7 +7,7 @@ and 4 KiB pages of code and of data.
 At one sample a second the caches and the TLB are cold each time, so what a sample costs
 past its system calls follows what it touches more than how many instructions it runs: on
 this machine a line missed costs ~135 ns when the next access waits for it, a page missed
-in the TLB ~400 ns more (docs/performance.md, "The fifth pass", measured with a C program
+in the TLB ~400 ns more (docs/performance-history.md, "The fifth pass", measured with a C program
 that walks N lines on M pages once a second).
 
 Runs a copy of the sampler without debug information (valgrind cannot read this

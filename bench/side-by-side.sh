@@ -5,7 +5,7 @@
 # order A B B A (B A A B in alternate rounds), each waking in its own quarter of the second.
 # CPU ms/s of every thread from /proc/PID/task/*/schedstat over S seconds after a warm-up of W
 # (default 62: until the histories are full); prints each build's median and the median of
-# the rounds' B/A ratios. What each pass of docs/performance.md measured its steps with.
+# the rounds' B/A ratios. What each pass of docs/performance-history.md measured its steps with.
 #
 #   bench/side-by-side.sh OLD_SYSSTATSD NEW_SYSSTATSD [--rounds R] [--seconds S] [--warmup W]
 #

@@ -15,7 +15,7 @@ public enum DataDirectory {
     /// `directory/name`, without doubling a trailing slash.
     public static func join(_ directory: String, _ name: String) -> String {
         // Over bytes: `+` on Strings ran string-append code that the sampler runs nowhere
-        // else, a 64 KiB window of its code pages (docs/performance.md).
+        // else, a 64 KiB window of its code pages (docs/performance-history.md).
         // Not `Array(directory.utf8)` either (`copyUTF8`, a window of its own): ProcFS's
         // byte copies.
         var bytes = utf8Bytes(directory)

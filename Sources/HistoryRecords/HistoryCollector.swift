@@ -1,7 +1,7 @@
 import SnapshotCodec
 
 /// What the sampler keeps for history, in memory and without a database (SQLite stays
-/// out of `sysstatsd`: docs/performance.md): the current minute's sums and the exits seen
+/// out of `sysstatsd`: docs/performance-history.md): the current minute's sums and the exits seen
 /// since the last batch. When a minute ends it returns a ``HistoryBatch`` for the writer
 /// process (`sysstatsd-history`) to store.
 ///

@@ -7,8 +7,8 @@ import Glibc
 ///
 /// String interpolation, `+`, `Int.description` and `sort` each ran standard-library code
 /// that nothing else in the sampler runs, and the kernel keeps such code resident in 64 KiB
-/// windows of the executable for the process's life (docs/performance.md, "The system
-/// probes"). Appending bytes, literals and decimal digits to a `[UInt8]` runs none of it;
+/// windows of the executable for the process's life (docs/performance-history.md, "The
+/// system probes"). Appending bytes, literals and decimal digits to a `[UInt8]` runs none of it;
 /// ``string`` makes the `String` some APIs keep (``ProcFile/path``) the way ``joinPath(_:_:)``
 /// already does.
 struct BytePath {

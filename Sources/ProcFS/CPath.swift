@@ -3,7 +3,7 @@
 /// `String.utf8CString` (and passing a String where C wants a `const char *`, which calls
 /// it), `Array(string.utf8)` and `append(contentsOf: string.utf8)` each run standard-library
 /// code (`utf8CString`, `ContiguousArray<CChar>` growth, `_StringGuts.copyUTF8`) that filled
-/// 64 KiB windows of the sampler's code pages for a few calls at start (docs/performance.md,
+/// 64 KiB windows of the sampler's code pages for a few calls at start (docs/performance-history.md,
 /// "Start-up paths as bytes"). `String.withUTF8` is emitted into the caller, and the copy
 /// below is our own code.
 

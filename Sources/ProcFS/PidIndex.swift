@@ -3,7 +3,7 @@
 /// A map from pid to table index: open addressing with linear probing over two flat
 /// arrays. Not a `Dictionary`: the sampler used no other, and `Hasher` with dictionary
 /// storage kept three 64 KiB windows of standard-library code pages resident for it
-/// (docs/performance.md). Clearing keeps the capacity: a steady-state scan allocates nothing.
+/// (docs/performance-history.md). Clearing keeps the capacity: a steady-state scan allocates nothing.
 struct PidIndex {
     /// Marks a free slot (pids are positive).
     private static let free = Int32.min

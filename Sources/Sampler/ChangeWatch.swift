@@ -15,7 +15,7 @@ nonisolated(unsafe) private var inotifySignals: sig_atomic_t = 0
 /// come: the signal ends the sleep early, the events are read and marked, and the loop
 /// sleeps on to the deadline. A quiet interval is one `clock_nanosleep`, where waiting in
 /// `ppoll` on the descriptor cost about 9 µs more a sample with cold caches
-/// (docs/performance.md); a change costs one early wake-up. Where the descriptor cannot
+/// (docs/performance-history.md); a change costs one early wake-up. Where the descriptor cannot
 /// signal, the sleep waits in `ppoll` as before.
 ///
 /// While the rules' folder does not exist yet (no history written, no bookmark made), its
@@ -62,7 +62,7 @@ final class ChangeWatch {
         if let rulesPath {
             // Plain loops over bytes: String's splitting and interpolation, and the generic
             // slice and map code, would bring their code pages into the sampler's resident
-            // memory (docs/performance.md, "Start-up paths as bytes").
+            // memory (docs/performance-history.md, "Start-up paths as bytes").
             let path = cPath(rulesPath)
             var end = path.count - 1   // its NUL
             var slash = end

@@ -5,7 +5,7 @@ import Glibc
 import HistoryRecords
 
 /// Hands history batches to the writer process, `sysstatsd-history`, so that SQLite never
-/// maps into the sampler (docs/performance.md, "SQLite stays out of the sampler").
+/// maps into the sampler (docs/performance-history.md, "SQLite stays out of the sampler").
 ///
 /// Each batch starts one writer (posix_spawn, found beside this executable) whose stdin is
 /// a pipe; the encoded batch is written and the pipe closed. Writers are reaped with

@@ -9,7 +9,7 @@ extension SamplerOptions {
     /// cannot be read.
     ///
     /// Not `CommandLine.arguments` first: its one-time initialisation and getter were the
-    /// only code run in two 64 KiB windows of the sampler's code pages (docs/performance.md).
+    /// only code run in two 64 KiB windows of the sampler's code pages (docs/performance-history.md).
     public static func processArguments() -> [[UInt8]] {
         let fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return CommandLine.arguments.dropFirst().map { Array($0.utf8) } }

@@ -13,7 +13,7 @@ public struct SamplerConfiguration: Equatable {
     public var once = false
     /// Every process's CPU time and memory (the top lists) are re-read at least this often,
     /// milliseconds (top's default delay is 3 s); in between, only processes that are new,
-    /// may have been given a reused pid, or exited are read (docs/performance.md). 0: every sample.
+    /// may have been given a reused pid, or exited are read (docs/performance-history.md). 0: every sample.
     public var processRefreshMs: UInt32 = 3000
     /// MemAvailable rises below this are not reported as memory freed by an exit.
     public var freedThresholdKiB: UInt64 = 4 * 1024
@@ -75,7 +75,7 @@ public struct SamplerConfiguration: Equatable {
 
     /// Whether ``procRoot`` is this machine's `/proc` (not a fixture tree). Compared as
     /// bytes: String `==` would be the sampler's only use of the standard library's string
-    /// comparison, whose code pages then stay resident (docs/performance.md).
+    /// comparison, whose code pages then stay resident (docs/performance-history.md).
     public var readsThisMachine: Bool {
         var root = procRoot
         return root.withUTF8 { bytesEqual(UnsafeRawBufferPointer($0), "/proc") }

@@ -60,7 +60,7 @@ public enum SamplerOptions {
     /// Over bytes: comparing `String`s against each option name, and the strings
     /// `CommandLine.arguments` makes, ran standard-library code (string comparison, the
     /// arguments' one-time initialisation) that nothing else in the sampler runs; each
-    /// such function kept a 64 KiB window of code pages resident (docs/performance.md).
+    /// such function kept a 64 KiB window of code pages resident (docs/performance-history.md).
     public static func parse(bytes arguments: [[UInt8]], base: SamplerConfiguration = SamplerConfiguration())
         -> Result<Parsed, OptionsError> {
         var config = base
@@ -177,7 +177,7 @@ public enum SamplerOptions {
         let first = parse(bytes: arguments)
         guard case .success(.run(let flags)) = first else { return first }
         // Most machines have no config file: find that out over bytes, before any String is
-        // made (String building at start keeps its code pages resident: docs/performance.md).
+        // made (String building at start keeps its code pages resident: docs/performance-history.md).
         if flags.configPath == nil && !defaultConfigFileExists() { return first }
         guard let path = flags.configPath ?? SamplerSettings.defaultPath() else { return first }
         let bytes: [UInt8]

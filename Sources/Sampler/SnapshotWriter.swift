@@ -33,7 +33,7 @@ public enum SnapshotWriteError: Error, Equatable, CustomStringConvertible {
 /// snapshot's differs). In steady state that is one call per snapshot (renameat2) where
 /// `pwrite` + renameat2 was two and create + write + close + rename (the first two writes,
 /// and every write on a file system that cannot exchange) freed and allocated an inode each
-/// time (docs/performance.md). Where a file cannot be mapped it is written with `pwrite`. A
+/// time (docs/performance-history.md). Where a file cannot be mapped it is written with `pwrite`. A
 /// file cut short behind the writer's back (a same-user `: > snapshot`) makes the copy fault:
 /// the SIGBUS is caught, nothing is published, and the two files are made afresh. A reader
 /// would see a file being rewritten only if it held `snapshot` open for a whole interval

@@ -43,7 +43,7 @@ public final class TextfileWriter {
     /// The directory as given.
     public let directoryPath: String
     /// The file's path, for messages (made when asked: string building at start would keep
-    /// its standard-library code pages resident, docs/performance.md).
+    /// its standard-library code pages resident, docs/performance-history.md).
     public var path: String { directoryPath + "/" + PrometheusText.fileName }
     private let directory: FileDescriptor
     private let nameC: [CChar]

@@ -8,7 +8,7 @@ internal import CCRC32
 /// which needs no table: 1.35 against 3.8 µs for 760 bytes, caches flushed; the up to 15
 /// bytes after the blocks go bit by bit. Elsewhere, and below 64 bytes, every byte goes
 /// through a 256-entry table (four bits at a time cost ~20 ns a byte; eight tables of 8 KiB
-/// are faster only in cache: docs/performance.md).
+/// are faster only in cache: docs/performance-history.md).
 public enum CRC32 {
     /// The checksum of `bytes`.
     public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
@@ -27,7 +27,7 @@ public enum CRC32 {
         if start > 0 {
             // The fold's at most 15 bytes left: bit by bit (about 30 instructions a byte), so
             // that a checksum leaves the table's page alone; at one a second, a page not
-            // touched is a TLB miss saved (docs/performance.md, "The fifth pass"). In C, where
+            // touched is a TLB miss saved (docs/performance-history.md, "The fifth pass"). In C, where
             // the loop is kept from being vectorised (its constants would be a page again).
             if let tail = rest.baseAddress { c = ccrc32_bits(tail, rest.count, c) }
         } else {

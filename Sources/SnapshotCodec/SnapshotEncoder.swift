@@ -97,7 +97,7 @@ extension [UInt8] {
     ///
     /// Inlinable so that other modules (HistoryRecords) get it specialized: called through
     /// the generic, its `BinaryInteger` witnesses for UInt16/32/64 were the only code run in
-    /// two 64 KiB windows of the sampler's code pages (docs/performance.md).
+    /// two 64 KiB windows of the sampler's code pages (docs/performance-history.md).
     @inlinable @inline(__always)
     public mutating func appendLE<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
         var v = value

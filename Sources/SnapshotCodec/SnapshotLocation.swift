@@ -22,7 +22,7 @@ public enum SnapshotLocation {
 
     static func join(_ directory: String, _ name: String) -> String {
         // Over bytes: `+` on Strings ran string-append code that the sampler runs nowhere
-        // else, a 64 KiB window of its code pages (docs/performance.md); and copied through
+        // else, a 64 KiB window of its code pages (docs/performance-history.md); and copied through
         // `withUTF8`, not `Array(_.utf8)` / `append(contentsOf: _.utf8)` (`copyUTF8`, another).
         var bytes: [UInt8] = []
         appendUTF8(directory, to: &bytes)

@@ -161,7 +161,7 @@ public struct RuntimeDirectoryError: Error, Equatable, CustomStringConvertible {
 ///
 /// Decoded from its bytes (`strlen`, then UTF-8 with repair), not with `String(cString:)`:
 /// at start-up that initialiser was the only code run in a 64 KiB window of the sampler's
-/// code pages (docs/performance.md).
+/// code pages (docs/performance-history.md).
 public func environmentValue(_ name: String) -> String? {
     guard let value = getenv(cPath(name)) else { return nil }
     return String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)

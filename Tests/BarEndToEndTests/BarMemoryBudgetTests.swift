@@ -81,7 +81,7 @@ final class BarMemoryBudgetTests: XCTestCase {
 
     /// Every block once, the clock in the local zone ticking every second: the whole status
     /// line stays within the budget. (A clock in another zone costs about 200 KiB more of
-    /// libc's pages: docs/performance.md.)
+    /// libc's pages: docs/performance-history.md.)
     func testFullI3barWithClocksPeakRSSStaysUnderTwoMiBOverAThousandUpdates() throws {
         let peak = try peakAfterUpdates(output: "i3bar",
                                         blocks: "cpu,cores,mem,swap,load,uptime,battery,procs,exited,self,top,net,wifi,disk,diskio,temp,freq,time",

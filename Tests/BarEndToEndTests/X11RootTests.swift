@@ -113,7 +113,7 @@ final class X11RootTests: XCTestCase {
         try p.run()
         p.waitUntilExit()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        // Linked statically (docs/performance.md): no shared library at all, and no X code inside.
+        // Linked statically (docs/performance-history.md): no shared library at all, and no X code inside.
         XCTAssertTrue(text.contains("not a dynamic executable"), text)
         XCTAssertFalse(text.contains("libX11"), text)
         XCTAssertFalse(text.contains("libxcb"), text)

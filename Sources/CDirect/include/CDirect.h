@@ -1,7 +1,7 @@
 // System calls and byte copies made directly, without glibc's code for them: a sampler that
 // wakes once a second finds none of its pages in the TLB or caches, and each libc page a
 // sample enters (pread's wrapper, memmove through its IFUNC table, their data) costs a
-// TLB miss of ~0.5 µs on top of the work (docs/performance.md, "The sixth pass").
+// TLB miss of ~0.5 µs on top of the work (docs/performance-history.md, "The sixth pass").
 // Thin: no state; a failed call returns -errno (errno is left alone).
 #ifndef CDIRECT_H
 #define CDIRECT_H

@@ -62,7 +62,7 @@ struct LoadProbe {
 /// event (so pressure that starts from nothing shows within one interval of the kernel's
 /// update, where a 2-s schedule could lag it by up to 2 s), then every 2 s until it reads
 /// 0.00 again. A quiet machine's samples read nothing: the cold system call every 2 s was
-/// ~7 µs a second of the sampler's ~190 (docs/performance.md, "The seventh pass").
+/// ~7 µs a second of the sampler's ~190 (docs/performance-history.md, "The seventh pass").
 struct PressureProbe {
     private let reader: PressureReader
     /// nil: no trigger (a fixture tree, an older kernel, `--once`); the file is read every 2 s.
