@@ -11,7 +11,10 @@ import CClock
 
 /// What is wrong with the command line.
 public enum OptionsError: Error, Equatable, Sendable {
-    case unknownOption
+    /// An option this program does not have: its name (at most 64 bytes).
+    case unknownOption([UInt8])
+    /// `--blocks` names the same block twice: that block as given (at most 64 bytes).
+    case duplicateBlock([UInt8])
     case missingValue
     case unknownOutput
     /// `--blocks` names a block that does not exist: its name (at most 64 bytes).
@@ -63,7 +66,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     /// One line for stderr.
     public var message: StaticString {
         switch self {
-        case .unknownOption: "sysstats-bar: unknown option (see --help)"
+        case .unknownOption: "sysstats-bar: unknown option (see sysstats-bar --help)"
+        case .duplicateBlock: "sysstats-bar: --blocks names a block twice"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
         case .unknownOutput: "sysstats-bar: --output must be text, tmux, lemonbar, polybar, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
         case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time"
@@ -98,6 +102,18 @@ extension OptionsError {
     /// block's line names it (escaped: it is the user's text) and an unknown placeholder's
     /// line names the block and lists its placeholders (from its table).
     public func describe(into w: inout ByteWriter) {
+        if case .unknownOption(let name) = self {
+            w.append("sysstats-bar: unknown option '")
+            w.append(escaped: name, .plain)
+            w.append("' (see sysstats-bar --help)")
+            return
+        }
+        if case .duplicateBlock(let name) = self {
+            w.append("sysstats-bar: --blocks: '")
+            w.append(escaped: name, .plain)
+            w.append("' is there twice (a click names a block by its name and argument)")
+            return
+        }
         if case .unknownBlock(let name) = self {
             if name.isEmpty {
                 w.append("sysstats-bar: --blocks: an empty block name (two commas, or one at an end); ")
@@ -149,7 +165,7 @@ public let usageText: StaticString = """
                         [--no-start-sampler] [--sampler-option ARG]... [--help] [--version]
       --output       bar protocol (default text); tmux, lemonbar and polybar are text lines with
                      those bars' markup characters escaped; x11-root sets the root window name (dwm);
-                     the panel image: x11-window (a dock window), png:FILE (rewritten
+                     the panel image: x11-window (a window of its own), png:FILE (rewritten
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
@@ -302,7 +318,8 @@ public struct BarOptions: Equatable, Sendable {
                 while p <= v.endIndex {
                     if p == v.endIndex || v[p] == UInt8(ascii: ",") {
                         let block = try parseBlock(v[start..<p])
-                        if !list.contains(block) { list.append(block) }
+                        guard !list.contains(block) else { throw .duplicateBlock(Array(v[start..<p].prefix(64))) }
+                        list.append(block)
                         start = p + 1
                     }
                     p += 1
@@ -316,14 +333,14 @@ public struct BarOptions: Equatable, Sendable {
                 o.startSampler = false
             } else if bytesEqual(name, "--sampler-option") {
                 let v = try value()
-                guard !v.contains(0), o.samplerOptions.count < 32 else { throw .unknownOption }
+                guard !v.contains(0), o.samplerOptions.count < 32 else { throw .unknownOption(Array("--sampler-option".utf8)) }
                 o.samplerOptions.append(Array(v))
             } else if bytesEqual(name, "--config") {
                 let v = try value()
                 guard !v.isEmpty else { throw .emptyConfigPath }
                 o.configPath = Array(v)
             } else {
-                throw .unknownOption
+                throw .unknownOption(Array(name.prefix(64)))
             }
             i += 1
         }

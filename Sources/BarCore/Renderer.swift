@@ -29,7 +29,7 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
     case png
     /// One-shot for xfce4-genmon-plugin: writes the panel PNG, prints `<img>`, `<txt>`, `<tool>`, `<click>`.
     case genmon
-    /// The panel image in an X11 dock window (sysstats-bar-x11).
+    /// The panel image in an X11 window of its own (sysstats-bar-x11).
     case x11Window
 
     /// The name in `--output`.

@@ -12,7 +12,7 @@ import SnapshotCodec
 #endif
 import CBarSys
 
-/// Where the rendered updates go: stdout, an X11 root window name, a PNG file, a dock window.
+/// Where the rendered updates go: stdout, an X11 root window name, a PNG file, a window of its own.
 ///
 /// Text outputs get ``show(_:)``; image outputs (``OutputKind/isImage``) get
 /// ``showImage(_:)`` with the panel redrawn once per snapshot (and after a click).

@@ -11,7 +11,7 @@ public struct SysstatsCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sysstats",
         abstract: "Show what the sysstatsd sampler measured and its history, and check the setup.",
-        version: sysstatsCLIVersion,
+        version: "sysstats " + sysstatsCLIVersion,
         subcommands: [ReportCommand.self, DoctorCommand.self, HistoryCommand.self, RebootsCommand.self,
                       ExitedCommand.self, TopCommand.self, BookmarksCommand.self, BackupCommand.self, RestoreCommand.self,
                       ConfigCommand.self])

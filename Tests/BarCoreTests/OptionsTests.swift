@@ -16,7 +16,7 @@ final class OptionsTests: XCTestCase {
     }
 
     func testAllOptionsParseInBothSpellings() throws {
-        let o = try parse(["--output", "i3bar", "--runtime-dir=/run/x", "--blocks", "mem,self,mem,cpu", "--once"])
+        let o = try parse(["--output", "i3bar", "--runtime-dir=/run/x", "--blocks", "mem,self,cpu", "--once"])
         XCTAssertEqual(o.output, .i3bar)
         XCTAssertEqual(o.runtimeDir, Array("/run/x".utf8))
         XCTAssertEqual(o.blocks.map(\.kind), [.mem, .selfCost, .cpu])
@@ -28,7 +28,7 @@ final class OptionsTests: XCTestCase {
         func error(_ args: [String]) -> OptionsError? {
             do { _ = try parse(args); return nil } catch { return error }
         }
-        XCTAssertEqual(error(["--bogus"]), .unknownOption)
+        XCTAssertEqual(error(["--bogus"]), .unknownOption(Array("--bogus".utf8)))
         XCTAssertEqual(error(["--output"]), .missingValue)
         XCTAssertEqual(error(["--output", "dzen2"]), .unknownOutput)
         XCTAssertEqual(error(["--blocks", "cpu,,mem"]), .unknownBlock([]))
@@ -146,5 +146,28 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(s.msUntilStale(nowMs: 20_000), 0)
         s.intervalMs = 2000
         XCTAssertEqual(s.msUntilStale(nowMs: 12_000), 4001)
+    }
+}
+
+extension OptionsTests {
+    /// Issue 29's small ones: an unknown option is named (as sysstatsd names it), a block given
+    /// twice is refused (clicks name a block by name and argument), and --help no longer calls
+    /// the x11-window output a dock window (its default type is override).
+    func testAnUnknownOptionIsNamedAndABlockTwiceIsRefused() throws {
+        func line(_ args: [String]) -> String {
+            do { _ = try BarOptions.parse(args.map { Array($0.utf8) }); return "" } catch {
+                var w = ByteWriter(capacity: 256)
+                error.describe(into: &w)
+                return String(decoding: w.bytes, as: UTF8.self)
+            }
+        }
+        XCTAssertEqual(line(["--bogus"]), "sysstats-bar: unknown option '--bogus' (see sysstats-bar --help)")
+        XCTAssertEqual(line(["--bo\u{1B}[2Jgus"]), "sysstats-bar: unknown option '--bo [2Jgus' (see sysstats-bar --help)")
+        XCTAssertEqual(line(["--blocks", "cpu,mem,cpu"]), "sysstats-bar: --blocks: 'cpu' is there twice (a click names a block by its name and argument)")
+        XCTAssertEqual(line(["--blocks", "time,time:UTC,disk:/,disk:/home"]), "", "the same kind with other arguments is fine")
+        var help = ByteWriter(capacity: 8192)
+        helpText(into: &help)
+        let text = String(decoding: help.bytes, as: UTF8.self)
+        XCTAssertFalse(text.contains("dock window"), text)
     }
 }

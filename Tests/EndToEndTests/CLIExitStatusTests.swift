@@ -84,3 +84,20 @@ final class CLIExitStatusTests: XCTestCase {
         }
     }
 }
+
+extension CLIExitStatusTests {
+    /// Every program prints `PROGRAM VERSION`, the same version (issue 29: `sysstats --version`
+    /// printed the bare number).
+    func testEveryProgramPrintsItsNameAndTheSameVersion() throws {
+        var versions: Set<Substring> = []
+        for program in ["sysstats", "sysstatsd", "sysstats-bar"] {
+            let r = try run(["--version"], program: program)
+            XCTAssertEqual(r.status, 0, program)
+            let words = r.stdout.split(separator: " ")
+            XCTAssertEqual(words.count, 2, "\(program): \(r.stdout)")
+            XCTAssertEqual(words.first.map(String.init), program)
+            if let v = words.last { versions.insert(v) }
+        }
+        XCTAssertEqual(versions.count, 1, "\(versions)")
+    }
+}
