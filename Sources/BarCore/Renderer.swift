@@ -85,8 +85,11 @@ public struct Renderer {
     public private(set) var line = ByteWriter(capacity: 8192)
 
     private var value = BlockValue()
-    /// Another form of a block, drawn to size its `min_width`.
-    private var otherForm = BlockValue()
+    /// Per block, the widest text its current mem form has shown (its `min_width`: the block
+    /// keeps its width while the figures change, and takes the next form's when clicked),
+    /// and the form it was seen in; empty for the blocks that do not cycle.
+    private var widestShown: [ByteWriter] = []
+    private var widestForm: [MemForm] = []
     /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     private var commandValues: [BlockValue] = []
@@ -115,6 +118,8 @@ public struct Renderer {
         hasMem = blocks.contains { $0.kind == .mem }
         showingShort = Array(repeating: false, count: blocks.count)
         for block in blocks {
+            widestShown.append(ByteWriter(capacity: block.kind == .mem ? 256 : 0))
+            widestForm.append(.usedTotal)
             if block.kind == .command {
                 commandSlot.append(commandValues.count)
                 var waiting = BlockValue()
@@ -297,7 +302,7 @@ public struct Renderer {
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }
-            if output == .i3bar { sizeForClicks(block, snap, nowMs: nowMs, usage: usage) }
+            if output == .i3bar { sizeForClicks(index, block) }
             if showingShort[index] && !value.short.isEmpty {
                 value.full.reset()
                 value.full.append(value.short)
@@ -309,27 +314,23 @@ public struct Renderer {
         protocolOutput.end(snap, summary, &line)
     }
 
-    /// Gives ``value`` the `min_width` of the widest form a click can show: mem's four forms
-    /// (its clicks cycle them unless its own click entries do something else), the full text of
-    /// a block whose click toggles its short text.
-    private mutating func sizeForClicks(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, usage: RendererUsage) {
+    /// Gives ``value`` a `min_width` that keeps its block from jumping: mem (whose clicks cycle
+    /// its forms unless its own click entries do something else) the widest text its current
+    /// form has shown, so the figures changing move nothing and another form brings its own
+    /// width, not the widest form's for good; a block whose click toggles its short text the
+    /// full text.
+    private mutating func sizeForClicks(_ index: Int, _ block: BarBlock) {
         let cycles = block.kind == .mem && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
         let toggles = block.clicks.contains { $0.kind == .toggleFormat }
         guard cycles || toggles else { return }
         value.minWidth.reset()
-        value.minWidth.append(value.full)
-        guard cycles else { return }
-        var widest = displayWidth(value.full)
-        for form in MemForm.allCases where form != memForm {
-            renderBlock(block, snap, nowMs: nowMs, memForm: form, thresholds: thresholds, usage: usage,
-                        formats: formats, into: &otherForm)
-            let width = displayWidth(otherForm.full)
-            if width > widest {
-                widest = width
-                value.minWidth.reset()
-                value.minWidth.append(otherForm.full)
-            }
+        guard cycles else { value.minWidth.append(value.full); return }
+        if widestForm[index] != memForm || displayWidth(value.full) > displayWidth(widestShown[index]) {
+            widestShown[index].reset()
+            widestShown[index].append(value.full)
+            widestForm[index] = memForm
         }
+        value.minWidth.append(widestShown[index])
     }
 
     /// Characters of `text` (UTF-8 lead bytes): the bar's font is monospace.

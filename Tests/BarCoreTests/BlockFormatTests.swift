@@ -146,7 +146,7 @@ final class BlockFormatTests: XCTestCase {
         let line = rendered(laptop, .i3bar, blocks: [.cpu, .mem], formats: try formats("cpu=C{busy}", "mem=M{percent}"), nowMs: now)
         XCTAssertEqual(line, ##"[{"name":"cpu","instance":"cpu","full_text":"C95","short_text":"cpu 95%","color":"#E06C75"},"## +
                        ##"{"name":"mem","instance":"mem","full_text":"M96","short_text":"mem 96%","color":"#E06C75","urgent":true,"## +
-                       ##""min_width":"mem A2.9G I1.9G W977M O1.9G F7.6G"}]"## + "\n", "mem is as wide as its widest form")
+                       ##""min_width":"M96"}]"## + "\n", "mem is as wide as its own form has been")
         let waybar = rendered(laptop, .waybar, blocks: [.cpu], formats: try formats("cpu=C{busy}"), nowMs: now)
         XCTAssertTrue(waybar.hasPrefix(#"{"text":"C95","alt":"critical","tooltip":"C95\ntop cpu: firefox 9.5%","class":"critical","percentage":95}"#), waybar)
     }
@@ -239,5 +239,29 @@ final class PlaceholderTableTests: XCTestCase {
             let line = block.placeholders.map { "{\($0.name)}" }.joined(separator: " ")
             XCTAssertTrue(help.contains(line), "\(block.name): \(line)")
         }
+    }
+}
+
+extension BlockFormatTests {
+    /// mem's `min_width` follows its form (issue 29: the widest form's width left a permanent
+    /// gap after `mem 1009M/23.5G`): the widest text the form has shown, kept while its figures
+    /// change, and the next form's own after a click.
+    func testMemKeepsTheWidthOfItsCurrentFormNotOfItsWidestForm() throws {
+        func minWidth(_ r: inout Renderer, _ snap: Snapshot) throws -> String? {
+            r.render(snap, nowMs: now)
+            let blocks = try XCTUnwrap(parseJSON(String(decoding: r.line.bytes, as: UTF8.self)) as? [[String: Any]])
+            return blocks.first?["min_width"] as? String
+        }
+        var r = Renderer(output: .i3bar, blocks: [.mem])
+        var big = desktop
+        big.memory.used = 9 * 1024 * 1024
+        var small = desktop
+        small.memory.used = 900 * 1024
+        let wide = try XCTUnwrap(try minWidth(&r, big))
+        XCTAssertFalse(wide.contains(" A"), "the used/total form, not the breakdown: \(wide)")
+        XCTAssertEqual(try minWidth(&r, small), wide, "a narrower figure keeps the width the form had")
+        _ = r.handleClick(ClickEvent(block: .mem, button: 1))
+        let breakdown = try XCTUnwrap(try minWidth(&r, small))
+        XCTAssertTrue(breakdown.hasPrefix("mem A"), "the next form brings its own width: \(breakdown)")
     }
 }

@@ -109,8 +109,9 @@ final class TimeBlockTests: XCTestCase {
         XCTAssertEqual(error(["--format", "time=%H\u{0}%M"]), .badTimeFormat)
         XCTAssertEqual(error(["--format", "time=%H", "--format", "time=%M"]), .duplicateFormat)
         XCTAssertEqual(error(["--format", "time=" + String(repeating: "x", count: 257)]), .formatTooLong)
-        let o = try? BarOptions.parse(["--blocks", "time,time:Asia/Tokyo,time"].map { Array($0.utf8) })
-        XCTAssertEqual(o?.blocks, [BarBlock(.time), BarBlock(.time, argument: Array("Asia/Tokyo".utf8))], "duplicates dropped")
+        XCTAssertEqual(error(["--blocks", "time,time:Asia/Tokyo,time"]), .duplicateBlock(Array("time".utf8)), "a block twice is refused")
+        let o = try? BarOptions.parse(["--blocks", "time,time:Asia/Tokyo"].map { Array($0.utf8) })
+        XCTAssertEqual(o?.blocks, [BarBlock(.time), BarBlock(.time, argument: Array("Asia/Tokyo".utf8))])
     }
 
     func testATextLongerThanTheBlockKeepsShowsNAAndBracesAreLiteral() throws {

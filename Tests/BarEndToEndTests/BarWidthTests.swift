@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// Stable widths under real i3bar: the default blocks fit a 1280-pixel bar, and a click that
-/// changes mem's form moves no other block (mem's `min_width` is its widest form).
+/// Stable widths under real i3bar: the default blocks fit a 1280-pixel bar in every mem form,
+/// and within a form the figures changing move no block (mem's `min_width` is the widest text
+/// its current form has shown).
 extension I3barClientTests {
     /// The x of each i3bar separator (a column of #666666 over the middle rows of the bar).
     func separators(display: Int, height: Int) throws -> [Int] {
@@ -21,7 +22,7 @@ extension I3barClientTests {
         return (0..<image.width).filter { x in rows.allSatisfy { image.pixel(x, $0) == 0x666666 } }
     }
 
-    func testTheDefaultBlocksFitA1280PixelBarAndAClickOnMemMovesNoOtherBlock() throws {
+    func testTheDefaultBlocksFitA1280PixelBarAndMemKeepsEachFormsWidth() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"),
               FileManager.default.isExecutableFile(atPath: "/usr/bin/xwd") else { throw XCTSkip("xdotool or xwd is not installed") }
         let dir = try RuntimeDir()
@@ -41,14 +42,27 @@ extension I3barClientTests {
         guard before.count >= 2 else { return }
         XCTAssertGreaterThan(before[0], 300, "the status line leaves room for the workspace buttons: \(before)")
 
-        // mem is the second block: between the first two separators. Each click shows its next form.
-        for form in 1...3 {
-            try click(display: display, x: (before[0] + before[1]) / 2, y: 710)
+        // mem is the second block: between the first two separators. Each click shows its next
+        // form, with its own width (issue 29: not the widest form's for good); within a form the
+        // figures changing, wider then narrower, move no block.
+        func publish(usedKiB: UInt64) throws {
+            var s = sampleSnapshot()
+            s.memory.used = usedKiB
+            s.memory.available = s.memory.total - usedKiB
+            try dir.publish(s)
             usleep(400_000)
-            try dir.publish(sampleSnapshot())
-            usleep(300_000)
-            XCTAssertEqual(try separators(display: display, height: 720), before,
-                           "after \(form) click(s) on mem every block stays where it was (no short texts, no reflow)")
+        }
+        for form in 0...3 {
+            if form > 0 {
+                try click(display: display, x: (before[0] + before[1]) / 2, y: 710)
+                usleep(400_000)
+            }
+            try publish(usedKiB: 9_000_000)
+            let wide = try separators(display: display, height: 720)
+            try publish(usedKiB: 900_000)
+            XCTAssertEqual(try separators(display: display, height: 720), wide,
+                           "form \(form): a narrower figure moves no block (the form keeps its width)")
+            XCTAssertEqual(wide.count, 4, "form \(form): no block falls back to its short text: \(wide)")
         }
         XCTAssertTrue(session.i3.isRunning)
     }
