@@ -31,6 +31,10 @@ struct SamplerStarter {
         d.append(0)
         dirPath = d
         var args: [[UInt8]] = [Array("--runtime-dir".utf8), runtimeDir]
+        // A sampler a long-running bar starts ends a minute after the last renderer did (the
+        // session's end: i3 exits, the bar with it). genmon's one-shot runs register no
+        // renderer, so the sampler they start runs on.
+        if options.output != .genmon { args.append(contentsOf: [Array("--exit-when-unwatched".utf8), Array("60".utf8)]) }
         if let config = options.configPath { args.append(Array("--config".utf8)); args.append(config) }
         args.append(contentsOf: options.samplerOptions)
         arguments = args.map { arg in

@@ -39,6 +39,9 @@ final class RendererWants {
     /// What the files said at the last listing; nil when no renderer left one: then nothing
     /// is known and everything is measured every interval.
     private(set) var shown: SnapshotSections?
+    /// When a living renderer was last seen (monotonic ns; 0: never): at a listing that found
+    /// one, or a look that found every counted one still running (`--exit-when-unwatched`).
+    private(set) var watchedNs: UInt64 = 0
 
     init() {}
 
@@ -58,6 +61,7 @@ final class RendererWants {
             // file can have made the union stale.
             if knownAlive() {
                 lastScanNs = max(monotonicNs, 1)
+                if shown != nil { watchedNs = monotonicNs }
                 return shown
             }
         }
@@ -75,6 +79,7 @@ final class RendererWants {
             lastTimes = times
             lastScanNs = max(monotonicNs, 1)
             shown = scan()
+            if shown != nil { watchedNs = monotonicNs }
         }
         return shown
     }

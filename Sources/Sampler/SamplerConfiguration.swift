@@ -54,6 +54,10 @@ public struct SamplerConfiguration: Equatable {
     public var textfileDirectory: String?
     /// Seconds between two writes of `sysstats.prom` (`--textfile-interval`).
     public var textfileIntervalSeconds: UInt32 = 15
+    /// `--exit-when-unwatched SEC`: stop once no renderer has been seen alive for this long
+    /// (a sampler a bar started ends with the session that ran the bar); nil: run until
+    /// stopped (the systemd unit, a sampler started by hand).
+    public var exitWhenUnwatchedSeconds: UInt32?
 
     public init() {}
 

@@ -70,11 +70,20 @@ public enum SamplerLoop {
         // after start carries real figures; then the samples follow every interval from there.
         let primeNs = configuration.once ? intervalNs : min(intervalNs, SamplerLoop.primingIntervalNs)
         var deadline = Clock.monotonicNs() &+ primeNs
+        // `--exit-when-unwatched`: counted from the start (a renderer registers within seconds).
+        let startedNs = Clock.monotonicNs()
+        let unwatchedLimitNs = configuration.exitWhenUnwatchedSeconds.map { UInt64($0) * 1_000_000_000 }
         while stopRequested == 0 {
             if let changes { changes.sleep(untilMonotonicNs: deadline) } else { Clock.sleep(untilMonotonicNs: deadline) }
             if stopRequested != 0 { break }
             let now = Clock.monotonicNs()
             if let wants { sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now, changes: changes) }
+            // While a renderer is counted it runs; once none is, the limit counts from the last
+            // time one was seen alive (a killed bar is noticed at the next 30-s look).
+            if let limit = unwatchedLimitNs, let wants, wants.shown == nil, now &- max(wants.watchedNs, startedNs) >= limit {
+                printError("sysstatsd: no renderer has been running for \(limit / 1_000_000_000) s (--exit-when-unwatched); stopping")
+                break
+            }
             sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: now)
             switch sampler.write(to: writer) {
             case .success:

@@ -18,7 +18,7 @@ public enum SamplerOptions {
                          [--data-dir DIR | --no-history]
                          [--proc-root DIR] [--sys-root DIR] [--freed-threshold MIB]
                          [--disk PATH]... [--sensor NAME]... [--net IFACE]...
-                         [--textfile-dir DIR [--textfile-interval SEC]]
+                         [--textfile-dir DIR [--textfile-interval SEC]] [--exit-when-unwatched SEC]
 
         Samples CPU, memory, load, batteries, processes, network, disks, temperatures
         and CPU frequency every interval and writes a snapshot for status-bar renderers.
@@ -45,6 +45,10 @@ public enum SamplerOptions {
                                 collector (Prometheus; see docs/fleet.md)
           --textfile-interval SEC
                                 whole seconds between writes of sysstats.prom (default 15)
+          --exit-when-unwatched SEC
+                                stop once no renderer (sysstats-bar) has been alive for SEC
+                                whole seconds, 1 to 3600 (sysstats-bar starts its sampler with
+                                60, so it ends with the session that ran the bar)
           -h, --help            show this help
           --version             show the version
         """
@@ -116,6 +120,15 @@ public enum SamplerOptions {
                 if let e = directory({ $0.sysRoot = $1 }) { return .failure(e) }
             } else if flag.equals("--textfile-dir") {
                 if let e = directory({ $0.textfileDirectory = $1 }) { return .failure(e) }
+            } else if flag.equals("--exit-when-unwatched") {
+                switch value() {
+                case .failure(let e): return .failure(e)
+                case .success(let v):
+                    guard let seconds = UInt32(v), seconds >= 1, seconds <= 3600 else {
+                        return .failure(OptionsError("--exit-when-unwatched takes whole seconds from 1 to 3600, not '\(v)'"))
+                    }
+                    config.exitWhenUnwatchedSeconds = seconds
+                }
             } else if flag.equals("--textfile-interval") {
                 switch value() {
                 case .failure(let e): return .failure(e)

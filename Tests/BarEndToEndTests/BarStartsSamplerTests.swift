@@ -85,3 +85,25 @@ final class BarStartsSamplerTests: XCTestCase {
         XCTAssertEqual(quiet.stop(), 0)
     }
 }
+
+extension BarStartsSamplerTests {
+    /// The sampler a bar started ends once no renderer has run for its limit (issue 29: after
+    /// `i3-msg exit` it went on under pid 1): the bar asks for 60 s, the test for 1.
+    func testTheSamplerABarStartedEndsWhenNoRendererIsLeft() throws {
+        let bar = try userBar(["--sampler-option=--exit-when-unwatched=1"])
+        XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last?.hasPrefix("procs ") == true }, "\(bar.lines)")
+        let sampler = try XCTUnwrap(samplers().first)
+        let cmdline = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(sampler)/cmdline"))
+        let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let limit = try XCTUnwrap(args.firstIndex(of: "--exit-when-unwatched"))
+        XCTAssertEqual(args[limit + 1], "60", "the bar's own limit: a minute")
+        usleep(2_500_000)
+        XCTAssertEqual(samplers(), [sampler], "it runs while the bar does")
+        XCTAssertEqual(bar.stop(), 0)
+        let deadline = Date().addingTimeInterval(8)
+        while !samplers().isEmpty && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(samplers(), [], "gone once the bar was")
+        let log = try String(contentsOfFile: runtime + "/sysstatsd.log", encoding: .utf8)
+        XCTAssertTrue(log.contains("no renderer has been running for 1 s"), log)
+    }
+}
