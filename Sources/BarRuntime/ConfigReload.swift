@@ -49,6 +49,7 @@ extension Bar {
             reportConfigMistake(line)
             renderer.notice = configNotice(line, path: path)
         case .loaded(let config):
+            if options.blocksGiven && config.blocks != nil { reportBlocksOverride(path) }
             let o = options.applying(config)
             var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)
             fresh.memForm = renderer.memForm

@@ -56,7 +56,9 @@ public func startOptions() -> BarStart {
     if let path = configFilePath(options) {
         switch loadConfig(path, explicit: options.configPath != nil) {
         case .none: break
-        case .loaded(let config): options = options.applying(config)
+        case .loaded(let config):
+            if options.blocksGiven && config.blocks != nil { reportBlocksOverride(path) }
+            options = options.applying(config)
         case .failed(let line):
             reportConfigMistake(line)
             notice = configNotice(line, path: path)
@@ -66,6 +68,16 @@ public func startOptions() -> BarStart {
     // pages are not loaded otherwise).
     if options.blocks.contains(where: { $0.kind == .time }) { cclock_use_locale_time() }
     return .run(options, notice: notice)
+}
+
+/// Says on stderr that `--blocks` replaces the file's `[[block]]` list (issue 29: edits to
+/// the file changed nothing and nothing said why).
+func reportBlocksOverride(_ path: [UInt8]) {
+    var line = ByteWriter(capacity: 256 + path.count)
+    line.append("sysstats-bar: --blocks replaces the [[block]] list of ")
+    line.append(escaped: path, .plain)
+    line.append(": edits to it change nothing while the flag is given\n")
+    _ = line.bytes.withUnsafeBytes { writeAll(2, $0) }
 }
 
 /// The config file's whole message on stderr, one line: `sysstats-bar: PATH:LINE:COL: reason`.

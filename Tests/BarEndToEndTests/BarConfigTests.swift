@@ -272,3 +272,17 @@ extension BarConfigTests {
         XCTAssertLessThan(took, 5, "the hung command is given its timeout, not more; the persistent one its first line")
     }
 }
+
+extension BarConfigTests {
+    /// `--blocks` replaces the file's `[[block]]` list: the bar says so (issue 29: the README's
+    /// own example made edits to the file change nothing, silently).
+    func testBlocksOnTheCommandLineSayThatTheyReplaceTheFilesList() throws {
+        try write("[[block]]\nblock = \"load\"\n")
+        let flags = try run(["--once", "--runtime-dir", dir.path, "--config", config.path, "--blocks", "procs"])
+        XCTAssertEqual(flags.stdout, "procs 300 (0 run)\n")
+        XCTAssertEqual(flags.stderr, "sysstats-bar: --blocks replaces the [[block]] list of \(config.path): edits to it change nothing while the flag is given\n")
+        try write("[theme]\nseparator = \" :: \"\n")
+        XCTAssertEqual(try run(["--once", "--runtime-dir", dir.path, "--config", config.path, "--blocks", "procs"]).stderr, "",
+                       "a file without a block list: nothing replaced, nothing said")
+    }
+}
