@@ -70,6 +70,15 @@ public func startOptions() -> BarStart {
     return .run(options, notice: notice)
 }
 
+/// Runs `body` with the options (and a config mistake's notice) when the command line asks
+/// to run, and returns its status; else the status ``startOptions()`` ends with.
+public func runWithStartOptions(_ body: (BarOptions, [UInt8]) -> Int32) -> Int32 {
+    switch startOptions() {
+    case .exit(let status): return status
+    case .run(let options, let notice): return body(options, notice)
+    }
+}
+
 /// Says on stderr that `--blocks` replaces the file's `[[block]]` list (issue 29: edits to
 /// the file changed nothing and nothing said why).
 func reportBlocksOverride(_ path: [UInt8]) {

@@ -6,12 +6,7 @@ import BarCoreEmbedded
 import BarRuntime
 import CBarSys
 
-func main() -> Int32 {
-    let options: BarOptions, notice: [UInt8]
-    switch startOptions() {
-    case .exit(let status): return status
-    case .run(let given, let mistake): options = given; notice = mistake
-    }
+func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     switch options.output {
     case .x11Window:
         guard let sink = X11WindowSink(options: options) else { return 1 }
@@ -27,4 +22,4 @@ func main() -> Int32 {
     }
 }
 
-exit(main())
+exit(runWithStartOptions(main))

@@ -5,12 +5,7 @@ import BarCoreEmbedded
 import BarRuntime
 import CBarSys
 
-func main() -> Int32 {
-    let options: BarOptions, notice: [UInt8]
-    switch startOptions() {
-    case .exit(let status): return status
-    case .run(let given, let mistake): options = given; notice = mistake
-    }
+func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     switch options.output {
     case .x11Root, .x11Window:
         // The X11 outputs live in their own binary, so that this one does not load libxcb.
@@ -26,4 +21,4 @@ func main() -> Int32 {
     }
 }
 
-exit(main())
+exit(runWithStartOptions(main))
