@@ -449,3 +449,5 @@ public func configPath(option: [UInt8]?, xdgConfigHome: [UInt8]?, home: [UInt8]?
 
 /// The message shown instead of the blocks when the snapshot is missing or stale.
 public let staleMessage: StaticString = "sysstatsd stopped"
+/// Shown instead of ``staleMessage`` while a sampler the bar started has not written yet.
+public let startingMessage: StaticString = "sysstatsd starting…"

@@ -45,6 +45,12 @@ extension Bar {
             let pid = cbarsys_reap(&status)
             if pid <= 0 { break }
             if commands.reaped(pid: pid, status: status, nowMs: nowMs(), renderer: &renderer) { changed = true }
+            if let reason = starter.ended(pid: pid, status: status) {
+                // The sampler this bar started failed: its reason, until a snapshot comes.
+                samplerProblem = reason
+                samplerProblemMs = nowMs()
+                changed = true
+            }
         }
         if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
         if changed { emitSoon() }

@@ -47,8 +47,9 @@ extension Bar {
         case .none: return
         case .failed(let line):
             reportConfigMistake(line)
-            renderer.notice = configNotice(line, path: path)
+            configMistake = configNotice(line, path: path)
         case .loaded(let config):
+            configMistake.removeAll()
             if options.blocksGiven && config.blocks != nil { reportBlocksOverride(path) }
             let o = options.applying(config)
             var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)

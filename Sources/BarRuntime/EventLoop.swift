@@ -107,6 +107,12 @@ public struct Bar<Sink: BarSink> {
     /// coalesced to the newest; i3bar could not draw more anyway).
     static var commandUpdatesPerSecond: UInt64 { 20 }
     static var commandUpdateGapMs: UInt64 { 1000 / commandUpdatesPerSecond }
+    /// Why the sampler this bar started ended (its log's last line), shown while there is no
+    /// current snapshot; empty: none. Kept until a snapshot written after it comes.
+    var samplerProblem: [UInt8] = []
+    var samplerProblemMs: UInt64 = 0
+    /// The config file's mistake as the bar shows it (``configNotice(_:path:)``); empty: none.
+    var configMistake: [UInt8] = []
     /// The last line written (text outputs): an update that would write the same is not written.
     var lastLine: [UInt8] = []
     /// Set when the bar is to end (stdout gone, SIGTERM, its window closed): the loop returns
@@ -189,6 +195,11 @@ public struct Bar<Sink: BarSink> {
             }
             return
         }
+        // A config mistake's notice, and while nothing current is shown, the started sampler's
+        // failure: both lead the line.
+        if !samplerProblem.isEmpty && isCurrent(now) && snapshot.timestampMs > samplerProblemMs { samplerProblem.removeAll() }
+        let shownNotice = notice(current: isCurrent(now))
+        if renderer.notice != shownNotice { renderer.notice = shownNotice }
         if isCurrent(now) {
             var usage = RendererUsage()
             if wantsUsage {
@@ -203,9 +214,19 @@ public struct Bar<Sink: BarSink> {
             renderer.render(snapshot, nowMs: now, usage: usage)
         } else if let p = problem {
             renderer.renderMessage(p, nowMs: now)
+        } else if samplerProblem.isEmpty && starter.isStarting(nowMs: now) {
+            renderer.renderMessage(startingMessage, nowMs: now)
         } else {
             renderer.renderMessage(staleMessage, nowMs: now)
         }
+    }
+
+    /// The notice leading the line: the config file's mistake, and the started sampler's
+    /// failure while there is no current snapshot.
+    func notice(current: Bool) -> [UInt8] {
+        if current || samplerProblem.isEmpty { return configMistake }
+        if configMistake.isEmpty { return samplerProblem }
+        return configMistake + Array("; ".utf8) + samplerProblem
     }
 
     /// Draws and writes one update (one write()), unless it is the line written last. Exits 0

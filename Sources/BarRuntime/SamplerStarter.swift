@@ -24,6 +24,20 @@ struct SamplerStarter {
     /// sysstatsd's arguments (argv[1...]), each NUL-terminated.
     let arguments: [[CChar]]
     var lastAttemptMs: UInt64 = 0
+    /// The sampler this bar started last (0: none), and when: while it runs and has written
+    /// no snapshot yet, the bar says `starting…`; when it ends, the bar shows why (its log).
+    private(set) var startedPid: Int32 = 0
+    private(set) var startedMs: UInt64 = 0
+    /// How long a start may take before the bar says `stopped` again.
+    static let startingMs: UInt64 = 10_000
+    /// The log's path (NUL-terminated): the sampler's stderr.
+    var logPath: [UInt8] {
+        var log = dirPath
+        log.removeLast()
+        for b in "/sysstatsd.log".utf8 { log.append(b) }
+        log.append(0)
+        return log
+    }
 
     init(options: BarOptions, runtimeDir: [UInt8], environmentSaysNo: Bool) {
         enabled = options.startSampler && !environmentSaysNo && !options.once && options.click == 0
@@ -64,10 +78,7 @@ struct SamplerStarter {
         guard case .ours = checkRuntimeDir(dirPath) else { return false }
         var program = siblingPath("sysstatsd")
         guard !program.isEmpty else { return false }
-        var log = dirPath
-        log.removeLast()
-        for b in "/sysstatsd.log".utf8 { log.append(b) }
-        log.append(0)
+        let log = logPath
         let logFD = log.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_log($0, SamplerStarter.maximumLogBytes) }
         }
@@ -87,8 +98,56 @@ struct SamplerStarter {
                 }
             }
         }
+        if pid > 0 { startedPid = pid; startedMs = nowMs }
         return pid > 0
     }
+
+    /// True while the sampler this bar started a moment ago (``startingMs``) still runs.
+    func isStarting(nowMs: UInt64) -> Bool { startedPid > 0 && nowMs < startedMs + SamplerStarter.startingMs }
+
+    /// The sampler this bar started ended (reaped with `status`): what it said last, from its
+    /// log, as a line for the bar (`sysstatsd: REASON (log: PATH)`); nil when `pid` is not it
+    /// or it ended well (status 0: stopped, or another sampler held the directory).
+    mutating func ended(pid: Int32, status: Int32) -> [UInt8]? {
+        guard pid == startedPid else { return nil }
+        startedPid = 0
+        guard status != 0 else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        let log = logPath
+        var n = readFileTail(log, into: buffer)
+        while n > 0 && (buffer[n - 1] == 0x0A || buffer[n - 1] == 0x0D) { n -= 1 }
+        var start = n
+        while start > 0 && buffer[start - 1] != 0x0A { start -= 1 }
+        var line: [UInt8] = []
+        if start < n {
+            for i in start..<min(n, start + 200) { line.append(buffer[i]) }
+        } else {
+            for b in "sysstatsd: ended with status ".utf8 { line.append(b) }
+            var w = ByteWriter(capacity: 12)
+            w.appendDecimal(Int(status))
+            line.append(contentsOf: w.bytes)
+        }
+        for b in " (log: ".utf8 { line.append(b) }
+        line.append(contentsOf: log.dropLast())
+        line.append(UInt8(ascii: ")"))
+        return line
+    }
+}
+
+/// The last bytes of the regular file at `path` (NUL-terminated): up to `buffer.count` from its
+/// end. Returns how many, or 0 when it cannot be read.
+func readFileTail(_ path: [UInt8], into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    let fd: Int32 = path.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular($0) }
+    }
+    guard fd >= 0 else { return 0 }
+    defer { _ = close(fd) }
+    let size = lseek(fd, 0, SEEK_END)
+    guard size > 0 else { return 0 }
+    let offset = max(0, Int(size) - buffer.count)
+    let n = preadSome(fd, buffer, at: offset)
+    return max(0, n)
 }
 
 /// The program `name` in the directory of this executable (/proc/self/exe), NUL-terminated;

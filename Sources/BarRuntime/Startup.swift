@@ -104,6 +104,6 @@ public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink, notice: [UI
     let xdg = getenv("XDG_RUNTIME_DIR").map { cStringBytes($0) }
     var bar = Bar(options: options, runtimeDir: resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid()),
                   sink: sink)
-    bar.renderer.notice = notice
+    bar.configMistake = notice
     return options.once ? bar.runOnce() : bar.run()
 }

@@ -107,3 +107,24 @@ extension BarStartsSamplerTests {
         XCTAssertTrue(log.contains("no renderer has been running for 1 s"), log)
     }
 }
+
+extension BarStartsSamplerTests {
+    /// Sampler failures are not hidden (issue 29): while the sampler the bar started has
+    /// written nothing the bar says `starting…`, not `stopped`; when it fails, the bar shows the
+    /// sampler's own reason and where its log is.
+    func testTheBarSaysStartingThenShowsWhyTheSamplerItStartedFailed() throws {
+        let starting = try userBar()
+        XCTAssertEqual(starting.waitFor(timeout: 10) { !$0.isEmpty } ? starting.lines.first : nil, "sysstatsd starting…")
+        XCTAssertTrue(starting.waitFor(timeout: 10) { $0.last?.hasPrefix("procs ") == true }, "\(starting.lines)")
+        XCTAssertFalse(starting.lines.contains("sysstatsd stopped"), "\(starting.lines)")
+        XCTAssertEqual(starting.stop(), 0)
+        for pid in samplers() { kill(pid, SIGTERM) }
+        let deadline = Date().addingTimeInterval(5)
+        while !samplers().isEmpty && Date() < deadline { usleep(20_000) }
+
+        let failing = try userBar(["--sampler-option=--interval=0"])
+        let reason = "sysstatsd: --interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '0' (log: \(runtime)/sysstatsd.log) | sysstatsd stopped"
+        XCTAssertTrue(failing.waitFor(timeout: 10) { $0.last == reason }, "\(failing.lines)")
+        XCTAssertEqual(failing.stop(), 0)
+    }
+}
