@@ -123,6 +123,8 @@ public struct Bar<Sink: BarSink> {
     /// The config file (no NUL) and the inotify watch on its directory; nil / -1 without.
     let configPath: [UInt8]?
     var configWatch: Int32 = -1
+    /// Set by ``readInotify()`` when the config file was written or replaced.
+    var configChanged = false
     /// The poll set: the loop's five descriptors (``fixedFDs``), then the command blocks' pipes.
     var fds: UnsafeMutablePointer<pollfd>
     /// signalfd, inotify, stdin, the sink's, stdout.
@@ -178,130 +180,6 @@ public struct Bar<Sink: BarSink> {
     func isCurrent(_ now: UInt64) -> Bool {
         haveSnapshot && !snapshot.isStale(nowMs: now)
     }
-
-    /// Renders the current state into the renderer's line (or the panel image), with the
-    /// newest line of each command that has one waiting.
-    mutating func draw() {
-        _ = commands.flushPending(renderer: &renderer)
-        let now = nowMs()
-        if panel != nil {
-            // Optional chaining mutates in place: no copy of the image.
-            if isCurrent(now) {
-                panel?.render(snapshot, nowMs: now)
-            } else if let p = problem {
-                panel?.renderMessage(p)
-            } else {
-                panel?.renderMessage(staleMessage)
-            }
-            return
-        }
-        // A config mistake's notice, and while nothing current is shown, the started sampler's
-        // failure: both lead the line.
-        if !samplerProblem.isEmpty && isCurrent(now) && snapshot.timestampMs > samplerProblemMs { samplerProblem.removeAll() }
-        let shownNotice = notice(current: isCurrent(now))
-        if renderer.notice != shownNotice { renderer.notice = shownNotice }
-        if isCurrent(now) {
-            var usage = RendererUsage()
-            if wantsUsage {
-                let cpu = UInt64(cbarsys_cputime_us()), mono = UInt64(cbarsys_monotonic_ms())
-                if lastMonoMs != 0 && mono > lastMonoMs {
-                    // µs of CPU per ms of wall time ×10 = hundredths of a percent.
-                    usage.cpu = (cpu - lastCPUus) * 10 / (mono - lastMonoMs)
-                }
-                lastCPUus = cpu; lastMonoMs = mono
-                usage.residentKiB = residentKiB(statm: statmPath, buffer: eventBuffer, pageKiB: pageKiB)
-            }
-            renderer.render(snapshot, nowMs: now, usage: usage)
-        } else if let p = problem {
-            renderer.renderMessage(p, nowMs: now)
-        } else if samplerProblem.isEmpty && starter.isStarting(nowMs: now) {
-            renderer.renderMessage(startingMessage, nowMs: now)
-        } else {
-            renderer.renderMessage(staleMessage, nowMs: now)
-        }
-    }
-
-    /// The notice leading the line: the config file's mistake, and the started sampler's
-    /// failure while there is no current snapshot.
-    func notice(current: Bool) -> [UInt8] {
-        if current || samplerProblem.isEmpty { return configMistake }
-        if configMistake.isEmpty { return samplerProblem }
-        return configMistake + Array("; ".utf8) + samplerProblem
-    }
-
-    /// Draws and writes one update (one write()), unless it is the line written last. Exits 0
-    /// when stdout is gone.
-    mutating func emit() {
-        if paused || exitStatus != nil { return }
-        draw()
-        lastEmitMs = nowMs()
-        emitDueMs = nil
-        if panel == nil {
-            if renderer.line.bytes == lastLine { return }
-            lastLine.removeAll(keepingCapacity: true)
-            lastLine.append(contentsOf: renderer.line.bytes)
-        }
-        let err = showDrawn()
-        if err == EPIPE { end(0) }
-        if err != 0 { reportWriteFailure(err); end(1) }
-    }
-
-    /// An update that command output asked for: now, or when ``commandUpdateGapMs`` has passed
-    /// since the last one (the lines that come meanwhile are coalesced to the newest).
-    mutating func emitSoon() {
-        let now = nowMs()
-        if now < lastEmitMs || now >= lastEmitMs + Bar.commandUpdateGapMs {
-            emit()
-        } else if emitDueMs == nil {
-            emitDueMs = lastEmitMs + Bar.commandUpdateGapMs
-        }
-    }
-
-    /// Asks the loop to end with `status` (the first request wins).
-    mutating func end(_ status: Int32) {
-        if exitStatus == nil { exitStatus = status }
-    }
-
-    /// Stops every command block — SIGTERM to its group, then SIGKILL after its grace, and
-    /// reaped — and returns `status`: no command outlives the bar.
-    mutating func stopCommands(returning status: Int32) -> Int32 {
-        commands.stopAll(into: &stopping, nowMs: nowMs())
-        stopping.finish(nowMs: { UInt64(cbarsys_realtime_ms()) })
-        return status
-    }
-
-    /// Takes what the sink has for the loop: every click (the X library may have read
-    /// several events off the socket at once, and poll() would not wake again for them),
-    /// or the end of its window.
-    mutating func takeSinkEvents() {
-        while exitStatus == nil {
-            let event = sink.handleEvents()
-            if event == 0 { return }
-            if event == sinkClosed { end(0); return }
-            if event == sinkDestroyed { end(1); return }
-            panelClick(event)
-        }
-    }
-
-    /// The one line on stderr for a failed update: what could not be written, and why.
-    func reportWriteFailure(_ err: Int32) {
-        if panel == nil {
-            writeFailed("sysstats-bar: cannot write to stdout: ", err)
-        } else if let path = options.imagePath {
-            writeFailed("sysstats-bar: cannot write the panel image ", path: path, err)
-        } else {
-            writeFailed("sysstats-bar: cannot show the panel image: ", err)
-        }
-    }
-
-    /// Hands what ``draw()`` drew to the sink: the image for image outputs, else the line.
-    mutating func showDrawn() -> Int32 {
-        if let p = panel { return sink.showImage(p.image) }
-        return sink.show(renderer.line.bytes)
-    }
-
-    /// Set by ``readInotify()`` when the config file was written or replaced.
-    var configChanged = false
 
     /// Runs until a signal ends it, stdout closes or its window goes; returns the exit status.
     public mutating func run() -> Int32 {
