@@ -86,6 +86,18 @@ public enum SamplerOptions {
                 guard i < arguments.count else { return .failure(OptionsError("\(name()) needs a value")) }
                 return .success(String(decoding: arguments[i], as: UTF8.self))
             }
+            /// A value of whole seconds, 1 to 3600 (--textfile-interval, --exit-when-unwatched).
+            func wholeSeconds(_ set: (inout SamplerConfiguration, UInt32) -> Void) -> OptionsError? {
+                switch value() {
+                case .failure(let e): return e
+                case .success(let v):
+                    guard let seconds = UInt32(v), seconds >= 1, seconds <= 3600 else {
+                        return OptionsError("\(name()) takes whole seconds from 1 to 3600, not '\(v)'")
+                    }
+                    set(&config, seconds)
+                    return nil
+                }
+            }
             func directory(_ set: (inout SamplerConfiguration, String) -> Void) -> OptionsError? {
                 switch value() {
                 case .failure(let e): return e
@@ -121,23 +133,9 @@ public enum SamplerOptions {
             } else if flag.equals("--textfile-dir") {
                 if let e = directory({ $0.textfileDirectory = $1 }) { return .failure(e) }
             } else if flag.equals("--exit-when-unwatched") {
-                switch value() {
-                case .failure(let e): return .failure(e)
-                case .success(let v):
-                    guard let seconds = UInt32(v), seconds >= 1, seconds <= 3600 else {
-                        return .failure(OptionsError("--exit-when-unwatched takes whole seconds from 1 to 3600, not '\(v)'"))
-                    }
-                    config.exitWhenUnwatchedSeconds = seconds
-                }
+                if let e = wholeSeconds({ $0.exitWhenUnwatchedSeconds = $1 }) { return .failure(e) }
             } else if flag.equals("--textfile-interval") {
-                switch value() {
-                case .failure(let e): return .failure(e)
-                case .success(let v):
-                    guard let seconds = UInt32(v), seconds >= 1, seconds <= 3600 else {
-                        return .failure(OptionsError("--textfile-interval takes whole seconds from 1 to 3600, not '\(v)'"))
-                    }
-                    config.textfileIntervalSeconds = seconds
-                }
+                if let e = wholeSeconds({ $0.textfileIntervalSeconds = $1 }) { return .failure(e) }
             } else if flag.equals("--disk") || flag.equals("--sensor") || flag.equals("--net") {
                 let which = name()
                 switch value() {

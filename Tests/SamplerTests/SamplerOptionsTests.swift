@@ -100,3 +100,20 @@ extension SamplerOptionsTests {
         XCTAssertTrue(SamplerOptions.usage.contains("--textfile-dir DIR"))
     }
 }
+
+extension SamplerOptionsTests {
+    /// The two whole-seconds flags share one check: 1 to 3600, the flag named in the error.
+    func testWholeSecondsFlagsTakeOneTo3600AndNameThemselves() throws {
+        guard case .run(let c) = try SamplerOptions.parse(["--exit-when-unwatched", "60", "--textfile-interval=30"]).get() else {
+            return XCTFail("not a run")
+        }
+        XCTAssertEqual(c.exitWhenUnwatchedSeconds, 60)
+        XCTAssertEqual(c.textfileIntervalSeconds, 30)
+        for flag in ["--exit-when-unwatched", "--textfile-interval"] {
+            for bad in ["0", "3601", "1.5", "x"] {
+                guard case .failure(let e) = SamplerOptions.parse([flag, bad]) else { XCTFail("\(flag) \(bad) accepted"); continue }
+                XCTAssertEqual("\(e)", "\(flag) takes whole seconds from 1 to 3600, not '\(bad)'")
+            }
+        }
+    }
+}
