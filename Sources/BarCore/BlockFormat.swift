@@ -67,13 +67,13 @@ public struct BlockFormat: Equatable, Sendable {
     }
 
     /// Writes the format filled in from `snap` to `w` (appends; raw text, escaped later by the output).
-    func render(_ snap: Snapshot, argument: [UInt8] = [], nowMs: UInt64, usage: RendererUsage, into w: inout ByteWriter) {
+    func render(_ snap: Snapshot, _ context: BlockContext, into w: inout ByteWriter) {
         for part in parts {
             switch part {
             case .literal(let start, let end):
                 for k in Int(start)..<Int(end) { w.append(literals[k]) }
             case .field(let p):
-                p.append(snap, argument: argument, nowMs: nowMs, usage: usage, into: &w)
+                p.append(snap, context, into: &w)
             }
         }
     }

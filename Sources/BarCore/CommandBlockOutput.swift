@@ -13,6 +13,11 @@ import UTF8Text
 
 /// Parses command output into block values.
 public enum CommandBlockOutput {
+    /// A command's block: the renderer runs the command and shows what it printed.
+    static let descriptor = BlockDescriptor(
+        name: "command", label: "cmd", section: [], placeholders: [],
+        helpNote: "its command's output (config file only)", render: nil)
+
     /// Bytes kept of a line (more are dropped).
     public static let maximumLineLength = 1024
 

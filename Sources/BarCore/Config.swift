@@ -158,13 +158,12 @@ public struct BarConfig: Equatable, Sendable {
                     }
                 }
             } else if keyIs(entry, "warning") || keyIs(entry, "critical") {
-                guard kind.hasThresholds else {
+                guard let marks = kind.descriptor.marks else {
                     throw ConfigError(entry, atKey: true, "the ", kind.name.bytesSlice, " block has no thresholds")
                 }
-                let limit: Int64 = kind == .temp ? 200 : 100
-                let n = try integer(entry, in: 0...limit)
+                let n = try integer(entry, in: 0...marks.configMaximum)
                 if keyIs(entry, "warning") { block.warning = UInt64(n) } else { block.critical = UInt64(n) }
-            } else if let option = kind.optionKey, keyIs(entry, option) {
+            } else if let option = kind.descriptor.argumentKey, keyIs(entry, option) {
                 let argument = try string(entry, maximum: 64)
                 guard !argument.isEmpty, !argument.contains(0) else { throw ConfigError(entry, "must not be empty") }
                 if kind == .time {
@@ -363,28 +362,6 @@ public struct BarConfig: Equatable, Sendable {
             throw ConfigError(value, "out of range: 0.1 to 86400 seconds")
         }
         return UInt32(seconds * 1000)
-    }
-}
-
-extension BlockKind {
-    /// Whether `warning` and `critical` mean something for the block.
-    var hasThresholds: Bool {
-        switch self {
-        case .cpu, .cores, .mem, .swap, .disk, .battery, .temp: true
-        default: false
-        }
-    }
-
-    /// The key of the block's own argument in the config file.
-    var optionKey: StaticString? {
-        switch self {
-        case .net, .wifi: "interface"
-        case .disk: "mount"
-        case .diskio: "device"
-        case .temp: "sensor"
-        case .time: "timezone"
-        default: nil
-        }
     }
 }
 

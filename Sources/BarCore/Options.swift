@@ -70,10 +70,10 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .duplicateBlock: "sysstats-bar: --blocks names a block twice"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
         case .unknownOutput: "sysstats-bar: --output must be text, tmux, lemonbar, polybar, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
-        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time"
+        case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of blocks (see --help)"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
-        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time"
+        case .unknownFormatBlock: "sysstats-bar: --format BLOCK=TEXT: BLOCK is a block's name (see --help)"
         case .duplicateFormat: "sysstats-bar: --format given twice for the same block"
         case .unknownPlaceholder: "sysstats-bar: --format: unknown placeholder (see --help)"
         case .unclosedBrace: "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"
@@ -122,7 +122,13 @@ extension OptionsError {
                 w.append(escaped: name, .plain)
                 w.append("'; ")
             }
-            w.append("the blocks are cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time")
+            w.append("the blocks are ")
+            appendBlockNames(into: &w)
+            return
+        }
+        if case .unknownFormatBlock = self {
+            w.append("sysstats-bar: --format BLOCK=TEXT: BLOCK is one of ")
+            appendBlockNames(into: &w)
             return
         }
         guard case .unknownPlaceholder(let block) = self else { w.append(message); return }
@@ -137,17 +143,31 @@ extension OptionsError {
     }
 }
 
+/// The names `--blocks` takes, from the registry: `cpu, mem, …, time`.
+func appendBlockNames(into w: inout ByteWriter) {
+    var first = true
+    for kind in BlockKind.allCases where kind != .command {
+        if !first { w.append(", ") }
+        w.append(kind.name)
+        first = false
+    }
+}
+
 /// `--help`: the usage text, then every block's placeholders from the blocks' own tables.
 public func helpText(into w: inout ByteWriter) {
     w.append(usageText)
-    w.append("placeholders for --format, per block (docs/renderer.md says more):\n")
+    w.append("default blocks: ")
+    for (i, kind) in BlockKind.defaults.enumerated() {
+        if i > 0 { w.append(UInt8(ascii: ",")) }
+        w.append(kind.name)
+    }
+    w.append("\nplaceholders for --format, per block (docs/renderer.md says more):\n")
     for block in BlockKind.allCases {
         w.append("  ")
         w.append(block.name)
         var pad = 9 - block.name.utf8CodeUnitCount
         while pad > 0 { w.append(UInt8(ascii: " ")); pad -= 1 }
-        if block == .time { w.append("a strftime(3) format, e.g. --format 'time=%H:%M:%S'") }
-        if block == .command { w.append("its command's output (config file only)") }
+        if let note = block.descriptor.helpNote { w.append(note) }
         for (i, spec) in block.placeholders.enumerated() {
             if i > 0 { w.append(UInt8(ascii: " ")) }
             w.append(UInt8(ascii: "{")); w.append(spec.name); w.append(UInt8(ascii: "}"))
@@ -169,9 +189,8 @@ public let usageText: StaticString = """
                      atomically per update), genmon (one shot for xfce4-genmon-plugin)
       --runtime-dir  where sysstatsd writes its snapshot
                      (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
-      --blocks       comma-separated: cpu,mem,load,uptime,battery,procs,exited,self,top,
-                     swap,cores,net,wifi,disk,diskio,temp,freq,time
-                     (default cpu,mem,load,battery,exited,uptime); some take an argument:
+      --blocks       comma-separated names of the blocks listed at the end (default below);
+                     some take an argument:
                      time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
                      disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip)
       --format       BLOCK=TEXT, once per block: TEXT replaces the block's built-in

@@ -69,8 +69,6 @@ public struct Renderer {
         if output == .waybar { parts.insert(.top) }
         return parts
     }
-    /// Colour thresholds.
-    public var thresholds = Thresholds()
     /// The mem block's current form (clicks change it).
     public var memForm: MemForm = .usedTotal
     /// `--format` per block (parsed once); blocks without one use their built-in text.
@@ -298,7 +296,7 @@ public struct Renderer {
             if block.kind == .time {
                 clocks.render(index, nowMs: nowMs, into: &value)
             } else {
-                renderBlock(block, snap, nowMs: nowMs, memForm: memForm, thresholds: thresholds, usage: usage,
+                renderBlock(block, snap, nowMs: nowMs, memForm: memForm, usage: usage,
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }

@@ -6,15 +6,25 @@ import SnapshotCodec
 
 /// `bat 85% - 1:23`: hidden without a battery; colours while discharging; urgent when low.
 enum BatteryBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("percent", "charge"),
-        PlaceholderSpec("state", "charging, discharging, full, not charging, unknown"),
-        PlaceholderSpec("sign", "+ - = ~, empty when unknown"),
-        PlaceholderSpec("remaining", "h:mm to empty or full, empty without an estimate"),
-        PlaceholderSpec("power", "power flow, 9.0W"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "battery", label: "bat", section: .battery, marks: LevelMarks(unit: .percent, warning: 2000, critical: 1000),
+        placeholders: [
+            PlaceholderSpec("percent", "charge") { s, _, w in appendWholePercent(&w, UInt64(s.battery.percent)) },
+            PlaceholderSpec("state", "charging, discharging, full, not charging, unknown") { s, _, w in
+                appendState(s.battery.state, into: &w)
+            },
+            PlaceholderSpec("sign", "+ - = ~, empty when unknown") { s, _, w in appendSign(s.battery.state, into: &w) },
+            PlaceholderSpec("remaining", "h:mm to empty or full, empty without an estimate") { s, _, w in
+                if hasEstimate(s.battery) { appendRemaining(s.battery, into: &w) }
+            },
+            PlaceholderSpec("power", "power flow, 9.0W") { s, _, w in
+                w.appendFixed(UInt64(s.battery.powerMilliwatts), scaleDigits: 3, fractionDigits: 1)
+                w.append(UInt8(ascii: "W"))
+            },
+        ],
+        render: render)
 
-    static func render(_ snap: Snapshot, thresholds t: Thresholds, into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let b = snap.battery
         guard b.count > 0 else { v.visible = false; return }
         let pct = UInt64(b.percent)
@@ -30,7 +40,7 @@ enum BatteryBlock {
             appendRemaining(b, into: &v.full)
         }
         if b.state == .discharging {
-            v.level = pct <= t.batteryCritical ? .critical : (pct <= t.batteryWarning ? .warning : .normal)
+            v.level = c.level(falling: pct)
         }
         if snap.urgent.contains(.batteryLow) { v.urgent = true; v.level = .critical }
         v.percentage = wholePercent(min(pct, 10_000))
@@ -48,23 +58,13 @@ enum BatteryBlock {
         }
     }
 
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        let b = snap.battery
-        switch index {
-        case 0: appendWholePercent(&w, UInt64(b.percent))
-        case 1:
-            switch b.state {
-            case .charging: w.append("charging")
-            case .discharging: w.append("discharging")
-            case .full: w.append("full")
-            case .notCharging: w.append("not charging")
-            case .unknown: w.append("unknown")
-            }
-        case 2: appendSign(b.state, into: &w)
-        case 3: if hasEstimate(b) { appendRemaining(b, into: &w) }
-        default:
-            w.appendFixed(UInt64(b.powerMilliwatts), scaleDigits: 3, fractionDigits: 1)
-            w.append(UInt8(ascii: "W"))
+    static func appendState(_ state: BatteryFigures.State, into w: inout ByteWriter) {
+        switch state {
+        case .charging: w.append("charging")
+        case .discharging: w.append("discharging")
+        case .full: w.append("full")
+        case .notCharging: w.append("not charging")
+        case .unknown: w.append("unknown")
         }
     }
 

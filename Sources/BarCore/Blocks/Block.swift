@@ -1,129 +1,13 @@
 // Blocks turn a snapshot into values (text, level, urgency). They never see
 // the bar protocol: the outputs (Outputs/, one type per protocol) turn values into bytes. One
-// file per block in this folder: its built-in text, its placeholders, its levels.
+// file per block in this folder, whose `descriptor` (BlockDescriptor.swift) says all there is
+// to know about it: its name, its built-in text, its placeholders, its levels.
 
 #if hasFeature(Embedded)
 import SnapshotCodecEmbedded
 #else
 import SnapshotCodec
 #endif
-
-/// The blocks `--blocks` can name, in the order they are listed.
-public enum BlockKind: UInt8, Sendable, CaseIterable {
-    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores
-    case net, wifi, disk, diskio, temp, freq, time
-    /// A command's output (config file only: `block = "command"`).
-    case command
-
-    /// The block's name in `--blocks`, i3bar's `name`/`instance` and click events.
-    public var name: StaticString {
-        switch self {
-        case .cpu: "cpu"
-        case .mem: "mem"
-        case .load: "load"
-        case .uptime: "uptime"
-        case .battery: "battery"
-        case .procs: "procs"
-        case .exited: "exited"
-        case .selfCost: "self"
-        case .top: "top"
-        case .swap: "swap"
-        case .cores: "cores"
-        case .net: "net"
-        case .wifi: "wifi"
-        case .disk: "disk"
-        case .diskio: "diskio"
-        case .temp: "temp"
-        case .freq: "freq"
-        case .time: "time"
-        case .command: "command"
-        }
-    }
-
-    /// The block named by `bytes`, or nil.
-    public init?(name bytes: ArraySlice<UInt8>) {
-        for kind in BlockKind.allCases where bytesEqual(bytes, kind.name) {
-            self = kind
-            return
-        }
-        return nil
-    }
-
-    /// The blocks shown when `--blocks` is not given.
-    public static let defaults: [BlockKind] = [.cpu, .mem, .load, .battery, .exited, .uptime]
-
-    /// The part of the snapshot the block shows; when it was not measured the block says `n/a`.
-    public var section: SnapshotSections {
-        switch self {
-        case .cpu: .cpu
-        case .mem: .memory
-        case .load: .load
-        case .uptime: .uptime
-        case .battery: .battery
-        case .procs: .processes
-        case .exited: .exits
-        case .selfCost: .sampler
-        case .top: .top
-        case .swap: .memory
-        case .cores: .cpu
-        case .net, .wifi: .network
-        case .disk: .disks
-        case .diskio: .diskIO
-        case .temp: .temperature
-        case .freq: .frequency
-        // The renderer's own: shown whatever the snapshot (the empty set is always contained).
-        case .time, .command: []
-        }
-    }
-
-    /// The parts of the snapshot a bar of `blocks` shows: what it asks the sampler to
-    /// measure every interval (the rest it measures less often; docs/snapshot-format.md,
-    /// "What renderers show").
-    public static func sectionsShown(by blocks: [BarBlock]) -> SnapshotSections {
-        var shown: SnapshotSections = []
-        for i in 0..<blocks.count { shown.formUnion(blocks[i].kind.section) }
-        return shown
-    }
-
-    /// True for the blocks drawn from the snapshot: they give way to a message (`sysstatsd
-    /// stopped`) when there is no current one. The clock does not.
-    public var needsSnapshot: Bool { self != .time && self != .command }
-
-    /// True for the blocks that take an argument in `--blocks`: a time zone (`time:Europe/Paris`),
-    /// an interface (`net:eth0`, `wifi:wlan0`), a mount point (`disk:/home`), a disk
-    /// (`diskio:nvme0n1`), a sensor (`temp:coretemp/Package id 0`).
-    public var takesArgument: Bool {
-        switch self {
-        case .time, .net, .wifi, .disk, .diskio, .temp: true
-        default: false
-        }
-    }
-
-    /// The word the block's text starts with (`cpu 12%`, `up 3h 5m`).
-    var label: StaticString {
-        switch self {
-        case .cpu: "cpu"
-        case .mem: "mem"
-        case .load: "load"
-        case .uptime: "up"
-        case .battery: "bat"
-        case .procs: "procs"
-        case .exited: "exited"
-        case .selfCost: "self"
-        case .top: "top"
-        case .swap: "swap"
-        case .cores: "cores"
-        case .net: "net"
-        case .wifi: "wifi"
-        case .disk: "disk"
-        case .diskio: "io"
-        case .temp: "temp"
-        case .freq: "freq"
-        case .time: "time"
-        case .command: "cmd"
-        }
-    }
-}
 
 /// One block of the bar: its kind, its argument (`--blocks time:Europe/Paris`, a config
 /// file's `timezone`, `interface`, `mount`, `device` or `sensor`), and what the config file
@@ -210,45 +94,6 @@ public enum Level: UInt8, Sendable, Comparable {
     public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Colour thresholds, in hundredths of a percent unless noted.
-public struct Thresholds: Sendable {
-    /// CPU busy at or above which the cpu block warns / is critical.
-    public var cpuWarning: UInt64 = 7000, cpuCritical: UInt64 = 9000
-    /// Memory used (total − available) share thresholds.
-    public var memWarning: UInt64 = 8000, memCritical: UInt64 = 9000
-    /// Battery charge at or below which a discharging battery warns / is critical.
-    public var batteryWarning: UInt64 = 2000, batteryCritical: UInt64 = 1000
-    /// Swap and file system used shares.
-    public var swapWarning: UInt64 = 5000, swapCritical: UInt64 = 8000
-    public var diskWarning: UInt64 = 8000, diskCritical: UInt64 = 9000
-    /// Temperature marks, millidegrees; nil: each sensor's own high and critical marks
-    /// (else 75 °C and 90 °C).
-    public var tempWarning: Int32? = nil, tempCritical: Int32? = nil
-    /// How long an exit stays shown, ms.
-    public var exitRecentMs: UInt64 = 60_000
-    public init() {}
-
-    /// These thresholds with `block`'s own `warning` and `critical` (whole percent; °C for
-    /// temp) in place of its kind's.
-    public func overriding(_ block: BarBlock) -> Thresholds {
-        var t = self
-        let w = block.warning, c = block.critical
-        func share(_ value: UInt64?, _ field: inout UInt64) { if let value { field = min(value, 100) * 100 } }
-        switch block.kind {
-        case .cpu, .cores: share(w, &t.cpuWarning); share(c, &t.cpuCritical)
-        case .mem: share(w, &t.memWarning); share(c, &t.memCritical)
-        case .battery: share(w, &t.batteryWarning); share(c, &t.batteryCritical)
-        case .swap: share(w, &t.swapWarning); share(c, &t.swapCritical)
-        case .disk: share(w, &t.diskWarning); share(c, &t.diskCritical)
-        case .temp:
-            if let w { t.tempWarning = Int32(min(w, 1000)) * 1000 }
-            if let c { t.tempCritical = Int32(min(c, 1000)) * 1000 }
-        default: break
-        }
-        return t
-    }
-}
-
 /// One block's values, refilled in place on every update (its buffers are reused).
 public struct BlockValue {
     /// Raw text (UTF-8, not escaped): outputs escape it.
@@ -284,99 +129,55 @@ public struct BlockValue {
 /// own from the config file, else `--format` of its kind), that text replaces the built-in
 /// full text (for mem: the used/total form only, so clicks still reach the other forms);
 /// with a `format_short`, that replaces the short text. Level, urgency, percentage and
-/// visibility stay the block's own, with the block's own thresholds.
-func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
-                 thresholds t: Thresholds, usage: RendererUsage, formats: BlockFormats, into v: inout BlockValue) {
+/// visibility stay the block's own, with the block's own marks.
+func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm, usage: RendererUsage,
+                 formats: BlockFormats, into v: inout BlockValue) {
     let kind = block.kind
-    renderBuiltIn(kind, argument: block.argument, snap, nowMs: nowMs, memForm: memForm, thresholds: t.overriding(block),
-                  usage: usage, into: &v)
+    let context = BlockContext(block, nowMs: nowMs, memForm: memForm, usage: usage)
+    renderBuiltIn(kind, snap, context, into: &v)
     guard v.visible else { return }
     if kind != .mem || memForm == .usedTotal, let format = block.format ?? formats[kind] {
         v.full.reset()
-        format.render(snap, argument: block.argument, nowMs: nowMs, usage: usage, into: &v.full)
+        format.render(snap, context, into: &v.full)
     }
     if let short = block.shortFormat {
         v.short.reset()
-        short.render(snap, argument: block.argument, nowMs: nowMs, usage: usage, into: &v.short)
+        short.render(snap, context, into: &v.short)
     }
 }
 
-/// Fills `v` with `kind`'s built-in values for `snap` at `nowMs`: the block's own file says how.
-func renderBuiltIn(_ kind: BlockKind, argument: [UInt8] = [], _ snap: Snapshot, nowMs: UInt64, memForm: MemForm,
-                   thresholds t: Thresholds, usage: RendererUsage, into v: inout BlockValue) {
+/// Fills `v` with `kind`'s built-in values for `snap`: the block's own file says how.
+func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, _ context: BlockContext, into v: inout BlockValue) {
     v.reset()
-    guard snap.available.contains(kind.section) else {
+    let d = kind.descriptor
+    guard let render = d.render else { return }
+    guard snap.available.contains(d.section) else {
         // Not measured: say so, never show a stale or zero figure. An exit is an event,
         // not a figure: without the exits part there is simply none to show.
         if kind == .exited { v.visible = false; return }
-        v.full.append(kind.label); v.full.append(UInt8(ascii: " "))
-        if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
+        v.full.append(d.label); v.full.append(UInt8(ascii: " "))
+        if !context.argument.isEmpty { v.full.append(bytes: context.argument); v.full.append(UInt8(ascii: " ")) }
         v.full.appendNotAvailable()
         v.short.append(v.full)
         return
     }
-    switch kind {
-    case .cpu: CPUBlock.render(snap, thresholds: t, into: &v)
-    case .mem: MemBlock.render(snap, form: memForm, thresholds: t, into: &v)
-    case .load: LoadBlock.render(snap, into: &v)
-    case .uptime: UptimeBlock.render(snap, into: &v)
-    case .battery: BatteryBlock.render(snap, thresholds: t, into: &v)
-    case .procs: ProcsBlock.render(snap, into: &v)
-    case .exited: ExitedBlock.render(snap, nowMs: nowMs, thresholds: t, into: &v)
-    case .selfCost: SelfBlock.render(snap, usage: usage, into: &v)
-    case .top: TopBlock.render(snap, into: &v)
-    case .swap: SwapBlock.render(snap, thresholds: t, into: &v)
-    case .cores: CoresBlock.render(snap, thresholds: t, into: &v)
-    case .net: NetBlock.render(snap, argument: argument, into: &v)
-    case .wifi: WifiBlock.render(snap, argument: argument, into: &v)
-    case .disk: DiskBlock.render(snap, argument: argument, thresholds: t, into: &v)
-    case .diskio: DiskIOBlock.render(snap, argument: argument, into: &v)
-    case .temp: TempBlock.render(snap, argument: argument, thresholds: t, into: &v)
-    case .freq: FreqBlock.render(snap, into: &v)
-    // Drawn by the renderer, which owns the clocks (TimeBlock.swift) and the commands' output.
-    case .time, .command: break
-    }
+    render(snap, context, &v)
 }
 
-/// One placeholder of a block's `--format`: its name between the braces and what it shows
-/// (the tables in each block's file make `--help`, the error for an unknown name, and
-/// docs/renderer.md's list, which a test compares with them).
-public struct PlaceholderSpec: Sendable {
-    public let name: StaticString
-    public let help: StaticString
-    /// A figure of the renderer itself, not of the snapshot: shown even when the block's part is not.
-    let measuredByRenderer: Bool
-
-    init(_ name: StaticString, _ help: StaticString, measuredByRenderer: Bool = false) {
-        self.name = name; self.help = help; self.measuredByRenderer = measuredByRenderer
+extension BlockContext {
+    /// The context of `block`: its argument, and its own marks, else its kind's.
+    init(_ block: BarBlock, nowMs: UInt64, memForm: MemForm = .usedTotal, usage: RendererUsage = RendererUsage()) {
+        self.init(argument: block.argument, nowMs: nowMs, memForm: memForm, usage: usage)
+        if let marks = block.kind.descriptor.marks {
+            warning = marks.resolve(block.warning, default: marks.warning)
+            critical = marks.resolve(block.critical, default: marks.critical)
+        }
     }
 }
 
 extension BlockKind {
     /// The block's placeholders, in the order `--help` lists them.
-    public var placeholders: [PlaceholderSpec] {
-        switch self {
-        case .cpu: CPUBlock.placeholders
-        case .mem: MemBlock.placeholders
-        case .load: LoadBlock.placeholders
-        case .uptime: UptimeBlock.placeholders
-        case .battery: BatteryBlock.placeholders
-        case .procs: ProcsBlock.placeholders
-        case .exited: ExitedBlock.placeholders
-        case .selfCost: SelfBlock.placeholders
-        case .top: TopBlock.placeholders
-        case .swap: SwapBlock.placeholders
-        case .cores: CoresBlock.placeholders
-        case .net: NetBlock.placeholders
-        case .wifi: WifiBlock.placeholders
-        case .disk: DiskBlock.placeholders
-        case .diskio: DiskIOBlock.placeholders
-        case .temp: TempBlock.placeholders
-        case .freq: FreqBlock.placeholders
-        case .time: TimeBlock.placeholders
-        case .command: []
-        }
-    }
+    public var placeholders: [PlaceholderSpec] { descriptor.placeholders }
 }
 
 /// A value a block can show in its `--format`: the block and the index in its table.
@@ -400,32 +201,14 @@ public struct Placeholder: Equatable, Sendable {
 
     /// Appends its value: shares are whole percents without `%`, sizes in the blocks'
     /// binary units (`3.2G`), loads with two decimals; `n/a` when its part was not measured.
-    func append(_ snap: Snapshot, argument: [UInt8] = [], nowMs: UInt64, usage: RendererUsage, into w: inout ByteWriter) {
-        let i = Int(index)
-        if !snap.available.contains(block.section) && !block.placeholders[i].measuredByRenderer {
+    func append(_ snap: Snapshot, _ context: BlockContext, into w: inout ByteWriter) {
+        let d = block.descriptor
+        let spec = d.placeholders[Int(index)]
+        if !snap.available.contains(d.section) && !spec.measuredByRenderer {
             w.appendNotAvailable()
             return
         }
-        switch block {
-        case .cpu: CPUBlock.append(i, snap, into: &w)
-        case .mem: MemBlock.append(i, snap, into: &w)
-        case .load: LoadBlock.append(i, snap, into: &w)
-        case .uptime: UptimeBlock.append(i, snap, into: &w)
-        case .battery: BatteryBlock.append(i, snap, into: &w)
-        case .procs: ProcsBlock.append(i, snap, into: &w)
-        case .exited: ExitedBlock.append(i, snap, nowMs: nowMs, into: &w)
-        case .selfCost: SelfBlock.append(i, snap, usage: usage, into: &w)
-        case .top: TopBlock.append(i, snap, into: &w)
-        case .swap: SwapBlock.append(i, snap, into: &w)
-        case .cores: CoresBlock.append(i, snap, into: &w)
-        case .net: NetBlock.append(i, snap, argument: argument, into: &w)
-        case .wifi: WifiBlock.append(i, snap, argument: argument, into: &w)
-        case .disk: DiskBlock.append(i, snap, argument: argument, into: &w)
-        case .diskio: DiskIOBlock.append(i, snap, argument: argument, into: &w)
-        case .temp: TempBlock.append(i, snap, argument: argument, into: &w)
-        case .freq: FreqBlock.append(i, snap, into: &w)
-        case .time, .command: break
-        }
+        spec.append(snap, context, &w)
     }
 }
 

@@ -6,13 +6,16 @@ import SnapshotCodec
 
 /// `cpu 12% ▂▃▄▅▆▇██`: the busy share and a sparkline of the last 8 samples.
 enum CPUBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("busy", "share busy"),
-        PlaceholderSpec("iowait", "share in I/O wait"),
-        PlaceholderSpec("spark", "sparkline of the last 8 samples"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "cpu", label: "cpu", section: .cpu, marks: LevelMarks(unit: .percent, warning: 7000, critical: 9000),
+        placeholders: [
+            PlaceholderSpec("busy", "share busy") { s, _, w in appendWholePercent(&w, UInt64(s.cpuBusy)) },
+            PlaceholderSpec("iowait", "share in I/O wait") { s, _, w in appendWholePercent(&w, UInt64(s.cpuIOWait)) },
+            PlaceholderSpec("spark", "sparkline of the last 8 samples") { s, _, w in appendSparkline(s, into: &w) },
+        ],
+        render: render)
 
-    static func render(_ snap: Snapshot, thresholds t: Thresholds, into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let busy = UInt64(snap.cpuBusy)
         v.full.append("cpu ")
         v.full.appendPercent(permyriad: busy)
@@ -21,16 +24,8 @@ enum CPUBlock {
             v.full.append(UInt8(ascii: " "))
             appendSparkline(snap, into: &v.full)
         }
-        v.level = busy >= t.cpuCritical ? .critical : (busy >= t.cpuWarning ? .warning : .normal)
+        v.level = c.level(rising: busy)
         v.percentage = wholePercent(min(busy, 10_000))
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        switch index {
-        case 0: appendWholePercent(&w, UInt64(snap.cpuBusy))
-        case 1: appendWholePercent(&w, UInt64(snap.cpuIOWait))
-        default: appendSparkline(snap, into: &w)
-        }
     }
 
     static func appendSparkline(_ snap: Snapshot, into w: inout ByteWriter) {

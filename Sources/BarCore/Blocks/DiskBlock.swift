@@ -8,14 +8,31 @@ import SnapshotCodec
 /// sampler measures, `/` unless told otherwise), as `df` counts it; warning from 80 % used,
 /// critical from 90 %.
 enum DiskBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("mount", "the mount point"),
-        PlaceholderSpec("free", "available space (what df calls Avail)"),
-        PlaceholderSpec("used", "used space"),
-        PlaceholderSpec("total", "size"),
-        PlaceholderSpec("percent", "used share, as df's Use%"),
-        PlaceholderSpec("bar", "eight-cell bar of the used share"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "disk", label: "disk", section: .disks, argumentKey: "mount",
+        marks: LevelMarks(unit: .percent, warning: 8000, critical: 9000),
+        placeholders: [
+            PlaceholderSpec("mount", "the mount point") { s, c, w in figure(s, c, &w) { d, w in w.append(bytes: d.mount) } },
+            PlaceholderSpec("free", "available space (what df calls Avail)") { s, c, w in
+                figure(s, c, &w) { d, w in w.appendSize(kib: d.availableKiB) }
+            },
+            PlaceholderSpec("used", "used space") { s, c, w in figure(s, c, &w) { d, w in w.appendSize(kib: d.usedKiB) } },
+            PlaceholderSpec("total", "size") { s, c, w in figure(s, c, &w) { d, w in w.appendSize(kib: d.totalKiB) } },
+            PlaceholderSpec("percent", "used share, as df's Use%") { s, c, w in
+                figure(s, c, &w) { d, w in appendWholePercent(&w, d.usedPermyriad) }
+            },
+            PlaceholderSpec("bar", "eight-cell bar of the used share") { s, c, w in
+                figure(s, c, &w) { d, w in appendBar(&w, permyriad: d.usedPermyriad, cells: 8) }
+            },
+        ],
+        render: render)
+
+    /// Appends a figure of the block's disk, `n/a` without one.
+    private static func figure(_ snap: Snapshot, _ c: BlockContext, _ w: inout ByteWriter,
+                               _ append: (DiskFigures, inout ByteWriter) -> Void) {
+        guard let d = disk(snap, c.argument), d.totalKiB > 0 else { w.appendNotAvailable(); return }
+        append(d, &w)
+    }
 
     /// The disk the block shows: the one mounted at `argument`, else the first.
     static func disk(_ snap: Snapshot, _ argument: [UInt8]) -> DiskFigures? {
@@ -24,7 +41,8 @@ enum DiskBlock {
         return nil
     }
 
-    static func render(_ snap: Snapshot, argument: [UInt8], thresholds t: Thresholds, into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let argument = c.argument
         v.full.append("disk ")
         guard let d = disk(snap, argument), d.totalKiB > 0 else {
             v.full.append(bytes: argument.isEmpty ? [] : argument)
@@ -37,19 +55,7 @@ enum DiskBlock {
         v.full.append(bytes: d.mount); v.full.append(UInt8(ascii: " "))
         v.full.appendSize(kib: d.availableKiB); v.full.append(" free")
         v.short.append(bytes: d.mount); v.short.append(UInt8(ascii: " ")); v.short.appendSize(kib: d.availableKiB)
-        v.level = used >= t.diskCritical ? .critical : (used >= t.diskWarning ? .warning : .normal)
+        v.level = c.level(rising: used)
         v.percentage = wholePercent(used)
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        guard let d = disk(snap, argument), d.totalKiB > 0 else { w.appendNotAvailable(); return }
-        switch index {
-        case 0: w.append(bytes: d.mount)
-        case 1: w.appendSize(kib: d.availableKiB)
-        case 2: w.appendSize(kib: d.usedKiB)
-        case 3: w.appendSize(kib: d.totalKiB)
-        case 4: appendWholePercent(&w, d.usedPermyriad)
-        default: appendBar(&w, permyriad: d.usedPermyriad, cells: 8)
-        }
     }
 }

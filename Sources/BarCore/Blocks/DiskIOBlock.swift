@@ -7,11 +7,20 @@ import SnapshotCodec
 /// `io r 1.2M/s w 300K/s`: read and write rates of one whole disk (`diskio:nvme0n1`) or,
 /// by default, of all of them together.
 enum DiskIOBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("read", "bytes read per second"),
-        PlaceholderSpec("write", "bytes written per second"),
-        PlaceholderSpec("device", "the disk, or all"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "diskio", label: "io", section: .diskIO, argumentKey: "device",
+        placeholders: [
+            PlaceholderSpec("read", "bytes read per second") { s, c, w in
+                if let r = rates(s, c.argument) { w.appendRate(bytesPerSecond: r.read) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("write", "bytes written per second") { s, c, w in
+                if let r = rates(s, c.argument) { w.appendRate(bytesPerSecond: r.write) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("device", "the disk, or all") { s, c, w in
+                if rates(s, c.argument) == nil { w.appendNotAvailable() } else if c.argument.isEmpty { w.append("all") } else { w.append(bytes: c.argument) }
+            },
+        ],
+        render: render)
 
     /// Read and write rates of the disk named `argument`, or the sum of all; nil when named and absent.
     static func rates(_ snap: Snapshot, _ argument: [UInt8]) -> (read: UInt64, write: UInt64)? {
@@ -24,7 +33,8 @@ enum DiskIOBlock {
         return found ? (read, write) : nil
     }
 
-    static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let argument = c.argument
         v.full.append("io ")
         guard let (read, write) = rates(snap, argument) else {
             v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")); v.full.appendNotAvailable()
@@ -36,14 +46,5 @@ enum DiskIOBlock {
         v.full.append(" w "); v.full.appendRate(bytesPerSecond: write)
         v.short.append("r "); v.short.appendRate(bytesPerSecond: read)
         v.short.append(" w "); v.short.appendRate(bytesPerSecond: write)
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        guard let (read, write) = rates(snap, argument) else { w.appendNotAvailable(); return }
-        switch index {
-        case 0: w.appendRate(bytesPerSecond: read)
-        case 1: w.appendRate(bytesPerSecond: write)
-        default: if argument.isEmpty { w.append("all") } else { w.append(bytes: argument) }
-        }
     }
 }

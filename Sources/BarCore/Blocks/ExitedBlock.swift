@@ -6,17 +6,30 @@ import SnapshotCodec
 
 /// `exited chromium freed 1.2G`: the latest exit, shown for a while after it happened.
 enum ExitedBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("name", "its name (friendly name when bookmarked)"),
-        PlaceholderSpec("pid", "its pid"),
-        PlaceholderSpec("freed", "memory freed"),
-        PlaceholderSpec("private", "its private memory before it exited"),
-        PlaceholderSpec("ago", "time since, 2s"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "exited", label: "exited", section: .exits,
+        placeholders: [
+            PlaceholderSpec("name", "its name (friendly name when bookmarked)") { s, _, w in
+                if let e = s.exits.first { w.append(bytes: e.name) }
+            },
+            PlaceholderSpec("pid", "its pid") { s, _, w in if let e = s.exits.first { w.appendDecimal(UInt64(e.pid)) } },
+            PlaceholderSpec("freed", "memory freed") { s, _, w in if let e = s.exits.first { w.appendSize(kib: e.freedKiB) } },
+            PlaceholderSpec("private", "its private memory before it exited") { s, _, w in
+                if let e = s.exits.first { w.appendSize(kib: e.lastPrivateKiB) }
+            },
+            PlaceholderSpec("ago", "time since, 2s") { s, c, w in
+                if let e = s.exits.first { w.appendDuration(seconds: c.nowMs > e.timeMs ? (c.nowMs - e.timeMs) / 1000 : 0) }
+            },
+        ],
+        render: render)
 
-    static func render(_ snap: Snapshot, nowMs: UInt64, thresholds t: Thresholds, into v: inout BlockValue) {
+    /// How long an exit stays shown, ms.
+    static let recentMs: UInt64 = 60_000
+
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let nowMs = c.nowMs
         guard let e = snap.exits.first, e.timeMs <= nowMs &+ 5_000,
-              nowMs < e.timeMs || nowMs - e.timeMs <= t.exitRecentMs
+              nowMs < e.timeMs || nowMs - e.timeMs <= recentMs
         else { v.visible = false; return }
         v.full.append("exited ")
         v.full.append(bytes: e.name)
@@ -27,17 +40,6 @@ enum ExitedBlock {
         } else {
             v.full.append(" had ")
             v.full.appendSize(kib: e.lastPrivateKiB)
-        }
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, nowMs: UInt64, into w: inout ByteWriter) {
-        guard let e = snap.exits.first else { return }
-        switch index {
-        case 0: w.append(bytes: e.name)
-        case 1: w.appendDecimal(UInt64(e.pid))
-        case 2: w.appendSize(kib: e.freedKiB)
-        case 3: w.appendSize(kib: e.lastPrivateKiB)
-        default: w.appendDuration(seconds: nowMs > e.timeMs ? (nowMs - e.timeMs) / 1000 : 0)
         }
     }
 }

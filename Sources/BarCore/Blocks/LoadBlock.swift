@@ -6,11 +6,18 @@ import SnapshotCodec
 
 /// `load 0.52 0.48 0.40`: warning at one per core, critical at two.
 enum LoadBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("1", "1-minute load average, two decimals"),
-        PlaceholderSpec("5", "5-minute load average"),
-        PlaceholderSpec("15", "15-minute load average"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "load", label: "load", section: .load,
+        placeholders: [
+            PlaceholderSpec("1", "1-minute load average, two decimals") { s, _, w in appendLoad(s.load1, into: &w) },
+            PlaceholderSpec("5", "5-minute load average") { s, _, w in appendLoad(s.load5, into: &w) },
+            PlaceholderSpec("15", "15-minute load average") { s, _, w in appendLoad(s.load15, into: &w) },
+        ],
+        render: { s, _, v in render(s, into: &v) })
+
+    static func appendLoad(_ hundredths: UInt32, into w: inout ByteWriter) {
+        w.appendFixed(UInt64(hundredths), scaleDigits: 2, fractionDigits: 2)
+    }
 
     static func render(_ snap: Snapshot, into v: inout BlockValue) {
         v.full.append("load ")
@@ -21,10 +28,5 @@ enum LoadBlock {
         let cores = UInt64(max(1, snap.coreBusy.count)) * 100
         let l1 = UInt64(snap.load1)
         v.level = l1 >= 2 * cores ? .critical : (l1 >= cores ? .warning : .normal)
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        let value = index == 0 ? snap.load1 : (index == 1 ? snap.load5 : snap.load15)
-        w.appendFixed(UInt64(value), scaleDigits: 2, fractionDigits: 2)
     }
 }

@@ -23,22 +23,28 @@ public enum MemForm: UInt8, Sendable, CaseIterable {
 
 /// `mem 3.2G/15.5G` and its other forms (clicks cycle them); urgent on low memory or pressure.
 enum MemBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("used", "used (total − available)"),
-        PlaceholderSpec("total", "total"),
-        PlaceholderSpec("available", "available"),
-        PlaceholderSpec("free", "free"),
-        PlaceholderSpec("active", "active"),
-        PlaceholderSpec("inactive", "inactive"),
-        PlaceholderSpec("wired", "wired"),
-        PlaceholderSpec("other", "other"),
-        PlaceholderSpec("percent", "used share"),
-        PlaceholderSpec("bar", "eight-cell bar of the used share"),
-        PlaceholderSpec("swap", "swap used"),
-        PlaceholderSpec("swap_total", "swap total"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "mem", label: "mem", section: .memory, marks: LevelMarks(unit: .percent, warning: 8000, critical: 9000),
+        placeholders: [
+            PlaceholderSpec("used", "used (total − available)") { s, _, w in w.appendSize(kib: s.memory.used) },
+            PlaceholderSpec("total", "total") { s, _, w in w.appendSize(kib: s.memory.total) },
+            PlaceholderSpec("available", "available") { s, _, w in w.appendSize(kib: s.memory.available) },
+            PlaceholderSpec("free", "free") { s, _, w in w.appendSize(kib: s.memory.free) },
+            PlaceholderSpec("active", "active") { s, _, w in w.appendSize(kib: s.memory.active) },
+            PlaceholderSpec("inactive", "inactive") { s, _, w in w.appendSize(kib: s.memory.inactive) },
+            PlaceholderSpec("wired", "wired") { s, _, w in w.appendSize(kib: s.memory.wired) },
+            PlaceholderSpec("other", "other") { s, _, w in w.appendSize(kib: s.memory.other) },
+            PlaceholderSpec("percent", "used share") { s, _, w in appendWholePercent(&w, memoryShare(s.memory)) },
+            PlaceholderSpec("bar", "eight-cell bar of the used share") { s, _, w in
+                appendBar(&w, permyriad: memoryShare(s.memory), cells: 8)
+            },
+            PlaceholderSpec("swap", "swap used") { s, _, w in w.appendSize(kib: s.memory.swapUsed) },
+            PlaceholderSpec("swap_total", "swap total") { s, _, w in w.appendSize(kib: s.memory.swapTotal) },
+        ],
+        render: render)
 
-    static func render(_ snap: Snapshot, form: MemForm, thresholds t: Thresholds, into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let form = c.memForm
         let m = snap.memory
         let share = memoryShare(m)
         v.full.append("mem ")
@@ -57,30 +63,12 @@ enum MemBlock {
             v.full.appendPercent(permyriad: share)
         }
         v.short.append("mem "); v.short.appendPercent(permyriad: share)
-        v.level = share >= t.memCritical ? .critical : (share >= t.memWarning ? .warning : .normal)
+        v.level = c.level(rising: share)
         if snap.urgent.contains(.memoryLow) || snap.urgent.contains(.memoryPressure) {
             v.urgent = true
             v.level = .critical
         }
         v.percentage = wholePercent(min(share, 10_000))
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        let m = snap.memory
-        switch index {
-        case 0: w.appendSize(kib: m.used)
-        case 1: w.appendSize(kib: m.total)
-        case 2: w.appendSize(kib: m.available)
-        case 3: w.appendSize(kib: m.free)
-        case 4: w.appendSize(kib: m.active)
-        case 5: w.appendSize(kib: m.inactive)
-        case 6: w.appendSize(kib: m.wired)
-        case 7: w.appendSize(kib: m.other)
-        case 8: appendWholePercent(&w, memoryShare(m))
-        case 9: appendBar(&w, permyriad: memoryShare(m), cells: 8)
-        case 10: w.appendSize(kib: m.swapUsed)
-        default: w.appendSize(kib: m.swapTotal)
-        }
     }
 }
 

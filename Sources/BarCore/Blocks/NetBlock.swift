@@ -8,15 +8,33 @@ import SnapshotCodec
 /// default the one holding the default route, else the first with a carrier); `net eth0 down`
 /// (critical) without a carrier.
 enum NetBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("name", "the interface"),
-        PlaceholderSpec("ipv4", "its IPv4 address"),
-        PlaceholderSpec("ipv6", "its global IPv6 address"),
-        PlaceholderSpec("ip", "IPv4, else IPv6, else nothing"),
-        PlaceholderSpec("down", "bytes received per second"),
-        PlaceholderSpec("up", "bytes sent per second"),
-        PlaceholderSpec("state", "up or down"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "net", label: "net", section: .network, argumentKey: "interface",
+        placeholders: [
+            PlaceholderSpec("name", "the interface") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.name) } },
+            PlaceholderSpec("ipv4", "its IPv4 address") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.ipv4) } },
+            PlaceholderSpec("ipv6", "its global IPv6 address") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.ipv6) } },
+            PlaceholderSpec("ip", "IPv4, else IPv6, else nothing") { s, c, w in
+                figure(s, c, &w) { n, w in appendAddress(n, into: &w, leadingSpace: false) }
+            },
+            PlaceholderSpec("down", "bytes received per second") { s, c, w in
+                figure(s, c, &w) { n, w in w.appendRate(bytesPerSecond: n.rxBytesPerSecond) }
+            },
+            PlaceholderSpec("up", "bytes sent per second") { s, c, w in
+                figure(s, c, &w) { n, w in w.appendRate(bytesPerSecond: n.txBytesPerSecond) }
+            },
+            PlaceholderSpec("state", "up or down") { s, c, w in
+                if let n = interface(s, c.argument), isUp(n) { w.append("up") } else { w.append("down") }
+            },
+        ],
+        render: render)
+
+    /// Appends a figure of the block's interface, `n/a` without one.
+    private static func figure(_ snap: Snapshot, _ c: BlockContext, _ w: inout ByteWriter,
+                               _ append: (InterfaceFigures, inout ByteWriter) -> Void) {
+        guard let n = interface(snap, c.argument) else { w.appendNotAvailable(); return }
+        append(n, &w)
+    }
 
     /// The interface `argument` names, else the default route's, else the first with a carrier,
     /// else the first.
@@ -32,7 +50,8 @@ enum NetBlock {
 
     static func isUp(_ n: InterfaceFigures) -> Bool { n.flags.contains(.up) && n.flags.contains(.carrier) }
 
-    static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let argument = c.argument
         v.full.append("net ")
         guard let n = interface(snap, argument) else {
             if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
@@ -60,18 +79,5 @@ enum NetBlock {
         guard !address.isEmpty else { return }
         if leadingSpace { w.append(UInt8(ascii: " ")) }
         w.append(bytes: address)
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        guard let n = interface(snap, argument) else { if index == 6 { w.append("down") } else { w.appendNotAvailable() }; return }
-        switch index {
-        case 0: w.append(bytes: n.name)
-        case 1: w.append(bytes: n.ipv4)
-        case 2: w.append(bytes: n.ipv6)
-        case 3: appendAddress(n, into: &w, leadingSpace: false)
-        case 4: w.appendRate(bytesPerSecond: n.rxBytesPerSecond)
-        case 5: w.appendRate(bytesPerSecond: n.txBytesPerSecond)
-        default: w.append(isUp(n) ? "up" : "down")
-        }
     }
 }

@@ -6,10 +6,13 @@ import SnapshotCodec
 
 /// `procs 312 (2 run)`.
 enum ProcsBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("count", "processes"),
-        PlaceholderSpec("running", "running"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "procs", label: "procs", section: .processes,
+        placeholders: [
+            PlaceholderSpec("count", "processes") { s, _, w in w.appendDecimal(UInt64(s.processCount)) },
+            PlaceholderSpec("running", "running") { s, _, w in w.appendDecimal(UInt64(s.runningCount)) },
+        ],
+        render: { s, _, v in render(s, into: &v) })
 
     static func render(_ snap: Snapshot, into v: inout BlockValue) {
         v.full.append("procs ")
@@ -18,9 +21,5 @@ enum ProcsBlock {
         v.full.append(" (")
         v.full.appendDecimal(UInt64(snap.runningCount))
         v.full.append(" run)")
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        w.appendDecimal(UInt64(index == 0 ? snap.processCount : snap.runningCount))
     }
 }

@@ -15,14 +15,31 @@ public struct RendererUsage: Sendable, Equatable {
 
 /// `self 0.3% 3.1M+1.4M`: what sysstats itself costs, sampler and renderer.
 enum SelfBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("cpu", "sampler + renderer CPU %, one decimal"),
-        PlaceholderSpec("sampler_cpu", "the sampler's CPU %"),
-        PlaceholderSpec("bar_cpu", "the renderer's CPU %", measuredByRenderer: true),
-        PlaceholderSpec("sampler_rss", "the sampler's resident memory"),
-        PlaceholderSpec("bar_rss", "the renderer's resident memory, empty when not measured", measuredByRenderer: true),
-    ]
-    static func render(_ snap: Snapshot, usage: RendererUsage, into v: inout BlockValue) {
+    static let descriptor = BlockDescriptor(
+        name: "self", label: "self", section: .sampler,
+        placeholders: [
+            PlaceholderSpec("cpu", "sampler + renderer CPU %, one decimal") { s, c, w in
+                w.appendFixed(saturatingAdd(UInt64(s.samplerCPU), c.usage.cpu), scaleDigits: 2, fractionDigits: 1)
+            },
+            PlaceholderSpec("sampler_cpu", "the sampler's CPU %") { s, _, w in
+                w.appendFixed(UInt64(s.samplerCPU), scaleDigits: 2, fractionDigits: 1)
+            },
+            PlaceholderSpec("bar_cpu", "the renderer's CPU %", measuredByRenderer: true) { _, c, w in
+                w.appendFixed(c.usage.cpu, scaleDigits: 2, fractionDigits: 1)
+            },
+            PlaceholderSpec("sampler_rss", "the sampler's resident memory") { s, _, w in
+                w.appendSize(kib: UInt64(s.samplerResidentKiB))
+            },
+            PlaceholderSpec("bar_rss", "the renderer's resident memory, empty when not measured",
+                            measuredByRenderer: true) { _, c, w in
+                // Empty when the program did not measure itself (as in the built-in form).
+                if c.usage.residentKiB > 0 { w.appendSize(kib: c.usage.residentKiB) }
+            },
+        ],
+        render: render)
+
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let usage = c.usage
         v.full.append("self ")
         v.full.appendFixed(saturatingAdd(UInt64(snap.samplerCPU), usage.cpu), scaleDigits: 2, fractionDigits: 1)
         v.full.append(UInt8(ascii: "%"))
@@ -33,18 +50,6 @@ enum SelfBlock {
         if usage.residentKiB > 0 {
             v.full.append(UInt8(ascii: "+"))
             v.full.appendSize(kib: usage.residentKiB)
-        }
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, usage: RendererUsage, into w: inout ByteWriter) {
-        switch index {
-        case 0: w.appendFixed(saturatingAdd(UInt64(snap.samplerCPU), usage.cpu), scaleDigits: 2, fractionDigits: 1)
-        case 1: w.appendFixed(UInt64(snap.samplerCPU), scaleDigits: 2, fractionDigits: 1)
-        case 2: w.appendFixed(usage.cpu, scaleDigits: 2, fractionDigits: 1)
-        case 3: w.appendSize(kib: UInt64(snap.samplerResidentKiB))
-        default:
-            // Empty when the program did not measure itself (as in the built-in form).
-            if usage.residentKiB > 0 { w.appendSize(kib: usage.residentKiB) }
         }
     }
 }

@@ -6,15 +6,25 @@ import SnapshotCodec
 
 /// `swap 512M/2.0G` (`swap off` without swap): warning from half used, critical from 80 %.
 enum SwapBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("used", "swap used"),
-        PlaceholderSpec("total", "swap total"),
-        PlaceholderSpec("free", "swap free"),
-        PlaceholderSpec("percent", "used share"),
-        PlaceholderSpec("bar", "eight-cell bar of the used share"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "swap", label: "swap", section: .memory, marks: LevelMarks(unit: .percent, warning: 5000, critical: 8000),
+        placeholders: [
+            PlaceholderSpec("used", "swap used") { s, _, w in w.appendSize(kib: s.memory.swapUsed) },
+            PlaceholderSpec("total", "swap total") { s, _, w in w.appendSize(kib: s.memory.swapTotal) },
+            PlaceholderSpec("free", "swap free") { s, _, w in
+                let m = s.memory
+                w.appendSize(kib: m.swapTotal > m.swapUsed ? m.swapTotal - m.swapUsed : 0)
+            },
+            PlaceholderSpec("percent", "used share") { s, _, w in appendWholePercent(&w, usedShare(s.memory)) },
+            PlaceholderSpec("bar", "eight-cell bar of the used share") { s, _, w in
+                appendBar(&w, permyriad: usedShare(s.memory), cells: 8)
+            },
+        ],
+        render: render)
 
-    static func render(_ snap: Snapshot, thresholds t: Thresholds, into v: inout BlockValue) {
+    static func usedShare(_ m: MemoryFigures) -> UInt64 { share(m.swapUsed, of: m.swapTotal) }
+
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let m = snap.memory
         v.full.append("swap ")
         guard m.swapTotal > 0 else {
@@ -25,18 +35,7 @@ enum SwapBlock {
         let used = share(m.swapUsed, of: m.swapTotal)
         v.full.appendSize(kib: m.swapUsed); v.full.append(UInt8(ascii: "/")); v.full.appendSize(kib: m.swapTotal)
         v.short.append("swap "); v.short.appendPercent(permyriad: used)
-        v.level = used >= t.swapCritical ? .critical : (used >= t.swapWarning ? .warning : .normal)
+        v.level = c.level(rising: used)
         v.percentage = wholePercent(used)
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        let m = snap.memory
-        switch index {
-        case 0: w.appendSize(kib: m.swapUsed)
-        case 1: w.appendSize(kib: m.swapTotal)
-        case 2: w.appendSize(kib: m.swapTotal > m.swapUsed ? m.swapTotal - m.swapUsed : 0)
-        case 3: appendWholePercent(&w, share(m.swapUsed, of: m.swapTotal))
-        default: appendBar(&w, permyriad: share(m.swapUsed, of: m.swapTotal), cells: 8)
-        }
     }
 }

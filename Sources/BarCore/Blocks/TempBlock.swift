@@ -8,12 +8,28 @@ import SnapshotCodec
 /// `temp:CHIP/LABEL`, `temp:CHIP`); warning from the sensor's high mark (else 75 °C),
 /// critical and urgent from its critical mark (else 90 °C).
 enum TempBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("celsius", "whole degrees Celsius"),
-        PlaceholderSpec("label", "the sensor's label"),
-        PlaceholderSpec("chip", "the sensor's chip"),
-        PlaceholderSpec("max", "hottest of the measured sensors, degrees"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "temp", label: "temp", section: .temperature, argumentKey: "sensor",
+        // No default marks: each sensor's own high and critical marks, else 75 °C and 90 °C.
+        marks: LevelMarks(unit: .celsius, warning: nil, critical: nil),
+        placeholders: [
+            PlaceholderSpec("celsius", "whole degrees Celsius") { s, c, w in
+                if let t = sensor(s, c.argument) { appendDegrees(t.milliCelsius, into: &w) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("label", "the sensor's label") { s, c, w in
+                if let t = sensor(s, c.argument) { w.append(bytes: t.label) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("chip", "the sensor's chip") { s, c, w in
+                if let t = sensor(s, c.argument) { w.append(bytes: t.chip) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("max", "hottest of the measured sensors, degrees") { s, _, w in
+                guard let first = s.temperatures.first else { w.appendNotAvailable(); return }
+                var hottest = first.milliCelsius
+                for t in s.temperatures { hottest = max(hottest, t.milliCelsius) }
+                appendDegrees(hottest, into: &w)
+            },
+        ],
+        render: render)
 
     static let defaultHigh: Int32 = 75_000, defaultCritical: Int32 = 90_000
 
@@ -36,7 +52,8 @@ enum TempBlock {
         return true
     }
 
-    static func render(_ snap: Snapshot, argument: [UInt8], thresholds th: Thresholds, into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let argument = c.argument
         v.full.append("temp ")
         guard let t = sensor(snap, argument) else {
             if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
@@ -47,29 +64,14 @@ enum TempBlock {
         appendDegrees(t.milliCelsius, into: &v.full)
         v.full.append("°C")
         v.short.append(v.full)
-        let high = th.tempWarning ?? (t.highMilliCelsius == Snapshot.unknownLimit ? defaultHigh : t.highMilliCelsius)
-        let critical = th.tempCritical ?? (t.criticalMilliCelsius == Snapshot.unknownLimit ? defaultCritical : t.criticalMilliCelsius)
+        let high = c.warning.map { Int32(clamping: $0) } ?? (t.highMilliCelsius == Snapshot.unknownLimit ? defaultHigh : t.highMilliCelsius)
+        let critical = c.critical.map { Int32(clamping: $0) }
+            ?? (t.criticalMilliCelsius == Snapshot.unknownLimit ? defaultCritical : t.criticalMilliCelsius)
         if t.milliCelsius >= critical {
             v.level = .critical
             v.urgent = true
         } else if t.milliCelsius >= high {
             v.level = .warning
-        }
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        if index == 3 {
-            guard let first = snap.temperatures.first else { w.appendNotAvailable(); return }
-            var hottest = first.milliCelsius
-            for t in snap.temperatures { hottest = max(hottest, t.milliCelsius) }
-            appendDegrees(hottest, into: &w)
-            return
-        }
-        guard let t = sensor(snap, argument) else { w.appendNotAvailable(); return }
-        switch index {
-        case 0: appendDegrees(t.milliCelsius, into: &w)
-        case 1: w.append(bytes: t.label)
-        default: w.append(bytes: t.chip)
         }
     }
 

@@ -10,8 +10,11 @@ import CClock
 /// The renderer draws it from its own clock: it needs no snapshot and stays right when the
 /// sampler is stopped.
 enum TimeBlock {
-    /// None: `--format time=TEXT` is a strftime(3) format, not a text with placeholders.
-    static let placeholders: [PlaceholderSpec] = []
+    /// No placeholders: `--format time=TEXT` is a strftime(3) format. The renderer draws it
+    /// from its own clock (``Clocks``).
+    static let descriptor = BlockDescriptor(
+        name: "time", label: "time", section: [], argumentKey: "timezone", placeholders: [],
+        helpNote: "a strftime(3) format, e.g. --format 'time=%H:%M:%S'", render: nil)
 
     static let defaultFormat: StaticString = "%a %Y-%m-%d %H:%M"
     /// i3bar's short text for the default format.

@@ -6,11 +6,18 @@ import SnapshotCodec
 
 /// `top firefox 9% 117M`: the busiest process, else the largest.
 enum TopBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("name", "its name (friendly name when bookmarked)"),
-        PlaceholderSpec("cpu", "whole percent of one core"),
-        PlaceholderSpec("mem", "private memory"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "top", label: "top", section: .top,
+        placeholders: [
+            PlaceholderSpec("name", "its name (friendly name when bookmarked)") { s, _, w in
+                if let p = process(s) { w.append(bytes: p.name) }
+            },
+            PlaceholderSpec("cpu", "whole percent of one core") { s, _, w in
+                if let p = process(s) { appendWholePercent(&w, UInt64(p.cpu)) }
+            },
+            PlaceholderSpec("mem", "private memory") { s, _, w in if let p = process(s) { w.appendSize(kib: p.privateKiB) } },
+        ],
+        render: { s, _, v in render(s, into: &v) })
 
     static func render(_ snap: Snapshot, into v: inout BlockValue) {
         // The busiest process; the largest when none used CPU in the interval (the first
@@ -23,15 +30,6 @@ enum TopBlock {
         v.full.appendPercent(permyriad: UInt64(p.cpu))
         v.full.append(UInt8(ascii: " "))
         v.full.appendSize(kib: p.privateKiB)
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        guard let p = process(snap) else { return }
-        switch index {
-        case 0: w.append(bytes: p.name)
-        case 1: appendWholePercent(&w, UInt64(p.cpu))
-        default: w.appendSize(kib: p.privateKiB)
-        }
     }
 
     /// The first of the CPU list, else of the memory list.

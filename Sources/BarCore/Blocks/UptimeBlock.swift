@@ -6,25 +6,18 @@ import SnapshotCodec
 
 /// `up 1d 17h`.
 enum UptimeBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("days", "whole days"),
-        PlaceholderSpec("hours", "hours, 0-23"),
-        PlaceholderSpec("minutes", "minutes, 00-59"),
-        PlaceholderSpec("uptime", "the compact form, 1d 17h"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "uptime", label: "up", section: .uptime,
+        placeholders: [
+            PlaceholderSpec("days", "whole days") { s, _, w in w.appendDecimal(seconds(s) / 86_400) },
+            PlaceholderSpec("hours", "hours, 0-23") { s, _, w in w.appendDecimal(seconds(s) / 3600 % 24) },
+            PlaceholderSpec("minutes", "minutes, 00-59") { s, _, w in w.appendDecimal(seconds(s) / 60 % 60, minimumDigits: 2) },
+            PlaceholderSpec("uptime", "the compact form, 1d 17h") { s, _, w in w.appendDuration(seconds: seconds(s)) },
+        ],
+        render: { s, _, v in
+            v.full.append("up ")
+            v.full.appendDuration(seconds: seconds(s))
+        })
 
-    static func render(_ snap: Snapshot, into v: inout BlockValue) {
-        v.full.append("up ")
-        v.full.appendDuration(seconds: snap.uptimeCentiseconds / 100)
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, into w: inout ByteWriter) {
-        let seconds = snap.uptimeCentiseconds / 100
-        switch index {
-        case 0: w.appendDecimal(seconds / 86_400)
-        case 1: w.appendDecimal(seconds / 3600 % 24)
-        case 2: w.appendDecimal(seconds / 60 % 60, minimumDigits: 2)
-        default: w.appendDuration(seconds: seconds)
-        }
-    }
+    static func seconds(_ snap: Snapshot) -> UInt64 { snap.uptimeCentiseconds / 100 }
 }

@@ -8,13 +8,36 @@ import SnapshotCodec
 /// (`wifi:wlan0`; default the first wireless one, the default route's first); `wifi down`
 /// (critical) when not associated; hidden on a machine without Wi-Fi.
 enum WifiBlock {
-    static let placeholders: [PlaceholderSpec] = [
-        PlaceholderSpec("ssid", "the network's name (escaped: an SSID is any 32 bytes)"),
-        PlaceholderSpec("quality", "link quality, percent"),
-        PlaceholderSpec("signal", "signal, dBm"),
-        PlaceholderSpec("bitrate", "transmit bitrate, Mbit/s"),
-        PlaceholderSpec("name", "the interface"),
-    ]
+    static let descriptor = BlockDescriptor(
+        name: "wifi", label: "wifi", section: .network, argumentKey: "interface",
+        placeholders: [
+            PlaceholderSpec("ssid", "the network's name (escaped: an SSID is any 32 bytes)") { s, c, w in
+                if let n = linked(s, c.argument) { w.append(bytes: n.wifi.ssid) } else { w.append("down") }
+            },
+            PlaceholderSpec("quality", "link quality, percent") { s, c, w in
+                if let n = linked(s, c.argument), n.wifi.qualityPercent <= 100 {
+                    w.appendDecimal(UInt64(n.wifi.qualityPercent))
+                } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("signal", "signal, dBm") { s, c, w in
+                if let n = linked(s, c.argument), n.wifi.signalDBm != Snapshot.unknownSignal {
+                    w.appendDecimal(Int(n.wifi.signalDBm))
+                } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("bitrate", "transmit bitrate, Mbit/s") { s, c, w in
+                if let n = linked(s, c.argument) { w.appendDecimal(UInt64(n.wifi.bitrateKbps / 1000)) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("name", "the interface") { s, c, w in
+                if let n = linked(s, c.argument) { w.append(bytes: n.name) } else { w.appendNotAvailable() }
+            },
+        ],
+        render: render)
+
+    /// The block's interface when it is associated.
+    private static func linked(_ snap: Snapshot, _ argument: [UInt8]) -> InterfaceFigures? {
+        guard let n = interface(snap, argument), n.flags.contains(.wifiLink) else { return nil }
+        return n
+    }
 
     /// The wireless interface `argument` names, else the default route's if wireless, else the first wireless.
     static func interface(_ snap: Snapshot, _ argument: [UInt8]) -> InterfaceFigures? {
@@ -27,7 +50,8 @@ enum WifiBlock {
         return nil
     }
 
-    static func render(_ snap: Snapshot, argument: [UInt8], into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
+        let argument = c.argument
         guard let n = interface(snap, argument) else {
             // No Wi-Fi here at all (a desktop): nothing to show, like the battery.
             guard !argument.isEmpty else { v.visible = false; return }
@@ -52,21 +76,6 @@ enum WifiBlock {
         }
         if n.wifi.bitrateKbps > 0 {
             v.full.append(UInt8(ascii: " ")); v.full.appendDecimal(UInt64(n.wifi.bitrateKbps / 1000)); v.full.append(UInt8(ascii: "M"))
-        }
-    }
-
-    static func append(_ index: Int, _ snap: Snapshot, argument: [UInt8], into w: inout ByteWriter) {
-        guard let n = interface(snap, argument), n.flags.contains(.wifiLink) else {
-            if index == 0 { w.append("down") } else { w.appendNotAvailable() }; return
-        }
-        switch index {
-        case 0: w.append(bytes: n.wifi.ssid)
-        case 1:
-            if n.wifi.qualityPercent <= 100 { w.appendDecimal(UInt64(n.wifi.qualityPercent)) } else { w.appendNotAvailable() }
-        case 2:
-            if n.wifi.signalDBm != Snapshot.unknownSignal { w.appendDecimal(Int(n.wifi.signalDBm)) } else { w.appendNotAvailable() }
-        case 3: w.appendDecimal(UInt64(n.wifi.bitrateKbps / 1000))
-        default: w.append(bytes: n.name)
         }
     }
 }

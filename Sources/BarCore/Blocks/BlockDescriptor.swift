@@ -1,0 +1,105 @@
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
+
+/// Everything the renderer, the config checker, `--help` and the docs test know about one
+/// kind of block, declared once in the block's own file (`static let descriptor`) and listed
+/// in ``BlockKind/descriptor``'s table.
+///
+/// A table of values with function fields, not a protocol: Embedded Swift has no
+/// existentials, and a value table costs one array at start where a switch per question
+/// spread the knowledge over the module.
+public struct BlockDescriptor: Sendable {
+    /// The block's name in `--blocks`, i3bar's `name`/`instance` and click events.
+    public let name: StaticString
+    /// The word its text starts with (`up 3h 5m`, `io r 1.2M/s`); its `n/a` text too.
+    let label: StaticString
+    /// The part of the snapshot it shows; when that was not measured it says `n/a`. Empty:
+    /// the renderer's own (time, command), shown whatever the snapshot.
+    let section: SnapshotSections
+    /// The config key of its argument (`mount` for `disk:/home`); nil: it takes none.
+    let argumentKey: StaticString?
+    /// What `warning` and `critical` mean for it; nil: it has no thresholds.
+    let marks: LevelMarks?
+    /// Its `{name}` placeholders, in the order `--help` and docs/renderer.md list them.
+    let placeholders: [PlaceholderSpec]
+    /// What `--help` says in place of a placeholder list (time: a strftime format).
+    let helpNote: StaticString?
+    /// Fills a value from the snapshot; nil for the blocks the renderer draws itself.
+    let render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?
+
+    init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
+         marks: LevelMarks? = nil, placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
+         render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
+        self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
+        self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.render = render
+    }
+}
+
+/// A block's default warning and critical marks and their unit.
+struct LevelMarks: Sendable {
+    enum Unit: Sendable {
+        /// Whole percents in the config, hundredths of a percent in the block (0...100).
+        case percent
+        /// Whole degrees Celsius in the config, millidegrees in the block (0...200).
+        case celsius
+    }
+    let unit: Unit
+    /// nil: the block decides (temp: each sensor's own marks).
+    let warning: UInt64?
+    let critical: UInt64?
+
+    /// The largest value `warning` and `critical` take in a config file.
+    var configMaximum: Int64 { unit == .percent ? 100 : 200 }
+
+    /// A config value (whole units) in the block's units; else the default.
+    func resolve(_ configured: UInt64?, default fallback: UInt64?) -> UInt64? {
+        guard let configured else { return fallback }
+        return unit == .percent ? min(configured, 100) * 100 : min(configured, 1000) * 1000
+    }
+}
+
+/// What a block's render and placeholders read besides the snapshot.
+struct BlockContext {
+    /// `--blocks disk:/home`'s `/home`; empty for none.
+    var argument: [UInt8] = []
+    var nowMs: UInt64 = 0
+    /// The mem block's current form (clicks change it).
+    var memForm: MemForm = .usedTotal
+    /// The block's marks (its own, else its kind's defaults) in its units; nil: none given.
+    var warning: UInt64? = nil
+    var critical: UInt64? = nil
+    var usage = RendererUsage()
+
+    /// The level of `value` against the marks, higher is worse (both marks must be set).
+    func level(rising value: UInt64) -> Level {
+        if let critical, value >= critical { return .critical }
+        if let warning, value >= warning { return .warning }
+        return .normal
+    }
+
+    /// The level of `value` against the marks, lower is worse (a battery's charge).
+    func level(falling value: UInt64) -> Level {
+        if let critical, value <= critical { return .critical }
+        if let warning, value <= warning { return .warning }
+        return .normal
+    }
+}
+
+/// One placeholder of a block's `--format`: its name between the braces, what it shows, and
+/// how to append its value (the tables in each block's file make `--help`, the error for an
+/// unknown name, and docs/renderer.md's list, which a test compares with them).
+public struct PlaceholderSpec: Sendable {
+    public let name: StaticString
+    public let help: StaticString
+    /// A figure of the renderer itself, not of the snapshot: shown even when the block's part is not.
+    let measuredByRenderer: Bool
+    let append: @Sendable (Snapshot, BlockContext, inout ByteWriter) -> Void
+
+    init(_ name: StaticString, _ help: StaticString, measuredByRenderer: Bool = false,
+         _ append: @escaping @Sendable (Snapshot, BlockContext, inout ByteWriter) -> Void) {
+        self.name = name; self.help = help; self.measuredByRenderer = measuredByRenderer; self.append = append
+    }
+}

@@ -1,0 +1,53 @@
+@testable import BarCore
+import SnapshotCodec
+import XCTest
+
+/// The registry: every kind has its descriptor, in the order of the cases, and what the
+/// config file, `--help` and the errors know of a block comes from it.
+final class BlockRegistryTests: XCTestCase {
+    func testEveryKindFindsItsOwnDescriptorByName() {
+        var names = Set<String>()
+        for kind in BlockKind.allCases {
+            XCTAssertEqual(BlockKind(name: Array(kind.name.description.utf8)[...]), kind,
+                           "the registry's table is out of step with the cases at \(kind)")
+            XCTAssertTrue(names.insert(kind.name.description).inserted, "\(kind.name) named twice")
+        }
+    }
+
+    func testABlocksOwnMarksWinOverItsKindsInTheKindsUnits() {
+        var cpu = BarBlock(.cpu)
+        XCTAssertEqual(BlockContext(cpu, nowMs: 0).warning, 7000)
+        XCTAssertEqual(BlockContext(cpu, nowMs: 0).critical, 9000)
+        cpu.warning = 40
+        cpu.critical = 150
+        XCTAssertEqual(BlockContext(cpu, nowMs: 0).warning, 4000)
+        XCTAssertEqual(BlockContext(cpu, nowMs: 0).critical, 10_000, "a share stops at 100 %")
+        var temp = BarBlock(.temp)
+        XCTAssertNil(BlockContext(temp, nowMs: 0).warning, "temp: each sensor's own marks")
+        temp.critical = 85
+        XCTAssertEqual(BlockContext(temp, nowMs: 0).critical, 85_000)
+        var load = BarBlock(.load)
+        load.warning = 10
+        XCTAssertNil(BlockContext(load, nowMs: 0).warning, "load has no marks to override")
+    }
+
+    func testOnlyBlocksWithAnArgumentKeyTakeAnArgument() {
+        let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
+        XCTAssertEqual(taking, ["net", "wifi", "disk", "diskio", "temp", "time"])
+        XCTAssertEqual(BlockKind.disk.descriptor.argumentKey?.description, "mount")
+    }
+
+    func testTheErrorsAndHelpListEveryBlockFromTheRegistry() {
+        var w = ByteWriter(capacity: 512)
+        OptionsError.unknownBlock(Array("gpu".utf8)).describe(into: &w)
+        let line = String(decoding: w.bytes, as: UTF8.self)
+        var help = ByteWriter(capacity: 8192)
+        helpText(into: &help)
+        let helpLines = String(decoding: help.bytes, as: UTF8.self).split(separator: "\n")
+        for kind in BlockKind.allCases where kind != .command {
+            XCTAssertTrue(line.contains(" \(kind.name)"), "the unknown-block error lists \(kind.name): \(line)")
+            XCTAssertTrue(helpLines.contains { $0.hasPrefix("  \(kind.name) ") }, "--help has a line for \(kind.name)")
+        }
+        XCTAssertFalse(line.contains("command"), "a command block is the config file's, not --blocks'")
+    }
+}
