@@ -177,6 +177,12 @@ public struct BarConfig: Equatable, Sendable {
                 block.argument = argument
             } else if keyIs(entry, "click") {
                 block.clicks = try clicks(entry, kind: kind)
+            } else if keyIs(entry, "hide_missing"), kind.needsSnapshot {
+                guard let b = entry.bool else { throw ConfigError(entry, "expected true or false") }
+                block.hideMissing = b
+            } else if keyIs(entry, "min_freed"), kind == .exited {
+                // MiB, as [sampler]'s freed_threshold.
+                block.minimumFreedKiB = UInt64(try integer(entry, in: 0...1_048_576)) * 1024
             } else if command != nil, try commandKey(entry, &command!) {
                 continue
             } else {

@@ -221,7 +221,7 @@ public struct BarOptions: Equatable, Sendable {
     public var output: OutputKind = .text
     /// `--runtime-dir`, without a trailing NUL; nil when not given.
     public var runtimeDir: [UInt8]? = nil
-    public var blocks: [BarBlock] = BlockKind.defaults.map { BarBlock($0) }
+    public var blocks: [BarBlock] = BarBlock.defaults
     /// True when `--blocks` was given (genmon shows the text line only then).
     public var blocksGiven = false
     /// `--format` per block, parsed.

@@ -135,10 +135,12 @@ public struct Renderer {
         }
     }
 
-    /// A renderer for blocks without arguments (each time block in the local zone).
-    public init(output: OutputKind, blocks: [BlockKind] = BlockKind.defaults, formats: BlockFormats = BlockFormats(),
+    /// A renderer for blocks without arguments (each time block in the local zone); without
+    /// blocks, the default bar (``BarBlock/defaults``).
+    public init(output: OutputKind, blocks: [BlockKind]? = nil, formats: BlockFormats = BlockFormats(),
                 theme: Theme = Theme(), streaming: Bool = false) {
-        self.init(output: output, blocks: blocks.map { BarBlock($0) }, formats: formats, theme: theme, streaming: streaming)
+        self.init(output: output, blocks: blocks.map { $0.map { BarBlock($0) } } ?? BarBlock.defaults, formats: formats,
+                  theme: theme, streaming: streaming)
     }
 
     /// Applies a click: a left click (button 1) on mem shows the next form, a right

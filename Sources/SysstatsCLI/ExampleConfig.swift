@@ -32,11 +32,27 @@ interfaces = []        # interfaces measured although they look virtual (a VPN, 
 #   warning, critical      thresholds: whole percent (cpu, cores, mem, swap, disk; battery:
 #                          at or below), degrees Celsius (temp)
 #   interface (net, wifi), mount (disk), device (diskio), sensor (temp), timezone (time)
+#   hide_missing           true: hidden where this machine has none (no Wi-Fi, no sensor,
+#                          no battery, no such disk) instead of showing n/a
+#   min_freed              exited: show only an exit that freed this many MiB or more
+#   [[block.click]]        what a mouse button does on the block (example at the end)
 
 [[block]]
-block = "cpu"
-warning = 70
+block = "wifi"
+hide_missing = true
+
+[[block]]
+block = "net"                   # the default route's interface
+hide_missing = true
+
+[[block]]
+block = "disk"                  # the first the sampler measures: [sampler] disks
+warning = 80
 critical = 90
+hide_missing = true
+
+[[block]]
+block = "load"
 
 [[block]]
 block = "mem"
@@ -44,44 +60,54 @@ warning = 80
 critical = 90
 
 [[block]]
-block = "load"
+block = "exited"
+min_freed = 100
+
+[[block]]
+block = "cpu"
+warning = 70
+critical = 90
+
+[[block]]
+block = "temp"
+hide_missing = true
 
 [[block]]
 block = "battery"
 warning = 20
 critical = 10
+hide_missing = true
 
 [[block]]
-block = "exited"
+block = "time"
 
-[[block]]
-block = "uptime"
-
-# More blocks, for a bar that replaces i3status (remove the leading "# "):
-#
-# [[block]]
-# block = "net"                 # the default route's interface
-#
-# [[block]]
-# block = "wifi"
-# format = "{ssid} {quality}%"
-#
-# [[block]]
-# block = "disk"
-# mount = "/home"
-# warning = 85
-#
-# [[block]]
-# block = "temp"
-# critical = 95
-#
-# [[block]]
-# block = "time"
-# format = "%a %d %b %H:%M"
+# More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
+# procs, top, self (sysstats-bar --help lists them with their placeholders).
 #
 # [[block]]
 # block = "time"
 # timezone = "America/New_York"
 # format = "NY %H:%M"
+#
+# A click: the middle button on the cpu block opens a task manager (put it right after
+# that block's [[block]] entry).
+# [[block.click]]
+# button = "middle"
+# cmd = "gnome-system-monitor"
+#
+# A command block (i3blocks' keys): its output is the block's text.
+# [[block]]
+# block = "command"
+# name = "volume"
+# command = "amixer get Master | grep -o '[0-9]*%' | head -1"
+# interval = 5
+# signal = 10                   # pkill -RTMIN+10 sysstats-bar redraws it at once
+#
+# Wrapping i3status: its blocks show at this place while you move over block by block
+# (its config needs output_format = "i3bar" in its general section).
+# [[block]]
+# block = "i3bar"
+# name = "i3status"
+# command = "i3status -c ~/.config/i3status/config"
 """
 }

@@ -41,7 +41,7 @@ final class RendererTests: XCTestCase {
     func testStaleMessageIsVisibleInEveryOutput() {
         var lines: [String] = []
         for output in OutputKind.allCases where !output.isImage {
-            var r = Renderer(output: output)
+            var r = Renderer(output: output, blocks: [.cpu, .mem])
             r.renderMessage(staleMessage)
             lines.append(String(decoding: r.line.bytes, as: UTF8.self))
         }

@@ -200,7 +200,9 @@ func sampleSnapshot(timestampMs: UInt64 = realtimeMs(), sequence: UInt64 = 1) ->
     s.cpuHistory = (0..<60).map { Permyriad((UInt64($0) * 167 + sequence) % 10_001) }
     s.iowaitHistory = s.cpuHistory.enumerated().map { Permyriad(min((UInt64($0.offset) * 31 + sequence) % 1500, 10_000 - UInt64($0.element))) }
     s.memoryHistory = Array(repeating: 2500, count: 60)
-    s.exits = [ExitEntry(pid: 7, timeMs: timestampMs, lastPrivateKiB: 1000, freedKiB: 0,
+    // Notable (the default bar shows exits of 100 MiB and more), its name new each sequence:
+    // every snapshot changes the default line.
+    s.exits = [ExitEntry(pid: 7, timeMs: timestampMs, lastPrivateKiB: 1000, freedKiB: 204_800,
                          name: Array("job-\(sequence % 97)\"</span>".utf8))]
     return s
 }

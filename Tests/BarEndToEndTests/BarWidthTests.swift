@@ -30,7 +30,8 @@ extension I3barClientTests {
         let display = 690 + Int(getpid() % 100)
         let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path)",
                                   display: display, screen: "1280x720x24")
-        // The default blocks with this snapshot (no battery): five blocks, four separators.
+        // The default bar with this snapshot (no network, disk, sensor or battery measured):
+        // load, mem, exited, cpu, time: five blocks, four separators.
         var before: [Int] = []
         let deadline = Date().addingTimeInterval(10)
         repeat {

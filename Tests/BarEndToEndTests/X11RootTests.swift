@@ -49,7 +49,7 @@ final class X11RootTests: XCTestCase {
         var name = ""
         let deadline = Date().addingTimeInterval(5)
         while !name.contains("up 1h 0m"), Date() < deadline { name = try rootName(); usleep(20_000) }
-        XCTAssertEqual(name, #"_NET_WM_NAME(UTF8_STRING) = "up 1h 0m | exited job-1\"</span> had 1000K""# + "\n")
+        XCTAssertEqual(name, #"_NET_WM_NAME(UTF8_STRING) = "up 1h 0m | exited job-1\"</span> freed 200M""# + "\n")
         for sequence in 2...200 { try dir.publish(sampleSnapshot(sequence: UInt64(sequence))); usleep(2_000) }
         let later = Date().addingTimeInterval(5)
         while !name.contains("up 1h 3m | exited job-6"), Date() < later { name = try rootName(); usleep(20_000) }

@@ -8,6 +8,7 @@ import SnapshotCodec
 enum BatteryBlock {
     static let descriptor = BlockDescriptor(
         name: "battery", label: "bat", section: .battery, marks: LevelMarks(unit: .percent, warning: 2000, critical: 1000),
+        present: { s, _ in s.battery.count > 0 },
         placeholders: [
             PlaceholderSpec("percent", "charge") { s, _, w in appendWholePercent(&w, UInt64(s.battery.percent)) },
             PlaceholderSpec("state", "charging, discharging, full, not charging, unknown") { s, _, w in

@@ -31,7 +31,26 @@ public struct BarBlock: Equatable, Sendable {
     /// What clicks on the block do (`[[block.click]]`); a button without an entry keeps the
     /// block's own behaviour (mem's forms).
     public var clicks: [ClickAction] = []
+    /// `hide_missing`: hidden, not `n/a`, when what it shows is not on this machine (no
+    /// sensor, no such disk or interface) or was not measured.
+    public var hideMissing = false
+    /// `min_freed` of `exited`: an exit that freed less is not shown, KiB.
+    public var minimumFreedKiB: UInt64 = 0
     public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
+
+    /// The exit the default bar thinks notable: one that freed this much.
+    public static let notableExitKiB: UInt64 = 100 * 1024
+
+    /// The default bar: ``BlockKind/defaults``, the hardware's blocks hidden where it is
+    /// absent, exits shown only when notable.
+    public static var defaults: [BarBlock] {
+        BlockKind.defaults.map { kind in
+            var block = BarBlock(kind)
+            block.hideMissing = kind == .wifi || kind == .net || kind == .disk || kind == .temp || kind == .battery
+            if kind == .exited { block.minimumFreedKiB = notableExitKiB }
+            return block
+        }
+    }
 }
 
 /// What a click with one button does on a block.
@@ -134,6 +153,11 @@ func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: Me
                  formats: BlockFormats, into v: inout BlockValue) {
     let kind = block.kind
     let context = BlockContext(block, nowMs: nowMs, memForm: memForm, usage: usage)
+    if block.hideMissing && !kind.descriptor.isPresent(snap, context) {
+        v.reset()
+        v.visible = false
+        return
+    }
     renderBuiltIn(kind, snap, context, into: &v)
     guard v.visible else { return }
     if kind != .mem || memForm == .usedTotal, let format = block.format ?? formats[kind] {
@@ -167,7 +191,8 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, _ context: BlockContext,
 extension BlockContext {
     /// The context of `block`: its argument, and its own marks, else its kind's.
     init(_ block: BarBlock, nowMs: UInt64, memForm: MemForm = .usedTotal, usage: RendererUsage = RendererUsage()) {
-        self.init(argument: block.argument, nowMs: nowMs, memForm: memForm, usage: usage)
+        self.init(argument: block.argument, nowMs: nowMs, memForm: memForm, usage: usage,
+                  minimumFreedKiB: block.minimumFreedKiB)
         if let marks = block.kind.descriptor.marks {
             warning = marks.resolve(block.warning, default: marks.warning)
             critical = marks.resolve(block.critical, default: marks.critical)

@@ -29,12 +29,23 @@ public struct BlockDescriptor: Sendable {
     let helpNote: StaticString?
     /// Fills a value from the snapshot; nil for the blocks the renderer draws itself.
     let render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?
+    /// Whether what it shows is on this machine (the sensor, the disk, an interface), given
+    /// its part was measured; nil: it always is.
+    let present: (@Sendable (Snapshot, BlockContext) -> Bool)?
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
-         marks: LevelMarks? = nil, placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
+         marks: LevelMarks? = nil, present: (@Sendable (Snapshot, BlockContext) -> Bool)? = nil,
+         placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
-        self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.render = render
+        self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.present = present
+        self.render = render
+    }
+
+    /// False when a `hide_missing` block hides: its part not measured, or not on this machine.
+    func isPresent(_ snap: Snapshot, _ context: BlockContext) -> Bool {
+        guard snap.available.contains(section) else { return false }
+        return present?(snap, context) ?? true
     }
 }
 
@@ -72,6 +83,8 @@ struct BlockContext {
     var warning: UInt64? = nil
     var critical: UInt64? = nil
     var usage = RendererUsage()
+    /// `exited`: the least memory an exit must have freed to be shown, KiB.
+    var minimumFreedKiB: UInt64 = 0
 
     /// The level of `value` against the marks, higher is worse (both marks must be set).
     func level(rising value: UInt64) -> Level {

@@ -39,8 +39,9 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         return nil
     }
 
-    /// The blocks shown when `--blocks` is not given.
-    public static let defaults: [BlockKind] = [.cpu, .mem, .load, .battery, .exited, .uptime]
+    /// The blocks shown when neither `--blocks` nor the config file names any: i3status's
+    /// default bar (network, disk, load, memory, time) with cpu, temperature and exits.
+    public static let defaults: [BlockKind] = [.wifi, .net, .disk, .load, .mem, .exited, .cpu, .temp, .battery, .time]
 
     /// The part of the snapshot the block shows; when it was not measured the block says `n/a`.
     public var section: SnapshotSections { descriptor.section }

@@ -11,6 +11,7 @@ enum DiskBlock {
     static let descriptor = BlockDescriptor(
         name: "disk", label: "disk", section: .disks, argumentKey: "mount",
         marks: LevelMarks(unit: .percent, warning: 8000, critical: 9000),
+        present: { s, c in disk(s, c.argument).map { $0.totalKiB > 0 } ?? false },
         placeholders: [
             PlaceholderSpec("mount", "the mount point") { s, c, w in figure(s, c, &w) { d, w in w.append(bytes: d.mount) } },
             PlaceholderSpec("free", "available space (what df calls Avail)") { s, c, w in

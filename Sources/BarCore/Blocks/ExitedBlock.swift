@@ -29,7 +29,7 @@ enum ExitedBlock {
     static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let nowMs = c.nowMs
         guard let e = snap.exits.first, e.timeMs <= nowMs &+ 5_000,
-              nowMs < e.timeMs || nowMs - e.timeMs <= recentMs
+              nowMs < e.timeMs || nowMs - e.timeMs <= recentMs, e.freedKiB >= c.minimumFreedKiB
         else { v.visible = false; return }
         v.full.append("exited ")
         v.full.append(bytes: e.name)

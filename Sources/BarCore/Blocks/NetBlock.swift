@@ -10,6 +10,7 @@ import SnapshotCodec
 enum NetBlock {
     static let descriptor = BlockDescriptor(
         name: "net", label: "net", section: .network, argumentKey: "interface",
+        present: { s, c in interface(s, c.argument) != nil },
         placeholders: [
             PlaceholderSpec("name", "the interface") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.name) } },
             PlaceholderSpec("ipv4", "its IPv4 address") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.ipv4) } },

@@ -12,6 +12,7 @@ enum TempBlock {
         name: "temp", label: "temp", section: .temperature, argumentKey: "sensor",
         // No default marks: each sensor's own high and critical marks, else 75 °C and 90 °C.
         marks: LevelMarks(unit: .celsius, warning: nil, critical: nil),
+        present: { s, c in sensor(s, c.argument) != nil },
         placeholders: [
             PlaceholderSpec("celsius", "whole degrees Celsius") { s, c, w in
                 if let t = sensor(s, c.argument) { appendDegrees(t.milliCelsius, into: &w) } else { w.appendNotAvailable() }
