@@ -10,6 +10,7 @@ final class PartsShownTests: XCTestCase {
         for fixture in [Fixture.station, .laptop, .hostile] {
             var whole = fixture.snapshot
             whole.topMemory = [ProcessEntry(pid: 11, cpu: 10, privateKiB: 900_000, name: Array("java".utf8))]
+            whole.memoryPressure = whole.memoryPressure ?? 120
             whole.encode(into: &bytes)
             let full = try decoded(bytes, into: Snapshot(), only: .all)
             for kind in BlockKind.allCases where kind != .command {

@@ -11,7 +11,7 @@ import SnapshotCodec
 /// The blocks `--blocks` can name, in the order they are listed.
 public enum BlockKind: UInt8, Sendable, CaseIterable {
     case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores
-    case net, wifi, disk, diskio, temp, freq, time
+    case net, wifi, disk, diskio, temp, freq, time, pressure
     /// A command's output (config file only: `block = "command"`).
     case command
 
@@ -21,7 +21,7 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         BatteryBlock.descriptor, ProcsBlock.descriptor, ExitedBlock.descriptor, SelfBlock.descriptor,
         TopBlock.descriptor, SwapBlock.descriptor, CoresBlock.descriptor, NetBlock.descriptor,
         WifiBlock.descriptor, DiskBlock.descriptor, DiskIOBlock.descriptor, TempBlock.descriptor,
-        FreqBlock.descriptor, TimeBlock.descriptor, CommandBlockOutput.descriptor,
+        FreqBlock.descriptor, TimeBlock.descriptor, PressureBlock.descriptor, CommandBlockOutput.descriptor,
     ]
 
     /// What the block is (its file's `descriptor`).
