@@ -91,7 +91,7 @@ let package = Package(
         // rollup, and the batch encoding. No SQLite, no Glibc.
         .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec"], swiftSettings: functionSections),
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
-        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore"], linkerSettings: staticExecutable),
+        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore", "SnapshotCodec"], linkerSettings: staticExecutable),
 
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
@@ -120,7 +120,7 @@ let package = Package(
         // pay for an X library; `sysstats-bar --output x11-root|x11-window` execs it. It speaks
         // X through libxcb, not Xlib: Xlib's pages cost ~0.4 MB more resident memory.
         .target(name: "CBarX11", linkerSettings: [.linkedLibrary("xcb")]),
-        .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11"],
+        .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11", "SnapshotCodecEmbedded"],
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"], exclude: ["Golden"]),
         // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.
