@@ -30,6 +30,13 @@ let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-s
 let functionOrder: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/sysstatsd/function-order.txt"],
                                                    .when(platforms: [.linux], configuration: .release))]
 
+// Release builds link the CLI with the Swift runtime and Foundation inside, so that the packages
+// (install/package.sh) need nothing from a Swift toolchain at run time. The modules that import
+// Foundation are compiled against the static libraries' modules too: those name the libraries
+// a static Foundation needs. Debug builds, which the unit tests run, link them dynamically.
+let staticStdlibCompile: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+let staticStdlibLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+
 let package = Package(
     name: "sysstats",
     products: [
@@ -97,8 +104,9 @@ let package = Package(
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
+        ], swiftSettings: staticStdlibCompile),
+        .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"], swiftSettings: staticStdlibCompile,
+                          linkerSettings: staticStdlibLink),
 
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
