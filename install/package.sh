@@ -25,8 +25,8 @@ done
 say() { printf 'package: %s\n' "$*"; }
 die() { printf 'package: %s\n' "$*" >&2; exit 1; }
 
-for tool in dpkg-deb dpkg-shlibdeps lintian strip gzip; do
-    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (install/deps.sh installs dpkg-dev, lintian and binutils)"
+for tool in dpkg-deb dpkg-shlibdeps strip readelf gzip; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (install/deps.sh installs dpkg-dev and binutils)"
 done
 
 if [[ -z $bin_dir ]]; then
