@@ -1,5 +1,5 @@
 # sysstats: aliases for the scripts in install/, bench/ and Fuzz/. See README.md.
-.PHONY: all run test fuzz bench bench-bar clean
+.PHONY: all run test fuzz bench bench-bar package clean
 
 all:
 	swift build -c release
@@ -25,6 +25,10 @@ bench:
 # The renderer (sysstats-bar) beside i3status: latency, CPU, syscalls, peak RSS.
 bench-bar:
 	bench/bar.sh
+
+# The .deb and the release tarball in dist/ (docs/packaging.md).
+package:
+	install/package.sh
 
 clean:
 	swift package clean

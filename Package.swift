@@ -30,6 +30,13 @@ let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-s
 let functionOrder: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/sysstatsd/function-order.txt"],
                                                    .when(platforms: [.linux], configuration: .release))]
 
+// Release builds link the CLI with the Swift runtime and Foundation inside, so that the packages
+// (install/package.sh) need nothing from a Swift toolchain at run time. The modules that import
+// Foundation are compiled against the static libraries' modules too: those name the libraries
+// a static Foundation needs. Debug builds, which the unit tests run, link them dynamically.
+let staticStdlibCompile: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+let staticStdlibLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+
 let package = Package(
     name: "sysstats",
     products: [
@@ -91,14 +98,15 @@ let package = Package(
         // rollup, and the batch encoding. No SQLite, no Glibc.
         .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec"], swiftSettings: functionSections),
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
-        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore"], linkerSettings: staticExecutable),
+        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore", "SnapshotCodec"], linkerSettings: staticExecutable),
 
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"]),
+        ], swiftSettings: staticStdlibCompile),
+        .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"], swiftSettings: staticStdlibCompile,
+                          linkerSettings: staticStdlibLink),
 
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
@@ -120,7 +128,7 @@ let package = Package(
         // pay for an X library; `sysstats-bar --output x11-root|x11-window` execs it. It speaks
         // X through libxcb, not Xlib: Xlib's pages cost ~0.4 MB more resident memory.
         .target(name: "CBarX11", linkerSettings: [.linkedLibrary("xcb")]),
-        .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11"],
+        .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11", "SnapshotCodecEmbedded"],
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"], exclude: ["Golden"]),
         // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.

@@ -52,13 +52,17 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # polybar and lemonbar on Xvfb, sway (headless wlroots; swaybar) and waybar under it;
 # util-linux's setpriv runs sway as nobody when the tests run as root (sway refuses root).
 # xfwm4 (with dbus) checks the x11-window types under a stacking window manager.
+# The release artefacts (install/package.sh, install/test-package.sh): dpkg-dev
+# (dpkg-deb; dpkg-shlibdeps computes Depends), lintian,
+# and mmdebstrap, which builds the clean Debian root they are installed into.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind gdb strace python3 file binutils systemd man-db tmux
                procps curl mount
                bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl
                prometheus prometheus-node-exporter
                dwm polybar lemonbar sway waybar util-linux
-               xfwm4 dbus)
+               xfwm4 dbus
+               dpkg-dev lintian mmdebstrap)
 packages=("${build_packages[@]}")
 ((build_only)) || packages+=("${test_packages[@]}")
 

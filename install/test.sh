@@ -3,7 +3,9 @@
 # builds the release programs (the end-to-end tests and memory budgets run
 # them from .build/release), runs every test, then a short fuzzing smoke: each
 # target in Fuzz/ for FUZZ_SMOKE_SECONDS (default 15) seconds, each counted as one
-# test in the last line. Exit status 0 only when every test and every target passed.
+# test in the last line, then the release artefacts (install/package.sh) checked in a
+# clean Debian root (install/test-package.sh), each check one test. Exit status 0 only
+# when every test, every target and every check passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,8 +34,23 @@ if ((fuzz_status != 0)); then
     ((fuzz_failed > 0)) || { fuzz_total=$(Fuzz/run.sh --list | wc -l); fuzz_failed=$fuzz_total; }
 fi
 
+# The release artefacts (docs/packaging.md): built from the release programs above, then
+# installed, run and removed in a clean Debian root; each check counts as one test.
+package_log=$(mktemp)
+trap 'rm -f "$log" "$fuzz_log" "$package_log"' EXIT
+package_status=0
+{ install/package.sh --bin-dir "$(swift build -c release --show-bin-path)" && install/test-package.sh; } 2>&1 \
+    | tee "$package_log" || package_status=$?
+package_total=$(grep -c -E "^package-test: .*(: ok| FAILED: )" "$package_log" || true)
+package_failed=$(grep -c -E "^package-test: .* FAILED: " "$package_log" || true)
+if ((package_status != 0)); then
+    ((status != 0)) || status=$package_status
+    # Packaging that stopped before its checks (package.sh failed, no root): one failure.
+    ((package_failed > 0)) || { echo "package-test: packaging FAILED (see above)"; package_total=$((package_total + 1)) package_failed=1; }
+fi
+
 if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ ([0-9]+)\ failure ]]; then
-    total=$((BASH_REMATCH[1] + fuzz_total)) failed=$((BASH_REMATCH[2] + fuzz_failed))
+    total=$((BASH_REMATCH[1] + fuzz_total + package_total)) failed=$((BASH_REMATCH[2] + fuzz_failed + package_failed))
     echo "$((total - failed)) passed, $failed failed"
 fi
 exit "$status"

@@ -5,6 +5,7 @@
 import BarCoreEmbedded
 import BarRuntime
 import CBarSys
+import SnapshotCodecEmbedded
 
 func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     switch options.output {
@@ -22,4 +23,17 @@ func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     }
 }
 
-exit(runWithStartOptions(main))
+/// `--version` run directly names this binary, not sysstats-bar (whose own --version is
+/// answered before it would exec this one); anything else is the shared start-up's.
+func printVersionIfAsked() -> Int32? {
+    guard let options = try? BarOptions.parse(commandLineArguments()), options.version else { return nil }
+    var text = ByteWriter(capacity: 64)
+    text.append("sysstats-bar-x11 ")
+    text.append(sysstatsVersion)
+    text.append(UInt8(ascii: "\n"))
+    let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
+    if err != 0 { writeFailed("sysstats-bar-x11: cannot write to stdout: ", err); return 1 }
+    return 0
+}
+
+exit(printVersionIfAsked() ?? runWithStartOptions(main))

@@ -4,11 +4,26 @@
 import Glibc
 #endif
 import HistoryStore
+import SnapshotCodec
+
+func writeStderr(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+// Like every program of the release, it says which release it is (a packaged install mixes
+// programs only when something went wrong, and this is how to see it).
+if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+    var line = "sysstatsd-history \(sysstatsVersion)\n"
+    let written = line.withUTF8 { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    if written != line.utf8.count {
+        writeStderr("sysstatsd-history: cannot write to stdout: \(String(cString: strerror(errno)))")
+        exit(1)
+    }
+    exit(0)
+}
 
 let status = HistoryWriter.run(arguments: Array(CommandLine.arguments.dropFirst()),
                                input: { HistoryWriter.readBatch(from: STDIN_FILENO) },
-                               report: { message in
-                                   var line = message + "\n"
-                                   line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-                               })
+                               report: writeStderr)
 exit(status)

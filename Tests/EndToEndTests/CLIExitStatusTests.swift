@@ -86,18 +86,22 @@ final class CLIExitStatusTests: XCTestCase {
 }
 
 extension CLIExitStatusTests {
-    /// Every program prints `PROGRAM VERSION`, the same version (issue 29: `sysstats --version`
-    /// printed the bare number).
-    func testEveryProgramPrintsItsNameAndTheSameVersion() throws {
-        var versions: Set<Substring> = []
-        for program in ["sysstats", "sysstatsd", "sysstats-bar"] {
+    /// Every program prints `PROGRAM VERSION`, the release in Version.swift (issue 29: `sysstats
+    /// --version` printed the bare number; issue 31: the packages are named after what they print).
+    func testEveryProgramPrintsItsNameAndTheRelease() throws {
+        for program in ["sysstats", "sysstatsd", "sysstatsd-history", "sysstats-bar", "sysstats-bar-x11"] {
             let r = try run(["--version"], program: program)
-            XCTAssertEqual(r.status, 0, program)
-            let words = r.stdout.split(separator: " ")
-            XCTAssertEqual(words.count, 2, "\(program): \(r.stdout)")
-            XCTAssertEqual(words.first.map(String.init), program)
-            if let v = words.last { versions.insert(v) }
+            XCTAssertEqual(r.status, 0, "\(program): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "\(program) \(sysstatsVersion)\n")
         }
-        XCTAssertEqual(versions.count, 1, "\(versions)")
+    }
+
+    /// CHANGELOG.md's newest release is the one the programs print: a bump of one without the
+    /// other would ship a package whose changelog does not describe it.
+    func testTheChangelogsNewestReleaseIsTheProgramsVersion() throws {
+        let changelog = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let heading = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        let release = heading?.dropFirst(3).split(separator: " ").first.map(String.init)
+        XCTAssertEqual(release, "\(sysstatsVersion)", "CHANGELOG.md's first '## VERSION …' heading")
     }
 }
