@@ -55,7 +55,7 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # The release artefacts (install/package.sh, install/test-package.sh): dpkg-dev
 # (dpkg-deb; dpkg-shlibdeps computes Depends), lintian,
 # and mmdebstrap, which builds the clean Debian root they are installed into.
-test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status valgrind gdb strace python3 file binutils systemd man-db tmux
+test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks valgrind gdb strace python3 file binutils systemd man-db tmux
                procps curl mount
                bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl

@@ -13,10 +13,22 @@ public struct ClickEvent: Equatable, Sendable {
     public var name: [UInt8] = []
     public var instance: [UInt8] = []
     public var x = 0, y = 0
+    /// The rest of what i3bar says of a click (i3blocks passes them to the command):
+    /// the pointer within the block, the block's size, the pointer on its output, the
+    /// modifiers held (raw JSON, `["Shift"]`; empty when not sent). -1: not sent.
+    public var relativeX = -1, relativeY = -1, width = -1, height = -1, outputX = -1, outputY = -1
+    public var modifiers: [UInt8] = []
     /// A click on a block of the program wrapped by block `wrappedBlock` (`block = "i3bar"`);
     /// `name` and `instance` are then that program's own. -1: none.
     public var wrappedBlock = -1
     public init(block: BlockKind, button: Int) { self.block = block; self.button = button }
+
+    /// The `name` i3bar sent: ``name``, or the built-in block's.
+    public var blockName: [UInt8] {
+        guard name.isEmpty, block != .command else { return name }
+        let n = block.name
+        return Array(UnsafeBufferPointer(start: n.utf8Start, count: n.utf8CodeUnitCount))
+    }
 }
 
 /// Splits stdin bytes into lines (of bounded length) and finds click events in them.
@@ -71,29 +83,28 @@ public struct ClickScanner {
               let button = integerMember(line, "\"button\"")
         else { return nil }
         let instance = stringMember(line, "\"instance\"") ?? []
-        let x = integerMember(line, "\"x\"") ?? 0, y = integerMember(line, "\"y\"") ?? 0
+        var event = ClickEvent(block: .command, button: button)
+        event.x = integerMember(line, "\"x\"") ?? 0
+        event.y = integerMember(line, "\"y\"") ?? 0
+        event.relativeX = integerMember(line, "\"relative_x\"") ?? -1
+        event.relativeY = integerMember(line, "\"relative_y\"") ?? -1
+        event.width = integerMember(line, "\"width\"") ?? -1
+        event.height = integerMember(line, "\"height\"") ?? -1
+        event.outputX = integerMember(line, "\"output_x\"") ?? -1
+        event.outputY = integerMember(line, "\"output_y\"") ?? -1
+        event.modifiers = arrayMember(line, "\"modifiers\"") ?? []
         // A wrapped program's block (`i3bar:<block index>:<its instance>`), whatever its name.
         if let (index, start) = wrappedInstance(instance) {
-            var event = ClickEvent(block: .command, button: button)
             event.wrappedBlock = index
             event.name = nameValue
             event.instance = Array(instance[start...])
-            event.x = x; event.y = y
             return event
         }
-        if let block = BlockKind(name: nameValue[...]), block != .command {
-            var event = ClickEvent(block: block, button: button)
-            // Which of several blocks of a kind (two clocks): i3bar sends back the instance.
-            if instance.count <= 64 { event.instance = instance }
-            event.x = x; event.y = y
-            return event
-        }
-        // Any other name may be a command block's: it carries its instance and the position.
         guard !nameValue.isEmpty, nameValue.count <= 64, instance.count <= 64 else { return nil }
-        var event = ClickEvent(block: .command, button: button)
-        event.name = nameValue
+        // A built-in block's name is its kind's (``ClickEvent/blockName``); a command block
+        // may have it too (i3blocks' `[time]`): the instance tells them apart.
+        if let block = BlockKind(name: nameValue[...]), block != .command { event.block = block } else { event.name = nameValue }
         event.instance = instance
-        event.x = x; event.y = y
         return event
     }
 
@@ -146,6 +157,28 @@ public struct ClickScanner {
         }
         guard ok, out.count <= 128 else { return nil }
         return out.bytes
+    }
+
+    /// An array member as its raw JSON text (`["Shift","Mod1"]`), control bytes left out; nil
+    /// when missing, not an array or longer than 128 bytes.
+    static func arrayMember(_ line: ArraySlice<UInt8>, _ key: StaticString) -> [UInt8]? {
+        guard let p = valueStart(line, key), p < line.endIndex, line[p] == UInt8(ascii: "[") else { return nil }
+        var out: [UInt8] = []
+        var inString = false, escaped = false
+        for i in p..<line.endIndex {
+            let b = line[i]
+            guard out.count < 128 else { return nil }
+            if b >= 0x20 && b != 0x7F { out.append(b) }
+            if escaped { escaped = false; continue }
+            if inString {
+                if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == UInt8(ascii: "]") {
+                return out
+            }
+        }
+        return nil
     }
 
     /// A small non-negative integer member.

@@ -22,22 +22,25 @@ public enum CommandBlockOutput {
     public static let maximumLineLength = 1024
 
     /// Fills `v` from `output` (everything the command printed: a whole run, or one line of
-    /// a persistent command) and its exit status (0 for a persistent command's line). Exit
-    /// statuses other than 0 and 33 make the block critical; a run that printed nothing
-    /// shows nothing (the block is hidden, as in i3blocks).
-    public static func parse(_ output: UnsafeRawBufferPointer, exitStatus: Int32, into v: inout BlockValue) {
+    /// a persistent command) and its exit status (0 for a persistent command's line), as
+    /// i3blocks reads it: lines (full text, short text, colour), or with `json` one JSON
+    /// object. Exit status 33 makes the block urgent; any other is shown as it printed (a
+    /// run that printed nothing shows nothing: the block is hidden).
+    public static func parse(_ output: UnsafeRawBufferPointer, exitStatus: Int32, json: Bool = false, into v: inout BlockValue) {
         v.reset()
         var lines = LineCursor(output)
-        let first = lines.next()
-        if let first, let start = firstNonSpace(output, first), output[start] == UInt8(ascii: "{") {
-            parseJSON(UnsafeRawBufferPointer(rebasing: output[start..<first.upperBound]), into: &v)
+        if json {
+            while let line = lines.next() {
+                guard let start = firstNonSpace(output, line) else { continue }
+                parseJSON(UnsafeRawBufferPointer(rebasing: output[start..<line.upperBound]), into: &v)
+                break
+            }
         } else {
-            if let first { appendLine(output, first, to: &v.full) }
+            if let first = lines.next() { appendLine(output, first, to: &v.full) }
             if let second = lines.next() { appendLine(output, second, to: &v.short) }
             if let third = lines.next() { setColor(UnsafeRawBufferPointer(rebasing: output[third]), into: &v) }
         }
         if exitStatus == 33 { v.urgent = true }
-        if exitStatus != 0 && exitStatus != 33 { v.level = .critical }
         if v.full.isEmpty { v.visible = false }
     }
 
@@ -80,27 +83,40 @@ public enum CommandBlockOutput {
     /// A flat JSON object: the known members are read, others skipped; anything malformed
     /// stops the reading (what was read stays).
     static func parseJSON(_ bytes: UnsafeRawBufferPointer, into v: inout BlockValue) {
+        forEachMember(bytes) { key, value, isString in
+            if isString && bytesEqual(key, "full_text") { v.full.reset(); for b in value { v.full.append(b) } }
+            else if isString && bytesEqual(key, "short_text") { v.short.reset(); for b in value { v.short.append(b) } }
+            else if isString && bytesEqual(key, "color") { value.withUnsafeBytes { setColor($0, into: &v) } }
+            else if bytesEqual(key, "urgent") && bytesEqual(value, "true") { v.urgent = true }
+        }
+    }
+
+    /// Calls `body` with each member of a flat JSON object, in order: its key, its value's
+    /// text (a string's decoded bytes, a number's or a literal's own text) and whether it was
+    /// a string. Stops at anything malformed or nested; keys over 64 bytes and values over
+    /// ``maximumLineLength`` end it too.
+    public static func forEachMember(_ bytes: UnsafeRawBufferPointer,
+                                     _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>, Bool) -> Void) {
         var r = JSONReader(bytes)
         guard r.consume(UInt8(ascii: "{")) else { return }
-        var key = ByteWriter(capacity: 32)
+        var key = ByteWriter(capacity: 64)
         var value = ByteWriter(capacity: maximumLineLength)
         if r.consume(UInt8(ascii: "}")) { return }
         while true {
             key.reset()
-            guard r.string(into: &key, limit: 32), r.consume(UInt8(ascii: ":")) else { return }
+            value.reset()
+            guard r.string(into: &key, limit: 64), r.consume(UInt8(ascii: ":")) else { return }
+            var isString = false
             if r.peekIs(UInt8(ascii: "\"")) {
-                value.reset()
                 guard r.string(into: &value, limit: maximumLineLength) else { return }
-                if bytesEqual(key.bytes[...], "full_text") { v.full.reset(); v.full.append(value) }
-                else if bytesEqual(key.bytes[...], "short_text") { v.short.reset(); v.short.append(value) }
-                else if bytesEqual(key.bytes[...], "color") { value.bytes.withUnsafeBytes { setColor($0, into: &v) } }
-            } else if r.literal("true") {
-                if bytesEqual(key.bytes[...], "urgent") { v.urgent = true }
-            } else if r.literal("false") || r.literal("null") || r.number() {
-                // Members this block has no use for.
+                isString = true
             } else {
-                return
+                r.skipSpace()
+                let start = r.i
+                guard r.literal("true") || r.literal("false") || r.literal("null") || r.number() else { return }
+                for k in start..<r.i { value.append(bytes[k]) }
             }
+            body(key.bytes[...], value.bytes[...], isString)
             if r.consume(UInt8(ascii: ",")) { continue }
             return
         }

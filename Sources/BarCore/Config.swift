@@ -128,8 +128,8 @@ public struct BarConfig: Equatable, Sendable {
         guard let kind = BlockKind(name: name[...]) else {
             throw ConfigError(kindValue, "unknown block ", name[...], " (docs/configuration.md lists them)")
         }
+        if kind == .command { return try commandBlock(table, value) }
         var block = BarBlock(kind)
-        var command: CommandSpec? = kind == .command ? CommandSpec(command: []) : nil
         for entry in table {
             if keyIs(entry, "block") { continue }
             if keyIs(entry, "format") || keyIs(entry, "format_short") {
@@ -138,8 +138,6 @@ public struct BarConfig: Equatable, Sendable {
                 if kind == .time {
                     guard !text.isEmpty else { throw ConfigError(entry, "a time format is a strftime(3) format, not empty") }
                     if short { block.timeShortFormat = text } else { block.timeFormat = text }
-                } else if kind == .command {
-                    throw ConfigError(entry, atKey: true, "a command block's text is its command's output: no ", entry.key)
                 } else {
                     do throws(OptionsError) {
                         let format = try BlockFormat(text[...], for: kind)
@@ -183,16 +181,9 @@ public struct BarConfig: Equatable, Sendable {
             } else if keyIs(entry, "min_freed"), kind == .exited {
                 // MiB, as [sampler]'s freed_threshold.
                 block.minimumFreedKiB = UInt64(try integer(entry, in: 0...1_048_576)) * 1024
-            } else if command != nil, try commandKey(entry, &command!) {
-                continue
             } else {
                 throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in this block (docs/configuration.md)")
             }
-        }
-        if var spec = command {
-            guard !spec.command.isEmpty else { throw ConfigError(value, "a command block needs command = \"…\"") }
-            if spec.instance.isEmpty { spec.instance = spec.name }
-            block.command = spec
         }
         return block
     }
@@ -297,47 +288,6 @@ public struct BarConfig: Equatable, Sendable {
             out.append(ClickAction(button: button, kindOfAction))
         }
         return out
-    }
-
-    /// A command block's own keys; false for a key that is not one.
-    static func commandKey(_ entry: TOMLValue, _ spec: inout CommandSpec) throws(ConfigError) -> Bool {
-        if keyIs(entry, "command") {
-            spec.command = try string(entry, maximum: 4096)
-            guard !spec.command.isEmpty, !spec.command.contains(0) else { throw ConfigError(entry, "the command must not be empty") }
-        } else if keyIs(entry, "name") || keyIs(entry, "instance") {
-            let text = try string(entry, maximum: 64)
-            if text.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                throw ConfigError(entry, "a name or instance is printable text without quotes or backslashes")
-            }
-            if keyIs(entry, "name") {
-                guard !text.isEmpty, BlockKind(name: text[...]) == nil || text == bytes("command") else {
-                    throw ConfigError(entry, "a command block's name must not be empty or a built-in block's")
-                }
-                spec.name = text
-            } else {
-                spec.instance = text
-            }
-        } else if keyIs(entry, "interval") {
-            if entry.kind == .string {
-                let word = try string(entry, maximum: 16)
-                if word == bytes("once") { spec.intervalMs = 0 }
-                else if word == bytes("persist") { spec.persist = true }
-                else { throw ConfigError(entry, "interval is seconds, \"once\" or \"persist\"") }
-            } else {
-                spec.intervalMs = try milliseconds(entry, minimum: 100)
-            }
-        } else if keyIs(entry, "timeout") {
-            spec.timeoutMs = try milliseconds(entry, minimum: 100)
-        } else if keyIs(entry, "signal") {
-            // SIGRTMIN+1 to SIGRTMIN+30: Linux has 32 real-time signals, glibc keeps two.
-            spec.signal = Int32(try integer(entry, in: 1...30))
-        } else if keyIs(entry, "persist") {
-            guard let b = entry.bool else { throw ConfigError(entry, "expected true or false") }
-            spec.persist = b
-        } else {
-            return false
-        }
-        return true
     }
 
     static func string(_ value: TOMLValue, maximum: Int) throws(ConfigError) -> [UInt8] {

@@ -120,8 +120,9 @@ public struct Renderer {
             widestForm.append(.usedTotal)
             if block.kind == .command {
                 commandSlot.append(commandValues.count)
+                // Until it prints: the config's own text (i3blocks' static full_text), else nothing.
                 var waiting = BlockValue()
-                waiting.visible = false
+                if let spec = block.command { Self.applyConfigText(spec, to: &waiting) } else { waiting.visible = false }
                 commandValues.append(waiting)
             } else {
                 commandSlot.append(-1)
@@ -191,7 +192,27 @@ public struct Renderer {
     public mutating func setCommandOutput(_ blockIndex: Int, _ output: UnsafeRawBufferPointer, exitStatus: Int32) {
         let slot = commandSlot[blockIndex]
         guard slot >= 0 else { return }
-        CommandBlockOutput.parse(output, exitStatus: exitStatus, into: &commandValues[slot])
+        let spec = blocks[blockIndex].command
+        CommandBlockOutput.parse(output, exitStatus: exitStatus, json: spec?.json ?? false, into: &commandValues[slot])
+        if let spec { Self.applyConfigText(spec, to: &commandValues[slot]) }
+        if !commandValues[slot].visible && (exitStatus == 126 || exitStatus == 127) {
+            setCommandProblem(blockIndex, exitStatus == 127 ? "command not found" : "command not executable")
+        }
+    }
+
+    /// The config's `full_text`, `short_text` and `color` where the output gave none, then
+    /// the `label` before the full text (i3blocks' order); hidden without any text.
+    static func applyConfigText(_ spec: CommandSpec, to v: inout BlockValue) {
+        if v.full.isEmpty { v.full.append(bytes: spec.fullText) }
+        if v.short.isEmpty { v.short.append(bytes: spec.shortText) }
+        if v.color.isEmpty { v.color.append(bytes: spec.color) }
+        v.visible = !v.full.isEmpty
+        v.pango = spec.pango
+        guard v.visible, !spec.label.isEmpty else { return }
+        var text = spec.label
+        text.append(contentsOf: v.full.bytes)
+        v.full.reset()
+        v.full.append(bytes: text)
     }
 
     /// Shows a problem of command block `blockIndex` itself (it could not start, it was killed

@@ -92,9 +92,8 @@ extension Bar {
         while let click = clicks.next(in: bytes, position: &position) {
             if click.wrappedBlock >= 0 {
                 commands.forward(click, renderer: renderer)
-            } else if click.block == .command {
-                _ = commands.click(name: click.name[...], instance: click.instance[...], button: click.button,
-                                   x: click.x, y: click.y, nowMs: nowMs(), renderer: &renderer)
+            } else if commands.click(click, nowMs: nowMs(), renderer: &renderer) || click.block == .command {
+                // A command block's (whatever its name: i3blocks' [time] is one), or no block's.
             } else {
                 switch renderer.click(click) {
                 case .none: break

@@ -49,7 +49,11 @@ struct CommandRunner {
         /// The exit status once reaped, while the pipe still has output to read.
         var exitStatus: Int32? = nil
         var killed = false
-        /// The environment of the next run (a click's BLOCK_* variables), C strings.
+        /// The block's keys as its command's environment (``CommandEnvironment``), C strings.
+        var baseEnvironment: [[CChar]] = []
+        /// What the last run printed, for the next run's environment.
+        var feedback: [[CChar]] = []
+        /// The environment of the next run (a click's fields), C strings.
         var clickEnvironment: [[CChar]] = []
         /// Something to show since the start: a run ended (or was killed), a persistent
         /// command printed a line, a wrapped program an array (`--once` waits for it).
@@ -74,26 +78,30 @@ struct CommandRunner {
             // A wrapped program's line is a whole array of blocks: room for one.
             let size = spec.wrapsI3bar ? I3barStream.maximumLineLength : CommandRunner.bufferSize
             var child = Child(blockIndex: i, spec: spec, command: c, buffer: .allocate(byteCount: size, alignment: 1))
+            child.baseEnvironment = CommandEnvironment.base(spec)
+            // A block that waits for a click or a signal has nothing to wait for at the start.
+            child.settled = !spec.runsAtStart
             // Pages untouched until a line comes: a buffer never written costs no memory.
             if spec.persist || spec.wrapsI3bar { child.pending = .allocate(byteCount: size, alignment: 1) }
             children.append(child)
         }
     }
 
-    /// Starts every command (the first run, or the persistent ones) at `nowMs`.
+    /// Starts every command that runs at the start (an interval, once, repeat, persist) at `nowMs`.
     mutating func startAll(nowMs: UInt64, renderer: inout Renderer) {
-        for i in children.indices { start(i, nowMs: nowMs, renderer: &renderer) }
+        for i in children.indices where children[i].spec.runsAtStart { start(i, nowMs: nowMs, renderer: &renderer) }
     }
 
     /// Starts child `i` unless it runs already.
     mutating func start(_ i: Int, nowMs: UInt64, renderer: inout Renderer) {
         guard children[i].pid == 0 else { return }
         var env: [UnsafeMutablePointer<CChar>?] = []
-        var storage = children[i].clickEnvironment
-        storage.append(environmentEntry("BLOCK_NAME=", children[i].spec.name))
-        storage.append(environmentEntry("BLOCK_INSTANCE=", children[i].spec.instance))
+        // After the bar's own environment, and the later of two entries wins in /bin/sh: the
+        // block's keys, what its last run printed, the click's fields (i3blocks' order).
+        var storage = children[i].baseEnvironment + children[i].feedback + children[i].clickEnvironment
         var fd: Int32 = -1, inputFD: Int32 = -1
-        let duplex = children[i].spec.wrapsI3bar
+        // A wrapped program takes click events on stdin, a persistent command its clicks.
+        let duplex = children[i].spec.wrapsI3bar || children[i].spec.persist
         let pid: Int32 = storage.withUnsafeMutableBufferPointer { all in
             for k in all.indices { env.append(all[k].withUnsafeMutableBufferPointer { $0.baseAddress }) }
             env.append(nil)
@@ -127,8 +135,12 @@ struct CommandRunner {
         if spec.persist {
             children[i].nextRunMs = nowMs + children[i].backOffMs
             children[i].backOffMs = min(children[i].backOffMs * 2, 60_000)
+        } else if spec.repeats {
+            // At once, but not more than ten times a second when the command fails at once.
+            children[i].nextRunMs = max(nowMs, children[i].startedMs + 100)
         } else if spec.intervalMs > 0 {
-            children[i].nextRunMs = nowMs + UInt64(spec.intervalMs)
+            // From the start of the run that ended (i3blocks): a 3-s command every 5 s, not 8.
+            children[i].nextRunMs = max(nowMs, children[i].startedMs + UInt64(spec.intervalMs))
         } else {
             children[i].nextRunMs = 0   // once: only a signal or a click runs it again
         }
@@ -139,7 +151,9 @@ struct CommandRunner {
         var next: UInt64? = nil
         for c in children {
             if c.pid == 0, c.nextRunMs != 0 { next = min(next ?? .max, c.nextRunMs) }
-            if c.pid != 0, !c.spec.persist, !c.killed { next = min(next ?? .max, c.startedMs + UInt64(c.spec.timeoutMs)) }
+            if c.pid != 0, !c.spec.persist, !c.killed, c.spec.timeoutMs > 0 {
+                next = min(next ?? .max, c.startedMs + UInt64(c.spec.timeoutMs))
+            }
         }
         return next
     }
@@ -150,7 +164,7 @@ struct CommandRunner {
         for i in children.indices {
             if children[i].pid == 0, children[i].nextRunMs != 0, children[i].nextRunMs <= nowMs {
                 start(i, nowMs: nowMs, renderer: &renderer)
-            } else if children[i].pid != 0, !children[i].spec.persist, !children[i].killed,
+            } else if children[i].pid != 0, !children[i].spec.persist, !children[i].killed, children[i].spec.timeoutMs > 0,
                       nowMs >= children[i].startedMs + UInt64(children[i].spec.timeoutMs) {
                 _ = cbarsys_kill_group(children[i].pid, SIGKILL)
                 children[i].killed = true
@@ -167,50 +181,25 @@ struct CommandRunner {
         for i in children.indices where children[i].spec.signal == offset { start(i, nowMs: nowMs, renderer: &renderer) }
     }
 
-    /// A click on the command block `name`/`instance`: runs its command with i3blocks' variables.
-    mutating func click(name: ArraySlice<UInt8>, instance: ArraySlice<UInt8>, button: Int, x: Int, y: Int,
-                        nowMs: UInt64, renderer: inout Renderer) -> Bool {
-        for i in children.indices where children[i].spec.name.elementsEqual(name) && children[i].spec.instance.elementsEqual(instance) {
-            children[i].clickEnvironment = [environmentEntry("BLOCK_BUTTON=", button), environmentEntry("BLOCK_X=", x),
-                                            environmentEntry("BLOCK_Y=", y)]
-            if !children[i].spec.persist { start(i, nowMs: nowMs, renderer: &renderer) }
+    /// A click on the command block named and instanced as `click` says: runs its command with
+    /// the click's fields, or, for a persistent one, writes the click to its stdin. False when
+    /// no command block has that name and instance.
+    mutating func click(_ click: ClickEvent, nowMs: UInt64, renderer: inout Renderer) -> Bool {
+        let name = click.blockName
+        for i in children.indices where !children[i].spec.wrapsI3bar && children[i].spec.name == name
+            && children[i].spec.instance == click.instance {
+            if children[i].spec.persist {
+                // Never blocks: a click the pipe has no room for is dropped.
+                guard children[i].inputFD >= 0 else { return true }
+                let line = CommandEnvironment.clickLine(click, children[i].spec)
+                _ = line.bytes.withUnsafeBytes { write(children[i].inputFD, $0.baseAddress, $0.count) }
+            } else {
+                children[i].clickEnvironment = CommandEnvironment.click(click)
+                start(i, nowMs: nowMs, renderer: &renderer)
+            }
             return true
         }
         return false
-    }
-
-    /// A click on a block of the program block `click.wrappedBlock` wraps: written to its stdin
-    /// as an i3bar click event when it asked for them, else its `click_signal` (i3status redraws
-    /// on SIGUSR1). Never blocks: a click the pipe has no room for is dropped.
-    mutating func forward(_ click: ClickEvent, renderer: Renderer) {
-        guard let i = children.firstIndex(where: { $0.blockIndex == click.wrappedBlock && $0.spec.wrapsI3bar }),
-              children[i].pid != 0, let stream = renderer.wrappedStream(click.wrappedBlock) else { return }
-        guard stream.clickEvents, children[i].inputFD >= 0 else {
-            if children[i].spec.refreshSignal != 0 { _ = cbarsys_kill(children[i].pid, children[i].spec.refreshSignal) }
-            return
-        }
-        // The program's own name and instance as it wrote them (ours went through escaping).
-        var name = click.name, instance = click.instance
-        if let k = stream.index(name: click.name[...], instance: click.instance[...]) {
-            name = stream.shown[k].name.bytes
-            instance = stream.shown[k].instance.bytes
-        }
-        var event = ByteWriter(capacity: 512)
-        event.append(children[i].clicksWritten == 0 ? "[\n" : ",")
-        event.append("{\"name\":\"")
-        appendJSONString(name, to: &event)
-        event.append("\",\"instance\":\"")
-        appendJSONString(instance, to: &event)
-        event.append("\",\"button\":")
-        event.appendDecimal(click.button)
-        event.append(",\"x\":")
-        event.appendDecimal(click.x)
-        event.append(",\"y\":")
-        event.appendDecimal(click.y)
-        event.append(",\"modifiers\":[]}\n")
-        // At most PIPE_BUF bytes: the write is whole or fails with EAGAIN, never half an event.
-        let written = event.bytes.withUnsafeBytes { write(children[i].inputFD, $0.baseAddress, $0.count) }
-        if written == event.count { children[i].clicksWritten += 1 }
     }
 
     /// Fills `fds` (from index `first`) with the pipes to poll; returns how many. A pipe whose
@@ -339,7 +328,9 @@ struct CommandRunner {
             renderer.setCommandProblem(c.blockIndex, status == 0 ? "ended, starting it again" : "failed, starting it again")
             if c.inputFD >= 0 { _ = close(c.inputFD); children[i].inputFD = -1 }
         } else if !c.killed && !c.spec.persist {
-            renderer.setCommandOutput(c.blockIndex, UnsafeRawBufferPointer(rebasing: c.buffer[0..<c.count]), exitStatus: status)
+            let output = UnsafeRawBufferPointer(rebasing: c.buffer[0..<c.count])
+            renderer.setCommandOutput(c.blockIndex, output, exitStatus: status)
+            children[i].feedback = CommandEnvironment.feedback(output, json: c.spec.json)
         } else if c.spec.persist && c.count > 0 {
             // A last line without its newline.
             renderer.setCommandOutput(c.blockIndex, UnsafeRawBufferPointer(rebasing: c.buffer[0..<c.count]), exitStatus: 0)
@@ -356,7 +347,9 @@ struct CommandRunner {
     /// The longest a first run may take: the longest timeout (persistent ones have none: 5 s).
     var firstRunLimitMs: UInt64 {
         var limit: UInt64 = 0
-        for c in children { limit = max(limit, c.spec.persist ? 5_000 : UInt64(c.spec.timeoutMs)) }
+        for c in children where c.spec.runsAtStart {
+            limit = max(limit, c.spec.persist || c.spec.timeoutMs == 0 ? 5_000 : UInt64(c.spec.timeoutMs))
+        }
         return limit
     }
 
@@ -377,22 +370,6 @@ struct CommandRunner {
             if children[i].pid != 0 { stopping.terminate(children[i].pid, nowMs: nowMs); children[i].pid = 0 }
             if children[i].fd >= 0 { _ = close(children[i].fd); children[i].fd = -1 }
             if children[i].inputFD >= 0 { _ = close(children[i].inputFD); children[i].inputFD = -1 }
-        }
-    }
-}
-
-/// `text` inside a JSON string, exactly: `"` and `\` escaped, control bytes as `\u00XX`,
-/// everything else as it is (a wrapped program gets back the bytes it gave).
-func appendJSONString(_ text: [UInt8], to out: inout ByteWriter) {
-    let hex: StaticString = "0123456789abcdef"
-    for b in text {
-        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-            out.append(UInt8(ascii: "\\")); out.append(b)
-        } else if b < 0x20 || b == 0x7F {
-            out.append("\\u00")
-            out.append(hex.utf8Start[Int(b >> 4)]); out.append(hex.utf8Start[Int(b & 15)])
-        } else {
-            out.append(b)
         }
     }
 }

@@ -23,6 +23,7 @@ final class ClickScannerTests: XCTestCase {
         for i in [0, 1] {
             var e = i == 0 ? left : right
             e.instance = Array("mem".utf8); e.x = 10; e.y = 5
+            if i == 0 { e.modifiers = Array(#"["Mod4"]"#.utf8) }
             if i == 0 { left = e } else { right = e }
         }
         XCTAssertEqual(clicks([stream]), [left, right], "the instance and position come along (which of two clocks)")
@@ -52,6 +53,7 @@ final class ClickScannerTests: XCTestCase {
         expected.instance = Array("Master".utf8)
         expected.x = 1210
         expected.y = 9
+        expected.relativeX = 20
         XCTAssertEqual(clicks([#",{"name":"volume","instance":"Master","button":3,"x":1210,"y":9,"relative_x":20}"# + "\n"]),
                        [expected])
         var bare = ClickEvent(block: .command, button: 1)
@@ -79,5 +81,19 @@ final class ClickScannerTests: XCTestCase {
     func testAHugeLineIsDroppedWholeAndTheNextLineStillParses() {
         let huge = #"{"name":"mem","button":1,"pad":""# + String(repeating: "x", count: 10_000) + "\"}\n"
         XCTAssertEqual(clicks([huge, #"{"name":"mem","button":3}"# + "\n"]), [ClickEvent(block: .mem, button: 3)])
+    }
+
+    func testAClickKeepsEveryFieldI3barSendsForTheCommand() throws {
+        let line = #",{"name":"time","button":1,"modifiers":["Shift","Mod1"],"x":1250,"y":710,"relative_x":12,"relative_y":8,"output_x":1250,"output_y":10,"width":90,"height":19}"#
+        let click = try XCTUnwrap(ClickScanner.parse(Array(line.utf8)[...]))
+        XCTAssertEqual(click.block, .time, "a built-in block's name")
+        XCTAssertEqual(click.blockName, Array("time".utf8), "kept: a command block may have that name")
+        XCTAssertEqual(click.instance, [], "none sent")
+        XCTAssertEqual([click.x, click.y, click.relativeX, click.relativeY, click.outputX, click.outputY, click.width, click.height],
+                       [1250, 710, 12, 8, 1250, 10, 90, 19])
+        XCTAssertEqual(String(decoding: click.modifiers, as: UTF8.self), #"["Shift","Mod1"]"#)
+        let swaybar = try XCTUnwrap(ClickScanner.parse(Array(#"{"name":"x","button":4}"#.utf8)[...]))
+        XCTAssertEqual([swaybar.relativeX, swaybar.width], [-1, -1], "not sent: not passed")
+        XCTAssertEqual(swaybar.modifiers, [])
     }
 }

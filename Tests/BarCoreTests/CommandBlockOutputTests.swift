@@ -3,12 +3,15 @@ import XCTest
 
 /// What a command block shows of its command's output: i3blocks' lines, or a JSON object.
 final class CommandBlockOutputTests: XCTestCase {
-    func parse(_ text: String, exit: Int32 = 0) -> BlockValue {
+    func parse(_ text: String, exit: Int32 = 0, json: Bool = false) -> BlockValue {
         var v = BlockValue()
         var bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { CommandBlockOutput.parse($0, exitStatus: exit, into: &v) }
+        bytes.withUnsafeBytes { CommandBlockOutput.parse($0, exitStatus: exit, json: json, into: &v) }
         return v
     }
+    /// With `format = "json"`.
+    func parseJSON(_ text: String) -> BlockValue { parse(text, json: true) }
+
     func parse(bytes: [UInt8], exit: Int32 = 0) -> BlockValue {
         var v = BlockValue()
         bytes.withUnsafeBytes { CommandBlockOutput.parse($0, exitStatus: exit, into: &v) }
@@ -27,10 +30,11 @@ final class CommandBlockOutputTests: XCTestCase {
         XCTAssertEqual(text(parse("no newline").full), "no newline")
     }
 
-    func testExit33IsUrgentAndOtherFailuresCritical() {
+    func testExit33IsUrgentAndAnotherFailureShowsWhatItPrinted() {
         XCTAssertTrue(parse("mail 3\n", exit: 33).urgent)
         XCTAssertEqual(parse("mail 3\n", exit: 33).level, .normal)
-        XCTAssertEqual(parse("oops\n", exit: 1).level, .critical)
+        XCTAssertEqual(parse("oops\n", exit: 1).level, .normal, "i3blocks 1.5 shows it as printed")
+        XCTAssertEqual(text(parse("oops\n", exit: 1).full), "oops")
         XCTAssertFalse(parse("", exit: 0).visible, "no output: nothing to show")
         XCTAssertFalse(parse("\n\n", exit: 0).visible)
     }
@@ -43,16 +47,18 @@ final class CommandBlockOutputTests: XCTestCase {
     }
 
     func testAJSONObjectLine() {
-        let v = parse(##"  {"full_text":"Caf\u00e9 \"x\"","short_text":"C","color":"#AABBCC","urgent":true,"n":12.5e3,"m":null,"b":false}"## + "\n")
+        XCTAssertEqual(text(parse(#"{"full_text":"plain"}"# + "\n").full), #"{"full_text":"plain"}"#,
+                       "without format = json a brace is text, as in i3blocks")
+        let v = parseJSON(##"  {"full_text":"Caf\u00e9 \"x\"","short_text":"C","color":"#AABBCC","urgent":true,"n":12.5e3,"m":null,"b":false}"## + "\n")
         XCTAssertEqual(text(v.full), "Café \"x\"")
         XCTAssertEqual(text(v.short), "C")
         XCTAssertEqual(text(v.color), "#AABBCC")
         XCTAssertTrue(v.urgent)
-        XCTAssertEqual(text(parse(#"{"full_text":"\ud83d\ude00 \ud800 x"}"#).full), "😀 \u{FFFD} x", "surrogate pairs; a lone half")
-        XCTAssertEqual(text(parse(##"{"full_text":"ok","color":"#zzz"}"##).color), "")
-        XCTAssertFalse(parse(#"{"short_text":"no full text"}"#).visible)
-        XCTAssertEqual(text(parse(#"{"full_text":"cut"#).full), "", "malformed: what was read stays, the rest is dropped")
-        XCTAssertEqual(text(parse(#"{"full_text":"a","junk":[1,2]}"#).full), "a")
+        XCTAssertEqual(text(parseJSON(#"{"full_text":"\ud83d\ude00 \ud800 x"}"#).full), "😀 \u{FFFD} x", "surrogate pairs; a lone half")
+        XCTAssertEqual(text(parseJSON(##"{"full_text":"ok","color":"#zzz"}"##).color), "")
+        XCTAssertFalse(parseJSON(#"{"short_text":"no full text"}"#).visible)
+        XCTAssertEqual(text(parseJSON(#"{"full_text":"cut"#).full), "", "malformed: what was read stays, the rest is dropped")
+        XCTAssertEqual(text(parseJSON(#"{"full_text":"a","junk":[1,2]}"#).full), "a")
     }
 
     func testHostileOutputIsBoundedAndCutOnACharacterBoundary() {

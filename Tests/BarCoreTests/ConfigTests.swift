@@ -38,10 +38,14 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(blocks[4].argument, Array("Europe/Paris".utf8))
         XCTAssertEqual(blocks[4].timeFormat, Array("%H:%M:%S".utf8))
         XCTAssertEqual(blocks[4].timeShortFormat, Array("%H:%M".utf8))
-        XCTAssertEqual(blocks[5].command, CommandSpec(command: Array("amixer get Master | tail -1".utf8), name: Array("volume".utf8),
-                                                      instance: Array("Master".utf8), intervalMs: 5000, signal: 10, timeoutMs: 2000))
+        var volume = CommandSpec(command: Array("amixer get Master | tail -1".utf8), name: Array("volume".utf8),
+                                 instance: Array("Master".utf8), intervalMs: 5000, signal: 10, timeoutMs: 2000)
+        volume.environment = try XCTUnwrap(blocks[5].command?.environment)
+        XCTAssertEqual(blocks[5].command, volume)
+        XCTAssertEqual(volume.environment.map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("name=") || $0.hasPrefix("interval=") },
+                       ["name=volume", "interval=5"], "each key is also the command's environment")
         XCTAssertEqual(blocks[6].command?.persist, true)
-        XCTAssertEqual(blocks[6].command?.instance, Array("journal".utf8), "the instance defaults to the name")
+        XCTAssertEqual(blocks[6].command?.instance, [], "no instance unless given (i3blocks)")
     }
 
     func testTheExampleFileIsTheBuiltInDefaults() throws {
@@ -87,12 +91,12 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(error("[[block]]\nblock = \"time\"\ntimezone = \"Mars/Base\"\n"), #"c.toml:3:12: no such time zone "Mars/Base" in /usr/share/zoneinfo"#)
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ninterval = 5\n"), #"c.toml:1:1: a command block needs command = "…""#)
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nsignal = 31\n"), "c.toml:4:10: out of range: 1 to 30")
-        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nname = \"cpu\"\n"),
-                       "c.toml:4:8: a command block's name must not be empty or a built-in block's")
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nname = \"\"\n"),
+                       "c.toml:4:8: a command block's name must not be empty")
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nformat = \"x\"\n"),
-                       #"c.toml:4:1: a command block's text is its command's output: no "format""#)
+                       #"c.toml:4:10: format is "json" (one JSON object per run) or "none" (lines)"#)
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\ninterval = \"sometimes\"\n"),
-                       #"c.toml:4:12: interval is seconds, "once" or "persist""#)
+                       #"c.toml:4:12: interval is seconds, "once", "repeat" or "persist""#)
         XCTAssertEqual(error("[[block]]\nblock = \"i3bar\"\n"), #"c.toml:1:1: an i3bar block needs command = "…""#)
         XCTAssertEqual(error("[[block]]\nblock = \"i3bar\"\ncommand = \"i3status\"\ninterval = 5\n"),
                        #"c.toml:4:1: unknown key "interval" in an i3bar block (command, name, click_signal)"#)

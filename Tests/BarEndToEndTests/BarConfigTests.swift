@@ -105,6 +105,7 @@ final class BarConfigTests: XCTestCase {
             block = "command"
             name = "signalled"
             command = "date +%N"
+            interval = "once"
             signal = 5
 
             [[block]]
@@ -136,6 +137,7 @@ final class BarConfigTests: XCTestCase {
             block = "command"
             name = "hang"
             command = "sleep 60"
+            interval = "once"
             timeout = 0.5
             """)
         let b = try bar()
@@ -233,6 +235,7 @@ extension BarConfigTests {
             block = "command"
             name = "hello"
             command = "echo 'hello <b>'"
+            interval = "once"
             """)
         let b = try bar(output: "waybar")
         XCTAssertTrue(b.waitFor { $0.last?.contains("hello &lt;b&gt;") == true }, "\(b.lines)")
@@ -264,6 +267,7 @@ extension BarConfigTests {
             block = "command"
             name = "hang"
             command = "sleep 30"
+            interval = "once"
             timeout = 0.5
             """)
         let started = Date()

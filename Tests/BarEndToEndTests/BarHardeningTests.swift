@@ -162,11 +162,14 @@ final class BarHardeningTests: XCTestCase {
             block = "command"
             name = "raw"
             command = "printf 'a\\000b\\033[31mc\\302\\233d\\n'"
+            interval = "once"
 
             [[block]]
             block = "command"
             name = "json"
             command = "printf '%s\\n' '{\"full_text\":\"x\\u0000y\\u001bz\"}'"
+            format = "json"
+            interval = "once"
 
             [[block]]
             block = "i3bar"
@@ -301,7 +304,7 @@ extension BarHardeningTests {
     // MARK: 5. A config file others could have written
 
     func testTheBarRefusesAConfigFileOthersCouldHaveWritten() throws {
-        try write("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"command\"\nname = \"c\"\ncommand = \"echo ran\"\n")
+        try write("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"command\"\nname = \"c\"\ncommand = \"echo ran\"\ninterval = \"once\"\n")
         XCTAssertEqual(chmod(config.path, 0o666), 0)
         let once = try BarProcess.run(["--once", "--runtime-dir", dir.path, "--config", config.path])
         XCTAssertEqual(once.stderr, "sysstats-bar: \(config.path): writable by group or others: refused (chmod go-w it)\n")

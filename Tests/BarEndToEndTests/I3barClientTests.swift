@@ -158,6 +158,7 @@ final class I3barClientTests: XCTestCase {
             name = "clickme"
             instance = "here"
             command = '[ -n "$BLOCK_BUTTON" ] && echo "$BLOCK_BUTTON $BLOCK_NAME $BLOCK_INSTANCE" > \(clicked); echo CLICK-ME-CLICK-ME-CLICK-ME'
+            interval = "once"
             """.write(to: config, atomically: true, encoding: .utf8)
         let display = 390 + Int(getpid() % 100)
         let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) --config \(config.path)",

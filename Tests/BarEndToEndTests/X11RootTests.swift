@@ -75,6 +75,7 @@ final class X11RootTests: XCTestCase {
             block = "command"
             name = "count"
             command = "echo x >> \(counter); echo runs $(wc -l < \(counter))"
+            interval = "once"
             signal = 3
             """.write(to: config, atomically: true, encoding: .utf8)
         let bar = try BarProcess(["--output", "x11-root", "--runtime-dir", dir.path, "--config", config.path], stdin: false)

@@ -7,7 +7,7 @@ import XCTest
 
 /// The command runner in-process: real `/bin/sh` children, driven by the test as the event
 /// loop drives them (poll their pipes, read, reap), the renderer's text read back.
-final class CommandRunnerTests: XCTestCase {
+class CommandRunnerHarness: XCTestCase {
     var runner: CommandRunner!
     var renderer: Renderer!
     var stopping = StoppingGroups()
@@ -63,6 +63,9 @@ final class CommandRunnerTests: XCTestCase {
         return condition()
     }
 
+}
+
+final class CommandRunnerTests: CommandRunnerHarness {
     func testAPersistentFloodKeepsTheNewestLineAndIsNotReadWhileItWaits() throws {
         try start("[[block]]\nblock = \"command\"\nname = \"flood\"\ncommand = \"seq 1 1000000000\"\npersist = true\n")
         XCTAssertTrue(turn(until: { runner.children[0].hasPending }), "a line waits")

@@ -85,13 +85,13 @@ public struct CommandSpec: Equatable, Sendable {
     /// i3bar's `name` and `instance` of the block, and `BLOCK_NAME`/`BLOCK_INSTANCE` for the command.
     public var name: [UInt8]
     public var instance: [UInt8]
-    /// Run every `intervalMs` (0: once at start, then only on a signal or a click).
+    /// Run every `intervalMs` from each start (0: no timer, see ``runsAtStart``).
     public var intervalMs: UInt32
     /// Run again on SIGRTMIN+`signal` (`pkill -RTMIN+n sysstats-bar`); nil: no signal.
     public var signal: Int32?
     /// A long-running command: every line it prints updates the block; restarted with back-off when it ends.
     public var persist: Bool
-    /// A run longer than this is killed (its whole process group), ms.
+    /// A run longer than this is killed (its whole process group), ms; 0: never (i3blocks).
     public var timeoutMs: UInt32
     /// `block = "i3bar"`: a long-running program speaking the i3bar protocol (i3status, i3blocks):
     /// its blocks take this block's place, clicks on them are forwarded to it.
@@ -99,8 +99,27 @@ public struct CommandSpec: Equatable, Sendable {
     /// For a wrapped program that did not ask for click events: the signal a click on its
     /// blocks sends it (i3status redraws on SIGUSR1); 0: none.
     public var refreshSignal: Int32 = 0
+    /// Runs when the bar starts (an interval, `once`, `repeat`, `persist`); false: only on a
+    /// click or its signal (i3blocks' block without an interval, or `interval = 0`).
+    public var runsAtStart = true
+    /// `interval = "repeat"`: runs again as soon as a run ends.
+    public var repeats = false
+    /// `format = "json"`: each run (a persistent command's each line) prints one JSON object.
+    public var json = false
+    /// `label`: put before the full text.
+    public var label: [UInt8] = []
+    /// `markup = "pango"`: the command writes Pango markup, passed through for this block.
+    public var pango = false
+    /// The config's `full_text`, `short_text` and `color`: shown where the output gives none.
+    public var fullText: [UInt8] = [], shortText: [UInt8] = [], color: [UInt8] = []
+    /// The other i3bar members the config gives (`"background":"#101010"`, JSON already
+    /// checked), written to i3bar after the block's own.
+    public var members: [[UInt8]] = []
+    /// Every key of the block as `KEY=value`: the command's environment (i3blocks 1.5 passes a
+    /// section's keys to its command, `LABEL`, `WARN_PERCENT`, …).
+    public var environment: [[UInt8]] = []
     public init(command: [UInt8], name: [UInt8] = Array("command".utf8), instance: [UInt8] = [], intervalMs: UInt32 = 0,
-                signal: Int32? = nil, persist: Bool = false, timeoutMs: UInt32 = 10_000) {
+                signal: Int32? = nil, persist: Bool = false, timeoutMs: UInt32 = 0) {
         self.command = command; self.name = name; self.instance = instance; self.intervalMs = intervalMs
         self.signal = signal; self.persist = persist; self.timeoutMs = timeoutMs
     }
@@ -134,6 +153,8 @@ public struct BlockValue {
     /// The block's own state for waybar's `alt` (battery: `charging`, `discharging`, …); nil:
     /// the level's word.
     public var alt: StaticString? = nil
+    /// The text is Pango markup the outputs pass through (a command block's `markup = "pango"`).
+    public var pango = false
 
     public init() {}
 
@@ -141,6 +162,7 @@ public struct BlockValue {
         full.reset(); short.reset(); level = .normal; urgent = false; percentage = nil; visible = true; color.reset()
         minWidth.reset()
         alt = nil
+        pango = false
     }
 }
 

@@ -31,10 +31,13 @@ struct I3barOutput {
         if !first { line.append(UInt8(ascii: ",")) }
         line.append("{\"name\":\"")
         if let command = block.command {
-            // A command block: its own name and instance, as i3blocks names them (clicks come back with them).
+            // A command block: its own name and instance, as i3blocks names them (clicks come
+            // back with them); no instance when it has none, as i3blocks.
             line.append(escaped: command.name, .json)
-            line.append("\",\"instance\":\"")
-            line.append(escaped: command.instance, .json)
+            if !command.instance.isEmpty {
+                line.append("\",\"instance\":\"")
+                line.append(escaped: command.instance, .json)
+            }
         } else {
             line.append(block.kind.name)
             line.append("\",\"instance\":\"")
@@ -61,6 +64,13 @@ struct I3barOutput {
             line.append(",\"min_width\":\"")
             line.append(escaped: v.minWidth.bytes, .json)
             line.append(UInt8(ascii: "\""))
+        }
+        // A command block's i3bar keys from the config file (checked JSON), after its own.
+        if let members = block.command?.members {
+            for member in members where !(v.urgent && member.starts(with: "\"urgent\"".utf8)) {
+                line.append(UInt8(ascii: ","))
+                line.append(bytes: member)
+            }
         }
         line.append(UInt8(ascii: "}"))
     }

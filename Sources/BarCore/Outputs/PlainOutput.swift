@@ -10,7 +10,8 @@ struct PlainOutput {
 
     func block(_ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
         if !first { line.append(escaped: separator, escaping) }
-        line.append(escaped: v.full.bytes, escaping)
+        // A block whose text is Pango markup (`markup = "pango"`) passes it to a Pango output as it is.
+        line.append(escaped: v.full.bytes, v.pango && escaping == .pango ? .plain : escaping)
     }
 
     func end(_ line: inout ByteWriter) {

@@ -30,7 +30,8 @@ struct WaybarOutput {
     mutating func block(_ v: BlockValue, first: Bool, _ line: inout ByteWriter) {
         if first { firstAlt = v.alt }
         if !first { line.append(escaped: separator, .pangoJSON); tooltip.append("\\n") }
-        line.append(escaped: v.full.bytes, .pangoJSON)
+        // A block whose text is Pango markup (`markup = "pango"`) keeps it; JSON escaping stays.
+        line.append(escaped: v.full.bytes, v.pango ? .json : .pangoJSON)
         tooltip.append(escaped: v.full.bytes, .pangoJSON)
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+
+/// The same blocklets under Debian's i3blocks (1.4) and under sysstats-bar, block by block,
+/// where i3blocks 1.4 and 1.5 agree (issue 30): the plain output's three lines, no instance
+/// unless given, the section's colour and i3bar keys, exit 33, a static full_text. Where
+/// they differ (1.5 passes every key as a variable, shows a failed run's output, puts a label
+/// before the text without 1.4's space) the in-process I3blocksCompatibilityTests pin 1.5's.
+final class I3blocksSideBySideTests: XCTestCase {
+    /// The blocklets, as an i3blocks config and as config.toml.
+    static let i3blocksConfig = """
+        [plain]
+        command=echo "[$BLOCK_INSTANCE]"; echo short; echo "#00FF00"
+        interval=once
+
+        [disk]
+        instance=/home
+        command=echo "i=$BLOCK_INSTANCE"
+        interval=once
+        color=#FF0000
+        min_width=100
+        separator=false
+
+        [urgent]
+        command=echo bad; exit 33
+        interval=once
+
+        [time]
+        full_text=click me
+        command=echo clicked
+
+        """
+
+    static let toml = """
+        [[block]]
+        block = "command"
+        name = "plain"
+        command = 'echo "[$BLOCK_INSTANCE]"; echo short; echo "#00FF00"'
+        interval = "once"
+
+        [[block]]
+        block = "command"
+        name = "disk"
+        instance = "/home"
+        command = 'echo "i=$BLOCK_INSTANCE"'
+        interval = "once"
+        color = "#FF0000"
+        min_width = 100
+        separator = false
+
+        [[block]]
+        block = "command"
+        name = "urgent"
+        command = "echo bad; exit 33"
+        interval = "once"
+
+        [[block]]
+        block = "command"
+        name = "time"
+        full_text = "click me"
+        command = "echo clicked"
+
+        """
+
+    /// i3blocks' blocks once every block has run: the last array it printed within 2 s,
+    /// without Debian 1.4's empty leading block and its `"":""` members.
+    func i3blocksBlocks(_ dir: URL) throws -> [[String: NSObject]] {
+        let config = dir.appendingPathComponent("i3blocks.conf")
+        try Self.i3blocksConfig.write(to: config, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/i3blocks")
+        p.arguments = ["-c", config.path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = Pipe()
+        try p.run()
+        usleep(2_000_000)
+        p.terminate()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let last = try XCTUnwrap(text.split(separator: "\n").last { $0.hasPrefix(",[") }, text)
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.dropFirst().utf8)) as? [[String: NSObject]])
+        return array.filter { $0["name"] != nil }.map { $0.filter { !$0.key.isEmpty } }
+    }
+
+    func testTheSameBlockletsGiveTheSameBlocksAsUnderI3blocks() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/i3blocks") else {
+            throw XCTSkip("i3blocks is not installed (install/deps.sh installs it)")
+        }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let expected = try i3blocksBlocks(dir.url)
+        XCTAssertEqual(expected.count, 4, "\(expected)")
+        let config = dir.url.appendingPathComponent("config.toml")
+        try Self.toml.write(to: config, atomically: true, encoding: .utf8)
+        let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
+        XCTAssertEqual(once.status, 0, once.stderr)
+        let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout)
+        XCTAssertEqual(ours.count, expected.count, "\(ours)")
+        for (mine, theirs) in zip(ours, expected) {
+            XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")")
+        }
+    }
+}
