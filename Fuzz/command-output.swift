@@ -3,12 +3,13 @@
 // text output with that block beside a built-in one.
 //
 // Input: the first byte picks the exit status (0, 33, 1, or the byte itself) and whether
-// the command is persistent (one line) or not; the rest is the output.
+// the output is lines or `format = "json"` (bit 2); the rest is the output.
 // Properties:
 // - no trap; the full and short texts are at most 1 KiB each, well-formed UTF-8 whenever
 //   the input was, never ending in half a character cut by the bound;
 // - the colour is empty or `#` and 6 or 8 hex digits;
-// - exit 33 sets urgent, another non-zero status critical; an empty full text hides the block;
+// - exit 33 sets urgent; another status shows the output as printed, never critical (i3blocks
+//   1.5); an empty full text hides the block;
 // - i3bar (once and streaming), waybar and the plain outputs stay one well-formed line
 //   each (strict JSON, Pango markup, no raw control bytes), with no injected block;
 // - tmux's line has every `#` doubled, lemonbar's every `%`, polybar's no `%{`.
@@ -24,7 +25,8 @@ public func fuzzCommandOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let printed = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
 
     var value = BlockValue()
-    CommandBlockOutput.parse(printed, exitStatus: status, into: &value)
+    let json = mode & 4 != 0
+    CommandBlockOutput.parse(printed, exitStatus: status, json: json, into: &value)
     expect(value.full.count <= CommandBlockOutput.maximumLineLength, "full text of \(value.full.count) bytes")
     expect(value.short.count <= CommandBlockOutput.maximumLineLength, "short text of \(value.short.count) bytes")
     let color = value.color.bytes
@@ -32,12 +34,14 @@ public func fuzzCommandOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         && color.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }),
         "colour \(printable(color))", color)
     if status == 33 { expect(value.urgent, "exit 33 is not urgent") }
-    if status != 0 && status != 33 { expect(value.level == .critical, "a failure is not critical") }
+    expect(value.level == .normal, "a command's own output is never a level of ours")
     expect(value.visible == !value.full.isEmpty, "visible with an empty text, or hidden with one")
 
     // Through every text output, beside a built-in block.
     var command = BarBlock(.command)
-    command.command = CommandSpec(command: Array("x".utf8), name: Array("evil".utf8), instance: Array("evil".utf8))
+    var spec = CommandSpec(command: Array("x".utf8), name: Array("evil".utf8), instance: Array("evil".utf8))
+    spec.json = json
+    command.command = spec
     let blocks = [BarBlock(.uptime), command]
     var snapshot = Snapshot()
     snapshot.timestampMs = 1_000
