@@ -157,12 +157,7 @@ extension BarConfig {
     /// refused: it could reach no command.
     static func environmentEntry(_ entry: TOMLValue) throws(ConfigError) -> [UInt8] {
         let key = entry.key
-        var nameOK = !key.isEmpty && key.count <= 64
-        for (i, b) in key.enumerated() {
-            let letter = (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == UInt8(ascii: "_")
-            if !(letter || (i > 0 && b >= 48 && b <= 57)) { nameOK = false }
-        }
-        guard nameOK else {
+        guard CommandSpec.isEnvironmentName(key) else {
             throw ConfigError(entry, atKey: true, "unknown key ", key, " (a command block's other keys are its command's environment: letters, digits, _)")
         }
         var out = Array(key)

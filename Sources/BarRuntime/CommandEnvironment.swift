@@ -47,7 +47,7 @@ enum CommandEnvironment {
             var start = 0
             while start < output.count && (output[start] == 0x20 || output[start] == 0x09 || output[start] == 0x0A) { start += 1 }
             CommandBlockOutput.forEachMember(UnsafeRawBufferPointer(rebasing: output[start...])) { key, value, _ in
-                guard isVariableName(key), out.count < 64 else { return }
+                guard CommandSpec.isEnvironmentName(key), out.count < 64 else { return }
                 var entry = Array(key)
                 entry.append(UInt8(ascii: "="))
                 entry.append(contentsOf: value)
@@ -86,15 +86,6 @@ enum CommandEnvironment {
         if !click.modifiers.isEmpty { line.append(",\"modifiers\":"); line.append(bytes: click.modifiers) }
         line.append("}\n")
         return line
-    }
-
-    static func isVariableName(_ key: ArraySlice<UInt8>) -> Bool {
-        guard !key.isEmpty, key.count <= 64 else { return false }
-        for (i, b) in key.enumerated() {
-            let letter = (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == UInt8(ascii: "_")
-            if !(letter || (i > 0 && b >= 48 && b <= 57)) { return false }
-        }
-        return true
     }
 
     static func cString(_ bytes: [UInt8]) -> [CChar] {

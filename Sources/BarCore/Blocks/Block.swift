@@ -118,6 +118,17 @@ public struct CommandSpec: Equatable, Sendable {
     /// Every key of the block as `KEY=value`: the command's environment (i3blocks 1.5 passes a
     /// section's keys to its command, `LABEL`, `WARN_PERCENT`, …).
     public var environment: [[UInt8]] = []
+    /// True when `key` can name an environment variable the shell passes on: letters, digits
+    /// and `_`, not starting with a digit, at most 64 bytes.
+    public static func isEnvironmentName(_ key: ArraySlice<UInt8>) -> Bool {
+        guard !key.isEmpty, key.count <= 64 else { return false }
+        for (i, b) in key.enumerated() {
+            let letter = (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == UInt8(ascii: "_")
+            if !(letter || (i > 0 && b >= 48 && b <= 57)) { return false }
+        }
+        return true
+    }
+
     public init(command: [UInt8], name: [UInt8] = Array("command".utf8), instance: [UInt8] = [], intervalMs: UInt32 = 0,
                 signal: Int32? = nil, persist: Bool = false, timeoutMs: UInt32 = 0) {
         self.command = command; self.name = name; self.instance = instance; self.intervalMs = intervalMs
