@@ -69,6 +69,12 @@ public struct Renderer {
         if output == .waybar { parts.insert(.top) }
         return parts
     }
+    /// What this line asks of the sampler: ``partsShown`` and what its blocks name.
+    public var request: RendererRequest {
+        var request = BlockKind.request(of: blocks)
+        request.parts = partsShown
+        return request
+    }
     /// The mem block's current form (clicks change it).
     public var memForm: MemForm = .usedTotal
     /// `--format` per block (parsed once); blocks without one use their built-in text.

@@ -67,13 +67,16 @@ extension Bar {
         return .refused
     }
 
-    /// Tells the sampler which parts this bar shows (`wants/<pid>` in the runtime dir, removed
-    /// at exit): parts no running renderer shows are measured less often. A one-shot run
-    /// does not (it reads one snapshot); a picture shows every part. Best effort: without
-    /// the file the sampler measures everything every interval.
+    /// Tells the sampler which parts this bar shows and the mounts, sensors and interfaces
+    /// its blocks name (`wants/<pid>` in the runtime dir, removed at exit): parts no running
+    /// renderer shows are measured less often, the names are measured besides the sampler's
+    /// own. A one-shot run does not (it reads one snapshot); a picture shows every part.
+    /// Best effort: without the file the sampler measures everything every interval.
     func registerWants() {
         if options.once { return }
-        let text = partsShown.wantsFileText
+        var request = renderer.request
+        request.parts = partsShown
+        let text = request.wantsFileText
         _ = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { dir in
                 text.withUnsafeBufferPointer { cbarsys_register_wants(dir, $0.baseAddress, Int32($0.count)) }

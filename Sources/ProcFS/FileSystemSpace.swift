@@ -31,6 +31,8 @@ public final class FileSystemSpace {
     private let cPath: [CChar]
     /// The last successful reading.
     public private(set) var reading = FileSystemUsage()
+    /// Whether the last update failed because nothing is at the path (ENOENT, ENOTDIR).
+    public private(set) var isMissing = false
 
     public init(path: String) {
         self.path = path
@@ -45,6 +47,7 @@ public final class FileSystemSpace {
             guard let base = p.baseAddress, strlen(base) + 1 == p.count else { return -1 }
             return statvfs(base, &info)
         }
+        isMissing = result != 0 && (errno == ENOENT || errno == ENOTDIR)
         guard result == 0 else { return nil }
         // Some file systems leave the fragment size 0; df then uses the block size.
         let frsize = info.f_frsize != 0 ? UInt64(info.f_frsize) : UInt64(info.f_bsize)

@@ -21,6 +21,8 @@ public final class TemperatureSensors {
 
     public let sysRoot: String
     private let names: [String]
+    /// Whether the CPU package's sensor is chosen besides the names (always when there are none).
+    private let includesCPUPackage: Bool
     /// Every temperature file the last discovery found: hwmon inputs, then thermal zones.
     public private(set) var discovered: [TemperatureSensor] = []
     /// The chosen sensors, at most ``maximumSensors``; updates read these.
@@ -33,10 +35,11 @@ public final class TemperatureSensors {
     private var scratch = TemperatureReadings()
 
     /// Discovers the sensors under `sysRoot` and chooses those `names` pick (the CPU
-    /// package sensor when empty; at most eight names are used). Never fails: with
-    /// nothing found, updates return nil.
-    public init(sysRoot: String = "/sys", names: [String] = []) {
+    /// package sensor when empty, or first when `includingCPUPackage`; at most eight
+    /// sensors are used). Never fails: with nothing found, updates return nil.
+    public init(sysRoot: String = "/sys", names: [String] = [], includingCPUPackage: Bool = false) {
         self.sysRoot = sysRoot
+        includesCPUPackage = includingCPUPackage || names.isEmpty
         var kept: [String] = []
         for i in 0..<min(names.count, Self.maximumSensors) { kept.append(names[i]) }
         self.names = kept
@@ -49,17 +52,18 @@ public final class TemperatureSensors {
         discovered.append(contentsOf: Hwmon.thermalZones(sysRoot: sysRoot))
         sensors.removeAll(keepingCapacity: true)
         unresolvedNames.removeAll()
-        if names.isEmpty {
-            if let i = Self.cpuPackageIndex(in: discovered) { sensors.append(discovered[i]) }
-        } else {
-            for n in 0..<names.count {
-                if let i = Self.resolve(names[n], in: discovered) {
-                    sensors.append(discovered[i])
-                } else {
-                    unresolvedNames.append(names[n])
-                }
+        var chosen: [Int] = []
+        let package = includesCPUPackage ? Self.cpuPackageIndex(in: discovered) : nil
+        if let package { chosen.append(package) }
+        for n in 0..<names.count {
+            if let i = Self.resolve(names[n], in: discovered) {
+                // The package's sensor chosen by default is not listed twice when named too.
+                if i != package || names.isEmpty { chosen.append(i) }
+            } else {
+                unresolvedNames.append(names[n])
             }
         }
+        for i in chosen.prefix(Self.maximumSensors) { sensors.append(discovered[i]) }
         files.removeAll()
         for i in 0..<sensors.count { files.append(ProcFile(sensors[i].inputPath)) }
     }

@@ -9,7 +9,8 @@ import CSamplerSys
 nonisolated(unsafe) private var inotifySignals: sig_atomic_t = 0
 
 /// The sampler's sleep between samples, with the kernel watching (inotify) what it would
-/// otherwise `stat` every sample: the bookmark rules cache (in its folder), the renderers'
+/// otherwise `stat` every sample: the bookmark rules cache and the config file (each in
+/// its folder), the renderers'
 /// `wants` folder, the runtime directory itself (removed or renamed) and the two snapshot
 /// files (unlinked or renamed over). The inotify descriptor signals (SIGIO) when events
 /// come: the signal ends the sleep early, the events are read and marked, and the loop
@@ -18,7 +19,8 @@ nonisolated(unsafe) private var inotifySignals: sig_atomic_t = 0
 /// (docs/performance-history.md); a change costs one early wake-up. Where the descriptor cannot
 /// signal, the sleep waits in `ppoll` as before.
 ///
-/// While the rules' folder does not exist yet (no history written, no bookmark made), its
+/// While a watched file's folder does not exist yet (no history written, no bookmark made,
+/// no config file), its
 /// nearest existing ancestor is watched for what is created in it, and the folder's watch
 /// is tried again after each such event (and only then: the ancestor's watch stands in
 /// for it). Without any watch (inotify refused) the watcher concerned looks every sample,
@@ -27,21 +29,16 @@ final class ChangeWatch {
     static let retryNs: UInt64 = 30_000_000_000
 
     private let inotify: Int32
-    /// The rules cache's folder and file name; nil without a rules path.
-    private let rulesFolder: [CChar]?
-    private let rulesName: [UInt8]
-    private var rulesWatch: Int32 = -1
-    /// While the rules' folder is missing: a watch on its nearest existing ancestor.
-    private var ancestorWatch: Int32 = -1
-    /// Set by an event on the ancestor: the folder's watch is tried again at once.
-    private var retryNow = false
+    /// The files watched in their folders: the rules cache, and the config file (for the
+    /// `[sampler]` table); nil where there is no such path.
+    private var rules: WatchedFile?
+    private var config: WatchedFile?
     private var wantsWatch: Int32 = -1
     private var runtimeWatch: Int32 = -1
     /// The runtime directory's descriptor the watch was added for.
     private var runtimeDirectory: Int32 = -1
     /// The wants folder's descriptor the watch was added for.
     private var wantsFolder: Int32 = -1
-    private var lastRetryNs: UInt64 = 0
     /// The snapshot files' watches and the writer's descriptors they were added for.
     private var snapshotWatches: (Int32, Int32) = (-1, -1)
     private var snapshotFiles: (Int32, Int32) = (-1, -1)
@@ -52,36 +49,14 @@ final class ChangeWatch {
     private let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
 
     /// Set by an event; cleared by the one who looked.
-    private(set) var rulesChanged = true
     private(set) var wantsChanged = true
     private(set) var runtimeMoved = true
     private(set) var snapshotFilesChanged = true
 
-    init(rulesPath: String?) {
+    init(rulesPath: String?, configPath: String? = nil) {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if let rulesPath {
-            // Plain loops over bytes: String's splitting and interpolation, and the generic
-            // slice and map code, would bring their code pages into the sampler's resident
-            // memory (docs/performance-history.md, "Start-up paths as bytes").
-            let path = cPath(rulesPath)
-            var end = path.count - 1   // its NUL
-            var slash = end
-            while slash > 0 && path[slash - 1] != 0x2F { slash -= 1 }
-            var name: [UInt8] = []
-            var i = slash
-            while i < end { name.append(UInt8(bitPattern: path[i])); i += 1 }
-            end = slash > 1 ? slash - 1 : slash   // without the slash, unless it is the root
-            var folder: [CChar] = []
-            i = 0
-            while i < end { folder.append(path[i]); i += 1 }
-            if folder.isEmpty { folder.append(0x2E) }
-            folder.append(0)
-            rulesFolder = folder
-            rulesName = name
-        } else {
-            rulesFolder = nil
-            rulesName = []
-        }
+        rules = rulesPath.map { WatchedFile(path: $0) }
+        config = configPath.map { WatchedFile(path: $0) }
         if inotify >= 0 {
             signalled = csamplersys_signal_when_readable(inotify, { _ in inotifySignals &+= 1 }) == 0
         }
@@ -96,8 +71,15 @@ final class ChangeWatch {
     /// folder, or there is no watch on it.
     func takeRulesChange() -> Bool {
         takeSignalledEvents()
-        defer { rulesChanged = false }
-        return rulesChanged || (rulesWatch < 0 && ancestorWatch < 0)
+        return rules?.take(withoutWatch: true) ?? true
+    }
+
+    /// Whether the config file may have changed since the last call: something changed in
+    /// its folder (once at first, for what happened before the watch). Without a watch,
+    /// false: SIGHUP is the way then, not a read of the file every sample.
+    func takeConfigChange() -> Bool {
+        takeSignalledEvents()
+        return config?.take(withoutWatch: false) ?? false
     }
 
     /// Whether the wants folder `folder` (a descriptor ``RendererWants`` holds) must be looked at.
@@ -116,7 +98,7 @@ final class ChangeWatch {
             if runtimeWatch >= 0 { _ = inotify_rm_watch(inotify, runtimeWatch) }
             runtimeDirectory = directory
             runtimeWatch = watch(descriptor: directory, UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR))
-            if runtimeWatch >= 0 && runtimeWatch == ancestorWatch { ancestorWatch = -1 }   // the same directory
+            forgetAncestor(runtimeWatch)   // the same directory
             runtimeMoved = true
         }
         defer { runtimeMoved = false }
@@ -160,6 +142,9 @@ final class ChangeWatch {
         }
     }
 
+    /// Whether a watched file's folder appeared on its way: its watch is tried again at once.
+    private var retryNow: Bool { rules?.retryNow == true || config?.retryNow == true }
+
     /// Reads the events the descriptor signalled since the last read (none: no call).
     private func takeSignalledEvents() {
         guard signalled, inotifySignals != seenSignals else { return }
@@ -169,40 +154,56 @@ final class ChangeWatch {
     }
 
     private func retryWatches(nowNs: UInt64) {
-        guard let rulesFolder, rulesWatch < 0, inotify >= 0,
-              retryNow || lastRetryNs == 0 || (ancestorWatch < 0 && nowNs &- lastRetryNs >= ChangeWatch.retryNs) else { return }
-        retryNow = false
-        lastRetryNs = max(nowNs, 1)
+        if rules != nil { retry(&rules!, other: config, nowNs: nowNs) }
+        if config != nil { retry(&config!, other: rules, nowNs: nowNs) }
+    }
+
+    private func retry(_ file: inout WatchedFile, other: WatchedFile?, nowNs: UInt64) {
+        guard file.watch < 0, inotify >= 0,
+              file.retryNow || file.lastRetryNs == 0 || (file.ancestorWatch < 0 && nowNs &- file.lastRetryNs >= ChangeWatch.retryNs) else { return }
+        file.retryNow = false
+        file.lastRetryNs = max(nowNs, 1)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
-        rulesChanged = true   // whatever happened before the watch
+        file.changed = true   // whatever happened before the watch
         // A folder on the way made between two of these calls sends the watch on its parent
         // no event: look again until the watches stand still (a few levels at most).
         var lastAncestorEnd = -1
         for _ in 0..<8 {
-            rulesWatch = rulesFolder.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
-            let missing = rulesWatch < 0 && (errno == ENOENT || errno == ENOTDIR)
-            dropAncestorWatch()
+            file.watch = file.folder.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+            let missing = file.watch < 0 && (errno == ENOENT || errno == ENOTDIR)
+            dropAncestorWatch(&file, other: other)
             guard missing else { return }
-            let end = watchAncestor(of: rulesFolder)
+            let end = watchAncestor(of: file.folder, into: &file)
             if end < 0 || end == lastAncestorEnd { return }
             lastAncestorEnd = end
         }
     }
 
-    /// Removes the ancestor's watch, unless inotify gave it the runtime directory's or the
-    /// wants folder's (the same directory: one watch), which must stay.
-    private func dropAncestorWatch() {
-        guard ancestorWatch >= 0 else { return }
-        if ancestorWatch != runtimeWatch && ancestorWatch != wantsWatch { _ = inotify_rm_watch(inotify, ancestorWatch) }
-        ancestorWatch = -1
+    /// Removes a file's ancestor watch, unless inotify gave the same watch to another use
+    /// (the runtime directory, the wants folder, the other file's folder or ancestor: one
+    /// watch per directory), which must stay.
+    private func dropAncestorWatch(_ file: inout WatchedFile, other: WatchedFile?) {
+        let a = file.ancestorWatch
+        guard a >= 0 else { return }
+        file.ancestorWatch = -1
+        if a == runtimeWatch || a == wantsWatch || a == file.watch { return }
+        if let other, a == other.watch || a == other.ancestorWatch { return }
+        _ = inotify_rm_watch(inotify, a)
+    }
+
+    /// A watch just added for another use is no file's ancestor watch any more.
+    private func forgetAncestor(_ wd: Int32) {
+        guard wd >= 0 else { return }
+        if rules?.ancestorWatch == wd { rules!.ancestorWatch = -1 }
+        if config?.ancestorWatch == wd { config!.ancestorWatch = -1 }
     }
 
     /// Watches the nearest existing folder above `folder` (NUL-terminated) for entries made
-    /// in it: one of them may be the next folder on the way to the rules. Returns the length
+    /// in it: one of them may be the next folder on the way to the file. Returns the length
     /// of the path watched, or -1 (none: the runtime directory or the wants folder itself,
     /// whose watches report other events, or nothing found).
-    private func watchAncestor(of folder: [CChar]) -> Int {
+    private func watchAncestor(of folder: [CChar], into file: inout WatchedFile) -> Int {
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
         var path = folder
         var end = path.count - 1   // its NUL
@@ -213,8 +214,8 @@ final class ChangeWatch {
                 path[end] = 0
             }
             if isWatchedDirectory(path) { return -1 }
-            ancestorWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
-            if ancestorWatch >= 0 { return end }
+            file.ancestorWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
+            if file.ancestorWatch >= 0 { return end }
             if (errno != ENOENT && errno != ENOTDIR) || path[0] == 0x2E || end <= 1 { return -1 }
         }
         return -1
@@ -242,7 +243,7 @@ final class ChangeWatch {
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
         wantsWatch = watch(descriptor: folder, mask)
-        if wantsWatch >= 0 && wantsWatch == ancestorWatch { ancestorWatch = -1 }   // the same directory
+        forgetAncestor(wantsWatch)   // the same directory
     }
 
     private func watchSnapshotFiles(_ a: Int32, _ b: Int32) {
@@ -284,22 +285,14 @@ final class ChangeWatch {
                 let length = Int(events.load(fromByteOffset: offset + 12, as: UInt32.self))
                 guard offset + 16 + length <= n else { break }
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    rulesChanged = true
+                    rules?.changed = true
+                    config?.changed = true
                     wantsChanged = true
                     runtimeMoved = true
                     snapshotFilesChanged = true
                 }
-                if wd == rulesWatch {
-                    if mask & UInt32(IN_IGNORED) != 0 { rulesWatch = -1 }
-                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 || names(offset + 16, length) {
-                        rulesChanged = true
-                    }
-                }
-                if wd == ancestorWatch {
-                    if mask & UInt32(IN_IGNORED) != 0 { ancestorWatch = -1 }
-                    rulesChanged = true
-                    retryNow = true
-                }
+                if rules != nil { rules!.note(wd: wd, mask: mask, names: names(rules!.name, offset + 16, length)) }
+                if config != nil { config!.note(wd: wd, mask: mask, names: names(config!.name, offset + 16, length)) }
                 if wd == runtimeWatch {
                     if mask & UInt32(IN_IGNORED) != 0 { runtimeWatch = -1 }
                     runtimeMoved = true
@@ -319,10 +312,67 @@ final class ChangeWatch {
         }
     }
 
-    /// Whether the event's name (NUL-padded) is the rules cache's.
-    private func names(_ offset: Int, _ length: Int) -> Bool {
-        guard length >= rulesName.count else { return false }
-        for i in 0..<rulesName.count where events[offset + i] != rulesName[i] { return false }
-        return length == rulesName.count || events[offset + rulesName.count] == 0
+    /// Whether the event's name (NUL-padded) is `name`.
+    private func names(_ name: [UInt8], _ offset: Int, _ length: Int) -> Bool {
+        guard length >= name.count else { return false }
+        for i in 0..<name.count where events[offset + i] != name[i] { return false }
+        return length == name.count || events[offset + name.count] == 0
+    }
+}
+
+/// One file watched through its folder (its own events say nothing once it is replaced by
+/// a rename), or while the folder is missing, through the nearest existing ancestor.
+struct WatchedFile {
+    /// The folder (NUL-terminated) and the file's name in it.
+    let folder: [CChar]
+    let name: [UInt8]
+    var watch: Int32 = -1
+    /// While the folder does not exist: a watch on its nearest existing ancestor.
+    var ancestorWatch: Int32 = -1
+    /// Set by an event on the ancestor: the folder's watch is tried again at once.
+    var retryNow = false
+    var lastRetryNs: UInt64 = 0
+    /// Set by an event; cleared by ``take()``.
+    var changed = true
+
+    init(path: String) {
+        // Plain loops over bytes: String's splitting and interpolation, and the generic
+        // slice and map code, would bring their code pages into the sampler's resident
+        // memory (docs/performance-history.md, "Start-up paths as bytes").
+        let path = cPath(path)
+        var end = path.count - 1   // its NUL
+        var slash = end
+        while slash > 0 && path[slash - 1] != 0x2F { slash -= 1 }
+        var name: [UInt8] = []
+        var i = slash
+        while i < end { name.append(UInt8(bitPattern: path[i])); i += 1 }
+        end = slash > 1 ? slash - 1 : slash   // without the slash, unless it is the root
+        var folder: [CChar] = []
+        i = 0
+        while i < end { folder.append(path[i]); i += 1 }
+        if folder.isEmpty { folder.append(0x2E) }
+        folder.append(0)
+        self.folder = folder
+        self.name = name
+    }
+
+    /// Whether the file must be looked at: something changed in its folder, or (when
+    /// `withoutWatch`) there is no watch.
+    mutating func take(withoutWatch: Bool) -> Bool {
+        defer { changed = false }
+        return changed || (withoutWatch && watch < 0 && ancestorWatch < 0)
+    }
+
+    /// Takes an event of watch `wd`; `names` says whether the event names this file.
+    mutating func note(wd: Int32, mask: UInt32, names: Bool) {
+        if wd == watch {
+            if mask & UInt32(IN_IGNORED) != 0 { watch = -1 }
+            if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 || names { changed = true }
+        }
+        if wd == ancestorWatch {
+            if mask & UInt32(IN_IGNORED) != 0 { ancestorWatch = -1 }
+            changed = true
+            retryNow = true
+        }
     }
 }

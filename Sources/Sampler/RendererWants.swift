@@ -7,8 +7,9 @@ import SnapshotCodec
 /// Which parts of the snapshot the running renderers show.
 ///
 /// Each long-running `sysstats-bar` leaves `wants/<its pid>` in the runtime directory: the
-/// ``SnapshotSections`` bits of the blocks it shows, in decimal, one line; it removes the
-/// file when it exits. The sampler measures every interval the parts some renderer shows
+/// ``SnapshotSections`` bits of the blocks it shows, in decimal, then one line for each
+/// mount, sensor or interface its blocks name (``RendererRequest``); it removes the file
+/// when it exits. The names are measured as if the sampler had been told them (``named``). The sampler measures every interval the parts some renderer shows
 /// and the rest less often (``Sampler/shownParts``), as i3status reads only what its
 /// config names. Cheap when nothing changes: nothing under the loop's inotify watch
 /// (``ChangeWatch``), else one `fstat` of the folder per sample; the
@@ -16,7 +17,7 @@ import SnapshotCodec
 /// ``rescanNs`` (a renderer killed without removing its file is dropped then: its pid is
 /// gone) — under the watch, only when one of the renderers it counted is gone (a
 /// `kill(pid, 0)` each then, not a listing). Hostile until checked: only regular files of this user named by a living pid,
-/// at most 32 bytes of digits, count; anything else is passed over.
+/// at most ``RendererRequest/maximumFileSize`` bytes that parse, count; anything else is passed over.
 final class RendererWants {
     /// How often the folder is listed even when it did not change.
     static let rescanNs: UInt64 = 30_000_000_000
@@ -39,13 +40,28 @@ final class RendererWants {
     /// What the files said at the last listing; nil when no renderer left one: then nothing
     /// is known and everything is measured every interval.
     private(set) var shown: SnapshotSections?
+    /// The mounts, sensors and interfaces the living renderers' files name (their union,
+    /// as of the last listing); ``namesChanged`` says when it differs from the one before.
+    private(set) var named = RendererRequest(parts: [])
+    /// Set by a listing that changed ``named``; cleared by the one who looked (``takeNamesChange()``).
+    private(set) var namesChanged = false
+    private let fileBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: RendererRequest.maximumFileSize, alignment: 8)
     /// When a living renderer was last seen (monotonic ns; 0: never): at a listing that found
     /// one, or a look that found every counted one still running (`--exit-when-unwatched`).
     private(set) var watchedNs: UInt64 = 0
 
     init() {}
 
-    deinit { if folder >= 0 { close(folder) } }
+    deinit {
+        if folder >= 0 { close(folder) }
+        fileBuffer.deallocate()
+    }
+
+    /// Whether ``named`` changed since the last call.
+    func takeNamesChange() -> Bool {
+        defer { namesChanged = false }
+        return namesChanged
+    }
 
     /// The parts the renderers show now (nil: unknown, measure everything), from the folder
     /// `wants` in `runtime` (the snapshot writer's directory, checked by it: the folder is
@@ -122,6 +138,7 @@ final class RendererWants {
         defer { closedir(stream) }
         rewinddir(stream)
         var union: SnapshotSections?
+        var names = RendererRequest(parts: [])
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(stream) {
             let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
@@ -130,27 +147,31 @@ final class RendererWants {
                 unlinkat(folder, name, 0)
                 continue
             }
-            if let parts = read(name) {
-                union = (union ?? []).union(parts)
+            if let request = read(name) {
+                union = (union ?? []).union(request.parts)
+                if !request.namesNothing { names.merge(request) }
                 if count < RendererWants.maximumKnown { known[count] = pid }
                 count += 1
             }
         }
         knownCount = count <= RendererWants.maximumKnown ? count : -1
+        if names != named {
+            named = names
+            namesChanged = true
+        }
         return union
     }
 
-    /// What one renderer's file says, or nil if it is not a small regular file of ours holding a number.
-    private func read(_ name: UnsafePointer<CChar>) -> SnapshotSections? {
+    /// What one renderer's file says, or nil if it is not a small regular file of ours that parses.
+    private func read(_ name: UnsafePointer<CChar>) -> RendererRequest? {
         let fd = openat(folder, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
-              info.st_size <= SnapshotSections.wantsFileMaximumSize else { return nil }
-        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        let count = withUnsafeMutableBytes(of: &bytes) { pread(fd, $0.baseAddress, $0.count, 0) }
+              info.st_size <= RendererRequest.maximumFileSize else { return nil }
+        let count = pread(fd, fileBuffer.baseAddress, fileBuffer.count, 0)
         guard count > 0 else { return nil }
-        return withUnsafeBytes(of: &bytes) { SnapshotSections(wantsFile: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        return RendererRequest(wantsFile: UnsafeRawBufferPointer(rebasing: fileBuffer[0..<count]))
     }
 }

@@ -103,6 +103,36 @@ public final class Sampler {
         latest.txHistory.reserveCapacity(Snapshot.historyLength)
     }
 
+    /// Measures also the mounts, sensors and interfaces the renderers' blocks name
+    /// (``RendererWants/named``), besides those configured: a `disk:/home` block works
+    /// without a `[sampler]` entry. Allocates (probes are made again): called only when a
+    /// listing of the wants folder found the names changed.
+    public func measureAlso(_ named: RendererRequest) {
+        let mounts = Sampler.union(configuration.measuredDisks, named.disks)
+        disks = DiskProbe(mounts: mounts)
+        latest.disks.removeAll(keepingCapacity: true)
+        let sensors = Sampler.union(configuration.sensors, named.sensors)
+        temperature = TemperatureProbe(sysRoot: configuration.sysRoot, names: sensors,
+                                       includingCPUPackage: configuration.sensors.isEmpty)
+        network.show(Sampler.union(configuration.interfaces, named.interfaces))
+        // Measured at the next sample, shown or not.
+        unshownAge.disks = .max / 2
+        unshownAge.temperature = .max / 2
+        unshownAge.network = .max / 2
+    }
+
+    /// `configured`, then the names in `asked` it lacks (compared as bytes: see ``SamplerConfiguration/readsThisMachine``).
+    static func union(_ configured: [String], _ asked: [[UInt8]]) -> [String] {
+        var all = configured
+        var known: [[UInt8]] = []
+        for c in configured { known.append(utf8Bytes(c)) }
+        for name in asked where !known.contains(name) {
+            known.append(name)
+            all.append(String(decoding: name, as: UTF8.self))
+        }
+        return all
+    }
+
     /// The loop's inotify watch on the rules cache: with it the rules are looked at only
     /// when their folder changed.
     var changeWatch: ChangeWatch? {

@@ -4,6 +4,7 @@ import Glibc
 import ProcFS
 import HistoryRecords
 import SnapshotCodec
+import SystemDirs
 
 /// Set by the SIGTERM/SIGINT handler; read by the loop between samples and by its sleep.
 nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
@@ -15,7 +16,9 @@ public enum SamplerLoop {
     public static let primingIntervalNs: UInt64 = 200_000_000
 
     /// Runs until SIGTERM or SIGINT (or one snapshot with `once`). Returns the exit status.
-    public static func run(_ configuration: SamplerConfiguration) -> Int32 {
+    /// With `reloadArguments` (its command line after the name), a change of the config
+    /// file or SIGHUP reads `[sampler]` again (``SamplerReload``).
+    public static func run(_ configuration: SamplerConfiguration, reloadArguments: [[UInt8]]? = nil) -> Int32 {
         let directoryPath = configuration.runtimeDirectory ?? RuntimeDirectory.defaultPath()
         let directory: OpenRuntimeDirectory
         switch RuntimeDirectory.openForSampler(directoryPath) {
@@ -32,7 +35,11 @@ public enum SamplerLoop {
         let sampler = Sampler(configuration: configuration)
         // What would be a stat or two per sample (the rules cache, the renderers' wants), as
         // inotify events that wake the sleep only when something changed.
-        let changes = configuration.once ? nil : ChangeWatch(rulesPath: configuration.rulesPath)
+        let reloads = configuration.once ? nil : reloadArguments
+        let configPath = reloads == nil ? nil : configuration.configPath ?? SamplerSettings.defaultPath()
+        let changes = configuration.once ? nil : ChangeWatch(rulesPath: configuration.rulesPath, configPath: configPath)
+        if reloads != nil { SamplerReload.installHandler() }
+        var restart = false
         sampler.changeWatch = changes
         for name in sampler.unresolvedSensorNames {
             // Not fatal: a sensor's driver may load later; the temp block says n/a meanwhile.
@@ -76,8 +83,20 @@ public enum SamplerLoop {
         while stopRequested == 0 {
             if let changes { changes.sleep(untilMonotonicNs: deadline) } else { Clock.sleep(untilMonotonicNs: deadline) }
             if stopRequested != 0 { break }
+            if let reloads, reloadRequested != 0 || changes?.takeConfigChange() == true {
+                reloadRequested = 0
+                switch SamplerReload.decide(arguments: reloads, running: configuration) {
+                case .unchanged: break
+                case .refused(let why): printError("sysstatsd: \(why); keeping the running settings")
+                case .restart: restart = true
+                }
+                if restart { break }
+            }
             let now = Clock.monotonicNs()
-            if let wants { sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now, changes: changes) }
+            if let wants {
+                sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now, changes: changes)
+                if wants.takeNamesChange() { sampler.measureAlso(wants.named) }
+            }
             // While a renderer is counted it runs; once none is, the limit counts from the last
             // time one was seen alive (a killed bar is noticed at the next 30-s look).
             if let limit = unwatchedLimitNs, let wants, wants.shown == nil, now &- max(wants.watchedNs, startedNs) >= limit {
@@ -138,6 +157,12 @@ public enum SamplerLoop {
                 printError(dropped)
             }
             history = nil
+        }
+        if restart, let reloads {
+            printError("sysstatsd: the [sampler] settings changed (\(configPath ?? "config")); starting again with them")
+            let why = SamplerReload.restart(arguments: reloads)
+            printError("sysstatsd: cannot start again: \(why); stopping")
+            return 1
         }
         return 0
     }

@@ -126,6 +126,11 @@ public struct DiskFigures: Equatable, Sendable {
     public var availableKiB: UInt64 = 0
     public init() {}
 
+    /// Whether nothing is at the mount point's path: the sampler writes a total of 0 and
+    /// `usedKiB` all ones (a reader that does not know this sees a zero total: n/a).
+    public var isMissing: Bool { totalKiB == 0 && usedKiB == .max }
+    public mutating func markMissing() { totalKiB = 0; usedKiB = .max; availableKiB = 0 }
+
     /// `df`'s Use%: used ÷ (used + available), rounded up, hundredths of a percent.
     public var usedPermyriad: UInt64 {
         let (sum, overflow) = usedKiB.addingReportingOverflow(availableKiB)

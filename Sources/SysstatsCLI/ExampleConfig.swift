@@ -8,7 +8,8 @@ enum ExampleConfig {
 # same with it as without it. Every key is optional; docs/configuration.md describes each one.
 # `sysstats config check` checks a file; `sysstats config example` prints this one.
 # sysstats-bar reads it again on SIGHUP and whenever it changes (a broken file keeps the last
-# good configuration and shows one error block); sysstatsd reads [sampler] at start.
+# good configuration and shows one error block); sysstatsd reads [sampler] again then too
+# (it starts again in place with the new settings; a broken file keeps the running ones).
 
 [theme]
 separator = " | "      # between blocks: text, dwm's root window name, waybar's text
@@ -20,7 +21,7 @@ critical = "#E06C75"   # ... past its critical threshold
 interval = 1           # seconds between samples, 0.05 to 3600
 history = true         # keep the minute history (`sysstats history`)
 freed_threshold = 4    # MiB: a smaller rise of available memory is not "memory freed by an exit"
-disks = ["/"]          # mount points whose space is measured, at most 8
+disks = ["/"]          # mount points always measured, at most 8 (a disk block's mount is besides)
 sensors = []           # temperature sensors, "chip/label", "chip" or "label"; empty: the CPU package
 interfaces = []        # interfaces measured although they look virtual (a VPN, a bridge)
 # textfile_dir = "/var/lib/prometheus/node-exporter"   # also write sysstats.prom there for
@@ -46,7 +47,7 @@ block = "net"                   # the default route's interface
 hide_missing = true
 
 [[block]]
-block = "disk"                  # the first the sampler measures: [sampler] disks
+block = "disk"                  # "/" (mount = "/home": any path; the sampler is asked for it)
 warning = 80
 critical = 90
 hide_missing = true

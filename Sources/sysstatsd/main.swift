@@ -5,7 +5,8 @@ import Glibc
 import Sampler
 import SnapshotCodec
 
-switch SamplerOptions.parseWithConfigFile(bytes: SamplerOptions.processArguments()) {
+let arguments = SamplerOptions.processArguments()
+switch SamplerOptions.parseWithConfigFile(bytes: arguments) {
 case .failure(let error):
     printError("sysstatsd: \(error)")
     exit(2)
@@ -16,7 +17,7 @@ case .success(.version):
     print("sysstatsd \(sysstatsVersion)")
     exitIfStdoutFailed()
 case .success(.run(let configuration)):
-    exit(SamplerLoop.run(configuration))
+    exit(SamplerLoop.run(configuration, reloadArguments: arguments))
 }
 
 /// A help or version text that could not be written (a full disk, /dev/full) is one line on

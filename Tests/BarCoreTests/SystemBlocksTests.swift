@@ -32,7 +32,35 @@ final class SystemBlocksTests: XCTestCase {
                        "net enp3s0 down | disk /home 47.7G free | io sda r 97K/s w 500B/s | temp 62°C | temp 62°C | temp 52°C\n")
         XCTAssertEqual(try text(s, [block(.net, "eth9"), block(.wifi, "wlan9"), block(.disk, "/mnt"), block(.diskio, "sdz"),
                                     block(.temp, "nope")]),
-                       "net eth9 down | wifi wlan9 down | disk /mnt n/a | io sdz n/a | temp nope n/a\n")
+                       "net eth9: no such interface | wifi wlan9: no such interface | disk /mnt n/a | io sdz n/a | temp nope n/a\n")
+    }
+
+    /// An interface or a mount the sampler was asked for and did not find is named as such,
+    /// in the warning colour: a typo or an unplugged drive, not an emergency.
+    func testAMissingInterfaceOrMountSaysSoAsAWarningNotCriticalDown() throws {
+        var s = Self.station()
+        var missing = DiskFigures()
+        missing.mount = Array("/media/usb".utf8)
+        missing.markMissing()
+        s.disks.append(missing)
+        let line = rendered(s, .i3bar, blocks: [block(.net, "wlan9"), block(.disk, "/media/usb"), block(.wifi, "wlan9")], nowMs: now)
+        let blocks = try XCTUnwrap(parseJSON(line) as? [[String: Any]])
+        XCTAssertEqual(blocks.map { $0["full_text"] as? String },
+                       ["net wlan9: no such interface", "disk /media/usb: no such mount", "wifi wlan9: no such interface"])
+        XCTAssertEqual(blocks.map { $0["color"] as? String }, ["#E5C07B", "#E5C07B", "#E5C07B"])
+        XCTAssertEqual(try text(Self.station(), [block(.net)]).hasPrefix("net wlan0"), true, "no argument: the default route's")
+    }
+
+    /// The bar's wants file asks the sampler for what its blocks name: disk, temp, net and
+    /// wifi arguments; nothing for blocks without one, and each name once.
+    func testTheBlocksArgumentsAreAskedOfTheSamplerOnce() throws {
+        let blocks = [block(.disk, "/home"), block(.disk), block(.temp, "nvme/Composite"), block(.net, "wg0"),
+                      block(.wifi, "wg0"), block(.diskio, "sda"), block(.cpu), block(.disk, "/home")]
+        let request = BlockKind.request(of: blocks)
+        XCTAssertEqual(request.disks, [Array("/home".utf8)])
+        XCTAssertEqual(request.sensors, [Array("nvme/Composite".utf8)])
+        XCTAssertEqual(request.interfaces, [Array("wg0".utf8)])
+        XCTAssertTrue(request.parts.isSuperset(of: [.disks, .temperature, .network, .diskIO, .cpu]))
     }
 
     func testLevelsFollowThresholds() throws {

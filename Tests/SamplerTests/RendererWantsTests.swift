@@ -52,6 +52,27 @@ final class RendererWantsTests: XCTestCase {
         XCTAssertEqual(wants.update(in: directory, monotonicNs: 4), [.network])
     }
 
+    /// The names the renderers' files carry are united too, and a change of them is said
+    /// once (the sampler then makes its probes again), not at every listing.
+    func testTheNamesOfTheLivingRenderersAreUnitedAndAChangeIsSaidOnce() throws {
+        let wants = RendererWants()
+        _ = wants.update(in: directory, monotonicNs: 1)
+        XCTAssertFalse(wants.takeNamesChange())
+        try put("\(getpid())", "\(SnapshotSections.disks.rawValue)\ndisk /home\nnet wg0\n")
+        XCTAssertEqual(wants.update(in: directory, monotonicNs: 2), [.disks])
+        XCTAssertTrue(wants.takeNamesChange())
+        XCTAssertFalse(wants.takeNamesChange(), "said once")
+        XCTAssertEqual(wants.named.disks, [Array("/home".utf8)])
+        XCTAssertEqual(wants.named.interfaces, [Array("wg0".utf8)])
+        try put("\(getpid())", "\(SnapshotSections.disks.rawValue)\nnet wg0\ndisk /home\n")
+        _ = wants.update(in: directory, monotonicNs: 3 + RendererWants.rescanNs)
+        XCTAssertFalse(wants.takeNamesChange(), "the same names in another order: no change")
+        try put("\(getpid())", "\(SnapshotSections.disks.rawValue)\n")
+        _ = wants.update(in: directory, monotonicNs: 4 + 2 * RendererWants.rescanNs)
+        XCTAssertTrue(wants.takeNamesChange())
+        XCTAssertTrue(wants.named.namesNothing)
+    }
+
     /// Under the inotify watch the periodic look only asks whether the renderers counted are
     /// alive; one killed without removing its file (no event) is dropped at that look.
     func testUnderTheWatchThePeriodicLookListsOnlyWhenACountedRendererIsGone() throws {

@@ -285,6 +285,47 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertEqual(named.unresolvedSensorNames, ["nothing-like-it"])
     }
 
+    /// What the renderers' blocks name is measured besides what the sampler was told: a
+    /// named sensor beside the CPU package's, a virtual interface, a mount (its path
+    /// measured even on a fixture tree, where no mount is by default), and a path where
+    /// nothing is, marked missing.
+    func testWhatTheRenderersNameIsMeasuredBesidesWhatWasConfigured() throws {
+        try copyFixture("hwmon-intel")
+        try write("proc/net/dev", netDev([("eth0", 1, 1), ("wg0", 1, 1)]))
+        let s = sampler()
+        try feedNetlinkDumps(s)
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertEqual(s.snapshot.temperatures.count, 1)
+        XCTAssertEqual(s.snapshot.interfaces.map { String(decoding: $0.name, as: UTF8.self) }, ["eth0"])
+        XCTAssertTrue(s.snapshot.disks.isEmpty, "a fixture tree measures no mount by default")
+
+        var asked = RendererRequest(parts: [.disks, .temperature, .network])
+        asked.ask(.sensor, Array("nvme/Composite".utf8))
+        asked.ask(.interface, Array("wg0".utf8))
+        asked.ask(.disk, Array(root.utf8))
+        let nowhere = "/nonexistent-sysstats-\(getpid())"
+        asked.ask(.disk, Array(nowhere.utf8))
+        s.measureAlso(asked)
+        s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
+        let t = s.snapshot.temperatures
+        XCTAssertEqual(t.map(\.milliCelsius), [52_000, 38_850], "the CPU package's first, then the one named")
+        XCTAssertEqual(t.map(\.isCPUPackage), [true, false])
+        XCTAssertEqual(s.snapshot.interfaces.map { String(decoding: $0.name, as: UTF8.self) }, ["eth0", "wg0"])
+        XCTAssertEqual(s.snapshot.disks.map { String(decoding: $0.mount, as: UTF8.self) }, [root, nowhere])
+        guard s.snapshot.disks.count == 2 else { return }
+        XCTAssertGreaterThan(s.snapshot.disks[0].totalKiB, 0)
+        XCTAssertFalse(s.snapshot.disks[0].isMissing)
+        XCTAssertTrue(s.snapshot.disks[1].isMissing)
+        XCTAssertTrue(s.snapshot.available.contains(.disks))
+
+        // The renderer goes: back to what was configured.
+        s.measureAlso(RendererRequest(parts: []))
+        s.sample(realtimeMs: Self.t0 + 2000, monotonicNs: 3_000_000_000)
+        XCTAssertEqual(s.snapshot.temperatures.count, 1)
+        XCTAssertTrue(s.snapshot.disks.isEmpty)
+        XCTAssertEqual(s.snapshot.interfaces.count, 1)
+    }
+
     func testCPUFrequencyAverageAndMaximum() throws {
         try copyFixture("cpufreq-basic")
         let s = sampler()

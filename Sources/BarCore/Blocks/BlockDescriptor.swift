@@ -29,15 +29,19 @@ public struct BlockDescriptor: Sendable {
     let helpNote: StaticString?
     /// Fills a value from the snapshot; nil for the blocks the renderer draws itself.
     let render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?
+    /// What its argument names for the sampler to measure (a mount, a sensor, an interface):
+    /// the bar asks for it in its wants file; nil: nothing.
+    let asks: RendererRequest.Kind?
     /// Whether what it shows is on this machine (the sensor, the disk, an interface), given
     /// its part was measured; nil: it always is.
     let present: (@Sendable (Snapshot, BlockContext) -> Bool)?
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
-         marks: LevelMarks? = nil, present: (@Sendable (Snapshot, BlockContext) -> Bool)? = nil,
+         asks: RendererRequest.Kind? = nil, marks: LevelMarks? = nil, present: (@Sendable (Snapshot, BlockContext) -> Bool)? = nil,
          placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
+        self.asks = asks
         self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.present = present
         self.render = render
     }

@@ -55,6 +55,16 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         return shown
     }
 
+    /// What `blocks` ask of the sampler: their parts, and the mounts, sensors and interfaces
+    /// their arguments name (a renderer's wants file).
+    public static func request(of blocks: [BarBlock]) -> RendererRequest {
+        var request = RendererRequest(parts: sectionsShown(by: blocks))
+        for i in 0..<blocks.count {
+            if let kind = blocks[i].kind.descriptor.asks, !blocks[i].argument.isEmpty { request.ask(kind, blocks[i].argument) }
+        }
+        return request
+    }
+
     /// True for the blocks drawn from the snapshot: they give way to a message (`sysstatsd
     /// stopped`) when there is no current one. The clock does not.
     public var needsSnapshot: Bool { descriptor.render != nil }

@@ -9,7 +9,7 @@ import SnapshotCodec
 /// critical from 90 %.
 enum DiskBlock {
     static let descriptor = BlockDescriptor(
-        name: "disk", label: "disk", section: .disks, argumentKey: "mount",
+        name: "disk", label: "disk", section: .disks, argumentKey: "mount", asks: .disk,
         marks: LevelMarks(unit: .percent, warning: 8000, critical: 9000),
         present: { s, c in disk(s, c.argument).map { $0.totalKiB > 0 } ?? false },
         placeholders: [
@@ -45,6 +45,13 @@ enum DiskBlock {
     static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let argument = c.argument
         v.full.append("disk ")
+        if let d = disk(snap, argument), d.isMissing {
+            // A typo in the config, or a drive not plugged in: say which, not n/a.
+            v.full.append(bytes: d.mount); v.full.append(": no such mount")
+            v.short.append(v.full)
+            v.level = .warning
+            return
+        }
         guard let d = disk(snap, argument), d.totalKiB > 0 else {
             v.full.append(bytes: argument.isEmpty ? [] : argument)
             if !argument.isEmpty { v.full.append(UInt8(ascii: " ")) }

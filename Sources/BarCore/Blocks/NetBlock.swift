@@ -9,7 +9,7 @@ import SnapshotCodec
 /// (critical) without a carrier.
 enum NetBlock {
     static let descriptor = BlockDescriptor(
-        name: "net", label: "net", section: .network, argumentKey: "interface",
+        name: "net", label: "net", section: .network, argumentKey: "interface", asks: .interface,
         present: { s, c in interface(s, c.argument) != nil },
         placeholders: [
             PlaceholderSpec("name", "the interface") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.name) } },
@@ -55,10 +55,15 @@ enum NetBlock {
         let argument = c.argument
         v.full.append("net ")
         guard let n = interface(snap, argument) else {
-            if !argument.isEmpty { v.full.append(bytes: argument); v.full.append(UInt8(ascii: " ")) }
-            v.full.append("down")
+            if argument.isEmpty {
+                v.full.append("down")
+                v.level = .critical
+            } else {
+                // The sampler lists every interface it was asked for: this one is not here.
+                v.full.append(bytes: argument); v.full.append(": no such interface")
+                v.level = .warning
+            }
             v.short.append(v.full)
-            v.level = .critical
             return
         }
         v.full.append(bytes: n.name)

@@ -9,7 +9,7 @@ import SnapshotCodec
 /// critical and urgent from its critical mark (else 90 °C).
 enum TempBlock {
     static let descriptor = BlockDescriptor(
-        name: "temp", label: "temp", section: .temperature, argumentKey: "sensor",
+        name: "temp", label: "temp", section: .temperature, argumentKey: "sensor", asks: .sensor,
         // No default marks: each sensor's own high and critical marks, else 75 °C and 90 °C.
         marks: LevelMarks(unit: .celsius, warning: nil, critical: nil),
         present: { s, c in sensor(s, c.argument) != nil },

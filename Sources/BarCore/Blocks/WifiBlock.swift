@@ -9,7 +9,7 @@ import SnapshotCodec
 /// (critical) when not associated; hidden on a machine without Wi-Fi.
 enum WifiBlock {
     static let descriptor = BlockDescriptor(
-        name: "wifi", label: "wifi", section: .network, argumentKey: "interface",
+        name: "wifi", label: "wifi", section: .network, argumentKey: "interface", asks: .interface,
         present: { s, c in interface(s, c.argument) != nil },
         placeholders: [
             PlaceholderSpec("ssid", "the network's name (escaped: an SSID is any 32 bytes)") { s, c, w in
@@ -56,9 +56,9 @@ enum WifiBlock {
         guard let n = interface(snap, argument) else {
             // No Wi-Fi here at all (a desktop): nothing to show, like the battery.
             guard !argument.isEmpty else { v.visible = false; return }
-            v.full.append("wifi "); v.full.append(bytes: argument); v.full.append(" down")
+            v.full.append("wifi "); v.full.append(bytes: argument); v.full.append(": no such interface")
             v.short.append(v.full)
-            v.level = .critical
+            v.level = .warning
             return
         }
         v.full.append("wifi ")

@@ -32,10 +32,16 @@ struct DiskProbe {
             if s.disks.count > spaces.count { s.disks.removeLast(s.disks.count - spaces.count) }
             for i in spaces.indices {
                 if i == s.disks.count { s.disks.append(DiskFigures()) }
-                // A mount that cannot be measured (gone, unreadable) stays listed with zeros:
-                // the renderer shows it as n/a by its zero total.
+                // A mount that cannot be measured (unreadable) stays listed with zeros: the
+                // renderer shows it as n/a by its zero total; one whose path is not there, as
+                // missing.
                 let usage = spaces[i].update() ?? FileSystemUsage()
                 if s.disks[i].mount.isEmpty { s.disks[i].mount = mountBytes[i] }
+                if spaces[i].isMissing {
+                    s.disks[i].markMissing()
+                    measured = true
+                    continue
+                }
                 s.disks[i].totalKiB = usage.totalKiB
                 s.disks[i].usedKiB = usage.usedKiB
                 s.disks[i].availableKiB = usage.availableKiB

@@ -18,7 +18,7 @@ final class NetworkProbe {
     private var previousNs: UInt64 = 0
     private var socket: RouteNetlinkSocket?
     private(set) var table = InterfaceTable()
-    private let named: [ShortName]
+    private var named: [ShortName]
     private let wireless: WirelessQuery?
     private let wirelessProc: WirelessProcReader
     private var lastWirelessMs: UInt64 = 0
@@ -39,6 +39,13 @@ final class NetworkProbe {
             wireless = nil
         }
         previous.interfaces.reserveCapacity(NetDevReader.maximumInterfaces)
+    }
+
+    /// Shows these interfaces too, even when they look virtual: the `--net` ones and those
+    /// the renderers' blocks name.
+    func show(_ interfaces: [String]) {
+        named.removeAll()
+        for i in 0..<min(interfaces.count, Snapshot.maximumInterfaces) { named.append(ShortName(interfaces[i])) }
     }
 
     /// Applies netlink messages as if the socket had delivered them (tests feed committed dumps).

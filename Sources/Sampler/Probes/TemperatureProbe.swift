@@ -8,8 +8,8 @@ struct TemperatureProbe {
     /// Which chosen sensor is the CPU package's, decided once (the choice is made at init).
     private let cpuIndex: Int?
 
-    init(sysRoot: String, names: [String]) {
-        sensors = TemperatureSensors(sysRoot: sysRoot, names: names)
+    init(sysRoot: String, names: [String], includingCPUPackage: Bool = false) {
+        sensors = TemperatureSensors(sysRoot: sysRoot, names: names, includingCPUPackage: includingCPUPackage)
         cpuIndex = TemperatureSensors.cpuPackageIndex(in: sensors.sensors)
     }
 

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemDirs
+
+/// Set by the SIGHUP handler: read the config file's `[sampler]` table again.
+nonisolated(unsafe) var reloadRequested: sig_atomic_t = 0
+
+/// What a running sampler does when its config file changed or it was sent SIGHUP: the
+/// command line parsed again over the file, as at start (the flags still win). Nothing
+/// changed: nothing. A mistake: one line on stderr, and the running settings stay. A
+/// change: the sampler starts again in place (`execv` of its own program, same pid, same
+/// arguments), after finishing as at a clean stop — the simplest way for every key
+/// (interval, history, the textfile export) to take effect; the snapshot's graphs start over.
+public enum SamplerReload {
+    public enum Decision: Equatable {
+        case unchanged
+        case restart
+        case refused(String)
+    }
+
+    /// The decision for `arguments` (the command line after the program's name) over the
+    /// file as it is now, against the `running` configuration.
+    public static func decide(arguments: [[UInt8]], running: SamplerConfiguration) -> Decision {
+        switch SamplerOptions.parseWithConfigFile(bytes: arguments) {
+        case .failure(let e): return .refused("\(e)")
+        case .success(.run(let now)): return sameFileSettings(now, running) ? .unchanged : .restart
+        case .success: return .unchanged
+        }
+    }
+
+    /// Whether the keys a `[sampler]` table sets are the same in both.
+    static func sameFileSettings(_ a: SamplerConfiguration, _ b: SamplerConfiguration) -> Bool {
+        a.intervalMs == b.intervalMs && a.history == b.history && a.freedThresholdKiB == b.freedThresholdKiB
+            && a.disks == b.disks && a.sensors == b.sensors && a.interfaces == b.interfaces
+            && a.textfileDirectory == b.textfileDirectory && a.textfileIntervalSeconds == b.textfileIntervalSeconds
+    }
+
+    /// Replaces this process's image with its own program and `arguments` (after the name).
+    /// Returns only when that failed, with the reason.
+    static func restart(arguments: [[UInt8]]) -> String {
+        var storage: [[CChar]] = [Array("sysstatsd".utf8CString)]
+        for a in arguments { storage.append(a.map { CChar(bitPattern: $0) } + [0]) }
+        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: storage.count + 1)
+        defer { pointers.deallocate() }
+        var owned: [UnsafeMutablePointer<CChar>] = []
+        for (i, s) in storage.enumerated() {
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: s.count)
+            p.initialize(from: s, count: s.count)
+            owned.append(p)
+            pointers[i] = p
+        }
+        pointers[storage.count] = nil
+        defer { for p in owned { p.deallocate() } }
+        execv("/proc/self/exe", pointers)
+        return String(cString: strerror(errno))
+    }
+
+    static func installHandler() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in reloadRequested = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0  // no SA_RESTART: the sleep returns EINTR at once
+        sigaction(SIGHUP, &action, nil)
+    }
+}
