@@ -42,16 +42,18 @@ public enum Report {
 
     /// The text `--watch` shows in place: the line, with a short note when stale,
     /// or what is wrong (the snapshot is not there yet, or does not decode).
-    public static func watchText(_ result: Result<Snapshot, SnapshotReadError>, nowMs: UInt64) -> String {
+    /// The line fits `columns` (stale note included) by leaving parts out, never by cutting one.
+    public static func watchText(_ result: Result<Snapshot, SnapshotReadError>, nowMs: UInt64,
+                                 columns: Int = ReportLine.columns) -> String {
         switch result {
         case .failure(let error) where error.kind == .missing:
             return "waiting for a snapshot: \(error.message)"
         case .failure(let error):
             return error.message
         case .success(let snapshot):
-            let line = ReportLine.format(snapshot)
-            guard snapshot.isStale(nowMs: nowMs) else { return line }
-            return line + " [stale: \(StalenessText.formatAge(ms: snapshot.ageMs(nowMs: nowMs))) old]"
+            guard snapshot.isStale(nowMs: nowMs) else { return ReportLine.format(snapshot, columns: columns) }
+            let note = " [stale: \(StalenessText.formatAge(ms: snapshot.ageMs(nowMs: nowMs))) old]"
+            return ReportLine.format(snapshot, columns: columns - note.count) + note
         }
     }
 
@@ -93,7 +95,7 @@ public enum Report {
                 }
                 text = ReportJSON.format(snapshot, stale: snapshot.isStale(nowMs: nowMs))
             } else {
-                text = watchText(result, nowMs: nowMs)
+                text = watchText(result, nowMs: nowMs, columns: inPlace ? width : ReportLine.columns)
                 if inPlace { text = TerminalFit.cut(text, toColumns: width) }
             }
             if text != shown {

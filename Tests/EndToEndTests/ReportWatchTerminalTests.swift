@@ -62,7 +62,7 @@ final class ReportWatchTerminalTests: XCTestCase {
         s.timestampMs = UInt64(Date().timeIntervalSince1970 * 1000)
         s.intervalMs = 1000
         s.uptimeCentiseconds = (44_220 + second) * 100
-        s.cpuBusy = 2345
+        s.cpuBusy = Permyriad(1000 + second * 100)   // "cpu 11%" at second 1: each update shows
         s.memory.free = 17818; s.memory.other = 336_998; s.memory.wired = 71373; s.memory.active = 55194; s.memory.inactive = 33587
         s.memory.total = 514_970; s.memory.available = 400_000; s.memory.used = 114_970
         s.processCount = 39
@@ -119,26 +119,27 @@ final class ReportWatchTerminalTests: XCTestCase {
         for second in UInt64(1)...6 {
             usleep(400_000)
             try writeSnapshot(second: second)
-            shown = try waitForRow(startingWith: "[Uptime]: 0 day(s), 12:17:0\(second) ")
+            shown = try waitForRow(startingWith: "cpu 1\(second)% | mem ")
         }
         XCTAssertEqual(shown.count, 1, "piled-up rows:\n" + shown.joined(separator: "\n"))
-        for row in shown { XCTAssertLessThanOrEqual(row.count, 80, row) }
-        XCTAssertTrue(shown.last?.hasSuffix("…") ?? false, "cut, and says so: \(shown)")
-        XCTAssertFalse(shown.joined().contains("[MHz]"))
+        for row in shown { XCTAssertLessThanOrEqual(row.count, 79, row) }
+        XCTAssertFalse(shown.joined().contains("…"), "parts left out whole, none cut: \(shown)")
+        XCTAssertFalse(shown.joined().contains("net wlan0"), "the network comes after what fits in 80: \(shown)")
 
-        // Wider: the whole line, after SIGWINCH, on one row.
+        // Wider: every part, after SIGWINCH, on one row.
         XCTAssertEqual(try tmux(["resize-window", "-t", "watch", "-x", "300", "-y", "24"]).status, 0)
         try writeSnapshot(second: 7)
-        shown = try waitForRow(startingWith: "[Uptime]: 0 day(s), 12:17:07 ")
+        shown = try waitForRow(startingWith: "cpu 17% | mem ")
         XCTAssertEqual(shown.count, 1, shown.joined(separator: "\n"))
-        XCTAssertTrue(shown.last?.hasSuffix("[MHz]: 2345/4567") ?? false, "\(shown)")
+        XCTAssertTrue(shown.last?.contains(" | net wlan0 ") ?? false, "\(shown)")
+        XCTAssertTrue(shown.last?.contains(" | procs 39 (0 run)") ?? false, "\(shown)")
 
-        // Narrower: cut to the new width.
+        // Narrower: fewer parts for the new width.
         XCTAssertEqual(try tmux(["resize-window", "-t", "watch", "-x", "50", "-y", "24"]).status, 0)
         try writeSnapshot(second: 8)
-        shown = try waitForRow(startingWith: "[Uptime]: 0 day(s), 12:17:08 ")
+        shown = try waitForRow(startingWith: "cpu 18% | mem ")
         XCTAssertEqual(shown.count, 1, shown.joined(separator: "\n"))
-        XCTAssertLessThanOrEqual(shown.last?.count ?? 99, 50, "\(shown)")
-        XCTAssertTrue(shown.last?.hasSuffix("…") ?? false, "\(shown)")
+        XCTAssertLessThanOrEqual(shown.last?.count ?? 99, 49, "\(shown)")
+        XCTAssertFalse(shown.last?.contains("…") ?? true, "\(shown)")
     }
 }

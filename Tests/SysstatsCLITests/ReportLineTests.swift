@@ -2,49 +2,46 @@ import SnapshotCodec
 import SysstatsCLI
 import XCTest
 
+/// `sysstats report`'s line: the bar's words and units, what matters first, within 80
+/// columns; what the machine lacks left out, what was not measured `n/a`.
 final class ReportLineTests: XCTestCase {
-    func testLineWithBatteryMatchesTheDocumentedExampleByteForByte() {
-        XCTAssertEqual(ReportLine.format(Samples.laptop),
-                       "[Uptime]: 0 day(s), 12:17:38 [CPU]: 23% [Memory(MB)]: free= 17.4, other=329.1, wired= 69.7, "
-                       + "active= 53.9, inactive= 32.8 [Battery]: 85% [Process]: 39")
+    func testTheLineLeadsWithCPUMemoryAndLoadInTheBarsUnits() {
+        let line = ReportLine.format(Samples.laptop)
+        XCTAssertEqual(line, "cpu 23% | mem 112M/503M | load 1.23 0.45 0.07 | bat 85% - | up 12h 17m")
+        XCTAssertLessThanOrEqual(line.count, 80)
     }
 
-    func testLineWithoutBatterySaysNone() {
-        XCTAssertEqual(ReportLine.format(Samples.desktop),
-                       "[Uptime]: 0 day(s), 12:17:38 [CPU]: 23% [Memory(MB)]: free= 17.4, other=329.1, wired= 69.7, "
-                       + "active= 53.9, inactive= 32.8 [Battery]: none [Process]: 39")
+    func testWhatTheMachineLacksIsLeftOutAndThenLessImportantPartsFit() {
+        XCTAssertEqual(ReportLine.format(Samples.desktop), "cpu 23% | mem 112M/503M | load 1.23 0.45 0.07 | up 12h 17m | procs 39 (2 run)",
+                       "no battery: no `bat` part, and the process count fits")
     }
 
-    func testMultiDayUptimeCountsDaysAndZeroPadsTheClock() {
+    /// A machine with every part: temperature and disk come before the network, and a part
+    /// that would pass 80 columns is left out whole, never cut; names are escaped as the bar does.
+    func testEveryPartByImportanceWithinEightyColumnsNeverCut() {
         var s = Samples.desktop
-        s.uptimeCentiseconds = (3 * 86400 + 4 * 3600 + 5 * 60 + 6) * 100 + 99
-        s.cpuBusy = 10000
-        s.memory.free = 12_641_894       // 12345.6 MiB: wider than 5 columns, not cut
-        s.memory.other = 0
-        s.processCount = 1234
-        XCTAssertEqual(ReportLine.format(s),
-                       "[Uptime]: 3 day(s), 04:05:06 [CPU]: 100% [Memory(MB)]: free=12345.6, other=  0.0, wired= 69.7, "
-                       + "active= 53.9, inactive= 32.8 [Battery]: none [Process]: 1234")
+        s.available.formUnion([.network, .disks, .temperature])
+        var root = DiskFigures()
+        root.mount = Array("/".utf8); root.totalKiB = 125_000_000; root.usedKiB = 40_000_000; root.availableKiB = 78_600_000
+        s.disks = [root]
+        var t = TemperatureFigures()
+        t.chip = Array("coretemp".utf8); t.label = Array("Package id 0".utf8); t.milliCelsius = 52_000; t.isCPUPackage = true
+        s.temperatures = [t]
+        var wlan = InterfaceFigures()
+        wlan.name = Array("wl\u{1B}an0".utf8)
+        wlan.flags = [.up, .carrier, .defaultRoute, .rates]
+        s.interfaces = [wlan]
+        let line = ReportLine.format(s)
+        XCTAssertEqual(line, "cpu 23% | mem 112M/503M | load 1.23 0.45 0.07 | temp 52°C | disk / 75.0G free")
+        XCTAssertLessThanOrEqual(line.count, 80)
+        let wide = ReportLine.format(s, columns: 200)
+        XCTAssertTrue(wide.contains(" | net wl"), wide)
+        XCTAssertFalse(wide.unicodeScalars.contains { $0.value < 0x20 }, "no control byte reaches the terminal: \(wide)")
     }
 
-    func testMiBHasOneDecimalRoundedHalfUpAndIsRightAlignedInFiveColumns() {
-        XCTAssertEqual(ReportLine.mib(0), "  0.0")
-        XCTAssertEqual(ReportLine.mib(51), "  0.0")       // 0.0498
-        XCTAssertEqual(ReportLine.mib(52), "  0.1")       // 0.0508
-        XCTAssertEqual(ReportLine.mib(1024), "  1.0")
-        XCTAssertEqual(ReportLine.mib(1_023_948), "999.9")    // 999.949
-        XCTAssertEqual(ReportLine.mib(1_023_950), "1000.0")   // 999.951: wider than 5 columns, not cut
-        XCTAssertEqual(ReportLine.mib(.max), "18014398509481984.0", "no overflow at the top of the range")
-    }
-
-    func testPercentRoundsHundredthsHalfUp() {
-        XCTAssertEqual(ReportLine.percent(0), 0)
-        XCTAssertEqual(ReportLine.percent(2349), 23)
-        XCTAssertEqual(ReportLine.percent(2350), 24)
-        XCTAssertEqual(ReportLine.percent(10000), 100)
-    }
-
-    func testUptimeBelowOneMinute() {
-        XCTAssertEqual(ReportLine.uptime(centiseconds: 5_99), "0 day(s), 00:00:05")
+    func testAPartTheSamplerDidNotMeasureSaysNA() {
+        var s = Samples.desktop
+        s.available.remove(.cpu)
+        XCTAssertTrue(ReportLine.format(s).hasPrefix("cpu n/a | mem "), ReportLine.format(s))
     }
 }

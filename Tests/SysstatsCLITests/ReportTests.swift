@@ -106,7 +106,8 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(Report.watchText(.success(Samples.laptop), nowMs: Samples.timestampMs + 1000),
                        ReportLine.format(Samples.laptop))
         XCTAssertEqual(Report.watchText(.success(Samples.laptop), nowMs: Samples.timestampMs + 42_000),
-                       ReportLine.format(Samples.laptop) + " [stale: 42 s old]")
+                       "cpu 23% | mem 112M/503M | load 1.23 0.45 0.07 | bat 85% - [stale: 42 s old]",
+                       "the note within the width too: a part left out for it")
     }
 }
 
@@ -115,7 +116,8 @@ extension ReportTests {
         var s = Samples.laptop
         s.available.subtract([.memory, .cpu, .battery])
         let line = ReportLine.format(s)
-        XCTAssertTrue(line.contains("[CPU]: n/a [Memory(MB)]: n/a [Battery]: n/a"), line)
+        XCTAssertTrue(line.hasPrefix("cpu n/a | mem n/a | load "), line)
+        XCTAssertFalse(line.contains("bat"), "a battery not measured is left out, as one the machine lacks: \(line)")
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(ReportJSON.format(s, stale: false).utf8)) as? [String: Any])
         XCTAssertTrue(json["cpu_percent"] is NSNull)
         XCTAssertTrue(json["memory_mib"] is NSNull)
