@@ -87,7 +87,7 @@ struct ReportCommand: ParsableCommand {
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the runtime directory, the snapshot, the kernel's features and the batteries.",
+        abstract: "Check the runtime directory, the snapshot and what it lacks, the config file, the kernel's features and the batteries.",
         discussion: "Prints one line per check (ok, warn or fail); exits 1 when a check fails.")
 
     @OptionGroup var runtime: RuntimeDirectoryOption
@@ -95,9 +95,11 @@ struct DoctorCommand: ParsableCommand {
     var procRoot = "/proc"
     @Option(name: .customLong("sys-root"), help: ArgumentHelp("Read /sys from this directory.", valueName: "dir"))
     var sysRoot = "/sys"
+    @Option(name: .customLong("config"), help: ArgumentHelp("The config file to check (default $XDG_CONFIG_HOME/sysstats/config.toml, else ~/.config/sysstats/config.toml).", valueName: "file"))
+    var configPath: String?
 
     func run() throws {
-        let checks = Doctor.run(runtimeDirectory: runtime.resolved, procRoot: procRoot, sysRoot: sysRoot)
+        let checks = Doctor.run(runtimeDirectory: runtime.resolved, procRoot: procRoot, sysRoot: sysRoot, configPath: configPath)
         emit(CommandOutput(stdout: checks.map(\.line), stderr: [], status: Doctor.exitStatus(checks)))
     }
 }

@@ -27,13 +27,46 @@ public struct DoctorCheck: Equatable, Sendable {
 /// `sysstats doctor`: is everything in place for the sampler and the bar?
 public enum Doctor {
     /// All checks, in the order they are printed.
-    public static func run(runtimeDirectory: String, procRoot: String, sysRoot: String,
+    /// `configPath` nil: the default place.
+    public static func run(runtimeDirectory: String, procRoot: String, sysRoot: String, configPath: String? = nil,
                            nowMs: UInt64 = Clock.realtimeMs(), uid: UInt32 = geteuid()) -> [DoctorCheck] {
+        let snapshotPath = RuntimePaths.snapshotPath(in: runtimeDirectory)
         var checks = [checkRuntimeDirectory(runtimeDirectory, uid: uid),
-                      checkSnapshot(path: RuntimePaths.snapshotPath(in: runtimeDirectory), nowMs: nowMs)]
+                      checkSnapshot(path: snapshotPath, nowMs: nowMs)]
+        if case .success(let snapshot) = SnapshotFile.read(path: snapshotPath) {
+            checks.append(checkMeasured(snapshot, sysRoot: sysRoot))
+        }
+        checks.append(checkConfig(path: configPath))
         checks += checkKernel(procRoot: procRoot)
         checks.append(checkBatteries(sysRoot: sysRoot))
         return checks
+    }
+
+    /// The config file as the bar and the sampler load it (`sysstats config check`): a
+    /// mistake fails, since the bar then shows the built-in blocks and an error block.
+    public static func checkConfig(path: String?) -> DoctorCheck {
+        let name = "config"
+        let checked = ConfigCommands.check(path: path)
+        if checked.status == 0 { return DoctorCheck(.ok, name, checked.stdout.first ?? "ok") }
+        let first = checked.stderr.first ?? "cannot be read"
+        let more = checked.stderr.count > 1 ? " (and \(checked.stderr.count - 1) more: sysstats config check)" : ""
+        return DoctorCheck(.fail, name, first + more)
+    }
+
+    /// What the sampler could not measure, which the bar then shows as n/a: no temperature
+    /// sensor, no network, no CPU frequency, a mount a block names that is not there.
+    public static func checkMeasured(_ snapshot: Snapshot, sysRoot: String) -> DoctorCheck {
+        let name = "measured"
+        var missing: [String] = []
+        let parts: [(SnapshotSections, String)] = [
+            (.temperature, "no temperature (no sensor under \(joinPath(sysRoot, "class/hwmon")) or class/thermal; temp shows n/a)"),
+            (.network, "no network (/proc/net/dev; net and wifi show n/a)"),
+            (.frequency, "no CPU frequency (no cpufreq under \(joinPath(sysRoot, "devices/system/cpu")); freq shows n/a)"),
+        ]
+        for (part, why) in parts where !snapshot.available.contains(part) { missing.append(why) }
+        for d in snapshot.disks where d.isMissing { missing.append("disk \(TerminalText.escape(d.mount)): no such mount") }
+        if missing.isEmpty { return DoctorCheck(.ok, name, "every part the blocks show") }
+        return DoctorCheck(.warn, name, missing.joined(separator: "; "))
     }
 
     /// 0 unless a check failed.

@@ -7,7 +7,7 @@ public enum Exited {
     static let header = Columns.left("time", 20) + Columns.right("pid", 8) + Columns.right("freed MiB", 11)
         + Columns.right("last MiB", 10) + "  name"
 
-    /// The header and one line per exit, oldest first.
+    /// The header and one line per exit, in the order given.
     public static func lines(_ exits: [ExitRecord], zone: TimeZoneChoice) -> [String] {
         [header] + exits.map { e in
             Columns.left(zone.second(e.timeMs / 1000), 20) + Columns.right("\(e.pid)", 8)
@@ -23,7 +23,7 @@ public enum Exited {
         return name + " (" + TerminalText.escape(friendly) + ")"
     }
 
-    /// `--json`: an array, oldest first; `name` is the sanitized text, `name_hex` the exact bytes.
+    /// `--json`: an array, in the order given; `name` is the sanitized text, `name_hex` the exact bytes.
     public static func json(_ exits: [ExitRecord]) -> String {
         return JSONText.encode(exits.map(Row.init))
     }

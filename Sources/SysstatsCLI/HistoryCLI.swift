@@ -76,16 +76,18 @@ struct RebootsCommand: ParsableCommand {
 struct ExitedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exited",
-        abstract: "List processes that exited and the memory each freed.")
+        abstract: "List processes that exited and the memory each freed, newest first (as top --exited).")
 
     @OptionGroup var data: DataDirectoryOption
     @Option(help: ArgumentHelp("How far back: 90m, 24h, 7d …", valueName: "duration"), transform: parseSince)
     var since: UInt64 = 86_400
     @Flag(help: "Print the exits as a JSON array instead.")
     var json = false
+    @Flag(help: "List the oldest first, as a log does.")
+    var oldestFirst = false
 
     func run() throws {
-        emit(HistoryCommands.exited(directory: data.resolved(), sinceSeconds: since, json: json))
+        emit(HistoryCommands.exited(directory: data.resolved(), sinceSeconds: since, json: json, newestFirst: !oldestFirst))
     }
 }
 

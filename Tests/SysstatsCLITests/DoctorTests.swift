@@ -107,17 +107,49 @@ final class DoctorTests: XCTestCase {
 
     func testDoctorRunsEveryCheckInOrderAndFailsOnlyWhenOneFails() throws {
         let dir = try TemporaryDirectory()
-        try dir.write(Samples.laptop)
+        var measured = Samples.laptop
+        measured.available.formUnion([.network, .temperature, .frequency])
+        try dir.write(measured)
+        let noConfig = dir.path + "/none.toml"
         let checks = Doctor.run(runtimeDirectory: dir.path, procRoot: Fixtures.path("sampler-desktop/1/proc"),
-                                sysRoot: Fixtures.path("sampler-desktop/1/sys"), nowMs: Samples.timestampMs + 1000,
-                                uid: uid)
-        XCTAssertEqual(checks.map(\.name), ["runtime dir", "snapshot", "kernel", "memory pressure", "MemAvailable", "batteries"])
-        XCTAssertEqual(checks.map(\.status), [.ok, .ok, .ok, .ok, .ok, .ok])
-        XCTAssertEqual(Doctor.exitStatus(checks), 0)
+                                sysRoot: Fixtures.path("sampler-desktop/1/sys"), configPath: noConfig,
+                                nowMs: Samples.timestampMs + 1000, uid: uid)
+        XCTAssertEqual(checks.map(\.name), ["runtime dir", "snapshot", "measured", "config", "kernel", "memory pressure",
+                                            "MemAvailable", "batteries"])
+        XCTAssertEqual(checks.map(\.status), [.ok, .ok, .ok, .fail, .ok, .ok, .ok, .ok], "a config file named and missing fails")
+        XCTAssertEqual(Doctor.exitStatus(checks), 1)
+        try Data("[theme]\nna = \"-\"\n".utf8).write(to: URL(fileURLWithPath: noConfig))
+        let fine = Doctor.run(runtimeDirectory: dir.path, procRoot: Fixtures.path("sampler-desktop/1/proc"),
+                              sysRoot: Fixtures.path("sampler-desktop/1/sys"), configPath: noConfig,
+                              nowMs: Samples.timestampMs + 1000, uid: uid)
+        XCTAssertEqual(fine.map(\.status), [.ok, .ok, .ok, .ok, .ok, .ok, .ok, .ok])
+        XCTAssertEqual(Doctor.exitStatus(fine), 0)
         chmod(dir.path, 0o750)
         let failing = Doctor.run(runtimeDirectory: dir.path, procRoot: Fixtures.path("sampler-desktop/1/proc"),
-                                 sysRoot: Fixtures.path("sampler-desktop/1/sys"), nowMs: Samples.timestampMs + 1000,
-                                 uid: uid)
+                                 sysRoot: Fixtures.path("sampler-desktop/1/sys"), configPath: noConfig,
+                                 nowMs: Samples.timestampMs + 1000, uid: uid)
         XCTAssertEqual(Doctor.exitStatus(failing), 1)
+    }
+
+    /// The bar shows `temp n/a` or `disk /home: no such mount`: doctor says so, not "all ok".
+    func testWhatTheSnapshotLacksIsAWarningNamingTheBlockThatShowsNA() {
+        var s = Samples.desktop
+        s.available.formUnion([.network, .frequency, .disks])
+        var home = DiskFigures()
+        home.mount = Array("/home".utf8)
+        home.markMissing()
+        s.disks = [home]
+        let check = Doctor.checkMeasured(s, sysRoot: "/sys")
+        XCTAssertEqual(check.status, .warn)
+        XCTAssertEqual(check.detail, "no temperature (no sensor under /sys/class/hwmon or class/thermal; temp shows n/a); disk /home: no such mount")
+    }
+
+    func testAConfigMistakeFailsWithItsPlace() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.path + "/config.toml"
+        try Data("[[block]]\nblock = \"cpu\"\nfromat = \"x\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        let check = Doctor.checkConfig(path: file)
+        XCTAssertEqual(check.status, .fail)
+        XCTAssertTrue(check.detail.hasPrefix(file + ":3:1: "), check.detail)
     }
 }
