@@ -10,8 +10,17 @@ import TOML
 
 enum ConfigCommands {
     /// Checks the file at `path` (nil: the default place). One line per problem on stderr,
-    /// `FILE:LINE:COL: reason`, status 1; `FILE: ok` and status 0.
-    static func check(path: String?) -> CommandOutput {
+    /// `FILE:LINE:COL: reason`, status 1; `FILE: ok` and status 0. Then, for each running
+    /// bar (`runningBars`) that reads this file, a note naming the flags that override it.
+    static func check(path: String?, runningBars: [RunningBars.Bar] = []) -> CommandOutput {
+        var out = checkFile(path: path)
+        if let file = path ?? SamplerSettings.defaultPath() {
+            out.stdout += RunningBars.overrideNotes(configFile: file, defaultPath: SamplerSettings.defaultPath(), bars: runningBars)
+        }
+        return out
+    }
+
+    private static func checkFile(path: String?) -> CommandOutput {
         guard let file = path ?? SamplerSettings.defaultPath() else {
             return CommandOutput(stdout: [], stderr: ["sysstats: no config file: neither $XDG_CONFIG_HOME nor $HOME is set"], status: 1)
         }
@@ -63,12 +72,16 @@ struct ConfigCheck: ParsableCommand {
         abstract: "Check a config file as sysstats-bar and sysstatsd load it.",
         discussion: """
             Without FILE, $XDG_CONFIG_HOME/sysstats/config.toml (else ~/.config/sysstats/config.toml).
-            Prints FILE: ok (status 0), or one FILE:LINE:COL: reason line per problem (status 1).
+            Prints FILE: ok (status 0), or one FILE:LINE:COL: reason line per problem (status 1);
+            then a note for each running sysstats-bar whose flags (--blocks, --format) override the file.
             """)
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String?
+    @OptionGroup var runtime: RuntimeDirectoryOption
 
-    func run() throws { emit(ConfigCommands.check(path: file)) }
+    func run() throws {
+        emit(ConfigCommands.check(path: file, runningBars: RunningBars.list(runtimeDirectory: runtime.resolved)))
+    }
 }
 
 struct ConfigExample: ParsableCommand {

@@ -64,4 +64,34 @@ extension ConfigCommandTests {
             XCTAssertEqual(ConfigCommands.check(path: file).stderr, ["\(file): owned by another user: refused (its commands would run as you)"])
         }
     }
+
+    /// `config check` says when a running bar's flags override the file it checks: found by
+    /// the bars' wants files and their command lines.
+    func testARunningBarsFlagsThatOverrideTheCheckedFileAreNamed() throws {
+        let dir = try TemporaryDirectory()
+        let runtime = dir.path + "/run", proc = dir.path + "/proc"
+        try FileManager.default.createDirectory(atPath: runtime + "/wants", withIntermediateDirectories: true)
+        func process(_ pid: Int32, _ words: [String]) throws {
+            try FileManager.default.createDirectory(atPath: "\(proc)/\(pid)", withIntermediateDirectories: true)
+            try Data(words.joined(separator: "\0").utf8 + [0]).write(to: URL(fileURLWithPath: "\(proc)/\(pid)/cmdline"))
+            try Data("1\n".utf8).write(to: URL(fileURLWithPath: "\(runtime)/wants/\(pid)"))
+        }
+        let file = dir.path + "/config.toml"
+        try Data("[theme]\nna = \"-\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        try process(300, ["/usr/bin/sysstats-bar", "--output", "i3bar", "--blocks", "cpu,mem", "--config", file])
+        try process(200, ["/usr/bin/sysstats-bar", "--config=" + dir.path + "/other.toml", "--blocks=cpu"])
+        try process(100, ["/usr/bin/i3status"])
+        try process(400, ["sysstats-bar", "--output", "i3bar"])
+        let bars = RunningBars.list(runtimeDirectory: runtime, procRoot: proc)
+        XCTAssertEqual(bars.map(\.pid), [200, 300, 400], "bars only, by pid")
+        let out = ConfigCommands.check(path: file, runningBars: bars)
+        XCTAssertEqual(out.status, 0)
+        XCTAssertEqual(out.stdout, ["\(file): ok",
+                                    "note: the running sysstats-bar (pid 300) was started with flags: --blocks replaces the file's [[block]] list, so edits to it change nothing"])
+        XCTAssertEqual(RunningBars.overrideNotes(configFile: file, defaultPath: file, bars: [bars[2]]), [],
+                       "a bar of the default file without overriding flags")
+        XCTAssertEqual(RunningBars.overrideNotes(configFile: file, defaultPath: file,
+                                                 bars: [RunningBars.Bar(pid: 9, arguments: ["--format", "cpu=x"])]).count, 1,
+                       "a bar without --config reads the default place")
+    }
 }
