@@ -5,7 +5,7 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text wants-file (default: all).
+# prometheus-text wants-file i3blocks-config (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
 # Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config)
 seconds=60
 build_only=0
 targets=()
@@ -61,6 +61,7 @@ modules_of() {
         toml) echo UTF8Text TOML ;;
         prometheus-text) echo UTF8Text SnapshotCodec PrometheusText ;;
         wants-file) echo UTF8Text SnapshotCodec ;;
+        i3blocks-config) echo UTF8Text SnapshotCodec TOML BarCore ;;
     esac
 }
 support_of() {
@@ -159,6 +160,7 @@ max_len_of() {
         clicks|bookmarks|history-batch|toml|command-output|i3bar-stream) echo 16384 ;;
         prometheus-text) echo 16384 ;;
         wants-file) echo 64 ;;
+        i3blocks-config) echo 16384 ;;
     esac
 }
 

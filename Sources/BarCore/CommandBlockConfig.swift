@@ -28,7 +28,10 @@ extension BarConfig {
             if known && entry.kind == .float { continue }
             spec.environment.append(try environmentEntry(entry))
         }
-        guard !spec.command.isEmpty else { throw ConfigError(value, "a command block needs command = \"…\"") }
+        // Without a command, i3blocks shows the section's full_text as it is (a separator, a label).
+        guard !spec.command.isEmpty || !spec.fullText.isEmpty else {
+            throw ConfigError(value, "a command block needs command = \"…\" (or full_text for fixed text)")
+        }
         block.command = spec
         return block
     }

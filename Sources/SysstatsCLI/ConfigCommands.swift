@@ -2,6 +2,7 @@
 // (BarCore's BarConfig) and the sampler (SystemDirs' SamplerSettings) make when they load
 // the file, so a file that passes here loads there.
 import ArgumentParser
+import Foundation
 import BarCore
 import Bookmarks
 import ProcFS
@@ -62,8 +63,8 @@ enum ConfigCommands {
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Check the config file, or print one with the built-in defaults.",
-        subcommands: [ConfigCheck.self, ConfigExample.self])
+        abstract: "Check the config file, print one with the built-in defaults, or import an i3blocks config.",
+        subcommands: [ConfigCheck.self, ConfigExample.self, ConfigImport.self])
 }
 
 struct ConfigCheck: ParsableCommand {
@@ -90,4 +91,70 @@ struct ConfigExample: ParsableCommand {
         abstract: "Print a commented config file equal to the built-in defaults.")
 
     func run() throws { emit(CommandOutput(stdout: [ExampleConfig.text], stderr: [], status: 0)) }
+}
+
+struct ConfigImport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Print an i3blocks config as config.toml command blocks.",
+        discussion: """
+            Each section becomes a command block with the same keys; keys before the first section are \
+            every block's defaults, as in i3blocks. Without FILE, the file i3blocks reads: \
+            $XDG_CONFIG_HOME/i3blocks/config, ~/.config/i3blocks/config, ~/.i3blocks.conf, \
+            /etc/xdg/i3blocks/config, /etc/i3blocks.conf. A line the bar would refuse is one \
+            FILE:LINE:COL: reason line on stderr (status 1).
+            """)
+    @Argument(help: ArgumentHelp("What to import: i3blocks.", valueName: "program"))
+    var program: String
+    @Argument(help: ArgumentHelp("The file.", valueName: "file"))
+    var file: String?
+
+    func validate() throws {
+        guard program == "i3blocks" else { throw ValidationError("only i3blocks configs can be imported") }
+    }
+
+    func run() throws { emit(ConfigCommands.importI3blocks(path: file ?? ConfigCommands.i3blocksDefaultPath())) }
+}
+
+extension ConfigCommands {
+    /// The first i3blocks config that exists, in i3blocks' own order; nil if none.
+    static func i3blocksDefaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        var candidates: [String] = []
+        if let home = environment["HOME"] {
+            candidates.append((environment["XDG_CONFIG_HOME"] ?? home + "/.config") + "/i3blocks/config")
+            candidates.append(home + "/.i3blocks.conf")
+        }
+        candidates.append((environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg") + "/i3blocks/config")
+        candidates.append("/etc/i3blocks.conf")
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// `sysstats config import i3blocks FILE`: the TOML on stdout, or the problems on stderr.
+    static func importI3blocks(path: String?) -> CommandOutput {
+        guard let path else {
+            return CommandOutput(stderr: ["sysstats: no i3blocks config found (~/.config/i3blocks/config, ~/.i3blocks.conf, /etc/i3blocks.conf); name one"], status: 1)
+        }
+        let shown = TerminalText.escape(path)
+        let bytes: [UInt8]
+        switch readConfigFile(path, limit: I3blocksImport.maximumFileSize) {
+        case .success(let b): bytes = b
+        case .failure(let e): return CommandOutput(stderr: ["\(shown): \(e)"], status: 1)
+        }
+        let folder = Array((path as NSString).deletingLastPathComponent.utf8)
+        switch I3blocksImport.convert(bytes, folder: folder.isEmpty ? Array(".".utf8) : folder) {
+        case .failure(let e):
+            return CommandOutput(stderr: ["\(shown):\(e.line):1: \(e.reason)"], status: 1)
+        case .success(let converted):
+            if case .failure(let e) = I3blocksImport.blocks(from: bytes, folder: folder) {
+                var line: [UInt8] = []
+                e.describe(file: Array(shown.utf8), into: &line)
+                return CommandOutput(stderr: [String(decoding: line, as: UTF8.self)], status: 1)
+            }
+            let header = "# Imported from \(shown) by `sysstats config import i3blocks`: one command block per\n"
+                + "# section, with its keys (docs/configuration.md, \"Moving from i3blocks\").\n\n"
+            var text = header + String(decoding: converted.toml, as: UTF8.self)
+            while text.hasSuffix("\n") { text.removeLast() }
+            return CommandOutput(stdout: [text])
+        }
+    }
 }

@@ -64,9 +64,9 @@ final class I3blocksSideBySideTests: XCTestCase {
 
     /// i3blocks' blocks once every block has run: the last array it printed within 2 s,
     /// without Debian 1.4's empty leading block and its `"":""` members.
-    func i3blocksBlocks(_ dir: URL) throws -> [[String: NSObject]] {
+    func i3blocksBlocks(_ dir: URL, config text: String = I3blocksSideBySideTests.i3blocksConfig) throws -> [[String: NSObject]] {
         let config = dir.appendingPathComponent("i3blocks.conf")
-        try Self.i3blocksConfig.write(to: config, atomically: true, encoding: .utf8)
+        try text.write(to: config, atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/i3blocks")
         p.arguments = ["-c", config.path]
@@ -94,6 +94,41 @@ final class I3blocksSideBySideTests: XCTestCase {
         XCTAssertEqual(expected.count, 4, "\(expected)")
         let config = dir.url.appendingPathComponent("config.toml")
         try Self.toml.write(to: config, atomically: true, encoding: .utf8)
+        let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
+        XCTAssertEqual(once.status, 0, once.stderr)
+        let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout)
+        XCTAssertEqual(ours.count, expected.count, "\(ours)")
+        for (mine, theirs) in zip(ours, expected) {
+            XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")")
+        }
+    }
+
+    /// The user's i3blocks file as it is, through `sysstats config import i3blocks`: with a
+    /// global key (every section's default) and a section of fixed text, block for block
+    /// what i3blocks shows.
+    func testAnImportedI3blocksFileGivesTheSameBlocksAsI3blocks() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/i3blocks") else {
+            throw XCTSkip("i3blocks is not installed (install/deps.sh installs it)")
+        }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let file = "separator_block_width=20\n\n" + Self.i3blocksConfig + "[sep]\nfull_text=|\ncolor=#666666\n"
+        let expected = try i3blocksBlocks(dir.url, config: file)
+        XCTAssertEqual(expected.count, 5, "\(expected)")
+        let conf = dir.url.appendingPathComponent("i3blocks.conf")
+        let sysstats = URL(fileURLWithPath: try BarProcess.binary()).deletingLastPathComponent().appendingPathComponent("sysstats").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: sysstats)
+        p.arguments = ["config", "import", "i3blocks", conf.path]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let toml = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let config = dir.url.appendingPathComponent("config.toml")
+        try toml.write(to: config)
         let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
         XCTAssertEqual(once.status, 0, once.stderr)
         let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout)

@@ -1,0 +1,251 @@
+// An i3blocks config file read as i3blocks 1.5 reads it (its ini.c and config.c: facts,
+// not code), written out as the equivalent config.toml `[[block]]` tables of command blocks.
+// `sysstats config import i3blocks FILE` prints that text; a config.toml block
+// `block = "i3blocks"` loads it in place. The TOML is then parsed and checked as any
+// config.toml is, so a section means exactly what the same keys mean in TOML.
+
+#if hasFeature(Embedded)
+import TOMLEmbedded
+#else
+import TOML
+#endif
+
+/// A line of an i3blocks file that i3blocks itself refuses.
+public struct I3blocksError: Error {
+    /// 1-based.
+    public let line: Int
+    public let reason: StaticString
+}
+
+public enum I3blocksImport {
+    /// The longest file read (a real one is a few KiB).
+    public static let maximumFileSize = 32_768
+
+    /// The TOML text, and for each of its lines (1-based, index 0 unused) the line of the
+    /// i3blocks file it came from (0: none), so a problem found in the TOML is reported
+    /// at its place in the i3blocks file.
+    public struct Converted {
+        public var toml: [UInt8] = []
+        public var sourceLines: [Int] = [0]
+        /// How many sections became blocks.
+        public var blocks = 0
+    }
+
+    /// Converts an i3blocks config. Each line is a comment (`#`), empty, a section header
+    /// `[name]` (nothing after the `]`), or `key=value` (the key starting with a letter or
+    /// `_`; neither side trimmed: i3blocks reads them as they are). Keys before the first
+    /// section are every section's defaults (i3blocks' globals; `SCRIPT_DIR=…`).
+    /// `folder`: the file's folder, where i3blocks runs the commands (it changes to it): a
+    /// command that starts with a relative path (`./battery`, `scripts/cpu`) is run from there.
+    public static func convert(_ file: [UInt8], folder: [UInt8] = []) -> Result<Converted, I3blocksError> {
+        var out = Converted()
+        var globals: [(key: [UInt8], value: [UInt8], line: Int)] = []
+        var section: [(key: [UInt8], value: [UInt8], line: Int)]?
+        var sectionLine = 0
+        var lineNumber = 0
+        var start = 0
+        while start < file.count {
+            var end = start
+            while end < file.count && file[end] != 0x0A { end += 1 }
+            lineNumber += 1
+            let line = Array(file[start..<end])
+            start = end + 1
+            if line.isEmpty || line[0] == UInt8(ascii: "#") { continue }
+            if line[0] == UInt8(ascii: "[") {
+                guard let close = line.firstIndex(of: UInt8(ascii: "]")) else {
+                    return .failure(I3blocksError(line: lineNumber, reason: "a section header needs its closing ]"))
+                }
+                guard close == line.count - 1 else {
+                    return .failure(I3blocksError(line: lineNumber, reason: "nothing may follow a section header's ]"))
+                }
+                if let done = section { emit(sectionLine, done, folder: folder, into: &out) }
+                sectionLine = lineNumber
+                // i3blocks: the globals, then the header as `name` (a `name=` line may follow).
+                var keys = globals
+                set(bytes("name"), Array(line[1..<close]), lineNumber, in: &keys)
+                section = keys
+                continue
+            }
+            let first = line[0]
+            guard (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) || first == UInt8(ascii: "_") else {
+                return .failure(I3blocksError(line: lineNumber, reason: "not a comment, a [section] or a key=value line"))
+            }
+            guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else {
+                return .failure(I3blocksError(line: lineNumber, reason: "a property is key=value"))
+            }
+            let key = Array(line[..<equals]), value = Array(line[(equals + 1)...])
+            // TOML's own limits, which the written file must keep.
+            guard key.count <= TOMLDocument.maximumKeyLength else {
+                return .failure(I3blocksError(line: lineNumber, reason: "a key longer than 256 bytes"))
+            }
+            guard value.count <= TOMLDocument.maximumStringLength - 64 else {
+                return .failure(I3blocksError(line: lineNumber, reason: "a value longer than 4,000 bytes"))
+            }
+            if section == nil {
+                set(key, value, lineNumber, in: &globals)
+            } else {
+                set(key, value, lineNumber, in: &section!)
+            }
+        }
+        if let done = section { emit(sectionLine, done, folder: folder, into: &out) }
+        guard out.toml.count <= TOMLDocument.maximumSize else {
+            return .failure(I3blocksError(line: lineNumber, reason: "too large: it makes more than 64 KiB of config.toml"))
+        }
+        return .success(out)
+    }
+
+    /// A later key replaces an earlier one of the same name (a section's over a global).
+    private static func set(_ key: [UInt8], _ value: [UInt8], _ line: Int,
+                            in list: inout [(key: [UInt8], value: [UInt8], line: Int)]) {
+        for i in 0..<list.count where list[i].key == key {
+            list[i] = (key, value, line)
+            return
+        }
+        list.append((key, value, line))
+    }
+
+    private static func emit(_ headerLine: Int, _ keys: [(key: [UInt8], value: [UInt8], line: Int)],
+                             folder: [UInt8], into out: inout Converted) {
+        appendLine(bytes("[[block]]"), headerLine, &out)
+        appendLine(bytes("block = \"command\""), headerLine, &out)
+        for entry in keys {
+            var text: [UInt8] = []
+            appendKey(entry.key, to: &text)
+            text.append(contentsOf: bytes(" = "))
+            if entry.key == bytes("command") && !folder.isEmpty && startsWithRelativePath(entry.value) {
+                var command = bytes("cd -- ")
+                appendShellQuoted(folder, to: &command)
+                command.append(contentsOf: bytes(" && "))
+                command.append(contentsOf: entry.value)
+                appendQuoted(command, to: &text)
+            } else {
+                appendValue(key: entry.key, entry.value, to: &text)
+            }
+            appendLine(text, entry.line, &out)
+        }
+        appendLine([], 0, &out)
+        out.blocks += 1
+    }
+
+    private static func appendLine(_ text: [UInt8], _ source: Int, _ out: inout Converted) {
+        out.toml.append(contentsOf: text)
+        out.toml.append(0x0A)
+        out.sourceLines.append(source)
+    }
+
+    /// A bare key when TOML allows one, else a quoted one (which the config then refuses
+    /// as an environment variable's name, at this line).
+    private static func appendKey(_ key: [UInt8], to text: inout [UInt8]) {
+        let bare = !key.isEmpty && key.allSatisfy { b in
+            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
+        }
+        if bare { text.append(contentsOf: key) } else { appendQuoted(key, to: &text) }
+    }
+
+    /// The value as the TOML type the key takes: i3blocks reads `interval` and `signal` with
+    /// atoi (`5 # every 5 s` is 5; -1, -2, -3 are once, repeat, persist), and writes the
+    /// i3bar keys `urgent`, `separator` (booleans) and the widths (numbers) into its JSON as
+    /// they are. Every other value is text, as the command's environment has it.
+    private static func appendValue(key: [UInt8], _ value: [UInt8], to text: inout [UInt8]) {
+        if key == bytes("interval") || key == bytes("signal") {
+            let words: [StaticString] = ["once", "repeat", "persist"]
+            for word in words where bytesEqual(value[...], word) { appendQuoted(value, to: &text); return }
+            let n = atoi(value)
+            if key == bytes("interval") && n < 0 && n >= -3 {
+                appendQuoted(bytes(n == -1 ? "once" : n == -2 ? "repeat" : "persist"), to: &text)
+            } else {
+                appendNumber(n, to: &text)
+            }
+            return
+        }
+        if key == bytes("urgent") || key == bytes("separator") {
+            if value == bytes("true") || value == bytes("false") { text.append(contentsOf: value); return }
+        }
+        let numeric: [StaticString] = ["separator_block_width", "border_top", "border_right", "border_bottom", "border_left", "min_width"]
+        if numeric.contains(where: { bytesEqual(key[...], $0) }), !value.isEmpty, value.count <= 9,
+           value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            appendNumber(atoi(value), to: &text)   // `09` is not a TOML (or JSON) number: 9
+            return
+        }
+        appendQuoted(value, to: &text)
+    }
+
+    /// Whether the command's first word is a path relative to the folder: it has a slash and
+    /// starts with none of `/`, `~`, `$`.
+    static func startsWithRelativePath(_ command: [UInt8]) -> Bool {
+        var i = 0
+        while i < command.count && command[i] == 0x20 { i += 1 }
+        guard i < command.count, command[i] != UInt8(ascii: "/"), command[i] != UInt8(ascii: "~"),
+              command[i] != UInt8(ascii: "$") else { return false }
+        while i < command.count && command[i] != 0x20 && command[i] != 0x09 {
+            if command[i] == UInt8(ascii: "/") { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// `'text'` for /bin/sh, a `'` inside as `'\''`.
+    static func appendShellQuoted(_ value: [UInt8], to text: inout [UInt8]) {
+        text.append(UInt8(ascii: "'"))
+        for b in value {
+            if b == UInt8(ascii: "'") { text.append(contentsOf: bytes("'\\''")) } else { text.append(b) }
+        }
+        text.append(UInt8(ascii: "'"))
+    }
+
+    /// C's atoi: leading blanks, an optional sign, digits; 0 without digits. Saturates.
+    static func atoi(_ value: [UInt8]) -> Int {
+        var i = 0
+        while i < value.count && (value[i] == 0x20 || (value[i] >= 0x09 && value[i] <= 0x0D)) { i += 1 }
+        var negative = false
+        if i < value.count && (value[i] == UInt8(ascii: "-") || value[i] == UInt8(ascii: "+")) {
+            negative = value[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var n = 0
+        while i < value.count && value[i] >= UInt8(ascii: "0") && value[i] <= UInt8(ascii: "9") {
+            n = min(n &* 10 &+ Int(value[i] - UInt8(ascii: "0")), 1_000_000_000)
+            i += 1
+        }
+        return negative ? -n : n
+    }
+
+    /// A TOML basic string: `"` and `\` escaped, control bytes as \uXXXX.
+    static func appendQuoted(_ value: [UInt8], to text: inout [UInt8]) {
+        text.append(UInt8(ascii: "\""))
+        for b in value {
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                text.append(UInt8(ascii: "\\")); text.append(b)
+            } else if b < 0x20 || b == 0x7F {
+                let hex = bytes("0123456789ABCDEF")
+                text.append(contentsOf: bytes("\\u00"))
+                text.append(hex[Int(b >> 4)]); text.append(hex[Int(b & 0x0F)])
+            } else {
+                text.append(b)
+            }
+        }
+        text.append(UInt8(ascii: "\""))
+    }
+}
+
+extension I3blocksImport {
+    /// The blocks an i3blocks file makes, checked as config.toml's command blocks are; a
+    /// problem is reported at its line in the i3blocks file.
+    public static func blocks(from file: [UInt8], folder: [UInt8] = []) -> Result<[BarBlock], ConfigError> {
+        let converted: Converted
+        switch convert(file, folder: folder) {
+        case .failure(let e): return .failure(ConfigError(line: e.line, column: 1, reason: bytes(e.reason)))
+        case .success(let c): converted = c
+        }
+        let parsed = converted.toml.withUnsafeBytes { BarConfig.parse($0) }
+        switch parsed {
+        case .success(let config): return .success(config.blocks ?? [])
+        case .failure(var e):
+            // Back to the i3blocks file's line; its column is the line's start.
+            e.line = e.line > 0 && e.line < converted.sourceLines.count ? converted.sourceLines[e.line] : 0
+            e.column = 1
+            return .failure(e)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+@testable import BarCore
+import XCTest
+
+/// An i3blocks config read as i3blocks 1.5 reads it (ini.c, config.c) and written as
+/// config.toml command blocks, which the config then checks as its own.
+final class I3blocksImportTests: XCTestCase {
+    func convert(_ text: String, folder: String = "") throws -> String {
+        switch I3blocksImport.convert(Array(text.utf8), folder: Array(folder.utf8)) {
+        case .success(let c): return String(decoding: c.toml, as: UTF8.self)
+        case .failure(let e): XCTFail("line \(e.line): \(e.reason)"); return ""
+        }
+    }
+
+    func problem(_ text: String) -> (line: Int, reason: String)? {
+        switch I3blocksImport.blocks(from: Array(text.utf8)) {
+        case .success: return nil
+        case .failure(let e): return (e.line, String(decoding: e.reason, as: UTF8.self))
+        }
+    }
+
+    func testEachSectionIsACommandBlockWithItsKeysTypedAsTheKeyTakesThem() throws {
+        let toml = try convert("""
+            # a comment
+            [volume]
+            command=$SCRIPT_DIR/volume
+            interval=5 # seconds
+            signal=10
+            LABEL=♪ 
+            separator=false
+            min_width=100
+            markup=pango
+
+            [time]
+            command=date '+%H:%M'
+            interval=-1
+
+            """)
+        XCTAssertEqual(toml, """
+            [[block]]
+            block = "command"
+            name = "volume"
+            command = "$SCRIPT_DIR/volume"
+            interval = 5
+            signal = 10
+            LABEL = "♪ "
+            separator = false
+            min_width = 100
+            markup = "pango"
+
+            [[block]]
+            block = "command"
+            name = "time"
+            command = "date '+%H:%M'"
+            interval = "once"
+
+
+            """)
+    }
+
+    /// Keys before the first section are every section's defaults; a section's own key and
+    /// a `name=` line win; the header is the name otherwise.
+    func testGlobalsAreDefaultsAndTheSectionsOwnKeysWin() throws {
+        let text = "SCRIPT_DIR=/opt/blocklets\ninterval=10\ncolor=#FFFFFF\n\n[cpu]\ncommand=x\ninterval=2\n\n[b]\nname=battery\ncommand=y\n"
+        let blocks = try I3blocksImport.blocks(from: Array(text.utf8)).get()
+        XCTAssertEqual(blocks.count, 2)
+        let cpu = try XCTUnwrap(blocks[0].command), battery = try XCTUnwrap(blocks[1].command)
+        XCTAssertEqual(String(decoding: cpu.name, as: UTF8.self), "cpu")
+        XCTAssertEqual(cpu.intervalMs, 2000)
+        XCTAssertEqual(battery.intervalMs, 10_000, "the global interval")
+        XCTAssertEqual(String(decoding: battery.name, as: UTF8.self), "battery")
+        XCTAssertTrue(battery.environment.contains(Array("SCRIPT_DIR=/opt/blocklets".utf8)))
+        XCTAssertEqual(String(decoding: battery.color, as: UTF8.self), "#FFFFFF")
+    }
+
+    /// A section without a command shows its full_text (a separator, a label) and runs nothing.
+    func testASectionOfFixedTextNeedsNoCommand() throws {
+        let blocks = try I3blocksImport.blocks(from: Array("[separator]\nfull_text=|\ncolor=#666666\n".utf8)).get()
+        XCTAssertEqual(blocks.first?.command?.command, [])
+        XCTAssertEqual(blocks.first?.command?.fullText, Array("|".utf8))
+    }
+
+    /// i3blocks runs commands in its config file's folder: a relative path is run from there.
+    func testARelativeCommandRunsFromTheFilesFolder() throws {
+        let toml = try convert("[a]\ncommand=./battery 1\n[b]\ncommand=scripts/cpu\n[c]\ncommand=date\n[d]\ncommand=$HOME/x\n",
+                               folder: "/home/me/.config/it's")
+        XCTAssertTrue(toml.contains(#"command = "cd -- '/home/me/.config/it'\\''s' && ./battery 1""#), toml)
+        XCTAssertTrue(toml.contains(#"command = "cd -- '/home/me/.config/it'\\''s' && scripts/cpu""#), toml)
+        XCTAssertTrue(toml.contains(#"command = "date""#), toml)
+        XCTAssertTrue(toml.contains(#"command = "$HOME/x""#), toml)
+    }
+
+    func testWhatI3blocksRefusesAndWhatTheConfigRefusesAreReportedAtTheirLine() {
+        XCTAssertEqual(problem("[a]\ncommand=x\n  interval=5\n")?.line, 3, "a line starting with a blank")
+        XCTAssertEqual(problem("[a\ncommand=x\n")?.line, 1)
+        XCTAssertEqual(problem("[a] x\n")?.line, 1)
+        XCTAssertEqual(problem("[a]\ncommand\n")?.line, 2)
+        let badKey = problem("[a]\ncommand=x\nmy.key=1\n")
+        XCTAssertEqual(badKey?.line, 3)
+        XCTAssertTrue(badKey?.reason.contains("environment") ?? false, badKey?.reason ?? "")
+        XCTAssertEqual(problem("[a]\ninterval=5\n")?.line, 1, "no command, no full_text: at the section's header")
+        XCTAssertEqual(problem("[a]\ncommand=x\ncolor=red\n")?.line, 3)
+        XCTAssertNil(problem(""), "an empty file is no blocks")
+        XCTAssertNil(problem("[a]\ncommand=printf '\\033[1m\"x\"\\\\'\n"), "quotes and backslashes survive")
+    }
+
+    func testAtoiReadsAsCDoes() {
+        XCTAssertEqual(I3blocksImport.atoi(Array(" 42abc".utf8)), 42)
+        XCTAssertEqual(I3blocksImport.atoi(Array("-3".utf8)), -3)
+        XCTAssertEqual(I3blocksImport.atoi(Array("x".utf8)), 0)
+        XCTAssertEqual(I3blocksImport.atoi(Array(String(repeating: "9", count: 40).utf8)), 1_000_000_000, "saturates")
+    }
+}
