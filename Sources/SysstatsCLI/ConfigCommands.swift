@@ -64,6 +64,7 @@ struct ConfigCheck: ParsableCommand {
         discussion: """
             Without FILE, $XDG_CONFIG_HOME/sysstats/config.toml (else ~/.config/sysstats/config.toml).
             Prints FILE: ok (status 0), or one FILE:LINE:COL: reason line per problem (status 1).
+            Every key and what it does: man sysstats-config.
             """)
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String?
