@@ -76,9 +76,12 @@ stage_tree() {
         strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/bin/$p"
     done
 
-    install -d "$root/share/man/man1"
-    for page in assets/man/*.1; do
-        gzip -9n < "$page" > "$root/share/man/man1/${page##*/}.gz"
+    local section page
+    for section in 1 5; do
+        install -d "$root/share/man/man$section"
+        for page in assets/man/*."$section"; do
+            gzip -9n < "$page" > "$root/share/man/man$section/${page##*/}.gz"
+        done
     done
     # The two helper programs share their callers' pages (each page says how they are started).
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-history.1.gz"

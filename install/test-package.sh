@@ -169,6 +169,8 @@ check_manual() {
         out=$(in_root man -w "$p") || fail "man -w $p found no page"
         [[ $out == "$2"/man1/sysstats*.1.gz && -f $root$out ]] || fail "man -w $p: $out, not a page in $2/man1"
     done
+    out=$(in_root man -w 5 sysstats-config) || fail "man -w 5 sysstats-config found no page"
+    [[ $out == "$2"/man5/sysstats-config.5.gz && -f $root$out ]] || fail "man -w 5 sysstats-config: $out, not $2/man5/sysstats-config.5.gz"
 }
 # Loaded as bash-completion loads it on first use of the command: from where that looks.
 check_completion() {
@@ -271,10 +273,17 @@ no_maintainer_scripts() {
     members=$(dpkg-deb --ctrl-tarfile "$deb" | tar -t | sed 's|^\./||; /^$/d' | sort | tr '\n' ' ')
     [[ $members == "control md5sums " ]] || fail "control members: $members"
 }
+# The config file's page, which the programs' errors and --help send the user to.
+deb_has_config_page() {
+    local listing
+    listing=$(dpkg-deb -c "$deb") || fail "dpkg-deb -c $deb failed"
+    grep -q ' \./usr/share/man/man5/sysstats-config\.5\.gz$' <<< "$listing" || fail "no usr/share/man/man5/sysstats-config.5.gz in ${deb##*/}"
+}
 # Errors and warnings fail; what stays is explained in docs/packaging.md (overrides, infos).
 lintian_clean() { local out; out=$(lintian --fail-on error,warning "$deb" 2>&1) || fail "$out"; }
 check "deb: lintian finds no error or warning" lintian_clean
 check "deb: no maintainer scripts" no_maintainer_scripts
+check "deb: it has usr/share/man/man5/sysstats-config.5.gz" deb_has_config_page
 check "deb: apt installs it and its Depends" install_deb
 check "deb: no Swift in the root" check_no_swift
 check "deb: every program's libraries are Debian's" check_libraries /usr/bin

@@ -14,6 +14,11 @@ for p in sysstats sysstatsd sysstats-bar; do
     rm -f "$prefix/share/man/man1/$p.1" "$data/bash-completion/completions/$p" \
           "$prefix/share/zsh/site-functions/_$p" "$data/fish/vendor_completions.d/$p.fish"
 done
+rm -f "$prefix/share/man/man5/sysstats-config.5"
+# The documentation: the files install.sh put there, then its folders if that left them empty.
+doc=$prefix/share/doc/sysstats
+rm -f "$doc/README.md" "$doc/CHANGELOG.md" "$doc"/docs/*.md
+rmdir "$doc/docs" "$doc" 2>/dev/null || true
 rm -f "$data/mime/packages/sysstats-bookmarks.xml"
 if command -v update-mime-database >/dev/null 2>&1 && [[ -d $data/mime ]]; then update-mime-database "$data/mime"; fi
 rm -f "$data/applications/sysstats-bookmarks-import.desktop"

@@ -126,7 +126,7 @@ public struct BarConfig: Equatable, Sendable {
         let name = try string(kindValue, maximum: 16)
         if name == bytes("i3bar") { return try wrappedI3bar(table, value) }
         guard let kind = BlockKind(name: name[...]) else {
-            throw ConfigError(kindValue, "unknown block ", name[...], " (docs/configuration.md lists them)")
+            throw ConfigError(kindValue, "unknown block ", name[...], " (man sysstats-config lists them)")
         }
         if kind == .command { return try commandBlock(table, value) }
         var block = BarBlock(kind)
@@ -182,7 +182,7 @@ public struct BarConfig: Equatable, Sendable {
                 // MiB, as [sampler]'s freed_threshold.
                 block.minimumFreedKiB = UInt64(try integer(entry, in: 0...1_048_576)) * 1024
             } else {
-                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in this block (docs/configuration.md)")
+                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in this block (man sysstats-config)")
             }
         }
         return block

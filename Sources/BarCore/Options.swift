@@ -88,7 +88,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
         case .emptyConfigPath: "sysstats-bar: --config needs a file name"
-        case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", docs/configuration.md)"
+        case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", man sysstats-config)"
         case .genmonOnlyOption: "sysstats-bar: --image and --click apply to --output genmon only"
         case .positionNeedsWindow: "sysstats-bar: --position and --window-type apply to --output x11-window only"
         case .badWindowType: "sysstats-bar: --window-type must be override, dock, desktop or normal"
@@ -161,7 +161,7 @@ public func helpText(into w: inout ByteWriter) {
         if i > 0 { w.append(UInt8(ascii: ",")) }
         w.append(kind.name)
     }
-    w.append("\nplaceholders for --format, per block (docs/renderer.md says more):\n")
+    w.append("\nplaceholders for --format, per block (man sysstats-config says what each shows):\n")
     for block in BlockKind.allCases {
         w.append("  ")
         w.append(block.name)
@@ -195,7 +195,7 @@ public let usageText: StaticString = """
                      disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip)
       --format       BLOCK=TEXT, once per block: TEXT replaces the block's built-in
                      text, {name} placeholders filled in, {{ and }} for braces;
-                     e.g. --format 'cpu=CPU {busy}% {spark}' (docs/renderer.md lists them)
+                     e.g. --format 'cpu=CPU {busy}% {spark}' (placeholders listed below)
       --once         print the current snapshot once and exit (status 1 when none)
       --size         panel image size, 64x24 to 1024x256 (default 180x56)
       --position     x11-window position X,Y (default 0,0; negative: from the right/bottom)
@@ -206,7 +206,7 @@ public let usageText: StaticString = """
       --click        genmon: apply a click to the panel (1 next graph form, 3 previous),
                      kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
       --config       the config file (default $XDG_CONFIG_HOME/sysstats/config.toml, else
-                     ~/.config/sysstats/config.toml; docs/configuration.md); the flags win over it
+                     ~/.config/sysstats/config.toml; man sysstats-config); the flags win over it
       --no-start-sampler  do not start sysstatsd when none runs for the runtime dir (by
                      default the bar starts it, detached, logging to RUNTIME-DIR/sysstatsd.log;
                      also SYSSTATS_NO_START_SAMPLER=1)

@@ -75,6 +75,7 @@ struct ConfigCheck: ParsableCommand {
             Without FILE, $XDG_CONFIG_HOME/sysstats/config.toml (else ~/.config/sysstats/config.toml).
             Prints FILE: ok (status 0), or one FILE:LINE:COL: reason line per problem (status 1);
             then a note for each running sysstats-bar whose flags (--blocks, --format) override the file.
+            Every key and what it does: man sysstats-config.
             """)
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String?

@@ -5,7 +5,7 @@ enum ExampleConfig {
     static let text = """
 # sysstats configuration: $XDG_CONFIG_HOME/sysstats/config.toml (else ~/.config/sysstats/config.toml),
 # or the file given with --config FILE. This file is the built-in defaults: the bar shows the
-# same with it as without it. Every key is optional; docs/configuration.md describes each one.
+# same with it as without it. Every key is optional; `man sysstats-config` describes each one.
 # `sysstats config check` checks a file; `sysstats config example` prints this one.
 # sysstats-bar reads it again on SIGHUP and whenever it changes (a broken file keeps the last
 # good configuration and shows one error block); sysstatsd reads [sampler] again then too
@@ -28,7 +28,7 @@ interfaces = []        # interfaces measured although they look virtual (a VPN, 
 # textfile_interval = 15                               # node_exporter (docs/fleet.md)
 
 # The blocks, in bar order. `block` names the kind; the other keys are optional:
-#   format, format_short   the full and short text with {placeholders} (docs/renderer.md);
+#   format, format_short   the full and short text with {placeholders} (man sysstats-config);
 #                          for time, strftime(3) formats
 #   warning, critical      thresholds: whole percent (cpu, cores, mem, swap, disk; battery:
 #                          at or below), degrees Celsius (temp)

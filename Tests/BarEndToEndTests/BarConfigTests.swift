@@ -64,7 +64,7 @@ final class BarConfigTests: XCTestCase {
         try write("[[block]]\nblock = \"procs\"\n")
         XCTAssertTrue(b.waitFor { $0.last == "procs 300 (0 run)" }, "a changed file applies at once: \(b.lines)")
         try write("[[block]]\nblock = \"procs\"\ncolour = 1\n")
-        XCTAssertTrue(b.waitFor { $0.last == "config.toml:3:1: unknown key \"colour\" in this block (docs/con… | procs 300 (0 run)" },
+        XCTAssertTrue(b.waitFor { $0.last == "config.toml:3:1: unknown key \"colour\" in this block (man syss… | procs 300 (0 run)" },
                       "a broken file: the last good configuration and the reason: \(b.lines)")
         try write("[[block]]\nblock = \"uptime\"\n")
         XCTAssertTrue(b.waitFor { $0.last?.hasPrefix("up ") == true }, "fixed: \(b.lines)")

@@ -3,17 +3,21 @@ import TestSupport
 import XCTest
 
 /// The manual pages and the bash, zsh and fish completions: sysstats's page covers every
-/// command and option the program has, every page renders without a warning, and
-/// install/install.sh installs pages and completions where `man` and each shell find them
-/// (uninstall removes them). Needs man-db, and bash-completion, zsh and fish for their
-/// shells' checks (install/deps.sh installs them).
+/// command and option the program has, every page renders without a warning (the config
+/// file's, sysstats-config(5), too), and install/install.sh installs pages, completions and
+/// the documentation where `man`, each shell and a reader find them (uninstall removes them).
+/// Needs man-db, and bash-completion, zsh and fish for their shells' checks (install/deps.sh
+/// installs them).
 final class ManualAndCompletionTests: XCTestCase {
     var directory: TemporaryDirectory!
     override func setUpWithError() throws { directory = try TemporaryDirectory("manual") }
     override func tearDownWithError() throws { directory = nil }
 
-    let pages = ["sysstats", "sysstatsd", "sysstats-bar"]
-    func page(_ name: String) -> String { Programs.packageRoot.appendingPathComponent("assets/man/\(name).1").path }
+    /// Every page in assets/man and its section: the programs' in 1, the config file's in 5.
+    let pages: [(name: String, section: Int)] = [("sysstats", 1), ("sysstatsd", 1), ("sysstats-bar", 1), ("sysstats-config", 5)]
+    func page(_ name: String, section: Int = 1) -> String {
+        Programs.packageRoot.appendingPathComponent("assets/man/\(name).\(section)").path
+    }
 
     func tool(_ name: String, package: String) throws -> String {
         for dir in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: dir + "/" + name) {
@@ -55,24 +59,33 @@ final class ManualAndCompletionTests: XCTestCase {
 
     func testEveryManualPageRendersWithoutAWarning() throws {
         let man = try tool("man", package: "man-db")
-        for name in pages {
-            let out = try Programs.capture(man, ["--warnings", "-l", page(name)], environment: ["MANWIDTH": "80"])
+        for (name, section) in pages {
+            let out = try Programs.capture(man, ["--warnings", "-l", page(name, section: section)], environment: ["MANWIDTH": "80"])
             XCTAssertEqual(out.status, 0, name + ": " + out.stderr)
             XCTAssertEqual(out.stderr, "", name)
             XCTAssertTrue(out.stdout.contains("NAME"), name)
         }
     }
 
-    func testInstallPutsPagesAndCompletionsWhereManAndTheShellsFindThemAndUninstallRemovesThem() throws {
+    func testInstallPutsPagesCompletionsAndDocsWhereManTheShellsAndReadersFindThemAndUninstallRemovesThem() throws {
         let man = try tool("man", package: "man-db")
         let prefix = directory.file("prefix"), data = directory.file("data"), config = directory.file("config")
         let environment = ["PREFIX": prefix, "XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config]
         let script = Programs.packageRoot.appendingPathComponent("install/install.sh").path
         let installed = try Programs.capture("/bin/bash", [script, "--bin-dir", Programs.binDir.path], environment: environment)
         XCTAssertEqual(installed.status, 0, installed.stderr)
-        for name in pages {
-            let found = try Programs.capture(man, ["-w", name], environment: ["MANPATH": prefix + "/share/man"])
-            XCTAssertEqual(found.stdout, "\(prefix)/share/man/man1/\(name).1\n", name + found.stderr)
+        for (name, section) in pages {
+            let found = try Programs.capture(man, ["-w", String(section), name], environment: ["MANPATH": prefix + "/share/man"])
+            XCTAssertEqual(found.stdout, "\(prefix)/share/man/man\(section)/\(name).\(section)\n", name + found.stderr)
+        }
+        // The documentation the pages name, laid out as the .deb's: README.md, CHANGELOG.md, docs/.
+        let doc = prefix + "/share/doc/sysstats"
+        let sourceDocs = try FileManager.default.contentsOfDirectory(atPath: Programs.packageRoot.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted()
+        XCTAssertTrue(sourceDocs.contains("configuration.md") && sourceDocs.contains("renderer.md"), "\(sourceDocs)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: doc + "/docs").sorted(), sourceDocs)
+        for file in ["README.md", "CHANGELOG.md"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: doc + "/" + file), file)
         }
 
         // bash: each function completes what it should (bash-completion calls it this way).
@@ -120,8 +133,9 @@ final class ManualAndCompletionTests: XCTestCase {
         let uninstall = Programs.packageRoot.appendingPathComponent("install/uninstall.sh").path
         XCTAssertEqual(try Programs.capture("/bin/bash", [uninstall], environment: environment).status, 0)
         let fm = FileManager.default
-        for dir in [prefix + "/share/man/man1", bashDir, zshDir, fishDir] {
+        for dir in [prefix + "/share/man/man1", prefix + "/share/man/man5", bashDir, zshDir, fishDir] {
             XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir), [], dir)
         }
+        XCTAssertFalse(fm.fileExists(atPath: doc), "uninstall removes \(doc)")
     }
 }
