@@ -125,8 +125,10 @@ final class ReportJSONTests: XCTestCase {
                        [["sensor": "coretemp", "label": "Package id 0", "celsius": 52.5]] as NSArray)
         XCTAssertEqual(json["cpu_mhz"] as? [String: Int], ["average": 2345, "max": 4567])
         XCTAssertEqual(json["unavailable"] as? [String], [])
-        let line = ReportLine.format(s)
-        XCTAssertTrue(line.hasSuffix(" [Net]: wlan0 Caf\u{E9} \"net\"\\xff\\x1b 192.168.1.20 rx 1.2 KiB/s tx 34 B/s [Disk]: / 0.0 GiB free [Temp]: 53°C [MHz]: 2345/4567"), line)
+        let line = ReportLine.format(s, columns: 400)
+        XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
+        XCTAssertTrue(line.contains(" | net wlan0 192.168.1.20 "), line)
+        XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "no control byte: \(line)")
     }
 
     func testNewerPartsNotMeasuredAreEmptyListsOrNullAndNamed() throws {
