@@ -41,12 +41,15 @@ public struct ConfigError: Error, Equatable, Sendable {
     }
 
     /// `FILE:LINE:COL: reason`.
+    /// `FILE:LINE:COL: reason`, or `FILE: reason` for a problem of the whole file (line 0).
     public func describe(file: [UInt8], into out: inout [UInt8]) {
         out.append(contentsOf: file)
-        out.append(UInt8(ascii: ":"))
-        appendNumber(line, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendNumber(column, to: &out)
+        if line > 0 {
+            out.append(UInt8(ascii: ":"))
+            appendNumber(line, to: &out)
+            out.append(UInt8(ascii: ":"))
+            appendNumber(column, to: &out)
+        }
         out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
         out.append(contentsOf: reason)
     }
@@ -56,6 +59,9 @@ public struct ConfigError: Error, Equatable, Sendable {
 public struct BarConfig: Equatable, Sendable {
     public var blocks: [BarBlock]? = nil
     public var theme = Theme()
+    /// The `block = "i3blocks"` entries, whose files' sections take their place in
+    /// ``blocks`` (``expandingI3blocksFiles(_:)``).
+    public var i3blocksFiles: [I3blocksInclude] = []
     public init() {}
 
     /// At most this many blocks.
@@ -85,7 +91,7 @@ public struct BarConfig: Equatable, Sendable {
             } else if keyIs(entry, "sampler") {
                 guard entry.kind == .table else { throw ConfigError(entry, "[sampler] must be a table") }
             } else if keyIs(entry, "block") {
-                config.blocks = try blocks(entry)
+                config.blocks = try blocks(entry, includes: &config.i3blocksFiles)
             } else {
                 throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " (the file has [theme], [sampler] and [[block]])")
             }
@@ -112,12 +118,35 @@ public struct BarConfig: Equatable, Sendable {
         return theme
     }
 
-    static func blocks(_ value: TOMLValue) throws(ConfigError) -> [BarBlock] {
+    static func blocks(_ value: TOMLValue, includes: inout [I3blocksInclude]) throws(ConfigError) -> [BarBlock] {
         guard let array = value.array else { throw ConfigError(value, "block must be a list of tables: [[block]]") }
         guard array.count <= maximumBlocks else { throw ConfigError(value, "more than 64 blocks") }
         var blocks: [BarBlock] = []
-        for element in array { blocks.append(try block(element)) }
+        for element in array {
+            if let include = try i3blocksInclude(element, at: blocks.count) {
+                includes.append(include)
+            } else {
+                blocks.append(try block(element))
+            }
+        }
         return blocks
+    }
+
+    /// `block = "i3blocks"` with `file = "~/.config/i3blocks/config"`; nil for any other block.
+    static func i3blocksInclude(_ value: TOMLValue, at index: Int) throws(ConfigError) -> I3blocksInclude? {
+        guard let table = value.table, let kind = table["block"], kind.string == bytes("i3blocks") else { return nil }
+        var include: I3blocksInclude?
+        for entry in table {
+            if keyIs(entry, "block") { continue }
+            guard keyIs(entry, "file") else {
+                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in an i3blocks block (file)")
+            }
+            let path = try string(entry, maximum: 4096)
+            guard !path.isEmpty, !path.contains(0) else { throw ConfigError(entry, "the i3blocks file's path must not be empty") }
+            include = I3blocksInclude(path: path, index: index, line: entry.line, column: entry.column)
+        }
+        guard let include else { throw ConfigError(value, "an i3blocks block needs file = \"…\" (its i3blocks config)") }
+        return include
     }
 
     static func block(_ value: TOMLValue) throws(ConfigError) -> BarBlock {

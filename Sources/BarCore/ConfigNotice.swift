@@ -14,6 +14,11 @@ public func configNotice(_ message: [UInt8], path: [UInt8]) -> [UInt8] {
         let name = path.lastIndex(of: UInt8(ascii: "/")).map { path[(path.index(after: $0))...] } ?? path[...]
         out.append(contentsOf: name)
         rest = message[path.count...]
+    } else if message.first == UInt8(ascii: "/"), let colon = message.firstIndex(of: UInt8(ascii: ":")) {
+        // Another file's problem (an i3blocks file the config names): its name too.
+        let file = message[..<colon]
+        if let slash = file.lastIndex(of: UInt8(ascii: "/")) { out.append(contentsOf: file[(slash + 1)...]) }
+        rest = message[colon...]
     }
     out.append(contentsOf: rest)
     guard out.count > maximumConfigNoticeLength else { return out }

@@ -249,3 +249,54 @@ extension I3blocksImport {
         }
     }
 }
+
+/// A config.toml block `block = "i3blocks"`: an i3blocks config whose sections are blocks here.
+public struct I3blocksInclude: Equatable, Sendable {
+    /// As written (`~/` and a relative path are the reader's to resolve).
+    public var path: [UInt8]
+    /// Where its blocks go among the file's others.
+    public var index: Int
+    /// Where `file` is in config.toml, for a file that cannot be read.
+    public var line: Int, column: Int
+}
+
+/// A problem in a file a config.toml names: the file (as resolved) and the problem in it.
+public struct IncludedFileError: Error {
+    public var file: [UInt8]
+    public var error: ConfigError
+    public init(file: [UInt8], error: ConfigError) { self.file = file; self.error = error }
+}
+
+extension BarConfig {
+    /// The config with each i3blocks block replaced by its file's sections, in place.
+    /// `read` gives a path as written its resolved path and bytes, or the reason it cannot
+    /// be read (one line). The blocks then are at most ``maximumBlocks``.
+    public func expandingI3blocksFiles(
+        _ read: ([UInt8]) -> (path: [UInt8], bytes: [UInt8]?, reason: [UInt8])
+    ) -> Result<BarConfig, IncludedFileError> {
+        guard !i3blocksFiles.isEmpty else { return .success(self) }
+        var expanded = self
+        var blocks = self.blocks ?? []
+        // From the last: each index stays right while the ones after it grow.
+        for include in i3blocksFiles.reversed() {
+            let file = read(include.path)
+            guard let bytes = file.bytes else {
+                return .failure(IncludedFileError(file: file.path, error: ConfigError(line: 0, column: 0, reason: file.reason)))
+            }
+            var folder = file.path
+            while let last = folder.last, last != UInt8(ascii: "/") { folder.removeLast() }
+            if folder.count > 1 { folder.removeLast() }
+            switch I3blocksImport.blocks(from: bytes, folder: folder) {
+            case .failure(let e): return .failure(IncludedFileError(file: file.path, error: e))
+            case .success(let more): blocks.insert(contentsOf: more, at: min(include.index, blocks.count))
+            }
+        }
+        guard blocks.count <= BarConfig.maximumBlocks else {
+            let first = i3blocksFiles[0]
+            return .failure(IncludedFileError(file: [], error: ConfigError(line: first.line, column: first.column,
+                                                                          reason: bytes("more than 64 blocks with the i3blocks file's"))))
+        }
+        expanded.blocks = blocks
+        return .success(expanded)
+    }
+}

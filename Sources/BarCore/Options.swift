@@ -244,6 +244,9 @@ public struct BarOptions: Equatable, Sendable {
     public var click = 0
     /// `--config FILE`, without a trailing NUL; nil: the default place (``configPath(option:xdgConfigHome:home:)``).
     public var configPath: [UInt8]? = nil
+    /// The i3blocks files the config file's `block = "i3blocks"` entries read (resolved): the
+    /// bar watches them as it watches the config file.
+    public var includedFiles: [[UInt8]] = []
     /// True when `--format` was given.
     public var formatsGiven = false
     /// The config file's theme (default: the built-in look).

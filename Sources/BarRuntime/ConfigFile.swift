@@ -29,20 +29,65 @@ func configFilePath(_ options: BarOptions) -> [UInt8]? {
 }
 
 /// Reads and checks the file at `path` (no NUL). A missing file is `.none` unless `explicit`
-/// (given with `--config`).
-func loadConfig(_ path: [UInt8], explicit: Bool) -> ConfigLoad {
-    let limit = 65_536
+/// (given with `--config`). Its `block = "i3blocks"` entries are replaced by their files'
+/// sections; `included` gets those files' paths (to watch them).
+func loadConfig(_ path: [UInt8], explicit: Bool, included: inout [[UInt8]]) -> ConfigLoad {
+    func failure(_ file: [UInt8], _ reason: [UInt8]) -> ConfigLoad {
+        var line = file
+        line.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+        line.append(contentsOf: reason)
+        return .failed(line)
+    }
+    let read = readTrustedFile(path, limit: 65_536, limitText: "larger than 64 KiB")
+    guard let bytes = read.bytes else {
+        if read.missing && !explicit { return .none }
+        return failure(path, read.reason)
+    }
+    let parsed = bytes.withUnsafeBytes { BarConfig.parse($0) }
+    switch parsed {
+    case .failure(let error):
+        var line: [UInt8] = []
+        error.describe(file: path, into: &line)
+        return .failed(line)
+    case .success(let config):
+        included.removeAll()
+        let expanded = config.expandingI3blocksFiles { written in
+            let resolved = resolveIncludedPath(written, relativeTo: path)
+            included.append(resolved)
+            let file = readTrustedFile(resolved, limit: I3blocksImport.maximumFileSize, limitText: "larger than 32 KiB")
+            return (resolved, file.bytes, file.reason)
+        }
+        switch expanded {
+        case .success(let full): return .loaded(full)
+        case .failure(let e):
+            var line: [UInt8] = []
+            e.error.describe(file: e.file.isEmpty ? path : e.file, into: &line)
+            return .failed(line)
+        }
+    }
+}
+
+/// `~/…` from $HOME, a relative path from the config file's folder, an absolute one as it is.
+func resolveIncludedPath(_ written: [UInt8], relativeTo config: [UInt8]) -> [UInt8] {
+    if written.count >= 2, written[0] == UInt8(ascii: "~"), written[1] == UInt8(ascii: "/"),
+       let home = getenv("HOME").map({ cStringBytes($0) }), !home.isEmpty {
+        return home + written[1...]
+    }
+    if written.first == UInt8(ascii: "/") { return written }
+    var folder = config
+    while let last = folder.last, last != UInt8(ascii: "/") { folder.removeLast() }
+    return folder + written
+}
+
+/// A user file as the bar reads one: a regular file (followed if a link), O_NONBLOCK, at
+/// most `limit` bytes, refused unless only the user or root could have written it (its
+/// commands run). The bytes, or the reason (one line) and whether it is simply missing.
+func readTrustedFile(_ path: [UInt8], limit: Int, limitText: StaticString) -> (bytes: [UInt8]?, reason: [UInt8], missing: Bool) {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit + 1, alignment: 1)
     defer { buffer.deallocate() }
     var cPath = path
     cPath.append(0)
-    func failure(_ text: UnsafePointer<UInt8>, _ count: Int) -> ConfigLoad {
-        var line = path
-        line.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-        for i in 0..<count { line.append(text[i]) }
-        return .failed(line)
-    }
-    func failure(_ text: StaticString) -> ConfigLoad { failure(text.utf8Start, text.utf8CodeUnitCount) }
+    func text(_ s: StaticString) -> [UInt8] { Array(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
     let fd: Int32 = cPath.withUnsafeBufferPointer { p in
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular_follow($0) }
     }
@@ -54,20 +99,15 @@ func loadConfig(_ path: [UInt8], explicit: Bool) -> ConfigLoad {
         guard trust == Int32(TRUSTED_FILE_OK) else {
             _ = close(fd)
             let reason = trusted_file_reason(trust)!
-            return reason.withMemoryRebound(to: UInt8.self, capacity: Int(strlen(reason))) { failure($0, Int(strlen(reason))) }
+            let count = Int(strlen(reason))
+            return (nil, reason.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }, false)
         }
         n = readWhole(fd, into: buffer, positioned: false)
         _ = close(fd)
     }
-    if n == notRegularFile { return failure("not a regular file") }
-    if n == -Int(ENOENT) || n == -Int(ENOTDIR) { return explicit ? failure("no such file") : .none }
-    if n < 0 { return failure("cannot read it") }
-    if n > limit { return failure("larger than 64 KiB") }
-    switch BarConfig.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) {
-    case .success(let config): return .loaded(config)
-    case .failure(let error):
-        var line: [UInt8] = []
-        error.describe(file: path, into: &line)
-        return .failed(line)
-    }
+    if n == notRegularFile { return (nil, text("not a regular file"), false) }
+    if n == -Int(ENOENT) || n == -Int(ENOTDIR) { return (nil, text("no such file"), true) }
+    if n < 0 { return (nil, text("cannot read it"), false) }
+    if n > limit { return (nil, text(limitText), false) }
+    return (Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])), [], false)
 }

@@ -23,8 +23,42 @@ extension Bar {
         return len == count || eventBuffer[offset + count] == 0
     }
 
+    /// Watches the folder of each i3blocks file the config names (`options.includedFiles`),
+    /// dropping the watches of files it no longer names.
+    mutating func watchIncludedFiles() {
+        // Not the config file's or the runtime directory's own watch (the same folder: one watch).
+        for old in includeWatches where old.watch != configWatch && old.watch != watch {
+            _ = inotify_rm_watch(inotifyFD, old.watch)
+        }
+        includeWatches.removeAll()
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD)
+        for path in options.includedFiles {
+            var dir = path, name: [UInt8] = []
+            while let last = dir.last, last != UInt8(ascii: "/") { name.insert(last, at: 0); dir.removeLast() }
+            if dir.count > 1 { dir.removeLast() }
+            guard !dir.isEmpty, !name.isEmpty else { continue }
+            dir.append(0)
+            let wd = dir.withUnsafeBufferPointer { p in
+                p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
+            }
+            if wd >= 0 { includeWatches.append((wd, name)) }
+        }
+    }
+
+    /// Whether an event of watch `wd` naming the entry at `offset` (`len` bytes) is one of the
+    /// i3blocks files the config names.
+    func isIncludedFile(_ wd: Int32, _ offset: Int, _ len: Int) -> Bool {
+        for w in includeWatches where w.watch == wd && len >= w.name.count {
+            var same = true
+            for i in 0..<w.name.count where eventBuffer[offset + i] != w.name[i] { same = false; break }
+            if same && (len == w.name.count || eventBuffer[offset + w.name.count] == 0) { return true }
+        }
+        return false
+    }
+
     /// Watches the config file's directory for the file being written or replaced.
     mutating func addConfigWatch() {
+        if includeWatches.isEmpty && !options.includedFiles.isEmpty { watchIncludedFiles() }
         guard configWatch < 0, let path = configPath else { return }
         var dir = path
         while let last = dir.last, last != UInt8(ascii: "/") { dir.removeLast() }
@@ -43,7 +77,8 @@ extension Bar {
     /// children; a bad or missing one keeps them and shows why in a notice block.
     mutating func reloadConfig() {
         guard let path = configPath else { return }
-        switch loadConfig(path, explicit: true) {
+        var included: [[UInt8]] = []
+        switch loadConfig(path, explicit: true, included: &included) {
         case .none: return
         case .failed(let line):
             reportConfigMistake(line)
@@ -51,13 +86,15 @@ extension Bar {
         case .loaded(let config):
             configMistake.removeAll()
             if options.blocksGiven && config.blocks != nil { reportBlocksOverride(path) }
-            let o = options.applying(config)
+            var o = options.applying(config)
+            o.includedFiles = included
             var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)
             fresh.memForm = renderer.memForm
             fresh.continueStream()
             commands.stopAll(into: &stopping, nowMs: nowMs())
             commands.deallocate()
             options = o
+            watchIncludedFiles()
             renderer = fresh
             if dirChecked { registerWants() }
             commands = CommandRunner(blocks: renderer.blocks)

@@ -123,8 +123,11 @@ public struct Bar<Sink: BarSink> {
     /// The config file (no NUL) and the inotify watch on its directory; nil / -1 without.
     let configPath: [UInt8]?
     var configWatch: Int32 = -1
-    /// Set by ``readInotify()`` when the config file was written or replaced.
+    /// Set by ``readInotify()`` when the config file (or an i3blocks file it names) was
+    /// written or replaced.
     var configChanged = false
+    /// The i3blocks files the config names: the watch on each one's folder and its name.
+    var includeWatches: [(watch: Int32, name: [UInt8])] = []
     /// The poll set: the loop's five descriptors (``fixedFDs``), then the command blocks' pipes.
     var fds: UnsafeMutablePointer<pollfd>
     /// signalfd, inotify, stdin, the sink's, stdout.

@@ -120,6 +120,10 @@ extension Bar {
                 let wd = eventBuffer.load(fromByteOffset: off, as: Int32.self)
                 let mask = eventBuffer.load(fromByteOffset: off + 4, as: UInt32.self)
                 let len = Int(eventBuffer.load(fromByteOffset: off + 12, as: UInt32.self))
+                if wd >= 0 && isIncludedFile(wd, off + 16, len)
+                    && mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {
+                    configChanged = true
+                }
                 if wd >= 0 && wd == configWatch {
                     if mask & UInt32(IN_IGNORED) != 0 { configWatch = -1 }
                     if isConfigName(off + 16, len) && mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {

@@ -54,7 +54,8 @@ public func startOptions() -> BarStart {
     }
     var notice: [UInt8] = []
     if let path = configFilePath(options) {
-        switch loadConfig(path, explicit: options.configPath != nil) {
+        var included: [[UInt8]] = []
+        switch loadConfig(path, explicit: options.configPath != nil, included: &included) {
         case .none: break
         case .loaded(let config):
             if options.blocksGiven && config.blocks != nil { reportBlocksOverride(path) }
@@ -63,6 +64,7 @@ public func startOptions() -> BarStart {
             reportConfigMistake(line)
             notice = configNotice(line, path: path)
         }
+        options.includedFiles = included
     }
     // Day and month names in the user's language: only when a clock shows them (the locale's
     // pages are not loaded otherwise).

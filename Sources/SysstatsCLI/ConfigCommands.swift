@@ -44,7 +44,19 @@ enum ConfigCommands {
         }
         var problems: [String] = []
         do throws(ConfigError) {
-            _ = try BarConfig.parse(document)
+            let config = try BarConfig.parse(document)
+            // Each i3blocks file it names, read and checked as the bar reads it.
+            if case .failure(let e) = config.expandingI3blocksFiles({ written in
+                let resolved = resolveIncluded(String(decoding: written, as: UTF8.self), relativeTo: file)
+                switch readConfigFile(resolved, limit: I3blocksImport.maximumFileSize) {
+                case .success(let b): return (Array(resolved.utf8), b, [])
+                case .failure(let e): return (Array(resolved.utf8), nil, Array("\(e)".utf8))
+                }
+            }) {
+                var line: [UInt8] = []
+                e.error.describe(file: e.file.isEmpty ? Array(shown.utf8) : Array(TerminalText.escape(e.file).utf8), into: &line)
+                problems.append(String(decoding: line, as: UTF8.self))
+            }
         } catch {
             var line: [UInt8] = []
             error.describe(file: Array(shown.utf8), into: &line)
@@ -158,4 +170,14 @@ extension ConfigCommands {
             return CommandOutput(stdout: [text])
         }
     }
+}
+
+/// `~/…` from $HOME, a relative path from the config file's folder (as the bar resolves an
+/// i3blocks block's `file`).
+func resolveIncluded(_ written: String, relativeTo config: String) -> String {
+    if written.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+        return home + written.dropFirst()
+    }
+    if written.hasPrefix("/") { return written }
+    return (config as NSString).deletingLastPathComponent + "/" + written
 }

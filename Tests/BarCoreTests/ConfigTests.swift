@@ -185,6 +185,8 @@ extension ConfigTests {
         let accents = configNotice(path + Array(":1:1: \(String(repeating: "é", count: 40))".utf8), path: path)
         XCTAssertEqual(String(decoding: accents, as: UTF8.self), "config.toml:1:1: " + String(repeating: "é", count: 22) + "…")
         XCTAssertEqual(String(decoding: configNotice(Array("other: reason".utf8), path: path), as: UTF8.self), "other: reason",
-                       "a message about another path is kept as it is")
+                       "a message that names no path is kept as it is")
+        XCTAssertEqual(String(decoding: configNotice(Array("/home/someone/.config/i3blocks/config:3:1: not a key".utf8), path: path),
+                              as: UTF8.self), "config:3:1: not a key", "an i3blocks file the config names: its name too")
     }
 }

@@ -110,3 +110,43 @@ final class I3blocksImportTests: XCTestCase {
         XCTAssertEqual(I3blocksImport.atoi(Array(String(repeating: "9", count: 40).utf8)), 1_000_000_000, "saturates")
     }
 }
+
+/// `block = "i3blocks"` in config.toml: the file's sections take the entry's place.
+final class I3blocksIncludeTests: XCTestCase {
+    func parse(_ text: String) throws -> BarConfig {
+        try Array(text.utf8).withUnsafeBytes { BarConfig.parse($0) }.get()
+    }
+
+    func testTheFilesSectionsTakeTheEntrysPlaceAmongTheOtherBlocks() throws {
+        let config = try parse("[[block]]\nblock = \"cpu\"\n\n[[block]]\nblock = \"i3blocks\"\nfile = \"~/.config/i3blocks/config\"\n\n[[block]]\nblock = \"time\"\n")
+        XCTAssertEqual(config.i3blocksFiles.map(\.index), [1])
+        var asked: [String] = []
+        let expanded = try config.expandingI3blocksFiles { written in
+            asked.append(String(decoding: written, as: UTF8.self))
+            return (Array("/home/u/.config/i3blocks/config".utf8), Array("[a]\ncommand=x\n[b]\nfull_text=|\n".utf8), [])
+        }.get()
+        XCTAssertEqual(asked, ["~/.config/i3blocks/config"])
+        XCTAssertEqual(expanded.blocks?.map(\.kind), [.cpu, .command, .command, .time])
+        XCTAssertEqual(expanded.blocks?[1].command?.name, Array("a".utf8))
+    }
+
+    func testAnEntryNeedsItsFileAndNothingElseAndProblemsNameTheirFile() throws {
+        XCTAssertThrowsError(try parse("[[block]]\nblock = \"i3blocks\"\n"))
+        XCTAssertThrowsError(try parse("[[block]]\nblock = \"i3blocks\"\nfile = \"x\"\ninterval = 5\n"))
+        let config = try parse("[[block]]\nblock = \"i3blocks\"\nfile = \"x\"\n")
+        let unreadable = config.expandingI3blocksFiles { _ in (Array("/c/x".utf8), nil, Array("no such file".utf8)) }
+        guard case .failure(let e) = unreadable else { return XCTFail("read") }
+        var line: [UInt8] = []
+        e.error.describe(file: e.file, into: &line)
+        XCTAssertEqual(String(decoding: line, as: UTF8.self), "/c/x: no such file")
+        let broken = config.expandingI3blocksFiles { _ in (Array("/c/x".utf8), Array("[a]\ncommand=x\ncolor=red\n".utf8), []) }
+        guard case .failure(let b) = broken else { return XCTFail("broken") }
+        line.removeAll()
+        b.error.describe(file: b.file, into: &line)
+        XCTAssertTrue(String(decoding: line, as: UTF8.self).hasPrefix("/c/x:3:1: "), String(decoding: line, as: UTF8.self))
+        let many = config.expandingI3blocksFiles { _ in
+            (Array("/c/x".utf8), Array((0..<70).map { "[b\($0)]\nfull_text=x\n" }.joined().utf8), [])
+        }
+        guard case .failure = many else { return XCTFail("more than 64 blocks") }
+    }
+}

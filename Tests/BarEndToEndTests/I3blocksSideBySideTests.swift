@@ -137,4 +137,46 @@ final class I3blocksSideBySideTests: XCTestCase {
             XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")")
         }
     }
+
+    /// The user's i3blocks file named from config.toml (`block = "i3blocks"`, a path relative
+    /// to config.toml): the same blocks as under i3blocks, between the file's own blocks.
+    func testAnI3blocksFileNamedInConfigTomlGivesTheSameBlocksAsI3blocks() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/i3blocks") else {
+            throw XCTSkip("i3blocks is not installed (install/deps.sh installs it)")
+        }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let expected = try i3blocksBlocks(dir.url)
+        let config = dir.url.appendingPathComponent("config.toml")
+        try "[[block]]\nblock = \"i3blocks\"\nfile = \"i3blocks.conf\"\n\n[[block]]\nblock = \"load\"\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
+        XCTAssertEqual(once.status, 0, once.stderr)
+        let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout)
+        XCTAssertEqual(ours.count, expected.count + 1, "\(ours)")
+        for (mine, theirs) in zip(ours, expected) {
+            XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")")
+        }
+        XCTAssertEqual(ours.last?["name"] as? String, "load")
+    }
+
+    /// Editing the i3blocks file reloads the bar as editing config.toml does; a mistake in it
+    /// is shown with the i3blocks file's name and line, and the last good blocks stay.
+    func testAnEditOfTheI3blocksFileReloadsTheBar() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let i3blocks = dir.url.appendingPathComponent("blocks/config")
+        try FileManager.default.createDirectory(at: i3blocks.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "[a]\nfull_text=first\n".write(to: i3blocks, atomically: true, encoding: .utf8)
+        let config = dir.url.appendingPathComponent("config.toml")
+        try "[[block]]\nblock = \"i3blocks\"\nfile = \"\(i3blocks.path)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let b = try BarProcess(["--output", "text", "--runtime-dir", dir.path, "--config", config.path])
+        XCTAssertTrue(b.waitFor { $0.last == "first" }, "\(b.lines)")
+        try "[a]\nfull_text=second\n[b]\nfull_text=third\n".write(to: i3blocks, atomically: true, encoding: .utf8)
+        XCTAssertTrue(b.waitFor(timeout: 2) { $0.last == "second | third" }, "the edit at once: \(b.lines.suffix(2))")
+        try "[a]\nfull_text=second\n  oops\n".write(to: i3blocks, atomically: true, encoding: .utf8)
+        XCTAssertTrue(b.waitFor(timeout: 2) { $0.last?.hasPrefix("config:3:1: not a comment") == true && $0.last?.hasSuffix(" | second | third") == true },
+                      "the mistake at its line, the last good blocks kept: \(b.lines.suffix(2))")
+        XCTAssertEqual(b.stop(), 0)
+    }
 }
