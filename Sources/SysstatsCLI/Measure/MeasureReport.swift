@@ -35,15 +35,15 @@ public enum MeasureReport {
         case .measured(let bytes, let source): lines.append("cgroup peak: \(SizeText.format(bytes)) (\(source), exact; counts page cache and kernel memory too)")
         case .unavailable(let reason): lines.append("cgroup peak: n/a (\(TerminalText.escape(reason)))")
         }
-        lines.append("sources: peaks and steady state from smaps_rollup every \(r.intervalMs) ms; wait4 RSS: the kernel's maximum RSS of the process or a child it reaped (processes measure reaped); CPU from getrusage")
+        lines.append("sources: peaks and steady state from smaps_rollup every \(r.intervalMs) ms; VmHWM: the kernel's peak RSS of each process (/proc/PID/status, last read); CPU from getrusage")
         lines.append("")
-        lines.append(pad("pid", 8) + pad("name", 17) + pad("peak RSS", 11) + pad("wait4 RSS", 11) + pad("peak PSS", 11)
+        lines.append(pad("pid", 8) + pad("name", 17) + pad("peak RSS", 11) + pad("VmHWM", 11) + pad("peak PSS", 11)
                      + pad("peak USS", 11) + pad("swap", 10) + pad("thr", 5) + pad("CPU", 10) + pad("seen", 20) + "end")
         for p in s.processes {
             let seen = DurationText.format(ms: p.firstMs) + "-" + DurationText.format(ms: p.lastMs)
             lines.append(pad("\(p.pid)", 8) + pad(TerminalText.escape(p.name), 17)
                          + pad(SizeText.format(p.peaks[.rss]!.kib * 1024), 11)
-                         + pad(p.exactMaxRSSKiB.map { SizeText.format($0 * 1024) } ?? "n/a", 11)
+                         + pad(p.highWaterKiB.map { SizeText.format($0 * 1024) } ?? "n/a", 11)
                          + pad(SizeText.format(p.peaks[.pss]!.kib * 1024), 11) + pad(SizeText.format(p.peaks[.uss]!.kib * 1024), 11)
                          + pad(SizeText.format(p.peaks[.swap]!.kib * 1024), 10) + pad("\(p.threadsPeak)", 5)
                          + pad(DurationText.format(ms: p.cpuMs), 10) + pad(seen, 20) + (p.exit?.description ?? "not reaped by measure"))
@@ -107,7 +107,12 @@ public enum MeasureReport {
         public var peakUss: UInt64
         public var peakSwap: UInt64
         public var peakPssAtMs: UInt64
-        public var exactMaxRss: UInt64?
+        /// VmHWM's last reading: the kernel's peak RSS since exec.
+        public var highWaterRss: UInt64?
+        /// wait4's ru_maxrss (what GNU time reports), for processes measure reaped.
+        public var wait4MaxRss: UInt64?
+        public var steadyPss: UInt64?
+        public var steadyUss: UInt64?
         public var cpuMs: UInt64
         public var firstSeenMs: UInt64
         public var lastSeenMs: UInt64
@@ -152,7 +157,9 @@ public enum MeasureReport {
                         ProcessJSON(pid: p.pid, parentPid: p.parentPid, name: String(decoding: p.name, as: UTF8.self),
                                     peakRss: p.peaks[.rss]!.kib * 1024, peakPss: p.peaks[.pss]!.kib * 1024,
                                     peakUss: p.peaks[.uss]!.kib * 1024, peakSwap: p.peaks[.swap]!.kib * 1024,
-                                    peakPssAtMs: p.peaks[.pss]!.atMs, exactMaxRss: p.exactMaxRSSKiB.map { $0 * 1024 },
+                                    peakPssAtMs: p.peaks[.pss]!.atMs, highWaterRss: p.highWaterKiB.map { $0 * 1024 },
+                                    wait4MaxRss: p.exactMaxRSSKiB.map { $0 * 1024 },
+                                    steadyPss: p.steady.map { $0[.pss]! * 1024 }, steadyUss: p.steady.map { $0[.uss]! * 1024 },
                                     cpuMs: p.cpuMs, firstSeenMs: p.firstMs, lastSeenMs: p.lastMs, threads: p.threadsPeak,
                                     exitStatus: exitCode(p.exit), signal: signalNumber(p.exit))
                     },

@@ -155,6 +155,9 @@ public final class MeasureRun {
             }
             latestByPid[pid] = position
             var process = recording.processes[position]
+            if case .success(let bytes) = buffer.fill(path: "\(options.procRoot)/\(pid)/status"), let hwm = parseStatusHWM(bytes) {
+                process.highWaterKiB = max(process.highWaterKiB ?? 0, hwm)
+            }
             // A sample it was missed in (a failed read) repeats its last values.
             while process.lastSample < sampleIndex - 1, let last = process.values.last { process.values.append(last) }
             process.values.append(ProcessValues(memory))

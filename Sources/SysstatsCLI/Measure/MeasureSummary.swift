@@ -24,6 +24,9 @@ public struct MeasureSummary: Sendable {
         public var name: [UInt8]
         public var peaks: [MemoryFigure: (kib: UInt64, atMs: UInt64)]
         public var exactMaxRSSKiB: UInt64?
+        public var highWaterKiB: UInt64?
+        /// The mean of each figure over its samples after the warm-up; nil without any.
+        public var steady: [MemoryFigure: UInt64]?
         public var cpuMs: UInt64
         public var firstMs: UInt64
         public var lastMs: UInt64
@@ -39,8 +42,8 @@ public struct MeasureSummary: Sendable {
     public var steadySamples = 0
     public var growth: Growth?
     public var processes: [ProcessSummary] = []
-    /// The tree's peak RSS: the sampled sum's peak, or a single process's exact peak (wait4)
-    /// where that is higher (a spike between two samples).
+    /// The tree's peak RSS: the sampled sum's peak, or a single process's high-water mark
+    /// (VmHWM) where that is higher (a spike between two samples).
     public var peakRSSKiB: UInt64 = 0
     public var peakRSSSource = "samples"
     public var recording: Recording
@@ -94,16 +97,26 @@ public struct MeasureSummary: Sendable {
                 }
                 peaks[figure] = best
             }
-            exactPeak = max(exactPeak, p.exactMaxRSSKiB ?? 0)
+            exactPeak = max(exactPeak, p.highWaterKiB ?? 0)
+            var processSteady: [MemoryFigure: UInt64]?
+            let after = p.values.indices.filter { recording.sampleTimesMs[p.firstSample + $0] >= warmupMs }
+            if !after.isEmpty {
+                var means: [MemoryFigure: UInt64] = [:]
+                for figure in MemoryFigure.allCases {
+                    means[figure] = UInt64(after.reduce(0.0) { $0 + Double(p.values[$1][figure]) } / Double(after.count))
+                }
+                processSteady = means
+            }
             let cpu = p.exactCPUMs ?? p.cpuTicks.multipliedReportingOverflow(by: 1000).partialValue / max(ticksPerSecond, 1)
             processes.append(ProcessSummary(pid: p.pid, parentPid: p.parentPid, name: p.name, peaks: peaks,
-                                            exactMaxRSSKiB: p.exactMaxRSSKiB, cpuMs: cpu,
+                                            exactMaxRSSKiB: p.exactMaxRSSKiB, highWaterKiB: p.highWaterKiB,
+                                            steady: processSteady, cpuMs: cpu,
                                             firstMs: recording.sampleTimesMs[p.firstSample],
                                             lastMs: recording.sampleTimesMs[p.lastSample],
                                             threadsPeak: p.threadsPeak, exit: p.exit))
         }
         peakRSSKiB = treePeaks[.rss]?.kib ?? 0
-        if exactPeak > peakRSSKiB { peakRSSKiB = exactPeak; peakRSSSource = "wait4 ru_maxrss (a process, or a child it reaped)" }
+        if exactPeak > peakRSSKiB { peakRSSKiB = exactPeak; peakRSSSource = "one process's VmHWM" }
     }
 
     /// The number of processes seen or reaped.

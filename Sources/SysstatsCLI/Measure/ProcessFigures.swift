@@ -69,6 +69,25 @@ public struct MemoryFigures: Equatable, Sendable {
     }
 }
 
+/// VmHWM from /proc/PID/status, KiB: the kernel's high-water mark of the process's RSS since
+/// its exec. It only rises, so its last reading before the process ends holds every spike
+/// between two samples but those of the last interval. nil without the line.
+public func parseStatusHWM(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+    let key = Array("VmHWM:".utf8)
+    var start = 0
+    while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+        if end - start > key.count && key.elementsEqual(bytes[start..<(start + key.count)]) {
+            var i = start + key.count
+            while i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+            return saturatingDecimal(bytes, from: i, to: end)
+        }
+        start = end + 1
+    }
+    return nil
+}
+
 /// The fields of /proc/PID/stat `measure` keeps.
 public struct StatFigures: Equatable, Sendable {
     /// The command name (comm), at most 15 bytes, as the process set it.

@@ -81,9 +81,10 @@ struct Thousandths {
 
     /// value × multiplier ÷ 1000, rounded down; nil when it does not fit in 64 bits.
     func scaled(by multiplier: UInt64) -> UInt64? {
-        let (product, overflow) = value.multipliedFullWidth(by: multiplier)
-        guard overflow < 1000 else { return nil }
-        return (1000 as UInt64).dividingFullWidth((overflow, product)).quotient
+        let (high, low) = value.multipliedFullWidth(by: multiplier)
+        // The quotient fits in 64 bits exactly when the high half is below the divisor.
+        guard high < 1000 else { return nil }
+        return (1000 as UInt64).dividingFullWidth((high, low)).quotient
     }
 }
 

@@ -58,8 +58,12 @@ public struct RecordedProcess: Sendable {
     public var values: [ProcessValues] = []
     public var threadsPeak: UInt64 = 0
     public var cpuTicks: UInt64 = 0
-    /// Its maximum RSS by wait4's rusage (the kernel's high-water mark, exact) when
-    /// `measure` reaped it; nil when another process of the tree did.
+    /// The highest VmHWM read (the kernel's own peak RSS since its exec); nil when never read.
+    public var highWaterKiB: UInt64?
+    /// Its maximum RSS by wait4's rusage, when `measure` reaped it. The kernel keeps the
+    /// larger of the process's and its reaped children's, and exec records the RSS of the
+    /// address space it replaces: a directly spawned command shows at least the spawner's
+    /// RSS. Kept for comparison with GNU time, which reports this figure.
     public var exactMaxRSSKiB: UInt64?
     /// Its CPU time by wait4's rusage, when `measure` reaped it.
     public var exactCPUMs: UInt64?
