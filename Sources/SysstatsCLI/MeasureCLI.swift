@@ -31,8 +31,8 @@ struct MeasureCommand: ParsableCommand {
             Follows every descendant, daemons that double-fork away included (sysstats becomes a \
             child subreaper), reading RSS, PSS, USS and swap from /proc/PID/smaps_rollup every \
             interval. Reports each figure's peak and when, the mean after --warmup, the growth of \
-            PSS after it (least squares, with R² and whether it is significant), wall and CPU time, \
-            and per process the peaks and its exact maximum RSS (wait4). Where a memory cgroup can \
+            PSS after it (least squares, with R^2 and whether it is significant), wall and CPU time, \
+            and per process the peaks and the kernel's high-water mark of its RSS (VmHWM). Where a memory cgroup can \
             be made (root, or a delegated subtree) the kernel's exact peak of the tree is shown too.
             The report goes to stderr (or --output FILE), so the command's own output stays as it \
             is; sysstats exits with the command's status (0 when --duration stopped it).
