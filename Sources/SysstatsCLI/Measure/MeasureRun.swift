@@ -36,19 +36,13 @@ public struct MeasureError: Error, Equatable {
 public final class MeasureRun {
     let options: MeasureOptions
     let walker: ProcessTreeWalker
-    private let buffer = ReadBuffer(capacity: 4096)
+    let sampler: TreeSampler
     private var recording = Recording()
-    /// The recorded process of each (pid, start time) seen.
-    private var index: [ProcessKey: Int] = [:]
-    private var latestByPid: [Int32: Int] = [:]
-    private var excluded: Set<Int32> = []
-    private let ticksPerSecond = UInt64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
-
-    struct ProcessKey: Hashable { var pid: Int32; var start: UInt64 }
 
     public init(_ options: MeasureOptions) {
         self.options = options
         walker = ProcessTreeWalker(procRoot: options.procRoot)
+        sampler = TreeSampler(procRoot: options.procRoot, intervalMs: options.intervalMs)
         recording.intervalMs = options.intervalMs
     }
 
@@ -74,7 +68,7 @@ public final class MeasureRun {
         let previousInterrupt = signal(SIGINT, SIG_IGN), previousQuit = signal(SIGQUIT, SIG_IGN)
         defer { signal(SIGINT, previousInterrupt); signal(SIGQUIT, previousQuit) }
         // Processes already reparented to us (a budget's setup left them) are not the command's.
-        excluded = Set(walker.descendants(of: getpid()))
+        sampler.excluded = Set(walker.descendants(of: getpid()))
         let usageBefore = childrenCPUMs()
         let start = monotonicMs()
         let pid = spawn()
@@ -107,13 +101,12 @@ public final class MeasureRun {
         let me = getpid()
         while true {
             let now = monotonicMs()
-            let pids = walker.descendants(of: me).filter { !excluded.contains($0) }
-            sample(pids, atMs: now &- start)
+            sampler.sample(into: &recording, atMs: now &- start)
             reap(commandPid: commandPid)
             // Every orphan of the tree was reparented to us before its parent could be reaped:
             // once the command is reaped and nothing of the tree is left, it has ended.
-            if recording.commandExit != nil || recording.stoppedAtDuration,
-               walker.descendants(of: me).allSatisfy({ excluded.contains($0) }) {
+            if recording.commandExit != nil || recording.stoppedAtDuration, sampler.liveCount == 0,
+               walker.descendants(of: me).allSatisfy({ sampler.excluded.contains($0) }) {
                 reap(commandPid: commandPid)
                 break
             }
@@ -121,53 +114,12 @@ public final class MeasureRun {
                 // SIGTERM first, as a service manager would; what ignores it gets SIGKILL a second later.
                 if stopping == nil { stopping = now; recording.stoppedAtDuration = true }
                 let signal = now &- stopping! >= 1_000 ? SIGKILL : SIGTERM
-                for pid in walker.descendants(of: me) where !excluded.contains(pid) { kill(pid, signal) }
+                for pid in walker.descendants(of: me) where !sampler.excluded.contains(pid) { kill(pid, signal) }
             }
             deadline &+= options.intervalMs
             if deadline < monotonicMs() { deadline = monotonicMs() }
             sleepUntil(deadline)
         }
-    }
-
-    /// Reads each process of the tree and records a sample.
-    private func sample(_ pids: [Int32], atMs time: UInt64) {
-        let sampleIndex = recording.sampleTimesMs.count
-        var any = false
-        for pid in pids {
-            guard case .success(let statBytes) = buffer.fill(path: "\(options.procRoot)/\(pid)/stat"),
-                  let stat = StatFigures.parse(statBytes), stat.state != UInt8(ascii: "Z") else { continue }
-            let memory: MemoryFigures
-            if case .success(let bytes) = buffer.fill(path: "\(options.procRoot)/\(pid)/smaps_rollup"),
-               let m = MemoryFigures.parseSmapsRollup(bytes) {
-                memory = m
-            } else {
-                continue   // exited between the two reads, or not ours to read (setuid)
-            }
-            let key = ProcessKey(pid: pid, start: stat.startTime)
-            let position: Int
-            if let known = index[key] {
-                position = known
-            } else {
-                position = recording.processes.count
-                recording.processes.append(RecordedProcess(pid: pid, parentPid: stat.parentPid, name: stat.name,
-                                                           firstSample: sampleIndex))
-                index[key] = position
-            }
-            latestByPid[pid] = position
-            var process = recording.processes[position]
-            if case .success(let bytes) = buffer.fill(path: "\(options.procRoot)/\(pid)/status"), let hwm = parseStatusHWM(bytes) {
-                process.highWaterKiB = max(process.highWaterKiB ?? 0, hwm)
-            }
-            // A sample it was missed in (a failed read) repeats its last values.
-            while process.lastSample < sampleIndex - 1, let last = process.values.last { process.values.append(last) }
-            process.values.append(ProcessValues(memory))
-            process.name = stat.name
-            process.threadsPeak = max(process.threadsPeak, stat.threads)
-            process.cpuTicks = stat.cpuTicks
-            recording.processes[position] = process
-            any = true
-        }
-        if any { recording.sampleTimesMs.append(time) }
     }
 
     /// Reaps every child that ended (ours, and the orphans reparented to us).
@@ -178,16 +130,13 @@ public final class MeasureRun {
             let pid = wait4(-1, &status, WNOHANG, &usage)
             if pid < 0 && errno == EINTR { continue }
             if pid <= 0 { return }
-            excluded.remove(pid)
+            sampler.excluded.remove(pid)
             let exit: ExitStatus = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
             if pid == commandPid { recording.commandExit = exit }
-            guard let position = latestByPid[pid] else { recording.unseenProcesses &+= 1; continue }
-            do {
-                recording.processes[position].exit = exit
-                recording.processes[position].exactMaxRSSKiB = UInt64(max(usage.ru_maxrss, 0))
-                recording.processes[position].exactCPUMs = ms(usage.ru_utime) &+ ms(usage.ru_stime)
-                latestByPid[pid] = nil
-            }
+            guard let position = sampler.positions.removeValue(forKey: pid) else { recording.unseenProcesses &+= 1; continue }
+            recording.processes[position].exit = exit
+            recording.processes[position].exactMaxRSSKiB = UInt64(max(usage.ru_maxrss, 0))
+            recording.processes[position].exactCPUMs = ms(usage.ru_utime) &+ ms(usage.ru_stime)
         }
     }
 

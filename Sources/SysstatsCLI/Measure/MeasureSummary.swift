@@ -88,7 +88,7 @@ public struct MeasureSummary: Sendable {
             }
         }
         var exactPeak: UInt64 = 0
-        for p in recording.processes {
+        for p in recording.processes where !p.values.isEmpty && p.lastSample < recording.sampleTimesMs.count {
             var peaks: [MemoryFigure: (kib: UInt64, atMs: UInt64)] = [:]
             for figure in MemoryFigure.allCases {
                 var best: (kib: UInt64, atMs: UInt64) = (0, 0)

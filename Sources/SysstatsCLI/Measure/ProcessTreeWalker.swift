@@ -39,6 +39,21 @@ public final class ProcessTreeWalker {
     /// The children of every thread of `pid`, from the children files.
     func children(of pid: Int32) -> [Int32] {
         let taskPath = "\(procRoot)/\(pid)/task"
+        // A task directory's link count is its threads + 2: a single-threaded process (most
+        // of a tree) needs its one children file, not a listing.
+        var info = stat()
+        if stat(taskPath, &info) == 0 && info.st_nlink == 3 {
+            switch buffer.fill(path: "\(taskPath)/\(pid)/children") {
+            case .success(let bytes):
+                var children: [Int32] = []
+                appendNumbers(bytes, to: &children)
+                return children
+            case .failure(let e) where e.rawValue == ENOENT:
+                break   // no children files: the listing below finds out and falls back
+            case .failure:
+                return []
+            }
+        }
         guard let directory = opendir(taskPath) else { return [] }
         defer { closedir(directory) }
         var children: [Int32] = []
