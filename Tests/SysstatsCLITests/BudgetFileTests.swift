@@ -33,6 +33,7 @@ final class BudgetFileTests: XCTestCase {
             [[budget]]
             name = "tool"
             command = "./tool"
+            process = "tool"
             peak_pss = 1048576
             """)
         XCTAssertEqual(budgets.map(\.name), ["bar", "tool"])
@@ -41,6 +42,7 @@ final class BudgetFileTests: XCTestCase {
         bar.peakRSS = 2 << 20; bar.steadyUSS = 300 * 1024; bar.growthPerMinute = 64 * 1024
         XCTAssertEqual(budgets[0], bar)
         XCTAssertEqual(budgets[1].peakPSS, 1 << 20)
+        XCTAssertEqual(budgets[1].process, "tool")
         XCTAssertEqual(budgets[1].intervalMs, 10)
         XCTAssertNil(budgets[1].durationMs)
     }
@@ -49,7 +51,7 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
                        "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rs = \"2 MiB\"\n"),
-                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_pss, peak_rss, setup, steady_uss, warmup)")
+                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_pss, peak_rss, process, setup, steady_uss, warmup)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\n"),
                        "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_pss, steady_uss, growth_per_minute)")
         XCTAssertEqual(error("[[budget]]\ncommand = \"y\"\npeak_rss = 1\n"), "b.toml:1:1: a [[budget]] needs a name")
@@ -61,6 +63,8 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = -1\n"), "b.toml:4:12: peak_rss cannot be negative")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\ninterval = \"0ms\"\n"),
                        "b.toml:5:12: interval must be at least 1ms")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nprocess = \"a-name-too-long-for-comm\"\n"),
+                       "b.toml:5:11: process is a command name of 1 to 15 bytes (as ps -o comm shows it)")
         XCTAssertEqual(error("[budget]\nname = \"x\"\n"), "b.toml:1:2: 'budget' must be written [[budget]]")
         XCTAssertEqual(error("title = \"x\"\n"), "b.toml:1:1: unknown key 'title' (the file holds [[budget]] tables)")
         XCTAssertEqual(error("# nothing\n"), "b.toml:1:1: no [[budget]] table")

@@ -13,6 +13,9 @@ public struct Budget: Equatable, Sendable {
     public var warmupMs: UInt64 = 0
     public var durationMs: UInt64?
     public var intervalMs: UInt64 = 10
+    /// Count only the processes of this name (their comm, as `ps -o comm` shows it): the
+    /// program a wrapper script starts, without the script and the helpers it starts.
+    public var process: String?
     public var peakRSS: UInt64?
     public var peakPSS: UInt64?
     public var steadyUSS: UInt64?
@@ -39,7 +42,7 @@ public enum BudgetFile {
     /// The largest budgets file read: the TOML parser's own cap.
     public static let maximumSize = TOMLDocument.maximumSize
     public static let maximumBudgets = 256
-    static let keys: Set<String> = ["name", "command", "setup", "warmup", "duration", "interval",
+    static let keys: Set<String> = ["name", "command", "setup", "warmup", "duration", "interval", "process",
                                     "peak_rss", "peak_pss", "steady_uss", "growth_per_minute"]
 
     /// The budgets in file order.
@@ -101,6 +104,11 @@ public enum BudgetFile {
         if budget.intervalMs == 0 {
             let at = table["interval"]!
             throw BudgetFileError(line: at.line, column: at.column, reason: "interval must be at least 1ms")
+        }
+        budget.process = try string(table, "process")
+        if let process = budget.process, process.isEmpty || process.utf8.count > 15 {
+            let at = table["process"]!
+            throw BudgetFileError(line: at.line, column: at.column, reason: "process is a command name of 1 to 15 bytes (as ps -o comm shows it)")
         }
         budget.peakRSS = try size(table, "peak_rss")
         budget.peakPSS = try size(table, "peak_pss")

@@ -79,7 +79,11 @@ public enum BudgetRunner {
         switch MeasureRun(options).run() {
         case .failure(let e):
             var r = BudgetResult(budget: budget); r.failure = e.message; return r
-        case .success(let recording):
+        case .success(var recording):
+            if let name = budget.process {
+                recording.processes.removeAll { $0.name != Array(name.utf8) }
+                recording.unseenProcesses = 0
+            }
             return BudgetResult(budget: budget, summary: MeasureSummary(recording, warmupMs: budget.warmupMs))
         }
     }
