@@ -72,6 +72,9 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"a\\u0007\"\ncommand = \"y\"\npeak_rss = 1\n"),
                        "b.toml:2:8: a name is 1 to 128 printable characters")
         XCTAssertEqual(error("[[budget]]\nname = \"a\"\ncommand = \"y\\u0000\"\npeak_rss = 1\n"), "b.toml:3:11: command holds a NUL byte")
+        // The file's text quoted in a reason reaches a terminal: controls and the rest as '?'.
+        XCTAssertEqual(error("[[budget]]\nname = \"a\"\ncommand = \"y\"\nsteady_uss = \"\\u001b[2J \\u202e\"\n"),
+                       "b.toml:4:14: steady_uss: '?[2J ???' is not a size (e.g. \"2 MiB\", \"300K\")")
     }
 
     func testAFileThatIsNotThereOrNotRegularIsRefusedInOneLine() throws {

@@ -32,7 +32,14 @@ public struct Budget: Equatable, Sendable {
 public struct BudgetFileError: Error, Equatable, Sendable {
     public var line: Int
     public var column: Int
+    /// Printable ASCII only: reasons quote the file's text, which may hold terminal controls.
     public var reason: String
+
+    public init(line: Int, column: Int, reason: String) {
+        self.line = line
+        self.column = column
+        self.reason = String(decoding: reason.utf8.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
+    }
 
     /// `FILE:LINE:COL: reason`.
     public func describe(file: String) -> String { "\(file):\(line):\(column): \(reason)" }
