@@ -226,7 +226,10 @@ final class BudgetCheckTests: XCTestCase {
 
     func testTheChartStacksEachProcessesPSS() {
         let chart = MeasureChart(MeasureSummary(Self.recording(), warmupMs: 0))
-        XCTAssertEqual(chart.scaleKiB, 2000)
+        XCTAssertEqual(chart.scaleKiB, 2048, "1,400 KiB at the peak: a scale of 2 MiB")
+        XCTAssertEqual(MeasureChart.niceScale(700), 1000)
+        XCTAssertEqual(MeasureChart.niceScale(49_000), 50 * 1024)
+        XCTAssertEqual(MeasureChart.niceScale(.max), .max)
         XCTAssertEqual(Array(chart.png().prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         // At the last column only "big" is left, in the first colour, from the axis up.
         XCTAssertEqual(chart.image[MeasureChart.right - 1, MeasureChart.bottom - 2], MeasureChart.palette[0])

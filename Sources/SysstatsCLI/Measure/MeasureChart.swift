@@ -59,9 +59,9 @@ public struct MeasureChart {
         var x = image.drawText(Array("PSS by process:".utf8), x: 4, y: 3, color: Self.axis) + 10
         for (rank, i) in order.enumerated() where rank <= Self.palette.count {
             let name = rank == Self.palette.count ? Array("others".utf8) : Self.printable(r.processes[i].name) + Array(" \(r.processes[i].pid)".utf8)
+            if x + 14 + name.count * PanelFont.cellWidth > Self.width { break }
             image.fill(PanelRect(x: x, y: 4, width: 10, height: 6), colour[i]!)
             x = image.drawText(name, x: x + 14, y: 3, color: Self.axis) + 10
-            if x > Self.width - 60 { break }
         }
     }
 
@@ -72,9 +72,18 @@ public struct MeasureChart {
         return encoder.bytes
     }
 
-    /// A round top for the scale at or above `kib`: 1, 2 or 5 times a power of ten, KiB.
+    /// A round top for the scale at or above `kib`: 1, 2 or 5 times a power of ten, in MiB
+    /// from 1 MiB on (so the labels read 12.5 MiB, not 12.2), else in KiB.
     static func niceScale(_ kib: UInt64) -> UInt64 {
-        var unit: UInt64 = 1
+        if kib > 1024 {
+            let (scale, overflow) = niceScale(kib / 1024 + (kib % 1024 == 0 ? 0 : 1), unit: 1).multipliedReportingOverflow(by: 1024)
+            return overflow ? kib : scale
+        }
+        return niceScale(kib, unit: 1)
+    }
+
+    private static func niceScale(_ kib: UInt64, unit start: UInt64) -> UInt64 {
+        var unit = start
         while true {
             for m: UInt64 in [1, 2, 5] where m * unit >= kib { return m * unit }
             let (next, overflow) = unit.multipliedReportingOverflow(by: 10)
