@@ -2,7 +2,8 @@
 // (Tests/SysstatsCLITests/MeasureAccuracyTests.swift compiles it with cc).
 //
 //   touch-memory private MIB HOLD_MS         touch MIB of private memory, hold it, exit
-//   touch-memory shared MIB CHILDREN HOLD_MS  share MIB (MAP_SHARED) with CHILDREN children that all touch it
+//   touch-memory shared MIB CHILDREN HOLD_MS  share MIB (MAP_SHARED) with CHILDREN children that all touch it;
+//                                            after HOLD_MS the parent ends them all at once
 //   touch-memory daemon MIB HOLD_MS          fork a daemon that double-forks away and touches MIB; exit at once
 //   touch-memory leak MIB_PER_S SECONDS      touch MIB_PER_S more every second, evenly
 //   touch-memory steady MIB SECONDS          touch MIB once, then hold it
@@ -61,17 +62,21 @@ int main(int argc, char **argv) {
     } else if (strcmp(mode, "shared") == 0) {
         if (argc < 5) return 2;
         long children = b, hold = atol(argv[4]);
+        if (children < 0 || children > 1024) return 2;
+        pid_t pids[1024];
         char *p = map((size_t)a * MiB, MAP_SHARED);
         touch(p, (size_t)a * MiB);
         for (long i = 0; i < children; i++) {
-            pid_t pid = fork();
-            if (pid == 0) {
+            pids[i] = fork();
+            if (pids[i] == 0) {
                 if (read_all(p, (size_t)a * MiB) == 0) return 3;
-                sleep_ms(hold);
+                sleep_ms(hold + 10000);
                 _exit(0);
             }
         }
         sleep_ms(hold);
+        // All at once: while children end one by one, the others' shares grow.
+        for (long i = 0; i < children; i++) kill(pids[i], SIGKILL);
         while (wait(NULL) > 0) {}
     } else if (strcmp(mode, "daemon") == 0) {
         pid_t pid = fork();
