@@ -72,6 +72,28 @@ final class BudgetCommandTests: XCTestCase {
         XCTAssertTrue(grown.stdout.contains("regressed over the baseline 8."), grown.stdout)
     }
 
+    /// A setup may leave a process running (a server the command talks to): it and what it
+    /// starts later are not the command's. Here one that starts a new `sleep` while the
+    /// command runs, which would push the second budget over its limit if it were counted.
+    func testWhatASetupLeftRunningIsNotCountedAsTheCommands() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "first"
+            command = "exec ./touch-memory private 1 50"
+            peak_pss = "64 MiB"
+
+            [[budget]]
+            name = "second"
+            setup = "(sh -c 'sleep 0.2; sleep 3' &)"
+            command = "exec ./touch-memory private 8 1500"
+            peak_rss = "10 MiB"
+            """)
+        let run = try sysstats(["budget", "check", file])
+        print(run.stdout, run.stderr)
+        XCTAssertEqual(run.status, 0, run.stdout)
+        XCTAssertTrue(run.stdout.contains("ok   second: peak_rss 9."), run.stdout)
+    }
+
     func testABrokenBudgetsFileIsOneLineWithItsPositionAndStatusTwo() throws {
         let file = try budgets("[[budget]]\nname = \"x\"\ncommand = \"true\"\npeak_rss = \"lots\"\n")
         let run = try sysstats(["budget", "check", file])

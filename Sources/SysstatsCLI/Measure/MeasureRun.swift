@@ -67,7 +67,8 @@ public final class MeasureRun {
         // Ctrl-C reaches the command (same process group) and ends it; `measure` stays to report.
         let previousInterrupt = signal(SIGINT, SIG_IGN), previousQuit = signal(SIGQUIT, SIG_IGN)
         defer { signal(SIGINT, previousInterrupt); signal(SIGQUIT, previousQuit) }
-        // Processes already reparented to us (a budget's setup left them) are not the command's.
+        // Processes already reparented to us (a budget's setup left them) are not the command's,
+        // nor are the ones they start later.
         sampler.excluded = Set(walker.descendants(of: getpid()))
         let usageBefore = childrenCPUMs()
         let start = monotonicMs()
@@ -106,7 +107,7 @@ public final class MeasureRun {
             // Every orphan of the tree was reparented to us before its parent could be reaped:
             // once the command is reaped and nothing of the tree is left, it has ended.
             if recording.commandExit != nil || recording.stoppedAtDuration, sampler.liveCount == 0,
-               walker.descendants(of: me).allSatisfy({ sampler.excluded.contains($0) }) {
+               walker.descendants(of: me, excluding: sampler.excluded).isEmpty {
                 reap(commandPid: commandPid)
                 break
             }
@@ -114,7 +115,7 @@ public final class MeasureRun {
                 // SIGTERM first, as a service manager would; what ignores it gets SIGKILL a second later.
                 if stopping == nil { stopping = now; recording.stoppedAtDuration = true }
                 let signal = now &- stopping! >= 1_000 ? SIGKILL : SIGTERM
-                for pid in walker.descendants(of: me) where !sampler.excluded.contains(pid) { kill(pid, signal) }
+                for pid in walker.descendants(of: me, excluding: sampler.excluded) { kill(pid, signal) }
             }
             deadline &+= options.intervalMs
             if deadline < monotonicMs() { deadline = monotonicMs() }

@@ -20,15 +20,16 @@ public final class ProcessTreeWalker {
 
     public init(procRoot: String = "/proc") { self.procRoot = procRoot }
 
-    /// The descendants of `root` (not `root` itself), parents before their children.
-    public func descendants(of root: Int32) -> [Int32] {
+    /// The descendants of `root` (not `root` itself), parents before their children; the
+    /// `excluded` processes and their own descendants are left out.
+    public func descendants(of root: Int32, excluding excluded: Set<Int32> = []) -> [Int32] {
         let parents: [Int32: [Int32]]? = scanParents ? childrenByParent() : nil
         var found: [Int32] = [], queue: [Int32] = [root], seen: Set<Int32> = [root], next = 0
         while next < queue.count && found.count < Self.maximumProcesses {
             let pid = queue[next]
             next += 1
             let children = parents.map { $0[pid] ?? [] } ?? children(of: pid)
-            for child in children where seen.insert(child).inserted {
+            for child in children where !excluded.contains(child) && seen.insert(child).inserted {
                 queue.append(child)
                 found.append(child)
             }

@@ -169,7 +169,7 @@ final class TreeSampler {
     /// Walks the tree again: keeps the entries of the processes still in it, adds the new
     /// ones (recorded from this sample on), closes the others. True when the set changed.
     private func walk(into recording: inout Recording, index: Int) -> Bool {
-        let pids = walker.descendants(of: me).filter { !excluded.contains($0) }
+        let pids = walker.descendants(of: me, excluding: excluded)
         var previous: [Int32: Live] = [:]
         for e in entries { previous[e.pid] = e }
         var next: [Live] = []
