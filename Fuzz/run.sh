@@ -8,7 +8,7 @@
 # prometheus-text wants-file budget-file (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
-# Embedded ones; BudgetFile is the CLI's two Foundation-free files of the budgets file, compiled as a module of their own) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
+# Embedded ones; BudgetFile: the CLI's budgets-file parser) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
 # FUZZ_SEED=N fixes libFuzzer's seed (0, the default: a new one each run); the test
