@@ -100,9 +100,11 @@ let package = Package(
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
         .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore", "SnapshotCodec"], linkerSettings: staticExecutable),
 
+        // prctl(PR_SET_CHILD_SUBREAPER) and posix_spawn for `sysstats measure` (docs/budgets.md).
+        .target(name: "CMeasureSys"),
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
-            "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text",
+            "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text", "CMeasureSys",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticStdlibCompile),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"], swiftSettings: staticStdlibCompile,

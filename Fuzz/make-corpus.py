@@ -171,7 +171,7 @@ def prometheus_fields(top, interfaces, mounts, devices, sensors, long_name=None)
 
 def main():
     for target in ("snapshot", "snapshot-fields", "clicks", "bookmarks", "history-batch", "toml", "command-output",
-                   "i3bar-stream", "prometheus-text"):
+                   "i3bar-stream", "prometheus-text", "budget-file"):
         d = os.path.join(CORPUS, target)
         os.makedirs(d, exist_ok=True)
         # Inputs that once found a bug (regression-*) are kept: they are not generated.
@@ -240,6 +240,16 @@ def main():
     # toml: TOML 1.0's forms, as config.toml may hold them (and some it refuses).
     for name, text in TOML_SEEDS:
         write("toml", name, text.encode())
+
+    # budget-file: the repository's own budgets, the one docs/budgets.md shows, and mistakes.
+    with open(os.path.join(ROOT, "sysstats-budget.toml"), "rb") as f:
+        write("budget-file", "repository-budgets.toml", f.read())
+    with open(os.path.join(ROOT, "docs", "budgets.md"), encoding="utf-8") as f:
+        docs = f.read()
+    example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
+    write("budget-file", "docs-example.toml", example.encode())
+    write("budget-file", "bad-size.toml", b'[[budget]]\nname = "x"\ncommand = "true"\npeak_rss = "2 parsecs"\n')
+    write("budget-file", "hostile.toml", b'[[budget]]\nname = "a\\u202eb"\ncommand = "x"\nsteady_uss = "\\u001b[2J"\n')
 
     # command-output: the first byte picks the exit status (0, 33, 1, other) and the rest
     # is what a command block's command printed: i3blocks' lines or a JSON object line.

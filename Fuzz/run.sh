@@ -5,10 +5,10 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text wants-file i3blocks-config (default: all).
+# prometheus-text wants-file i3blocks-config budget-file (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
-# Embedded ones) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
+# Embedded ones; BudgetFile: the CLI's budgets-file parser) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
 # FUZZ_SEED=N fixes libFuzzer's seed (0, the default: a new one each run); the test
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file)
 seconds=60
 build_only=0
 targets=()
@@ -62,6 +62,7 @@ modules_of() {
         prometheus-text) echo UTF8Text SnapshotCodec PrometheusText ;;
         wants-file) echo UTF8Text SnapshotCodec ;;
         i3blocks-config) echo UTF8Text SnapshotCodec TOML BarCore ;;
+        budget-file) echo UTF8Text TOML BudgetFile ;;
     esac
 }
 support_of() {
@@ -109,7 +110,14 @@ build_module() {
     [[ -n ${built[$m]:-} ]] && return 0
     local sources deps=()
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
-    mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
+    if [[ $m == BudgetFile ]]; then
+        # Not a package module: the budgets file's parser and its sizes and durations, which
+        # import TOML alone, out of SysstatsCLI (Foundation, ArgumentParser).
+        sources=(Sources/SysstatsCLI/Measure/BudgetFile.swift Sources/SysstatsCLI/Measure/Quantities.swift)
+        deps=("$build/obj/UTF8Text.o" "$build/obj/TOML.o")
+    else
+        mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
+    fi
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     if [[ $m == SnapshotCodec ]]; then build_crc; deps+=("$build/obj/CCRC32.o"); fi
     if [[ $m == ProcFS ]]; then build_trusted; deps+=("$build/obj/CTrustedFile.o"); fi
@@ -157,7 +165,7 @@ max_len_of() {
     case $1 in
         snapshot) echo 16400 ;;
         snapshot-fields) echo 4096 ;;
-        clicks|bookmarks|history-batch|toml|command-output|i3bar-stream) echo 16384 ;;
+        clicks|bookmarks|history-batch|toml|command-output|i3bar-stream|budget-file) echo 16384 ;;
         prometheus-text) echo 16384 ;;
         wants-file) echo 64 ;;
         i3blocks-config) echo 16384 ;;

@@ -55,6 +55,8 @@ build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
 # The release artefacts (install/package.sh, install/test-package.sh): dpkg-dev
 # (dpkg-deb; dpkg-shlibdeps computes Depends), lintian,
 # and mmdebstrap, which builds the clean Debian root they are installed into.
+# sysstats measure's accuracy tests: gcc compiles their C test program, and GNU time is the
+# figure they compare with.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks valgrind gdb strace python3 file binutils systemd man-db tmux
                procps curl mount
                bash-completion zsh fish
@@ -62,7 +64,8 @@ test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks val
                prometheus prometheus-node-exporter
                dwm polybar lemonbar sway waybar util-linux
                xfwm4 dbus
-               dpkg-dev lintian mmdebstrap)
+               dpkg-dev lintian mmdebstrap
+               gcc time)
 packages=("${build_packages[@]}")
 ((build_only)) || packages+=("${test_packages[@]}")
 

@@ -22,6 +22,20 @@ status=0
 swift test --disable-swift-testing 2>&1 | tee "$log" || status=$?
 summary=$(grep -a -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -n 1 || true)
 
+# The memory budgets (docs/budgets.md): the release programs measured by the release
+# `sysstats budget check`, one line per budget ("ok   NAME: …" or "FAIL NAME: …").
+budget_log=$(mktemp)
+trap 'rm -f "$log" "$fuzz_log" "$budget_log"' EXIT
+budget_status=0
+"$(swift build -c release --show-bin-path)/sysstats" budget check sysstats-budget.toml 2>&1 | tee "$budget_log" || budget_status=$?
+budget_total=$(grep -c -E "^(ok   |FAIL )" "$budget_log" || true)
+budget_failed=$(grep -c -E "^FAIL " "$budget_log" || true)
+if ((budget_status != 0)); then
+    ((status != 0)) || status=$budget_status
+    # A file that could not be used (status 2) checks nothing: one failure.
+    ((budget_failed > 0)) || { budget_total=$((budget_total + 1)) budget_failed=1; }
+fi
+
 # The fuzzing smoke (docs/reliability.md): a crash or a broken property fails the run,
 # and the saved input's path is in the output.
 fuzz_status=0
@@ -37,7 +51,7 @@ fi
 # The release artefacts (docs/packaging.md): built from the release programs above, then
 # installed, run and removed in a clean Debian root; each check counts as one test.
 package_log=$(mktemp)
-trap 'rm -f "$log" "$fuzz_log" "$package_log"' EXIT
+trap 'rm -f "$log" "$fuzz_log" "$budget_log" "$package_log"' EXIT
 package_status=0
 { install/package.sh --bin-dir "$(swift build -c release --show-bin-path)" && install/test-package.sh; } 2>&1 \
     | tee "$package_log" || package_status=$?
@@ -50,7 +64,8 @@ if ((package_status != 0)); then
 fi
 
 if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ ([0-9]+)\ failure ]]; then
-    total=$((BASH_REMATCH[1] + fuzz_total + package_total)) failed=$((BASH_REMATCH[2] + fuzz_failed + package_failed))
+    total=$((BASH_REMATCH[1] + budget_total + fuzz_total + package_total))
+    failed=$((BASH_REMATCH[2] + budget_failed + fuzz_failed + package_failed))
     echo "$((total - failed)) passed, $failed failed"
 fi
 exit "$status"

@@ -14,7 +14,7 @@ public struct SysstatsCommand: ParsableCommand {
         version: "sysstats " + sysstatsCLIVersion,
         subcommands: [ReportCommand.self, DoctorCommand.self, HistoryCommand.self, RebootsCommand.self,
                       ExitedCommand.self, TopCommand.self, BookmarksCommand.self, BackupCommand.self, RestoreCommand.self,
-                      ConfigCommand.self])
+                      ConfigCommand.self, MeasureCommand.self, BudgetCommand.self])
 
     public init() {}
 }

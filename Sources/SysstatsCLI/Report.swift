@@ -145,6 +145,11 @@ func printError(_ line: String) {
     _ = writeAll(STDERR_FILENO, line + "\n")
 }
 
+/// Writes text to standard error as it is (`measure`'s report goes there, as GNU time's does).
+func writeStderr(_ text: String) {
+    _ = writeAll(STDERR_FILENO, text)
+}
+
 private func writeAll(_ fd: Int32, _ text: String) -> Errno? {
     var text = text
     return text.withUTF8 { bytes in

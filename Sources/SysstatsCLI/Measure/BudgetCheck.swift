@@ -1,0 +1,102 @@
+import Bookmarks
+
+/// One budget's measured figures against its limits and, optionally, a baseline.
+public struct BudgetResult: Sendable {
+    /// A limit or a baseline figure, checked.
+    public struct Check: Equatable, Sendable {
+        public var key: String
+        public var value: Double
+        public var limit: Double
+        public var passed: Bool
+        /// For growth: whether the slope stood out of the noise (a slope that did not passes).
+        public var note: String?
+    }
+
+    public var budget: Budget
+    /// The figures by budget key (bytes; growth_per_minute in bytes per minute), nil when the
+    /// run gave none (no sample after the warm-up).
+    public var figures: [String: Double] = [:]
+    public var growthSignificant = false
+    public var checks: [Check] = []
+    public var regressions: [Check] = []
+    /// Why the run itself failed (the command could not start, exited non-zero, the setup failed).
+    public var failure: String?
+    /// The process holding the most of the figure that failed, at that figure's peak.
+    public var culprit: String?
+    public var wallMs: UInt64 = 0
+
+    public var passed: Bool { failure == nil && checks.allSatisfy(\.passed) && regressions.allSatisfy(\.passed) }
+
+    public init(budget: Budget) { self.budget = budget }
+
+    /// Keys in the order lines show them.
+    public static let keys = ["peak_rss", "peak_pss", "steady_uss", "growth_per_minute"]
+
+    /// Fills the figures from a measured run and checks the limits.
+    public init(budget: Budget, summary s: MeasureSummary) {
+        self.budget = budget
+        wallMs = s.recording.wallMs
+        figures["peak_rss"] = Double(s.peakRSSKiB) * 1024
+        if let p = s.treePeaks[.pss] { figures["peak_pss"] = Double(p.kib) * 1024 }
+        if let u = s.steady?[.uss] { figures["steady_uss"] = Double(u) * 1024 }
+        if let g = s.growth { figures["growth_per_minute"] = g.kibPerMinute * 1024; growthSignificant = g.significant }
+        if let exit = s.recording.commandExit, !s.recording.stoppedAtDuration, exit != .exited(0) {
+            failure = "the command ended with \(exit.description)"
+        }
+        let limits: [(String, UInt64?, MemoryFigure)] = [("peak_rss", budget.peakRSS, .rss), ("peak_pss", budget.peakPSS, .pss),
+                                                         ("steady_uss", budget.steadyUSS, .uss), ("growth_per_minute", budget.growthPerMinute, .pss)]
+        for (key, limit, figure) in limits {
+            guard let limit else { continue }
+            guard let value = figures[key] else {
+                checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false, note: "no sample after the warm-up"))
+                continue
+            }
+            var check = Check(key: key, value: value, limit: Double(limit), passed: value <= Double(limit))
+            if key == "growth_per_minute" && !growthSignificant {
+                check.passed = true
+                check.note = "not significant"
+            }
+            if !check.passed && culprit == nil, let peak = s.treePeaks[figure], let pid = peak.holderPid {
+                culprit = "\(TerminalText.escape(peak.holderName)) (pid \(pid)) held \(SizeText.format(peak.holderKiB * 1024)) of \(figure.label) at the peak"
+            }
+            checks.append(check)
+        }
+    }
+
+    /// Adds a check of each figure against `baseline` × (1 + tolerance). Growth is left out:
+    /// a slope over a short run moves more than any useful tolerance.
+    public mutating func compare(with baseline: [String: Double], tolerance: Double) {
+        for key in ["peak_rss", "peak_pss", "steady_uss"] {
+            guard let base = baseline[key], let value = figures[key] else { continue }
+            let allowed = base * (1 + tolerance)
+            regressions.append(Check(key: key, value: value, limit: allowed, passed: value <= allowed,
+                                     note: "baseline \(SizeText.format(UInt64(max(base, 0))))"))
+        }
+    }
+
+    /// One line: "ok"/"FAIL", the name, then each check (value, limit, headroom).
+    public var line: String {
+        var parts: [String] = []
+        for c in checks {
+            let value = c.value.isNaN ? "n/a" : c.key == "growth_per_minute" ? SizeText.formatSigned(c.value) + "/min" : SizeText.format(UInt64(max(c.value, 0)))
+            let limit = SizeText.format(UInt64(c.limit)) + (c.key == "growth_per_minute" ? "/min" : "")
+            var text = "\(c.key) \(value) of \(limit)"
+            if !c.value.isNaN && c.limit > 0 { text += " (" + Self.headroom(c.value, c.limit) + ")" }
+            if let note = c.note { text += " [\(note)]" }
+            parts.append(text)
+        }
+        for r in regressions where !r.passed {
+            parts.append("\(r.key) \(SizeText.format(UInt64(max(r.value, 0)))) regressed over the \(r.note ?? "baseline") by more than the tolerance")
+        }
+        if let failure { parts.append(failure) }
+        var line = (passed ? "ok   " : "FAIL ") + TerminalText.escape(budget.name) + ": " + parts.joined(separator: "; ")
+        if !passed, let culprit { line += "; most at the peak: " + culprit }
+        return line
+    }
+
+    /// "15% headroom" or "7% over".
+    static func headroom(_ value: Double, _ limit: Double) -> String {
+        let share = (limit - value) / limit * 100
+        return share >= 0 ? "\(fixed(share, decimals: 0))% headroom" : "\(fixed(-share, decimals: 0))% over"
+    }
+}

@@ -1,0 +1,175 @@
+import TOML
+
+// The budgets file (`sysstats-budget.toml`, docs/budgets.md): outside input, checked here
+// into ``Budget`` values with one FILE:LINE:COL message for the first problem. No Foundation
+// and no Glibc: the budgets-file fuzz target compiles this file with the TOML module alone.
+
+/// One `[[budget]]`: a command, how to run it, and its limits (bytes; growth in bytes per minute).
+public struct Budget: Equatable, Sendable {
+    public var name: String
+    public var command: String
+    /// Run first, not measured (make a fixture, build something).
+    public var setup: String?
+    public var warmupMs: UInt64 = 0
+    public var durationMs: UInt64?
+    public var intervalMs: UInt64 = 10
+    /// Count only the processes of this name (their comm, as `ps -o comm` shows it): the
+    /// program a wrapper script starts, without the script and the helpers it starts.
+    public var process: String?
+    public var peakRSS: UInt64?
+    public var peakPSS: UInt64?
+    public var steadyUSS: UInt64?
+    public var growthPerMinute: UInt64?
+    /// The line of its `[[budget]]` header.
+    public var line: Int
+
+    public init(name: String, command: String, line: Int = 0) {
+        self.name = name; self.command = command; self.line = line
+    }
+}
+
+/// Why the budgets file was refused: where, and why (one line).
+public struct BudgetFileError: Error, Equatable, Sendable {
+    public var line: Int
+    public var column: Int
+    /// Printable ASCII only: reasons quote the file's text, which may hold terminal controls.
+    public var reason: String
+
+    public init(line: Int, column: Int, reason: String) {
+        self.line = line
+        self.column = column
+        self.reason = String(decoding: reason.utf8.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
+    }
+
+    /// `FILE:LINE:COL: reason`.
+    public func describe(file: String) -> String { "\(file):\(line):\(column): \(reason)" }
+}
+
+public enum BudgetFile {
+    /// The largest budgets file read: the TOML parser's own cap.
+    public static let maximumSize = TOMLDocument.maximumSize
+    public static let maximumBudgets = 256
+    static let keys: Set<String> = ["name", "command", "setup", "warmup", "duration", "interval", "process",
+                                    "peak_rss", "peak_pss", "steady_uss", "growth_per_minute"]
+
+    /// The budgets in file order.
+    public static func parse(_ bytes: [UInt8]) throws(BudgetFileError) -> [Budget] {
+        let document: TOMLDocument
+        do throws(TOMLError) {
+            document = try TOMLDocument.parse(bytes)
+        } catch {
+            var message: [UInt8] = []
+            error.reason.message.withUTF8Buffer { message.append(contentsOf: $0) }
+            throw BudgetFileError(line: error.line, column: error.column, reason: String(decoding: message, as: UTF8.self))
+        }
+        for entry in document.root where text(entry.key) != "budget" {
+            throw BudgetFileError(line: entry.keyLine, column: entry.keyColumn,
+                                  reason: "unknown key '\(shown(entry.key))' (the file holds [[budget]] tables)")
+        }
+        guard let list = document.root["budget"] else {
+            throw BudgetFileError(line: 1, column: 1, reason: "no [[budget]] table")
+        }
+        guard let array = list.array, array.isArrayOfTables else {
+            throw BudgetFileError(line: list.keyLine, column: list.keyColumn, reason: "'budget' must be written [[budget]]")
+        }
+        guard array.count <= maximumBudgets else {
+            throw BudgetFileError(line: list.keyLine, column: list.keyColumn, reason: "more than \(maximumBudgets) budgets")
+        }
+        var budgets: [Budget] = [], names: Set<String> = []
+        for element in array {
+            guard let table = element.table else { continue }
+            let budget = try parseBudget(table, header: element)
+            guard names.insert(budget.name).inserted else {
+                let at = table["name"]!
+                throw BudgetFileError(line: at.line, column: at.column, reason: "a second budget named '\(budget.name)'")
+            }
+            budgets.append(budget)
+        }
+        return budgets
+    }
+
+    static func parseBudget(_ table: TOMLTable, header: TOMLValue) throws(BudgetFileError) -> Budget {
+        for entry in table where !keys.contains(text(entry.key)) {
+            throw BudgetFileError(line: entry.keyLine, column: entry.keyColumn,
+                                  reason: "unknown key '\(shown(entry.key))' (known: \(keys.sorted().joined(separator: ", ")))")
+        }
+        guard let name = try string(table, "name") else {
+            throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "a [[budget]] needs a name")
+        }
+        guard !name.isEmpty, name.utf8.count <= 128, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            let at = table["name"]!
+            throw BudgetFileError(line: at.line, column: at.column, reason: "a name is 1 to 128 printable characters")
+        }
+        guard let command = try string(table, "command"), !command.isEmpty else {
+            throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' needs a command")
+        }
+        var budget = Budget(name: name, command: command, line: header.keyLine)
+        budget.setup = try string(table, "setup")
+        budget.warmupMs = try duration(table, "warmup") ?? 0
+        budget.durationMs = try duration(table, "duration")
+        budget.intervalMs = try duration(table, "interval") ?? 10
+        if budget.intervalMs == 0 {
+            let at = table["interval"]!
+            throw BudgetFileError(line: at.line, column: at.column, reason: "interval must be at least 1ms")
+        }
+        budget.process = try string(table, "process")
+        if let process = budget.process, process.isEmpty || process.utf8.count > 15 {
+            let at = table["process"]!
+            throw BudgetFileError(line: at.line, column: at.column, reason: "process is a command name of 1 to 15 bytes (as ps -o comm shows it)")
+        }
+        budget.peakRSS = try size(table, "peak_rss")
+        budget.peakPSS = try size(table, "peak_pss")
+        budget.steadyUSS = try size(table, "steady_uss")
+        budget.growthPerMinute = try size(table, "growth_per_minute")
+        if budget.peakRSS == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil {
+            throw BudgetFileError(line: header.keyLine, column: header.keyColumn,
+                                  reason: "budget '\(name)' sets no limit (peak_rss, peak_pss, steady_uss, growth_per_minute)")
+        }
+        return budget
+    }
+
+    static func string(_ table: TOMLTable, _ key: StaticString) throws(BudgetFileError) -> String? {
+        guard let value = table[key] else { return nil }
+        guard let bytes = value.string else {
+            throw BudgetFileError(line: value.line, column: value.column, reason: "\(key) must be a string, not \(value.kind.name)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self), !text.utf8.contains(0) else {
+            throw BudgetFileError(line: value.line, column: value.column, reason: "\(key) holds a NUL byte")
+        }
+        return text
+    }
+
+    /// A size: a string such as "2 MiB", or a whole number of bytes.
+    static func size(_ table: TOMLTable, _ key: StaticString) throws(BudgetFileError) -> UInt64? {
+        guard let value = table[key] else { return nil }
+        if let n = value.integer {
+            guard n >= 0 else { throw BudgetFileError(line: value.line, column: value.column, reason: "\(key) cannot be negative") }
+            return UInt64(n)
+        }
+        guard let bytes = value.string else {
+            throw BudgetFileError(line: value.line, column: value.column, reason: "\(key) must be a size such as \"2 MiB\", not \(value.kind.name)")
+        }
+        switch SizeText.parse(String(decoding: bytes, as: UTF8.self)) {
+        case .success(let n): return n
+        case .failure(let e): throw BudgetFileError(line: value.line, column: value.column, reason: "\(key): \(e.message)")
+        }
+    }
+
+    static func duration(_ table: TOMLTable, _ key: StaticString) throws(BudgetFileError) -> UInt64? {
+        guard let value = table[key] else { return nil }
+        guard let bytes = value.string else {
+            throw BudgetFileError(line: value.line, column: value.column, reason: "\(key) must be a duration such as \"500ms\", not \(value.kind.name)")
+        }
+        switch DurationText.parse(String(decoding: bytes, as: UTF8.self)) {
+        case .success(let n): return n
+        case .failure(let e): throw BudgetFileError(line: value.line, column: value.column, reason: "\(key): \(e.message)")
+        }
+    }
+
+    static func text(_ key: ArraySlice<UInt8>) -> String { String(decoding: key, as: UTF8.self) }
+
+    /// A key from the file for a message: printable ASCII kept, anything else as '?', at most 64.
+    static func shown(_ key: ArraySlice<UInt8>) -> String {
+        String(decoding: key.prefix(64).map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bookmarks
+import CMeasureSys
+import Foundation
+import ProcFS
+
+/// Why the budgets file was not used: one line for stderr.
+public struct BudgetLoadError: Error, Equatable {
+    public var message: String
+}
+
+/// `sysstats budget check` and `budget record`: reads the budgets file, runs each budget's
+/// setup and command (by /bin/sh, from the file's directory, stdin and stdout /dev/null),
+/// measures it and checks it.
+public enum BudgetRunner {
+    public static let defaultFile = "sysstats-budget.toml"
+    public static let defaultBaseline = "sysstats-budget-baseline.json"
+
+    public struct Options {
+        public var file: String
+        public var baseline: String?
+        public var tolerance = 0.05
+        public var junit: String?
+        public var only: [String] = []
+        public init(file: String) { self.file = file }
+    }
+
+    /// Reads and checks the budgets file: the budgets, or one line for stderr.
+    public static func load(_ path: String) -> Result<[Budget], BudgetLoadError> {
+        let shown = TerminalText.escape(path)
+        switch readRegularFile(path, limit: BudgetFile.maximumSize) {
+        case .failure(.tooLarge): return .failure(BudgetLoadError(message: "\(shown): larger than \(BudgetFile.maximumSize) bytes"))
+        case .failure(let e): return .failure(BudgetLoadError(message: "\(shown): \(e)"))
+        case .success(let bytes):
+            do throws(BudgetFileError) {
+                return .success(try BudgetFile.parse(bytes))
+            } catch {
+                return .failure(BudgetLoadError(message: error.describe(file: shown)))
+            }
+        }
+    }
+
+    /// Runs every budget (or those named in `only`), printing each line through `emit` as
+    /// it is known; the results.
+    public static func run(_ budgets: [Budget], directory: String, baseline: BudgetBaseline?, tolerance: Double,
+                           emit: (String) -> Void) -> [BudgetResult] {
+        var results: [BudgetResult] = []
+        for budget in budgets {
+            var result = runOne(budget, directory: directory)
+            if let base = baseline?.budgets[budget.name] { result.compare(with: base, tolerance: tolerance) }
+            emit(result.line)
+            results.append(result)
+        }
+        return results
+    }
+
+    /// One budget, in a fresh temporary directory named by $SYSSTATS_BUDGET_TMP.
+    static func runOne(_ budget: Budget, directory: String) -> BudgetResult {
+        var template = Array((NSTemporaryDirectory() + "/sysstats-budget-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            var r = BudgetResult(budget: budget); r.failure = "cannot make a temporary directory: \(Errno.current)"; return r
+        }
+        let temporary = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        setenv("SYSSTATS_BUDGET_TMP", temporary, 1)
+        defer { unsetenv("SYSSTATS_BUDGET_TMP") }
+        if let setup = budget.setup {
+            if let problem = runSetup(setup, directory: directory) {
+                var r = BudgetResult(budget: budget); r.failure = "setup \(problem)"; return r
+            }
+        }
+        var options = MeasureOptions(arguments: ["/bin/sh", "-c", budget.command])
+        options.intervalMs = budget.intervalMs
+        options.durationMs = budget.durationMs
+        options.quiet = true
+        options.workingDirectory = directory
+        switch MeasureRun(options).run() {
+        case .failure(let e):
+            var r = BudgetResult(budget: budget); r.failure = e.message; return r
+        case .success(var recording):
+            if let name = budget.process {
+                recording.processes.removeAll { $0.name != Array(name.utf8) }
+                recording.unseenProcesses = 0
+            }
+            return BudgetResult(budget: budget, summary: MeasureSummary(recording, warmupMs: budget.warmupMs))
+        }
+    }
+
+    /// Runs the setup command to its end; nil, or how it failed.
+    static func runSetup(_ command: String, directory: String) -> String? {
+        let arguments: [String] = ["/bin/sh", "-c", command]
+        var cStrings = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        cStrings.append(nil)
+        let pid = measure_spawn(cStrings, 1, 1, directory)
+        guard pid > 0 else { return "could not start: \(Errno(rawValue: -pid))" }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if status == 0 { return nil }
+        return (status & 0x7F) == 0 ? "exited \((status >> 8) & 0xFF)" : "ended by signal \(status & 0x7F)"
+    }
+
+    /// The absolute directory holding `file` (the budgets' commands start there).
+    public static func directory(of file: String) -> String {
+        let url = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent()
+        return url.path
+    }
+}

@@ -1,0 +1,182 @@
+import Bookmarks
+import Foundation
+
+/// `measure`'s output: the table people read and the JSON programs read.
+public enum MeasureReport {
+    /// The human table: the run, the tree's figures (peak, when, steady), growth, the
+    /// cgroup's peak, then one row per process. Names are escaped for the terminal.
+    public static func text(_ s: MeasureSummary, command: [String]) -> [String] {
+        let r = s.recording
+        var lines: [String] = []
+        let end = r.stoppedAtDuration ? "stopped after --duration" : (r.commandExit?.description ?? "no status")
+        lines.append("command: \(TerminalText.escape(command.joined(separator: " ")))")
+        lines.append("\(end), wall \(DurationText.format(ms: r.wallMs)), tree CPU \(DurationText.format(ms: r.treeCPUMs)), "
+                     + "\(s.processCount) process\(s.processCount == 1 ? "" : "es"), \(s.samples) samples every \(r.intervalMs) ms")
+        lines.append("")
+        let steadyTitle = "steady (mean after \(DurationText.format(ms: s.warmupMs)))"
+        lines.append(pad("tree", 12) + pad("peak", 12) + pad("at", 10) + pad(steadyTitle, 30) + "most at the peak")
+        for figure in MemoryFigure.allCases {
+            guard let peak = s.treePeaks[figure] else { continue }
+            let steady = s.steady?[figure].map { SizeText.format($0 * 1024) } ?? "n/a"
+            let holder = peak.holderPid.map { "\(TerminalText.escape(peak.holderName)) (\($0)) \(SizeText.format(peak.holderKiB * 1024))" } ?? ""
+            lines.append(pad(figure == .rss ? "RSS (sum)" : figure.label, 12) + pad(SizeText.format(peak.kib * 1024), 12)
+                         + pad(DurationText.format(ms: peak.atMs), 10) + pad(steady, 30) + holder)
+        }
+        if s.peakRSSSource != "samples" {
+            lines.append("peak RSS \(SizeText.format(s.peakRSSKiB * 1024)) by \(s.peakRSSSource) (higher than any sample)")
+        }
+        if let g = s.growth {
+            lines.append("growth of PSS after the warm-up: \(SizeText.formatSigned(g.kibPerMinute * 1024))/min, R² \(fixed(g.rSquared, decimals: 2)), "
+                         + (g.significant ? "significant" : "not significant") + " (\(g.samples) samples)")
+        } else {
+            lines.append("growth: n/a (fewer than two samples after the warm-up)")
+        }
+        switch r.cgroup {
+        case .measured(let bytes, let source): lines.append("cgroup peak: \(SizeText.format(bytes)) (\(source), exact; counts page cache and kernel memory too)")
+        case .unavailable(let reason): lines.append("cgroup peak: n/a (\(TerminalText.escape(reason)))")
+        }
+        lines.append("sources: peaks and steady state from smaps_rollup every \(r.intervalMs) ms; VmHWM: the kernel's peak RSS of each process (/proc/PID/status, last read); CPU from getrusage")
+        lines.append("")
+        lines.append(pad("pid", 8) + pad("name", 17) + pad("peak RSS", 11) + pad("VmHWM", 11) + pad("peak PSS", 11)
+                     + pad("peak USS", 11) + pad("swap", 10) + pad("thr", 5) + pad("CPU", 10) + pad("seen", 20) + "end")
+        for p in s.processes {
+            let seen = DurationText.format(ms: p.firstMs) + "-" + DurationText.format(ms: p.lastMs)
+            lines.append(pad("\(p.pid)", 8) + pad(TerminalText.escape(p.name), 17)
+                         + pad(SizeText.format(p.peaks[.rss]!.kib * 1024), 11)
+                         + pad(p.highWaterKiB.map { SizeText.format($0 * 1024) } ?? "n/a", 11)
+                         + pad(SizeText.format(p.peaks[.pss]!.kib * 1024), 11) + pad(SizeText.format(p.peaks[.uss]!.kib * 1024), 11)
+                         + pad(SizeText.format(p.peaks[.swap]!.kib * 1024), 10) + pad("\(p.threadsPeak)", 5)
+                         + pad(DurationText.format(ms: p.cpuMs), 10) + pad(seen, 20) + (p.exit?.description ?? "not reaped by measure"))
+        }
+        return lines
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        let count = text.count
+        return count >= width ? text + " " : text + String(repeating: " ", count: width - count)
+    }
+
+    // MARK: - JSON
+
+    public struct JSON: Codable, Equatable {
+        public var command: [String]
+        public var exitStatus: Int32?
+        public var signal: Int32?
+        public var stoppedAtDuration: Bool
+        public var wallMs: UInt64
+        public var treeCpuMs: UInt64
+        public var measurerCpuMs: UInt64
+        public var intervalMs: UInt64
+        public var warmupMs: UInt64
+        public var samples: Int
+        public var processCount: Int
+        /// Bytes; "peak_rss" is the tree's (see `peakRSSSource`).
+        public var peakRss: UInt64
+        public var peakRssSource: String
+        public var tree: [String: Figure]
+        public var growth: GrowthJSON?
+        public var cgroupPeak: UInt64?
+        public var cgroupSource: String?
+        public var cgroupUnavailable: String?
+        public var processes: [ProcessJSON]
+        public var timeline: TimelineJSON
+    }
+
+    public struct Figure: Codable, Equatable {
+        public var peak: UInt64
+        public var peakAtMs: UInt64
+        public var steady: UInt64?
+        public var peakHolderPid: Int32?
+        public var peakHolderName: String?
+        public var peakHolderBytes: UInt64?
+    }
+
+    public struct GrowthJSON: Codable, Equatable {
+        public var bytesPerMinute: Double
+        public var rSquared: Double
+        public var significant: Bool
+        public var samples: Int
+    }
+
+    public struct ProcessJSON: Codable, Equatable {
+        public var pid: Int32
+        public var parentPid: Int32
+        public var name: String
+        public var peakRss: UInt64
+        public var peakPss: UInt64
+        public var peakUss: UInt64
+        public var peakSwap: UInt64
+        public var peakPssAtMs: UInt64
+        /// VmHWM's last reading: the kernel's peak RSS since exec.
+        public var highWaterRss: UInt64?
+        /// wait4's ru_maxrss (what GNU time reports), for processes measure reaped.
+        public var wait4MaxRss: UInt64?
+        public var steadyPss: UInt64?
+        public var steadyUss: UInt64?
+        public var cpuMs: UInt64
+        public var firstSeenMs: UInt64
+        public var lastSeenMs: UInt64
+        public var threads: UInt64
+        public var exitStatus: Int32?
+        public var signal: Int32?
+    }
+
+    /// The tree's totals per sample, bytes.
+    public struct TimelineJSON: Codable, Equatable {
+        public var ms: [UInt64]
+        public var rss: [UInt64]
+        public var pss: [UInt64]
+        public var uss: [UInt64]
+        public var swap: [UInt64]
+    }
+
+    public static func json(_ s: MeasureSummary, command: [String]) -> JSON {
+        let r = s.recording
+        var tree: [String: Figure] = [:]
+        for figure in MemoryFigure.allCases {
+            guard let p = s.treePeaks[figure] else { continue }
+            tree[figure.rawValue] = Figure(peak: p.kib * 1024, peakAtMs: p.atMs, steady: s.steady?[figure].map { $0 * 1024 },
+                                           peakHolderPid: p.holderPid, peakHolderName: p.holderPid == nil ? nil : String(decoding: p.holderName, as: UTF8.self),
+                                           peakHolderBytes: p.holderPid == nil ? nil : p.holderKiB * 1024)
+        }
+        let totals = MeasureSummary.totals(r)
+        let bytes = { (figure: MemoryFigure) in totals[figure]!.map { $0.multipliedReportingOverflow(by: 1024).overflow ? UInt64.max : $0 * 1024 } }
+        var cgroupPeak: UInt64?, cgroupSource: String?, cgroupUnavailable: String?
+        switch r.cgroup {
+        case .measured(let b, let source): cgroupPeak = b; cgroupSource = source
+        case .unavailable(let reason): cgroupUnavailable = reason
+        }
+        return JSON(command: command, exitStatus: exitCode(r.commandExit), signal: signalNumber(r.commandExit),
+                    stoppedAtDuration: r.stoppedAtDuration, wallMs: r.wallMs, treeCpuMs: r.treeCPUMs,
+                    measurerCpuMs: r.measurerCPUMs, intervalMs: r.intervalMs, warmupMs: s.warmupMs, samples: s.samples,
+                    processCount: s.processCount, peakRss: s.peakRSSKiB * 1024, peakRssSource: s.peakRSSSource, tree: tree,
+                    growth: s.growth.map { GrowthJSON(bytesPerMinute: $0.kibPerMinute * 1024, rSquared: $0.rSquared,
+                                                      significant: $0.significant, samples: $0.samples) },
+                    cgroupPeak: cgroupPeak, cgroupSource: cgroupSource, cgroupUnavailable: cgroupUnavailable,
+                    processes: s.processes.map { p in
+                        ProcessJSON(pid: p.pid, parentPid: p.parentPid, name: String(decoding: p.name, as: UTF8.self),
+                                    peakRss: p.peaks[.rss]!.kib * 1024, peakPss: p.peaks[.pss]!.kib * 1024,
+                                    peakUss: p.peaks[.uss]!.kib * 1024, peakSwap: p.peaks[.swap]!.kib * 1024,
+                                    peakPssAtMs: p.peaks[.pss]!.atMs, highWaterRss: p.highWaterKiB.map { $0 * 1024 },
+                                    wait4MaxRss: p.exactMaxRSSKiB.map { $0 * 1024 },
+                                    steadyPss: p.steady.map { $0[.pss]! * 1024 }, steadyUss: p.steady.map { $0[.uss]! * 1024 },
+                                    cpuMs: p.cpuMs, firstSeenMs: p.firstMs, lastSeenMs: p.lastMs, threads: p.threadsPeak,
+                                    exitStatus: exitCode(p.exit), signal: signalNumber(p.exit))
+                    },
+                    timeline: TimelineJSON(ms: r.sampleTimesMs, rss: bytes(.rss), pss: bytes(.pss), uss: bytes(.uss), swap: bytes(.swap)))
+    }
+
+    /// `value` as one line of JSON, snake_case keys sorted, terminal-safe (``JSONText``).
+    public static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        // Plain numbers, strings, arrays and objects: encoding cannot fail.
+        let data = try! encoder.encode(value)
+        return JSONText.terminalSafe(String(decoding: data, as: UTF8.self))
+    }
+
+    static func exitCode(_ e: ExitStatus?) -> Int32? { if case .exited(let c)? = e { return c } else { return nil } }
+    static func signalNumber(_ e: ExitStatus?) -> Int32? { if case .signalled(let s)? = e { return s } else { return nil } }
+}

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMeasureSys
+import ProcFS
+
+/// What `measure` is asked to do.
+public struct MeasureOptions: Sendable {
+    public var arguments: [String]
+    public var intervalMs: UInt64 = 10
+    /// Stop the tree after this long; nil: follow it until every process has ended.
+    public var durationMs: UInt64?
+    /// Whether to try a cgroup for the kernel's exact peak.
+    public var useCgroup = true
+    /// The command's stdin and stdout from /dev/null (budget checks keep their output clean).
+    public var quiet = false
+    public var procRoot = "/proc"
+    /// Where the command starts (nil: here).
+    public var workingDirectory: String?
+
+    public init(arguments: [String]) { self.arguments = arguments }
+}
+
+/// Why a command could not be measured.
+public struct MeasureError: Error, Equatable {
+    public var message: String
+}
+
+/// Runs a command and samples its whole process tree until it ends (``MeasureOptions``).
+///
+/// The measuring process becomes a child subreaper first, so that a descendant whose parent
+/// exits (a daemon's double fork) is reparented to it: the walk from itself finds it, and it
+/// reaps it (with wait4's rusage: its exact maximum RSS and CPU time). Each interval: walk the
+/// tree, read each process's stat and smaps_rollup, reap what ended; sleep to an absolute
+/// monotonic deadline, so a slow sample does not shift the next ones.
+public final class MeasureRun {
+    let options: MeasureOptions
+    let walker: ProcessTreeWalker
+    let sampler: TreeSampler
+    private var recording = Recording()
+
+    public init(_ options: MeasureOptions) {
+        self.options = options
+        walker = ProcessTreeWalker(procRoot: options.procRoot)
+        sampler = TreeSampler(procRoot: options.procRoot, intervalMs: options.intervalMs)
+        recording.intervalMs = options.intervalMs
+    }
+
+    /// Measures the command; the recording, or why it could not be started.
+    public func run() -> Result<Recording, MeasureError> {
+        guard !options.arguments.isEmpty else { return .failure(MeasureError(message: "no command to measure")) }
+        guard measure_set_child_subreaper() == 0 else {
+            return .failure(MeasureError(message: "cannot become a child subreaper: \(Errno.current)"))
+        }
+        var cgroup: MeasureCgroup?
+        if options.useCgroup {
+            switch MeasureCgroup.create() {
+            case .success(let c): cgroup = c
+            case .failure(let why): recording.cgroup = .unavailable(reason: why.reason)
+            }
+        }
+        let entered = cgroup?.enter() ?? false
+        if let c = cgroup, !entered {
+            recording.cgroup = .unavailable(reason: "cannot move into \(c.directory): \(Errno.current)")
+            c.remove(); cgroup = nil
+        }
+        // Ctrl-C reaches the command (same process group) and ends it; `measure` stays to report.
+        let previousInterrupt = signal(SIGINT, SIG_IGN), previousQuit = signal(SIGQUIT, SIG_IGN)
+        defer { signal(SIGINT, previousInterrupt); signal(SIGQUIT, previousQuit) }
+        // Processes already reparented to us (a budget's setup left them) are not the command's,
+        // nor are the ones they start later.
+        sampler.excluded = Set(walker.descendants(of: getpid()))
+        let usageBefore = childrenCPUMs()
+        let start = monotonicMs()
+        let pid = spawn()
+        if entered { cgroup?.leave() }
+        guard pid > 0 else {
+            cgroup?.remove()
+            return .failure(MeasureError(message: "cannot run \(options.arguments[0]): \(Errno(rawValue: -pid))"))
+        }
+        loop(commandPid: pid, start: start)
+        recording.wallMs = monotonicMs() &- start
+        recording.treeCPUMs = childrenCPUMs() &- usageBefore
+        recording.measurerCPUMs = cpuMs(RUSAGE_SELF)
+        if let c = cgroup {
+            if let peak = c.peakBytes() { recording.cgroup = .measured(bytes: peak, source: c.source) }
+            else { recording.cgroup = .unavailable(reason: "\(c.peakFile) could not be read") }
+            c.remove()
+        }
+        return .success(recording)
+    }
+
+    private func spawn() -> Int32 {
+        var cStrings = options.arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        cStrings.append(nil)
+        return measure_spawn(cStrings, options.quiet ? 1 : 0, options.quiet ? 1 : 0, options.workingDirectory)
+    }
+
+    private func loop(commandPid: Int32, start: UInt64) {
+        var deadline = start, stopping: UInt64?
+        let me = getpid()
+        while true {
+            let now = monotonicMs()
+            sampler.sample(into: &recording, atMs: now &- start)
+            reap(commandPid: commandPid)
+            // Every orphan of the tree was reparented to us before its parent could be reaped:
+            // once the command is reaped and nothing of the tree is left, it has ended.
+            if recording.commandExit != nil || recording.stoppedAtDuration, sampler.liveCount == 0,
+               walker.descendants(of: me, excluding: sampler.excluded).isEmpty {
+                reap(commandPid: commandPid)
+                break
+            }
+            if let limit = options.durationMs, now &- start >= limit {
+                // SIGTERM first, as a service manager would; what ignores it gets SIGKILL a second later.
+                if stopping == nil { stopping = now; recording.stoppedAtDuration = true }
+                let signal = now &- stopping! >= 1_000 ? SIGKILL : SIGTERM
+                for pid in walker.descendants(of: me, excluding: sampler.excluded) { kill(pid, signal) }
+            }
+            deadline &+= options.intervalMs
+            if deadline < monotonicMs() { deadline = monotonicMs() }
+            sleepUntil(deadline)
+        }
+    }
+
+    /// Reaps every child that ended (ours, and the orphans reparented to us).
+    private func reap(commandPid: Int32) {
+        while true {
+            var status: Int32 = 0
+            var usage = rusage()
+            let pid = wait4(-1, &status, WNOHANG, &usage)
+            if pid < 0 && errno == EINTR { continue }
+            if pid <= 0 { return }
+            sampler.excluded.remove(pid)
+            let exit: ExitStatus = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+            if pid == commandPid { recording.commandExit = exit }
+            guard let position = sampler.positions.removeValue(forKey: pid) else { recording.unseenProcesses &+= 1; continue }
+            recording.processes[position].exit = exit
+            recording.processes[position].exactMaxRSSKiB = UInt64(max(usage.ru_maxrss, 0))
+            recording.processes[position].exactCPUMs = ms(usage.ru_utime) &+ ms(usage.ru_stime)
+        }
+    }
+
+    private func childrenCPUMs() -> UInt64 { cpuMs(RUSAGE_CHILDREN) }
+}
+
+func cpuMs(_ who: __rusage_who) -> UInt64 {
+    var usage = rusage()
+    getrusage(__rusage_who_t(who.rawValue), &usage)
+    return ms(usage.ru_utime) &+ ms(usage.ru_stime)
+}
+
+func ms(_ t: timeval) -> UInt64 {
+    UInt64(max(t.tv_sec, 0)) &* 1000 &+ UInt64(max(t.tv_usec, 0)) / 1000
+}
+
+func monotonicMs() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) &* 1000 &+ UInt64(t.tv_nsec) / 1_000_000
+}
+
+func sleepUntil(_ ms: UInt64) {
+    var t = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int(ms % 1000) * 1_000_000)
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, nil) == EINTR {}
+}

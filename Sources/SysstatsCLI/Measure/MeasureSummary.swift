@@ -1,0 +1,140 @@
+/// The figures of a ``Recording``: peaks and when, the steady state after the warm-up, the
+/// growth over it, per process and for the tree. Pure: tests build recordings by hand.
+public struct MeasureSummary: Sendable {
+    /// A figure's highest sample: KiB, when, and the process holding the most of it then.
+    public struct Peak: Equatable, Sendable {
+        public var kib: UInt64
+        public var atMs: UInt64
+        public var holderPid: Int32?
+        public var holderName: [UInt8]
+        public var holderKiB: UInt64
+    }
+
+    /// The steady part's growth of the tree's PSS.
+    public struct Growth: Equatable, Sendable {
+        public var kibPerMinute: Double
+        public var rSquared: Double
+        public var significant: Bool
+        public var samples: Int
+    }
+
+    public struct ProcessSummary: Sendable {
+        public var pid: Int32
+        public var parentPid: Int32
+        public var name: [UInt8]
+        public var peaks: [MemoryFigure: (kib: UInt64, atMs: UInt64)]
+        public var exactMaxRSSKiB: UInt64?
+        public var highWaterKiB: UInt64?
+        /// The mean of each figure over its samples after the warm-up; nil without any.
+        public var steady: [MemoryFigure: UInt64]?
+        public var cpuMs: UInt64
+        public var firstMs: UInt64
+        public var lastMs: UInt64
+        public var threadsPeak: UInt64
+        public var exit: ExitStatus?
+    }
+
+    public var samples: Int
+    public var warmupMs: UInt64
+    public var treePeaks: [MemoryFigure: Peak] = [:]
+    /// The mean of each tree figure over the samples after the warm-up; nil without any.
+    public var steady: [MemoryFigure: UInt64]?
+    public var steadySamples = 0
+    public var growth: Growth?
+    public var processes: [ProcessSummary] = []
+    /// The tree's peak RSS: the sampled sum's peak, or a single process's high-water mark
+    /// (VmHWM) where that is higher (a spike between two samples).
+    public var peakRSSKiB: UInt64 = 0
+    public var peakRSSSource = "samples"
+    public var recording: Recording
+
+    /// The least change over the steady part that counts as growth: a few pages of jitter
+    /// (allocator arenas, stacks) is not a leak.
+    public static let growthNoiseFloorKiB = 256.0
+
+    public init(_ recording: Recording, warmupMs: UInt64, ticksPerSecond: UInt64 = 100) {
+        self.recording = recording
+        self.warmupMs = warmupMs
+        samples = recording.sampleTimesMs.count
+        let totals = Self.totals(recording)
+        for figure in MemoryFigure.allCases {
+            let series = totals[figure]!
+            guard let top = series.indices.max(by: { series[$0] < series[$1] }) else { continue }
+            var holder: (Int32, [UInt8], UInt64)?
+            for p in recording.processes where top >= p.firstSample && top <= p.lastSample {
+                let v = p.values[top - p.firstSample][figure]
+                if holder == nil || v > holder!.2 { holder = (p.pid, p.name, v) }
+            }
+            treePeaks[figure] = Peak(kib: series[top], atMs: recording.sampleTimesMs[top], holderPid: holder?.0,
+                                     holderName: holder?.1 ?? [], holderKiB: holder?.2 ?? 0)
+        }
+        let steadyIndices = recording.sampleTimesMs.indices.filter { recording.sampleTimesMs[$0] >= warmupMs }
+        steadySamples = steadyIndices.count
+        if !steadyIndices.isEmpty {
+            var means: [MemoryFigure: UInt64] = [:]
+            for figure in MemoryFigure.allCases {
+                let series = totals[figure]!
+                let sum = steadyIndices.reduce(0.0) { $0 + Double(series[$1]) }
+                means[figure] = UInt64(sum / Double(steadyIndices.count))
+            }
+            steady = means
+            let xs = steadyIndices.map { Double(recording.sampleTimesMs[$0]) / 60_000 }
+            let ys = steadyIndices.map { Double(totals[.pss]![$0]) }
+            if let fit = LinearFit.fit(xs, ys) {
+                let span = (xs.last ?? 0) - (xs.first ?? 0)
+                let floor = max(Self.growthNoiseFloorKiB, Double(means[.pss]!) / 100)
+                growth = Growth(kibPerMinute: fit.slope, rSquared: fit.rSquared,
+                                significant: fit.isSignificant(spanX: span, noiseFloor: floor), samples: fit.count)
+            }
+        }
+        var exactPeak: UInt64 = 0
+        for p in recording.processes where !p.values.isEmpty && p.lastSample < recording.sampleTimesMs.count {
+            var peaks: [MemoryFigure: (kib: UInt64, atMs: UInt64)] = [:]
+            for figure in MemoryFigure.allCases {
+                var best: (kib: UInt64, atMs: UInt64) = (0, 0)
+                for (offset, v) in p.values.enumerated() where v[figure] > best.kib || offset == 0 {
+                    best = (v[figure], recording.sampleTimesMs[p.firstSample + offset])
+                }
+                peaks[figure] = best
+            }
+            exactPeak = max(exactPeak, p.highWaterKiB ?? 0)
+            var processSteady: [MemoryFigure: UInt64]?
+            let after = p.values.indices.filter { recording.sampleTimesMs[p.firstSample + $0] >= warmupMs }
+            if !after.isEmpty {
+                var means: [MemoryFigure: UInt64] = [:]
+                for figure in MemoryFigure.allCases {
+                    means[figure] = UInt64(after.reduce(0.0) { $0 + Double(p.values[$1][figure]) } / Double(after.count))
+                }
+                processSteady = means
+            }
+            let cpu = p.exactCPUMs ?? p.cpuTicks.multipliedReportingOverflow(by: 1000).partialValue / max(ticksPerSecond, 1)
+            processes.append(ProcessSummary(pid: p.pid, parentPid: p.parentPid, name: p.name, peaks: peaks,
+                                            exactMaxRSSKiB: p.exactMaxRSSKiB, highWaterKiB: p.highWaterKiB,
+                                            steady: processSteady, cpuMs: cpu,
+                                            firstMs: recording.sampleTimesMs[p.firstSample],
+                                            lastMs: recording.sampleTimesMs[p.lastSample],
+                                            threadsPeak: p.threadsPeak, exit: p.exit))
+        }
+        peakRSSKiB = treePeaks[.rss]?.kib ?? 0
+        if exactPeak > peakRSSKiB { peakRSSKiB = exactPeak; peakRSSSource = "one process's VmHWM" }
+    }
+
+    /// The number of processes seen or reaped.
+    public var processCount: Int { recording.processes.count + recording.unseenProcesses }
+
+    /// Each figure's tree total per sample, KiB (saturating).
+    static func totals(_ recording: Recording) -> [MemoryFigure: [UInt64]] {
+        var totals: [MemoryFigure: [UInt64]] = [:]
+        for figure in MemoryFigure.allCases {
+            var series = [UInt64](repeating: 0, count: recording.sampleTimesMs.count)
+            for p in recording.processes {
+                for (offset, v) in p.values.enumerated() where p.firstSample + offset < series.count {
+                    let (sum, overflow) = series[p.firstSample + offset].addingReportingOverflow(v[figure])
+                    series[p.firstSample + offset] = overflow ? .max : sum
+                }
+            }
+            totals[figure] = series
+        }
+        return totals
+    }
+}

@@ -1,0 +1,125 @@
+/// What a measured run recorded: the sample times, and for each process every sample it was
+/// seen in. Pure data: ``MeasureSummary`` turns it into peaks, steady state and growth, and
+/// tests build one by hand.
+public struct Recording: Sendable {
+    /// Milliseconds after the command started, one per sample.
+    public var sampleTimesMs: [UInt64] = []
+    public var processes: [RecordedProcess] = []
+    /// The interval asked for, ms.
+    public var intervalMs: UInt64 = 10
+    /// The command's own end: its exit status, or the signal that ended it; nil when it was
+    /// still running when `measure` stopped it.
+    public var commandExit: ExitStatus?
+    /// True when `--duration` ran out and `measure` ended the tree.
+    public var stoppedAtDuration = false
+    public var wallMs: UInt64 = 0
+    /// CPU time of every descendant `measure` or its descendants waited for (getrusage
+    /// RUSAGE_CHILDREN): the whole tree's, exactly, once everything was reaped.
+    public var treeCPUMs: UInt64 = 0
+    /// The measuring process's own CPU time.
+    public var measurerCPUMs: UInt64 = 0
+    /// Processes `measure` reaped without having seen them in a sample (they lived less
+    /// than an interval).
+    public var unseenProcesses = 0
+    public var cgroup: CgroupPeak = .unavailable(reason: "not tried")
+
+    public init() {}
+}
+
+/// How a process ended, as wait(2) said.
+public enum ExitStatus: Equatable, Sendable, Codable {
+    case exited(Int32)
+    case signalled(Int32)
+
+    /// The status a shell would give: the code, or 128 + the signal.
+    public var shellStatus: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signalled(let signal): 128 &+ signal
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .exited(let code): "exit \(code)"
+        case .signalled(let signal): "signal \(signal)"
+        }
+    }
+}
+
+/// One process of the tree.
+public struct RecordedProcess: Sendable {
+    public var pid: Int32
+    public var parentPid: Int32
+    /// Its comm, as it named itself (escape before showing).
+    public var name: [UInt8]
+    /// The first sample it was in; `values[i]` is sample `firstSample + i`.
+    public var firstSample: Int
+    public var values: [ProcessValues] = []
+    public var threadsPeak: UInt64 = 0
+    public var cpuTicks: UInt64 = 0
+    /// The highest VmHWM read (the kernel's own peak RSS since its exec); nil when never read.
+    public var highWaterKiB: UInt64?
+    /// Its maximum RSS by wait4's rusage, when `measure` reaped it. The kernel keeps the
+    /// larger of the process's and its reaped children's, and exec records the RSS of the
+    /// address space it replaces: a directly spawned command shows at least the spawner's
+    /// RSS. Kept for comparison with GNU time, which reports this figure.
+    public var exactMaxRSSKiB: UInt64?
+    /// Its CPU time by wait4's rusage, when `measure` reaped it.
+    public var exactCPUMs: UInt64?
+    public var exit: ExitStatus?
+
+    public init(pid: Int32, parentPid: Int32, name: [UInt8], firstSample: Int) {
+        self.pid = pid; self.parentPid = parentPid; self.name = name; self.firstSample = firstSample
+    }
+
+    /// The last sample it was seen in.
+    public var lastSample: Int { firstSample + values.count - 1 }
+}
+
+/// A process's memory in one sample, KiB.
+public struct ProcessValues: Equatable, Sendable {
+    public var rssKiB: UInt32
+    public var pssKiB: UInt32
+    public var ussKiB: UInt32
+    public var swapKiB: UInt32
+
+    public init(rssKiB: UInt32, pssKiB: UInt32, ussKiB: UInt32, swapKiB: UInt32) {
+        self.rssKiB = rssKiB; self.pssKiB = pssKiB; self.ussKiB = ussKiB; self.swapKiB = swapKiB
+    }
+
+    public init(_ m: MemoryFigures) {
+        self.init(rssKiB: UInt32(clamping: m.rssKiB), pssKiB: UInt32(clamping: m.pssKiB),
+                  ussKiB: UInt32(clamping: m.ussKiB), swapKiB: UInt32(clamping: m.swapKiB))
+    }
+
+    subscript(figure: MemoryFigure) -> UInt64 {
+        switch figure {
+        case .rss: UInt64(rssKiB)
+        case .pss: UInt64(pssKiB)
+        case .uss: UInt64(ussKiB)
+        case .swap: UInt64(swapKiB)
+        }
+    }
+}
+
+/// The four figures, for tables and loops.
+public enum MemoryFigure: String, CaseIterable, Sendable, Codable {
+    case rss, pss, uss, swap
+
+    public var label: String {
+        switch self {
+        case .rss: "RSS"
+        case .pss: "PSS"
+        case .uss: "USS"
+        case .swap: "swap"
+        }
+    }
+}
+
+/// The kernel's own peak of the tree's memory, where a cgroup could be made for it.
+public enum CgroupPeak: Equatable, Sendable {
+    /// Bytes, and the file it came from (e.g. "cgroup v2 memory.peak").
+    case measured(bytes: UInt64, source: String)
+    case unavailable(reason: String)
+}

@@ -1,0 +1,235 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ProcFS
+
+/// Takes one sample of the tree each call, as cheaply as the figures allow.
+///
+/// smaps_rollup is the costly file: the kernel walks every page table entry of the process
+/// to compute PSS and USS (tens of microseconds for a few MiB mapped). So each process's
+/// /proc/PID/statm (its size, resident and shared page counts) is read first, through a
+/// descriptor kept open; only when some process of the tree changed, one appeared or one
+/// left is every smaps_rollup read again (PSS is a split among the mappers: one process's
+/// change can move another's share), and VmHWM and stat (a name changed by exec) are read
+/// for the processes that changed. A quiet tree costs a pread per process. Once a second
+/// stat and status are read anyway, for CPU time, threads and a high-water mark that rose and
+/// fell between two samples (VmHWM only rises: a later reading still has it), and every five
+/// seconds smaps_rollup, for shares moved by processes outside the tree (a program starting
+/// elsewhere maps the same libc). The tree is walked again only when a process was created (the last pid in
+/// /proc/loadavg moved) or one of it left.
+final class TreeSampler {
+    struct Live {
+        var pid: Int32
+        var position: Int
+        var statm: FileDescriptor?
+        var size: UInt64 = .max
+        var resident: UInt64 = .max
+        var shared: UInt64 = .max
+        var memory = MemoryFigures()
+        var changed = false
+    }
+
+    let procRoot: String
+    let walker: ProcessTreeWalker
+    let refreshEvery: Int
+    let smapsRefreshEvery: Int
+    /// Processes not of the command's tree (a budget's setup left them behind).
+    var excluded: Set<Int32> = []
+    /// The recording's entry of each pid seen, until it is reaped.
+    var positions: [Int32: Int] = [:]
+    /// The tree's processes as the last walk found them, in its order; a sample goes through
+    /// this array alone (no hashing, no allocation) when nothing changed.
+    private var entries: [Live] = []
+    private var walkNeeded = true
+    private var lastPid: UInt64?
+    private let loadavg: ProcFile
+    private let buffer = ReadBuffer(capacity: 4096)
+    private let me = getpid()
+
+    init(procRoot: String, intervalMs: UInt64) {
+        self.procRoot = procRoot
+        walker = ProcessTreeWalker(procRoot: procRoot)
+        loadavg = ProcFile(procRoot + "/loadavg")
+        refreshEvery = Int(max(1, 1000 / max(intervalMs, 1)))
+        smapsRefreshEvery = Int(max(1, 5000 / max(intervalMs, 1)))
+    }
+
+    deinit { for e in entries { e.statm?.close() } }
+
+    /// How many processes of the tree the last sample found alive.
+    var liveCount: Int { entries.count }
+
+    /// Samples the tree at `time` (ms after the start) into `recording`.
+    func sample(into recording: inout Recording, atMs time: UInt64) {
+        let index = recording.sampleTimesMs.count
+        let refresh = index % refreshEvery == 0
+        var anyChange = index % smapsRefreshEvery == 0
+        let newest = newestPid()
+        if walkNeeded || refresh || newest == nil || lastPid == nil {
+            anyChange = walk(into: &recording, index: index) || anyChange
+            walkNeeded = false
+        } else if let newest, let last = lastPid, newest != last {
+            // Only the pids handed out since the last sample can be new members: a few on a busy
+            // machine, where a walk of the whole tree would cost a read per member. After the
+            // pid counter wrapped, or when many were handed out, walk.
+            if newest > last && newest - last <= 64 {
+                anyChange = admit(pids: (last + 1)...newest, into: &recording, index: index) || anyChange
+            } else {
+                anyChange = walk(into: &recording, index: index) || anyChange
+            }
+        }
+        lastPid = newest
+        // First the cheap file of each: which changed, which are gone.
+        var kept = 0
+        for i in entries.indices {
+            var e = entries[i]
+            guard let (size, resident, shared) = readStatm(e.pid, e.statm), size > 0 else {
+                // Ended (a zombie's statm is all zeros) or reaped: walk again next time.
+                e.statm?.close()
+                walkNeeded = true
+                anyChange = true
+                continue
+            }
+            e.changed = resident != e.resident || shared != e.shared || size != e.size
+            if e.changed { anyChange = true }
+            (e.size, e.resident, e.shared) = (size, resident, shared)
+            entries[kept] = e
+            kept += 1
+        }
+        entries.removeSubrange(kept...)
+        guard !entries.isEmpty else { return }
+        recording.sampleTimesMs.append(time)
+        for i in entries.indices {
+            if anyChange, case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
+               let m = MemoryFigures.parseSmapsRollup(bytes) {
+                entries[i].memory = m
+            }
+            let e = entries[i]
+            if e.changed || refresh {
+                if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(e.pid)/status"), let hwm = parseStatusHWM(bytes) {
+                    recording.processes[e.position].highWaterKiB = max(recording.processes[e.position].highWaterKiB ?? 0, hwm)
+                }
+                if let stat = readStat(e.pid) { record(stat, into: &recording.processes[e.position]) }
+            }
+            // A sample it was missed in (a failed read) repeats its last values.
+            while recording.processes[e.position].lastSample < index - 1, let last = recording.processes[e.position].values.last {
+                recording.processes[e.position].values.append(last)
+            }
+            recording.processes[e.position].values.append(ProcessValues(e.memory))
+        }
+    }
+
+    /// Adds the processes among `pids` whose parent is in the tree (in pid order, so a new
+    /// process's new child follows it); threads, whose ids come from the same counter, are
+    /// left out. True when one was added.
+    private func admit(pids: ClosedRange<UInt64>, into recording: inout Recording, index: Int) -> Bool {
+        var members = Set(entries.map(\.pid))
+        members.insert(me)
+        var added = false
+        for candidate in pids {
+            let pid = Int32(truncatingIfNeeded: candidate)
+            guard pid > 0, !excluded.contains(pid), let stat = readStat(pid), members.contains(stat.parentPid),
+                  stat.state != UInt8(ascii: "Z"), isProcess(pid) else { continue }
+            members.insert(pid)
+            add(pid, stat, into: &recording, index: index)
+            added = true
+        }
+        return added
+    }
+
+    /// Whether `pid` is a process (thread-group leader), not another thread of one.
+    private func isProcess(_ pid: Int32) -> Bool { threadGroup(pid) == pid }
+
+    /// The Tgid line of /proc/PID/status.
+    private func threadGroup(_ pid: Int32) -> Int32? {
+        guard case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(pid)/status") else { return nil }
+        let key = Array("Tgid:".utf8)
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            if end - start > key.count && key.elementsEqual(bytes[start..<(start + key.count)]) {
+                var i = start + key.count
+                while i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+                return saturatingDecimal(bytes, from: i, to: end).map { Int32(clamping: $0) }
+            }
+            start = end + 1
+        }
+        return nil
+    }
+
+    private func add(_ pid: Int32, _ stat: StatFigures, into recording: inout Recording, index: Int) {
+        let position = recording.processes.count
+        recording.processes.append(RecordedProcess(pid: pid, parentPid: stat.parentPid, name: stat.name, firstSample: index))
+        record(stat, into: &recording.processes[position])
+        positions[pid] = position
+        entries.append(Live(pid: pid, position: position, statm: open("\(procRoot)/\(pid)/statm")))
+    }
+
+    /// Walks the tree again: keeps the entries of the processes still in it, adds the new
+    /// ones (recorded from this sample on), closes the others. True when the set changed.
+    private func walk(into recording: inout Recording, index: Int) -> Bool {
+        let pids = walker.descendants(of: me, excluding: excluded)
+        var previous: [Int32: Live] = [:]
+        for e in entries { previous[e.pid] = e }
+        var next: [Live] = []
+        next.reserveCapacity(pids.count)
+        var changed = false
+        var added: [(Int32, StatFigures)] = []
+        for pid in pids {
+            if let known = previous.removeValue(forKey: pid) { next.append(known); continue }
+            guard let stat = readStat(pid), stat.state != UInt8(ascii: "Z") else { continue }
+            added.append((pid, stat))
+        }
+        for e in previous.values { e.statm?.close() }
+        entries = next
+        for (pid, stat) in added { add(pid, stat, into: &recording, index: index) }
+        return !added.isEmpty || !previous.isEmpty
+    }
+
+    private func record(_ stat: StatFigures, into process: inout RecordedProcess) {
+        process.name = stat.name
+        process.threadsPeak = max(process.threadsPeak, stat.threads)
+        process.cpuTicks = stat.cpuTicks
+    }
+
+    private func readStat(_ pid: Int32) -> StatFigures? {
+        guard case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(pid)/stat") else { return nil }
+        return StatFigures.parse(bytes)
+    }
+
+    /// statm's size, resident and shared pages, through the kept descriptor when there is one
+    /// (it stays bound to the process it was opened for: a reused pid cannot answer for it).
+    private func readStatm(_ pid: Int32, _ fd: FileDescriptor?) -> (UInt64, UInt64, UInt64)? {
+        let result = fd.map { buffer.fill(from: $0) } ?? buffer.fill(path: "\(procRoot)/\(pid)/statm")
+        guard case .success(let bytes) = result else { return nil }
+        // Three numbers into locals, not an array: this runs for every process every sample.
+        var i = 0
+        func next() -> UInt64? {
+            while i < bytes.count && bytes[i] == 0x20 { i += 1 }
+            var end = i
+            while end < bytes.count && bytes[end] >= 0x30 && bytes[end] <= 0x39 { end += 1 }
+            defer { i = end }
+            return saturatingDecimal(bytes, from: i, to: end)
+        }
+        guard let size = next(), let resident = next(), let shared = next() else { return nil }
+        return (size, resident, shared)
+    }
+
+    /// The last pid the kernel handed out (/proc/loadavg's last field): unchanged, no process
+    /// (nor thread) was created since.
+    private func newestPid() -> UInt64? {
+        guard case .success(let bytes) = loadavg.read(into: buffer) else { return nil }
+        var end = bytes.count
+        while end > 0 && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x20) { end -= 1 }
+        var start = end
+        while start > 0 && bytes[start - 1] != 0x20 { start -= 1 }
+        return saturatingDecimal(bytes, from: start, to: end)
+    }
+
+    /// A descriptor kept open on `path`, or nil (out of descriptors: read by path then).
+    private func open(_ path: String) -> FileDescriptor? {
+        if case .success(let fd) = FileDescriptor.open(path, flags: O_CLOEXEC) { return fd }
+        return nil
+    }
+}

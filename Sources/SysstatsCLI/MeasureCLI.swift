@@ -1,0 +1,195 @@
+// Argument parsing for `sysstats measure` and `sysstats budget`; the work is in Measure/.
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Bookmarks
+import ProcFS
+
+/// `--interval 10ms`, `--warmup 1s`: a duration in milliseconds.
+func parseDurationOption(_ text: String) throws -> UInt64 {
+    switch DurationText.parse(text) {
+    case .success(let ms): return ms
+    case .failure(let e): throw ValidationError(e.message)
+    }
+}
+
+/// `--tolerance 5%` (or `5`): a fraction.
+func parseTolerance(_ text: String) throws -> Double {
+    let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+    guard let percent = Double(number), percent.isFinite, percent >= 0, percent <= 1000 else {
+        throw ValidationError("'\(text)' is not a percentage from 0% to 1000%")
+    }
+    return percent / 100
+}
+
+struct MeasureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure",
+        abstract: "Run a command and report the memory of its whole process tree: peaks, steady state, growth.",
+        discussion: """
+            Follows every descendant, daemons that double-fork away included (sysstats becomes a \
+            child subreaper), reading RSS, PSS, USS and swap from /proc/PID/smaps_rollup every \
+            interval. Reports each figure's peak and when, the mean after --warmup, the growth of \
+            PSS after it (least squares, with R^2 and whether it is significant), wall and CPU time, \
+            and per process the peaks and the kernel's high-water mark of its RSS (VmHWM). Where a memory cgroup can \
+            be made (root, or a delegated subtree) the kernel's exact peak of the tree is shown too.
+            The report goes to stderr (or --output FILE), so the command's own output stays as it \
+            is; sysstats exits with the command's status (0 when --duration stopped it).
+            See docs/budgets.md.
+            """)
+
+    @Option(help: ArgumentHelp("Time between samples (default 10ms).", valueName: "duration"), transform: parseDurationOption)
+    var interval: UInt64 = 10
+    @Option(help: ArgumentHelp("The steady state and growth start after this long (default 0s).", valueName: "duration"),
+            transform: parseDurationOption)
+    var warmup: UInt64 = 0
+    @Option(help: ArgumentHelp("Stop the tree (SIGTERM, then SIGKILL after 1 s) after this long.", valueName: "duration"),
+            transform: parseDurationOption)
+    var duration: UInt64?
+    @Flag(help: "Print the report as one JSON object instead (with the tree's totals per sample).")
+    var json = false
+    @Option(help: ArgumentHelp("Also write a chart of the tree's PSS by process over time to this PNG file.", valueName: "file"))
+    var png: String?
+    @Option(help: ArgumentHelp("Write the report to this file instead of stderr.", valueName: "file"))
+    var output: String?
+    @Flag(name: .customLong("no-cgroup"), help: "Do not try to make a memory cgroup for the kernel's exact peak.")
+    var noCgroup = false
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
+    var command: [String] = []
+
+    func validate() throws {
+        if interval == 0 { throw ValidationError("--interval must be at least 1ms") }
+        if arguments.isEmpty { throw ValidationError("no command: sysstats measure [options] -- COMMAND [ARGS...]") }
+    }
+
+    var arguments: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
+
+    func run() throws {
+        var options = MeasureOptions(arguments: arguments)
+        options.intervalMs = interval
+        options.durationMs = duration
+        options.useCgroup = !noCgroup
+        let recording: Recording
+        switch MeasureRun(options).run() {
+        case .success(let r): recording = r
+        case .failure(let e):
+            printError("sysstats: \(TerminalText.escape(e.message))")
+            SysstatsCommand.exit(withError: ExitCode(127))
+        }
+        let summary = MeasureSummary(recording, warmupMs: warmup)
+        let report = json ? MeasureReport.encode(MeasureReport.json(summary, command: arguments)) + "\n"
+                          : MeasureReport.text(summary, command: arguments).joined(separator: "\n") + "\n"
+        var failed = false
+        if let output {
+            if let problem = writeFileAtomically(Array(report.utf8), to: output, mode: 0o644) {
+                printError("sysstats: cannot write \(TerminalText.escape(output)): \(TerminalText.escape(problem.description))")
+                failed = true
+            }
+        } else {
+            writeStderr(report)
+        }
+        if let png, let problem = PNG.writeFile(MeasureChart(summary).png(), to: png) {
+            printError("sysstats: cannot write \(TerminalText.escape(png)): \(problem)")
+            failed = true
+        }
+        let status = recording.stoppedAtDuration ? 0 : (recording.commandExit?.shellStatus ?? 0)
+        if status != 0 { SysstatsCommand.exit(withError: ExitCode(status)) }
+        if failed { SysstatsCommand.exit(withError: ExitCode(1)) }
+    }
+}
+
+struct BudgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "budget",
+        abstract: "Check commands against the memory budgets in a budgets file, or record a baseline.",
+        subcommands: [BudgetCheck.self, BudgetRecord.self])
+}
+
+struct BudgetFileOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The budgets file (default sysstats-budget.toml).", valueName: "file"))
+    var file: String = BudgetRunner.defaultFile
+    @Option(help: ArgumentHelp("Run only this budget (repeatable).", valueName: "name"))
+    var only: [String] = []
+
+    /// The budgets to run, or exits 2 with the file's problem.
+    func budgets() -> [Budget] {
+        switch BudgetRunner.load(file) {
+        case .failure(let e):
+            printError("sysstats: \(e.message)")
+            SysstatsCommand.exit(withError: ExitCode(2))
+        case .success(let all):
+            let unknown = only.filter { name in !all.contains { $0.name == name } }
+            if !unknown.isEmpty {
+                printError("sysstats: \(TerminalText.escape(file)) has no budget named \(unknown.map { "'\(TerminalText.escape($0))'" }.joined(separator: ", "))")
+                SysstatsCommand.exit(withError: ExitCode(2))
+            }
+            return only.isEmpty ? all : all.filter { only.contains($0.name) }
+        }
+    }
+}
+
+struct BudgetCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run each budget's command and check its limits (exit 1 when one is exceeded).",
+        discussion: """
+            Prints one line per budget: each limit's value, the limit and the headroom. Exits 1 when \
+            a limit is exceeded, a command fails, or (with --baseline) a figure grew beyond the \
+            tolerance over the baseline; 2 when the file cannot be used. Commands run by /bin/sh \
+            from the file's directory, with $SYSSTATS_BUDGET_TMP a fresh temporary directory.
+            """)
+
+    @OptionGroup var file: BudgetFileOptions
+    @Option(help: ArgumentHelp("Also fail on a regression over this baseline (written by `budget record`).", valueName: "file.json"))
+    var baseline: String?
+    @Option(help: ArgumentHelp("How much a figure may exceed the baseline (default 5%).", valueName: "percent"), transform: parseTolerance)
+    var tolerance: Double = 0.05
+    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
+    var junit: String?
+
+    func run() throws {
+        let budgets = file.budgets()
+        var base: BudgetBaseline?
+        if let baseline {
+            switch BudgetBaseline.read(path: baseline) {
+            case .success(let b): base = b
+            case .failure(let e) where e.missing: printError("sysstats: \(e.message); not compared")
+            case .failure(let e):
+                printError("sysstats: \(e.message)")
+                SysstatsCommand.exit(withError: ExitCode(2))
+            }
+        }
+        let results = BudgetRunner.run(budgets, directory: BudgetRunner.directory(of: file.file), baseline: base,
+                                       tolerance: tolerance) { writeStdout($0 + "\n") }
+        let failed = results.filter { !$0.passed }.count
+        writeStdout("\(results.count - failed) of \(results.count) budgets kept\n")
+        if let junit, let problem = writeFileAtomically(Array(JUnitReport.xml(results).utf8), to: junit, mode: 0o644) {
+            printError("sysstats: cannot write \(TerminalText.escape(junit)): \(TerminalText.escape(problem.description))")
+            SysstatsCommand.exit(withError: ExitCode(1))
+        }
+        if failed > 0 { SysstatsCommand.exit(withError: ExitCode(1)) }
+    }
+}
+
+struct BudgetRecord: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Run each budget's command and write its figures as the baseline.",
+        discussion: "Budgets whose command fails are left out of the baseline, and the status is 1.")
+
+    @OptionGroup var file: BudgetFileOptions
+    @Option(help: ArgumentHelp("Where to write it (default sysstats-budget-baseline.json).", valueName: "file.json"))
+    var baseline: String = BudgetRunner.defaultBaseline
+
+    func run() throws {
+        let results = BudgetRunner.run(file.budgets(), directory: BudgetRunner.directory(of: file.file), baseline: nil,
+                                       tolerance: 0) { writeStdout($0 + "\n") }
+        if let problem = writeFileAtomically(Array(BudgetBaseline(results).json.utf8), to: baseline, mode: 0o644) {
+            printError("sysstats: cannot write \(TerminalText.escape(baseline)): \(TerminalText.escape(problem.description))")
+            SysstatsCommand.exit(withError: ExitCode(1))
+        }
+        writeStdout("baseline of \(results.filter { $0.failure == nil }.count) budgets written to \(TerminalText.escape(baseline))\n")
+        if results.contains(where: { $0.failure != nil }) { SysstatsCommand.exit(withError: ExitCode(1)) }
+    }
+}

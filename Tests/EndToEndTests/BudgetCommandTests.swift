@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `sysstats budget check` and `budget record` as CI runs them: budgets that pass and fail,
+/// the exit status, the JUnit file, a baseline recorded then compared, a broken file.
+final class BudgetCommandTests: XCTestCase {
+    var work: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        work = try TemporaryDirectory("budget-command")
+        // 8 MiB held for 300 ms by a small C program: a known figure for the limits.
+        let compiled = try Programs.run("/usr/bin/cc", ["-O2", "-o", work.file("touch-memory"), Fixtures.path("measure/touch-memory.c")])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+    }
+
+    func budgets(_ text: String) throws -> String {
+        try work.write(Array(text.utf8), to: "sysstats-budget.toml")
+        return work.file("sysstats-budget.toml")
+    }
+
+    func sysstats(_ arguments: [String]) throws -> Programs.Output {
+        try Programs.run(try Programs.path("sysstats"), arguments, timeout: 60)
+    }
+
+    func testAnExceededLimitFailsTheCheckNamesTheProcessAndWritesJUnit() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "fits"
+            command = "exec ./touch-memory private 8 300"
+            peak_pss = "16 MiB"
+
+            [[budget]]
+            name = "too big"
+            setup = "test -d \\"$SYSSTATS_BUDGET_TMP\\""
+            command = "./touch-memory private 8 300"
+            peak_rss = "4 MiB"
+            """)
+        let junit = work.file("junit.xml")
+        let run = try sysstats(["budget", "check", file, "--junit", junit])
+        print(run.stdout, run.stderr)
+        XCTAssertEqual(run.status, 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, run.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("ok   fits: peak_pss 8."), lines[0])
+        XCTAssertTrue(lines[0].contains("MiB of 16.0 MiB (4"), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix("FAIL too big: peak_rss "), lines[1])
+        XCTAssertTrue(lines[1].contains("most at the peak: touch-memory (pid "), lines[1])
+        XCTAssertEqual(lines[2], "1 of 2 budgets kept")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains("<testsuites tests=\"2\" failures=\"1\""), xml)
+    }
+
+    func testARecordedBaselineCatchesARegressionBeyondTheTolerance() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "tool"
+            command = "exec ./touch-memory private ${SIZE:-8} 300"
+            peak_pss = "1 GiB"
+            """)
+        let baseline = work.file("baseline.json")
+        let recorded = try sysstats(["budget", "record", file, "--baseline", baseline])
+        XCTAssertEqual(recorded.status, 0, recorded.stderr)
+        XCTAssertTrue(recorded.stdout.hasSuffix("baseline of 1 budgets written to \(baseline)\n"), recorded.stdout)
+        let same = try sysstats(["budget", "check", file, "--baseline", baseline])
+        XCTAssertEqual(same.status, 0, same.stdout + same.stderr)
+        setenv("SIZE", "12", 1)
+        defer { unsetenv("SIZE") }
+        let grown = try sysstats(["budget", "check", file, "--baseline", baseline, "--tolerance", "10%"])
+        XCTAssertEqual(grown.status, 1, grown.stdout)
+        XCTAssertTrue(grown.stdout.contains("peak_pss 12."), grown.stdout)
+        XCTAssertTrue(grown.stdout.contains("regressed over the baseline 8."), grown.stdout)
+    }
+
+    /// A setup may leave a process running (a server the command talks to): it and what it
+    /// starts later are not the command's. Here one that starts a new `sleep` while the
+    /// command runs, which would push the second budget over its limit if it were counted.
+    func testWhatASetupLeftRunningIsNotCountedAsTheCommands() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "first"
+            command = "exec ./touch-memory private 1 50"
+            peak_pss = "64 MiB"
+
+            [[budget]]
+            name = "second"
+            setup = "(sh -c 'sleep 0.2; sleep 3' &)"
+            command = "exec ./touch-memory private 8 1500"
+            peak_rss = "10 MiB"
+            """)
+        let run = try sysstats(["budget", "check", file])
+        print(run.stdout, run.stderr)
+        XCTAssertEqual(run.status, 0, run.stdout)
+        XCTAssertTrue(run.stdout.contains("ok   second: peak_rss 9."), run.stdout)
+    }
+
+    func testABrokenBudgetsFileIsOneLineWithItsPositionAndStatusTwo() throws {
+        let file = try budgets("[[budget]]\nname = \"x\"\ncommand = \"true\"\npeak_rss = \"lots\"\n")
+        let run = try sysstats(["budget", "check", file])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stderr, "sysstats: \(file):4:12: peak_rss: 'lots' is not a size (e.g. \"2 MiB\", \"300K\")\n")
+        XCTAssertEqual(run.stdout, "")
+        let missing = try sysstats(["budget", "check", work.file("none.toml")])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stderr, "sysstats: \(work.file("none.toml")): No such file or directory\n")
+    }
+
+    func testMeasureExitsWithTheCommandsStatusAndDurationStopsTheTree() throws {
+        let failed = try sysstats(["measure", "--", "/bin/sh", "-c", "exit 7"])
+        XCTAssertEqual(failed.status, 7)
+        XCTAssertTrue(failed.stderr.contains("exit 7, wall "), failed.stderr)
+        let started = Date()
+        let stopped = try sysstats(["measure", "--duration", "300ms", "--", "/bin/sh", "-c", "sleep 30 & sleep 30"])
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("stopped after --duration"), stopped.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the tree, the backgrounded sleep too, was ended")
+        let png = work.file("tree.png")
+        let drawn = try sysstats(["measure", "--png", png, "--", work.file("touch-memory"), "shared", "4", "2", "100"])
+        XCTAssertEqual(drawn.status, 0, drawn.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: png)).prefix(4), Data([0x89, 0x50, 0x4E, 0x47]))
+        let none = try sysstats(["measure", "--", work.file("no-such-program")])
+        XCTAssertEqual(none.status, 127)
+        XCTAssertEqual(none.stderr, "sysstats: cannot run \(work.file("no-such-program")): No such file or directory\n")
+    }
+}

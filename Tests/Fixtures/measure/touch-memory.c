@@ -1,0 +1,114 @@
+// A program whose memory is known, for the accuracy tests of `sysstats measure`
+// (Tests/SysstatsCLITests/MeasureAccuracyTests.swift compiles it with cc).
+//
+//   touch-memory private MIB HOLD_MS         touch MIB of private memory, hold it, exit
+//   touch-memory shared MIB CHILDREN HOLD_MS  share MIB (MAP_SHARED) with CHILDREN children that all touch it;
+//                                            after HOLD_MS the parent ends them all at once
+//   touch-memory daemon MIB HOLD_MS          fork a daemon that double-forks away and touches MIB; exit at once
+//   touch-memory leak MIB_PER_S SECONDS      touch MIB_PER_S more every second, evenly
+//   touch-memory steady MIB SECONDS          touch MIB once, then hold it
+//
+// Memory is touched by writing every page, so it is resident and private (or shared) at once.
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const size_t MiB = 1024 * 1024;
+
+static void sleep_ms(long ms) {
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0) {}
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static char *map(size_t bytes, int flags) {
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) { perror("mmap"); exit(2); }
+    return p;
+}
+
+static void touch(char *p, size_t bytes) {
+    long page = sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < bytes; i += (size_t)page) p[i] = 1;
+}
+
+/// Reads every page of a shared mapping, so that this process maps them too.
+static unsigned long read_all(const volatile char *p, size_t bytes) {
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned long sum = 0;
+    for (size_t i = 0; i < bytes; i += (size_t)page) sum += (unsigned char)p[i];
+    return sum;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) { fprintf(stderr, "usage: see the comment at the top of touch-memory.c\n"); return 2; }
+    const char *mode = argv[1];
+    long a = atol(argv[2]), b = atol(argv[3]);
+    if (strcmp(mode, "private") == 0) {
+        char *p = map((size_t)a * MiB, MAP_PRIVATE);
+        touch(p, (size_t)a * MiB);
+        sleep_ms(b);
+    } else if (strcmp(mode, "shared") == 0) {
+        if (argc < 5) return 2;
+        long children = b, hold = atol(argv[4]);
+        if (children < 0 || children > 1024) return 2;
+        pid_t pids[1024];
+        char *p = map((size_t)a * MiB, MAP_SHARED);
+        touch(p, (size_t)a * MiB);
+        for (long i = 0; i < children; i++) {
+            pids[i] = fork();
+            if (pids[i] == 0) {
+                if (read_all(p, (size_t)a * MiB) == 0) return 3;
+                sleep_ms(hold + 10000);
+                _exit(0);
+            }
+        }
+        sleep_ms(hold);
+        // All at once: while children end one by one, the others' shares grow.
+        for (long i = 0; i < children; i++) kill(pids[i], SIGKILL);
+        while (wait(NULL) > 0) {}
+    } else if (strcmp(mode, "daemon") == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (fork() == 0) {
+                setsid();
+                sleep_ms(50);   // the parent and its parent are gone by now: reparented
+                char *p = map((size_t)a * MiB, MAP_PRIVATE);
+                touch(p, (size_t)a * MiB);
+                sleep_ms(b);
+                _exit(0);
+            }
+            _exit(0);
+        }
+        waitpid(pid, NULL, 0);
+    } else if (strcmp(mode, "leak") == 0) {
+        size_t total = (size_t)a * MiB * (size_t)b, done = 0;
+        char *p = map(total, MAP_PRIVATE);
+        double start = now_s();
+        while (done < total) {
+            double t = now_s() - start;
+            size_t due = (size_t)(t * (double)a * (double)MiB) & ~(size_t)4095;
+            if (due > total) due = total;
+            if (due > done) { touch(p + done, due - done); done = due; }
+            sleep_ms(2);
+        }
+    } else if (strcmp(mode, "steady") == 0) {
+        char *p = map((size_t)a * MiB, MAP_PRIVATE);
+        touch(p, (size_t)a * MiB);
+        sleep_ms(b * 1000);
+    } else {
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,237 @@
+import Foundation
+import FoundationXML
+@testable import SysstatsCLI
+import XCTest
+
+final class BudgetFileTests: XCTestCase {
+    func parse(_ text: String) throws(BudgetFileError) -> [Budget] { try BudgetFile.parse(Array(text.utf8)) }
+
+    func error(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        do throws(BudgetFileError) {
+            _ = try parse(text)
+            XCTFail("accepted", file: file, line: line)
+            return ""
+        } catch {
+            return error.describe(file: "b.toml")
+        }
+    }
+
+    func testBudgetsAreReadInFileOrderWithTheirLimits() throws {
+        let budgets = try parse("""
+            # the renderer
+            [[budget]]
+            name = "bar"
+            command = "exec ./bar --output text"
+            setup = "make fixture"
+            warmup = "500ms"
+            duration = "3s"
+            interval = "20ms"
+            peak_rss = "2 MiB"
+            steady_uss = "300K"
+            growth_per_minute = "64 KiB"
+
+            [[budget]]
+            name = "tool"
+            command = "./tool"
+            process = "tool"
+            peak_pss = 1048576
+            """)
+        XCTAssertEqual(budgets.map(\.name), ["bar", "tool"])
+        var bar = Budget(name: "bar", command: "exec ./bar --output text", line: 2)
+        bar.setup = "make fixture"; bar.warmupMs = 500; bar.durationMs = 3000; bar.intervalMs = 20
+        bar.peakRSS = 2 << 20; bar.steadyUSS = 300 * 1024; bar.growthPerMinute = 64 * 1024
+        XCTAssertEqual(budgets[0], bar)
+        XCTAssertEqual(budgets[1].peakPSS, 1 << 20)
+        XCTAssertEqual(budgets[1].process, "tool")
+        XCTAssertEqual(budgets[1].intervalMs, 10)
+        XCTAssertNil(budgets[1].durationMs)
+    }
+
+    func testEachMistakeIsOneLineWithItsLineAndColumn() {
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
+                       "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rs = \"2 MiB\"\n"),
+                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_pss, peak_rss, process, setup, steady_uss, warmup)")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\n"),
+                       "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_pss, steady_uss, growth_per_minute)")
+        XCTAssertEqual(error("[[budget]]\ncommand = \"y\"\npeak_rss = 1\n"), "b.toml:1:1: a [[budget]] needs a name")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npeak_rss = 1\n"), "b.toml:1:1: budget 'x' needs a command")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\n[[budget]]\nname = \"x\"\ncommand = \"z\"\npeak_rss = 1\n"),
+                       "b.toml:6:8: a second budget named 'x'")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nwarmup = 5\n"),
+                       "b.toml:5:10: warmup must be a duration such as \"500ms\", not integer")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = -1\n"), "b.toml:4:12: peak_rss cannot be negative")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\ninterval = \"0ms\"\n"),
+                       "b.toml:5:12: interval must be at least 1ms")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nprocess = \"a-name-too-long-for-comm\"\n"),
+                       "b.toml:5:11: process is a command name of 1 to 15 bytes (as ps -o comm shows it)")
+        XCTAssertEqual(error("[budget]\nname = \"x\"\n"), "b.toml:1:2: 'budget' must be written [[budget]]")
+        XCTAssertEqual(error("title = \"x\"\n"), "b.toml:1:1: unknown key 'title' (the file holds [[budget]] tables)")
+        XCTAssertEqual(error("# nothing\n"), "b.toml:1:1: no [[budget]] table")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\ny\"\n"), "b.toml:2:8: unterminated string")
+        XCTAssertEqual(error("[[budget]]\nname = \"a\\u0007\"\ncommand = \"y\"\npeak_rss = 1\n"),
+                       "b.toml:2:8: a name is 1 to 128 printable characters")
+        XCTAssertEqual(error("[[budget]]\nname = \"a\"\ncommand = \"y\\u0000\"\npeak_rss = 1\n"), "b.toml:3:11: command holds a NUL byte")
+        // The file's text quoted in a reason reaches a terminal: controls and the rest as '?'.
+        XCTAssertEqual(error("[[budget]]\nname = \"a\"\ncommand = \"y\"\nsteady_uss = \"\\u001b[2J \\u202e\"\n"),
+                       "b.toml:4:14: steady_uss: '?[2J ???' is not a size (e.g. \"2 MiB\", \"300K\")")
+    }
+
+    func testAFileThatIsNotThereOrNotRegularIsRefusedInOneLine() throws {
+        let dir = try TemporaryDirectory()
+        XCTAssertEqual(BudgetRunner.load(dir.file("none.toml")).failure?.message.hasPrefix(dir.file("none.toml") + ": "), true)
+        symlink("/etc/passwd", dir.file("link.toml"))
+        XCTAssertEqual(BudgetRunner.load(dir.file("link.toml")).failure?.message, dir.file("link.toml") + ": is a symbolic link, not a regular file")
+        mkfifo(dir.file("fifo.toml"), 0o600)
+        XCTAssertEqual(BudgetRunner.load(dir.file("fifo.toml")).failure?.message, dir.file("fifo.toml") + ": is a FIFO, not a regular file")
+        try dir.write([UInt8](repeating: 0x20, count: BudgetFile.maximumSize + 1), to: "big.toml")
+        XCTAssertEqual(BudgetRunner.load(dir.file("big.toml")).failure?.message, dir.file("big.toml") + ": larger than 65536 bytes")
+    }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let e) = self { return e } else { return nil } }
+}
+
+final class BudgetCheckTests: XCTestCase {
+    /// A run of two processes over 5 samples 100 ms apart: "big" grows by 100 KiB a sample.
+    static func recording() -> Recording {
+        var r = Recording()
+        r.sampleTimesMs = [0, 100, 200, 300, 400]
+        var big = RecordedProcess(pid: 10, parentPid: 1, name: Array("big".utf8), firstSample: 0)
+        big.values = (0..<5).map { i in ProcessValues(rssKiB: 1000 + 100 * UInt32(i), pssKiB: 900 + 100 * UInt32(i), ussKiB: 800 + 100 * UInt32(i), swapKiB: 0) }
+        var small = RecordedProcess(pid: 11, parentPid: 10, name: Array("small".utf8), firstSample: 1)
+        small.values = (0..<3).map { _ in ProcessValues(rssKiB: 500, pssKiB: 200, ussKiB: 100, swapKiB: 4) }
+        r.processes = [big, small]
+        r.commandExit = .exited(0)
+        r.wallMs = 450
+        return r
+    }
+
+    func testTheSummaryFindsPeaksTheirHolderTheSteadyStateAndGrowth() throws {
+        let s = MeasureSummary(Self.recording(), warmupMs: 100)
+        XCTAssertEqual(s.treePeaks[.rss]?.kib, 1300 + 500)
+        XCTAssertEqual(s.treePeaks[.rss]?.atMs, 300)   // the last sample has "small" gone
+        XCTAssertEqual(s.treePeaks[.rss]?.holderPid, 10)
+        XCTAssertEqual(s.treePeaks[.pss]?.kib, 1200 + 200)
+        // After 100 ms: USS 900+100, 1000+100, 1100+100, 1200 → mean 1125.
+        XCTAssertEqual(s.steady?[.uss], 1125)
+        XCTAssertEqual(s.steadySamples, 4)
+        XCTAssertEqual(s.processes.first?.peaks[.uss]?.kib, 1200)
+        XCTAssertEqual(s.processes.first?.steady?[.pss], 1150)
+        XCTAssertEqual(s.processCount, 2)
+        let growth = try XCTUnwrap(s.growth)
+        XCTAssertEqual(growth.samples, 4)
+        XCTAssertFalse(growth.significant, "fewer than five samples")
+    }
+
+    func testALimitExceededFailsAndNamesTheProcessHoldingTheMostAtThePeak() {
+        var budget = Budget(name: "tool", command: "./tool")
+        budget.peakRSS = 1 << 20       // 1024 KiB < 1800 KiB
+        budget.steadyUSS = 2 << 20
+        let result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 100))
+        XCTAssertFalse(result.passed)
+        XCTAssertEqual(result.line, "FAIL tool: peak_rss 1.76 MiB of 1.00 MiB (76% over); steady_uss 1.10 MiB of 2.00 MiB (45% headroom); "
+                       + "most at the peak: big (pid 10) held 1.27 MiB of RSS at the peak")
+    }
+
+    func testLimitsKeptPassWithTheirHeadroom() {
+        var budget = Budget(name: "tool", command: "./tool")
+        budget.peakPSS = 2 << 20
+        budget.growthPerMinute = 64 << 20
+        let result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 100))
+        XCTAssertTrue(result.passed, result.line)
+        XCTAssertEqual(result.line, "ok   tool: peak_pss 1.37 MiB of 2.00 MiB (32% headroom); growth_per_minute +23.4 MiB/min of 64.0 MiB/min (63% headroom) [not significant]")
+    }
+
+    func testACommandThatFailsFailsItsBudget() {
+        var r = Self.recording()
+        r.commandExit = .signalled(9)
+        var budget = Budget(name: "t", command: "x")
+        budget.peakRSS = 1 << 30
+        let result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
+        XCTAssertFalse(result.passed)
+        XCTAssertTrue(result.line.hasSuffix("; the command ended with signal 9"), result.line)
+        r.stoppedAtDuration = true
+        XCTAssertTrue(BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0)).passed, "--duration ended it")
+    }
+
+    func testARegressionOverTheBaselineBeyondTheToleranceFails() {
+        var budget = Budget(name: "t", command: "x")
+        budget.peakRSS = 1 << 30
+        var result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
+        result.compare(with: ["peak_rss": 1800 * 1024 / 1.04], tolerance: 0.05)
+        XCTAssertTrue(result.passed, result.line)
+        result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
+        result.compare(with: ["peak_rss": 1800 * 1024 / 1.06, "peak_pss": 1], tolerance: 0.05)
+        XCTAssertFalse(result.passed)
+        XCTAssertTrue(result.line.contains("peak_rss 1.76 MiB regressed over the baseline 1.66 MiB by more than the tolerance"), result.line)
+        XCTAssertTrue(result.line.contains("peak_pss 1.37 MiB regressed over the baseline 1 B"), result.line)
+    }
+
+    func testTheBaselineRoundTripsThroughItsJSON() throws {
+        var budget = Budget(name: "t", command: "x")
+        budget.peakRSS = 1 << 30
+        let results = [BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 100))]
+        let baseline = BudgetBaseline(results)
+        let dir = try TemporaryDirectory()
+        try dir.write(Array(baseline.json.utf8), to: "b.json")
+        XCTAssertEqual(try BudgetBaseline.read(path: dir.file("b.json")).get(), baseline)
+        XCTAssertEqual(baseline.budgets["t"]?["peak_rss"], 1800 * 1024)
+        try dir.write(Array("{\"version\": 2, \"budgets\": {}}".utf8), to: "v2.json")
+        XCTAssertEqual(BudgetBaseline.read(path: dir.file("v2.json")).failure?.message,
+                       dir.file("v2.json") + ": not a sysstats budget baseline (version 1 JSON)")
+        XCTAssertEqual(BudgetBaseline.read(path: dir.file("none.json")).failure?.missing, true)
+    }
+
+    func testJUnitXMLHasACasePerBudgetAndEscapesMarkup() {
+        var ok = Budget(name: "a<b>&\"c\"", command: "x")
+        ok.peakRSS = 1 << 30
+        var failing = Budget(name: "small", command: "x")
+        failing.peakRSS = 1024
+        let results = [ok, failing].map { BudgetResult(budget: $0, summary: MeasureSummary(Self.recording(), warmupMs: 0)) }
+        let xml = JUnitReport.xml(results)
+        XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"2\" failures=\"1\" time=\"0.900\">"), xml)
+        XCTAssertTrue(xml.contains("<testcase classname=\"sysstats-budget\" name=\"a&lt;b&gt;&amp;&quot;c&quot;\" time=\"0.450\">"), xml)
+        XCTAssertTrue(xml.contains("<failure message=\"FAIL small: peak_rss 1.76 MiB of 1.00 KiB"), xml)
+        XCTAssertEqual(JUnitReport.escape("a\u{1}b\u{FFFE}\tc'"), "a\u{FFFD}b\u{FFFD}\tc&apos;")
+        XCTAssertNoThrow(try XMLDocument(xmlString: xml))
+    }
+
+    func testTheJSONReportHasSnakeCaseKeysTheTimelineAndSources() throws {
+        var r = Self.recording()
+        r.cgroup = .measured(bytes: 2 << 20, source: "cgroup v2 memory.peak")
+        let json = MeasureReport.encode(MeasureReport.json(MeasureSummary(r, warmupMs: 100), command: ["./tool", "-x"]))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual(object["peak_rss"] as? Int, 1800 * 1024)
+        XCTAssertEqual(object["peak_rss_source"] as? String, "samples")
+        XCTAssertEqual(object["cgroup_peak"] as? Int, 2 << 20)
+        XCTAssertEqual(object["cgroup_source"] as? String, "cgroup v2 memory.peak")
+        XCTAssertEqual(object["exit_status"] as? Int, 0)
+        XCTAssertEqual((object["timeline"] as? [String: Any])?["ms"] as? [Int], [0, 100, 200, 300, 400])
+        let tree = try XCTUnwrap(object["tree"] as? [String: [String: Any]])
+        XCTAssertEqual(tree["uss"]?["steady"] as? Int, 1125 * 1024)
+        XCTAssertEqual(tree["rss"]?["peak_holder_name"] as? String, "big")
+        XCTAssertEqual((object["processes"] as? [[String: Any]])?.first?["steady_pss"] as? Int, 1150 * 1024)
+        XCTAssertFalse(json.contains("\n"))
+    }
+
+    func testTheTableEscapesProcessNamesForTheTerminal() {
+        var r = Self.recording()
+        r.processes[0].name = Array("evil\u{1B}[2J\u{202E}".utf8)
+        let text = MeasureReport.text(MeasureSummary(r, warmupMs: 0), command: ["x"]).joined(separator: "\n")
+        XCTAssertFalse(text.contains("\u{1B}"))
+        XCTAssertFalse(text.contains("\u{202E}"))
+    }
+
+    func testTheChartStacksEachProcessesPSS() {
+        let chart = MeasureChart(MeasureSummary(Self.recording(), warmupMs: 0))
+        XCTAssertEqual(chart.scaleKiB, 2048, "1,400 KiB at the peak: a scale of 2 MiB")
+        XCTAssertEqual(MeasureChart.niceScale(700), 1000)
+        XCTAssertEqual(MeasureChart.niceScale(49_000), 50 * 1024)
+        XCTAssertEqual(MeasureChart.niceScale(.max), .max)
+        XCTAssertEqual(Array(chart.png().prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // At the last column only "big" is left, in the first colour, from the axis up.
+        XCTAssertEqual(chart.image[MeasureChart.right - 1, MeasureChart.bottom - 2], MeasureChart.palette[0])
+    }
+}

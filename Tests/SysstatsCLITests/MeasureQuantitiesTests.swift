@@ -1,0 +1,184 @@
+import Foundation
+@testable import SysstatsCLI
+import XCTest
+
+final class MeasureQuantitiesTests: XCTestCase {
+    func size(_ text: String) -> UInt64? { try? SizeText.parse(text).get() }
+    func duration(_ text: String) -> UInt64? { try? DurationText.parse(text).get() }
+
+    func testSizesReadBinaryAndDecimalUnitsAndFractions() {
+        XCTAssertEqual(size("2 MiB"), 2 << 20)
+        XCTAssertEqual(size("300K"), 300 * 1024)
+        XCTAssertEqual(size("300k"), 300 * 1024)
+        XCTAssertEqual(size("1.5 GiB"), 3 << 29)
+        XCTAssertEqual(size("4096"), 4096)
+        XCTAssertEqual(size("12 B"), 12)
+        XCTAssertEqual(size("2MB"), 2_000_000)
+        XCTAssertEqual(size("0.001 kB"), 1)
+        XCTAssertEqual(size(" 7 M "), 7 << 20)
+    }
+
+    func testSizesRefuseWhatIsNotOneWithTheTextInTheMessage() {
+        for bad in ["", "MiB", "2 parsecs", "1.2345 MiB", "1.", ".5M", "-1 MiB", "2 MiB x", "1e3", "99999999999999999999", "20000000 TiB"] {
+            switch SizeText.parse(bad) {
+            case .success(let v): XCTFail("'\(bad)' read as \(v)")
+            case .failure(let e): XCTAssertTrue(e.message.contains("'\(bad)'"), e.message)
+            }
+        }
+    }
+
+    func testDurationsNeedAUnitAndReadMillisecondsToHours() {
+        XCTAssertEqual(duration("500ms"), 500)
+        XCTAssertEqual(duration("1s"), 1000)
+        XCTAssertEqual(duration("1.25s"), 1250)
+        XCTAssertEqual(duration("2m"), 120_000)
+        XCTAssertEqual(duration("2 min"), 120_000)
+        XCTAssertEqual(duration("1h"), 3_600_000)
+        XCTAssertNil(duration("10"), "a bare number could be seconds or milliseconds")
+        XCTAssertNil(duration("3 days"))
+        XCTAssertNil(duration("18446744073709551615h"))
+    }
+
+    func testSizesAndDurationsAreFormattedForPeople() {
+        XCTAssertEqual(SizeText.format(512), "512 B")
+        XCTAssertEqual(SizeText.format(3 << 20), "3.00 MiB")
+        XCTAssertEqual(SizeText.format(812 * 1024), "812 KiB")
+        XCTAssertEqual(SizeText.format(UInt64.max), "16777216 TiB")
+        XCTAssertEqual(SizeText.formatSigned(-1.5 * 1024 * 1024), "-1.50 MiB")
+        XCTAssertEqual(SizeText.formatSigned(0.2), "0 B")
+        XCTAssertEqual(SizeText.formatSigned(.infinity), "+16777216 TiB")
+        XCTAssertEqual(DurationText.format(ms: 850), "850 ms")
+        XCTAssertEqual(DurationText.format(ms: 2500), "2.50 s")
+        XCTAssertEqual(DurationText.format(ms: 200_000), "3 min 20 s")
+    }
+}
+
+final class LeastSquaresTests: XCTestCase {
+    func testAnExactLineIsFoundWithRSquaredOne() throws {
+        let xs = (0..<50).map { Double($0) / 10 }
+        let fit = try XCTUnwrap(LinearFit.fit(xs, xs.map { 3 * $0 + 1_000_000 }))
+        XCTAssertEqual(fit.slope, 3, accuracy: 1e-9)
+        XCTAssertEqual(fit.intercept, 1_000_000, accuracy: 1e-6)
+        XCTAssertEqual(fit.rSquared, 1, accuracy: 1e-12)
+        XCTAssertTrue(fit.isSignificant(spanX: 4.9, noiseFloor: 1))
+    }
+
+    func testAFlatSeriesWithJitterIsNotSignificant() throws {
+        let xs = (0..<300).map { Double($0) }
+        let ys = xs.map { 40_000 + ((Int($0) * 7919) % 3 == 0 ? 4.0 : 0.0) }   // a page now and then
+        let fit = try XCTUnwrap(LinearFit.fit(xs, ys))
+        XCTAssertFalse(fit.isSignificant(spanX: 299, noiseFloor: 256))
+    }
+
+    func testAFlatSeriesIsExplainedAndHasNoSlope() throws {
+        let fit = try XCTUnwrap(LinearFit.fit([0, 1, 2, 3, 4], [5, 5, 5, 5, 5]))
+        XCTAssertEqual(fit.slope, 0)
+        XCTAssertEqual(fit.rSquared, 1)
+        XCTAssertFalse(fit.isSignificant(spanX: 4, noiseFloor: 1))
+    }
+
+    func testTooFewPointsOrOneXGiveNoFit() {
+        XCTAssertNil(LinearFit.fit([1], [2]))
+        XCTAssertNil(LinearFit.fit([1, 1, 1], [2, 3, 4]))
+        XCTAssertNil(LinearFit.fit([], []))
+        XCTAssertNil(LinearFit.fit([0, .infinity], [1, 2]))
+    }
+
+    func testASlopeLostInNoiseIsNotSignificant() throws {
+        // A slight trend under large alternating noise: R² is low.
+        let xs = (0..<100).map { Double($0) }
+        let ys = xs.map { $0 * 0.5 + ((Int($0) % 2 == 0) ? 500 : -500) }
+        let fit = try XCTUnwrap(LinearFit.fit(xs, ys))
+        XCTAssertLessThan(fit.rSquared, 0.5)
+        XCTAssertFalse(fit.isSignificant(spanX: 99, noiseFloor: 1))
+    }
+}
+
+final class ProcessFiguresTests: XCTestCase {
+    func parse(_ text: String) -> MemoryFigures? {
+        Array(text.utf8).withUnsafeBytes { MemoryFigures.parseSmapsRollup($0) }
+    }
+
+    func testSmapsRollupGivesRSSPSSUSSAndSwap() {
+        let text = """
+            55d0c0a00000-7ffd6a5f3000 ---p 00000000 00:00 0                          [rollup]
+            Rss:                4000 kB
+            Pss:                2500 kB
+            Pss_Anon:           2000 kB
+            Shared_Clean:       1500 kB
+            Private_Clean:       300 kB
+            Private_Dirty:      2200 kB
+            Swap:                 12 kB
+            SwapPss:              12 kB
+
+            """
+        XCTAssertEqual(parse(text), MemoryFigures(rssKiB: 4000, pssKiB: 2500, ussKiB: 2500, swapKiB: 12))
+    }
+
+    func testAZombiesEmptyRollupAndHostileNumbersNeverTrap() {
+        XCTAssertNil(parse(""))
+        XCTAssertNil(parse("55d0c0a00000-7ffd6a5f3000 ---p 00000000 00:00 0   [rollup]\n"))
+        let huge = parse("Rss: 99999999999999999999999 kB\nPrivate_Clean: 18446744073709551615 kB\nPrivate_Dirty: 5 kB\nPss: x kB\n")
+        XCTAssertEqual(huge?.rssKiB, .max)
+        XCTAssertEqual(huge?.ussKiB, .max)
+        XCTAssertEqual(huge?.pssKiB, 0)
+    }
+
+    func testStatNameMayHoldParenthesesSpacesAndNewlines() throws {
+        let text = "4242 (a) (b\nc) S 1 4242 4242 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 5 0 123456 1000 200 18446744073709551615\n"
+        let stat = try XCTUnwrap(Array(text.utf8).withUnsafeBytes { StatFigures.parse($0) })
+        XCTAssertEqual(stat.name, Array("a) (b\nc".utf8))
+        XCTAssertEqual(stat.state, UInt8(ascii: "S"))
+        XCTAssertEqual(stat.parentPid, 1)
+        XCTAssertEqual(stat.cpuTicks, 10)
+        XCTAssertEqual(stat.threads, 5)
+        XCTAssertEqual(stat.startTime, 123456)
+    }
+
+    func testTruncatedStatIsRefused() {
+        XCTAssertNil(Array("12 (x) S 1 2 3".utf8).withUnsafeBytes { StatFigures.parse($0) })
+        XCTAssertNil(Array("no parentheses".utf8).withUnsafeBytes { StatFigures.parse($0) })
+        XCTAssertNil(Array(")(".utf8).withUnsafeBytes { StatFigures.parse($0) })
+    }
+
+    func testStatusGivesTheHighWaterMark() {
+        let text = "Name:\tx\nVmPeak:\t  9000 kB\nVmHWM:\t    4321 kB\nVmRSS:\t  4000 kB\n"
+        XCTAssertEqual(Array(text.utf8).withUnsafeBytes { parseStatusHWM($0) }, 4321)
+        XCTAssertNil(Array("Name:\tkthreadd\n".utf8).withUnsafeBytes { parseStatusHWM($0) })
+    }
+
+    func testTheWalkerReadsChildrenFiles() {
+        let walker = ProcessTreeWalker()
+        var out: [Int32] = []
+        Array("12 345 99999999999 6\n".utf8).withUnsafeBytes { walker.appendNumbers($0, to: &out) }
+        XCTAssertEqual(out, [12, 345, 6])
+    }
+
+    func testTheWalkerFindsAChildOfThisProcess() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["5"]
+        try child.run()
+        defer { child.terminate(); child.waitUntilExit() }
+        XCTAssertTrue(ProcessTreeWalker().descendants(of: getpid()).contains(child.processIdentifier))
+    }
+}
+
+final class CgroupPathsTests: XCTestCase {
+    func testMembershipAndMountsAreFoundForBothVersions() throws {
+        let membership = "12:memory:/user.slice/x\n1:name=systemd:/y\n0::/user.slice/user-1000.slice/session-2.scope\n"
+        XCTAssertEqual(CgroupPaths.v2Path(membership), "/user.slice/user-1000.slice/session-2.scope")
+        XCTAssertEqual(CgroupPaths.v1MemoryPath(membership), "/user.slice/x")
+        let mounts = """
+            30 23 0:26 / /sys/fs/cgroup rw,nosuid shared:4 - cgroup2 cgroup2 rw,nsdelegate
+            40 23 0:30 /docker/abc /sys/fs/cgroup/my\\040memory rw - cgroup cgroup rw,memory
+            """
+        let v2 = try XCTUnwrap(CgroupPaths.mountPoint(mounts, v2: true))
+        XCTAssertEqual(v2.point, "/sys/fs/cgroup")
+        let v1 = try XCTUnwrap(CgroupPaths.mountPoint(mounts, v2: false))
+        XCTAssertEqual(v1.point, "/sys/fs/cgroup/my memory")
+        XCTAssertEqual(CgroupPaths.relative("/docker/abc/inner", toRoot: v1.root), "/inner")
+        XCTAssertEqual(CgroupPaths.relative("/docker/abc", toRoot: v1.root), "/")
+        XCTAssertEqual(CgroupPaths.join("/sys/fs/cgroup", "/"), "/sys/fs/cgroup")
+    }
+}
