@@ -136,8 +136,20 @@ public struct AtomicWriteError: Error, Equatable, CustomStringConvertible {
 /// The one atomic writer of the programs that link Glibc — the CLI's files, the history
 /// store's rules cache (the sampler's snapshot writer works relative to its kept directory
 /// descriptor; the Embedded renderer has its own over the C shim).
+///
+/// A `path` that is a device or a pipe (`--output /dev/null`, `/dev/stdout`) is written to
+/// as it is, never replaced: renaming a file over /dev/null, as root, broke the machine.
 public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
                                 syncDirectory: Bool = false) -> AtomicWriteError? {
+    var existing = stat()
+    if stat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG {
+        guard existing.st_mode & S_IFMT != S_IFDIR else { return AtomicWriteError(operation: "cannot write \(path)", errno: Errno(rawValue: EISDIR)) }
+        let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
+        if fd < 0 { return AtomicWriteError(operation: "cannot open \(path)", errno: .current) }
+        defer { Glibc.close(fd) }
+        if let e = FileDescriptor(rawValue: fd).writeAll(bytes) { return AtomicWriteError(operation: "cannot write \(path)", errno: e) }
+        return nil
+    }
     let temporary = path + ".tmp-" + String(getpid())
     let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
     var fd = Glibc.open(temporary, flags, mode)
