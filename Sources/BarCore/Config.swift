@@ -264,7 +264,7 @@ public struct BarConfig: Equatable, Sendable {
     }
 
     /// True when the command's first word is i3status (a path to it, or after `exec`).
-    static func isI3status(_ command: [UInt8]) -> Bool {
+    public static func isI3status(_ command: [UInt8]) -> Bool {
         var words = command.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
         if let first = words.first, first.elementsEqual("exec".utf8) { words.removeFirst() }
         guard let program = words.first else { return false }

@@ -84,6 +84,9 @@ public struct I3barStream {
     /// Past the header and the endless array's `[` (or a program without a header): each line
     /// now stands alone, and a reader may skip to the newest.
     public var isFlowing: Bool { phase == .plain || (phase == .body && opened) }
+    /// The program printed no header: its lines are plain text (i3status without
+    /// `output_format = "i3bar"` under anything but i3bar).
+    public var isPlain: Bool { phase == .plain }
 
     /// Forgets the program's stream (it was started again): a header comes first.
     public mutating func restart() {

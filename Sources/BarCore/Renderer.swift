@@ -86,9 +86,9 @@ public struct Renderer {
     public var notice: [UInt8] = []
     /// The rendered update: one line (for i3bar, one array, preceded by `[` the first
     /// time and by `,` after that when streaming).
-    public private(set) var line = ByteWriter(capacity: 8192)
+    public internal(set) var line = ByteWriter(capacity: 8192)
 
-    private var value = BlockValue()
+    var value = BlockValue()
     /// Per block, the widest text its current mem form has shown (its `min_width`: the block
     /// keeps its width while the figures change, and takes the next form's when clicked),
     /// and the form it was seen in; empty for the blocks that do not cycle.
@@ -96,15 +96,15 @@ public struct Renderer {
     private var widestForm: [MemForm] = []
     /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
-    private var commandValues: [BlockValue] = []
-    private var commandSlot: [Int] = []
+    var commandValues: [BlockValue] = []
+    var commandSlot: [Int] = []
     /// Each `block = "i3bar"` block's stream of another program's blocks; `wrapSlot[blockIndex]`
     /// (-1 for the other blocks). Its `commandValues` entry shows its problems (it ended).
-    private var wrapped: [I3barStream] = []
-    private var wrapSlot: [Int] = []
+    var wrapped: [I3barStream] = []
+    var wrapSlot: [Int] = []
     /// Blocks showing their short text in place of the full one (a `toggle_format` click).
     private var showingShort: [Bool] = []
-    private var protocolOutput: LineOutput
+    var protocolOutput: LineOutput
     private let clocks: Clocks
     private let hasMem: Bool
 
@@ -234,63 +234,6 @@ public struct Renderer {
         }
         commandValues[slot].full.append(text)
         commandValues[slot].level = .critical
-    }
-
-    /// A line of the program wrapped by block `blockIndex` (`block = "i3bar"`); true when the
-    /// blocks shown changed (a complete array, or a plain-text line).
-    public mutating func feedWrapped(_ blockIndex: Int, line: UnsafeRawBufferPointer) -> Bool {
-        let w = wrapSlot[blockIndex]
-        guard w >= 0, wrapped[w].feed(line: line) else { return false }
-        // It speaks again: its earlier problem is over.
-        commandValues[commandSlot[blockIndex]].visible = false
-        return true
-    }
-
-    /// True when the stream of the program wrapped by block `blockIndex` is past its opening
-    /// (``I3barStream/isFlowing``): its lines may be coalesced to the newest.
-    public func wrappedStreamIsFlowing(_ blockIndex: Int) -> Bool {
-        let w = wrapSlot[blockIndex]
-        return w >= 0 && wrapped[w].isFlowing
-    }
-
-    /// The program wrapped by block `blockIndex` starts (again): its stream begins with a header.
-    public mutating func restartWrapped(_ blockIndex: Int) {
-        let w = wrapSlot[blockIndex]
-        guard w >= 0 else { return }
-        wrapped[w].restart()
-        commandValues[commandSlot[blockIndex]].visible = false
-    }
-
-    /// The stream of the program wrapped by block `blockIndex`, nil for another block.
-    public func wrappedStream(_ blockIndex: Int) -> I3barStream? {
-        guard blockIndex >= 0, blockIndex < wrapSlot.count, wrapSlot[blockIndex] >= 0 else { return nil }
-        return wrapped[wrapSlot[blockIndex]]
-    }
-
-    /// Writes block `blockIndex`'s wrapped blocks (and its problem, if any).
-    private mutating func renderWrapped(_ index: Int, first: inout Bool, _ summary: inout LineSummary) {
-        let w = wrapSlot[index]
-        for k in 0..<wrapped[w].count {
-            if output == .i3bar {
-                protocolOutput.wrappedBlock(index, wrapped[w].shown[k], first: first, &line)
-                summary.urgent = summary.urgent || wrapped[w].shown[k].urgent
-            } else {
-                value.reset()
-                value.full.append(wrapped[w].shown[k].full)
-                value.short.append(wrapped[w].shown[k].short)
-                value.color.append(wrapped[w].shown[k].color)
-                value.urgent = wrapped[w].shown[k].urgent
-                summary.add(value)
-                protocolOutput.block(blocks[index], value, first: first, &line)
-            }
-            first = false
-        }
-        let slot = commandSlot[index]
-        if commandValues[slot].visible {
-            summary.add(commandValues[slot])
-            protocolOutput.block(blocks[index], commandValues[slot], first: first, &line)
-            first = false
-        }
     }
 
     /// When a time block's text next changes (realtime ms): the renderer must draw again

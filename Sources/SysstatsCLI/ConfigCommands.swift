@@ -43,8 +43,15 @@ enum ConfigCommands {
             return CommandOutput(stdout: [], stderr: ["\(shown):\(error.line):\(error.column): \(error.reason.message)"], status: 1)
         }
         var problems: [String] = []
+        var notes: [String] = []
         do throws(ConfigError) {
             let config = try BarConfig.parse(document)
+            for block in config.blocks ?? [] {
+                if let spec = block.command, spec.wrapsI3bar, BarConfig.isI3status(spec.command),
+                   let note = i3statusOutputNote(String(decoding: spec.command, as: UTF8.self)) {
+                    notes.append(note)
+                }
+            }
             // Each i3blocks file it names, read and checked as the bar reads it.
             if case .failure(let e) = config.expandingI3blocksFiles({ written in
                 let resolved = resolveIncluded(String(decoding: written, as: UTF8.self), relativeTo: file)
@@ -67,7 +74,7 @@ enum ConfigCommands {
         } catch {
             problems.append(error.describe(file: shown))
         }
-        if problems.isEmpty { return CommandOutput(stdout: ["\(shown): ok"], stderr: [], status: 0) }
+        if problems.isEmpty { return CommandOutput(stdout: ["\(shown): ok"] + notes, stderr: [], status: 0) }
         return CommandOutput(stdout: [], stderr: problems, status: 1)
     }
 }
@@ -180,4 +187,37 @@ func resolveIncluded(_ written: String, relativeTo config: String) -> String {
     }
     if written.hasPrefix("/") { return written }
     return (config as NSString).deletingLastPathComponent + "/" + written
+}
+
+extension ConfigCommands {
+    /// A note when the i3status a `block = "i3bar"` runs reads a config without
+    /// `output_format = "i3bar"`: i3status picks its output by its parent's name, so under
+    /// sysstats-bar it would print plain text. Nil when it sets it or no file is found.
+    static func i3statusOutputNote(_ command: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let words = command.split(separator: " ").map(String.init)
+        var file: String?
+        for (i, w) in words.enumerated() where (w == "-c" || w == "--config") && i + 1 < words.count {
+            file = words[i + 1].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+        }
+        if file == nil {
+            var candidates: [String] = []
+            if let home = environment["HOME"] {
+                candidates.append((environment["XDG_CONFIG_HOME"] ?? home + "/.config") + "/i3status/config")
+                candidates.append(home + "/.i3status.conf")
+            }
+            candidates.append((environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg") + "/i3status/config")
+            candidates.append("/etc/i3status.conf")
+            file = candidates.first { FileManager.default.fileExists(atPath: $0) }
+        }
+        guard let file, case .success(let bytes) = readConfigFile(file, limit: 1 << 20) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "=" })
+            if words.count >= 2, words[0] == "output_format", words[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) == "i3bar" {
+                return nil
+            }
+        }
+        return "note: i3status reads \(TerminalText.escape(file)), which does not set output_format = \"i3bar\" in its general section: "
+            + "under sysstats-bar it would print plain text (add the line)"
+    }
 }

@@ -144,4 +144,23 @@ final class I3barStreamTests: XCTestCase {
         r.render(snap, nowMs: 1_000)
         XCTAssertEqual(String(decoding: r.line.bytes, as: UTF8.self), "new\n")
     }
+
+    /// i3status with a stock config prints plain text under anything but i3bar: its line is
+    /// shown as i3bar would, and the block says how to fix it, in the warning colour; a plain
+    /// program other than i3status is left alone.
+    func testI3statusPrintingPlainTextIsShownWithHowToFixIt() throws {
+        let line = render(.i3bar, ["W: down | 1.2 GiB | 12:00"])
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
+        XCTAssertEqual(array.map { $0["full_text"] as? String },
+                       ["up 1h 0m", "W: down | 1.2 GiB | 12:00", "i3status: set output_format = \"i3bar\" in its general section", "load 0.52 0.48 0.40"])
+        XCTAssertEqual(array[2]["color"] as? String, "#E5C07B")
+        var script = wrapper()
+        script.command?.command = Array("~/bin/status.sh".utf8)
+        var r = Renderer(output: .text, blocks: [script])
+        _ = Array("plain".utf8).withUnsafeBytes { r.feedWrapped(0, line: $0) }
+        var snap = Snapshot()
+        snap.timestampMs = 1_000
+        r.render(snap, nowMs: 1_000)
+        XCTAssertEqual(String(decoding: r.line.bytes, as: UTF8.self), "plain\n", "another program's plain text, as i3bar shows it")
+    }
 }

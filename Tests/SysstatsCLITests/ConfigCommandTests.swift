@@ -94,4 +94,21 @@ extension ConfigCommandTests {
                                                  bars: [RunningBars.Bar(pid: 9, arguments: ["--format", "cpu=x"])]).count, 1,
                        "a bar without --config reads the default place")
     }
+
+    /// A wrapped i3status whose config lacks `output_format = "i3bar"` prints plain text under
+    /// the bar (it picks its output by its parent's name): `config check` says so.
+    func testConfigCheckSaysWhenAWrappedI3statusConfigLacksTheI3barOutput() throws {
+        let dir = try TemporaryDirectory()
+        let stock = dir.path + "/i3status.conf", fixed = dir.path + "/fixed.conf"
+        try Data("general {\n    colors = true\n    interval = 5\n}\norder += \"tztime local\"\n".utf8).write(to: URL(fileURLWithPath: stock))
+        try Data("general {\n    output_format = \"i3bar\"\n}\n".utf8).write(to: URL(fileURLWithPath: fixed))
+        let file = dir.path + "/config.toml"
+        try Data("[[block]]\nblock = \"i3bar\"\ncommand = \"i3status -c \(stock)\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        let out = ConfigCommands.check(path: file)
+        XCTAssertEqual(out.status, 0)
+        XCTAssertEqual(out.stdout.count, 2, "\(out.stdout)")
+        XCTAssertTrue(out.stdout.last?.contains("does not set output_format = \"i3bar\"") ?? false, "\(out.stdout)")
+        XCTAssertNil(ConfigCommands.i3statusOutputNote("i3status -c \(fixed)"))
+        XCTAssertNil(ConfigCommands.i3statusOutputNote("i3status -c \(dir.path)/none.conf"), "no file: nothing to say")
+    }
 }
