@@ -56,7 +56,8 @@ final class ChangeWatch {
     init(rulesPath: String?, configPath: String? = nil) {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         rules = rulesPath.map { WatchedFile(path: $0) }
-        config = configPath.map { WatchedFile(path: $0) }
+        // The config was read just before: only a change after this is news.
+        config = configPath.map { WatchedFile(path: $0, changed: false) }
         if inotify >= 0 {
             signalled = csamplersys_signal_when_readable(inotify, { _ in inotifySignals &+= 1 }) == 0
         }
@@ -161,11 +162,13 @@ final class ChangeWatch {
     private func retry(_ file: inout WatchedFile, other: WatchedFile?, nowNs: UInt64) {
         guard file.watch < 0, inotify >= 0,
               file.retryNow || file.lastRetryNs == 0 || (file.ancestorWatch < 0 && nowNs &- file.lastRetryNs >= ChangeWatch.retryNs) else { return }
+        let first = file.lastRetryNs == 0
         file.retryNow = false
         file.lastRetryNs = max(nowNs, 1)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB | IN_ONLYDIR)
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
-        file.changed = true   // whatever happened before the watch
+        // Whatever happened before the watch (for the config, not before the first: it was just read).
+        if !first { file.changed = true }
         // A folder on the way made between two of these calls sends the watch on its parent
         // no event: look again until the watches stand still (a few levels at most).
         var lastAncestorEnd = -1
@@ -335,7 +338,8 @@ struct WatchedFile {
     /// Set by an event; cleared by ``take()``.
     var changed = true
 
-    init(path: String) {
+    init(path: String, changed: Bool = true) {
+        self.changed = changed
         // Plain loops over bytes: String's splitting and interpolation, and the generic
         // slice and map code, would bring their code pages into the sampler's resident
         // memory (docs/performance-history.md, "Start-up paths as bytes").

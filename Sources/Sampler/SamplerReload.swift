@@ -29,11 +29,24 @@ public enum SamplerReload {
         }
     }
 
-    /// Whether the keys a `[sampler]` table sets are the same in both.
+    /// Whether the keys a `[sampler]` table sets are the same in both. Paths and names are
+    /// compared as bytes (see ``SamplerConfiguration/readsThisMachine``).
     static func sameFileSettings(_ a: SamplerConfiguration, _ b: SamplerConfiguration) -> Bool {
         a.intervalMs == b.intervalMs && a.history == b.history && a.freedThresholdKiB == b.freedThresholdKiB
-            && a.disks == b.disks && a.sensors == b.sensors && a.interfaces == b.interfaces
-            && a.textfileDirectory == b.textfileDirectory && a.textfileIntervalSeconds == b.textfileIntervalSeconds
+            && a.textfileIntervalSeconds == b.textfileIntervalSeconds
+            && same(a.disks ?? [], b.disks ?? []) && (a.disks == nil) == (b.disks == nil)
+            && same(a.sensors, b.sensors) && same(a.interfaces, b.interfaces)
+            && same(a.textfileDirectory.map { [$0] } ?? [], b.textfileDirectory.map { [$0] } ?? [])
+    }
+
+    private static func same(_ a: [String], _ b: [String]) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count {
+            var x = a[i], y = b[i]
+            let equal = x.withUTF8 { p in y.withUTF8 { q in p.count == q.count && (p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) } }
+            if !equal { return false }
+        }
+        return true
     }
 
     /// Replaces this process's image with its own program and `arguments` (after the name).
