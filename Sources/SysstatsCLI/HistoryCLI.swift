@@ -86,8 +86,11 @@ struct ExitedCommand: ParsableCommand {
     @Flag(help: "List the oldest first, as a log does.")
     var oldestFirst = false
 
+    /// Newest first unless `--oldest-first`, as `top --exited` lists them.
+    var newestFirst: Bool { !oldestFirst }
+
     func run() throws {
-        emit(HistoryCommands.exited(directory: data.resolved(), sinceSeconds: since, json: json, newestFirst: !oldestFirst))
+        emit(HistoryCommands.exited(directory: data.resolved(), sinceSeconds: since, json: json, newestFirst: newestFirst))
     }
 }
 

@@ -90,6 +90,49 @@ final class BarMemoryBudgetTests: XCTestCase {
     }
 }
 
+extension BarMemoryBudgetTests {
+    /// An i3blocks user's bar (issue 30): 20 command blocks in i3bar mode, 16 run every
+    /// second, 2 persistent ones printing every 200 ms, 2 JSON ones fed back their members;
+    /// clicks on them. Each block's line buffer is touched and its environment rebuilt at
+    /// each run, and the renderer's own budget, 2 MiB, still holds.
+    static let commandBlocksBudgetKiB = 2 * 1024
+
+    func testTwentyCommandBlocksPeakRSSStaysWithinTheirBudget() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 0))
+        var toml = ""
+        for i in 0..<16 {
+            toml += "[[block]]\nblock = \"command\"\nname = \"b\(i)\"\ncommand = 'echo \"b\(i) $(date +%s%N)\"; echo short; echo \"#00FF00\"'\n"
+            toml += "interval = 1\nLABEL = \"x\"\nDIR = \"/home\"\n\n"
+        }
+        for i in 0..<2 {
+            toml += "[[block]]\nblock = \"command\"\nname = \"p\(i)\"\ncommand = 'while :; do echo \"p\(i) $(date +%N)\"; sleep 0.2; done'\ninterval = \"persist\"\n\n"
+        }
+        for i in 0..<2 {
+            toml += "[[block]]\nblock = \"command\"\nname = \"j\(i)\"\nformat = \"json\"\ninterval = 1\n"
+            toml += "command = 'n=${count:-0}; echo \"{\\\"full_text\\\":\\\"j\(i) $n\\\",\\\"count\\\":$((n+1))}\"'\n\n"
+        }
+        let config = dir.url.appendingPathComponent("config.toml")
+        try toml.write(to: config, atomically: true, encoding: .utf8)
+        let bar = try BarProcess(["--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
+        let deadline = Date().addingTimeInterval(8)
+        var sequence: UInt64 = 1
+        while Date() < deadline {
+            usleep(250_000)
+            try dir.publish(sampleSnapshot(sequence: sequence))
+            if sequence % 4 == 0 { bar.send((sequence == 4 ? "[\n" : ",") + #"{"name":"b3","button":1}"# + "\n") }
+            sequence += 1
+        }
+        let last = bar.lines.last ?? ""
+        XCTAssertTrue(last.contains("\"j0 ") && !last.contains("\"j0 0\""), "the JSON blocks count on: \(last.prefix(300))")
+        XCTAssertTrue(last.contains("\"p1 "), "the persistent blocks print")
+        let hwm = try XCTUnwrap(vmHWM(pid: bar.pid))
+        XCTAssertEqual(bar.stop(), 0)
+        print("sysstats-bar --output i3bar with 20 command blocks: peak RSS (VmHWM) after 8 s: \(hwm) KiB")
+        XCTAssertLessThanOrEqual(hwm, Self.commandBlocksBudgetKiB)
+    }
+}
+
 /// The file's identity and modification time: renaming a new file over it changes them.
 func fileStamp(_ path: String) -> [Int]? {
     var st = stat()

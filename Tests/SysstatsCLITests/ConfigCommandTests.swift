@@ -111,4 +111,11 @@ extension ConfigCommandTests {
         XCTAssertNil(ConfigCommands.i3statusOutputNote("i3status -c \(fixed)"))
         XCTAssertNil(ConfigCommands.i3statusOutputNote("i3status -c \(dir.path)/none.conf"), "no file: nothing to say")
     }
+
+    /// `sysstats exited` lists the newest first, as `top --exited` does; `--oldest-first`
+    /// gives a log's order.
+    func testExitedListsTheNewestFirstUnlessAskedForTheOldest() throws {
+        XCTAssertTrue(try ExitedCommand.parse([]).newestFirst)
+        XCTAssertFalse(try ExitedCommand.parse(["--oldest-first"]).newestFirst)
+    }
 }
