@@ -179,4 +179,34 @@ final class I3blocksSideBySideTests: XCTestCase {
                       "the mistake at its line, the last good blocks kept: \(b.lines.suffix(2))")
         XCTAssertEqual(b.stop(), 0)
     }
+
+    /// Where Debian's i3blocks 1.4 and i3blocks 1.5 differ (a label without 1.4's space,
+    /// every key and the globals in the environment, a failed run's output shown, JSON
+    /// members fed back to the next run, the click's fields, a persistent block's click on
+    /// its stdin), the bar gives what i3blocks 1.5 gave: Tests/Fixtures/i3blocks-1.5/golden.json,
+    /// recorded by record.sh there, block for block and key for key, after the same clicks.
+    func testTheBlockletsWhere14And15DifferGiveWhatI3blocks15Gave() throws {
+        let fixture = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/i3blocks-1.5")
+        let golden = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.appendingPathComponent("golden.json")))
+                                   as? [[String: NSObject]])
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let config = dir.url.appendingPathComponent("config.toml")
+        try "[[block]]\nblock = \"i3blocks\"\nfile = \"\(fixture.appendingPathComponent("blocklets.conf").path)\"\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        let bar = try BarProcess(["--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
+        usleep(1_000_000)
+        let clicks = try String(contentsOf: fixture.appendingPathComponent("clicks"), encoding: .utf8)
+        for line in clicks.split(separator: "\n") {
+            bar.send(String(line) + "\n")
+            usleep(700_000)
+        }
+        let matched = bar.waitFor(timeout: 5) { lines in
+            guard let last = lines.last, let data = (last.hasPrefix(",") ? String(last.dropFirst()) : last).data(using: .utf8),
+                  let array = try? JSONSerialization.jsonObject(with: data) as? [[String: NSObject]] else { return false }
+            return array == golden
+        }
+        XCTAssertTrue(matched, "the last array: \(bar.lines.last ?? "none")\ngolden: \(golden)")
+        XCTAssertEqual(bar.stop(), 0)
+    }
 }
