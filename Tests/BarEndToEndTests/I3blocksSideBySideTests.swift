@@ -183,8 +183,9 @@ final class I3blocksSideBySideTests: XCTestCase {
     /// Where Debian's i3blocks 1.4 and i3blocks 1.5 differ (a label without 1.4's space,
     /// every key and the globals in the environment, a failed run's output shown, JSON
     /// members fed back to the next run, the click's fields, a persistent block's click on
-    /// its stdin), the bar gives what i3blocks 1.5 gave: Tests/Fixtures/i3blocks-1.5/golden.json,
-    /// recorded by record.sh there, block for block and key for key, after the same clicks.
+    /// its stdin, a block run by its signal), the bar gives what i3blocks 1.5 gave:
+    /// Tests/Fixtures/i3blocks-1.5/golden.json, recorded by record.sh there, block for block
+    /// and key for key, after the same clicks and SIGRTMIN+10.
     func testTheBlockletsWhere14And15DifferGiveWhatI3blocks15Gave() throws {
         let fixture = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/i3blocks-1.5")
         let golden = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.appendingPathComponent("golden.json")))
@@ -201,6 +202,7 @@ final class I3blocksSideBySideTests: XCTestCase {
             bar.send(String(line) + "\n")
             usleep(700_000)
         }
+        kill(bar.pid, __libc_current_sigrtmin() + 10)
         let matched = bar.waitFor(timeout: 5) { lines in
             guard let last = lines.last, let data = (last.hasPrefix(",") ? String(last.dropFirst()) : last).data(using: .utf8),
                   let array = try? JSONSerialization.jsonObject(with: data) as? [[String: NSObject]] else { return false }
