@@ -84,6 +84,22 @@ final class I3blocksSideBySideTests: XCTestCase {
         return array.filter { $0["name"] != nil }.map { $0.filter { !$0.key.isEmpty } }
     }
 
+    /// `sysstats-bar --once --output i3bar` with `config`: its first blocks are `expected`,
+    /// key for key, and `more` blocks follow. Returns all of them.
+    @discardableResult
+    func assertSameBlocks(config: URL, dir: RuntimeDir, expected: [[String: NSObject]], more: Int = 0,
+                          file: StaticString = #filePath, line: UInt = #line) throws -> [[String: NSObject]] {
+        let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
+        XCTAssertEqual(once.status, 0, once.stderr, file: file, line: line)
+        let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout,
+                                 file: file, line: line)
+        XCTAssertEqual(ours.count, expected.count + more, "\(ours)", file: file, line: line)
+        for (mine, theirs) in zip(ours, expected) {
+            XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")", file: file, line: line)
+        }
+        return ours
+    }
+
     func testTheSameBlockletsGiveTheSameBlocksAsUnderI3blocks() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/i3blocks") else {
             throw XCTSkip("i3blocks is not installed (install/deps.sh installs it)")
@@ -94,13 +110,7 @@ final class I3blocksSideBySideTests: XCTestCase {
         XCTAssertEqual(expected.count, 4, "\(expected)")
         let config = dir.url.appendingPathComponent("config.toml")
         try Self.toml.write(to: config, atomically: true, encoding: .utf8)
-        let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
-        XCTAssertEqual(once.status, 0, once.stderr)
-        let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout)
-        XCTAssertEqual(ours.count, expected.count, "\(ours)")
-        for (mine, theirs) in zip(ours, expected) {
-            XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")")
-        }
+        try assertSameBlocks(config: config, dir: dir, expected: expected)
     }
 
     /// The user's i3blocks file as it is, through `sysstats config import i3blocks`: with a
@@ -129,13 +139,7 @@ final class I3blocksSideBySideTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 0, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         let config = dir.url.appendingPathComponent("config.toml")
         try toml.write(to: config)
-        let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
-        XCTAssertEqual(once.status, 0, once.stderr)
-        let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout)
-        XCTAssertEqual(ours.count, expected.count, "\(ours)")
-        for (mine, theirs) in zip(ours, expected) {
-            XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")")
-        }
+        try assertSameBlocks(config: config, dir: dir, expected: expected)
     }
 
     /// The user's i3blocks file named from config.toml (`block = "i3blocks"`, a path relative
@@ -150,13 +154,7 @@ final class I3blocksSideBySideTests: XCTestCase {
         let config = dir.url.appendingPathComponent("config.toml")
         try "[[block]]\nblock = \"i3blocks\"\nfile = \"i3blocks.conf\"\n\n[[block]]\nblock = \"load\"\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        let once = try BarProcess.run(["--once", "--output", "i3bar", "--runtime-dir", dir.path, "--config", config.path])
-        XCTAssertEqual(once.status, 0, once.stderr)
-        let ours = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [[String: NSObject]], once.stdout)
-        XCTAssertEqual(ours.count, expected.count + 1, "\(ours)")
-        for (mine, theirs) in zip(ours, expected) {
-            XCTAssertEqual(mine, theirs, "block \(theirs["name"].map { "\($0)" } ?? "?")")
-        }
+        let ours = try assertSameBlocks(config: config, dir: dir, expected: expected, more: 1)
         XCTAssertEqual(ours.last?["name"] as? String, "load")
     }
 
