@@ -73,7 +73,12 @@ public struct MemoryFigures: Equatable, Sendable {
 /// its exec. It only rises, so its last reading before the process ends holds every spike
 /// between two samples but those of the last interval. nil without the line.
 public func parseStatusHWM(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-    let key = Array("VmHWM:".utf8)
+    statusNumber(bytes, key: "VmHWM:")
+}
+
+/// The number after `key` (`VmHWM:`, `Tgid:`) on its line of /proc/PID/status; nil without the line.
+func statusNumber(_ bytes: UnsafeRawBufferPointer, key: StaticString) -> UInt64? {
+    let key = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
     var start = 0
     while start < bytes.count {
         var end = start

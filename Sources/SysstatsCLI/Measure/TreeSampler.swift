@@ -143,19 +143,7 @@ final class TreeSampler {
     /// The Tgid line of /proc/PID/status.
     private func threadGroup(_ pid: Int32) -> Int32? {
         guard case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(pid)/status") else { return nil }
-        let key = Array("Tgid:".utf8)
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            if end - start > key.count && key.elementsEqual(bytes[start..<(start + key.count)]) {
-                var i = start + key.count
-                while i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-                return saturatingDecimal(bytes, from: i, to: end).map { Int32(clamping: $0) }
-            }
-            start = end + 1
-        }
-        return nil
+        return statusNumber(bytes, key: "Tgid:").map { Int32(clamping: $0) }
     }
 
     private func add(_ pid: Int32, _ stat: StatFigures, into recording: inout Recording, index: Int) {
