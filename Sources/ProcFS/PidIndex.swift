@@ -44,6 +44,33 @@ struct PidIndex {
         values[slot] = Int32(truncatingIfNeeded: index)
     }
 
+    /// Forgets `pid` (nothing if absent). The entries after it in its run move back into the
+    /// gap (backward-shift deletion), so every other pid is still found and no tombstone is left.
+    mutating func remove(_ pid: Int32) {
+        guard count > 0, pid != PidIndex.free else { return }
+        let mask = keys.count - 1
+        var hole = PidIndex.slot(pid, mask)
+        while keys[hole] != pid {
+            if keys[hole] == PidIndex.free { return }
+            hole = (hole + 1) & mask
+        }
+        keys[hole] = PidIndex.free
+        count -= 1
+        var next = (hole + 1) & mask
+        while keys[next] != PidIndex.free {
+            // The entry at `next` may fill the hole unless its home slot lies cyclically in (hole, next].
+            let home = PidIndex.slot(keys[next], mask)
+            let stays = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
+            if !stays {
+                keys[hole] = keys[next]
+                values[hole] = values[next]
+                keys[next] = PidIndex.free
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+    }
+
     /// Doubles the capacity (a power of two, at most half full) and re-inserts.
     private mutating func grow() {
         let oldKeys = keys, oldValues = values

@@ -15,6 +15,9 @@ struct ProcessStat: Equatable {
     var flags: UInt64
     /// Fields 14 + 15, utime + stime, clock ticks.
     var cpuTicks: UInt64
+    /// Fields 16 + 17, cutime + cstime: the CPU time of its children it has waited for
+    /// (negative values clamp to 0). A child reaped between two reads shows here, however short its life.
+    var childTicks: UInt64
     /// Field 22, start time in ticks after boot.
     var startTime: UInt64
     /// Field 24, resident set size in pages (negative values clamp to 0).
@@ -31,13 +34,15 @@ struct ProcessStat: Equatable {
         var s = ByteScanner(bytes, position: close + 1)
         guard let stateWord = s.word(), skip(&s, 5),          // fields 3; 4...8
               let flags = s.unsigned(), skip(&s, 4),           // 9; 10...13
-              let utime = s.unsigned(), let stime = s.unsigned(), skip(&s, 6),  // 14, 15; 16...21
+              let utime = s.unsigned(), let stime = s.unsigned(),  // 14, 15
+              let cutime = s.signed(), let cstime = s.signed(), skip(&s, 4),   // 16, 17; 18...21
               let start = s.unsigned(), skip(&s, 1),           // 22; 23
               let rss = s.signed()                             // 24
         else { return nil }
         state = stateWord[0]
         self.flags = flags
         cpuTicks = utime &+ stime
+        childTicks = UInt64(max(cutime, 0)).addingSaturating(UInt64(max(cstime, 0)))
         startTime = start
         rssPages = UInt64(max(rss, 0))
     }

@@ -34,6 +34,9 @@ public final class ProcessTable {
     /// saves most `statm` opens (one file per process per scan, not two).
     public static let privateRefreshScans: UInt32 = 10
 
+    /// At most this many processes are watched for their exit (a pidfd each, ``ExitWatch``).
+    public static let defaultWatchLimit = 65_536
+
     /// At most this many descriptors (`PID/stat` and `PID/statm`, see ``keepsDescriptors``)
     /// are kept open between scans; past it, a process's stat is opened and closed at each read.
     public static let defaultDescriptorLimit = 4096
@@ -50,6 +53,24 @@ public final class ProcessTable {
     /// /proc/stat's accounting covers it.
     public static let busyTicks: UInt64 = 2
 
+    /// At most this many pids are probed in one scan (``scan(_:counters:refresh:idle:)``); more
+    /// allocated since the last scan, and the proc root is listed instead.
+    public static let probeLimit: UInt32 = 8192
+
+    /// Scans that probe rather than list, between two listings: a listing now and then
+    /// finds whatever a probe could not (a process whose pidfd was refused, a pid reused
+    /// between a probe and its exit's report).
+    public static let scansBetweenListings: UInt32 = 600
+
+    /// With an ``IdleSkip``, a refresh reads at most this many idle processes for their
+    /// periodic read (``idleRereadRefreshes``); a large table's idle processes take turns.
+    public static let idleRereadLimit = 32
+
+    /// A refresh that reads every idle process because the busy ticks were not accounted for
+    /// reads at most this many, taking turns: on a table this large a process that woke up
+    /// shows within a few refreshes, not at the one that noticed.
+    public static let idleFullPassLimit = 1024
+
     /// A pid allocated this many times over in one interval may have come round again to
     /// any known pid: every known process is then re-read (see ``scan(_:counters:refresh:)``).
     static let reuseForkBound: UInt64 = 30_000
@@ -60,62 +81,98 @@ public final class ProcessTable {
     public let pageSizeKiB: UInt64
 
     /// The processes of the last scan, in directory order.
-    public private(set) var processes: [ProcessSample] = []
+    public internal(set) var processes: [ProcessSample] = []
     /// Processes of the previous scan that are gone in the last one, with their last values.
-    public private(set) var exited: [ProcessSample] = []
+    public internal(set) var exited: [ProcessSample] = []
     /// Processes in state `R` in the last scan.
-    public private(set) var runningCount = 0
+    public internal(set) var runningCount = 0
     /// Numeric entries of the last scan that vanished or could not be read.
-    public private(set) var skippedCount = 0
+    public internal(set) var skippedCount = 0
     /// Whether the last scan listed the proc root (false: the task counters had not moved
     /// and the known processes stood for the listing).
-    public private(set) var listedLastScan = false
+    public internal(set) var listedLastScan = false
     /// Scans that listed the proc root, and per-process reads of `PID/stat` (through a
     /// kept descriptor or not), since the table was made
     /// (wrapping): what the change counters and the refresh cadence save.
-    public private(set) var listings = 0
-    public private(set) var statReads = 0
+    public internal(set) var listings = 0
+    public internal(set) var statReads = 0
+    /// Whether the last scan found new processes by probing the pids allocated since the
+    /// scan before (``ExitWatch``), and how many scans and pids were probed so far (wrapping).
+    public internal(set) var probedLastScan = false
+    public internal(set) var probeScans = 0
+    public internal(set) var probedPids = 0
+    /// Whether exits are reported by the kernel (pidfds on a real procfs), and how many
+    /// of ``processes`` are watched so: with every one of them, a scan may probe instead of list.
+    public var watchesExits: Bool { exitWatch != nil }
+    public internal(set) var watchedCount = 0
+    /// The pids of the processes read or found since the last refresh began: only these may
+    /// have new CPU use (a refresh sets every process's), memory or names; the rest stand as
+    /// they were. `touchedAll`: the list was given up (longer than ``touchedLimit``), and any
+    /// process may have changed. Exits are in ``exited``, not here.
+    public internal(set) var touchedPids: [Int32] = []
+    public internal(set) var touchedAll = true
+    public static let touchedLimit = 4096
+
+    /// ``touchedPids`` of the period the last refresh ended.
+    var previousTouchedPids: [Int32] = []
+    var previousTouchedAll = true
+
+    /// The index in ``processes`` of the process with this pid.
+    public func index(ofPid pid: Int32) -> Int? { indexByPid[pid] }
+
     /// Reads of a kept process's `statm` after its first (it is skipped when the process did
     /// not run since its last read, but for every tenth scan).
-    public private(set) var memoryRereads = 0
+    public internal(set) var memoryRereads = 0
     /// Whether each process's `PID/stat` and `PID/statm` are kept open from scan to scan and
     /// read again with `pread` at offset 0 (no path lookup, no open and close): only on a real
     /// procfs, where a read through the descriptor of a process that has exited fails with
     /// `ESRCH` — a fixture tree's files would still read. `stat`, not `schedstat`: its utime +
     /// stime count every thread of the process, schedstat only the main thread's.
-    public private(set) var keepsDescriptors = false
+    public internal(set) var keepsDescriptors = false
     /// Descriptors held open now.
-    public private(set) var keptDescriptors = 0
+    public internal(set) var keptDescriptors = 0
     /// At the last refresh with an ``IdleSkip``: the ticks the processes that had run used
     /// (what the busy ticks were checked against), and whether every process was read
     /// because the rest of the busy ticks were over the threshold.
-    public private(set) var accountedTicks: UInt64 = 0
-    public private(set) var readEveryIdleProcess = false
+    public internal(set) var accountedTicks: UInt64 = 0
+    public internal(set) var readEveryIdleProcess = false
     /// Moves whenever a process's figures or name, or the set of processes, may have changed:
     /// a new or exited process, a process read again, a friendly name set. While it stands
     /// still the top lists made from ``processes`` stand too (the sampler then leaves them be).
-    public private(set) var revision: UInt32 = 0
+    public internal(set) var revision: UInt32 = 0
 
-    private let directory: DirectoryStream
-    private let path = PathBuffer()
-    private var previous: [ProcessSample] = []
+    let directory: DirectoryStream
+    let path = PathBuffer()
+    var previous: [ProcessSample] = []
     /// The kept descriptors of each entry of ``processes`` (and of `previous`).
-    private var descriptors: [KeptFiles] = []
-    private var previousDescriptors: [KeptFiles] = []
-    private var indexByPid = PidIndex()
-    private var previousIndexByPid = PidIndex()
-    private var matched: [Bool] = []
-    private var scanCount: UInt32 = 0
-    private var refreshCount: UInt32 = 0
-    private let descriptorLimit: Int
-    private var descriptorBound = 0
-    private var checkedFileSystem = false
+    var descriptors: [KeptFiles] = []
+    var previousDescriptors: [KeptFiles] = []
+    var indexByPid = PidIndex()
+    var previousIndexByPid = PidIndex()
+    var matched: [Bool] = []
+    var scanCount: UInt32 = 0
+    var refreshCount: UInt32 = 0
+    let descriptorLimit: Int
+    var descriptorBound = 0
+    let watchLimit: Int
+    var watchBound = 0
+    var exitWatch: ExitWatch?
+    /// A pidfd the probe opened for the process ``visit`` is about to add (-1: none).
+    var pendingPidfd: Int32 = -1
+    var scansSinceListing: UInt32 = 0
+    /// A probe met a pid it could not judge: the next scan lists.
+    var listingNeeded = false
+    /// Where the next idle processes to read in turn start (``readIdle(_:)``).
+    var idleCursor = 0
+    /// Indices of ``processes`` found gone during an in-place scan, removed at its end.
+    var goneIndices: [Int] = []
+    var checkedFileSystem = false
     /// The counters of the last scan that listed or stood for a listing; nil when unknown.
-    private var lastCounters: TaskCounters?
+    var lastCounters: TaskCounters?
     /// The pids that may have been allocated since the last scan: (after, through], cyclic.
-    private var reuseAfter: UInt32 = 0, reuseThrough: UInt32 = 0, reuseAll = true
+    var reuseAfter: UInt32 = 0, reuseThrough: UInt32 = 0, reuseAll = true
     /// Scratch for a new process's cmdline (first part) and exe link target (rest).
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(
+    let scratch = UnsafeMutableRawBufferPointer.allocate(
         byteCount: ProcessTable.commandLineCapacity + Int(PATH_MAX), alignment: 8)
 
     /// - Parameters:
@@ -124,11 +181,17 @@ public final class ProcessTable {
     ///   - descriptorLimit: how many descriptors may stay open between scans
     ///     (0: none; a real procfs only). The soft `RLIMIT_NOFILE` is raised within the
     ///     hard one to make room; past the room, stat is opened and closed at each read.
+    ///   - watchLimit: how many processes may be watched for their exit by a pidfd each
+    ///     (0: none; a real procfs only, and with descriptors kept). With more processes than
+    ///     that, every scan after a fork lists the proc root.
     public init(procRoot: String = "/proc", pageSizeKiB: UInt64 = ProcessTable.systemPageSizeKiB,
-                descriptorLimit: Int = ProcessTable.defaultDescriptorLimit) {
+                descriptorLimit: Int = ProcessTable.defaultDescriptorLimit,
+                watchLimit: Int = ProcessTable.defaultWatchLimit) {
         self.procRoot = procRoot
         self.pageSizeKiB = pageSizeKiB
         self.descriptorLimit = max(0, descriptorLimit)
+        self.watchLimit = max(0, watchLimit)
+        goneIndices.reserveCapacity(16)
         directory = DirectoryStream(procRoot)
         // Storage of its own from the start: an empty array is the runtime's shared empty
         // storage, a page of its own that each scan's look at its count would touch.
@@ -139,6 +202,7 @@ public final class ProcessTable {
         for files in descriptors + previousDescriptors {
             if files.stat >= 0 { _ = Glibc.close(files.stat) }
             if files.memory >= 0 { _ = Glibc.close(files.memory) }
+            if files.pidfd >= 0 { _ = Glibc.close(files.pidfd) }
         }
         scratch.deallocate()
     }
@@ -188,16 +252,36 @@ public final class ProcessTable {
         scanCount &+= 1
         checkFileSystem()
         if !exited.isEmpty { exited.removeAll(keepingCapacity: true) }   // empty: no memmove call
-        if refresh { refreshCount &+= 1 }
+        if refresh {
+            refreshCount &+= 1
+            // What the last period touched is what this refresh must look at (refreshInPlace).
+            swap(&touchedPids, &previousTouchedPids)
+            previousTouchedAll = touchedAll
+            if !touchedPids.isEmpty { touchedPids.removeAll(keepingCapacity: true) }
+            touchedAll = false
+        }
         skipIdle = refresh && keepsDescriptors ? idle : nil
         accountedThisScan = 0
         defer { skipIdle = nil }
+        probedLastScan = false
         if let counters, let lastCounters, counters == lastCounters {
             listedLastScan = false
-            if refresh { rereadKnown(buffer); readIdle(buffer) } else { rereadActiveMemory(buffer) }
+            if refresh {
+                if watchesEveryProcess { refreshInPlace(buffer) } else { rereadKnown(buffer) }
+                readIdle(buffer)
+            } else {
+                rereadActiveMemory(buffer)
+            }
             return true
         }
         setReuseRange(counters)
+        if let counters, mayProbe() {
+            probe(buffer, refresh: refresh)
+            lastCounters = counters
+            return true
+        }
+        scansSinceListing = 0
+        listingNeeded = false
         begin()
 
         let listed = directory.forEachEntry { name, type in
@@ -226,109 +310,17 @@ public final class ProcessTable {
     }
 
     /// The refresh's skip, while a scan runs; and the ticks of the processes it read that had run.
-    private var skipIdle: IdleSkip?
-    private var accountedThisScan: UInt64 = 0
+    var skipIdle: IdleSkip?
+    var accountedThisScan: UInt64 = 0
 
     /// Whether a refresh leaves the known process at `index` of the previous scan unread for
     /// now: it did not run at its last read, and ``readIdle(_:)`` decides.
-    private func leftIdle(_ index: Int) -> Bool { isIdle(previousDescriptors[index]) }
+    func leftIdle(_ index: Int) -> Bool { isIdle(previousDescriptors[index]) }
 
-    private func isIdle(_ kept: KeptFiles) -> Bool { skipIdle != nil && !kept.memoryWatched }
-
-    /// The second half of a refresh with an ``IdleSkip``: reads the idle processes the first
-    /// half carried over, every one when the busy ticks exceed what the running ones account
-    /// for by more than the threshold, else those due their periodic read. A process that
-    /// cannot be read has exited (it was listed, or no task was reaped: a rare race).
-    private func readIdle(_ buffer: ReadBuffer) {
-        guard let skip = skipIdle else { return }
-        let shortfall = skip.busyTicks > accountedThisScan ? skip.busyTicks - accountedThisScan : 0
-        accountedTicks = accountedThisScan
-        readEveryIdleProcess = shortfall > skip.thresholdTicks
-        var removed = false
-        for i in processes.indices where descriptors[i].idleCarried {
-            descriptors[i].idleCarried = false
-            let due = (UInt32(truncatingIfNeeded: processes[i].pid) &+ refreshCount) % ProcessTable.idleRereadRefreshes == 0
-            guard readEveryIdleProcess || due else { continue }
-            statReads &+= 1
-            revision &+= 1
-            // Past the descriptor bound a process is read by path, and must still be the same one.
-            let isKept = descriptors[i].stat >= 0
-            let filled: Result<UnsafeRawBufferPointer, Errno>
-            if isKept {
-                filled = buffer.fill(from: FileDescriptor(rawValue: descriptors[i].stat))
-            } else if let root = directory.descriptor, path.setDirectory(processes[i].pid) {
-                filled = buffer.fill(relativeTo: root, path.path("stat"))
-            } else {
-                filled = .failure(.noSuchFile)
-            }
-            guard case .success(let bytes) = filled, let stat = ProcessStat(parsing: bytes),
-                  isKept || stat.startTime == processes[i].startTime else {
-                exited.append(processes[i])
-                close(descriptors[i])
-                descriptors[i] = KeptFiles()
-                processes[i].pid = 0   // removed below
-                removed = true
-                continue
-            }
-            let ran = stat.cpuTicks > processes[i].cpuTicks ? stat.cpuTicks - processes[i].cpuTicks : 0
-            processes[i].cpuDelta = min(ran, shortfall)
-            update(&processes[i], &descriptors[i], from: stat, ranTicks: ran, buffer)
-            if !isKept && ran > 0 && stat.rssPages > 0, let root = directory.descriptor,
-               case .success(let m) = buffer.fill(relativeTo: root, path.path("statm")), let statm = ProcessStatm(parsing: m) {
-                processes[i].residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
-                processes[i].privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
-            }
-        }
-        if removed { dropRemoved() }
-    }
-
-    /// Removes the processes ``readIdle(_:)`` found gone (pid 0), keeping the order.
-    private func dropRemoved() {
-        var kept = 0
-        runningCount = 0
-        indexByPid.removeAll()
-        for i in processes.indices where processes[i].pid != 0 {
-            processes[kept] = processes[i]
-            descriptors[kept] = descriptors[i]
-            indexByPid.set(processes[kept].pid, kept)
-            if processes[kept].state == 0x52 { runningCount += 1 }
-            kept += 1
-        }
-        processes.removeLast(processes.count - kept)
-        descriptors.removeLast(descriptors.count - kept)
-    }
-
-    /// Between refreshes, re-reads the memory of the processes that were busy at their last
-    /// read or are new since the last refresh (``KeptFiles/memoryWatched``): what an
-    /// exit frees is credited up to the last private memory seen, so a process that grows
-    /// (which takes CPU time) and exits between two refreshes must not be reported with what
-    /// it had at its start. Few processes are busy; an unreadable one keeps its values (its
-    /// exit shows elsewhere).
-    private func rereadActiveMemory(_ buffer: ReadBuffer) {
-        for i in processes.indices where descriptors[i].memoryWatched && !processes[i].isKernelThread
-            && descriptors[i].memoryReadAtScan != scanCount {   // not one this scan found and read
-            let memory = descriptors[i].memory
-            let result: Result<UnsafeRawBufferPointer, Errno>
-            if memory >= 0 {
-                result = buffer.fill(from: FileDescriptor(rawValue: memory))
-            } else {
-                guard let root = directory.descriptor, path.setDirectory(processes[i].pid) else { continue }
-                result = buffer.fill(relativeTo: root, path.path("statm"))
-            }
-            guard case .success(let bytes) = result, let statm = ProcessStatm(parsing: bytes) else { continue }
-            memoryRereads &+= 1
-            let residentKiB = saturatingProduct(statm.residentPages, pageSizeKiB)
-            let privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
-            if residentKiB != processes[i].residentKiB || privateKiB != processes[i].privateKiB {
-                processes[i].residentKiB = residentKiB
-                processes[i].privateKiB = privateKiB
-                revision &+= 1
-            }
-        }
-    }
+    func isIdle(_ kept: KeptFiles) -> Bool { skipIdle != nil && !kept.memoryWatched }
 
     /// Reads every known process again without listing; those that cannot be read have exited.
-    private func rereadKnown(_ buffer: ReadBuffer) {
+    func rereadKnown(_ buffer: ReadBuffer) {
         begin()
         for i in previous.indices {
             let pid = previous[i].pid
@@ -339,7 +331,7 @@ public final class ProcessTable {
     }
 
     /// Starts a scan: this scan's table becomes the previous one.
-    private func begin() {
+    func begin() {
         swap(&previous, &processes)
         swap(&previousDescriptors, &descriptors)
         swap(&previousIndexByPid, &indexByPid)
@@ -358,7 +350,7 @@ public final class ProcessTable {
     }
 
     /// Ends a scan: the previous processes not seen in it have exited; their descriptors close.
-    private func finish() {
+    func finish() {
         for i in previous.indices where !matched[i] {
             exited.append(previous[i])
             revision &+= 1
@@ -371,7 +363,7 @@ public final class ProcessTable {
 
     /// Keeps descriptors only on a real procfs (checked once the root is open), with the soft
     /// descriptor limit raised within the hard one to hold them.
-    private func checkFileSystem() {
+    func checkFileSystem() {
         guard !checkedFileSystem, descriptorLimit > 0, directory.rewind(), let root = directory.descriptor else { return }
         checkedFileSystem = true
         // procfs: its root is inode 1 (PROC_ROOT_INO) and its generated files, stat among
@@ -384,7 +376,7 @@ public final class ProcessTable {
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         guard getrlimit(resource, &limit) == 0 else { return }
         let headroom = 256   // for everything else the sampler opens
-        let wanted = rlim_t(descriptorLimit + headroom)
+        let wanted = rlim_t(descriptorLimit + headroom + watchLimit)
         if limit.rlim_cur < wanted {
             limit.rlim_cur = min(wanted, limit.rlim_max)
             _ = setrlimit(resource, &limit)
@@ -393,12 +385,14 @@ public final class ProcessTable {
         let room = limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
         descriptorBound = max(0, min(descriptorLimit, room - headroom))
         keepsDescriptors = descriptorBound > 0
+        watchBound = keepsDescriptors ? max(0, min(watchLimit, room - headroom - descriptorBound)) : 0
+        if watchBound > 0 { exitWatch = ExitWatch() }
     }
 
     /// Which pids may have been allocated since the last listing: those after the last pid
     /// allocated then, through the last one now (cyclically); all when unknown, or when so
     /// many tasks were created that the allocator may have come round.
-    private func setReuseRange(_ counters: TaskCounters?) {
+    func setReuseRange(_ counters: TaskCounters?) {
         reuseAll = true
         guard let counters, let lastCounters, counters.forks >= lastCounters.forks,
               counters.forks - lastCounters.forks < ProcessTable.reuseForkBound else { return }
@@ -407,14 +401,14 @@ public final class ProcessTable {
         reuseAll = false
     }
 
-    private func mayBeReused(_ pid: Int32) -> Bool {
+    func mayBeReused(_ pid: Int32) -> Bool {
         if reuseAll { return true }
         let p = UInt32(bitPattern: pid)
         if reuseThrough >= reuseAfter { return p > reuseAfter && p <= reuseThrough }
         return p > reuseAfter || p <= reuseThrough   // the allocator wrapped
     }
 
-    private func closeKept(_ fd: Int32) {
+    func closeKept(_ fd: Int32) {
         _ = Glibc.close(fd)
         keptDescriptors -= 1
     }
@@ -432,7 +426,7 @@ public final class ProcessTable {
     /// `read` false carries a known process over unread; `update` false reads a known process
     /// only to check it is the same one (a pid that may have been reused), keeping its values.
     /// False if it vanished or is unreadable.
-    private func visit(_ pid: Int32, known: Int?, read: Bool, update: Bool = true, _ buffer: ReadBuffer) -> Bool {
+    func visit(_ pid: Int32, known: Int?, read: Bool, update: Bool = true, _ buffer: ReadBuffer) -> Bool {
         var kept = KeptFiles()
         if let i = known {
             kept = previousDescriptors[i]
@@ -464,6 +458,7 @@ public final class ProcessTable {
         }
         guard case .success(let bytes) = filled, let stat = ProcessStat(parsing: bytes) else {
             statFile?.close()
+            close(kept)   // a known process read by path: its pidfd
             return false
         }
 
@@ -482,6 +477,11 @@ public final class ProcessTable {
             isNew = false
             revision &+= 1
         } else {
+            // A reused pid: the old process's pidfd (it was read by path) watches the old one.
+            if kept.pidfd >= 0 {
+                unwatch(kept.pidfd)
+                kept.pidfd = -1
+            }
             sample = ProcessSample()
             sample.pid = pid
             sample.startTime = stat.startTime
@@ -496,8 +496,11 @@ public final class ProcessTable {
         sample.cpuTicks = stat.cpuTicks
         sample.residentKiB = residentKiB
         sample.isKernelThread = stat.isKernelThread
-        if isNew { accountedThisScan = accountedThisScan.addingSaturating(stat.cpuTicks) }
-        else if skipIdle != nil { accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta) }
+        if isNew {
+            accountedThisScan = accountedThisScan.addingSaturating(stat.cpuTicks).addingSaturating(stat.childTicks)
+        } else if skipIdle != nil {
+            accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta).addingSaturating(childrenRan(kept, stat))
+        }
 
         if let statFile, isNew, let files = keepMemory(&sample, statFile, root, buffer) {
             kept = files
@@ -508,15 +511,22 @@ public final class ProcessTable {
             } else if refreshPrivate {
                 // Gone between stat and statm: skip it rather than report it with no memory.
                 guard case .success(let statmBytes) = buffer.fill(relativeTo: root, path.path("statm")),
-                      let statm = ProcessStatm(parsing: statmBytes) else { return false }
+                      let statm = ProcessStatm(parsing: statmBytes) else {
+                    close(kept)
+                    return false
+                }
                 sample.privateKiB = saturatingProduct(statm.privatePages, pageSizeKiB)
             }
         }
+        kept.childTicks = stat.childTicks
         if isNew {
             readNames(&sample, root)
             kept.memoryReadAtScan = scanCount
+            watchNew(&kept, pid)
         }
         kept.memoryWatched = isNew || sample.cpuDelta >= ProcessTable.busyTicks
+        kept.readAtScan = scanCount
+        touch(pid)
         append(sample, kept)
         return true
     }
@@ -524,9 +534,9 @@ public final class ProcessTable {
     /// Whether the previous scan's process at `index` was read through kept descriptors
     /// (they failed if ``visit`` reads its stat by path: the process is gone). Its
     /// descriptors were taken by ``visit``.
-    private func wasKept(_ index: Int) -> Bool { previous[index].readThroughKeptFiles }
+    func wasKept(_ index: Int) -> Bool { previous[index].readThroughKeptFiles }
 
-    private func append(_ sample: ProcessSample, _ kept: KeptFiles) {
+    func append(_ sample: ProcessSample, _ kept: KeptFiles) {
         if sample.state == 0x52 { runningCount += 1 }  // "R"
         indexByPid.set(sample.pid, processes.count)
         processes.append(sample)
@@ -535,11 +545,9 @@ public final class ProcessTable {
 
     /// A known process carried over unread, with its descriptors. One a refresh leaves idle
     /// shows no CPU use (it had none at its last read) until ``readIdle(_:)`` reads it.
-    private func carry(_ index: Int, _ kept: KeptFiles) {
+    func carry(_ index: Int, _ kept: KeptFiles) {
         matched[index] = true
         if isIdle(kept) {
-            var kept = kept
-            kept.idleCarried = true
             var sample = previous[index]
             if sample.cpuDelta != 0 { revision &+= 1 }
             sample.cpuDelta = 0
@@ -552,7 +560,7 @@ public final class ProcessTable {
     /// Re-reads a process through its kept descriptors: `stat` (CPU time, state, resident
     /// size; its read failing with `ESRCH` is the exit), then `statm` (memory) when due.
     /// False if it cannot be read.
-    private func rereadKept(_ index: Int, _ kept: KeptFiles, update: Bool, _ buffer: ReadBuffer) -> Bool {
+    func rereadKept(_ index: Int, _ kept: KeptFiles, update: Bool, _ buffer: ReadBuffer) -> Bool {
         statReads &+= 1
         guard case .success(let bytes) = buffer.fill(from: FileDescriptor(rawValue: kept.stat)),
               let stat = ProcessStat(parsing: bytes) else { return false }
@@ -564,9 +572,14 @@ public final class ProcessTable {
         var kept = kept
         sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
         revision &+= 1
-        if skipIdle != nil { accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta) }
+        if skipIdle != nil {
+            accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta).addingSaturating(childrenRan(kept, stat))
+        }
+        kept.childTicks = stat.childTicks
         guard self.update(&sample, &kept, from: stat, ranTicks: sample.cpuDelta, buffer) else { return false }
         matched[index] = true
+        kept.readAtScan = scanCount
+        touch(sample.pid)
         append(sample, kept)
         return true
     }
@@ -577,7 +590,7 @@ public final class ProcessTable {
     /// statm's only: stat's counts differently (a few pages apart), so the two never compare.
     /// False if `statm` could not be read (it is gone).
     @discardableResult
-    private func update(_ sample: inout ProcessSample, _ kept: inout KeptFiles, from stat: ProcessStat, ranTicks: UInt64,
+    func update(_ sample: inout ProcessSample, _ kept: inout KeptFiles, from stat: ProcessStat, ranTicks: UInt64,
                         _ buffer: ReadBuffer) -> Bool {
         let ran = ranTicks > 0
         let due = (UInt32(truncatingIfNeeded: sample.pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
@@ -597,7 +610,7 @@ public final class ProcessTable {
     /// Keeps a new process's `stat` (just read from `statFile`) and, unless it is a kernel
     /// thread, opens, reads and keeps its `statm`. Nil (nothing kept, `statFile` still open)
     /// if statm cannot be opened or read.
-    private func keepMemory(_ sample: inout ProcessSample, _ statFile: FileDescriptor, _ root: FileDescriptor,
+    func keepMemory(_ sample: inout ProcessSample, _ statFile: FileDescriptor, _ root: FileDescriptor,
                             _ buffer: ReadBuffer) -> KeptFiles? {
         var files = KeptFiles(stat: statFile.rawValue, memory: -1)
         if !sample.isKernelThread {
@@ -618,14 +631,15 @@ public final class ProcessTable {
         return files
     }
 
-    private func close(_ kept: KeptFiles) {
+    func close(_ kept: KeptFiles) {
         if kept.stat >= 0 { closeKept(kept.stat) }
         if kept.memory >= 0 { closeKept(kept.memory) }
+        if kept.pidfd >= 0 { unwatch(kept.pidfd) }
     }
 
     /// Fills the command line, executable name and best name of a new process.
     /// A kernel thread has neither; an unreadable file leaves its field empty.
-    private func readNames(_ sample: inout ProcessSample, _ root: FileDescriptor) {
+    func readNames(_ sample: inout ProcessSample, _ root: FileDescriptor) {
         var argument0 = UnsafeRawBufferPointer(start: nil, count: 0)
         if !sample.isKernelThread {
             let lineBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<ProcessTable.commandLineCapacity])
@@ -683,12 +697,18 @@ public struct TaskCounters: Equatable, Sendable {
 struct KeptFiles {
     var stat: Int32 = -1
     var memory: Int32 = -1
+    /// Its pidfd in the table's ``ExitWatch`` (-1: not watched).
+    var pidfd: Int32 = -1
+    /// Its children's CPU time (``ProcessStat/childTicks``) at its last read: what the ones
+    /// it reaped since used counts as accounted for in an ``ProcessTable/IdleSkip``.
+    var childTicks: UInt64 = 0
     /// New since the last refresh, or busy before its last read (``ProcessTable/busyTicks``):
     /// its memory is re-read every scan, not only at the refresh (``ProcessTable/rereadActiveMemory(_:)``). Kept
     /// here, beside the descriptors, not in the sample: it is the table's bookkeeping.
     var memoryWatched = false
-    /// Carried over unread by this refresh's first half, for ``ProcessTable/readIdle(_:)``.
-    var idleCarried = false
+    /// The last scan that read it (``ProcessTable/scanCount``): a refresh's idle processes
+    /// are those it did not read and that were not busy (``ProcessTable/readIdle(_:)``).
+    var readAtScan: UInt32 = 0
     /// The scan that found it and read its memory (``ProcessTable/scanCount``): that scan's
     /// ``ProcessTable/rereadActiveMemory(_:)`` does not read it again.
     var memoryReadAtScan: UInt32 = 0

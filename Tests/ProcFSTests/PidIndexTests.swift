@@ -28,4 +28,26 @@ final class PidIndexTests: XCTestCase {
         XCTAssertEqual(index[5], 0)
         XCTAssertNil(index[6])
     }
+
+    func testRemovingPidsKeepsEveryOtherFindableWhateverTheCollisions() {
+        var index = PidIndex()
+        var reference: [Int32: Int] = [:]
+        var generator = SystemRandomNumberGenerator()
+        // Dense neighbouring pids and a small table: long runs, so removal must shift entries back.
+        for step in 0..<20_000 {
+            let pid = Int32.random(in: 1...300, using: &generator)
+            if Bool.random(using: &generator) {
+                index.set(pid, step)
+                reference[pid] = step
+            } else {
+                index.remove(pid)
+                reference[pid] = nil
+            }
+            if step % 97 == 0 {
+                for candidate in Int32(1)...300 { XCTAssertEqual(index[candidate], reference[candidate], "pid \(candidate) at step \(step)") }
+            }
+        }
+        index.remove(12_345)   // absent: nothing happens
+        for candidate in Int32(1)...300 { XCTAssertEqual(index[candidate], reference[candidate]) }
+    }
 }

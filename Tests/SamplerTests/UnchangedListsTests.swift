@@ -36,6 +36,8 @@ final class UnchangedListsTests: XCTestCase {
         for _ in 0..<4 { try sample() }
         XCTAssertEqual(sampler.processProbe.unchangedListsThatChanged, 0)
         XCTAssertGreaterThan(sampler.processProbe.unchangedListsKept, 4)
+        XCTAssertGreaterThan(sampler.processProbe.listsFromTouched, 3)
+        XCTAssertEqual(sampler.processProbe.listsFromTouchedThatDiffered, 0)
     }
 
     /// On this machine's /proc (descriptors kept, idle processes skipped): children that
@@ -71,5 +73,8 @@ final class UnchangedListsTests: XCTestCase {
         }
         XCTAssertEqual(sampler.processProbe.unchangedListsThatChanged, 0,
                        "of \(sampler.processProbe.unchangedListsKept) samples that kept their lists")
+        XCTAssertGreaterThan(sampler.processProbe.listsFromTouched, 10)
+        XCTAssertEqual(sampler.processProbe.listsFromTouchedThatDiffered, 0,
+                       "lists made from the processes touched since the refresh are those of a pass over all")
     }
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/epoll.h>
 #if !defined(__x86_64__) && !defined(__aarch64__)
 #include <errno.h>
 #include <sys/syscall.h>
@@ -64,6 +66,43 @@ static inline long cdirect_pwrite(int fd, const void *bytes, size_t count, long 
 /// renameat2(dirfd, a, dirfd, b, flags): 0, or -errno.
 static inline long cdirect_renameat2(int dirfd, const char *a, const char *b, unsigned flags) {
     return cdirect_syscall5(CDIRECT_RENAMEAT2, dirfd, (long)a, dirfd, (long)b, (long)flags);
+}
+
+/// pidfd_open(pid, 0): a descriptor that becomes readable when the process exits, or -errno
+/// (ESRCH: no such process; EINVAL: `pid` is a thread's, not a process's; ENOSYS: before
+/// Linux 5.3). Number 434 on every architecture since the system call tables were unified.
+static inline long cdirect_pidfd_open(int pid) {
+#if defined(__x86_64__) || defined(__aarch64__)
+    return cdirect_syscall5(434, pid, 0, 0, 0, 0);
+#elif defined(SYS_pidfd_open)
+    return cdirect_syscall5(SYS_pidfd_open, pid, 0, 0, 0, 0);
+#else
+    return -ENOSYS;
+#endif
+}
+
+/// epoll_create1(EPOLL_CLOEXEC): the descriptor, or -errno. (Swift's Glibc module has no epoll.)
+static inline int cdirect_epoll_create(void) {
+    int fd = epoll_create1(EPOLL_CLOEXEC);
+    return fd >= 0 ? fd : -errno;
+}
+
+/// Adds `fd` to the epoll set `epfd` for EPOLLIN (level-triggered), `key` coming back with
+/// each event. 0, or -errno.
+static inline int cdirect_epoll_add(int epfd, int fd, uint64_t key) {
+    struct epoll_event event = {.events = EPOLLIN, .data = {.u64 = key}};
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event) == 0 ? 0 : -errno;
+}
+
+/// epoll_wait(epfd, …, count ≤ 128, timeout 0): writes the keys of the ready descriptors to
+/// `keys`; their number, or -errno. (epoll_event is packed on x86-64: copied here, not in Swift.)
+static inline int cdirect_epoll_ready_keys(int epfd, uint64_t *keys, int count) {
+    struct epoll_event events[128];
+    if (count > 128) count = 128;
+    int n = epoll_wait(epfd, events, count, 0);
+    if (n < 0) return -errno;
+    for (int i = 0; i < n; i++) keys[i] = events[i].data.u64;
+    return n;
 }
 
 /// Copies `count` bytes from `source` to `destination`, front to back: the regions may

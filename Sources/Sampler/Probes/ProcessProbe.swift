@@ -13,6 +13,13 @@ final class ProcessProbe {
     private var exitTracker: ExitTracker
     private var topByCPU = TopSelection(limit: Snapshot.maximumTopEntries)
     private var topByMemory = TopSelection(limit: Snapshot.maximumTopEntries)
+    /// The last list by memory (pid, private KiB), and the indices a list is chosen from.
+    private var memoryTop: [TopMember] = []
+    private struct TopMember {
+        var pid: Int32
+        var privateKiB: UInt64
+    }
+    private var candidates: [Int] = []
     /// Where the resolver writes a friendly name before it is copied into the process.
     private var nameScratch: [UInt8] = []
     /// One copy of each rule's friendly name, shared by every process the rule names
@@ -65,6 +72,10 @@ final class ProcessProbe {
     var checksUnchangedLists = false
     private(set) var unchangedListsKept = 0
     private(set) var unchangedListsThatChanged = 0
+    /// Lists made from the touched processes only, and (tests, with the check on) how many of
+    /// them differed from the lists a pass over every process makes (there must be none).
+    private(set) var listsFromTouched = 0
+    private(set) var listsFromTouchedThatDiffered = 0
 
     /// What one scan gives (a constant: an array literal per sample would allocate).
     static let parts: SnapshotSections = [.processes, .top, .exits]
@@ -77,6 +88,8 @@ final class ProcessProbe {
         exitTracker = ExitTracker(freedThresholdKiB: configuration.freedThresholdKiB, ticksPerSecond: hz > 0 ? UInt64(hz) : 100)
         rules = RulesWatcher(path: configuration.rulesPath, builtins: configuration.builtinBookmarks)
         nameScratch.reserveCapacity(4 * BookmarkFile.maximumNameLength)
+        memoryTop.reserveCapacity(Snapshot.maximumTopEntries)
+        candidates.reserveCapacity(64)
         exitNames.reserveCapacity(Snapshot.maximumExits)
     }
 
@@ -115,9 +128,16 @@ final class ProcessProbe {
             unchangedListsKept &+= 1
             if checksUnchangedLists { checkUnchangedLists(s) }
         } else {
-            if generation != resolvedGeneration || table.revision != listedRevision { resolveNames(generation) }
+            if generation != resolvedGeneration || table.revision != listedRevision {
+                resolveNames(generation, all: generation != resolvedGeneration)
+            }
             resolvedGeneration = generation
             makeLists(&s.topCPU, &s.topMemory)
+            if checksUnchangedLists {
+                var topCPU: [ProcessEntry] = [], topMemory: [ProcessEntry] = []
+                makeLists(&topCPU, &topMemory, everyProcess: true)
+                if topCPU != s.topCPU || topMemory != s.topMemory { listsFromTouchedThatDiffered += 1 }
+            }
             listedRevision = table.revision
             listedShareTicks = shareTicks
         }
@@ -129,31 +149,85 @@ final class ProcessProbe {
         }
     }
 
-    /// The top lists by CPU and by memory, from the table as it is.
-    private func makeLists(_ topCPU: inout [ProcessEntry], _ topMemory: inout [ProcessEntry]) {
+    /// The top lists by CPU and by memory, from the table as it is. Only the processes the
+    /// table touched since its last refresh can have CPU use, or memory other than at the last
+    /// list; so the lists are made from those (and the last list's members by memory), unless
+    /// the table gave up counting them or a member by memory shrank or left: then from every process.
+    private func makeLists(_ topCPU: inout [ProcessEntry], _ topMemory: inout [ProcessEntry], everyProcess: Bool = false) {
         let processes = table.processes
-        if shareTicks > 0 {
-            topByCPU.select(processes) { $0.cpuDelta }
-        } else {
-            topByCPU.select([]) { $0.cpuDelta }
+        let fromTouched = !table.touchedAll && !everyProcess
+        if fromTouched { listsFromTouched &+= 1 }
+        candidates.removeAll(keepingCapacity: true)
+        if fromTouched {
+            let touched = table.touchedPids
+            var k = 0   // index loops: an array's iterator allocates in unoptimized builds
+            while k < touched.count {
+                if let i = table.index(ofPid: touched[k]) { candidates.append(i) }
+                k += 1
+            }
         }
-        topByMemory.select(processes) { $0.privateKiB }
+        if shareTicks == 0 {
+            topByCPU.select([]) { $0.cpuDelta }
+        } else if fromTouched {
+            topByCPU.select(processes, among: candidates) { $0.cpuDelta }
+        } else {
+            topByCPU.select(processes) { $0.cpuDelta }
+        }
+        if fromTouched && memoryListStands(processes) {
+            var k = 0
+            while k < memoryTop.count {
+                candidates.append(table.index(ofPid: memoryTop[k].pid)!)
+                k += 1
+            }
+            topByMemory.select(processes, among: candidates) { $0.privateKiB }
+        } else {
+            topByMemory.select(processes) { $0.privateKiB }
+        }
+        memoryTop.removeAll(keepingCapacity: true)
+        var slot = 0
+        while slot < topByMemory.indices.count {
+            let i = topByMemory.indices[slot]
+            memoryTop.append(TopMember(pid: processes[i].pid, privateKiB: processes[i].privateKiB))
+            slot += 1
+        }
         ProcessProbe.fill(&topCPU, from: processes, indices: topByCPU.indices, ticksPerCore: shareTicks)
         ProcessProbe.fill(&topMemory, from: processes, indices: topByMemory.indices, ticksPerCore: shareTicks)
     }
 
+    /// Whether every member of the last list by memory is still there with at least the
+    /// memory it had: then no process outside the touched ones can have overtaken the list.
+    private func memoryListStands(_ processes: [ProcessSample]) -> Bool {
+        var k = 0
+        while k < memoryTop.count {
+            guard let i = table.index(ofPid: memoryTop[k].pid), processes[i].privateKiB >= memoryTop[k].privateKiB else { return false }
+            k += 1
+        }
+        return true
+    }
+
     private func checkUnchangedLists(_ s: Snapshot) {
         var topCPU: [ProcessEntry] = [], topMemory: [ProcessEntry] = []
-        makeLists(&topCPU, &topMemory)
+        makeLists(&topCPU, &topMemory, everyProcess: true)
         if topCPU != s.topCPU || topMemory != s.topMemory { unchangedListsThatChanged += 1 }
     }
 
     /// Gives each process its friendly name: a new process once, every process again when
-    /// the rules changed (the caller looked at the rules cache). One comparison per process,
-    /// no allocation, and only when a process is new or the rules changed.
-    private func resolveNames(_ generation: UInt32) {
-        for i in 0..<table.processes.count where table.processes[i].namesGeneration != generation {
-            resolveName(at: i, generation: generation)
+    /// the rules changed (`all`; the caller looked at the rules cache). A new process is one
+    /// the table touched since its last refresh (unless it gave up counting them); no allocation.
+    private func resolveNames(_ generation: UInt32, all: Bool) {
+        if all || table.touchedAll {
+            for i in 0..<table.processes.count where table.processes[i].namesGeneration != generation {
+                resolveName(at: i, generation: generation)
+            }
+            return
+        }
+        let touched = table.touchedPids
+        var k = 0
+        while k < touched.count {
+            if let i = table.index(ofPid: touched[k]), table.processes[i].namesGeneration != generation {
+                resolveName(at: i, generation: generation)
+            }
+            k += 1
         }
     }
 
