@@ -151,7 +151,7 @@ public struct HistoryBatch: Equatable, Sendable {
         guard bytes.count >= 4 else { throw .truncated }
         guard bytes[0] == magic[0], bytes[1] == magic[1], bytes[2] == magic[2], bytes[3] == magic[3] else { throw .badMagic }
         guard bytes.count <= maximumEncodedBytes else { throw .oversize }
-        var r = ByteReader(bytes)
+        var r = ByteReader<HistoryBatchError>(bytes, shortage: .truncated, overrun: .truncated)
         r.offset = 4
         let version = try r.u16()
         guard version >= oldestReadableVersion, version <= HistoryBatch.version else { throw .unsupportedVersion(version) }
@@ -164,7 +164,7 @@ public struct HistoryBatch: Equatable, Sendable {
 
         let idLength = Int(try r.u16())
         guard idLength <= maximumBootIDBytes else { throw .malformed("boot id longer than \(maximumBootIDBytes) bytes") }
-        let idBytes = try r.bytes(idLength)
+        let idBytes = try r.take(idLength)
         guard let bootID = String(validating: idBytes, as: UTF8.self) else { throw .malformed("boot id is not UTF-8") }
         let bootTime = try r.u64(), uptime = try r.u64(), now = try r.u64()
 
@@ -207,12 +207,12 @@ public struct HistoryBatch: Equatable, Sendable {
             let timeMs = try r.u64(), pid = try r.u32(), lastPrivate = try r.u64(), freed = try r.u64()
             let nameLength = Int(try r.u32())
             guard nameLength <= maximumNameBytes else { throw .malformed("exit name longer than \(maximumNameBytes) bytes") }
-            let name = Array(try r.bytes(nameLength))
+            let name = Array(try r.take(nameLength))
             let friendlyLength = try r.u32()
             var friendly: String?
             if friendlyLength != UInt32.max {
                 guard friendlyLength <= maximumNameBytes else { throw .malformed("friendly name longer than \(maximumNameBytes) bytes") }
-                guard let text = String(validating: try r.bytes(Int(friendlyLength)), as: UTF8.self) else {
+                guard let text = String(validating: try r.take(Int(friendlyLength)), as: UTF8.self) else {
                     throw .malformed("friendly name is not UTF-8")
                 }
                 friendly = text
@@ -255,29 +255,5 @@ public enum HistoryBatchError: Error, Equatable, Sendable, CustomStringConvertib
         case .tooManyExits(let n): return "history batch has \(n) exits (at most \(HistoryBatch.maximumExits))"
         case .malformed(let why): return "malformed history batch: \(why)"
         }
-    }
-}
-
-/// Bounds-checked little-endian reads.
-private struct ByteReader {
-    let base: UnsafeRawBufferPointer
-    var offset = 0
-    init(_ base: UnsafeRawBufferPointer) { self.base = base }
-    var remaining: Int { base.count - offset }
-
-    mutating func bytes(_ n: Int) throws(HistoryBatchError) -> UnsafeRawBufferPointer {
-        guard n >= 0, n <= remaining else { throw .truncated }
-        defer { offset += n }
-        return UnsafeRawBufferPointer(rebasing: base[offset..<(offset + n)])
-    }
-    mutating func u8() throws(HistoryBatchError) -> UInt8 { try bytes(1)[0] }
-    mutating func u16() throws(HistoryBatchError) -> UInt16 { UInt16(try le(2)) }
-    mutating func u32() throws(HistoryBatchError) -> UInt32 { UInt32(try le(4)) }
-    mutating func u64() throws(HistoryBatchError) -> UInt64 { try le(8) }
-    private mutating func le(_ n: Int) throws(HistoryBatchError) -> UInt64 {
-        let b = try bytes(n)
-        var v: UInt64 = 0
-        for i in 0..<n { v |= UInt64(b[i]) << (8 * UInt64(i)) }
-        return v
     }
 }

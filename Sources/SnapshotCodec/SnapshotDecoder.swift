@@ -28,7 +28,7 @@ extension Snapshot {
     /// field valid for its type); do not show it.
     public mutating func decode(from bytes: UnsafeRawBufferPointer, only parts: SnapshotSections = .all) throws(SnapshotDecodeError) {
         let (body, version) = try Snapshot.checkHeader(bytes)
-        sequence = ByteReader(bytes).peekU64(at: SnapshotFormat.sequenceOffset)
+        sequence = SnapshotReader(bytes).peekU64(at: SnapshotFormat.sequenceOffset)
         if version >= 3 {
             try decodeSections(body, only: parts)
         } else {
@@ -38,7 +38,7 @@ extension Snapshot {
 
     /// v3: the sections, in any order; the first of a repeated tag counts.
     private mutating func decodeSections(_ body: UnsafeRawBufferPointer, only parts: SnapshotSections) throws(SnapshotDecodeError) {
-        var r = ByteReader(body)
+        var r = SnapshotReader(body)
         var seen: UInt32 = 0
         available = []
         memoryPressure = nil
@@ -46,7 +46,7 @@ extension Snapshot {
             let tag = try r.u16()
             _ = try r.u16()   // the section's version: later versions only append fields
             let length = Int(try r.u32())
-            var payload = ByteReader(try r.take(length))
+            var payload = SnapshotReader(try r.take(length))
             guard let known = SectionTag(rawValue: tag) else { continue }
             if let part = known.part, !parts.contains(part) { continue }
             let bit: UInt32 = 1 << UInt32(known.rawValue)
@@ -85,7 +85,7 @@ extension Snapshot {
         if !available.contains(.frequency) { FrequencySection.clear(&self) }
     }
 
-    private mutating func decodeSection(_ tag: SectionTag, _ payload: inout ByteReader) throws(SnapshotDecodeError) {
+    private mutating func decodeSection(_ tag: SectionTag, _ payload: inout SnapshotReader) throws(SnapshotDecodeError) {
         switch tag {
         case .meta: try MetaSection.decode(&payload, into: &self)
         case .uptime: try UptimeSection.decode(&payload, into: &self)
@@ -108,7 +108,7 @@ extension Snapshot {
 
     /// v1 and v2: one fixed layout; every part is available.
     private mutating func decodeFixedBody(_ body: UnsafeRawBufferPointer, version: UInt16) throws(SnapshotDecodeError) {
-        var r = ByteReader(body)
+        var r = SnapshotReader(body)
         available = .fixedLayout
         clearNewerParts()
         timestampMs = try r.u64()
@@ -183,7 +183,7 @@ extension Snapshot {
         guard bytes.count <= SnapshotFormat.maximumEncodedSize else {
             throw .oversize(UInt32(clamping: bytes.count))
         }
-        let h = ByteReader(bytes)
+        let h = SnapshotReader(bytes)
         guard h.peekU64(at: 0) == SnapshotFormat.magic else { throw .badMagic }
         let version = h.peekU16(at: SnapshotFormat.versionOffset)
         guard version >= SnapshotFormat.oldestReadableVersion, version <= SnapshotFormat.version else {
@@ -205,55 +205,13 @@ extension Snapshot {
     }
 }
 
-/// Reads little-endian fields in order, checking bounds before every read.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    /// Always `0...bytes.count`.
-    var offset = 0
+/// The snapshot decoder's reader: a short body and a section running past the end are its errors.
+typealias SnapshotReader = ByteReader<SnapshotDecodeError>
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    var isAtEnd: Bool { offset == bytes.count }
-
-    /// Whether `n` more bytes can be read (no overflow: `offset <= bytes.count`).
-    @inline(__always)
-    private func has(_ n: Int) -> Bool { bytes.count - offset >= n }
-
-    @inline(__always)
-    private func peek<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at position: Int) -> T {
-        var value: T = 0
-        for i in 0..<(T.bitWidth / 8) {
-            value |= T(bytes[position + i]) << (8 * i)
-        }
-        return value
+extension ByteReader where Failure == SnapshotDecodeError {
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.init(bytes, shortage: .malformed(.bodyTooShort), overrun: .malformed(.sectionRunsPastEnd))
     }
-
-    // Header fields: the caller has checked that the header is present.
-    func peekU16(at position: Int) -> UInt16 { peek(UInt16.self, at: position) }
-    func peekU32(at position: Int) -> UInt32 { peek(UInt32.self, at: position) }
-    func peekU64(at position: Int) -> UInt64 { peek(UInt64.self, at: position) }
-
-    @inline(__always)
-    private mutating func read<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(SnapshotDecodeError) -> T {
-        let size = T.bitWidth / 8
-        guard has(size) else { throw .malformed(.bodyTooShort) }
-        let value = peek(T.self, at: offset)
-        offset += size
-        return value
-    }
-
-    /// The next `count` bytes as a buffer of their own (a section's payload).
-    mutating func take(_ count: Int) throws(SnapshotDecodeError) -> UnsafeRawBufferPointer {
-        guard count >= 0, has(count) else { throw .malformed(.sectionRunsPastEnd) }
-        let part = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
-        offset += count
-        return part
-    }
-
-    mutating func u8() throws(SnapshotDecodeError) -> UInt8 { try read(UInt8.self) }
-    mutating func u16() throws(SnapshotDecodeError) -> UInt16 { try read(UInt16.self) }
-    mutating func u32() throws(SnapshotDecodeError) -> UInt32 { try read(UInt32.self) }
-    mutating func u64() throws(SnapshotDecodeError) -> UInt64 { try read(UInt64.self) }
 
     /// A share in ‱, clamped to 10,000: a snapshot is hostile until checked, and a share
     /// above 100 % would reach every output as it is (`cpu 655%`).

@@ -12,7 +12,7 @@ enum BatterySection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.battery.count = try r.u8()
         guard let state = BatteryFigures.State(rawValue: try r.u8()) else { throw .malformed(.unknownBatteryState) }
         s.battery.state = state

@@ -21,7 +21,7 @@ enum CPUSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.cpuBusy = try r.share()
         s.cpuIOWait = try r.share()
         let cores = Int(try r.u16())

@@ -15,7 +15,7 @@ enum DiskIOSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.diskIO, maximum: Snapshot.maximumDiskDevices, empty: DiskIOFigures()) { (r, d) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &d.device, maximum: Snapshot.maximumInterfaceNameLength)
             d.readBytesPerSecond = try r.u64()

@@ -14,7 +14,7 @@ enum DisksSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.disks, maximum: Snapshot.maximumDisks, empty: DiskFigures()) { (r, d) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &d.mount, maximum: Snapshot.maximumPathLength)
             d.totalKiB = try r.u64()

@@ -6,7 +6,7 @@ enum ExitsSection {
         b.appendSection(.exits) { b in b.appendExits(s.exits) }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.exits(into: &s.exits)
     }
 

@@ -9,7 +9,7 @@ enum FrequencySection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.cpuMHzAverage = try r.u32()
         s.cpuMHzMaximum = try r.u32()
     }

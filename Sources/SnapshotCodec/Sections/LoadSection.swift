@@ -10,7 +10,7 @@ enum LoadSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.load1 = try r.u32()
         s.load5 = try r.u32()
         s.load15 = try r.u32()

@@ -21,7 +21,7 @@ enum MemorySection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.memory.total = try r.u64()
         s.memory.free = try r.u64()
         s.memory.active = try r.u64()

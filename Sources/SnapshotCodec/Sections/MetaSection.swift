@@ -11,7 +11,7 @@ enum MetaSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.timestampMs = try r.u64()
         s.intervalMs = try r.u32()
         s.urgent = UrgentFlags(rawValue: try r.u32())

@@ -32,7 +32,7 @@ enum NetworkSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.interfaces, maximum: Snapshot.maximumInterfaces, empty: InterfaceFigures()) { (r, n) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &n.name, maximum: Snapshot.maximumInterfaceNameLength)
             n.flags = InterfaceFigures.Flags(rawValue: try r.u8())

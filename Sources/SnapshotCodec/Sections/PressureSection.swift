@@ -8,7 +8,7 @@ enum PressureSection {
         b.appendSection(.pressure) { b in b.appendLE(pressure) }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.memoryPressure = try r.share()
     }
 }

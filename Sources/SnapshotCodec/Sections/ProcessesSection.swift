@@ -9,7 +9,7 @@ enum ProcessesSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.processCount = try r.u32()
         s.runningCount = try r.u32()
     }

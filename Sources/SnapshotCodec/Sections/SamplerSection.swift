@@ -9,7 +9,7 @@ enum SamplerSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.samplerCPU = try r.share()
         s.samplerResidentKiB = try r.u32()
     }

@@ -52,13 +52,13 @@ extension SectionTag {
     }
 }
 
-extension ByteReader {
+extension ByteReader where Failure == SnapshotDecodeError {
     /// A u8 count (at most `maximum`) and that many entries, each read by `entry` into an
     /// element of `array` — the existing ones reused (their arrays keep their capacity),
     /// `empty` appended when there are more.
     @inline(__always)
     mutating func list<T>(into array: inout [T], maximum: Int, empty: T,
-                          _ entry: (inout ByteReader, inout T) throws(SnapshotDecodeError) -> Void) throws(SnapshotDecodeError) {
+                          _ entry: (inout SnapshotReader, inout T) throws(SnapshotDecodeError) -> Void) throws(SnapshotDecodeError) {
         let count = Int(try u8())
         guard count <= maximum else { throw .malformed(.countOverLimit) }
         if array.count > count { array.removeLast(array.count - count) }

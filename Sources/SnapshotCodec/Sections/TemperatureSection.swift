@@ -18,7 +18,7 @@ enum TemperatureSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.temperatures, maximum: Snapshot.maximumSensors, empty: TemperatureFigures()) { (r, t) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &t.chip, maximum: Snapshot.maximumInterfaceNameLength)
             try r.shortBytes(into: &t.label, maximum: Snapshot.maximumPathLength)

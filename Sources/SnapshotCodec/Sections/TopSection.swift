@@ -11,7 +11,7 @@ enum TopSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.processes(into: &s.topCPU)
         try r.processes(into: &s.topMemory)
     }

@@ -9,7 +9,7 @@ enum UptimeSection {
         }
     }
 
-    static func decode(_ r: inout ByteReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.bootTime = try r.u64()
         s.uptimeCentiseconds = try r.u64()
     }
