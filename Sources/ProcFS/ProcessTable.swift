@@ -262,6 +262,7 @@ public final class ProcessTable {
         }
         skipIdle = refresh && keepsDescriptors ? idle : nil
         accountedThisScan = 0
+        childrenAccountedThisScan = 0
         defer { skipIdle = nil }
         probedLastScan = false
         if let counters, let lastCounters, counters == lastCounters {
@@ -312,6 +313,15 @@ public final class ProcessTable {
     /// The refresh's skip, while a scan runs; and the ticks of the processes it read that had run.
     var skipIdle: IdleSkip?
     var accountedThisScan: UInt64 = 0
+    /// The part of it that children a read process reaped used (see ``readIdle(_:)``).
+    var childrenAccountedThisScan: UInt64 = 0
+
+    /// Counts what a process read by this refresh used since its last read, and what the
+    /// children it reaped since used.
+    func account(ran: UInt64, children: UInt64) {
+        accountedThisScan = accountedThisScan.addingSaturating(ran).addingSaturating(children)
+        childrenAccountedThisScan = childrenAccountedThisScan.addingSaturating(children)
+    }
 
     /// Whether a refresh leaves the known process at `index` of the previous scan unread for
     /// now: it did not run at its last read, and ``readIdle(_:)`` decides.
@@ -496,10 +506,11 @@ public final class ProcessTable {
         sample.cpuTicks = stat.cpuTicks
         sample.residentKiB = residentKiB
         sample.isKernelThread = stat.isKernelThread
+        let children = isNew ? stat.childTicks : childrenRan(kept, stat)
         if isNew {
-            accountedThisScan = accountedThisScan.addingSaturating(stat.cpuTicks).addingSaturating(stat.childTicks)
+            account(ran: stat.cpuTicks, children: children)
         } else if skipIdle != nil {
-            accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta).addingSaturating(childrenRan(kept, stat))
+            account(ran: sample.cpuDelta, children: children)
         }
 
         if let statFile, isNew, let files = keepMemory(&sample, statFile, root, buffer) {
@@ -524,7 +535,7 @@ public final class ProcessTable {
             kept.memoryReadAtScan = scanCount
             watchNew(&kept, pid)
         }
-        kept.memoryWatched = isNew || sample.cpuDelta >= ProcessTable.busyTicks
+        kept.memoryWatched = isNew || sample.cpuDelta.addingSaturating(isNew ? 0 : children) >= ProcessTable.busyTicks
         kept.readAtScan = scanCount
         touch(pid)
         append(sample, kept)
@@ -573,9 +584,8 @@ public final class ProcessTable {
         sample.cpuDelta = stat.cpuTicks >= sample.cpuTicks ? stat.cpuTicks - sample.cpuTicks : 0
         revision &+= 1
         if skipIdle != nil {
-            accountedThisScan = accountedThisScan.addingSaturating(sample.cpuDelta).addingSaturating(childrenRan(kept, stat))
+            account(ran: sample.cpuDelta, children: childrenRan(kept, stat))
         }
-        kept.childTicks = stat.childTicks
         guard self.update(&sample, &kept, from: stat, ranTicks: sample.cpuDelta, buffer) else { return false }
         matched[index] = true
         kept.readAtScan = scanCount
@@ -596,7 +606,12 @@ public final class ProcessTable {
         let due = (UInt32(truncatingIfNeeded: sample.pid) &+ scanCount) % ProcessTable.privateRefreshScans == 0
         sample.cpuTicks = stat.cpuTicks
         sample.state = stat.state
-        kept.memoryWatched = ranTicks >= ProcessTable.busyTicks
+        // A process whose reaped children ran is as busy as they were: a shell or make that
+        // starts short-lived processes all day is read at every refresh, and what its children
+        // used is then accounted for (IdleSkip).
+        let children = childrenRan(kept, stat)
+        kept.childTicks = stat.childTicks
+        kept.memoryWatched = ranTicks.addingSaturating(children) >= ProcessTable.busyTicks
         if kept.memory >= 0 && (ran || due) {
             memoryRereads &+= 1
             guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),

@@ -135,9 +135,8 @@ extension ProcessTable {
               isKept || stat.startTime == processes[i].startTime else { return false }
         let ran = stat.cpuTicks > processes[i].cpuTicks ? stat.cpuTicks - processes[i].cpuTicks : 0
         if accounts && skipIdle != nil {
-            accountedThisScan = accountedThisScan.addingSaturating(ran).addingSaturating(childrenRan(descriptors[i], stat))
+            account(ran: ran, children: childrenRan(descriptors[i], stat))
         }
-        descriptors[i].childTicks = stat.childTicks
         processes[i].cpuDelta = min(ran, creditAtMost)
         revision &+= 1
         descriptors[i].readAtScan = scanCount
@@ -201,7 +200,11 @@ extension ProcessTable {
         guard let skip = skipIdle else { return }
         let shortfall = skip.busyTicks > accountedThisScan ? skip.busyTicks - accountedThisScan : 0
         accountedTicks = accountedThisScan
-        readEveryIdleProcess = shortfall > skip.thresholdTicks
+        // Short lives are where /proc/stat's tick sampling and the processes' own clocks
+        // disagree most (a few ticks either way over a refresh while a parent reaps a hundred
+        // children a second): the shortfall must pass the threshold by half what reaped
+        // children accounted for, or every such refresh would read every idle process.
+        readEveryIdleProcess = shortfall > skip.thresholdTicks.addingSaturating(childrenAccountedThisScan / 2)
         let count = processes.count
         guard count > 0 else { return }
         // Every idle process when the busy ticks were not accounted for, else about one in
