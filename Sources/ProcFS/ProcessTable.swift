@@ -64,12 +64,12 @@ public final class ProcessTable {
 
     /// With an ``IdleSkip``, a refresh reads at most this many idle processes for their
     /// periodic read (``idleRereadRefreshes``); a large table's idle processes take turns.
-    public static let idleRereadLimit = 32
+    public static let idleRereadLimit = 8
 
     /// A refresh that reads every idle process because the busy ticks were not accounted for
     /// reads at most this many, taking turns: on a table this large a process that woke up
     /// shows within a few refreshes, not at the one that noticed.
-    public static let idleFullPassLimit = 1024
+    public static let idleFullPassLimit = 512
 
     /// A pid allocated this many times over in one interval may have come round again to
     /// any known pid: every known process is then re-read (see ``scan(_:counters:refresh:)``).
