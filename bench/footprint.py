@@ -2,10 +2,12 @@
 """The measuring half of bench/footprint.sh: sampler + bar beside i3status, in one run.
 
     footprint.py --sampler PATH --bar PATH --work DIR [--rounds R] [--seconds S]
-                 [--trace-seconds T] [--warmup W] [--extra N,...] [--out FILE] [--slstatus PATH]
+                 [--trace-seconds T] [--warmup W] [--extra N,...] [--forks F,...] [--out FILE]
+                 [--slstatus PATH]
 
 Per round and per load (the machine as it is, then with N extra idle `sleep`
-processes), starts side by side, at interval 1 s on this machine's real /proc:
+processes; each of those with F short-lived processes a second started beside, by
+bench/forker.py: /bin/true spawned and reaped F times a second, evenly spaced), starts side by side, at interval 1 s on this machine's real /proc:
   - group "sysstats": sysstatsd --no-history and one sysstats-bar --output i3bar
     --no-start-sampler (blocks cpu,mem,load,battery,time) on its own runtime dir;
   - group "i3status": i3status with the equivalent config (cpu_usage, memory,
@@ -144,13 +146,16 @@ def stop(procs):
             p.wait()
 
 
-def one_round(args, r, load):
+def one_round(args, r, load, forks):
     idle = []
     try:
         for _ in range(load):
             idle.append(subprocess.Popen(["sleep", "100000"], stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        groups = {k: start_group(k, args, args.work, r, load) for k in kinds(args)}
+        if forks:
+            idle.append(subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "forker.py"), str(forks)],
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
+        groups = {k: start_group(k, args, args.work, r, f"{load}-{forks}") for k in kinds(args)}
         try:
             time.sleep(args.warmup)
             pids = {k: [p.pid for p in v] for k, v in groups.items()}
@@ -196,37 +201,39 @@ def main(argv):
     ap.add_argument("--trace-seconds", type=float, default=6)
     ap.add_argument("--warmup", type=float, default=62)
     ap.add_argument("--extra", default="0,1000")
+    ap.add_argument("--forks", default="0")
     ap.add_argument("--out")
     ap.add_argument("--slstatus")
     args = ap.parse_args(argv)
-    loads = [int(x) for x in args.extra.split(",")]
+    # A load is (extra idle processes, short-lived processes started a second).
+    loads = [(int(x), int(f)) for x in args.extra.split(",") for f in args.forks.split(",")]
     records = []
     for r in range(1, args.rounds + 1):
         for load in loads:
-            print(f"footprint: round {r}/{args.rounds}, {load} extra processes", file=sys.stderr)
-            rows = one_round(args, r, load)
+            print(f"footprint: round {r}/{args.rounds}, {load[0]} extra processes, {load[1]} forks/s", file=sys.stderr)
+            rows = one_round(args, r, *load)
             for k, v in rows.items():
-                records.append(dict(v, group=k, extra=load, round=r))
+                records.append(dict(v, group=k, extra=load[0], forks=load[1], round=r))
     if args.out:
         with open(args.out, "w") as f:
             for rec in records:
                 f.write(json.dumps(rec) + "\n")
-    print("| extra processes | group | CPU ms/s | of which sampler / bar | syscalls/s | wakeups/s | peak RSS (largest / sum) | CPU vs i3status |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("| extra processes | forks/s | group | CPU ms/s | of which sampler / bar | syscalls/s | wakeups/s | peak RSS (largest / sum) | CPU vs i3status |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
     for load in loads:
         med = {}
         for k in kinds(args):
-            sel = [x for x in records if x["group"] == k and x["extra"] == load]
+            sel = [x for x in records if x["group"] == k and (x["extra"], x.get("forks", 0)) == load]
             med[k] = {f: statistics.median(x[f] for x in sel)
                       for f in ("cpu_ms_s", "syscalls_s", "wakeups_s", "rss_max_kib", "rss_sum_kib", "processes")}
         for k in kinds(args):
             m = med[k]
             ratio = m["cpu_ms_s"] / med["i3status"]["cpu_ms_s"] if med["i3status"]["cpu_ms_s"] else float("nan")
             label = "sysstatsd + sysstats-bar" if k == "sysstats" else k
-            sel = [x for x in records if x["group"] == k and x["extra"] == load]
+            sel = [x for x in records if x["group"] == k and (x["extra"], x.get("forks", 0)) == load]
             split = " / ".join(f"{statistics.median(x['cpu_each_ms_s'][i] for x in sel):.3f}"
                                for i in range(len(sel[0]["cpu_each_ms_s"]))) if k == "sysstats" else ""
-            print(f"| {load} (≈{int(m['processes'])} in /proc) | {label} | {m['cpu_ms_s']:.3f} | {split} | {m['syscalls_s']:.1f} | "
+            print(f"| {load[0]} (≈{int(m['processes'])} in /proc) | {load[1]} | {label} | {m['cpu_ms_s']:.3f} | {split} | {m['syscalls_s']:.1f} | "
                   f"{m['wakeups_s']:.2f} | {m['rss_max_kib'] / 1024:.1f} / {m['rss_sum_kib'] / 1024:.1f} MiB | {ratio:.2f}× |")
     # Each round's groups ran side by side: their ratios within the round are the steadier figure.
     print()
@@ -234,12 +241,12 @@ def main(argv):
         for other in kinds(args)[1:]:
             per = []
             for r in range(1, args.rounds + 1):
-                mine = [x["cpu_ms_s"] for x in records if x["group"] == "sysstats" and x["extra"] == load and x["round"] == r]
-                theirs = [x["cpu_ms_s"] for x in records if x["group"] == other and x["extra"] == load and x["round"] == r]
+                mine = [x["cpu_ms_s"] for x in records if x["group"] == "sysstats" and (x["extra"], x.get("forks", 0)) == load and x["round"] == r]
+                theirs = [x["cpu_ms_s"] for x in records if x["group"] == other and (x["extra"], x.get("forks", 0)) == load and x["round"] == r]
                 if mine and theirs and theirs[0]:
                     per.append(mine[0] / theirs[0])
             if per:
-                print(f"{load} extra: sysstatsd + sysstats-bar against {other}, each round: "
+                print(f"{load[0]} extra, {load[1]} forks/s: sysstatsd + sysstats-bar against {other}, each round: "
                       + ", ".join(f"{x:.2f}" for x in per) + f" (median {statistics.median(per):.2f}×)")
 
 

@@ -3,13 +3,14 @@
 # real /proc: sysstatsd + one sysstats-bar --output i3bar against i3status
 # (cpu_usage, memory, load, battery all, tztime), at interval 1 s; CPU ms per
 # second, syscalls per second, wakeups per second and peak RSS per group, with
-# the machine's own processes and with 1,000 extra idle ones. slstatus is not
+# the machine's own processes and with 1,000 extra idle ones (--extra), each also with
+# F short-lived processes started a second beside (--forks, bench/forker.py). slstatus is not
 # packaged in Debian: with --slstatus PATH a build of your own (cpu_perc, ram_used,
 # load_avg, datetime) runs beside them as a third group. The latest figures are in
 # docs/performance.md; the passes in docs/performance-history.md, "Footprint beside
 # i3status"; the method in bench/footprint.py.
 #
-#   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--warmup W] [--extra N,...]
+#   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--warmup W] [--extra N,...] [--forks F,...]
 #                      [--sampler PATH] [--bar PATH] [--slstatus PATH]
 #
 # Defaults: 3 rounds × (62 s warm-up + 20 s untraced + 6 s under strace) per load,
@@ -30,7 +31,7 @@ while (($# > 0)); do
     case $1 in
         --sampler) sampler=$2; shift ;;
         --bar) bar=$2; shift ;;
-        --rounds | --seconds | --trace-seconds | --warmup | --extra | --slstatus) pass+=("$1" "$2"); shift ;;
+        --rounds | --seconds | --trace-seconds | --warmup | --extra | --forks | --slstatus) pass+=("$1" "$2"); shift ;;
         -h | --help) sed -n '2,/^set/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
         *) echo "footprint.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
