@@ -49,6 +49,12 @@ extension ProcessTable {
             // A known pid in the run was skipped by the allocator (its process lives on), or
             // its exit was reported above and it is gone from the table.
             guard indexByPid[p] == nil else { continue }
+            // Past the room for pidfds a new process could not be watched: the listing takes it
+            // (and the descriptors stay for everything else the sampler opens).
+            guard watchedCount < watchBound else {
+                listingNeeded = true
+                break
+            }
             switch watch.watch(p) {
             case .noProcess:
                 continue
