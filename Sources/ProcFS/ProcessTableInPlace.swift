@@ -77,17 +77,24 @@ extension ProcessTable {
 
     /// Whether the process at `index`, reported exited, can still be read as the same process
     /// (a zombie not yet reaped).
-    func stillThere(_ index: Int, _ buffer: ReadBuffer) -> Bool {
+    func stillThere(_ index: Int, _ buffer: ReadBuffer) -> Bool { readKnownStat(index, buffer) != nil }
+
+    /// The stat of the known process at `index`: through its kept descriptor (whose read
+    /// fails once the process is gone), or by path and then only if it is the same process
+    /// (same start time). Nil when it is gone.
+    func readKnownStat(_ index: Int, _ buffer: ReadBuffer) -> ProcessStat? {
+        let isKept = descriptors[index].stat >= 0
         let filled: Result<UnsafeRawBufferPointer, Errno>
-        if descriptors[index].stat >= 0 {
+        if isKept {
             filled = buffer.fill(from: FileDescriptor(rawValue: descriptors[index].stat))
         } else if let root = directory.descriptor, path.setDirectory(processes[index].pid) {
             filled = buffer.fill(relativeTo: root, path.path("stat"))
         } else {
-            return false
+            return nil
         }
-        guard case .success(let bytes) = filled, let stat = ProcessStat(parsing: bytes) else { return false }
-        return stat.startTime == processes[index].startTime
+        guard case .success(let bytes) = filled, let stat = ProcessStat(parsing: bytes),
+              isKept || stat.startTime == processes[index].startTime else { return nil }
+        return stat
     }
 
     /// Reads again, in place, every known process a refresh reads (with an ``IdleSkip``, those
@@ -96,16 +103,21 @@ extension ProcessTable {
     /// where every exit is watched. With an ``IdleSkip`` only the processes touched in the
     /// last period are looked at: the others did not run at their last read and show no CPU use.
     func refreshInPlace(_ buffer: ReadBuffer) {
-        if skipIdle == nil || previousTouchedAll {
-            for i in processes.indices { refreshOne(i, buffer) }
-        } else {
-            var k = 0   // an index loop: an array's iterator allocates in unoptimized builds
-            while k < previousTouchedPids.count {
-                if let i = indexByPid[previousTouchedPids[k]] { refreshOne(i, buffer) }
-                k += 1
-            }
-        }
+        forEachIndex(of: previousTouchedPids, orEvery: skipIdle == nil || previousTouchedAll) { refreshOne($0, buffer) }
         removeGone()
+    }
+
+    /// Calls `body` with the index of each of `pids` still in the table, or of every process.
+    func forEachIndex(of pids: [Int32], orEvery every: Bool, _ body: (Int) -> Void) {
+        if every {
+            for i in processes.indices { body(i) }
+            return
+        }
+        var k = 0   // an index loop: an array's iterator allocates in unoptimized builds
+        while k < pids.count {
+            if let i = indexByPid[pids[k]] { body(i) }
+            k += 1
+        }
     }
 
     func refreshOne(_ i: Int, _ buffer: ReadBuffer) {
@@ -129,16 +141,7 @@ extension ProcessTable {
     func rereadInPlace(_ i: Int, _ buffer: ReadBuffer, creditAtMost: UInt64 = .max, accounts: Bool) -> Bool {
         statReads &+= 1
         let isKept = descriptors[i].stat >= 0
-        let filled: Result<UnsafeRawBufferPointer, Errno>
-        if isKept {
-            filled = buffer.fill(from: FileDescriptor(rawValue: descriptors[i].stat))
-        } else if let root = directory.descriptor, path.setDirectory(processes[i].pid) {
-            filled = buffer.fill(relativeTo: root, path.path("stat"))
-        } else {
-            filled = .failure(.noSuchFile)
-        }
-        guard case .success(let bytes) = filled, let stat = ProcessStat(parsing: bytes),
-              isKept || stat.startTime == processes[i].startTime else { return false }
+        guard let stat = readKnownStat(i, buffer) else { return false }
         let ran = stat.cpuTicks > processes[i].cpuTicks ? stat.cpuTicks - processes[i].cpuTicks : 0
         if accounts && skipIdle != nil {
             account(ran: ran, children: childrenRan(descriptors[i], stat))
@@ -241,16 +244,8 @@ extension ProcessTable {
     /// it had at its start. Few processes are busy; an unreadable one keeps its values (its
     /// exit shows elsewhere).
     func rereadActiveMemory(_ buffer: ReadBuffer) {
-        if touchedAll {
-            for i in processes.indices { rereadMemoryIfActive(i, buffer) }
-        } else {
-            // Every busy or new process was read or found since the refresh: it was touched.
-            var k = 0   // an index loop: an array's iterator allocates in unoptimized builds
-            while k < touchedPids.count {
-                if let i = indexByPid[touchedPids[k]] { rereadMemoryIfActive(i, buffer) }
-                k += 1
-            }
-        }
+        // Every busy or new process was read or found since the refresh: it was touched.
+        forEachIndex(of: touchedPids, orEvery: touchedAll) { rereadMemoryIfActive($0, buffer) }
     }
 
     func touch(_ pid: Int32) {

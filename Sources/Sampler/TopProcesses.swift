@@ -20,21 +20,7 @@ public struct TopSelection {
     public mutating func select(_ processes: [ProcessSample], by key: (ProcessSample) -> UInt64) {
         indices.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)
-        for i in processes.indices {
-            let k = key(processes[i])
-            if k == 0 { continue }
-            if indices.count == limit, let last = keys.last, !ranksAbove(k, processes[i].pid, last, processes[indices[limit - 1]].pid) { continue }
-            // Insert by shifting in place: Array.insert(_:at:) allocates in unoptimized builds.
-            if indices.count < limit { indices.append(i); keys.append(k) }
-            var slot = indices.count - 1
-            while slot > 0, ranksAbove(k, processes[i].pid, keys[slot - 1], processes[indices[slot - 1]].pid) {
-                indices[slot] = indices[slot - 1]
-                keys[slot] = keys[slot - 1]
-                slot -= 1
-            }
-            indices[slot] = i
-            keys[slot] = k
-        }
+        for i in processes.indices { consider(i, processes, key(processes[i])) }
     }
 
     /// The same choice among the entries at `candidates` only (the others known not to rank);
@@ -59,9 +45,11 @@ public struct TopSelection {
         return false
     }
 
+    /// Places entry `i` with key `k` among the chosen if it ranks; 0 never does.
     private mutating func consider(_ i: Int, _ processes: [ProcessSample], _ k: UInt64) {
         if k == 0 { return }
         if indices.count == limit, let last = keys.last, !ranksAbove(k, processes[i].pid, last, processes[indices[limit - 1]].pid) { return }
+        // Insert by shifting in place: Array.insert(_:at:) allocates in unoptimized builds.
         if indices.count < limit { indices.append(i); keys.append(k) }
         var slot = indices.count - 1
         while slot > 0, ranksAbove(k, processes[i].pid, keys[slot - 1], processes[indices[slot - 1]].pid) {
