@@ -6,7 +6,7 @@
 #               from its own getrusage (measurer_cpu_ms in --json). The tree's start (49
 #               forks, each a change that reads every process's smaps_rollup) is a cost paid
 #               once: the steady share is the difference between a run of 2 s and one of
-#               2 + S s, over the difference of their wall times
+#               2 + S s, over the difference of their wall times; R such pairs, the median
 #   slowdown    a CPU-bound program (a loop of integer arithmetic, about a second) run alone
 #               and under `sysstats measure`, alternately, R times each: the medians of the
 #               time it measures itself (CLOCK_MONOTONIC around its loop, so the measurer's
@@ -15,7 +15,7 @@
 #   bench/measure-overhead.sh [--rounds R] [--seconds S] [--sysstats PATH]
 #
 # Prints a Markdown table and writes it to bench/out/measure-overhead.md. Uses the release
-# sysstats (built when missing or older than the sources) and cc. About a minute by default.
+# sysstats (built when missing or older than the sources) and cc. About three minutes by default.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
@@ -62,11 +62,20 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["measurer_cpu_ms"], d["wall_ms"], d["samples"], d["process_count"])' "$work/tree.json"
 }
-read -r short_cpu short_wall _ _ < <(tree_run 2000)
-read -r measurer_ms wall_ms samples processes < <(tree_run $((2000 + seconds * 1000)))
-share=$(python3 -c "print(f'{100 * $measurer_ms / $wall_ms:.2f}')")
-steady=$(python3 -c "print(f'{100 * ($measurer_ms - $short_cpu) / max($wall_ms - $short_wall, 1):.2f}')")
-say "50-process tree: measurer ${measurer_ms} ms CPU over ${wall_ms} ms wall (${share} % of a core; ${steady} % after the start), $samples samples of $processes processes"
+# Each pair of runs is one estimate; a shared machine moves one pair by more than the margin
+# this figure is judged by, so the figure is the median of `rounds` pairs.
+shares=() steadies=()
+for ((i = 0; i < rounds; i++)); do
+    read -r short_cpu short_wall _ _ < <(tree_run 2000)
+    read -r measurer_ms wall_ms samples processes < <(tree_run $((2000 + seconds * 1000)))
+    shares+=("$(python3 -c "print(f'{100 * $measurer_ms / $wall_ms:.2f}')")")
+    steadies+=("$(python3 -c "print(f'{100 * ($measurer_ms - $short_cpu) / max($wall_ms - $short_wall, 1):.2f}')")")
+    say "50-process tree, round $((i + 1)): measurer ${measurer_ms} ms CPU over ${wall_ms} ms wall (${shares[-1]} % of a core; ${steadies[-1]} % after the start), $samples samples of $processes processes"
+done
+
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+spread() { printf '%s\n' "$@" | sort -n | awk 'NR==1{lo=$1} {hi=$1} END {print lo "-" hi}'; }
+share=$(median "${shares[@]}") steady=$(median "${steadies[@]}")
 
 # The CPU-bound program, alone and measured, alternately.
 alone=() measured=()
@@ -74,17 +83,15 @@ for ((i = 0; i < rounds; i++)); do
     alone+=("$("$work/burn" 2>&1 >/dev/null)")
     measured+=("$("$sysstats" measure --output /dev/null -- "$work/burn" 2>&1 >/dev/null)")
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 alone_ms=$(median "${alone[@]}") measured_ms=$(median "${measured[@]}")
-spread() { printf '%s\n' "$@" | sort -n | awk 'NR==1{lo=$1} {hi=$1} END {print lo "-" hi}'; }
 slowdown=$(python3 -c "print(f'{100 * ($measured_ms - $alone_ms) / $alone_ms:+.1f}')")
 
 mkdir -p bench/out
 {
     echo "| what | figure |"
     echo "|---|---|"
-    echo "| measurer's CPU, 50-process tree every 10 ms, whole run of $((seconds + 2)) s | ${measurer_ms} ms over ${wall_ms} ms: ${share} % of one core ($samples samples of $processes processes) |"
-    echo "| the same once the tree has started (run of $((seconds + 2)) s minus run of 2 s) | **${steady} %** of one core |"
+    echo "| measurer's CPU, 50-process tree every 10 ms, whole run of $((seconds + 2)) s (median of $rounds) | ${share} % of one core (range $(spread "${shares[@]}"); $samples samples of $processes processes) |"
+    echo "| the same once the tree has started (run of $((seconds + 2)) s minus run of 2 s, median of $rounds) | **${steady} %** of one core (range $(spread "${steadies[@]}")) |"
     echo "| CPU-bound program alone (median of $rounds, ms) | $alone_ms (range $(spread "${alone[@]}")) |"
     echo "| the same under \`sysstats measure\` (median, ms) | $measured_ms (range $(spread "${measured[@]}")) |"
     echo "| slowdown | **${slowdown} %** |"

@@ -182,3 +182,65 @@ final class CgroupPathsTests: XCTestCase {
         XCTAssertEqual(CgroupPaths.join("/sys/fs/cgroup", "/"), "/sys/fs/cgroup")
     }
 }
+
+/// MeasureCgroup.create over a fixture: mountinfo points the hierarchies into a scratch
+/// folder laid out as the kernel lays out a cgroup's files (this machine's own memory
+/// controller is v1's, so the v2 path is pinned here).
+final class MeasureCgroupFixtureTests: XCTestCase {
+    let pid: Int32 = 4242
+    var root = ""
+
+    override func setUpWithError() throws {
+        root = NSTemporaryDirectory() + "cgroup-fixture-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root + "/unified/user.slice", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/memory/user.slice", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: root + "/unified/user.slice/cgroup.subtree_control", contents: Data())
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: root) }
+
+    var membership: String { "4:memory:/user.slice\n0::/user.slice\n" }
+    func mounts(v1: Bool) -> String {
+        "30 23 0:26 / \(root)/unified rw - cgroup2 cgroup2 rw\n"
+            + (v1 ? "40 23 0:30 / \(root)/memory rw - cgroup cgroup rw,memory\n" : "")
+    }
+
+    func testAV2CgroupWithMemoryPeakIsUsedAndItsPeakRead() throws {
+        // The kernel makes memory.peak in a new cgroup when the parent enables the controller;
+        // the fixture's folder stands for that cgroup, made beforehand.
+        let made = root + "/unified/user.slice/sysstats-measure-\(pid)"
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: false)
+        try "73400320\n".write(toFile: made + "/memory.peak", atomically: false, encoding: .utf8)
+        FileManager.default.createFile(atPath: made + "/cgroup.procs", contents: Data())
+        let cgroup = try MeasureCgroup.create(pid: pid, membership: membership, mounts: mounts(v1: true)).get()
+        XCTAssertEqual(cgroup.source, "cgroup v2 memory.peak")
+        XCTAssertEqual(cgroup.directory, made)
+        XCTAssertEqual(cgroup.peakBytes(), 73_400_320)
+        XCTAssertTrue(cgroup.enter())
+        XCTAssertEqual(try String(contentsOfFile: made + "/cgroup.procs", encoding: .utf8), "\(getpid())")
+    }
+
+    func testAV2CgroupWithoutTheControllerAsksForItThenFallsBackToV1() throws {
+        let v1Made = root + "/memory/user.slice/sysstats-measure-\(pid)"
+        try FileManager.default.createDirectory(atPath: v1Made, withIntermediateDirectories: false)
+        try "1024\n".write(toFile: v1Made + "/memory.max_usage_in_bytes", atomically: false, encoding: .utf8)
+        let cgroup = try MeasureCgroup.create(pid: pid, membership: membership, mounts: mounts(v1: true)).get()
+        XCTAssertEqual(cgroup.source, "cgroup v1 memory.max_usage_in_bytes")
+        XCTAssertEqual(try String(contentsOfFile: root + "/unified/user.slice/cgroup.subtree_control", encoding: .utf8), "+memory",
+                       "the controller is asked for in the parent's subtree_control")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/unified/user.slice/sysstats-measure-\(pid)"),
+                       "the v2 cgroup without memory.peak is removed again")
+    }
+
+    func testNoCgroupSaysWhyForEachVersion() {
+        guard case .failure(let why) = MeasureCgroup.create(pid: pid, membership: "0::/user.slice\n", mounts: mounts(v1: false)) else {
+            return XCTFail("a cgroup without memory.peak was taken")
+        }
+        XCTAssertTrue(why.reason.hasPrefix("v2: "), why.reason)
+        XCTAssertTrue(why.reason.contains("has no memory.peak"), why.reason)
+        guard case .failure(let none) = MeasureCgroup.create(pid: pid, membership: "", mounts: "") else {
+            return XCTFail("a cgroup was made with nothing mounted")
+        }
+        XCTAssertEqual(none.reason, "no memory cgroup is mounted")
+    }
+}

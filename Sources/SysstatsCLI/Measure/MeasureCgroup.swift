@@ -23,8 +23,11 @@ public final class MeasureCgroup {
     }
 
     /// Makes the cgroup, named after the measuring process `pid`; the reason when none can be.
-    public static func create(pid: Int32 = getpid()) -> Result<MeasureCgroup, CgroupUnavailable> {
-        let membership = readText("/proc/self/cgroup"), mounts = readText("/proc/self/mountinfo")
+    /// `membership` and `mounts` are /proc/self/cgroup's and /proc/self/mountinfo's text
+    /// (read when nil; tests give a fixture whose mounts point into a scratch folder).
+    public static func create(pid: Int32 = getpid(), membership: String? = nil,
+                              mounts: String? = nil) -> Result<MeasureCgroup, CgroupUnavailable> {
+        let membership = membership ?? readText("/proc/self/cgroup"), mounts = mounts ?? readText("/proc/self/mountinfo")
         let name = "sysstats-measure-\(pid)"
         var reasons: [String] = []
         if let path = CgroupPaths.v2Path(membership), let mount = CgroupPaths.mountPoint(mounts, v2: true) {

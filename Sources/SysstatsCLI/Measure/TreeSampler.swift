@@ -8,7 +8,11 @@ import ProcFS
 /// smaps_rollup is the costly file: the kernel walks every page table entry of the process
 /// to compute PSS and USS (tens of microseconds for a few MiB mapped). So each process's
 /// /proc/PID/statm (its size, resident and shared page counts) is read first, through a
-/// descriptor kept open; only when some process of the tree changed, one appeared or one
+/// descriptor kept open — and only when the process ran since its last read: its CPU clock
+/// (clock_gettime, no file, a fraction of a statm read) tells, and a process that did not run
+/// made no page fault, so its memory cannot have grown (what the kernel took back meanwhile,
+/// by reclaim or swap, shows at the next run or the refresh below); only when some process
+/// of the tree changed, one appeared or one
 /// left is every smaps_rollup read again (PSS is a split among the mappers: one process's
 /// change can move another's share), and VmHWM and stat (a name changed by exec) are read
 /// for the processes that changed. A quiet tree costs a pread per process. Once a second
@@ -22,6 +26,9 @@ final class TreeSampler {
         var pid: Int32
         var position: Int
         var statm: FileDescriptor?
+        /// The process's CPU clock, and its reading when statm was last read.
+        var cpuClock: clockid_t?
+        var cpuNs: UInt64 = .max
         var size: UInt64 = .max
         var resident: UInt64 = .max
         var shared: UInt64 = .max
@@ -83,6 +90,18 @@ final class TreeSampler {
         var kept = 0
         for i in entries.indices {
             var e = entries[i]
+            var ran = true
+            if let clock = e.cpuClock {
+                let ns = cpuNanoseconds(clock) ?? .max
+                ran = ns == .max || ns != e.cpuNs
+                e.cpuNs = ns
+            }
+            guard ran || refresh else {
+                e.changed = false
+                entries[kept] = e
+                kept += 1
+                continue
+            }
             guard let (size, resident, shared) = readStatm(e.pid, e.statm), size > 0 else {
                 // Ended (a zombie's statm is all zeros) or reaped: walk again next time.
                 e.statm?.close()
@@ -151,7 +170,8 @@ final class TreeSampler {
         recording.processes.append(RecordedProcess(pid: pid, parentPid: stat.parentPid, name: stat.name, firstSample: index))
         record(stat, into: &recording.processes[position])
         positions[pid] = position
-        entries.append(Live(pid: pid, position: position, statm: open("\(procRoot)/\(pid)/statm")))
+        entries.append(Live(pid: pid, position: position, statm: open("\(procRoot)/\(pid)/statm"),
+                            cpuClock: procRoot == "/proc" ? cpuClock(of: pid) : nil))
     }
 
     /// Walks the tree again: keeps the entries of the processes still in it, adds the new
@@ -213,6 +233,19 @@ final class TreeSampler {
         var start = end
         while start > 0 && bytes[start - 1] != 0x20 { start -= 1 }
         return saturatingDecimal(bytes, from: start, to: end)
+    }
+
+    /// The CPU clock of process `pid`; nil where the kernel refuses it.
+    private func cpuClock(of pid: Int32) -> clockid_t? {
+        var clock = clockid_t()
+        return clock_getcpuclockid(pid, &clock) == 0 ? clock : nil
+    }
+
+    /// The CPU time `clock` reads, ns; nil when it cannot be read (the process was reaped).
+    private func cpuNanoseconds(_ clock: clockid_t) -> UInt64? {
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return UInt64(max(time.tv_sec, 0)) &* 1_000_000_000 &+ UInt64(max(time.tv_nsec, 0))
     }
 
     /// A descriptor kept open on `path`, or nil (out of descriptors: read by path then).

@@ -1,0 +1,29 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What `sysstats measure` reads of a quiet tree, logged by `strace -y` (the measurer alone,
+/// not the command): a process that did not run since its last read costs a read of its CPU
+/// clock, not of /proc/PID/statm. Skipped when strace is not installed.
+final class MeasureSyscallTests: XCTestCase {
+    static let strace = "/usr/bin/strace"
+
+    func testASleepingProcessIsAskedItsCPUClockEachSampleAndItsStatmOnlyWhenItRan() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.strace) else { throw XCTSkip("strace is not installed") }
+        let work = try TemporaryDirectory("measure-syscalls")
+        let log = work.file("strace.log")
+        let run = try Programs.run(Self.strace, ["-y", "-o", log, "-e", "trace=pread64,clock_gettime",
+                                                 try Programs.path("sysstats"), "measure", "--output", "/dev/null",
+                                                 "--", "/bin/sleep", "1.5"], timeout: 30)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        // CPU clocks are negative clock ids (strace shows them as CLOCK_???); the measurer's own
+        // CLOCK_MONOTONIC is answered by the vDSO and not logged.
+        let clockReads = lines.filter { $0.hasPrefix("clock_gettime(0x") }.count
+        let statmReads = lines.filter { $0.hasPrefix("pread64(") && $0.contains("/statm>") }.count
+        XCTAssertGreaterThanOrEqual(clockReads, 100, "one CPU clock read per 10-ms sample of the 1.5-s sleep")
+        // The first sample, the refresh each second, and the sample that finds it ended.
+        XCTAssertGreaterThanOrEqual(statmReads, 2)
+        XCTAssertLessThanOrEqual(statmReads, 8, "statm read although the process slept: \(statmReads) reads")
+    }
+}
