@@ -53,6 +53,13 @@ public final class ProcessTable {
     /// /proc/stat's accounting covers it.
     public static let busyTicks: UInt64 = 2
 
+    /// Busy: it ran ``busyTicks`` or more since its last read, or children it reaped meanwhile
+    /// ran at all. A parent of short lives is busy however little each child used: only its
+    /// reads account for what they used, which /proc/stat's ticks hold.
+    static func isBusy(ran: UInt64, childrenRan: UInt64) -> Bool {
+        childrenRan > 0 || ran >= busyTicks
+    }
+
     /// At most this many pids are probed in one scan (``scan(_:counters:refresh:idle:)``); more
     /// allocated since the last scan, and the proc root is listed instead.
     public static let probeLimit: UInt32 = 8192
@@ -535,7 +542,7 @@ public final class ProcessTable {
             kept.memoryReadAtScan = scanCount
             watchNew(&kept, pid)
         }
-        kept.memoryWatched = isNew || sample.cpuDelta.addingSaturating(isNew ? 0 : children) >= ProcessTable.busyTicks
+        kept.memoryWatched = isNew || ProcessTable.isBusy(ran: sample.cpuDelta, childrenRan: children)
         kept.readAtScan = scanCount
         touch(pid)
         append(sample, kept)
@@ -611,7 +618,7 @@ public final class ProcessTable {
         // used is then accounted for (IdleSkip).
         let children = childrenRan(kept, stat)
         kept.childTicks = stat.childTicks
-        kept.memoryWatched = ranTicks.addingSaturating(children) >= ProcessTable.busyTicks
+        kept.memoryWatched = ProcessTable.isBusy(ran: ranTicks, childrenRan: children)
         if kept.memory >= 0 && (ran || due) {
             memoryRereads &+= 1
             guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),

@@ -319,6 +319,38 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertGreaterThan(table.statReads, reads)
     }
 
+    /// A parent of short lives is busy however little each child, or all of them, used: one
+    /// tick its children used is one its reads must account for (else every refresh would
+    /// find the machine busier than the processes say, and read every idle process).
+    func testAParentWhoseReapedChildrenUsedOneTickIsBusy() {
+        XCTAssertTrue(ProcessTable.isBusy(ran: 0, childrenRan: 1))
+        XCTAssertTrue(ProcessTable.isBusy(ran: ProcessTable.busyTicks, childrenRan: 0))
+        XCTAssertFalse(ProcessTable.isBusy(ran: ProcessTable.busyTicks - 1, childrenRan: 0))
+    }
+
+    /// On a real procfs: a shell running short commands one after another, itself using
+    /// almost nothing, is read at every refresh while its children run, never left idle.
+    func testRealProcAParentOfShortLivesIsReadAtEveryRefresh() throws {
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: "/bin/sh")
+        parent.arguments = ["-c", "while :; do /bin/true; done"]
+        try parent.run()
+        defer { parent.terminate(); parent.waitUntilExit() }
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        let none = ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 1_000_000)
+        table.scan(buffer, counters: counters)
+        var childTicks: [UInt64] = []
+        for _ in 0..<4 {
+            usleep(300_000)
+            table.scan(buffer, counters: counters, idle: none)
+            let index = try XCTUnwrap(table.index(ofPid: parent.processIdentifier))
+            XCTAssertEqual(table.descriptors[index].readAtScan, table.scanCount, "read at this refresh")
+            childTicks.append(table.descriptors[index].childTicks)
+        }
+        XCTAssertGreaterThan(childTicks.last ?? 0, childTicks.first ?? 0, "its children's ticks were read as they grew")
+    }
+
     /// Credited at most what the machine's busy ticks leave: one idle process's ticks since its
     /// last read may go back many refreshes.
     func testAnIdleProcessReadInAFullPassIsCreditedAtMostTheShortfall() throws {
