@@ -61,6 +61,10 @@ let package = Package(
         // program; UTF8TextEmbedded is its Embedded twin (a symbolic link, like the codec's).
         .target(name: "UTF8Text", swiftSettings: functionSections),
         .target(name: "UTF8TextEmbedded", swiftSettings: embedded),
+        // One table per program's command line: parses it, writes --help and the manual's
+        // SYNOPSIS and OPTIONS (sysstatsd, sysstats-bar; CommandOptionsEmbedded is a symbolic link).
+        .target(name: "CommandOptions", swiftSettings: functionSections),
+        .target(name: "CommandOptionsEmbedded", swiftSettings: embedded),
         // TOML 1.0 over bytes (dates and times refused) for config.toml: the sampler and the
         // CLI read it with TOML, the renderer with TOMLEmbedded (a symbolic link to TOML).
         .target(name: "TOML", dependencies: ["UTF8Text"], swiftSettings: functionSections),
@@ -82,7 +86,7 @@ let package = Package(
         // renameat2(RENAME_EXCHANGE), ppoll and SIGIO set-up, and the thread that counts a PSI
         // trigger's events: what Swift's Glibc module does not declare or the sampler keeps in C.
         .target(name: "CSamplerSys", dependencies: ["CDirect"], cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
-        .target(name: "Sampler", dependencies: ["SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys", "CDirect"],
+        .target(name: "Sampler", dependencies: ["CommandOptions", "SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys", "CDirect"],
                 swiftSettings: functionSections),
         .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], exclude: ["function-order.txt"],
                           swiftSettings: functionSections, linkerSettings: staticExecutable + functionOrder),
@@ -115,8 +119,8 @@ let package = Package(
         .target(name: "SnapshotCodecEmbedded", dependencies: ["UTF8TextEmbedded", "CCRC32", "CDirect"], swiftSettings: embedded),
         // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
         .target(name: "CClock"),
-        .target(name: "BarCore", dependencies: ["SnapshotCodec", "UTF8Text", "TOML", "CClock"]),
-        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "TOMLEmbedded", "CClock"],
+        .target(name: "BarCore", dependencies: ["SnapshotCodec", "UTF8Text", "TOML", "CClock", "CommandOptions"]),
+        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "TOMLEmbedded", "CClock", "CommandOptionsEmbedded"],
                 swiftSettings: embedded),
         .target(name: "CBarSys"),
         .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile"],
@@ -132,12 +136,13 @@ let package = Package(
         .target(name: "CBarX11", linkerSettings: [.linkedLibrary("xcb")]),
         .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11", "SnapshotCodecEmbedded"],
                           swiftSettings: embedded),
-        .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec"], exclude: ["Golden"]),
+        .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec", "CommandOptions", "TestSupport"], exclude: ["Golden"]),
         // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.
         .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntimeHosted", "BarCore", "SnapshotCodec", "CBarSys"]),
         // Runs the built sysstats-bar (release by default, for the memory budget).
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec", "CSamplerSys"]),
 
+        .testTarget(name: "CommandOptionsTests", dependencies: ["CommandOptions"]),
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
@@ -146,7 +151,7 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "ProcFS", "SnapshotCodec", "PrometheusText", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "CommandOptions", "ProcFS", "SnapshotCodec", "PrometheusText", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport"]),

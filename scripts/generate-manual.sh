@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Regenerates assets/man/sysstats.1 from the CLI's own help text with
-# swift-argument-parser's generate-manual plugin. Run it after changing a command,
-# an option or a help text of sysstats; ManualAndCompletionTests fails when a
-# command or an option is missing from the page. (sysstatsd.1 and sysstats-bar.1
-# are written by hand: their programs parse their own options.)
+# Regenerates the manual pages' generated parts:
+# - assets/man/sysstats.1 from the CLI's own help text with swift-argument-parser's
+#   generate-manual plugin (ManualAndCompletionTests fails when a command or an option is
+#   missing from the page);
+# - the SYNOPSIS and OPTIONS sections of assets/man/sysstatsd.1 and sysstats-bar.1 from
+#   their programs' option tables (SamplerOptions.table, BarOptions.table), which
+#   SamplerManualTests and BarManualTests compare with the pages.
+# Run it after changing a command, an option or a help text.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift package generate-manual --date "$(git log -1 --format=%cs)" --authors "sysstats"
 install -m 0644 .build/plugins/GenerateManual/outputs/sysstats/sysstats.1 assets/man/sysstats.1
 echo "generate-manual: assets/man/sysstats.1"
+SYSSTATS_UPDATE_MANUAL=1 swift test --disable-swift-testing --filter 'SamplerManualTests|BarManualTests' >/dev/null
+echo "generate-manual: assets/man/sysstatsd.1, assets/man/sysstats-bar.1 (SYNOPSIS, OPTIONS)"

@@ -8,6 +8,11 @@ import SnapshotCodecEmbedded
 import SnapshotCodec
 #endif
 import CClock
+#if hasFeature(Embedded)
+import CommandOptionsEmbedded
+#else
+import CommandOptions
+#endif
 
 /// Parsed command line.
 public struct BarOptions: Equatable, Sendable {
@@ -59,33 +64,24 @@ public struct BarOptions: Equatable, Sendable {
     }
     public init() {}
 
+    /// What each option of ``table`` is.
+    public enum Flag: Sendable {
+        case output, runtimeDir, blocks, format, once, size, position, windowType, image, click, config
+        case noStartSampler, samplerOption, help, version
+    }
+
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
     public static func parse(_ args: [[UInt8]]) throws(OptionsError) -> BarOptions {
         var o = BarOptions()
         var imageGiven = false, windowOptionGiven = false, sizeGiven = false
-        var i = 0
-        while i < args.count {
-            let arg = args[i]
-            var name = arg[...]
-            var inlineValue: ArraySlice<UInt8>? = nil
-            if let eq = arg.firstIndex(of: UInt8(ascii: "=")), arg.starts(with: [45, 45]) {
-                name = arg[..<eq]
-                inlineValue = arg[(eq + 1)...]
-            }
-            func value() throws(OptionsError) -> ArraySlice<UInt8> {
-                if let v = inlineValue { return v }
-                i += 1
-                guard i < args.count else { throw .missingValue }
-                return args[i][...]
-            }
-            if bytesEqual(name, "--once") {
-                o.once = true
-            } else if bytesEqual(name, "--help") || bytesEqual(name, "-h") {
-                o.help = true
-            } else if bytesEqual(name, "--version") {
-                o.version = true
-            } else if bytesEqual(name, "--output") {
-                let v = try value()
+        try table.parse(args, failure: OptionsError.init(commandLine:)) { flag, given throws(OptionsError) in
+            let v = given ?? []
+            switch flag {
+            case .once: o.once = true
+            case .help: o.help = true
+            case .version: o.version = true
+            case .noStartSampler: o.startSampler = false
+            case .output:
                 if v.starts(with: "png:".utf8) {
                     guard v.count > 4 else { throw .emptyImagePath }
                     o.output = .png
@@ -96,68 +92,45 @@ public struct BarOptions: Equatable, Sendable {
                     else { throw .unknownOutput }
                     o.output = kind
                 }
-            } else if bytesEqual(name, "--size") {
-                guard let (w, h) = parsePair(try value(), separator: UInt8(ascii: "x"), signed: false),
+            case .size:
+                guard let (w, h) = parsePair(v, separator: UInt8(ascii: "x"), signed: false),
                       w >= PanelImage.minimumWidth, w <= PanelImage.maximumWidth,
                       h >= PanelImage.minimumHeight, h <= PanelImage.maximumHeight
                 else { throw .badSize }
                 o.width = w; o.height = h
                 sizeGiven = true
-            } else if bytesEqual(name, "--position") {
-                guard let (x, y) = parsePair(try value(), separator: UInt8(ascii: ","), signed: true) else { throw .badPosition }
+            case .position:
+                guard let (x, y) = parsePair(v, separator: UInt8(ascii: ","), signed: true) else { throw .badPosition }
                 o.positionX = x; o.positionY = y
                 windowOptionGiven = true
-            } else if bytesEqual(name, "--window-type") {
-                let v = try value()
+            case .windowType:
                 guard let type = WindowType.allCases.first(where: { bytesEqual(v, $0.name) }) else { throw .badWindowType }
                 o.windowType = type
                 windowOptionGiven = true
-            } else if bytesEqual(name, "--click") {
-                let v = try value()
+            case .click:
                 guard v.count == 1, v.first == UInt8(ascii: "1") || v.first == UInt8(ascii: "3") else { throw .badClick }
                 o.click = Int(v[v.startIndex] - 48)
-            } else if bytesEqual(name, "--image") {
-                let v = try value()
+            case .image:
                 guard !v.isEmpty else { throw .emptyImagePath }
                 o.imagePath = Array(v)
                 imageGiven = true
-            } else if bytesEqual(name, "--runtime-dir") {
-                let v = try value()
+            case .runtimeDir:
                 guard !v.isEmpty else { throw .emptyRuntimeDir }
                 o.runtimeDir = Array(v)
-            } else if bytesEqual(name, "--blocks") {
-                let v = try value()
-                var list: [BarBlock] = []
-                var start = v.startIndex
-                var p = v.startIndex
-                while p <= v.endIndex {
-                    if p == v.endIndex || v[p] == UInt8(ascii: ",") {
-                        let block = try parseBlock(v[start..<p])
-                        guard !list.contains(block) else { throw .duplicateBlock(Array(v[start..<p].prefix(64))) }
-                        list.append(block)
-                        start = p + 1
-                    }
-                    p += 1
-                }
-                o.blocks = list
+            case .blocks:
+                o.blocks = try parseBlockList(v)
                 o.blocksGiven = true
-            } else if bytesEqual(name, "--format") {
-                try o.formats.add(try value())
+            case .format:
+                try o.formats.add(v)
                 o.formatsGiven = true
-            } else if bytesEqual(name, "--no-start-sampler") {
-                o.startSampler = false
-            } else if bytesEqual(name, "--sampler-option") {
-                let v = try value()
+            case .samplerOption:
                 guard !v.contains(0), o.samplerOptions.count < 32 else { throw .unknownOption(Array("--sampler-option".utf8)) }
                 o.samplerOptions.append(Array(v))
-            } else if bytesEqual(name, "--config") {
-                let v = try value()
+            case .config:
                 guard !v.isEmpty else { throw .emptyConfigPath }
                 o.configPath = Array(v)
-            } else {
-                throw .unknownOption(Array(name.prefix(64)))
             }
-            i += 1
+            return true
         }
         // An option the chosen output would ignore is refused, not silently dropped.
         if (imageGiven || o.click != 0) && o.output != .genmon { throw .genmonOnlyOption }
@@ -165,6 +138,23 @@ public struct BarOptions: Equatable, Sendable {
         if sizeGiven && !o.output.isImage { throw .sizeNeedsImage }
         return o
     }
+}
+
+/// `--blocks`' comma-separated list, each block once.
+func parseBlockList(_ v: ArraySlice<UInt8>) throws(OptionsError) -> [BarBlock] {
+    var list: [BarBlock] = []
+    var start = v.startIndex
+    var p = v.startIndex
+    while p <= v.endIndex {
+        if p == v.endIndex || v[p] == UInt8(ascii: ",") {
+            let block = try parseBlock(v[start..<p])
+            guard !list.contains(block) else { throw .duplicateBlock(Array(v[start..<p].prefix(64))) }
+            list.append(block)
+            start = p + 1
+        }
+        p += 1
+    }
+    return list
 }
 
 /// How the x11-window meets a window manager (`--window-type`, like conky's

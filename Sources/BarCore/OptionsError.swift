@@ -5,6 +5,11 @@ import SnapshotCodecEmbedded
 #else
 import SnapshotCodec
 #endif
+#if hasFeature(Embedded)
+import CommandOptionsEmbedded
+#else
+import CommandOptions
+#endif
 
 /// What is wrong with the command line.
 public enum OptionsError: Error, Equatable, Sendable {
@@ -13,6 +18,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     /// `--blocks` names the same block twice: that block as given (at most 64 bytes).
     case duplicateBlock([UInt8])
     case missingValue
+    /// A flag given a value (`--once=yes`): its name.
+    case unexpectedValue([UInt8])
     case unknownOutput
     /// `--blocks` names a block that does not exist: its name (at most 64 bytes).
     case unknownBlock([UInt8])
@@ -66,6 +73,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .unknownOption: "sysstats-bar: unknown option (see sysstats-bar --help)"
         case .duplicateBlock: "sysstats-bar: --blocks names a block twice"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
+        case .unexpectedValue: "sysstats-bar: an option that takes no value was given one (see --help)"
         case .unknownOutput: "sysstats-bar: --output must be text, tmux, lemonbar, polybar, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
         case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of blocks (see --help)"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
@@ -95,6 +103,15 @@ public enum OptionsError: Error, Equatable, Sendable {
 }
 
 extension OptionsError {
+    /// What the option table (``BarOptions/table``) refused.
+    init(commandLine error: CommandOptionError) {
+        switch error {
+        case .unknown(let name): self = .unknownOption(name)
+        case .missingValue: self = .missingValue
+        case .unexpectedValue(let name): self = .unexpectedValue(name)
+        }
+    }
+
     /// The whole line for stderr, without the newline: ``message``, except that an unknown
     /// block's line names it (escaped: it is the user's text) and an unknown placeholder's
     /// line names the block and lists its placeholders (from its table).
@@ -103,6 +120,12 @@ extension OptionsError {
             w.append("sysstats-bar: unknown option '")
             w.append(escaped: name, .plain)
             w.append("' (see sysstats-bar --help)")
+            return
+        }
+        if case .unexpectedValue(let name) = self {
+            w.append("sysstats-bar: ")
+            w.append(bytes: name)
+            w.append(" takes no value")
             return
         }
         if case .duplicateBlock(let name) = self {

@@ -6,6 +6,11 @@ import SnapshotCodecEmbedded
 import SnapshotCodec
 #endif
 import CClock
+#if hasFeature(Embedded)
+import CommandOptionsEmbedded
+#else
+import CommandOptions
+#endif
 
 /// The names `--blocks` takes, from the registry: `cpu, mem, …, time`.
 func appendBlockNames(into w: inout ByteWriter) {
@@ -17,10 +22,14 @@ func appendBlockNames(into w: inout ByteWriter) {
     }
 }
 
-/// `--help`: the usage text, then every block's placeholders from the blocks' own tables.
+/// `--help`: the usage, each option, then every block's placeholders from the blocks' own tables.
 public func helpText(into w: inout ByteWriter) {
-    w.append(usageText)
-    w.append("default blocks: ")
+    var usage: [UInt8] = []
+    BarOptions.table.writeUsage(into: &usage)
+    usage.append(0x0A)
+    BarOptions.table.writeOptions(into: &usage, column: 19)
+    w.append(bytes: usage)
+    w.append("\ndefault blocks: ")
     for (i, kind) in BlockKind.defaults.enumerated() {
         if i > 0 { w.append(UInt8(ascii: ",")) }
         w.append(kind.name)
@@ -40,42 +49,132 @@ public func helpText(into w: inout ByteWriter) {
     }
 }
 
-/// The usage text for `--help`.
-public let usageText: StaticString = """
-    usage: sysstats-bar [--output text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|png:FILE|genmon]
-                        [--runtime-dir DIR] [--blocks LIST] [--format BLOCK=TEXT]... [--once]
-                        [--size WxH] [--position X,Y] [--window-type TYPE] [--image FILE]
-                        [--click 1|3] [--config FILE]
-                        [--no-start-sampler] [--sampler-option ARG]... [--help] [--version]
-      --output       bar protocol (default text); tmux, lemonbar and polybar are text lines with
-                     those bars' markup characters escaped; x11-root sets the root window name (dwm);
-                     the panel image: x11-window (a window of its own), png:FILE (rewritten
-                     atomically per update), genmon (one shot for xfce4-genmon-plugin)
-      --runtime-dir  where sysstatsd writes its snapshot
-                     (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
-      --blocks       comma-separated names of the blocks listed at the end (default below);
-                     some take an argument:
-                     time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
-                     disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip)
-      --format       BLOCK=TEXT, once per block: TEXT replaces the block's built-in
-                     text, {name} placeholders filled in, {{ and }} for braces;
-                     e.g. --format 'cpu=CPU {busy}% {spark}' (placeholders listed below)
-      --once         print the current snapshot once and exit (status 1 when none)
-      --size         panel image size, 64x24 to 1024x256 (default 180x56)
-      --position     x11-window position X,Y (default 0,0; negative: from the right/bottom)
-      --window-type  x11-window: override (default: no window manager moves or sizes it),
-                     dock, desktop (below other windows) or normal (managed, floating
-                     under i3), like conky's own_window_type
-      --image        genmon: where to write the PNG (default RUNTIME-DIR/panel.png)
-      --click        genmon: apply a click to the panel (1 next graph form, 3 previous),
-                     kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
-      --config       the config file (default $XDG_CONFIG_HOME/sysstats/config.toml, else
-                     ~/.config/sysstats/config.toml; man sysstats-config); the flags win over it
-      --no-start-sampler  do not start sysstatsd when none runs for the runtime dir (by
-                     default the bar starts it, detached, logging to RUNTIME-DIR/sysstatsd.log;
-                     also SYSSTATS_NO_START_SAMPLER=1)
-      --sampler-option  an argument for the sysstatsd the bar starts, e.g.
-                     --sampler-option=--interval=2 (repeatable)
-      --version      print the version and exit
-
-    """
+extension BarOptions {
+    /// The command line: parsed by ``parse(_:)``, written out by `--help` and the manual's
+    /// SYNOPSIS and OPTIONS (assets/man/sysstats-bar.1, checked by a test).
+    public static let table = CommandOptions<Flag>(program: "sysstats-bar", [
+        CommandOption(.output, "--output", value: "text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|png:FILE|genmon", """
+            bar protocol (default text); tmux, lemonbar and polybar are text lines with
+            those bars' markup characters escaped; x11-root sets the root window name (dwm);
+            the panel image: x11-window (a window of its own), png:FILE (rewritten
+            atomically per update), genmon (one shot for xfce4-genmon-plugin)
+            """,
+                      manual: #"""
+            The bar protocol (default text). tmux, lemonbar and polybar print the text line
+            with those bars' markup characters escaped (a process name cannot become a tmux
+            format or a lemonbar/polybar command); x11\-root sets the root window name (dwm);
+            x11\-window shows the panel picture in a window of its own; png:FILE rewrites FILE
+            atomically per update; genmon is one shot for xfce4\-genmon\-plugin.
+            """#),
+        CommandOption(.runtimeDir, "--runtime-dir", value: "DIR", """
+            where sysstatsd writes its snapshot
+            (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
+            """,
+                      manual: #"""
+            Where sysstatsd writes its snapshot (default $XDG_RUNTIME_DIR/sysstats, else
+            /tmp/sysstats\-$UID).
+            """#),
+        CommandOption(.blocks, "--blocks", value: "LIST", """
+            comma-separated names of the blocks listed at the end (default below);
+            some take an argument:
+            time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
+            disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip)
+            """,
+                      manual: #"""
+            Comma-separated blocks: cpu, mem, load, uptime, battery, procs, exited, self,
+            top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, time. Default, like
+            i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,battery,time, the
+            blocks of hardware the machine lacks hidden and exited shown only for an exit that
+            freed 100 MiB or more. Some take an argument: time:ZONE,
+            net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR.
+            """#),
+        CommandOption(.format, "--format", value: "BLOCK=TEXT", repeatable: true, """
+            once per block: TEXT replaces the block's built-in text, {name}
+            placeholders filled in, {{ and }} for braces;
+            e.g. --format 'cpu=CPU {busy}% {spark}' (placeholders listed below)
+            """,
+                      manual: #"""
+            Once per block: TEXT replaces the block's built-in text, {name} placeholders
+            filled in, {{ and }} for braces (\-\-help lists each block's placeholders,
+            .BR sysstats\-config (5)
+            what they show). A block's own format in the config file wins over it.
+            """#),
+        CommandOption(.once, "--once", "print the current snapshot once and exit (status 1 when none)",
+                      manual: #"""
+            Print the current snapshot once and exit (status 1 when there is none or it is stale).
+            """#),
+        CommandOption(.size, "--size", value: "WxH", "panel image size, 64x24 to 1024x256 (default 180x56)",
+                      manual: #"""
+            The panel picture's size for x11\-window, png:FILE and genmon, 64x24 to
+            1024x256 (default 180x56).
+            """#),
+        CommandOption(.position, "--position", value: "X,Y",
+                      "x11-window position (default 0,0; negative: from the right/bottom)",
+                      manual: #"""
+            Where x11\-window puts its window (default 0,0; negative: from the right or bottom edge).
+            """#),
+        CommandOption(.windowType, "--window-type", value: "TYPE", """
+            x11-window: override (default: no window manager moves or sizes it),
+            dock, desktop (below other windows) or normal (managed, floating
+            under i3), like conky's own_window_type
+            """,
+                      manual: #"""
+            How x11\-window's window meets a window manager, like conky's own_window_type:
+            override (default; override\-redirect, it keeps its size and place under any
+            window manager, i3 included), dock, desktop (below other windows) or normal
+            (managed; floating under i3).
+            """#),
+        CommandOption(.image, "--image", value: "FILE", "genmon: where to write the PNG (default RUNTIME-DIR/panel.png)",
+                      manual: #"""
+            genmon: where to write the PNG (default RUNTIME\-DIR/panel.png).
+            """#),
+        CommandOption(.click, "--click", value: "1|3", """
+            genmon: apply a click to the panel (1 next graph form, 3 previous),
+            kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
+            """,
+                      manual: #"""
+            genmon: apply a click to the panel (1 next graph form, 3 previous) and exit.
+            """#),
+        CommandOption(.config, "--config", value: "FILE", """
+            the config file (default $XDG_CONFIG_HOME/sysstats/config.toml, else
+            ~/.config/sysstats/config.toml; man sysstats-config); the flags win over it
+            """,
+                      manual: #"""
+            The config file (default $XDG_CONFIG_HOME/sysstats/config.toml, else
+            ~/.config/sysstats/config.toml;
+            .BR sysstats\-config (5)).
+            The flags win over it:
+            .B \-\-blocks
+            replaces its block list, and the bar says so on stderr.
+            """#),
+        CommandOption(.noStartSampler, "--no-start-sampler", """
+            do not start sysstatsd when none runs for the runtime dir (by
+            default the bar starts it, detached, logging to RUNTIME-DIR/sysstatsd.log;
+            also SYSSTATS_NO_START_SAMPLER=1)
+            """,
+                      manual: #"""
+            Do not start
+            .BR sysstatsd (1)
+            when none runs for the runtime directory. By default the bar starts it, fully
+            detached (its own session), with its messages appended to
+            RUNTIME\-DIR/sysstatsd.log; SYSSTATS_NO_START_SAMPLER=1 in the environment does
+            the same as this option.
+            """#),
+        CommandOption(.samplerOption, "--sampler-option", value: "ARG", repeatable: true, """
+            an argument for the sysstatsd the bar starts, e.g.
+            --sampler-option=--interval=2 (repeatable)
+            """,
+                      manual: #"""
+            An argument for the sysstatsd the bar starts, e.g.
+            \-\-sampler\-option=\-\-interval=2; repeatable.
+            """#),
+        CommandOption(.help, "--help", alias: "-h", inSynopsis: false, "show this help",
+                      manual: #"""
+            Show the usage and every block's placeholders, and exit.
+            """#),
+        CommandOption(.version, "--version", inSynopsis: false, "print the version and exit",
+                      manual: #"""
+            Show the version and exit.
+            """#),
+    ])
+}

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Bookmarks
+import CommandOptions
 import ProcFS
 import SystemDirs
 
@@ -13,45 +14,115 @@ public enum SamplerOptions {
         case version
     }
 
-    public static let usage = """
-        usage: sysstatsd [--interval SEC] [--once] [--runtime-dir DIR] [--config FILE]
-                         [--data-dir DIR | --no-history]
-                         [--proc-root DIR] [--sys-root DIR] [--freed-threshold MIB]
-                         [--disk PATH]... [--sensor NAME]... [--net IFACE]...
-                         [--textfile-dir DIR [--textfile-interval SEC]] [--exit-when-unwatched SEC]
+    /// What each option of the table is.
+    public enum Flag: Sendable {
+        case interval, once, config, runtimeDir, dataDir, noHistory, procRoot, sysRoot, freedThreshold
+        case disk, sensor, net, textfileDir, textfileInterval, exitWhenUnwatched, help, version
+    }
 
-        Samples CPU, memory, load, batteries, processes, network, disks, temperatures
-        and CPU frequency every interval and writes a snapshot for status-bar renderers.
+    /// The command line: parsed by ``parse(bytes:base:)``, written out by `--help` and the
+    /// manual's SYNOPSIS and OPTIONS (assets/man/sysstatsd.1, checked by a test).
+    public static let table = CommandOptions<Flag>(program: "sysstatsd", [
+        CommandOption(.interval, "--interval", value: "SEC", "seconds between samples, fractions allowed (default 1)"),
+        CommandOption(.once, "--once", "take two samples one interval apart, write one snapshot, exit"),
+        CommandOption(.config, "--config", value: "FILE", """
+            the config file whose [sampler] table sets these defaults
+            (default $XDG_CONFIG_HOME/sysstats/config.toml, else
+            ~/.config/sysstats/config.toml; man sysstats-config); the flags win over it
+            """,
+                      manual: #"""
+            The config file whose [sampler] table sets these defaults (default
+            $XDG_CONFIG_HOME/sysstats/config.toml, else ~/.config/sysstats/config.toml;
+            .BR sysstats\-config (5));
+            the flags win over it.
+            """#),
+        CommandOption(.runtimeDir, "--runtime-dir", value: "DIR", """
+            where to write the snapshot
+            (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
+            """,
+                      manual: #"""
+            Where to write the snapshot (default $XDG_RUNTIME_DIR/sysstats, else
+            /tmp/sysstats\-$UID). It must be a directory of this user's, mode 0700.
+            """#),
+        CommandOption(.dataDir, "--data-dir", value: "DIR", """
+            where to keep history.sqlite and read the bookmark rules
+            (default $XDG_DATA_HOME/sysstats, else $HOME/.local/share/sysstats)
+            """,
+                      manual: #"""
+            Where to keep history.sqlite and read the bookmark rules (default
+            $XDG_DATA_HOME/sysstats, else $HOME/.local/share/sysstats).
+            """#),
+        CommandOption(.noHistory, "--no-history", "write no history (--once never does)"),
+        CommandOption(.procRoot, "--proc-root", value: "DIR", "read /proc from DIR (tests, containers)"),
+        CommandOption(.sysRoot, "--sys-root", value: "DIR", "read /sys from DIR"),
+        CommandOption(.freedThreshold, "--freed-threshold", value: "MIB",
+                      "report memory freed by an exit only from this much (default 4)"),
+        CommandOption(.disk, "--disk", value: "PATH", repeatable: true, """
+            a mount point whose space to measure (repeatable, up to 8;
+            default / unless --proc-root is given)
+            """,
+                      manual: #"""
+            A mount point whose space to measure (repeatable, up to 8; default / unless
+            \-\-proc\-root is given). The mounts, sensors and interfaces the renderers' blocks
+            name are measured besides these.
+            """#),
+        CommandOption(.sensor, "--sensor", value: "NAME", repeatable: true, """
+            a temperature sensor: chip/label, chip or label, e.g.
+            coretemp/Package id 0 (repeatable, up to 8; default the CPU package)
+            """,
+                      manual: #"""
+            A temperature sensor: chip/label, chip or label (repeatable; default the CPU package).
+            """#),
+        CommandOption(.net, "--net", value: "IFACE", repeatable: true,
+                      "an interface to measure even if virtual (repeatable, up to 8)",
+                      manual: #"""
+            An interface to measure even if virtual (repeatable).
+            """#),
+        CommandOption(.textfileDir, "--textfile-dir", value: "DIR", """
+            also write DIR/sysstats.prom for node_exporter's textfile
+            collector (Prometheus; see docs/fleet.md)
+            """,
+                      manual: #"""
+            Also write DIR/sysstats.prom for node_exporter's textfile collector. DIR must be a
+            directory of this user's (or root's) that neither group nor others may write.
+            """#),
+        CommandOption(.textfileInterval, "--textfile-interval", value: "SEC",
+                      "whole seconds between writes of sysstats.prom (default 15)"),
+        CommandOption(.exitWhenUnwatched, "--exit-when-unwatched", value: "SEC", """
+            stop once no renderer (sysstats-bar) has been alive for SEC
+            whole seconds, 1 to 3600 (sysstats-bar starts its sampler with
+            60, so it ends with the session that ran the bar)
+            """,
+                      manual: #"""
+            Stop once no renderer has been alive for SEC whole seconds (1 to 3600).
+            .BR sysstats\-bar (1)
+            starts the sampler it needs with 60, so that it ends with the session that ran the bar;
+            one started by the systemd unit or by hand runs until stopped.
+            """#),
+        CommandOption(.help, "--help", alias: "-h", inSynopsis: false, "show this help",
+                      manual: #"""
+            Show the usage and exit.
+            """#),
+        CommandOption(.version, "--version", inSynopsis: false, "show the version",
+                      manual: #"""
+            Show the version and exit.
+            """#),
+    ])
 
-          --interval SEC        seconds between samples, fractions allowed (default 1)
-          --once                take two samples one interval apart, write one snapshot, exit
-          --config FILE         the config file whose [sampler] table sets these defaults
-                                (default $XDG_CONFIG_HOME/sysstats/config.toml, else
-                                ~/.config/sysstats/config.toml); the flags win over it
-          --runtime-dir DIR     where to write the snapshot
-                                (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
-          --data-dir DIR        where to keep history.sqlite and read the bookmark rules
-                                (default $XDG_DATA_HOME/sysstats, else $HOME/.local/share/sysstats)
-          --no-history          write no history (--once never does)
-          --proc-root DIR       read /proc from DIR (tests, containers)
-          --sys-root DIR        read /sys from DIR
-          --freed-threshold MIB report memory freed by an exit only from this much (default 4)
-          --disk PATH           a mount point whose space to measure (repeatable, up to 8;
-                                default / unless --proc-root is given)
-          --sensor NAME         a temperature sensor: chip/label, chip or label, e.g.
-                                coretemp/Package id 0 (repeatable; default the CPU package)
-          --net IFACE           an interface to measure even if virtual (repeatable)
-          --textfile-dir DIR    also write DIR/sysstats.prom for node_exporter's textfile
-                                collector (Prometheus; see docs/fleet.md)
-          --textfile-interval SEC
-                                whole seconds between writes of sysstats.prom (default 15)
-          --exit-when-unwatched SEC
-                                stop once no renderer (sysstats-bar) has been alive for SEC
-                                whole seconds, 1 to 3600 (sysstats-bar starts its sampler with
-                                60, so it ends with the session that ran the bar)
-          -h, --help            show this help
-          --version             show the version
-        """
+    /// What `--help` prints: the usage, what the program does, each option.
+    public static var usage: String {
+        var text: [UInt8] = []
+        table.writeUsage(into: &text)
+        text.append(contentsOf: """
+
+            Samples CPU, memory, load, batteries, processes, network, disks, temperatures
+            and CPU frequency every interval and writes a snapshot for status-bar renderers.
+
+
+            """.utf8)
+        table.writeOptions(into: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// Parses the arguments after the program name. The error is one line for stderr.
     public static func parse(_ arguments: [String]) -> Result<Parsed, OptionsError> {
@@ -68,117 +139,83 @@ public enum SamplerOptions {
     public static func parse(bytes arguments: [[UInt8]], base: SamplerConfiguration = SamplerConfiguration())
         -> Result<Parsed, OptionsError> {
         var config = base
+        var outcome = Parsed.run(config)
         // The first of each repeatable flag replaces the config file's list.
         var givenDisks = false, givenSensors = false, givenInterfaces = false
-        var i = 0
-        while i < arguments.count {
-            var flag = arguments[i]
-            var inlineValue: [UInt8]?
-            if flag.count > 2, flag[0] == UInt8(ascii: "-"), flag[1] == UInt8(ascii: "-"),
-               let eq = flag.firstIndex(of: UInt8(ascii: "=")) {
-                inlineValue = Array(flag[(eq + 1)...])
-                flag.removeSubrange(eq...)
-            }
-            func name() -> String { String(decoding: flag, as: UTF8.self) }
-            func value() -> Result<String, OptionsError> {
-                if let v = inlineValue { return .success(String(decoding: v, as: UTF8.self)) }
-                i += 1
-                guard i < arguments.count else { return .failure(OptionsError("\(name()) needs a value")) }
-                return .success(String(decoding: arguments[i], as: UTF8.self))
-            }
-            /// A value of whole seconds, 1 to 3600 (--textfile-interval, --exit-when-unwatched).
-            func wholeSeconds(_ set: (inout SamplerConfiguration, UInt32) -> Void) -> OptionsError? {
-                switch value() {
-                case .failure(let e): return e
-                case .success(let v):
-                    guard let seconds = UInt32(v), seconds >= 1, seconds <= 3600 else {
-                        return OptionsError("\(name()) takes whole seconds from 1 to 3600, not '\(v)'")
-                    }
-                    set(&config, seconds)
-                    return nil
-                }
-            }
-            func directory(_ set: (inout SamplerConfiguration, String) -> Void) -> OptionsError? {
-                switch value() {
-                case .failure(let e): return e
-                case .success(let v):
-                    guard !v.isEmpty else { return OptionsError("\(name()) needs a directory") }
-                    set(&config, v)
-                    return nil
-                }
-            }
-            if flag.equals("-h") || flag.equals("--help") {
-                return .success(.help)
-            } else if flag.equals("--version") {
-                return .success(.version)
-            } else if flag.equals("--once") {
-                config.once = true
-            } else if flag.equals("--no-history") {
-                config.history = false
-            } else if flag.equals("--interval") {
-                switch value().flatMap(parseInterval) {
-                case .success(let ms): config.intervalMs = ms
-                case .failure(let e): return .failure(e)
-                }
-            } else if flag.equals("--config") {
-                if let e = directory({ $0.configPath = $1 }) { return .failure(e) }
-            } else if flag.equals("--runtime-dir") {
-                if let e = directory({ $0.runtimeDirectory = $1 }) { return .failure(e) }
-            } else if flag.equals("--data-dir") {
-                if let e = directory({ $0.dataDirectory = $1 }) { return .failure(e) }
-            } else if flag.equals("--proc-root") {
-                if let e = directory({ $0.procRoot = $1 }) { return .failure(e) }
-            } else if flag.equals("--sys-root") {
-                if let e = directory({ $0.sysRoot = $1 }) { return .failure(e) }
-            } else if flag.equals("--textfile-dir") {
-                if let e = directory({ $0.textfileDirectory = $1 }) { return .failure(e) }
-            } else if flag.equals("--exit-when-unwatched") {
-                if let e = wholeSeconds({ $0.exitWhenUnwatchedSeconds = $1 }) { return .failure(e) }
-            } else if flag.equals("--textfile-interval") {
-                if let e = wholeSeconds({ $0.textfileIntervalSeconds = $1 }) { return .failure(e) }
-            } else if flag.equals("--disk") || flag.equals("--sensor") || flag.equals("--net") {
-                let which = name()
-                switch value() {
-                case .failure(let e): return .failure(e)
-                case .success(let v):
-                    guard !v.isEmpty, !v.utf8.contains(0) else { return .failure(OptionsError("\(which) needs a value")) }
-                    if which == "--disk" {
-                        guard v.utf8.first == UInt8(ascii: "/"), v.utf8.count <= 64 else {
-                            return .failure(OptionsError("--disk takes an absolute path of at most 64 bytes, not '\(v)'"))
-                        }
-                        var disks = givenDisks ? config.disks ?? [] : []
-                        givenDisks = true
-                        guard disks.count < 8 else { return .failure(OptionsError("--disk: at most 8 mount points")) }
-                        if !disks.contains(v) { disks.append(v) }
-                        config.disks = disks
-                    } else if which == "--sensor" {
-                        if !givenSensors { config.sensors = []; givenSensors = true }
-                        guard config.sensors.count < 8 else { return .failure(OptionsError("--sensor: at most 8 sensors")) }
-                        config.sensors.append(v)
-                    } else {
-                        guard v.utf8.count <= 15, !v.utf8.contains(UInt8(ascii: "/")) else {
-                            return .failure(OptionsError("--net takes an interface name (at most 15 bytes, no '/'), not '\(v)'"))
-                        }
-                        if !givenInterfaces { config.interfaces = []; givenInterfaces = true }
-                        guard config.interfaces.count < 8 else { return .failure(OptionsError("--net: at most 8 interfaces")) }
-                        config.interfaces.append(v)
-                    }
-                }
-            } else if flag.equals("--freed-threshold") {
-                switch value() {
-                case .failure(let e): return .failure(e)
-                case .success(let v):
-                    guard let mib = UInt64(v), mib <= 1 << 20 else {
-                        return .failure(OptionsError("--freed-threshold takes whole MiB (0 to 1048576), not '\(v)'"))
+        do throws(OptionsError) {
+            try table.parse(arguments, failure: describe) { flag, value throws(OptionsError) in
+                let text = value.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                switch flag {
+                case .help: outcome = .help; return false   // whatever follows
+                case .version: outcome = .version; return false
+                case .once: config.once = true
+                case .noHistory: config.history = false
+                case .interval: config.intervalMs = try parseInterval(text).get()
+                case .config: config.configPath = try directory(text, "--config")
+                case .runtimeDir: config.runtimeDirectory = try directory(text, "--runtime-dir")
+                case .dataDir: config.dataDirectory = try directory(text, "--data-dir")
+                case .procRoot: config.procRoot = try directory(text, "--proc-root")
+                case .sysRoot: config.sysRoot = try directory(text, "--sys-root")
+                case .textfileDir: config.textfileDirectory = try directory(text, "--textfile-dir")
+                case .exitWhenUnwatched: config.exitWhenUnwatchedSeconds = try wholeSeconds(text, "--exit-when-unwatched")
+                case .textfileInterval: config.textfileIntervalSeconds = try wholeSeconds(text, "--textfile-interval")
+                case .freedThreshold:
+                    guard let mib = UInt64(text), mib <= 1 << 20 else {
+                        throw OptionsError("--freed-threshold takes whole MiB (0 to 1048576), not '\(text)'")
                     }
                     config.freedThresholdKiB = mib * 1024
+                case .disk:
+                    guard text.utf8.first == UInt8(ascii: "/"), text.utf8.count <= 64, !text.utf8.contains(0) else {
+                        throw OptionsError("--disk takes an absolute path of at most 64 bytes, not '\(text)'")
+                    }
+                    var disks = givenDisks ? config.disks ?? [] : []
+                    givenDisks = true
+                    guard disks.count < 8 else { throw OptionsError("--disk: at most 8 mount points") }
+                    if !disks.contains(text) { disks.append(text) }
+                    config.disks = disks
+                case .sensor:
+                    guard !text.isEmpty, !text.utf8.contains(0) else { throw OptionsError("--sensor needs a value") }
+                    if !givenSensors { config.sensors = []; givenSensors = true }
+                    guard config.sensors.count < 8 else { throw OptionsError("--sensor: at most 8 sensors") }
+                    config.sensors.append(text)
+                case .net:
+                    guard !text.isEmpty, text.utf8.count <= 15, !text.utf8.contains(UInt8(ascii: "/")), !text.utf8.contains(0) else {
+                        throw OptionsError("--net takes an interface name (at most 15 bytes, no '/'), not '\(text)'")
+                    }
+                    if !givenInterfaces { config.interfaces = []; givenInterfaces = true }
+                    guard config.interfaces.count < 8 else { throw OptionsError("--net: at most 8 interfaces") }
+                    config.interfaces.append(text)
                 }
-            } else {
-                return .failure(OptionsError("unknown option '\(name())' (see sysstatsd --help)"))
+                return true
             }
-            i += 1
+        } catch {
+            return .failure(error)
         }
-        return .success(.run(config))
+        if case .run = outcome { outcome = .run(config) }
+        return .success(outcome)
+    }
+
+    /// The one line for a command line the table itself refuses.
+    static func describe(_ error: CommandOptionError) -> OptionsError {
+        switch error {
+        case .unknown(let name): OptionsError("unknown option '\(String(decoding: name, as: UTF8.self))' (see sysstatsd --help)")
+        case .missingValue(let name): OptionsError("\(String(decoding: name, as: UTF8.self)) needs a value")
+        case .unexpectedValue(let name): OptionsError("\(String(decoding: name, as: UTF8.self)) takes no value")
+        }
+    }
+
+    /// A directory or file value: not empty.
+    static func directory(_ value: String, _ name: String) throws(OptionsError) -> String {
+        guard !value.isEmpty else { throw OptionsError("\(name) needs a directory") }
+        return value
+    }
+
+    /// A value of whole seconds, 1 to 3600 (--textfile-interval, --exit-when-unwatched).
+    static func wholeSeconds(_ value: String, _ name: String) throws(OptionsError) -> UInt32 {
+        guard let seconds = UInt32(value), seconds >= 1, seconds <= 3600 else {
+            throw OptionsError("\(name) takes whole seconds from 1 to 3600, not '\(value)'")
+        }
+        return seconds
     }
 
     /// Parses the arguments over the config file's `[sampler]` table: the file sets the
@@ -272,14 +309,4 @@ public enum SamplerOptions {
 public struct OptionsError: Error, Equatable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
-}
-
-extension Array where Element == UInt8 {
-    /// Whether these bytes are exactly `literal`'s UTF-8.
-    fileprivate func equals(_ literal: StaticString) -> Bool {
-        guard count == literal.utf8CodeUnitCount else { return false }
-        let other = literal.utf8Start
-        for i in 0..<count where self[i] != other[i] { return false }
-        return true
-    }
 }
