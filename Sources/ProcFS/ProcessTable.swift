@@ -77,6 +77,8 @@ public final class ProcessTable {
     /// reads at most this many, taking turns: on a table this large a process that woke up
     /// shows within a few refreshes, not at the one that noticed.
     public static let idleFullPassLimit = 512
+    /// ``idleFullPassLimit`` for this table (tests lower it).
+    var fullPassLimit = ProcessTable.idleFullPassLimit
 
     /// A pid allocated this many times over in one interval may have come round again to
     /// any known pid: every known process is then re-read (see ``scan(_:counters:refresh:)``).

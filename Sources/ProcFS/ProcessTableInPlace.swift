@@ -219,17 +219,30 @@ extension ProcessTable {
         // Every idle process when the busy ticks were not accounted for, else about one in
         // idleRereadRefreshes; each bounded, taking turns from where the last refresh stopped.
         var left = readEveryIdleProcess
-            ? min(count, ProcessTable.idleFullPassLimit)
+            ? min(count, fullPassLimit)
             : min((count + Int(ProcessTable.idleRereadRefreshes) - 1) / Int(ProcessTable.idleRereadRefreshes),
                   ProcessTable.idleRereadLimit)
+        func readIfIdle(_ i: Int) {
+            // Idle: not busy at its last read, and not read by this refresh.
+            guard !descriptors[i].memoryWatched && descriptors[i].readAtScan != scanCount else { return }
+            left -= 1
+            if !rereadInPlace(i, buffer, creditAtMost: shortfall, accounts: false) { markGone(i) }
+        }
+        if readEveryIdleProcess {
+            // Parents that reaped children before first: a parent of short lives that was idle
+            // at its last read is where a shortfall most often comes from (what its children
+            // use is accounted only through its reads), and among thousands of sleepers the
+            // turns below would reach it only after many refreshes, each a full pass.
+            var k = 0
+            while k < count && left > 0 {
+                if descriptors[k].childTicks > 0 { readIfIdle(k) }
+                k += 1
+            }
+        }
         var i = idleCursor < count ? idleCursor : 0
         var visited = 0
         while visited < count && left > 0 {
-            // Idle: not busy at its last read, and not read by this refresh.
-            if !descriptors[i].memoryWatched && descriptors[i].readAtScan != scanCount {
-                left -= 1
-                if !rereadInPlace(i, buffer, creditAtMost: shortfall, accounts: false) { markGone(i) }
-            }
+            readIfIdle(i)
             i = i + 1 == count ? 0 : i + 1
             visited += 1
         }

@@ -351,6 +351,57 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertGreaterThan(childTicks.last ?? 0, childTicks.first ?? 0, "its children's ticks were read as they grew")
     }
 
+    /// A parent that reaped children before, was idle at its last read and now starts short
+    /// lives again is read first by a full pass, however far the turns are from it: its
+    /// children's CPU is then accounted for from the next refresh on, and full passes stop.
+    func testAFullPassReadsIdleParentsOfChildrenBeforeTakingTurns() throws {
+        let work = try TemporaryDirectory("full-pass")
+        let fifo = work.url.appendingPathComponent("go").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Children first (its reaped CPU time is then above zero), then idle on the FIFO
+        // (no child), then short lives all the time.
+        parent.arguments = ["-c", "i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i+1)); done; read x < \(fifo); while :; do /bin/true; done"]
+        try parent.run()
+        defer { parent.terminate(); parent.waitUntilExit() }
+        let statPath = "/proc/\(parent.processIdentifier)/stat"
+        func childTicks() -> Int {
+            guard let text = try? String(contentsOfFile: statPath, encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return 0 }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            return fields.count > 14 ? (Int(fields[13]) ?? 0) + (Int(fields[14]) ?? 0) : 0
+        }
+        var waited = 0
+        while childTicks() == 0 || (try? String(contentsOfFile: "/proc/\(parent.processIdentifier)/wchan", encoding: .utf8)) == "do_wait" {
+            usleep(50_000); waited += 1
+            guard waited < 200 else { throw XCTSkip("the parent's first children used no tick in 10 s") }
+        }
+        usleep(300_000)   // past its last child, waiting on the FIFO
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        let none = ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 1_000_000)
+        table.scan(buffer, counters: counters)
+        usleep(200_000)
+        table.scan(buffer, counters: counters, idle: none)   // read: no tick since, idle from now on
+        let index = try XCTUnwrap(table.index(ofPid: parent.processIdentifier))
+        XCTAssertFalse(table.descriptors[index].memoryWatched, "idle while it waits")
+        // Its children start; a full pass may read only as many as there are idle parents.
+        let writer = open(fifo, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(writer, 0)
+        _ = write(writer, "go\n", 3)
+        close(writer)
+        usleep(500_000)
+        table.fullPassLimit = table.descriptors.indices.filter {
+            table.descriptors[$0].childTicks > 0 && !table.descriptors[$0].memoryWatched
+        }.count
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 100_000, thresholdTicks: 3))
+        XCTAssertTrue(table.readEveryIdleProcess)
+        let now = try XCTUnwrap(table.index(ofPid: parent.processIdentifier))
+        XCTAssertEqual(table.descriptors[now].readAtScan, table.scanCount, "read by the full pass, before the turns")
+        XCTAssertTrue(table.descriptors[now].memoryWatched, "busy from now on: its children ran")
+    }
+
     /// Credited at most what the machine's busy ticks leave: one idle process's ticks since its
     /// last read may go back many refreshes.
     func testAnIdleProcessReadInAFullPassIsCreditedAtMostTheShortfall() throws {
