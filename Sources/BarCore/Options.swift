@@ -65,7 +65,7 @@ public struct BarOptions: Equatable, Sendable {
     public init() {}
 
     /// What each option of ``table`` is.
-    public enum Flag: Sendable {
+    public enum Flag: UInt8, Sendable {
         case output, runtimeDir, blocks, format, once, size, position, windowType, image, click, config
         case noStartSampler, samplerOption, help, version
     }
@@ -74,7 +74,8 @@ public struct BarOptions: Equatable, Sendable {
     public static func parse(_ args: [[UInt8]]) throws(OptionsError) -> BarOptions {
         var o = BarOptions()
         var imageGiven = false, windowOptionGiven = false, sizeGiven = false
-        try table.parse(args, failure: OptionsError.init(commandLine:)) { flag, given throws(OptionsError) in
+        try table.parse(args, failure: OptionsError.init(commandLine:)) { id, given throws(OptionsError) in
+            guard let flag = Flag(rawValue: id) else { return true }
             let v = given ?? []
             switch flag {
             case .once: o.once = true

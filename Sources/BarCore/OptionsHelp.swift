@@ -52,8 +52,8 @@ public func helpText(into w: inout ByteWriter) {
 extension BarOptions {
     /// The command line: parsed by ``parse(_:)``, written out by `--help` and the manual's
     /// SYNOPSIS and OPTIONS (assets/man/sysstats-bar.1, checked by a test).
-    public static let table = CommandOptions<Flag>(program: "sysstats-bar", [
-        CommandOption(.output, "--output", value: "text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|png:FILE|genmon", """
+    public static let table = CommandOptions(program: "sysstats-bar", [
+        CommandOption(Flag.output, "--output", value: "text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|png:FILE|genmon", """
             bar protocol (default text); tmux, lemonbar and polybar are text lines with
             those bars' markup characters escaped; x11-root sets the root window name (dwm);
             the panel image: x11-window (a window of its own), png:FILE (rewritten
@@ -66,7 +66,7 @@ extension BarOptions {
             x11\-window shows the panel picture in a window of its own; png:FILE rewrites FILE
             atomically per update; genmon is one shot for xfce4\-genmon\-plugin.
             """#),
-        CommandOption(.runtimeDir, "--runtime-dir", value: "DIR", """
+        CommandOption(Flag.runtimeDir, "--runtime-dir", value: "DIR", """
             where sysstatsd writes its snapshot
             (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
             """,
@@ -74,7 +74,7 @@ extension BarOptions {
             Where sysstatsd writes its snapshot (default $XDG_RUNTIME_DIR/sysstats, else
             /tmp/sysstats\-$UID).
             """#),
-        CommandOption(.blocks, "--blocks", value: "LIST", """
+        CommandOption(Flag.blocks, "--blocks", value: "LIST", """
             comma-separated names of the blocks listed at the end (default below);
             some take an argument:
             time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
@@ -88,7 +88,7 @@ extension BarOptions {
             freed 100 MiB or more. Some take an argument: time:ZONE,
             net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR.
             """#),
-        CommandOption(.format, "--format", value: "BLOCK=TEXT", repeatable: true, """
+        CommandOption(Flag.format, "--format", value: "BLOCK=TEXT", repeatable: true, """
             once per block: TEXT replaces the block's built-in text, {name}
             placeholders filled in, {{ and }} for braces;
             e.g. --format 'cpu=CPU {busy}% {spark}' (placeholders listed below)
@@ -99,21 +99,21 @@ extension BarOptions {
             .BR sysstats\-config (5)
             what they show). A block's own format in the config file wins over it.
             """#),
-        CommandOption(.once, "--once", "print the current snapshot once and exit (status 1 when none)",
+        CommandOption(Flag.once, "--once", "print the current snapshot once and exit (status 1 when none)",
                       manual: #"""
             Print the current snapshot once and exit (status 1 when there is none or it is stale).
             """#),
-        CommandOption(.size, "--size", value: "WxH", "panel image size, 64x24 to 1024x256 (default 180x56)",
+        CommandOption(Flag.size, "--size", value: "WxH", "panel image size, 64x24 to 1024x256 (default 180x56)",
                       manual: #"""
             The panel picture's size for x11\-window, png:FILE and genmon, 64x24 to
             1024x256 (default 180x56).
             """#),
-        CommandOption(.position, "--position", value: "X,Y",
+        CommandOption(Flag.position, "--position", value: "X,Y",
                       "x11-window position (default 0,0; negative: from the right/bottom)",
                       manual: #"""
             Where x11\-window puts its window (default 0,0; negative: from the right or bottom edge).
             """#),
-        CommandOption(.windowType, "--window-type", value: "TYPE", """
+        CommandOption(Flag.windowType, "--window-type", value: "TYPE", """
             x11-window: override (default: no window manager moves or sizes it),
             dock, desktop (below other windows) or normal (managed, floating
             under i3), like conky's own_window_type
@@ -124,18 +124,18 @@ extension BarOptions {
             window manager, i3 included), dock, desktop (below other windows) or normal
             (managed; floating under i3).
             """#),
-        CommandOption(.image, "--image", value: "FILE", "genmon: where to write the PNG (default RUNTIME-DIR/panel.png)",
+        CommandOption(Flag.image, "--image", value: "FILE", "genmon: where to write the PNG (default RUNTIME-DIR/panel.png)",
                       manual: #"""
             genmon: where to write the PNG (default RUNTIME\-DIR/panel.png).
             """#),
-        CommandOption(.click, "--click", value: "1|3", """
+        CommandOption(Flag.click, "--click", value: "1|3", """
             genmon: apply a click to the panel (1 next graph form, 3 previous),
             kept in RUNTIME-DIR/panel-form, and exit (genmon's <click> runs this)
             """,
                       manual: #"""
             genmon: apply a click to the panel (1 next graph form, 3 previous) and exit.
             """#),
-        CommandOption(.config, "--config", value: "FILE", """
+        CommandOption(Flag.config, "--config", value: "FILE", """
             the config file (default $XDG_CONFIG_HOME/sysstats/config.toml, else
             ~/.config/sysstats/config.toml; man sysstats-config); the flags win over it
             """,
@@ -147,7 +147,7 @@ extension BarOptions {
             .B \-\-blocks
             replaces its block list, and the bar says so on stderr.
             """#),
-        CommandOption(.noStartSampler, "--no-start-sampler", """
+        CommandOption(Flag.noStartSampler, "--no-start-sampler", """
             do not start sysstatsd when none runs for the runtime dir (by
             default the bar starts it, detached, logging to RUNTIME-DIR/sysstatsd.log;
             also SYSSTATS_NO_START_SAMPLER=1)
@@ -160,7 +160,7 @@ extension BarOptions {
             RUNTIME\-DIR/sysstatsd.log; SYSSTATS_NO_START_SAMPLER=1 in the environment does
             the same as this option.
             """#),
-        CommandOption(.samplerOption, "--sampler-option", value: "ARG", repeatable: true, """
+        CommandOption(Flag.samplerOption, "--sampler-option", value: "ARG", repeatable: true, """
             an argument for the sysstatsd the bar starts, e.g.
             --sampler-option=--interval=2 (repeatable)
             """,
@@ -168,11 +168,11 @@ extension BarOptions {
             An argument for the sysstatsd the bar starts, e.g.
             \-\-sampler\-option=\-\-interval=2; repeatable.
             """#),
-        CommandOption(.help, "--help", alias: "-h", inSynopsis: false, "show this help",
+        CommandOption(Flag.help, "--help", alias: "-h", inSynopsis: false, "show this help",
                       manual: #"""
             Show the usage and every block's placeholders, and exit.
             """#),
-        CommandOption(.version, "--version", inSynopsis: false, "print the version and exit",
+        CommandOption(Flag.version, "--version", inSynopsis: false, "print the version and exit",
                       manual: #"""
             Show the version and exit.
             """#),

@@ -5,9 +5,12 @@
 // CommandOptionsEmbedded is a symbolic link to this folder.
 
 /// One option: `--name VALUE`, or a flag when `value` is empty.
-public struct CommandOption<ID: Sendable>: Sendable {
-    /// What the program's parser switches on.
-    public let id: ID
+///
+/// Not generic over the program's option enum: a generic value type's metadata is made at run
+/// time, and the sampler would keep the runtime's code for that resident (its raw value is kept).
+public struct CommandOption: Sendable {
+    /// What the program's parser switches on: the raw value of its option enum.
+    public let id: UInt8
     /// `--interval`.
     public let name: StaticString
     /// Another spelling, `-h`; empty for none.
@@ -24,9 +27,11 @@ public struct CommandOption<ID: Sendable>: Sendable {
     /// The manual's paragraph, roff (cross references in `.BR`); empty: `help`, escaped.
     public let manual: StaticString
 
-    public init(_ id: ID, _ name: StaticString, alias: StaticString = "", value: StaticString = "",
-                repeatable: Bool = false, inSynopsis: Bool = true, _ help: StaticString, manual: StaticString = "") {
-        self.id = id; self.name = name; self.alias = alias; self.value = value
+    @inlinable
+    public init<ID: RawRepresentable>(_ id: ID, _ name: StaticString, alias: StaticString = "", value: StaticString = "",
+                repeatable: Bool = false, inSynopsis: Bool = true, _ help: StaticString, manual: StaticString = "")
+        where ID.RawValue == UInt8 {
+        self.id = id.rawValue; self.name = name; self.alias = alias; self.value = value
         self.help = help; self.repeatable = repeatable; self.inSynopsis = inSynopsis; self.manual = manual
     }
 
@@ -44,21 +49,21 @@ public enum CommandOptionError: Error, Equatable, Sendable {
 }
 
 /// A program's options.
-public struct CommandOptions<ID: Sendable>: Sendable {
+public struct CommandOptions: Sendable {
     public let program: StaticString
-    public let options: [CommandOption<ID>]
+    public let options: [CommandOption]
 
-    public init(program: StaticString, _ options: [CommandOption<ID>]) {
+    public init(program: StaticString, _ options: [CommandOption]) {
         self.program = program
         self.options = options
     }
 
-    /// Calls `body` with each option given, in order, and its value (`--opt VALUE` or
+    /// Calls `body` with each option given (its ``CommandOption/id``), in order, and its value (`--opt VALUE` or
     /// `--opt=VALUE`; nil for a flag), until it returns false. An argument that is not one of
     /// the table's, or a value missing or given to a flag, goes to `failure`, whose error is
     /// thrown.
     public func parse<E: Error>(_ arguments: [[UInt8]], failure: (CommandOptionError) -> E,
-                                _ body: (ID, ArraySlice<UInt8>?) throws(E) -> Bool) throws(E) {
+                                _ body: (UInt8, ArraySlice<UInt8>?) throws(E) -> Bool) throws(E) {
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -85,7 +90,7 @@ public struct CommandOptions<ID: Sendable>: Sendable {
         }
     }
 
-    private func find(_ name: ArraySlice<UInt8>) -> CommandOption<ID>? {
+    private func find(_ name: ArraySlice<UInt8>) -> CommandOption? {
         for option in options where equal(name, option.name) || (option.alias.utf8CodeUnitCount > 0 && equal(name, option.alias)) {
             return option
         }

@@ -15,17 +15,17 @@ public enum SamplerOptions {
     }
 
     /// What each option of the table is.
-    public enum Flag: Sendable {
+    public enum Flag: UInt8, Sendable {
         case interval, once, config, runtimeDir, dataDir, noHistory, procRoot, sysRoot, freedThreshold
         case disk, sensor, net, textfileDir, textfileInterval, exitWhenUnwatched, help, version
     }
 
     /// The command line: parsed by ``parse(bytes:base:)``, written out by `--help` and the
     /// manual's SYNOPSIS and OPTIONS (assets/man/sysstatsd.1, checked by a test).
-    public static let table = CommandOptions<Flag>(program: "sysstatsd", [
-        CommandOption(.interval, "--interval", value: "SEC", "seconds between samples, fractions allowed (default 1)"),
-        CommandOption(.once, "--once", "take two samples one interval apart, write one snapshot, exit"),
-        CommandOption(.config, "--config", value: "FILE", """
+    public static let table = CommandOptions(program: "sysstatsd", [
+        CommandOption(Flag.interval, "--interval", value: "SEC", "seconds between samples, fractions allowed (default 1)"),
+        CommandOption(Flag.once, "--once", "take two samples one interval apart, write one snapshot, exit"),
+        CommandOption(Flag.config, "--config", value: "FILE", """
             the config file whose [sampler] table sets these defaults
             (default $XDG_CONFIG_HOME/sysstats/config.toml, else
             ~/.config/sysstats/config.toml; man sysstats-config); the flags win over it
@@ -36,7 +36,7 @@ public enum SamplerOptions {
             .BR sysstats\-config (5));
             the flags win over it.
             """#),
-        CommandOption(.runtimeDir, "--runtime-dir", value: "DIR", """
+        CommandOption(Flag.runtimeDir, "--runtime-dir", value: "DIR", """
             where to write the snapshot
             (default $XDG_RUNTIME_DIR/sysstats, else /tmp/sysstats-$UID)
             """,
@@ -44,7 +44,7 @@ public enum SamplerOptions {
             Where to write the snapshot (default $XDG_RUNTIME_DIR/sysstats, else
             /tmp/sysstats\-$UID). It must be a directory of this user's, mode 0700.
             """#),
-        CommandOption(.dataDir, "--data-dir", value: "DIR", """
+        CommandOption(Flag.dataDir, "--data-dir", value: "DIR", """
             where to keep history.sqlite and read the bookmark rules
             (default $XDG_DATA_HOME/sysstats, else $HOME/.local/share/sysstats)
             """,
@@ -52,12 +52,12 @@ public enum SamplerOptions {
             Where to keep history.sqlite and read the bookmark rules (default
             $XDG_DATA_HOME/sysstats, else $HOME/.local/share/sysstats).
             """#),
-        CommandOption(.noHistory, "--no-history", "write no history (--once never does)"),
-        CommandOption(.procRoot, "--proc-root", value: "DIR", "read /proc from DIR (tests, containers)"),
-        CommandOption(.sysRoot, "--sys-root", value: "DIR", "read /sys from DIR"),
-        CommandOption(.freedThreshold, "--freed-threshold", value: "MIB",
+        CommandOption(Flag.noHistory, "--no-history", "write no history (--once never does)"),
+        CommandOption(Flag.procRoot, "--proc-root", value: "DIR", "read /proc from DIR (tests, containers)"),
+        CommandOption(Flag.sysRoot, "--sys-root", value: "DIR", "read /sys from DIR"),
+        CommandOption(Flag.freedThreshold, "--freed-threshold", value: "MIB",
                       "report memory freed by an exit only from this much (default 4)"),
-        CommandOption(.disk, "--disk", value: "PATH", repeatable: true, """
+        CommandOption(Flag.disk, "--disk", value: "PATH", repeatable: true, """
             a mount point whose space to measure (repeatable, up to 8;
             default / unless --proc-root is given)
             """,
@@ -66,19 +66,19 @@ public enum SamplerOptions {
             \-\-proc\-root is given). The mounts, sensors and interfaces the renderers' blocks
             name are measured besides these.
             """#),
-        CommandOption(.sensor, "--sensor", value: "NAME", repeatable: true, """
+        CommandOption(Flag.sensor, "--sensor", value: "NAME", repeatable: true, """
             a temperature sensor: chip/label, chip or label, e.g.
             coretemp/Package id 0 (repeatable, up to 8; default the CPU package)
             """,
                       manual: #"""
             A temperature sensor: chip/label, chip or label (repeatable; default the CPU package).
             """#),
-        CommandOption(.net, "--net", value: "IFACE", repeatable: true,
+        CommandOption(Flag.net, "--net", value: "IFACE", repeatable: true,
                       "an interface to measure even if virtual (repeatable, up to 8)",
                       manual: #"""
             An interface to measure even if virtual (repeatable).
             """#),
-        CommandOption(.textfileDir, "--textfile-dir", value: "DIR", """
+        CommandOption(Flag.textfileDir, "--textfile-dir", value: "DIR", """
             also write DIR/sysstats.prom for node_exporter's textfile
             collector (Prometheus; see docs/fleet.md)
             """,
@@ -86,9 +86,9 @@ public enum SamplerOptions {
             Also write DIR/sysstats.prom for node_exporter's textfile collector. DIR must be a
             directory of this user's (or root's) that neither group nor others may write.
             """#),
-        CommandOption(.textfileInterval, "--textfile-interval", value: "SEC",
+        CommandOption(Flag.textfileInterval, "--textfile-interval", value: "SEC",
                       "whole seconds between writes of sysstats.prom (default 15)"),
-        CommandOption(.exitWhenUnwatched, "--exit-when-unwatched", value: "SEC", """
+        CommandOption(Flag.exitWhenUnwatched, "--exit-when-unwatched", value: "SEC", """
             stop once no renderer (sysstats-bar) has been alive for SEC
             whole seconds, 1 to 3600 (sysstats-bar starts its sampler with
             60, so it ends with the session that ran the bar)
@@ -99,11 +99,11 @@ public enum SamplerOptions {
             starts the sampler it needs with 60, so that it ends with the session that ran the bar;
             one started by the systemd unit or by hand runs until stopped.
             """#),
-        CommandOption(.help, "--help", alias: "-h", inSynopsis: false, "show this help",
+        CommandOption(Flag.help, "--help", alias: "-h", inSynopsis: false, "show this help",
                       manual: #"""
             Show the usage and exit.
             """#),
-        CommandOption(.version, "--version", inSynopsis: false, "show the version",
+        CommandOption(Flag.version, "--version", inSynopsis: false, "show the version",
                       manual: #"""
             Show the version and exit.
             """#),
@@ -143,7 +143,8 @@ public enum SamplerOptions {
         // The first of each repeatable flag replaces the config file's list.
         var givenDisks = false, givenSensors = false, givenInterfaces = false
         do throws(OptionsError) {
-            try table.parse(arguments, failure: describe) { flag, value throws(OptionsError) in
+            try table.parse(arguments, failure: describe) { id, value throws(OptionsError) in
+                guard let flag = Flag(rawValue: id) else { return true }
                 let text = value.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 switch flag {
                 case .help: outcome = .help; return false   // whatever follows

@@ -2,13 +2,13 @@ import CommandOptions
 import XCTest
 
 final class CommandOptionsTests: XCTestCase {
-    enum ID: Sendable, Equatable { case interval, once, disk, help }
+    enum ID: UInt8, Sendable, Equatable { case interval, once, disk, help }
 
-    let table = CommandOptions<ID>(program: "prog", [
-        CommandOption(.interval, "--interval", value: "SEC", "seconds between samples"),
-        CommandOption(.once, "--once", "one sample, then exit"),
-        CommandOption(.disk, "--disk", value: "PATH", repeatable: true, "a mount point\n(repeatable)"),
-        CommandOption(.help, "--help", alias: "-h", inSynopsis: false, "show this help"),
+    let table = CommandOptions(program: "prog", [
+        CommandOption(ID.interval, "--interval", value: "SEC", "seconds between samples"),
+        CommandOption(ID.once, "--once", "one sample, then exit"),
+        CommandOption(ID.disk, "--disk", value: "PATH", repeatable: true, "a mount point\n(repeatable)"),
+        CommandOption(ID.help, "--help", alias: "-h", inSynopsis: false, "show this help"),
     ])
 
     struct Failure: Error, Equatable { var error: CommandOptionError }
@@ -16,7 +16,8 @@ final class CommandOptionsTests: XCTestCase {
     func parse(_ arguments: [String], stopAt: ID? = nil) -> Result<[String], Failure> {
         var seen: [String] = []
         do throws(Failure) {
-            try table.parse(arguments.map { Array($0.utf8) }, failure: Failure.init) { id, value throws(Failure) in
+            try table.parse(arguments.map { Array($0.utf8) }, failure: Failure.init) { raw, value throws(Failure) in
+                let id = ID(rawValue: raw)!
                 seen.append("\(id)" + (value.map { "=" + String(decoding: $0, as: UTF8.self) } ?? ""))
                 return id != stopAt
             }
