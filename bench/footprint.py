@@ -21,8 +21,10 @@ full, each snapshot is longer than the last, and each sample also sets the lengt
 file it writes), over S seconds, per group (the sum of its processes and their threads):
   - CPU ms per second: sum_exec_runtime from /proc/PID/task/*/schedstat (user +
     system, ns), before and after (utime+stime from /proc/PID/stat if no schedstat);
-  - wakeups per second: voluntary + nonvoluntary context switches from
-    /proc/PID/task/*/status, before and after;
+  - wakeups per second: voluntary context switches from /proc/PID/task/*/status,
+    before and after (each a sleep the program chose); preemptions per second beside
+    them: nonvoluntary switches, which the load beside decides more than the program
+    (a busy machine takes the CPU from a program in the middle of its work);
   - peak RSS: VmHWM at the end (the group's largest process, and the sum).
 Then, still in the same run, `strace -c -f -p PID` attached to every process of
 both groups for T seconds gives syscalls per second (the strace window is not
@@ -80,12 +82,13 @@ def status(pid):
 
 def counters(pids):
     cpu = [cpu_ns(p) for p in pids]
-    switches = 0
+    voluntary = preempted = 0
     for p in pids:
         for t in os.listdir(f"/proc/{p}/task"):   # every thread's (the PID's own are the main thread's)
             s = status(f"{p}/task/{t}")
-            switches += int(s["voluntary_ctxt_switches"]) + int(s["nonvoluntary_ctxt_switches"])
-    return cpu, switches
+            voluntary += int(s["voluntary_ctxt_switches"])
+            preempted += int(s["nonvoluntary_ctxt_switches"])
+    return cpu, voluntary, preempted
 
 
 def peak_rss(pids):
@@ -170,6 +173,7 @@ def one_round(args, r, load, forks):
                 each = [(a - b) / 1e6 / elapsed for a, b in zip(after[k][0], before[k][0])]
                 rows[k] = {"cpu_ms_s": sum(each), "cpu_each_ms_s": each,
                            "wakeups_s": (after[k][1] - before[k][1]) / elapsed,
+                           "preemptions_s": (after[k][2] - before[k][2]) / elapsed,
                            "rss_max_kib": hwm_max, "rss_sum_kib": hwm_sum}
             for k in groups:
                 rows[k]["syscalls_s"] = strace_counts(pids[k], args.trace_seconds, args.work, f"{k}-{r}-{load}")
@@ -218,14 +222,14 @@ def main(argv):
         with open(args.out, "w") as f:
             for rec in records:
                 f.write(json.dumps(rec) + "\n")
-    print("| extra processes | forks/s | group | CPU ms/s | of which sampler / bar | syscalls/s | wakeups/s | peak RSS (largest / sum) | CPU vs i3status |")
-    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("| extra processes | forks/s | group | CPU ms/s | of which sampler / bar | syscalls/s | wakeups/s | preempted/s | peak RSS (largest / sum) | CPU vs i3status |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for load in loads:
         med = {}
         for k in kinds(args):
             sel = [x for x in records if x["group"] == k and (x["extra"], x.get("forks", 0)) == load]
             med[k] = {f: statistics.median(x[f] for x in sel)
-                      for f in ("cpu_ms_s", "syscalls_s", "wakeups_s", "rss_max_kib", "rss_sum_kib", "processes")}
+                      for f in ("cpu_ms_s", "syscalls_s", "wakeups_s", "preemptions_s", "rss_max_kib", "rss_sum_kib", "processes")}
         for k in kinds(args):
             m = med[k]
             ratio = m["cpu_ms_s"] / med["i3status"]["cpu_ms_s"] if med["i3status"]["cpu_ms_s"] else float("nan")
@@ -234,7 +238,7 @@ def main(argv):
             split = " / ".join(f"{statistics.median(x['cpu_each_ms_s'][i] for x in sel):.3f}"
                                for i in range(len(sel[0]["cpu_each_ms_s"]))) if k == "sysstats" else ""
             print(f"| {load[0]} (≈{int(m['processes'])} in /proc) | {load[1]} | {label} | {m['cpu_ms_s']:.3f} | {split} | {m['syscalls_s']:.1f} | "
-                  f"{m['wakeups_s']:.2f} | {m['rss_max_kib'] / 1024:.1f} / {m['rss_sum_kib'] / 1024:.1f} MiB | {ratio:.2f}× |")
+                  f"{m['wakeups_s']:.2f} | {m['preemptions_s']:.2f} | {m['rss_max_kib'] / 1024:.1f} / {m['rss_sum_kib'] / 1024:.1f} MiB | {ratio:.2f}× |")
     # Each round's groups ran side by side: their ratios within the round are the steadier figure.
     print()
     for load in loads:
