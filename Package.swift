@@ -150,7 +150,7 @@ let package = Package(
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CommandOptions"], path: "Tests/TestSupport"),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "CommandOptions", "ProcFS", "SnapshotCodec", "PrometheusText", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),

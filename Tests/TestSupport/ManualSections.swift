@@ -1,3 +1,4 @@
+import CommandOptions
 import Foundation
 
 /// A manual page's sections that a program's option table writes (SYNOPSIS, OPTIONS):
@@ -25,5 +26,14 @@ public enum ManualSections {
             return []
         }
         return differing
+    }
+
+    /// The sections of `relativePath` that differ from what `table` writes (SYNOPSIS, OPTIONS).
+    public static func differing(_ relativePath: String, from table: CommandOptions) throws -> [String] {
+        var synopsis: [UInt8] = [], options: [UInt8] = []
+        table.writeManualSynopsis(into: &synopsis)
+        table.writeManualOptions(into: &options)
+        return try differing(relativePath, [("SYNOPSIS", String(decoding: synopsis, as: UTF8.self)),
+                                            ("OPTIONS", String(decoding: options, as: UTF8.self))])
     }
 }
