@@ -7,7 +7,7 @@
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
 # prometheus-text wants-file i3blocks-config budget-file (default: all).
 # Each target is one Swift file here, compiled with the real module sources
-# (Sources/UTF8Text, SnapshotCodec, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
+# (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
 # Embedded ones; BudgetFile: the CLI's budgets-file parser) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
@@ -55,13 +55,13 @@ harness_flags=(-O -g -sanitize=address -parse-as-library -I "$build/modules" "${
 # The modules a target links, in dependency order, and the support files it compiles.
 modules_of() {
     case $1 in
-        snapshot|snapshot-fields|clicks|command-output|i3bar-stream) echo UTF8Text SnapshotCodec TOML BarCore ;;
+        snapshot|snapshot-fields|clicks|command-output|i3bar-stream) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         bookmarks) echo UTF8Text Bookmarks ;;
         history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
         toml) echo UTF8Text TOML ;;
         prometheus-text) echo UTF8Text SnapshotCodec PrometheusText ;;
         wants-file) echo UTF8Text SnapshotCodec ;;
-        i3blocks-config) echo UTF8Text SnapshotCodec TOML BarCore ;;
+        i3blocks-config) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         budget-file) echo UTF8Text TOML BudgetFile ;;
     esac
 }
@@ -121,7 +121,7 @@ build_module() {
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     if [[ $m == SnapshotCodec ]]; then build_crc; deps+=("$build/obj/CCRC32.o"); fi
     if [[ $m == ProcFS ]]; then build_trusted; deps+=("$build/obj/CTrustedFile.o"); fi
-    [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CClock.o")
+    [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CommandOptions.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     [[ $m == PrometheusText ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o")
     local extra=()
