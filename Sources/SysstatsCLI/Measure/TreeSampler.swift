@@ -6,21 +6,21 @@ import ProcFS
 /// Takes one sample of the tree each call, as cheaply as the figures allow.
 ///
 /// smaps_rollup is the costly file: the kernel walks every page table entry of the process
-/// to compute PSS and USS (tens of microseconds for a few MiB mapped). So each process's
-/// /proc/PID/statm (its size, resident and shared page counts) is read first, through a
-/// descriptor kept open — and only when the process ran since its last read: its CPU clock
-/// (clock_gettime, no file, a fraction of a statm read) tells, and a process that did not run
-/// made no page fault, so its memory cannot have grown (what the kernel took back meanwhile,
-/// by reclaim or swap, shows at the next run or the refresh below); only when some process
-/// of the tree changed, one appeared or one
-/// left is every smaps_rollup read again (PSS is a split among the mappers: one process's
-/// change can move another's share), and VmHWM and stat (a name changed by exec) are read
-/// for the processes that changed. A quiet tree costs a pread per process. Once a second
-/// stat and status are read anyway, for CPU time, threads and a high-water mark that rose and
-/// fell between two samples (VmHWM only rises: a later reading still has it), and every five
+/// to compute PSS and USS (tens of microseconds for a few MiB mapped). So each sample first
+/// asks each process's CPU clock whether it ran since its last read (clock_gettime: no file,
+/// a fraction of a statm read). A process that did not run made no page fault, so its
+/// memory cannot have grown; what the kernel took from it meanwhile (reclaim, swap) shows
+/// when it next runs, or at the refresh below. A process that ran has /proc/PID/statm (its
+/// size, resident and shared page counts) read through a descriptor kept open. Only when
+/// some process of the tree changed, one appeared or one left is every smaps_rollup read
+/// again (PSS is a split among the mappers: one process's change can move another's share),
+/// and VmHWM and stat (a name changed by exec) are read for the processes that changed. A
+/// quiet tree costs a clock read per process. Once a second statm, stat and status are read
+/// for every process anyway, for CPU time, threads and a high-water mark that rose and fell
+/// between two samples (VmHWM only rises: a later reading still has it), and every five
 /// seconds smaps_rollup, for shares moved by processes outside the tree (a program starting
-/// elsewhere maps the same libc). The tree is walked again only when a process was created (the last pid in
-/// /proc/loadavg moved) or one of it left.
+/// elsewhere maps the same libc). The tree is walked again only when a process was created
+/// (the last pid in /proc/loadavg moved) or one of it left.
 final class TreeSampler {
     struct Live {
         var pid: Int32
