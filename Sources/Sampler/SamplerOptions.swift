@@ -139,7 +139,7 @@ public enum SamplerOptions {
     public static func parse(bytes arguments: [[UInt8]], base: SamplerConfiguration = SamplerConfiguration())
         -> Result<Parsed, OptionsError> {
         var config = base
-        var outcome = Parsed.run(config)
+        var stopped: Parsed?   // --help or --version: whatever follows is not looked at
         // The first of each repeatable flag replaces the config file's list.
         var givenDisks = false, givenSensors = false, givenInterfaces = false
         do throws(OptionsError) {
@@ -147,8 +147,8 @@ public enum SamplerOptions {
                 guard let flag = Flag(rawValue: id) else { return true }
                 let text = value.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 switch flag {
-                case .help: outcome = .help; return false   // whatever follows
-                case .version: outcome = .version; return false
+                case .help: stopped = .help; return false
+                case .version: stopped = .version; return false
                 case .once: config.once = true
                 case .noHistory: config.history = false
                 case .interval: config.intervalMs = try parseInterval(text).get()
@@ -192,8 +192,7 @@ public enum SamplerOptions {
         } catch {
             return .failure(error)
         }
-        if case .run = outcome { outcome = .run(config) }
-        return .success(outcome)
+        return .success(stopped ?? .run(config))
     }
 
     /// The one line for a command line the table itself refuses.

@@ -203,10 +203,7 @@ final class ProcessTableChangeTests: XCTestCase {
     }
 
     func testRealProcCPUTimeOfAKeptProcessIsReadAgainWithoutAListing() throws {
-        let busy = Process()
-        busy.executableURL = URL(fileURLWithPath: "/bin/sh")
-        busy.arguments = ["-c", "while :; do :; done"]
-        try busy.run()
+        let busy = try spawnShell("while :; do :; done")
         defer { busy.terminate(); busy.waitUntilExit() }
         let table = ProcessTable(procRoot: "/proc")
         let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
@@ -245,9 +242,14 @@ final class ProcessTableChangeTests: XCTestCase {
     }
 
     private func spawnSpinnerAfter(_ seconds: Double) throws -> Process {
+        try spawnShell("sleep \(seconds); while :; do :; done")
+    }
+
+    /// `/bin/sh -c script`, started.
+    private func spawnShell(_ script: String) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "sleep \(seconds); while :; do :; done"]
+        p.arguments = ["-c", script]
         try p.run()
         return p
     }
@@ -331,10 +333,7 @@ final class ProcessTableChangeTests: XCTestCase {
     /// On a real procfs: a shell running short commands one after another, itself using
     /// almost nothing, is read at every refresh while its children run, never left idle.
     func testRealProcAParentOfShortLivesIsReadAtEveryRefresh() throws {
-        let parent = Process()
-        parent.executableURL = URL(fileURLWithPath: "/bin/sh")
-        parent.arguments = ["-c", "while :; do /bin/true; done"]
-        try parent.run()
+        let parent = try spawnShell("while :; do /bin/true; done")
         defer { parent.terminate(); parent.waitUntilExit() }
         let table = ProcessTable(procRoot: "/proc")
         let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
@@ -358,12 +357,9 @@ final class ProcessTableChangeTests: XCTestCase {
         let work = try TemporaryDirectory("full-pass")
         let fifo = work.url.appendingPathComponent("go").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let parent = Process()
-        parent.executableURL = URL(fileURLWithPath: "/bin/sh")
         // Children first (its reaped CPU time is then above zero), then idle on the FIFO
         // (no child), then short lives all the time.
-        parent.arguments = ["-c", "i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i+1)); done; read x < \(fifo); while :; do /bin/true; done"]
-        try parent.run()
+        let parent = try spawnShell("i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i+1)); done; read x < \(fifo); while :; do /bin/true; done")
         defer { parent.terminate(); parent.waitUntilExit() }
         let statPath = "/proc/\(parent.processIdentifier)/stat"
         func childTicks() -> Int {
