@@ -213,7 +213,10 @@ extension ProcessTable {
         // disagree most (a few ticks either way over a refresh while a parent reaps a hundred
         // children a second): the shortfall must pass the threshold by half what reaped
         // children accounted for, or every such refresh would read every idle process.
-        readEveryIdleProcess = shortfall > skip.thresholdTicks.addingSaturating(childrenAccountedThisScan / 2)
+        let margin = skip.thresholdTicks.addingSaturating(childrenAccountedThisScan / 2)
+        readEveryIdleProcess = shortfall > margin.addingSaturating(unexplainedTicks)
+        var found: UInt64 = 0
+        defer { learnUnexplained(shortfall: shortfall, margin: margin, found: found) }
         let count = processes.count
         guard count > 0 else { return }
         // Every idle process when the busy ticks were not accounted for, else about one in
@@ -226,7 +229,13 @@ extension ProcessTable {
             // Idle: not busy at its last read, and not read by this refresh.
             guard !descriptors[i].memoryWatched && descriptors[i].readAtScan != scanCount else { return }
             left -= 1
-            if !rereadInPlace(i, buffer, creditAtMost: shortfall, accounts: false) { markGone(i) }
+            let childTicks = descriptors[i].childTicks
+            if rereadInPlace(i, buffer, creditAtMost: shortfall, accounts: false) {
+                let childrenRan = descriptors[i].childTicks > childTicks ? descriptors[i].childTicks - childTicks : 0
+                found = found.addingSaturating(processes[i].cpuDelta).addingSaturating(childrenRan)
+            } else {
+                markGone(i)
+            }
         }
         if readEveryIdleProcess {
             // Parents that reaped children before first: a parent of short lives that was idle
@@ -248,6 +257,18 @@ extension ProcessTable {
         }
         idleCursor = i
         removeGone()
+    }
+
+    /// Keeps ``unexplainedTicks``: after a full pass, what of the shortfall beyond `margin`
+    /// the idle processes it read did not account for (`found`); else the last value, less
+    /// a sixteenth and at least a tick.
+    func learnUnexplained(shortfall: UInt64, margin: UInt64, found: UInt64) {
+        if readEveryIdleProcess {
+            let unexplained = shortfall > found ? shortfall - found : 0
+            unexplainedTicks = unexplained > margin ? unexplained - margin : 0
+        } else if unexplainedTicks > 0 {
+            unexplainedTicks -= max(1, unexplainedTicks / 16)
+        }
     }
 
     /// Between refreshes, re-reads the memory of the processes that were busy at their last

@@ -398,6 +398,34 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertTrue(table.descriptors[now].memoryWatched, "busy from now on: its children ran")
     }
 
+    /// A full pass that finds no idle process to account for the shortfall learns that this
+    /// machine's accounting disagrees by that much: the same shortfall at the next refresh
+    /// reads no idle process, one beyond it does, and what was learned wears off refresh
+    /// by refresh.
+    func testAFullPassThatFindsNothingRaisesTheMarginUntilItWearsOff() throws {
+        var sleepers: [Process] = []
+        defer { for p in sleepers { p.terminate(); p.waitUntilExit() } }
+        for _ in 0..<10 { sleepers.append(try spawnSleeper()) }
+        usleep(300_000)
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 3))
+        XCTAssertEqual(table.unexplainedTicks, 0)
+        // 10,000 ticks no process used (the sleepers sleep).
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: table.accountedTicks + 10_000, thresholdTicks: 3))
+        XCTAssertTrue(table.readEveryIdleProcess)
+        XCTAssertGreaterThan(table.unexplainedTicks, 9_000, "next to nothing of it was found")
+        let learned = table.unexplainedTicks
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: table.accountedTicks + 8_000, thresholdTicks: 3))
+        XCTAssertFalse(table.readEveryIdleProcess, "within what the last pass left unexplained")
+        XCTAssertEqual(table.unexplainedTicks, learned - learned / 16, "less a sixteenth")
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: table.accountedTicks + 20_000, thresholdTicks: 3))
+        XCTAssertTrue(table.readEveryIdleProcess, "beyond it")
+        for _ in 0..<300 { table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 3)) }
+        XCTAssertEqual(table.unexplainedTicks, 0, "worn off: at least a tick a refresh")
+    }
+
     /// Credited at most what the machine's busy ticks leave: one idle process's ticks since its
     /// last read may go back many refreshes.
     func testAnIdleProcessReadInAFullPassIsCreditedAtMostTheShortfall() throws {
