@@ -157,165 +157,152 @@ public struct PNGEncoder {
     @inline(never)
     public mutating func encode(_ image: PanelImage) {
         let w = width, h = height
-        let rowBytes = 1 + 3 * w
-        let imageWidth = image.width, imageHeight = image.height
-        let rowsPerBlock = self.rowsPerBlock
+        let rowsPerBlock = self.rowsPerBlock, runDistance = self.runDistance, upDistance = self.upDistance
         let literalCodes = self.literalCodes, lengthCodes = self.lengthCodes
-        let runDistance = self.runDistance, upDistance = self.upDistance
-        var o = 0
+        var written = 0
         storage.withUnsafeMutableBufferPointer { out in
           scratch.withUnsafeMutableBufferPointer { s in
             literalCodes.withUnsafeBufferPointer { lit in
               lengthCodes.withUnsafeBufferPointer { len in
-                @inline(__always) func put(_ b: UInt8) { out[o] = b; o += 1 }
-                @inline(__always) func put32(_ v: UInt32) {
-                    put(UInt8(truncatingIfNeeded: v >> 24)); put(UInt8(truncatingIfNeeded: v >> 16))
-                    put(UInt8(truncatingIfNeeded: v >> 8)); put(UInt8(truncatingIfNeeded: v))
-                }
-                // Deflate's bit stream: codes as `bits << 24 | value`, least significant bit first.
-                var bitBuffer: UInt64 = 0, bitCount = 0
-                @inline(__always) func bits(_ c: UInt32) {
-                    bitBuffer |= UInt64(c & 0xFF_FFFF) << UInt64(bitCount)
-                    bitCount += Int(c >> 24)
-                    if bitCount >= 32 {
-                        put(UInt8(truncatingIfNeeded: bitBuffer)); put(UInt8(truncatingIfNeeded: bitBuffer >> 8))
-                        put(UInt8(truncatingIfNeeded: bitBuffer >> 16)); put(UInt8(truncatingIfNeeded: bitBuffer >> 24))
-                        bitBuffer >>= 32
-                        bitCount -= 32
-                    }
-                }
-                func flushToByte() {
-                    while bitCount > 0 { put(UInt8(truncatingIfNeeded: bitBuffer)); bitBuffer >>= 8; bitCount -= 8 }
-                    bitBuffer = 0
-                    bitCount = 0
-                }
-                /// `n` raw bytes from scratch[start...] as stored blocks.
-                func stored(_ start: Int, _ n: Int, final: Bool) {
-                    var done = 0
-                    repeat {
-                        let m = min(n - done, PNGEncoder.maximumStored)
-                        bits(3 << 24 | (final && done + m == n ? 1 : 0))
-                        flushToByte()
-                        put(UInt8(truncatingIfNeeded: m)); put(UInt8(truncatingIfNeeded: m >> 8))
-                        put(UInt8(truncatingIfNeeded: ~m)); put(UInt8(truncatingIfNeeded: ~m >> 8))
-                        for i in 0..<m { put(s[start + done + i]) }
-                        done += m
-                    } while done < n
-                }
-
+                var file = PNGWriter(out: out)
                 // Signature.
-                put(0x89); put(0x50); put(0x4E); put(0x47); put(0x0D); put(0x0A); put(0x1A); put(0x0A)
+                file.put32(0x8950_4E47); file.put32(0x0D0A_1A0A)
                 // IHDR: size, bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace.
-                put32(13)
-                var typeStart = o
-                put32(0x4948_4452)
-                put32(UInt32(w)); put32(UInt32(h))
-                put(8); put(2); put(0); put(0); put(0)
-                put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
-
-                // IDAT: its length is known at the end.
-                let lengthAt = o
-                put32(0)
-                typeStart = o
-                put32(0x4944_4154)
-                put(0x78); put(0x01)  // deflate, 32 KiB window, no preset dictionary, fastest
-                var a: UInt32 = 1, b: UInt32 = 0
-                image.withPixels { p in
-                    var y = 0
-                    while y < h {
-                        let rows = min(rowsPerBlock, h - y)
-                        // The block's rows after slot 0 (the previous block's last row), and their Adler-32.
-                        for r in 0..<rows {
-                            let yy = y + r
-                            let inImage = yy < imageHeight
-                            var i = (1 + r) * rowBytes
-                            s[i] = 0   // filter: none
-                            i += 1
-                            b &+= a
-                            var x = 0
-                            while x < w {
-                                // Reduced every 1,800 pixels (5,400 bytes; zlib reduces every
-                                // 5,552): both sums stay below 2^32.
-                                let chunkEnd = min(w, x + 1_800)
-                                while x < chunkEnd {
-                                    let c: UInt32 = inImage && x < imageWidth ? p[yy * imageWidth + x] : 0
-                                    let red = UInt8(truncatingIfNeeded: c >> 16), green = UInt8(truncatingIfNeeded: c >> 8)
-                                    let blue = UInt8(truncatingIfNeeded: c)
-                                    s[i] = red; s[i + 1] = green; s[i + 2] = blue
-                                    a &+= UInt32(red); b &+= a
-                                    a &+= UInt32(green); b &+= a
-                                    a &+= UInt32(blue); b &+= a
-                                    i += 3
-                                    x += 1
-                                }
-                                a %= 65_521
-                                b %= 65_521
-                            }
-                        }
-                        let final = y + rows == h
-                        let start = rowBytes, n = rows * rowBytes
-                        // Matches may reach back into slot 0 only when it holds a real row.
-                        let low = y == 0 ? rowBytes : 0
-                        let savedO = o, savedBuffer = bitBuffer, savedCount = bitCount
-                        bits(3 << 24 | 2 | (final ? 1 : 0))   // BFINAL, BTYPE 01: fixed Huffman
-                        var i = start
-                        let end = start + n
-                        let base = UnsafeRawPointer(s.baseAddress!)
-                        while i < end {
-                            let limit = min(258, end - i)
-                            var best = 0, distance: UInt32 = 0
-                            if limit >= 3 {
-                                // The run first: on a tie its distance is the shorter code (5 bits, not 15).
-                                if i - 3 >= low {
-                                    let l = PNGEncoder.matchLength(base + i, back: 3, limit: limit)
-                                    if l >= 3 { best = l; distance = runDistance }
-                                }
-                                if best < limit && upDistance != 0 && i - rowBytes >= low {
-                                    let l = PNGEncoder.matchLength(base + i, back: rowBytes, limit: limit)
-                                    if l > best && l >= 3 { best = l; distance = upDistance }
-                                }
-                            }
-                            if best >= 3 {
-                                bits(len[best])
-                                bits(distance)
-                                i += best
-                            } else {
-                                bits(lit[Int(s[i])])
-                                i += 1
-                            }
-                        }
-                        bits(lit[256])   // end of block
-                        let compressedBits = (o - savedO) * 8 + bitCount - savedCount
-                        let chunks = (n + PNGEncoder.maximumStored - 1) / PNGEncoder.maximumStored
-                        if compressedBits > chunks * (3 + 7 + 32) + 8 * n {
-                            // Noise: stored is smaller. Forget the compressed attempt.
-                            o = savedO; bitBuffer = savedBuffer; bitCount = savedCount
-                            stored(start, n, final: final)
-                        }
-                        // The block's last row is the next block's slot 0.
-                        let last = rows * rowBytes
-                        for k in 0..<rowBytes { s[k] = s[last + k] }
-                        y += rows
-                    }
-                }
-                flushToByte()
-                put32(b << 16 | a)
-                let idatLength = UInt32(o - typeStart - 4)
-                out[lengthAt] = UInt8(truncatingIfNeeded: idatLength >> 24)
-                out[lengthAt + 1] = UInt8(truncatingIfNeeded: idatLength >> 16)
-                out[lengthAt + 2] = UInt8(truncatingIfNeeded: idatLength >> 8)
-                out[lengthAt + 3] = UInt8(truncatingIfNeeded: idatLength)
-                put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
-
+                file.put32(13)
+                var typeStart = file.count
+                file.put32(0x4948_4452)
+                file.put32(UInt32(w)); file.put32(UInt32(h))
+                file.put(8); file.put(2); file.put(0); file.put(0); file.put(0)
+                file.endChunk(typeStart: typeStart)
+                let rows = DeflateRows(width: w, height: h, rowsPerBlock: rowsPerBlock, runDistance: runDistance,
+                                       upDistance: upDistance, literals: lit, lengths: len, scratch: s)
+                image.withPixels { rows.writeImageData($0, imageWidth: image.width, imageHeight: image.height, into: &file) }
                 // IEND.
-                put32(0)
-                typeStart = o
-                put32(0x4945_4E44)
-                put32(CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[typeStart..<o]))))
+                file.put32(0)
+                typeStart = file.count
+                file.put32(0x4945_4E44)
+                file.endChunk(typeStart: typeStart)
+                written = file.count
               }
             }
           }
         }
-        count = o
+        count = written
+    }
+}
+
+/// The image's rows as PNG's IDAT chunk: filtered (filter 0) into the scratch buffer a block
+/// of rows at a time, each block compressed with the fixed Huffman codes (or stored).
+struct DeflateRows {
+    let width: Int
+    let height: Int
+    let rowsPerBlock: Int
+    let runDistance: UInt32
+    let upDistance: UInt32
+    let literals: UnsafeBufferPointer<UInt32>
+    let lengths: UnsafeBufferPointer<UInt32>
+    /// The block's raw rows after slot 0 (the previous block's last row).
+    let scratch: UnsafeMutableBufferPointer<UInt8>
+
+    var rowBytes: Int { 1 + 3 * width }
+
+    /// The IDAT chunk: the zlib stream of every row, its Adler-32, the chunk's length and CRC.
+    func writeImageData(_ pixels: UnsafeBufferPointer<UInt32>, imageWidth: Int, imageHeight: Int,
+                        into file: inout PNGWriter) {
+        let lengthAt = file.count
+        file.put32(0)   // known at the end
+        let typeStart = file.count
+        file.put32(0x4944_4154)
+        file.put(0x78); file.put(0x01)  // deflate, 32 KiB window, no preset dictionary, fastest
+        var a: UInt32 = 1, b: UInt32 = 0
+        var y = 0
+        while y < height {
+            let rows = min(rowsPerBlock, height - y)
+            fill(rows: rows, from: y, pixels, imageWidth: imageWidth, imageHeight: imageHeight, a: &a, b: &b)
+            // Matches may reach back into slot 0 only when it holds a real row.
+            compress(rows * rowBytes, low: y == 0 ? rowBytes : 0, final: y + rows == height, into: &file)
+            // The block's last row is the next block's slot 0.
+            let last = rows * rowBytes
+            for k in 0..<rowBytes { scratch[k] = scratch[last + k] }
+            y += rows
+        }
+        file.flushToByte()
+        file.put32(b << 16 | a)
+        file.set32(at: lengthAt, UInt32(file.count - typeStart - 4))
+        file.endChunk(typeStart: typeStart)
+    }
+
+    /// Rows `y..<y + rows` into the scratch buffer after slot 0, each after its filter byte,
+    /// and into the running Adler-32 (`a`, `b`); past the image's own size, black.
+    func fill(rows: Int, from y: Int, _ p: UnsafeBufferPointer<UInt32>, imageWidth: Int, imageHeight: Int,
+              a: inout UInt32, b: inout UInt32) {
+        let s = scratch
+        for r in 0..<rows {
+            let yy = y + r
+            let inImage = yy < imageHeight
+            var i = (1 + r) * rowBytes
+            s[i] = 0   // filter: none
+            i += 1
+            b &+= a
+            var x = 0
+            while x < width {
+                // Reduced every 1,800 pixels (5,400 bytes; zlib reduces every 5,552): both
+                // sums stay below 2^32.
+                let chunkEnd = min(width, x + 1_800)
+                while x < chunkEnd {
+                    let c: UInt32 = inImage && x < imageWidth ? p[yy * imageWidth + x] : 0
+                    let red = UInt8(truncatingIfNeeded: c >> 16), green = UInt8(truncatingIfNeeded: c >> 8)
+                    let blue = UInt8(truncatingIfNeeded: c)
+                    s[i] = red; s[i + 1] = green; s[i + 2] = blue
+                    a &+= UInt32(red); b &+= a
+                    a &+= UInt32(green); b &+= a
+                    a &+= UInt32(blue); b &+= a
+                    i += 3
+                    x += 1
+                }
+                a %= 65_521
+                b %= 65_521
+            }
+        }
+    }
+
+    /// The `n` bytes after slot 0 as one fixed-Huffman block, matches reaching back no
+    /// further than `low`; stored instead when that comes out larger (noise).
+    func compress(_ n: Int, low: Int, final: Bool, into file: inout PNGWriter) {
+        let start = rowBytes
+        let mark = file.mark
+        file.bits(3 << 24 | 2 | (final ? 1 : 0))   // BFINAL, BTYPE 01: fixed Huffman
+        var i = start
+        let end = start + n
+        let base = UnsafeRawPointer(scratch.baseAddress!)
+        while i < end {
+            let limit = min(258, end - i)
+            var best = 0, distance: UInt32 = 0
+            if limit >= 3 {
+                // The run first: on a tie its distance is the shorter code (5 bits, not 15).
+                if i - 3 >= low {
+                    let l = PNGEncoder.matchLength(base + i, back: 3, limit: limit)
+                    if l >= 3 { best = l; distance = runDistance }
+                }
+                if best < limit && upDistance != 0 && i - rowBytes >= low {
+                    let l = PNGEncoder.matchLength(base + i, back: rowBytes, limit: limit)
+                    if l > best && l >= 3 { best = l; distance = upDistance }
+                }
+            }
+            if best >= 3 {
+                file.bits(lengths[best])
+                file.bits(distance)
+                i += best
+            } else {
+                file.bits(literals[Int(scratch[i])])
+                i += 1
+            }
+        }
+        file.bits(literals[256])   // end of block
+        let chunks = (n + PNGEncoder.maximumStored - 1) / PNGEncoder.maximumStored
+        if file.bitsSince(mark) > chunks * (3 + 7 + 32) + 8 * n {
+            file.rewind(to: mark)
+            file.stored(scratch, start, n, final: final)
+        }
     }
 }

@@ -184,8 +184,10 @@ public struct Bar<Sink: BarSink> {
         haveSnapshot && !snapshot.isStale(nowMs: now)
     }
 
-    /// Runs until a signal ends it, stdout closes or its window goes; returns the exit status.
-    public mutating func run() -> Int32 {
+    /// Sets up the signal and inotify descriptors, the sampler, the i3bar header, the watches,
+    /// the first snapshot, the command blocks and the first line; an exit status when the
+    /// bar cannot go on.
+    mutating func start() -> Int32? {
         cbarsys_ignore_sigpipe()
         signalFD = cbarsys_signalfd()
         inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
@@ -206,6 +208,12 @@ public struct Bar<Sink: BarSink> {
         _ = load()
         commands.startAll(nowMs: nowMs(), renderer: &renderer)
         emit()
+        return nil
+    }
+
+    /// Runs until a signal ends it, stdout closes or its window goes; returns the exit status.
+    public mutating func run() -> Int32 {
+        if let status = start() { return status }
         while exitStatus == nil {
             let now = nowMs()
             let timeout = nextTimeout(now: now)
@@ -215,13 +223,7 @@ public struct Bar<Sink: BarSink> {
                 takeSinkEvents()
                 continue
             }
-            fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
-            fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
-            fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
-            fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
-            // Stdout, for its end alone (no event asked): the bar that read it has gone.
-            fds[4] = pollfd(fd: watchStdout ? 1 : -1, events: 0, revents: 0)
-            let children = commands.pollFDs(into: fds, from: Bar.fixedFDs)
+            let children = fillPollSet()
             let ready = poll(fds, nfds_t(Bar.fixedFDs + children), timeout)
             if ready < 0 {
                 if cbarsys_errno() == EINTR { continue }
@@ -265,6 +267,19 @@ public struct Bar<Sink: BarSink> {
             if let due = emitDueMs, nowMs() >= due { emit() }
         }
         return stopCommands(returning: exitStatus ?? 0)
+    }
+
+    /// Fills ``fds``: the signalfd, inotify, stdin (while clicks are read), the output's own
+    /// descriptor, stdout (for its end alone), then the command blocks' pipes; returns how
+    /// many of those there are.
+    func fillPollSet() -> Int {
+        fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
+        fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
+        fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
+        fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
+        // No event asked: its end alone (the bar that read it has gone) shows.
+        fds[4] = pollfd(fd: watchStdout ? 1 : -1, events: 0, revents: 0)
+        return commands.pollFDs(into: fds, from: Bar.fixedFDs)
     }
 
     /// How long the loop may sleep in poll(): until the earliest of its deadlines

@@ -13,38 +13,38 @@ import CDirect
 /// A slot holds the section as last encoded. The caller says which parts are unchanged
 /// since (``Snapshot/encode(into:cache:unchanged:)``).
 ///
-/// The slots, in encoding order: sampler, network, disks, disk I/O, temperature, frequency.
+/// The slots, in encoding order: ``SectionTag/cachedPayloads``'s.
 public final class SectionCache {
-    private static let slots = 6
-
     private let storage: UnsafeMutableRawBufferPointer
     /// The most each slot may hold: its section at its limits.
     private let capacities: [Int]
     /// Per slot, side by side: where its section begins in `storage`, and its length (-1:
     /// none yet). Unchecked: one writer's, used by one thread, never reentered; checked, the
     /// looks a sample takes at them were calls into the runtime.
-    @exclusivity(unchecked) private var places = SectionCache.empty
+    @exclusivity(unchecked) private var places: [Int]
     /// Sections copied from the cache rather than encoded, since it was made (tests).
     @exclusivity(unchecked) public private(set) var copies = 0
 
-    private static var empty: [Int] {
+    /// How many slots: ``SectionTag/cachedPayloads``'s count.
+    private var slots: Int { capacities.count }
+
+    private static func empty(slots: Int) -> [Int] {
         var places = [Int](repeating: 0, count: 2 * slots)
         for i in 0..<slots { places[2 * i + 1] = -1 }
         return places
     }
 
     public init() {
-        let sizes = [SamplerSection.size, NetworkSection.maximumSize, DisksSection.maximumSize,
-                     DiskIOSection.maximumSize, TemperatureSection.maximumSize, FrequencySection.size]
-        capacities = sizes.map { sectionHeaderLength + $0 }
+        capacities = SectionTag.cachedPayloads.map { sectionHeaderLength + $0 }
         storage = .allocate(byteCount: capacities.reduce(0, +), alignment: 8)
+        places = SectionCache.empty(slots: capacities.count)
     }
 
     deinit { storage.deallocate() }
 
     /// Forgets every slot (a new run of samples, a snapshot from elsewhere).
     public func clear() {
-        places = SectionCache.empty
+        places = SectionCache.empty(slots: slots)
     }
 
     /// Copies `slot`'s section to the cursor; false when the slot is empty.
@@ -64,12 +64,12 @@ public final class SectionCache {
         if bytes.count != old {
             // The sections after it move to where it now ends. Each slot holds at most its
             // capacity, so they all fit in the storage (the sum of the capacities).
-            let last = 2 * (SectionCache.slots - 1)
+            let last = 2 * (slots - 1)
             let end = places[last] + max(places[last + 1], 0)
-            if slot < SectionCache.slots - 1 && end > start + old {
+            if slot < slots - 1 && end > start + old {
                 (base + start + bytes.count).copyMemory(from: base + start + old, byteCount: end - (start + old))
             }
-            for later in (slot + 1)..<SectionCache.slots { places[2 * later] += bytes.count - old }
+            for later in (slot + 1)..<slots { places[2 * later] += bytes.count - old }
         }
         if let from = bytes.baseAddress { cdirect_copy(base + start, from, bytes.count) }
         places[2 * slot + 1] = bytes.count

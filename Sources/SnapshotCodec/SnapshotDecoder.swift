@@ -64,46 +64,7 @@ extension Snapshot {
         }
         guard seen & (1 << UInt32(SectionTag.meta.rawValue)) != 0 else { throw .malformed(.missingMetaSection) }
         // What was not there (or was damaged) is reset, never left over from the last file.
-        if !available.contains(.uptime) { UptimeSection.clear(&self) }
-        if !available.contains(.cpu) { CPUSection.clear(&self) }
-        if !available.contains(.memory) { MemorySection.clear(&self) }
-        if !available.contains(.load) { LoadSection.clear(&self) }
-        if !available.contains(.processes) { ProcessesSection.clear(&self) }
-        if !available.contains(.battery) { BatterySection.clear(&self) }
-        if !available.contains(.top) { TopSection.clear(&self) }
-        if !available.contains(.exits) { ExitsSection.clear(&self) }
-        if !available.contains(.sampler) { SamplerSection.clear(&self) }
-        clearNewerParts()
-    }
-
-    /// Resets the parts format v1 and v2 do not have (and v3's, when their section is not there).
-    private mutating func clearNewerParts() {
-        if !available.contains(.network) { NetworkSection.clear(&self) }
-        if !available.contains(.disks) { DisksSection.clear(&self) }
-        if !available.contains(.diskIO) { DiskIOSection.clear(&self) }
-        if !available.contains(.temperature) { TemperatureSection.clear(&self) }
-        if !available.contains(.frequency) { FrequencySection.clear(&self) }
-    }
-
-    private mutating func decodeSection(_ tag: SectionTag, _ payload: inout SnapshotReader) throws(SnapshotDecodeError) {
-        switch tag {
-        case .meta: try MetaSection.decode(&payload, into: &self)
-        case .uptime: try UptimeSection.decode(&payload, into: &self)
-        case .cpu: try CPUSection.decode(&payload, into: &self)
-        case .memory: try MemorySection.decode(&payload, into: &self)
-        case .pressure: try PressureSection.decode(&payload, into: &self)
-        case .load: try LoadSection.decode(&payload, into: &self)
-        case .processes: try ProcessesSection.decode(&payload, into: &self)
-        case .battery: try BatterySection.decode(&payload, into: &self)
-        case .top: try TopSection.decode(&payload, into: &self)
-        case .exits: try ExitsSection.decode(&payload, into: &self)
-        case .sampler: try SamplerSection.decode(&payload, into: &self)
-        case .network: try NetworkSection.decode(&payload, into: &self)
-        case .disks: try DisksSection.decode(&payload, into: &self)
-        case .diskIO: try DiskIOSection.decode(&payload, into: &self)
-        case .temperature: try TemperatureSection.decode(&payload, into: &self)
-        case .frequency: try FrequencySection.decode(&payload, into: &self)
-        }
+        clearAbsentParts()
     }
 
     /// v1 and v2: one fixed layout; every part is available.

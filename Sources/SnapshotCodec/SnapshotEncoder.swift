@@ -45,40 +45,11 @@ extension Snapshot {
         b.appendLE(UInt32(0))         // checksum
         b.appendLE(UInt32(0))         // flags
 
-        MetaSection.encode(&s, into: &b)
-        if s.available.contains(.uptime) { UptimeSection.encode(&s, into: &b) }
-        if s.available.contains(.cpu) { CPUSection.encode(&s, into: &b) }
-        if s.available.contains(.memory) { MemorySection.encode(&s, into: &b) }
-        PressureSection.encode(&s, into: &b)
-        if s.available.contains(.load) { LoadSection.encode(&s, into: &b) }
-        if s.available.contains(.processes) { ProcessesSection.encode(&s, into: &b) }
-        if s.available.contains(.battery) { BatterySection.encode(&s, into: &b) }
-        if s.available.contains(.top) { TopSection.encode(&s, into: &b) }
-        if s.available.contains(.exits) { ExitsSection.encode(&s, into: &b) }
-        // The parts a cache may hold, one slot each (SectionCache).
-        encodeSection(&s, 0, .sampler, &b, cache, unchanged, SamplerSection.encode)
-        encodeSection(&s, 1, .network, &b, cache, unchanged, NetworkSection.encode)
-        encodeSection(&s, 2, .disks, &b, cache, unchanged, DisksSection.encode)
-        encodeSection(&s, 3, .diskIO, &b, cache, unchanged, DiskIOSection.encode)
-        encodeSection(&s, 4, .temperature, &b, cache, unchanged, TemperatureSection.encode)
-        encodeSection(&s, 5, .frequency, &b, cache, unchanged, FrequencySection.encode)
+        encodeSections(&s, &b, cache, unchanged)
 
         b.storeLE(UInt32(b.count), at: SnapshotFormat.totalLengthOffset)
         b.storeLE(CRC32.checksum(b.bytes(from: SnapshotFormat.headerLength)), at: SnapshotFormat.checksumOffset)
         return b.count
-    }
-
-    /// The section of `part`, when available: copied from the cache's `slot` when the part is
-    /// unchanged and the slot holds it, else encoded by `encode` (and kept in the slot).
-    @inline(__always)
-    private static func encodeSection(_ s: inout Snapshot, _ slot: Int, _ part: SnapshotSections, _ b: inout EncodeCursor,
-                                      _ cache: SectionCache?, _ unchanged: SnapshotSections,
-                                      _ encode: (inout Snapshot, inout EncodeCursor) -> Void) {
-        guard s.available.contains(part) else { return }
-        if let cache, unchanged.contains(part), cache.copy(slot, to: &b) { return }
-        let start = b.count
-        encode(&s, &b)
-        cache?.keep(slot, b.bytes(from: start))
     }
 
     /// Replaces the contents of `bytes` with this snapshot in format v3 (see

@@ -70,13 +70,7 @@ public enum SnapshotFormat {
 
     /// The largest file this encoder (v3) can produce: the header, then every section at
     /// its limits, each with its 8-byte section header.
-    public static let maximumV3Size =
-        headerLength + 16 * sectionHeaderLength
-        + MetaSection.size + UptimeSection.size + CPUSection.maximumSize + MemorySection.maximumSize
-        + PressureSection.size + LoadSection.size + ProcessesSection.size + BatterySection.size
-        + TopSection.maximumSize + ExitsSection.maximumSize + SamplerSection.size
-        + NetworkSection.maximumSize + DisksSection.maximumSize + DiskIOSection.maximumSize
-        + TemperatureSection.maximumSize + FrequencySection.size
+    public static let maximumV3Size = headerLength + Int(SectionTag.highest.rawValue) * sectionHeaderLength + SectionTag.maximumPayloads
 
     /// The bound every reader enforces, on the total length field and on the
     /// buffer. Well above ``maximumV3Size`` so that later sections have room.

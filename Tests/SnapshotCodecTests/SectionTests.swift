@@ -1,4 +1,4 @@
-import SnapshotCodec
+@testable import SnapshotCodec
 import XCTest
 
 /// Format v3: sections a reader does not know are skipped, a damaged section costs only its
@@ -39,6 +39,12 @@ final class SectionTests: XCTestCase {
 
     let full = fullSnapshot()
     var bytes: [UInt8] { encoded(full) }
+
+    /// The maximum size counts a header per tag up to the highest: tags run from 1 without a
+    /// gap, and a new section's tag must become the highest.
+    func testTagsRunFromOneWithoutAGapUpToTheHighest() {
+        XCTAssertEqual(SectionTag.allCases.map(\.rawValue), Array(1...SectionTag.highest.rawValue))
+    }
 
     func testTheEncoderWritesOneSectionPerPartInTagOrder() {
         XCTAssertEqual(sections(bytes).map(\.tag), Array(1...16))

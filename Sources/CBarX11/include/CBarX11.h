@@ -1,5 +1,5 @@
-// The X11 outputs of sysstats-bar-x11, in C over libxcb (not Xlib: about 0.4 MiB
-// less resident memory). Only the x11 binary links this target (and libxcb).
+// The X11 outputs of sysstats-bar-x11, in C over libxcb (not Xlib: less resident
+// memory, docs/performance.md). Only the x11 binary links this target (and libxcb).
 #ifndef CBARX11_H
 #define CBARX11_H
 #include <stdint.h>
