@@ -11,6 +11,8 @@ struct ProcessStat: Equatable {
     var nameRange: Range<Int>
     /// Field 3, e.g. `R`, `S`, `Z`.
     var state: UInt8
+    /// Field 4, the parent's pid.
+    var parentPid: Int32
     /// Field 9, the kernel's `PF_*` flags.
     var flags: UInt64
     /// Fields 14 + 15, utime + stime, clock ticks.
@@ -32,7 +34,7 @@ struct ProcessStat: Equatable {
               open < close else { return nil }
         nameRange = (open + 1)..<close
         var s = ByteScanner(bytes, position: close + 1)
-        guard let stateWord = s.word(), skip(&s, 5),          // fields 3; 4...8
+        guard let stateWord = s.word(), let ppid = s.signed(), skip(&s, 4),   // fields 3, 4; 5...8
               let flags = s.unsigned(), skip(&s, 4),           // 9; 10...13
               let utime = s.unsigned(), let stime = s.unsigned(),  // 14, 15
               let cutime = s.signed(), let cstime = s.signed(), skip(&s, 4),   // 16, 17; 18...21
@@ -40,6 +42,7 @@ struct ProcessStat: Equatable {
               let rss = s.signed()                             // 24
         else { return nil }
         state = stateWord[0]
+        parentPid = Int32(clamping: ppid)
         self.flags = flags
         cpuTicks = utime &+ stime
         childTicks = UInt64(max(cutime, 0)).addingSaturating(UInt64(max(cstime, 0)))

@@ -146,13 +146,17 @@ public final class ProcessTable {
     public internal(set) var accountedTicks: UInt64 = 0
     public internal(set) var readEveryIdleProcess = false
     /// The disagreement between the busy ticks and the processes' own clocks this machine
-    /// showed lately: what the last full pass left unexplained beyond the margin it passed
-    /// (no idle process had used it), less a sixteenth (at least a tick) at each refresh
-    /// since. A full pass needs a shortfall beyond it too, or a machine whose accounting
+    /// showed lately: what full passes left unexplained beyond the margin they passed once
+    /// they had read every idle process (no idle process had used it), less a sixteenth (at
+    /// least a tick) at each refresh since. A full pass needs a shortfall beyond it too, or a machine whose accounting
     /// disagrees that much (short lives by the hundred a second: their parents' reads and
     /// /proc/stat's tick sampling part by tens of ticks over a refresh, either way) would read
     /// every idle process at every other refresh and find nothing.
     public internal(set) var unexplainedTicks: UInt64 = 0
+    /// Idle processes full passes have read since ``unexplainedTicks`` was last learned.
+    var idleSweepReads = 0
+    /// The parent of the last new process ``visit(_:known:read:update:_:)`` found.
+    var newParentPid: Int32 = 0
     /// Moves whenever a process's figures or name, or the set of processes, may have changed:
     /// a new or exited process, a process read again, a friendly name set. While it stands
     /// still the top lists made from ``processes`` stand too (the sampler then leaves them be).
@@ -551,6 +555,7 @@ public final class ProcessTable {
             readNames(&sample, root)
             kept.memoryReadAtScan = scanCount
             watchNew(&kept, pid)
+            newParentPid = stat.parentPid
         }
         kept.memoryWatched = isNew || ProcessTable.isBusy(ran: sample.cpuDelta, childrenRan: children)
         kept.readAtScan = scanCount

@@ -66,13 +66,27 @@ extension ProcessTable {
                 pendingPidfd = pidfd
             }
             guard path.setDirectory(p) else { continue }
-            if !visit(p, known: nil, read: true, buffer) { skippedCount += 1 }
+            if visit(p, known: nil, read: true, buffer) { watchParent(newParentPid, refresh: refresh) } else { skippedCount += 1 }
             if pendingPidfd >= 0 {   // it was gone before visit could add it
                 _ = Glibc.close(pendingPidfd)
                 pendingPidfd = -1
             }
         }
         if refresh { refreshInPlace(buffer); readIdle(buffer) } else { rereadActiveMemory(buffer) }
+    }
+
+    /// A process that started a child since its last read is read at refreshes like a busy
+    /// one from now on (at this one too when it is one), however idle it was: what its
+    /// children use is accounted for only through its reads, and otherwise only a full pass
+    /// would find it — among 10,000 processes, after many (a shell that waited, then runs a
+    /// build's short commands; most of them are gone before a probe, one it sees is enough).
+    func watchParent(_ pid: Int32, refresh: Bool) {
+        guard let i = indexByPid[pid], !descriptors[i].memoryWatched, !processes[i].isKernelThread else { return }
+        descriptors[i].memoryWatched = true
+        touch(pid)
+        if refresh && !previousTouchedAll && previousTouchedPids.count < ProcessTable.touchedLimit {
+            previousTouchedPids.append(pid)
+        }
     }
 
     /// Whether the process at `index`, reported exited, can still be read as the same process
@@ -216,15 +230,15 @@ extension ProcessTable {
         let margin = skip.thresholdTicks.addingSaturating(childrenAccountedThisScan / 2)
         readEveryIdleProcess = shortfall > margin.addingSaturating(unexplainedTicks)
         var found: UInt64 = 0
-        defer { learnUnexplained(shortfall: shortfall, margin: margin, found: found) }
         let count = processes.count
-        guard count > 0 else { return }
+        guard count > 0 else { learnUnexplained(shortfall: shortfall, margin: margin, found: 0, sweptAll: false); return }
         // Every idle process when the busy ticks were not accounted for, else about one in
         // idleRereadRefreshes; each bounded, taking turns from where the last refresh stopped.
-        var left = readEveryIdleProcess
+        let budget = readEveryIdleProcess
             ? min(count, fullPassLimit)
             : min((count + Int(ProcessTable.idleRereadRefreshes) - 1) / Int(ProcessTable.idleRereadRefreshes),
                   ProcessTable.idleRereadLimit)
+        var left = budget
         func readIfIdle(_ i: Int) {
             // Idle: not busy at its last read, and not read by this refresh.
             guard !descriptors[i].memoryWatched && descriptors[i].readAtScan != scanCount else { return }
@@ -256,16 +270,26 @@ extension ProcessTable {
             visited += 1
         }
         idleCursor = i
+        // What a full pass left unexplained is learned only once full passes have read every
+        // idle process since the last time: a pass bounded by its limit may not have reached
+        // the process that woke (among 10,000, twenty passes in turn).
+        var sweptAll = false
+        if readEveryIdleProcess {
+            idleSweepReads += budget - left
+            sweptAll = left > 0 || idleSweepReads >= count
+        }
+        learnUnexplained(shortfall: shortfall, margin: margin, found: found, sweptAll: sweptAll)
         removeGone()
     }
 
-    /// Keeps ``unexplainedTicks``: after a full pass, what of the shortfall beyond `margin`
-    /// the idle processes it read did not account for (`found`); else the last value, less
-    /// a sixteenth and at least a tick.
-    func learnUnexplained(shortfall: UInt64, margin: UInt64, found: UInt64) {
-        if readEveryIdleProcess {
+    /// Keeps ``unexplainedTicks``: after a full pass that completed a sweep of every idle
+    /// process (`sweptAll`), what of the shortfall beyond `margin` the idle processes it read
+    /// did not account for (`found`); else the last value, less a sixteenth and at least a tick.
+    func learnUnexplained(shortfall: UInt64, margin: UInt64, found: UInt64, sweptAll: Bool) {
+        if sweptAll {
             let unexplained = shortfall > found ? shortfall - found : 0
             unexplainedTicks = unexplained > margin ? unexplained - margin : 0
+            idleSweepReads = 0
         } else if unexplainedTicks > 0 {
             unexplainedTicks -= max(1, unexplainedTicks / 16)
         }

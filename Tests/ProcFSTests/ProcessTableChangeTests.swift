@@ -426,6 +426,24 @@ final class ProcessTableChangeTests: XCTestCase {
         XCTAssertEqual(table.unexplainedTicks, 0, "worn off: at least a tick a refresh")
     }
 
+    /// A full pass bounded by its limit learns nothing until passes in turn have read every
+    /// idle process: the one that woke may be among those not read yet.
+    func testWhatIsUnexplainedIsLearnedOnlyOnceFullPassesHaveReadEveryIdleProcess() throws {
+        let table = ProcessTable(procRoot: "/proc")
+        let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
+        table.scan(buffer, counters: counters)
+        table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 3))
+        table.fullPassLimit = 10
+        let passes = (table.processes.count + 9) / 10
+        XCTAssertGreaterThan(passes, 2, "more processes than two passes read")
+        for pass in 1...passes {
+            table.scan(buffer, counters: counters, idle: ProcessTable.IdleSkip(busyTicks: table.accountedTicks + 10_000, thresholdTicks: 3))
+            XCTAssertTrue(table.readEveryIdleProcess)
+            if pass < passes - 1 { XCTAssertEqual(table.unexplainedTicks, 0, "pass \(pass) of \(passes): not every idle process read yet") }
+        }
+        XCTAssertGreaterThan(table.unexplainedTicks, 9_000, "every idle process read, next to nothing found")
+    }
+
     /// Credited at most what the machine's busy ticks leave: one idle process's ticks since its
     /// last read may go back many refreshes.
     func testAnIdleProcessReadInAFullPassIsCreditedAtMostTheShortfall() throws {

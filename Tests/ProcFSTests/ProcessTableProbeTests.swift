@@ -55,6 +55,37 @@ final class ProcessTableProbeTests: XCTestCase {
         XCTAssertEqual(abs(table.processes.count - listed), 0, "table \(table.processes.count), /proc \(listed)")
     }
 
+    /// A parent idle at its last read that starts children is read at the refresh whose probe
+    /// finds one of them, with no full pass: what its children use is accounted for only
+    /// through its reads.
+    func testAnIdleParentIsReadAtTheRefreshThatFindsItsNewChild() throws {
+        let fifo = NSTemporaryDirectory() + "sysstats-parent-\(getpid())"
+        unlink(fifo)
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        let parent = try spawn("/bin/sh", ["-c", "read x < \(fifo); while :; do sleep 1; done"])
+        defer { kill(parent, SIGKILL); reap(parent) }
+        usleep(300_000)   // waiting on the FIFO
+        let table = ProcessTable(procRoot: "/proc")
+        let none = ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 1_000_000)
+        XCTAssertTrue(table.scan(buffer, counters: try counters()))
+        XCTAssertTrue(table.scan(buffer, counters: try counters(), idle: none))
+        XCTAssertTrue(table.scan(buffer, counters: try counters(), idle: none))
+        let idle = try XCTUnwrap(table.index(ofPid: parent))
+        XCTAssertFalse(table.descriptors[idle].memoryWatched, "idle while it waits")
+        XCTAssertNotEqual(table.descriptors[idle].readAtScan, table.scanCount, "not read: idle")
+        let writer = open(fifo, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(writer, 0)
+        _ = write(writer, "go\n", 3)
+        close(writer)
+        usleep(300_000)   // its first `sleep 1` runs
+        XCTAssertTrue(table.scan(buffer, counters: try counters(), idle: none))
+        XCTAssertTrue(table.probedLastScan)
+        XCTAssertFalse(table.readEveryIdleProcess)
+        let now = try XCTUnwrap(table.index(ofPid: parent))
+        XCTAssertEqual(table.descriptors[now].readAtScan, table.scanCount, "read at the refresh that found its child")
+    }
+
     func testAnExitIsReportedByTheKernelWithoutReadingEveryProcess() throws {
         let table = ProcessTable(procRoot: "/proc")
         let child = try spawn("/bin/sleep", ["1000"])
