@@ -279,6 +279,9 @@ public struct Snapshot: Equatable, Sendable {
     public var load1: UInt32 = 0, load5: UInt32 = 0, load15: UInt32 = 0
     public var processCount: UInt32 = 0
     public var runningCount: UInt32 = 0
+    /// Threads (scheduling entities) on the machine: /proc/loadavg's total. 0 from a
+    /// sampler that did not write it (its processes section is version 1).
+    public var threadCount: UInt32 = 0
 
     public var battery = BatteryFigures()
     public var urgent: UrgentFlags = []

@@ -28,6 +28,7 @@ final class BlockFormatTests: XCTestCase {
         XCTAssertEqual(try text(desktop, .procs, "procs=a=b {running}"), "a=b 2\n")
         XCTAssertEqual(try text(desktop, .procs, "procs="), "\n")
         XCTAssertEqual(try text(desktop, .procs, "procs={count}{running}"), "3122\n")
+        XCTAssertEqual(try text(desktop, .procs, "procs={count} procs, {threads} threads"), "312 procs, 845 threads\n")
     }
 
     func testTopBlockShowsTheBusiestProcessNameCPUAndMemoryAndItsPlaceholders() throws {

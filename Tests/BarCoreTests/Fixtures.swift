@@ -39,6 +39,7 @@ enum Fixture: String, CaseIterable {
         s.load1 = 52; s.load5 = 48; s.load15 = 40
         s.processCount = 312
         s.runningCount = 2
+        s.threadCount = 845
         s.cpuHistory = [0, 500, 1250, 2500, 3750, 5000, 6250, 7500, 8750, 10000]
         // Busy excludes iowait: each point's sum stays within 100 %.
         s.iowaitHistory = [0, 200, 600, 1200, 1800, 1500, 900, 400, 150, 0]

@@ -20,6 +20,16 @@ final class MembershipSkipTests: XCTestCase {
         XCTAssertEqual(sampler.snapshot.processCount, 8)
     }
 
+    /// The thread count (conky's `$threads`) is /proc/loadavg's total, read each sample.
+    func testTheThreadCountIsTheLoadAveragesTotalOfEachSample() throws {
+        let (sampler, machine) = try FixtureMachine.desktop()
+        sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)
+        XCTAssertEqual(sampler.snapshot.threadCount, 345)
+        try rewrite(machine.procRoot + "/loadavg", "3/345 12345", "3/360 12345")
+        sampler.sample(realtimeMs: 2_000, monotonicNs: 2_000_000_000)
+        XCTAssertEqual(sampler.snapshot.threadCount, 360)
+    }
+
     func testAnExitWithoutAForkIsListedAndShownInThatSample() throws {
         let (sampler, machine) = try FixtureMachine.desktop()
         sampler.sample(realtimeMs: 1_000, monotonicNs: 1_000_000_000)

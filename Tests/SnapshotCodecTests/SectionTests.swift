@@ -48,7 +48,22 @@ final class SectionTests: XCTestCase {
 
     func testTheEncoderWritesOneSectionPerPartInTagOrder() {
         XCTAssertEqual(sections(bytes).map(\.tag), Array(1...16))
-        XCTAssertEqual(Set(sections(bytes).map(\.version)), [1])
+        XCTAssertEqual(sections(bytes).filter { $0.version != 1 }.map(\.tag), [SectionTag.processes.rawValue],
+                       "processes is version 2 (the thread count), the rest version 1")
+    }
+
+    /// A sampler that wrote version 1 of the processes section (no thread count): its counts
+    /// are read, the thread count is 0.
+    func testAProcessesSectionOfVersionOneReadsItsCountsAndNoThreadCount() throws {
+        var parts = sections(bytes)
+        let processes = parts.firstIndex { $0.tag == SectionTag.processes.rawValue }!
+        parts[processes].version = 1
+        parts[processes].payload.removeLast(4)
+        let decoded = try decodeResult(file(header: bytes, parts)).get()
+        var expected = full
+        expected.threadCount = 0
+        XCTAssertEqual(decoded, expected)
+        XCTAssertTrue(decoded.available.contains(.processes))
     }
 
     func testAnUnknownSectionIsSkippedAndTheRestDecodesAsWithoutIt() throws {

@@ -84,6 +84,7 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
                   lastPrivateKiB: UInt64(700_000 + $0), freedKiB: UInt64($0 * 1024), name: testName(20 + $0))
     }
     guard newerParts else { return s }
+    s.threadCount = 4321
     s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
     s.interfaces = (0..<Snapshot.maximumInterfaces).map { i in
         var n = InterfaceFigures()

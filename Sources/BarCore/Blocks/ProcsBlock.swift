@@ -11,6 +11,7 @@ enum ProcsBlock {
         placeholders: [
             PlaceholderSpec("count", "processes") { s, _, w in w.appendDecimal(UInt64(s.processCount)) },
             PlaceholderSpec("running", "running") { s, _, w in w.appendDecimal(UInt64(s.runningCount)) },
+            PlaceholderSpec("threads", "threads") { s, _, w in w.appendDecimal(UInt64(s.threadCount)) },
         ],
         render: { s, _, v in render(s, into: &v) })
 

@@ -122,6 +122,7 @@ final class ProcessProbe {
         scanned = true
         s.available.formUnion(ProcessProbe.parts)
         s.processCount = UInt32(clamping: table.processes.count)
+        s.threadCount = counters?.tasks ?? 0
         rules.refresh()
         let generation = rules.generation
         if table.revision == listedRevision && shareTicks == listedShareTicks && generation == resolvedGeneration {
