@@ -157,6 +157,19 @@ public final class ProcessTable {
     var idleSweepReads = 0
     /// The parent of the last new process ``visit(_:known:read:update:_:)`` found.
     var newParentPid: Int32 = 0
+
+    /// A new process younger than this many clock ticks has its command line read at its next
+    /// read, not now: a process a few milliseconds old is usually still in `exec` or its
+    /// loader, whose memory-map lock a read of `cmdline` waits for (5–60 ms measured, the
+    /// sampler's only sleeps but its timer's while a shell loop ran beside it); and most
+    /// such processes are gone by the next sample, their `comm` name all that is needed.
+    static let nameDelayTicks: UInt64 = 25
+    /// ``nameDelayTicks`` for this table (tests raise it).
+    var nameDelay = ProcessTable.nameDelayTicks
+    /// Clock ticks a second (`sysconf(_SC_CLK_TCK)`): the unit of a stat's start time.
+    let ticksPerSecond = UInt64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
+    /// Clock ticks since boot at the start of this scan (CLOCK_BOOTTIME, a start time's clock).
+    var scanBootTicks: UInt64 = 0
     /// Moves whenever a process's figures or name, or the set of processes, may have changed:
     /// a new or exited process, a process read again, a friendly name set. While it stands
     /// still the top lists made from ``processes`` stand too (the sampler then leaves them be).
@@ -272,6 +285,10 @@ public final class ProcessTable {
     public func scan(_ buffer: ReadBuffer, counters: TaskCounters? = nil, refresh: Bool = true, idle: IdleSkip? = nil) -> Bool {
         scanCount &+= 1
         checkFileSystem()
+        var now = timespec()
+        if clock_gettime(CLOCK_BOOTTIME, &now) == 0 {
+            scanBootTicks = UInt64(max(now.tv_sec, 0)) &* ticksPerSecond &+ UInt64(max(now.tv_nsec, 0)) &* ticksPerSecond / 1_000_000_000
+        }
         if !exited.isEmpty { exited.removeAll(keepingCapacity: true) }   // empty: no memmove call
         if refresh {
             refreshCount &+= 1
@@ -552,7 +569,12 @@ public final class ProcessTable {
         }
         kept.childTicks = stat.childTicks
         if isNew {
-            readNames(&sample, root)
+            if !stat.isKernelThread && scanBootTicks &- stat.startTime < nameDelay {
+                kept.namesPending = true
+                sample.name = bestName(comm: sample.comm, executable: [], firstArgumentBase: UnsafeRawBufferPointer(start: nil, count: 0))
+            } else {
+                readNames(&sample, root)
+            }
             kept.memoryReadAtScan = scanCount
             watchNew(&kept, pid)
             newParentPid = stat.parentPid
@@ -634,6 +656,7 @@ public final class ProcessTable {
         let children = childrenRan(kept, stat)
         kept.childTicks = stat.childTicks
         kept.memoryWatched = ProcessTable.isBusy(ran: ranTicks, childrenRan: children)
+        if kept.namesPending { readPendingNames(&sample, &kept) }
         if kept.memory >= 0 && (ran || due) {
             memoryRereads &+= 1
             guard case .success(let m) = buffer.fill(from: FileDescriptor(rawValue: kept.memory)),
@@ -672,6 +695,17 @@ public final class ProcessTable {
         if kept.stat >= 0 { closeKept(kept.stat) }
         if kept.memory >= 0 { closeKept(kept.memory) }
         if kept.pidfd >= 0 { unwatch(kept.pidfd) }
+    }
+
+    /// The names of a process found too young to read them (``KeptFiles/namesPending``), now;
+    /// its friendly name is resolved again.
+    func readPendingNames(_ sample: inout ProcessSample, _ kept: inout KeptFiles) {
+        guard let root = directory.descriptor, path.setDirectory(sample.pid) else { return }
+        kept.namesPending = false
+        readNames(&sample, root)
+        sample.namesGeneration = 0
+        revision &+= 1
+        touch(sample.pid)
     }
 
     /// Fills the command line, executable name and best name of a new process.
@@ -743,6 +777,9 @@ struct KeptFiles {
     /// its memory is re-read every scan, not only at the refresh (``ProcessTable/rereadActiveMemory(_:)``). Kept
     /// here, beside the descriptors, not in the sample: it is the table's bookkeeping.
     var memoryWatched = false
+    /// Found younger than ``ProcessTable/nameDelayTicks``: its command line and executable
+    /// are read at its next read, its name till then its `comm`.
+    var namesPending = false
     /// The last scan that read it (``ProcessTable/scanCount``): a refresh's idle processes
     /// are those it did not read and that were not busy (``ProcessTable/readIdle(_:)``).
     var readAtScan: UInt32 = 0

@@ -313,6 +313,7 @@ extension ProcessTable {
     func rereadMemoryIfActive(_ i: Int, _ buffer: ReadBuffer) {
         guard descriptors[i].memoryWatched && !processes[i].isKernelThread
             && descriptors[i].memoryReadAtScan != scanCount else { return }   // not one this scan found and read
+        if descriptors[i].namesPending { readPendingNames(&processes[i], &descriptors[i]) }
         let memory = descriptors[i].memory
         let result: Result<UnsafeRawBufferPointer, Errno>
         if memory >= 0 {

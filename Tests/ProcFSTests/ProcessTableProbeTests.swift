@@ -86,6 +86,23 @@ final class ProcessTableProbeTests: XCTestCase {
         XCTAssertEqual(table.descriptors[now].readAtScan, table.scanCount, "read at the refresh that found its child")
     }
 
+    /// A process found younger than the name delay is named by its `comm` until its next
+    /// read, which reads its command line (a read of a process still in `exec` waits for it).
+    func testAYoungProcessHasItsCommandLineReadAtItsNextRead() throws {
+        let table = ProcessTable(procRoot: "/proc")
+        try scan(table)
+        let child = try spawn("/bin/sleep", ["1000.25"])
+        defer { kill(child, SIGKILL); reap(child) }
+        try scan(table, refresh: false)   // within the delay of its start
+        let found = try XCTUnwrap(table.processes.first { $0.pid == child })
+        XCTAssertEqual(found.name, found.comm, "its comm")
+        XCTAssertTrue(found.commandLine.isEmpty, "not read yet")
+        usleep(300_000)
+        try scan(table, refresh: false)
+        let read = try XCTUnwrap(table.processes.first { $0.pid == child })
+        XCTAssertTrue(String(decoding: read.commandLine, as: UTF8.self).contains("1000.25"), "read at its next read")
+    }
+
     func testAnExitIsReportedByTheKernelWithoutReadingEveryProcess() throws {
         let table = ProcessTable(procRoot: "/proc")
         let child = try spawn("/bin/sleep", ["1000"])
