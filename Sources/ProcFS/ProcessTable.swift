@@ -148,8 +148,8 @@ public final class ProcessTable {
     /// The disagreement between the busy ticks and the processes' own clocks this machine
     /// showed lately: what full passes left unexplained beyond the margin they passed once
     /// they had read every idle process (no idle process had used it), less a sixteenth (at
-    /// least a tick) at each refresh since. A full pass needs a shortfall beyond it too, or a machine whose accounting
-    /// disagrees that much (short lives by the hundred a second: their parents' reads and
+    /// least a tick) at each refresh since. A full pass needs a shortfall beyond it too, or a
+    /// machine whose accounting disagrees that much (short lives by the hundred a second: their parents' reads and
     /// /proc/stat's tick sampling part by tens of ticks over a refresh, either way) would read
     /// every idle process at every other refresh and find nothing.
     public internal(set) var unexplainedTicks: UInt64 = 0
@@ -160,9 +160,8 @@ public final class ProcessTable {
 
     /// A new process younger than this many clock ticks has its command line read at its next
     /// read, not now: a process a few milliseconds old is usually still in `exec` or its
-    /// loader, whose memory-map lock a read of `cmdline` waits for (5–60 ms measured, the
-    /// sampler's only sleeps but its timer's while a shell loop ran beside it); and most
-    /// such processes are gone by the next sample, their `comm` name all that is needed.
+    /// loader, whose memory-map lock a read of `cmdline` waits for (docs/metrics.md, names);
+    /// and most such processes are gone by the next sample, their `comm` all that is needed.
     static let nameDelayTicks: UInt64 = 25
     /// ``nameDelayTicks`` for this table (tests raise it).
     var nameDelay = ProcessTable.nameDelayTicks
