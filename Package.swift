@@ -14,12 +14,14 @@ let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .w
 let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
                                 .unsafeFlags(["-Osize"], .when(configuration: .release))]
 
-// The sampler's code is laid out by use: its modules (and the standard library's, already so
-// built) put each function in a section of its own, and the link places the functions a
-// sampler runs, listed in Sources/sysstatsd/function-order.txt, first and together. Its
+// The sampler's code is laid out by use: its modules put each function in a section of its
+// own, and the link (lld, for its --symbol-ordering-file) places the sections of the functions
+// a sampler runs, listed in Sources/sysstatsd/function-order.txt, first and together. Its
 // resident code then follows what it runs, not where the linker happened to put it
 // (docs/performance-history.md, "The sampler's code laid out by use"); bench/order-functions.py
-// makes the list again.
+// makes the list again. The segments are aligned in the file as in memory (max-page-size 2 MiB,
+// as gold does): the kernel maps page-cache folios whole, and a folio that straddled two of
+// the code's 64 KiB windows would bring both in.
 //
 // Release builds of these modules also leave out the run-time exclusivity checks: each is a
 // call into the runtime (its thread-local access set, its global page), several in each
@@ -27,7 +29,9 @@ let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeF
 // them, so an overlapping access still traps there.
 let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections", "-enforce-exclusivity=unchecked"],
                                                      .when(configuration: .release))]
-let functionOrder: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/sysstatsd/function-order.txt"],
+let functionOrder: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld",
+                                                    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/sysstatsd/function-order.txt",
+                                                    "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "max-page-size=2097152"],
                                                    .when(platforms: [.linux], configuration: .release))]
 
 // Release builds link the CLI with the Swift runtime and Foundation inside, so that the packages

@@ -3,11 +3,13 @@
 
     bench/order-functions.py [--bin DIR] [--samples 40] [--out FILE] [--check]
 
-The release link of sysstatsd places the sections named in that file first and together
-(gold's --section-ordering-file; the sampler's modules are built with -function-sections,
-the standard library already is). The sampler's resident code is then what it runs, packed,
-instead of one 64 KiB window of code per function scattered over 5 MB (docs/performance-history.md,
-"The sampler's code laid out by use").
+The release link of sysstatsd (lld's --symbol-ordering-file) places the input sections that
+define the symbols named in that file first and together, in its order. The sampler's modules
+are built with -function-sections, so each of their functions is a section of its own; glibc's
+are mostly one small object each; the standard library's own `.text` in Swift.o is one 1.6 MB
+section that cannot be split. The sampler's resident code is then what it runs, packed,
+instead of one 64 KiB window of code (or one page-cache folio) per function scattered over
+5 MB (docs/performance-history.md, "The sampler's code laid out by use").
 
 Runs DIR/sysstatsd (default .build/release, with sysstatsd-history beside it) under
 `valgrind --tool=callgrind` four ways, each until --samples snapshots:
@@ -22,11 +24,16 @@ The functions of the steady state come first, by their calls (most first): what 
 runs once a second, packed into as few pages as it can be, since at one sample a second
 each page and cache line it touches is a miss (docs/performance-history.md, "The fifth pass").
 Then every other function that executed, by the calls made to it over the other runs
-(most first), then by name; a name is written as `.text.NAME`, the section
--function-sections gives it. Names the link does not find are ignored by gold, so a list
-made before a change still helps after it; make it again when the budget test's figure
-climbs. --check prints how many of the file's names the binary still defines and exits
-non-zero under 80 %.
+(most first), then by name. Then what a native run executes that callgrind does not see:
+the start-up's lookup of the vDSO (valgrind has none to look up), the C runtime's frame
+set-up, and every CPU variant of a glibc string function that ran (glibc picks one per CPU,
+and valgrind's CPU is not the machine's). Last, the names whose section is Swift.o's `.text`:
+naming one moves the whole section, so they come after everything else, and the standard
+library's code follows the packed run instead of splitting it.
+
+Names the link does not find are ignored, so a list made before a change still helps after
+it; make it again when the budget test's figure climbs. --check prints how many of the file's
+names the binary still defines and exits non-zero under 80 %.
 
 Build first: `swift build -c release --product sysstatsd --product sysstatsd-history`.
 """
@@ -115,18 +122,73 @@ def run_steady(cmd, runtime, warm, samples, out, timeout=900):
         sys.exit(f"order-functions: callgrind wrote no {out}.1")
 
 
-def defined_functions(binary):
+def defined_symbols(binary):
+    """{name: address} of the binary's defined symbols (the first, for a name defined twice)."""
     out = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
-    return {parts[2] for parts in (line.split() for line in out.splitlines()) if len(parts) == 3 and parts[1] in "tTwW"}
+    found = {}
+    for parts in (line.split() for line in out.splitlines()):
+        if len(parts) == 3:
+            found.setdefault(parts[2], int(parts[0], 16))
+    return found
 
 
 def check(binary, order_file):
-    listed = [line.strip()[len(".text."):] for line in open(order_file) if line.startswith(".text.")]
-    defined = defined_functions(binary)
+    listed = [line.strip() for line in open(order_file) if line.strip()]
+    defined = defined_symbols(binary)
     found = sum(1 for n in listed if n in defined)
     share = found / len(listed) if listed else 0
     print(f"order-functions: {found} of {len(listed)} listed functions are in {binary} ({share:.0%})")
     return share >= 0.8
+
+
+# What a native start runs and callgrind does not see: glibc's static start-up looks up the
+# vDSO's clock functions (valgrind gives the program no vDSO), the C runtime's frame set-up
+# and tear-down, and the IFUNC resolver of strcmp, which the start-up calls before main.
+NATIVE_START = ["_dl_non_dynamic_init", "_dl_new_object", "_dl_setup_hash", "_dl_add_to_namespace_list",
+                "_dl_lookup_symbol_x", "do_lookup_x", "check_match", "strcmp_ifunc", "frame_dummy",
+                "register_tm_clones", "deregister_tm_clones", "__do_global_dtors_aux"]
+
+# glibc's string functions come in CPU variants (`__memmove_avx_unaligned_erms`,
+# `__memmove_evex_unaligned_erms`, ...) and the start-up picks one per CPU.
+CPU_VARIANT = re.compile(r"^(__\w+?)_(avx2|avx|evex|sse2|sse4_1|sse4_2|ssse3|avx512\w*)")
+
+
+def swift_text(binary):
+    """(start, end) of Swift.o's `.text` in the binary: the standard library's compiled code,
+    one section. Found from the toolchain's libswiftCore.a: a global symbol's address in the
+    binary less its offset in the section."""
+    swift = shutil.which("swift")
+    archive = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(swift))),
+                           "lib/swift_static/linux/libswiftCore.a") if swift else ""
+    if not os.path.exists(archive):
+        sys.exit(f"order-functions: no libswiftCore.a beside the swift on PATH ({archive or 'no swift'})")
+    with tempfile.TemporaryDirectory(prefix="sysstats-swift-o-") as work:
+        subprocess.run(["ar", "x", archive, "Swift.o"], cwd=work, check=True)
+        obj = os.path.join(work, "Swift.o")
+        headers = subprocess.run(["objdump", "-h", obj], capture_output=True, text=True, check=True).stdout
+        size = next(int(p[2], 16) for p in (line.split() for line in headers.splitlines()) if len(p) > 2 and p[1] == ".text")
+        table = subprocess.run(["objdump", "-t", obj], capture_output=True, text=True, check=True).stdout
+    # objdump -t: "VALUE FLAGS SECTION\tSIZE NAME", FLAGS seven columns wide ("l     F").
+    offsets, local = {}, set()
+    for line in table.splitlines():
+        section, _, rest = line[25:].partition("\t")
+        if len(line) < 26 or section != ".text" or " " not in rest:
+            continue
+        name = rest.split()[-1]   # after the size, and ".hidden" or ".protected" if any
+        if line[17] == "l":
+            local.add(name)
+        else:
+            offsets[name] = int(line[:16], 16)
+    defined = defined_symbols(binary)
+    bases = {}
+    for name, offset in offsets.items():
+        if name in defined:
+            base = defined[name] - offset
+            bases[base] = bases.get(base, 0) + 1
+    if not bases:
+        sys.exit("order-functions: none of Swift.o's symbols is in the binary")
+    start = max(bases, key=bases.get)
+    return start, start + size, local
 
 
 def main():
@@ -139,7 +201,7 @@ def main():
     binary = os.path.join(args.bin, "sysstatsd")
     if args.check:
         sys.exit(0 if check(binary, args.out) else 1)
-    for tool in ("valgrind", "callgrind_control", "objcopy", "nm"):
+    for tool in ("valgrind", "callgrind_control", "objcopy", "nm", "objdump", "ar"):
         if not shutil.which(tool):
             sys.exit(f"order-functions: {tool} is missing (install/deps.sh installs it)")
 
@@ -202,11 +264,30 @@ def main():
         return re.fullmatch(r"[A-Za-z0-9_$.]+", n)
     first = sorted((n for n in steady if valid(n)), key=lambda n: (-steady[n], n))
     names = first + sorted((n for n in calls if valid(n) and n not in steady), key=lambda n: (-calls[n], n))
+
+    defined = defined_symbols(binary)
+    variants = sorted(n for n in defined if CPU_VARIANT.match(n))
+    ordered, seen = [], set()
+
+    def add(n):
+        if n not in seen and n in defined:
+            seen.add(n)
+            ordered.append(n)
+    for n in names + NATIVE_START:
+        add(n)
+        m = CPU_VARIANT.match(n)
+        if m:
+            for v in variants:
+                if v.startswith(m.group(1) + "_"):
+                    add(v)
+    start, end, local = swift_text(binary)
+    in_swift = [n for n in ordered if n in local or start <= defined[n] < end]
+    ordered = [n for n in ordered if n not in set(in_swift)] + in_swift
     with open(args.out, "w") as f:
-        for n in names:
-            f.write(f".text.{n}\n")
-    print(f"order-functions: {len(names)} functions written to {os.path.relpath(args.out, ROOT)}, "
-          f"the steady state's {len(first)} first")
+        for n in ordered:
+            f.write(n + "\n")
+    print(f"order-functions: {len(ordered)} functions written to {os.path.relpath(args.out, ROOT)}, "
+          f"the steady state's {len(first)} first, {len(in_swift)} in Swift.o's .text last")
     # SwiftPM does not know the link reads the file: without the binary it links again.
     if os.path.realpath(args.out) == os.path.realpath(DEFAULT_OUT):
         os.remove(binary)

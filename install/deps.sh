@@ -31,6 +31,12 @@ esac
 # to find them, libc6-dev for the static C library the always-on programs link, tzdata for
 # the time block's zones.
 build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
+# The sampler is linked by lld (Package.swift: its symbol ordering). swift.org's toolchains
+# carry ld.lld beside swift; a toolchain without it takes Debian's.
+if command -v swift >/dev/null 2>&1 && ! command -v ld.lld >/dev/null 2>&1 &&
+    [[ ! -x "$(dirname "$(readlink -f "$(command -v swift)")")/ld.lld" ]]; then
+    build_packages+=(lld)
+fi
 # Test: a headless X server (xvfb-run needs xauth) and its tools (xwd from x11-apps for
 # screenshots, xdotool for clicks), i3 and i3status to compare against,
 # valgrind and strace for the allocation and syscall checks (strip from binutils

@@ -9,9 +9,9 @@ import TestSupport
 /// executable in 64 KiB windows (and whole page-cache folios) around each page run, so it
 /// follows where the functions run lie as much as how many there are. The release link packs
 /// the ones a sampler runs together (Sources/sysstatsd/function-order.txt,
-/// docs/performance-history.md "The sampler's code laid out by use"): 3,490–3,560 KiB, where
-/// the linker's own order gave 4,276–4,400 KiB depending on small changes. The tree also has
-/// network, disk, sensor and cpufreq files, so the system probes do their real work.
+/// docs/performance-history.md "The sampler linked by lld"; today's figures are in
+/// docs/performance.md, "Memory"). The tree also has network, disk, sensor and cpufreq
+/// files, so the system probes do their real work.
 final class MemoryBudgetTests: XCTestCase {
     static let budgetKiB = 4 * 1024
 
