@@ -63,6 +63,10 @@ if ((package_status != 0)); then
     ((package_failed > 0)) || { echo "package-test: packaging FAILED (see above)"; package_total=$((package_total + 1)) package_failed=1; }
 fi
 
+# A CI page shows the output's tail: name the failed tests and their assertions there too.
+grep -a -E "^Test Case '.*' failed|^/.*: error: " "$log" | head -n 40 | sed 's/^/failed: /' || true
+grep -a -E "^FAIL " "$budget_log" | sed 's/^/failed: /' || true
+
 if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ ([0-9]+)\ failure ]]; then
     total=$((BASH_REMATCH[1] + budget_total + fuzz_total + package_total))
     failed=$((BASH_REMATCH[2] + budget_failed + fuzz_failed + package_failed))
