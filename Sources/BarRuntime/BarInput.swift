@@ -81,9 +81,9 @@ extension Bar {
         }
     }
 
-    /// Reads click events from stdin; false at end of file (clicks are then off).
+    /// Reads click events from ``clickInput`` (stdin); false at end of file (clicks are then off).
     mutating func readStdin() -> Bool {
-        let n = readSome(0, eventBuffer)
+        let n = readSome(clickInput, eventBuffer)
         if n == 0 || n == -Int(EBADF) || n == -Int(EINVAL) { return false }
         if n < 0 { return true }
         var changed = false

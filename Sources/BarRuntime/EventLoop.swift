@@ -93,6 +93,8 @@ public struct Bar<Sink: BarSink> {
     var watch: Int32 = -1
     var signalFD: Int32 = -1
     var readClicks: Bool
+    /// Where click events come from: stdin, where i3bar writes them (a test gives a pipe).
+    var clickInput: Int32 = 0
     var clicks = ClickScanner()
     var paused = false
     /// The command blocks' children.
@@ -275,7 +277,7 @@ public struct Bar<Sink: BarSink> {
     func fillPollSet() -> Int {
         fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
         fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
-        fds[2] = pollfd(fd: readClicks ? 0 : -1, events: Int16(POLLIN), revents: 0)
+        fds[2] = pollfd(fd: readClicks ? clickInput : -1, events: Int16(POLLIN), revents: 0)
         fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
         // No event asked: its end alone (the bar that read it has gone) shows.
         fds[4] = pollfd(fd: watchStdout ? 1 : -1, events: 0, revents: 0)

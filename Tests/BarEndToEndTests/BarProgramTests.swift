@@ -163,17 +163,6 @@ final class BarProgramTests: XCTestCase {
         XCTAssertEqual(bar.stop(), 0)
     }
 
-    func testStaleSnapshotShowsSamplerStoppedAndRecoversWhenSnapshotsResume() throws {
-        let dir = try RuntimeDir()
-        // 4.5 s old with a 1 s interval: stale half a second from now (limit 5 s).
-        try dir.publish(sampleSnapshot(timestampMs: realtimeMs() - 4_500))
-        let bar = try BarProcess(["--runtime-dir", dir.path, "--blocks", "uptime"], stdin: false)
-        XCTAssertTrue(bar.waitFor { $0.first == "up 1h 0m" }, "\(bar.lines)")
-        XCTAssertTrue(bar.waitFor(timeout: 3) { $0.last == "sysstatsd stopped" }, "the staleness timer fires: \(bar.lines)")
-        try dir.publish(sampleSnapshot(sequence: 60))
-        XCTAssertTrue(bar.waitFor { $0.last == "up 1h 1m" }, "\(bar.lines)")
-    }
-
     func testClosedStdoutEndsTheRendererWithStatusZero() throws {
         let dir = try RuntimeDir()
         try dir.publish(sampleSnapshot())

@@ -1,0 +1,127 @@
+import BarCore
+@testable import BarRuntimeHosted
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// Click input in-process: i3bar's click events written to a pipe the bar reads as it reads
+/// stdin (``Bar/clickInput``), and the lines it shows after each.
+final class ClickInputTests: XCTestCase {
+    typealias Sink = BarUpdateTests.RecordingSink
+    var directory: URL!
+    var ends: [Int32] = [-1, -1]
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-clicks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
+        XCTAssertEqual(pipe(&ends), 0)
+        // As the loop reads it: only when poll() says so, never waiting.
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+    }
+
+    override func tearDownWithError() throws {
+        for fd in ends where fd >= 0 { close(fd) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func publishMemory() throws {
+        var s = Snapshot()
+        s.timestampMs = UInt64(Date().timeIntervalSince1970 * 1000)
+        s.intervalMs = 1000
+        s.memory.total = 16_000_000
+        s.memory.used = 4_000_001
+        s.memory.available = 11_999_999
+        s.memory.free = 8_000_000
+        s.memory.active = 4_000_000
+        s.memory.inactive = 2_000_000
+        s.memory.wired = 1_000_000
+        s.memory.other = 1_000_000
+        var bytes: [UInt8] = []
+        s.encode(into: &bytes)
+        try Data(bytes).write(to: directory.appendingPathComponent("snapshot"), options: .atomic)
+    }
+
+    func i3bar(_ blocks: String) throws -> Bar<Sink> {
+        let arguments = ["--output", "i3bar", "--blocks", blocks, "--config", directory.appendingPathComponent("none.toml").path]
+        var b = Bar(options: try BarOptions.parse(arguments.map { Array($0.utf8) }), runtimeDir: Array(directory.path.utf8), sink: Sink())
+        b.clickInput = ends[0]
+        return b
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+            XCTAssertGreaterThan(n, 0, "the pipe takes the events")
+            guard n > 0 else { return }
+            written += n
+        }
+    }
+
+    /// Reads as the loop does while poll() says stdin is ready: until the pipe is empty.
+    func readAll(_ b: inout Bar<Sink>) {
+        var pending: Int32 = 0
+        for _ in 0..<64 {
+            guard b.readStdin() else { return XCTFail("clicks stay on while the pipe is open") }
+            _ = ioctl(ends[0], UInt(FIONREAD), &pending)
+            if pending == 0 { return }
+        }
+        XCTFail("the bar left \(pending) bytes of input unread")
+    }
+
+    func testALeftClickCyclesTheMemFormAndARightClickBringsItBack() throws {
+        try publishMemory()
+        var b = try i3bar("mem")
+        XCTAssertEqual(b.load(), .fresh)
+        b.emit()
+        XCTAssertTrue(b.sink.lines.last?.contains(#""full_text":"mem 3.8G/15.3G""#) == true, "\(b.sink.lines)")
+        send("[\n" + #"{"name":"mem","instance":"mem","button":1,"x":1,"y":1}"# + "\n")
+        readAll(&b)
+        XCTAssertTrue(b.sink.lines.last?.contains("mem A3.8G I1.9G W977M O977M F7.6G") == true, "\(b.sink.lines.last ?? "")")
+        send(#",{"name":"mem","button":3}"# + "\n")
+        readAll(&b)
+        XCTAssertTrue(b.sink.lines.last?.contains(#""full_text":"mem 3.8G/15.3G""#) == true, "\(b.sink.lines.last ?? "")")
+        XCTAssertEqual(b.sink.lines.count, 3, "one update per click that changed the line")
+    }
+
+    /// Hostile input on stdin: a line that is not JSON and one longer than the read buffer
+    /// are skipped whole, and the click after them still counts.
+    func testGarbageAndAnOverlongLineAreSkippedAndTheNextClickCounts() throws {
+        try publishMemory()
+        var b = try i3bar("mem")
+        _ = b.load()
+        b.emit()
+        send("[\ngarbage that is not json\n" + String(repeating: "x", count: 20_000) + "\n")
+        send(#"{"name":"mem","button":1}"# + "\n")
+        readAll(&b)
+        XCTAssertEqual(b.sink.lines.count, 2, "\(b.sink.lines)")
+        XCTAssertTrue(b.sink.lines.last?.contains("mem A3.8G") == true, "\(b.sink.lines.last ?? "")")
+    }
+
+    func testAClickOnNoBlockOfTheBarChangesNothing() throws {
+        try publishMemory()
+        var b = try i3bar("mem")
+        _ = b.load()
+        b.emit()
+        send("[\n" + #"{"name":"cpu","button":1}"# + "\n" + #",{"name":"mem","instance":"other","button":1}"# + "\n")
+        readAll(&b)
+        XCTAssertEqual(b.sink.lines.count, 1, "\(b.sink.lines)")
+    }
+
+    /// i3bar gone or started without click events: the end of stdin turns click reading off
+    /// (the loop then leaves stdin out of its poll set) and the bar goes on.
+    func testTheEndOfInputTurnsClickReadingOff() throws {
+        try publishMemory()
+        var b = try i3bar("mem")
+        _ = b.load()
+        b.emit()
+        close(ends[1]); ends[1] = -1
+        XCTAssertFalse(b.readStdin())
+        b.readClicks = false
+        _ = b.fillPollSet()
+        XCTAssertEqual(b.fds[2].fd, -1, "stdin is out of the poll set")
+        XCTAssertEqual(b.sink.lines.count, 1)
+    }
+}

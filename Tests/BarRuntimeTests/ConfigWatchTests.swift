@@ -1,0 +1,136 @@
+import BarCore
+@testable import BarRuntimeHosted
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The config watcher in-process: the inotify watch on the config file's folder, what of its
+/// events is a change of the config, and the reload a change brings (good file, bad file).
+final class ConfigWatchTests: XCTestCase {
+    typealias Sink = BarUpdateTests.RecordingSink
+    var directory: URL!
+    var configFolder: URL!
+    var config: URL { configFolder.appendingPathComponent("config.toml") }
+    var bars: [Int32] = []
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        configFolder = directory.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: configFolder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
+        try publish()
+    }
+
+    override func tearDownWithError() throws {
+        for fd in bars { close(fd) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func publish() throws {
+        var s = Snapshot()
+        s.timestampMs = UInt64(Date().timeIntervalSince1970 * 1000)
+        s.intervalMs = 1000
+        s.load1 = 52; s.load5 = 48; s.load15 = 40
+        s.processCount = 300
+        var bytes: [UInt8] = []
+        s.encode(into: &bytes)
+        try Data(bytes).write(to: directory.appendingPathComponent("snapshot"), options: .atomic)
+    }
+
+    /// Replaced by rename, as editors do: the watch sees IN_MOVED_TO.
+    func write(_ text: String, to file: URL? = nil) throws {
+        try text.write(to: file ?? config, atomically: true, encoding: .utf8)
+    }
+
+    /// A text bar over `--config`, its inotify descriptor and the config's watch set up as
+    /// the loop's start does.
+    func bar(config path: URL? = nil) throws -> Bar<Sink> {
+        let arguments = ["--output", "text", "--config", (path ?? config).path]
+        var b = Bar(options: try BarOptions.parse(arguments.map { Array($0.utf8) }), runtimeDir: Array(directory.path.utf8), sink: Sink())
+        b.inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
+        XCTAssertGreaterThanOrEqual(b.inotifyFD, 0)
+        bars.append(b.inotifyFD)
+        b.addConfigWatch()
+        XCTAssertGreaterThanOrEqual(b.configWatch, 0, "the config's folder is watched")
+        return b
+    }
+
+    /// What the loop does when inotify is ready: read the events, reload on a config change.
+    /// Returns whether the snapshot changed.
+    @discardableResult
+    func step(_ b: inout Bar<Sink>) -> Bool {
+        let snapshotChanged = b.readInotify()
+        if b.configChanged { b.configChanged = false; b.reloadConfig() }
+        return snapshotChanged
+    }
+
+    func testWritingTheConfigFileIsSeenByItsWatchAndItsBlocksReplaceTheDefaults() throws {
+        var b = try bar()
+        _ = b.load()
+        try write("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"procs\"\nformat = \"P{count}\"\n")
+        _ = b.readInotify()
+        XCTAssertTrue(b.configChanged, "the rename into place is a change of the config")
+        b.configChanged = false
+        b.reloadConfig()
+        XCTAssertEqual(b.sink.lines.last, "load 0.52 0.48 0.40 | P300\n")
+    }
+
+    func testABadFileKeepsTheLastGoodBlocksAndShowsWhyUntilItIsFixed() throws {
+        var b = try bar()
+        _ = b.load()
+        try write("[[block]]\nblock = \"load\"\n")
+        step(&b)
+        XCTAssertEqual(b.sink.lines.last, "load 0.52 0.48 0.40\n")
+        try write("[[block]]\nblock = \"cpu\"\nwarning = 300\n")
+        step(&b)
+        XCTAssertEqual(b.sink.lines.last, "config.toml:3:11: out of range: 0 to 100 | load 0.52 0.48 0.40\n",
+                       "the last good blocks, the mistake first")
+        try write("[[block]]\nblock = \"procs\"\n")
+        step(&b)
+        XCTAssertEqual(b.sink.lines.last, "procs 300 (0 run)\n", "the fixed file at once, the notice gone")
+    }
+
+    func testAnotherFileInTheConfigsFolderIsNoChange() throws {
+        var b = try bar()
+        _ = b.load()
+        try write("[[block]]\nblock = \"load\"\n", to: configFolder.appendingPathComponent("config.toml.bak"))
+        try write("x", to: configFolder.appendingPathComponent("other"))
+        _ = b.readInotify()
+        XCTAssertFalse(b.configChanged)
+    }
+
+    /// The config file in the runtime directory: one inotify watch serves both (IN_MASK_ADD),
+    /// and each event is told apart by its name.
+    func testInTheRuntimeDirectoryASnapshotIsNotAConfigChangeNorTheConfigASnapshot() throws {
+        let inRuntime = directory.appendingPathComponent("bar.toml")
+        var b = try bar(config: inRuntime)
+        XCTAssertTrue(b.addWatch(), "the runtime directory is watched")
+        XCTAssertEqual(b.watch, b.configWatch, "one watch for the one folder")
+        _ = b.load()
+        try publish()
+        XCTAssertTrue(b.readInotify(), "the snapshot's rename")
+        XCTAssertFalse(b.configChanged)
+        try write("[[block]]\nblock = \"procs\"\n", to: inRuntime)
+        XCTAssertFalse(b.readInotify(), "the config's rename is not a snapshot")
+        XCTAssertTrue(b.configChanged)
+    }
+
+    /// i3blocks files the config names (`block = "i3blocks"`): each is watched in its own
+    /// folder, and writing one reloads the bar.
+    func testAnIncludedI3blocksFileIsWatchedAndWritingItReloads() throws {
+        let blocklets = directory.appendingPathComponent("blocklets")
+        try FileManager.default.createDirectory(at: blocklets, withIntermediateDirectories: false)
+        let included = blocklets.appendingPathComponent("i3blocks.conf")
+        try write("[hello]\ncommand=echo hi\ninterval=once\n", to: included)
+        try write("[[block]]\nblock = \"i3blocks\"\nfile = \"\(included.path)\"\n")
+        var b = try bar()
+        _ = b.load()
+        b.reloadConfig()
+        XCTAssertEqual(b.options.includedFiles, [Array(included.path.utf8)])
+        b.sink.lines.removeAll()
+        try write("[hello]\ncommand=echo bye\ninterval=once\n", to: included)
+        _ = b.readInotify()
+        XCTAssertTrue(b.configChanged, "a change of the included file is a change of the config")
+    }
+}
