@@ -282,7 +282,8 @@ def main():
                     add(v)
     start, end, local = swift_text(binary)
     in_swift = [n for n in ordered if n in local or start <= defined[n] < end]
-    ordered = [n for n in ordered if n not in set(in_swift)] + in_swift
+    moved = set(in_swift)
+    ordered = [n for n in ordered if n not in moved] + in_swift
     with open(args.out, "w") as f:
         for n in ordered:
             f.write(n + "\n")
