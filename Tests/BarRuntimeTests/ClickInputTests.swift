@@ -6,15 +6,11 @@ import XCTest
 
 /// Click input in-process: i3bar's click events written to a pipe the bar reads as it reads
 /// stdin (``Bar/clickInput``), and the lines it shows after each.
-final class ClickInputTests: XCTestCase {
-    typealias Sink = BarUpdateTests.RecordingSink
-    var directory: URL!
+final class ClickInputTests: RuntimeDirectoryHarness {
     var ends: [Int32] = [-1, -1]
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-clicks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
+        try super.setUpWithError()
         XCTAssertEqual(pipe(&ends), 0)
         // As the loop reads it: only when poll() says so, never waiting.
         _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
@@ -22,29 +18,25 @@ final class ClickInputTests: XCTestCase {
 
     override func tearDownWithError() throws {
         for fd in ends where fd >= 0 { close(fd) }
-        try? FileManager.default.removeItem(at: directory)
+        try super.tearDownWithError()
     }
 
+    /// 3.8 GiB used of 15.3, its five-part breakdown for the mem block's second form.
     func publishMemory() throws {
-        var s = Snapshot()
-        s.timestampMs = UInt64(Date().timeIntervalSince1970 * 1000)
-        s.intervalMs = 1000
-        s.memory.total = 16_000_000
-        s.memory.used = 4_000_001
-        s.memory.available = 11_999_999
-        s.memory.free = 8_000_000
-        s.memory.active = 4_000_000
-        s.memory.inactive = 2_000_000
-        s.memory.wired = 1_000_000
-        s.memory.other = 1_000_000
-        var bytes: [UInt8] = []
-        s.encode(into: &bytes)
-        try Data(bytes).write(to: directory.appendingPathComponent("snapshot"), options: .atomic)
+        try publish { s in
+            s.memory.total = 16_000_000
+            s.memory.used = 4_000_001
+            s.memory.available = 11_999_999
+            s.memory.free = 8_000_000
+            s.memory.active = 4_000_000
+            s.memory.inactive = 2_000_000
+            s.memory.wired = 1_000_000
+            s.memory.other = 1_000_000
+        }
     }
 
     func i3bar(_ blocks: String) throws -> Bar<Sink> {
-        let arguments = ["--output", "i3bar", "--blocks", blocks, "--config", directory.appendingPathComponent("none.toml").path]
-        var b = Bar(options: try BarOptions.parse(arguments.map { Array($0.utf8) }), runtimeDir: Array(directory.path.utf8), sink: Sink())
+        var b = try bar(["--output", "i3bar", "--blocks", blocks])
         b.clickInput = ends[0]
         return b
     }

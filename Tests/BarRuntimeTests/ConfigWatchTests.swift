@@ -6,36 +6,28 @@ import XCTest
 
 /// The config watcher in-process: the inotify watch on the config file's folder, what of its
 /// events is a change of the config, and the reload a change brings (good file, bad file).
-final class ConfigWatchTests: XCTestCase {
-    typealias Sink = BarUpdateTests.RecordingSink
-    var directory: URL!
+final class ConfigWatchTests: RuntimeDirectoryHarness {
     var configFolder: URL!
     var config: URL { configFolder.appendingPathComponent("config.toml") }
-    var bars: [Int32] = []
+    var inotifyFDs: [Int32] = []
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try super.setUpWithError()
         configFolder = directory.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: configFolder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
         try publish()
     }
 
     override func tearDownWithError() throws {
-        for fd in bars { close(fd) }
-        try? FileManager.default.removeItem(at: directory)
+        for fd in inotifyFDs { close(fd) }
+        try super.tearDownWithError()
     }
 
     func publish() throws {
-        var s = Snapshot()
-        s.timestampMs = UInt64(Date().timeIntervalSince1970 * 1000)
-        s.intervalMs = 1000
-        s.load1 = 52; s.load5 = 48; s.load15 = 40
-        s.processCount = 300
-        var bytes: [UInt8] = []
-        s.encode(into: &bytes)
-        try Data(bytes).write(to: directory.appendingPathComponent("snapshot"), options: .atomic)
+        try publish { s in
+            s.load1 = 52; s.load5 = 48; s.load15 = 40
+            s.processCount = 300
+        }
     }
 
     /// Replaced by rename, as editors do: the watch sees IN_MOVED_TO.
@@ -46,11 +38,10 @@ final class ConfigWatchTests: XCTestCase {
     /// A text bar over `--config`, its inotify descriptor and the config's watch set up as
     /// the loop's start does.
     func bar(config path: URL? = nil) throws -> Bar<Sink> {
-        let arguments = ["--output", "text", "--config", (path ?? config).path]
-        var b = Bar(options: try BarOptions.parse(arguments.map { Array($0.utf8) }), runtimeDir: Array(directory.path.utf8), sink: Sink())
+        var b = try bar(["--output", "text", "--config", (path ?? config).path])
         b.inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
         XCTAssertGreaterThanOrEqual(b.inotifyFD, 0)
-        bars.append(b.inotifyFD)
+        inotifyFDs.append(b.inotifyFD)
         b.addConfigWatch()
         XCTAssertGreaterThanOrEqual(b.configWatch, 0, "the config's folder is watched")
         return b

@@ -7,39 +7,20 @@ import XCTest
 /// The snapshot source in-process: what the bar shows of a stale snapshot, a FIFO where the
 /// snapshot should be, a runtime directory open to others or removed and made again, and
 /// the deadlines the loop sleeps until meanwhile.
-final class SnapshotSourceTests: XCTestCase {
-    typealias Sink = BarUpdateTests.RecordingSink
-    var directory: URL!
+final class SnapshotSourceTests: RuntimeDirectoryHarness {
     var descriptors: [Int32] = []
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-source-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
-    }
 
     override func tearDownWithError() throws {
         for fd in descriptors { close(fd) }
-        try? FileManager.default.removeItem(at: directory)
+        try super.tearDownWithError()
     }
 
-    func now() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
-
-    /// Up an hour (`up 1h 0m`) plus `minutes`, written `ageMs` ago at a 1 s interval.
+    /// Up an hour (`up 1h 0m`) plus `minutes`, written `ageMs` ago.
     func publish(minutes: UInt64 = 0, ageMs: UInt64 = 0) throws {
-        var s = Snapshot()
-        s.timestampMs = now() - ageMs
-        s.intervalMs = 1000
-        s.uptimeCentiseconds = 360_000 + minutes * 6_000
-        var bytes: [UInt8] = []
-        s.encode(into: &bytes)
-        try Data(bytes).write(to: directory.appendingPathComponent("snapshot"), options: .atomic)
+        try publish(ageMs: ageMs) { $0.uptimeCentiseconds = 360_000 + minutes * 6_000 }
     }
 
-    func uptimeBar() throws -> Bar<Sink> {
-        let arguments = ["--output", "text", "--blocks", "uptime", "--config", directory.appendingPathComponent("none.toml").path]
-        return Bar(options: try BarOptions.parse(arguments.map { Array($0.utf8) }), runtimeDir: Array(directory.path.utf8), sink: Sink())
-    }
+    func uptimeBar() throws -> Bar<Sink> { try bar(["--output", "text", "--blocks", "uptime"]) }
 
     /// The runtime directory's inotify watch, as the loop's start sets it up.
     func watch(_ b: inout Bar<Sink>) {
@@ -58,7 +39,7 @@ final class SnapshotSourceTests: XCTestCase {
         XCTAssertEqual(b.sink.lines.last, "up 1h 0m\n")
         watch(&b)
         XCTAssertGreaterThanOrEqual(b.watch, 0)
-        let sleep = b.nextTimeout(now: now())
+        let sleep = b.nextTimeout(now: nowMs())
         XCTAssertLessThanOrEqual(sleep, 500, "the loop wakes when the snapshot goes stale")
         usleep(UInt32(max(sleep, 0) + 20) * 1000)
         b.emit()
@@ -91,7 +72,7 @@ final class SnapshotSourceTests: XCTestCase {
         b.emit()
         XCTAssertEqual(b.sink.lines.last, "runtime directory is open to others: chmod 700 it\n")
         watch(&b)
-        XCTAssertLessThanOrEqual(b.nextTimeout(now: now()), 2000, "looked at again every 2 s")
+        XCTAssertLessThanOrEqual(b.nextTimeout(now: nowMs()), 2000, "looked at again every 2 s")
         XCTAssertEqual(chmod(directory.path, 0o700), 0)
         XCTAssertEqual(b.load(), .fresh)
         b.emit()
@@ -110,7 +91,7 @@ final class SnapshotSourceTests: XCTestCase {
         try FileManager.default.removeItem(at: directory)
         _ = b.readInotify()
         XCTAssertEqual(b.watch, -1, "the watch went with the directory")
-        XCTAssertLessThanOrEqual(b.nextTimeout(now: now()), 2000, "the directory is looked for every 2 s")
+        XCTAssertLessThanOrEqual(b.nextTimeout(now: nowMs()), 2000, "the directory is looked for every 2 s")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try publish(minutes: 2)
         // The loop's timeout: no watch, so add one and read what is there.
