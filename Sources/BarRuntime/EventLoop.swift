@@ -216,59 +216,63 @@ public struct Bar<Sink: BarSink> {
     /// Runs until a signal ends it, stdout closes or its window goes; returns the exit status.
     public mutating func run() -> Int32 {
         if let status = start() { return status }
-        while exitStatus == nil {
-            let now = nowMs()
-            let timeout = nextTimeout(now: now)
-            // Events the X library read off the socket while it wrote (showing an image): a window
-            // manager's notice, a click. poll() would not wake for them.
-            if sink.hasQueuedEvents() {
-                takeSinkEvents()
-                continue
-            }
-            let children = fillPollSet()
-            let ready = poll(fds, nfds_t(Bar.fixedFDs + children), timeout)
-            if ready < 0 {
-                if cbarsys_errno() == EINTR { continue }
-                writeError("sysstats-bar: poll failed"); end(1); break
-            }
-            if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
-            if ready == 0 {
-                // Staleness timer, the clock, a command due, or the retry for a missing or refused runtime dir.
-                // Nothing current: start a sampler if none runs (the line below then watches its directory).
-                if !isCurrent(nowMs()) { _ = starter.startIfNeeded(nowMs: nowMs()) }
-                if watch < 0 && addWatch() { _ = load() } else if !dirChecked { _ = load() }
-                _ = commands.runDue(nowMs: nowMs(), renderer: &renderer)
-                emit()
-                continue
-            }
-            // Read the results first: a reload (SIGHUP, the config file changed) may replace the poll set.
-            let signalsReady = fds[0].revents != 0, inotifyReady = fds[1].revents != 0
-            let stdinReady = fds[2].revents != 0, sinkReady = fds[3].revents != 0
-            // The reader of stdout closed its end (i3bar, waybar, a pipe's reader exited):
-            // exit now rather than at the next write, which may be long (no sampler, no clock).
-            if fds[4].revents & Int16(POLLERR | POLLHUP) != 0 { end(0); break }
-            if fds[4].revents & Int16(POLLNVAL) != 0 { watchStdout = false }   // no stdout at all: nothing to watch
-            var commandChanged = false
-            for k in 0..<children where fds[Bar.fixedFDs + k].revents != 0 {
-                if commands.readOutput(fd: fds[Bar.fixedFDs + k].fd, nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
-            }
-            if commands.runDue(nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
-            if commandChanged { emitSoon() }
-            if signalsReady { readSignals() }
-            if inotifyReady {
-                let snapshotChanged = readInotify()
-                if configChanged { configChanged = false; reloadConfig() }
-                if snapshotChanged {
-                    _ = load()
-                    if watch < 0 { _ = addWatch() }
-                    emit()
-                }
-            }
-            if stdinReady && !readStdin() { readClicks = false }
-            if sinkReady { takeSinkEvents() }
-            if let due = emitDueMs, nowMs() >= due { emit() }
-        }
+        while exitStatus == nil { turn() }
         return stopCommands(returning: exitStatus ?? 0)
+    }
+
+    /// One turn of the loop: sleep in poll() until a descriptor is ready or the earliest
+    /// deadline, then handle what woke it. Sets ``exitStatus`` when the bar is to end.
+    mutating func turn() {
+        let now = nowMs()
+        let timeout = nextTimeout(now: now)
+        // Events the X library read off the socket while it wrote (showing an image): a window
+        // manager's notice, a click. poll() would not wake for them.
+        if sink.hasQueuedEvents() {
+            takeSinkEvents()
+            return
+        }
+        let children = fillPollSet()
+        let ready = poll(fds, nfds_t(Bar.fixedFDs + children), timeout)
+        if ready < 0 {
+            if cbarsys_errno() == EINTR { return }
+            writeError("sysstats-bar: poll failed"); end(1); return
+        }
+        if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
+        if ready == 0 {
+            // Staleness timer, the clock, a command due, or the retry for a missing or refused runtime dir.
+            // Nothing current: start a sampler if none runs (the line below then watches its directory).
+            if !isCurrent(nowMs()) { _ = starter.startIfNeeded(nowMs: nowMs()) }
+            if watch < 0 && addWatch() { _ = load() } else if !dirChecked { _ = load() }
+            _ = commands.runDue(nowMs: nowMs(), renderer: &renderer)
+            emit()
+            return
+        }
+        // Read the results first: a reload (SIGHUP, the config file changed) may replace the poll set.
+        let signalsReady = fds[0].revents != 0, inotifyReady = fds[1].revents != 0
+        let stdinReady = fds[2].revents != 0, sinkReady = fds[3].revents != 0
+        // The reader of stdout closed its end (i3bar, waybar, a pipe's reader exited):
+        // exit now rather than at the next write, which may be long (no sampler, no clock).
+        if fds[4].revents & Int16(POLLERR | POLLHUP) != 0 { end(0); return }
+        if fds[4].revents & Int16(POLLNVAL) != 0 { watchStdout = false }   // no stdout at all: nothing to watch
+        var commandChanged = false
+        for k in 0..<children where fds[Bar.fixedFDs + k].revents != 0 {
+            if commands.readOutput(fd: fds[Bar.fixedFDs + k].fd, nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
+        }
+        if commands.runDue(nowMs: nowMs(), renderer: &renderer) { commandChanged = true }
+        if commandChanged { emitSoon() }
+        if signalsReady { readSignals() }
+        if inotifyReady {
+            let snapshotChanged = readInotify()
+            if configChanged { configChanged = false; reloadConfig() }
+            if snapshotChanged {
+                _ = load()
+                if watch < 0 { _ = addWatch() }
+                emit()
+            }
+        }
+        if stdinReady && !readStdin() { readClicks = false }
+        if sinkReady { takeSinkEvents() }
+        if let due = emitDueMs, nowMs() >= due { emit() }
     }
 
     /// Fills ``fds``: the signalfd, inotify, stdin (while clicks are read), the output's own

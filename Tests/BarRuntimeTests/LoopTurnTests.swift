@@ -1,0 +1,73 @@
+import BarCore
+@testable import BarRuntimeHosted
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// The loop itself in-process: ``Bar/turn()`` as `run()` calls it (poll, then what woke it),
+/// over command blocks' real children, the test reaping them as SIGCHLD would.
+final class LoopTurnTests: RuntimeDirectoryHarness {
+    var config: URL { directory.appendingPathComponent("bar.toml") }
+
+    /// An i3bar bar over `toml`, its commands started as a reload starts them.
+    func i3bar(_ toml: String) throws -> Bar<Sink> {
+        try toml.write(to: config, atomically: true, encoding: .utf8)
+        try publish { $0.processCount = 300 }
+        var b = try bar(["--output", "i3bar", "--config", config.path])
+        b.watchStdout = false
+        _ = b.load()
+        b.reloadConfig()
+        return b
+    }
+
+    /// Turns of the loop for `seconds`, each followed by the reaping SIGCHLD would bring.
+    func turns(_ b: inout Bar<Sink>, seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && b.exitStatus == nil {
+            b.turn()
+            b.reapChildren()
+        }
+    }
+
+    func testRunsOfACommandWithTheSameOutputWriteNothingAfterTheFirst() throws {
+        var b = try i3bar("[[block]]\nblock = \"command\"\nname = \"same\"\ncommand = \"echo same\"\ninterval = 0.2\n")
+        defer { _ = b.stopCommands(returning: 0) }
+        turns(&b, seconds: 0.5)
+        let first = b.sink.lines.firstIndex { $0.contains(#""full_text":"same""#) }
+        XCTAssertNotNil(first, "\(b.sink.lines)")
+        let before = b.sink.lines.count
+        turns(&b, seconds: 1.5)
+        XCTAssertLessThanOrEqual(b.sink.lines.count - before, 1, "seven runs with the same output: \(b.sink.lines.suffix(3))")
+    }
+
+    /// A persistent command and a wrapped i3bar program printing as fast as they can: at most
+    /// 20 updates a second, each with the newest line, not the next one.
+    func testAFloodOfLinesIsShownAtMostTwentyTimesASecondNewestFirst() throws {
+        var b = try i3bar(#"""
+            [[block]]
+            block = "command"
+            name = "flood"
+            command = "seq 1 1000000000"
+            persist = true
+
+            [[block]]
+            block = "i3bar"
+            command = "echo '{\"version\":1}'; echo '['; yes '[{\"full_text\":\"wrapped\"}],'"
+            """#)
+        defer { _ = b.stopCommands(returning: 0) }
+        turns(&b, seconds: 0.3)
+        let start = b.sink.lines.count
+        turns(&b, seconds: 2)
+        let written = b.sink.lines.count - start
+        XCTAssertLessThanOrEqual(written, 2 * 20 + 2, "at most 20 updates a second from command output")
+        XCTAssertGreaterThanOrEqual(written, 10, "the flood is shown as it goes")
+        func shown(_ line: String) -> Int? {
+            guard let from = line.range(of: #""full_text":""#) else { return nil }
+            return Int(line[from.upperBound...].prefix { $0.isNumber })
+        }
+        let lines = b.sink.lines
+        let first = try XCTUnwrap(shown(lines[lines.count - 10])), last = try XCTUnwrap(shown(lines[lines.count - 1]))
+        XCTAssertGreaterThan(last - first, 1000, "each update shows the newest line, not the next one")
+        XCTAssertTrue(lines.last?.contains(#""full_text":"wrapped""#) == true, "\(lines.last ?? "")")
+    }
+}
