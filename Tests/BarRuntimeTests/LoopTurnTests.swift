@@ -70,4 +70,28 @@ final class LoopTurnTests: RuntimeDirectoryHarness {
         XCTAssertGreaterThan(last - first, 1000, "each update shows the newest line, not the next one")
         XCTAssertTrue(lines.last?.contains(#""full_text":"wrapped""#) == true, "\(lines.last ?? "")")
     }
+
+    /// No sampler and no snapshot: the loop wakes every second for the clock, and each update
+    /// shows a new second beside "sysstatsd stopped".
+    func testTheClockTicksEverySecondBesideTheStoppedMessage() throws {
+        var b = try bar(["--output", "i3bar", "--blocks", "cpu,time:UTC", "--format", "time=%H:%M:%S"])
+        b.watchStdout = false
+        turns(&b, seconds: 3.2)
+        let lines = b.sink.lines
+        XCTAssertGreaterThanOrEqual(lines.count, 3, "\(lines)")
+        var seconds: [String] = []
+        for line in lines {
+            XCTAssertTrue(line.contains(#""full_text":"sysstatsd stopped""#), line)
+            XCTAssertTrue(line.contains(#""name":"time","instance":"UTC""#), line)
+            let time = try XCTUnwrap(line.range(of: #"\d\d:\d\d:\d\d"#, options: .regularExpression), line)
+            seconds.append(String(line[time]))
+        }
+        XCTAssertEqual(Set(seconds).count, seconds.count, "one update per second, each a new second: \(seconds)")
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let toSeconds = { (t: String) -> Int in t.split(separator: ":").reduce(0) { $0 * 60 + Int($1)! } }
+        let lag = (toSeconds(formatter.string(from: Date())) - toSeconds(seconds.last!) + 86_400) % 86_400
+        XCTAssertLessThanOrEqual(lag, 1, "the last update is at most a second old: \(seconds)")
+    }
 }
