@@ -222,7 +222,37 @@ final class BarHardeningTests: XCTestCase {
         XCTAssertEqual(b.stop(), 0)
     }
 
-    // MARK: 9. Floods and repeated lines: LoopTurnTests, in-process.
+    // MARK: 9. Floods and repeated lines (an unchanged line: LoopTurnTests, in-process)
+
+    func testAFloodOfLinesIsCoalescedToTheNewestAtMostTwentyTimesASecond() throws {
+        try write("""
+            [[block]]
+            block = "command"
+            name = "flood"
+            command = "seq 1 1000000000"
+            persist = true
+
+            [[block]]
+            block = "i3bar"
+            command = "echo '{\\"version\\":1}'; echo '['; yes '[{\\"full_text\\":\\"wrapped\\"}],'"
+            """)
+        let b = try bar(output: "i3bar")
+        XCTAssertTrue(b.waitFor { $0.count >= 3 }, "\(b.lines)")
+        let start = b.lineCount
+        usleep(3_000_000)
+        let written = b.lineCount - start
+        XCTAssertLessThanOrEqual(written, 3 * 20 + 3, "at most 20 updates a second from command output")
+        XCTAssertGreaterThanOrEqual(written, 10, "the flood is shown as it goes")
+        func shown(_ line: String) -> Int? {
+            (try? JSONSerialization.jsonObject(with: Data((line.hasPrefix(",") ? String(line.dropFirst()) : line).utf8)) as? [[String: Any]])?
+                .first { $0["name"] as? String == "flood" }.flatMap { ($0["full_text"] as? String).flatMap { Int($0) } }
+        }
+        let lines = b.lines
+        let first = try XCTUnwrap(shown(lines[lines.count - 10])), last = try XCTUnwrap(shown(lines[lines.count - 1]))
+        XCTAssertGreaterThan(last - first, 1000, "each update shows the newest line, not the next one")
+        XCTAssertTrue(lines.last?.contains("wrapped") == true, "\(lines.last ?? "")")
+        XCTAssertEqual(b.stop(), 0)
+    }
 
     // MARK: 11. Stdin's flags
 
