@@ -35,9 +35,15 @@ final class ClickInputTests: RuntimeDirectoryHarness {
         }
     }
 
-    func i3bar(_ blocks: String) throws -> Bar<Sink> {
-        var b = try bar(["--output", "i3bar", "--blocks", blocks])
+    /// An i3bar bar of the mem block over ``publishMemory()``, reading clicks from the pipe,
+    /// its first line shown.
+    func memBar() throws -> Bar<Sink> {
+        try publishMemory()
+        var b = try bar(["--output", "i3bar", "--blocks", "mem"])
         b.clickInput = ends[0]
+        XCTAssertEqual(b.load(), .fresh)
+        b.emit()
+        XCTAssertEqual(b.sink.lines.count, 1)
         return b
     }
 
@@ -64,10 +70,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     }
 
     func testALeftClickCyclesTheMemFormAndARightClickBringsItBack() throws {
-        try publishMemory()
-        var b = try i3bar("mem")
-        XCTAssertEqual(b.load(), .fresh)
-        b.emit()
+        var b = try memBar()
         XCTAssertTrue(b.sink.lines.last?.contains(#""full_text":"mem 3.8G/15.3G""#) == true, "\(b.sink.lines)")
         send("[\n" + #"{"name":"mem","instance":"mem","button":1,"x":1,"y":1}"# + "\n")
         readAll(&b)
@@ -81,10 +84,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     /// Hostile input on stdin: a line that is not JSON and one longer than the read buffer
     /// are skipped whole, and the click after them still counts.
     func testGarbageAndAnOverlongLineAreSkippedAndTheNextClickCounts() throws {
-        try publishMemory()
-        var b = try i3bar("mem")
-        _ = b.load()
-        b.emit()
+        var b = try memBar()
         send("[\ngarbage that is not json\n" + String(repeating: "x", count: 20_000) + "\n")
         send(#"{"name":"mem","button":1}"# + "\n")
         readAll(&b)
@@ -93,10 +93,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     }
 
     func testAClickOnNoBlockOfTheBarChangesNothing() throws {
-        try publishMemory()
-        var b = try i3bar("mem")
-        _ = b.load()
-        b.emit()
+        var b = try memBar()
         send("[\n" + #"{"name":"cpu","button":1}"# + "\n" + #",{"name":"mem","instance":"other","button":1}"# + "\n")
         readAll(&b)
         XCTAssertEqual(b.sink.lines.count, 1, "\(b.sink.lines)")
@@ -105,10 +102,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     /// i3bar gone or started without click events: the end of stdin turns click reading off
     /// (the loop then leaves stdin out of its poll set) and the bar goes on.
     func testTheEndOfInputTurnsClickReadingOff() throws {
-        try publishMemory()
-        var b = try i3bar("mem")
-        _ = b.load()
-        b.emit()
+        var b = try memBar()
         close(ends[1]); ends[1] = -1
         XCTAssertFalse(b.readStdin())
         b.readClicks = false

@@ -9,18 +9,12 @@ import XCTest
 final class ConfigWatchTests: RuntimeDirectoryHarness {
     var configFolder: URL!
     var config: URL { configFolder.appendingPathComponent("config.toml") }
-    var inotifyFDs: [Int32] = []
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         configFolder = directory.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: configFolder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try publish()
-    }
-
-    override func tearDownWithError() throws {
-        for fd in inotifyFDs { close(fd) }
-        try super.tearDownWithError()
     }
 
     func publish() throws {
@@ -39,9 +33,7 @@ final class ConfigWatchTests: RuntimeDirectoryHarness {
     /// the loop's start does.
     func bar(config path: URL? = nil) throws -> Bar<Sink> {
         var b = try bar(["--output", "text", "--config", (path ?? config).path])
-        b.inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
-        XCTAssertGreaterThanOrEqual(b.inotifyFD, 0)
-        inotifyFDs.append(b.inotifyFD)
+        giveInotify(&b)
         b.addConfigWatch()
         XCTAssertGreaterThanOrEqual(b.configWatch, 0, "the config's folder is watched")
         return b

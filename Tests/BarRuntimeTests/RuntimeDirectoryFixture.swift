@@ -29,7 +29,20 @@ class RuntimeDirectoryHarness: XCTestCase {
         setenv("SYSSTATS_NO_START_SAMPLER", "1", 1)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+    /// The inotify descriptors ``giveInotify(_:)`` made, closed at the end.
+    var inotifyFDs: [Int32] = []
+
+    override func tearDownWithError() throws {
+        for fd in inotifyFDs { close(fd) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The inotify descriptor the loop's start gives a bar.
+    func giveInotify(_ b: inout Bar<Sink>) {
+        b.inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
+        XCTAssertGreaterThanOrEqual(b.inotifyFD, 0)
+        inotifyFDs.append(b.inotifyFD)
+    }
 
     func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 

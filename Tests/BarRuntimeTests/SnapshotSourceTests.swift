@@ -8,13 +8,6 @@ import XCTest
 /// snapshot should be, a runtime directory open to others or removed and made again, and
 /// the deadlines the loop sleeps until meanwhile.
 final class SnapshotSourceTests: RuntimeDirectoryHarness {
-    var descriptors: [Int32] = []
-
-    override func tearDownWithError() throws {
-        for fd in descriptors { close(fd) }
-        try super.tearDownWithError()
-    }
-
     /// Up an hour (`up 1h 0m`) plus `minutes`, written `ageMs` ago.
     func publish(minutes: UInt64 = 0, ageMs: UInt64 = 0) throws {
         try publish(ageMs: ageMs) { $0.uptimeCentiseconds = 360_000 + minutes * 6_000 }
@@ -24,9 +17,7 @@ final class SnapshotSourceTests: RuntimeDirectoryHarness {
 
     /// The runtime directory's inotify watch, as the loop's start sets it up.
     func watch(_ b: inout Bar<Sink>) {
-        b.inotifyFD = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
-        descriptors.append(b.inotifyFD)
-        XCTAssertGreaterThanOrEqual(b.inotifyFD, 0)
+        giveInotify(&b)
         _ = b.addWatch()
     }
 
