@@ -142,7 +142,7 @@ let package = Package(
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec", "CommandOptions", "TestSupport"], exclude: ["Golden"]),
         // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.
-        .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntimeHosted", "BarCore", "SnapshotCodec", "CBarSys"]),
+        .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntimeHosted", "BarCore", "SnapshotCodec", "CBarSys", "CSamplerSys"]),
         // Runs the built sysstats-bar (release by default, for the memory budget).
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec", "CSamplerSys"]),
 

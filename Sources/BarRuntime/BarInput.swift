@@ -24,17 +24,24 @@ extension Bar {
             if n < 128 { return }
             var off = 0
             while off + 128 <= n {
-                let signo = Int32(eventBuffer.load(fromByteOffset: off, as: UInt32.self))
-                if signo == SIGTERM || signo == SIGINT { end(0); return }
-                if signo == SIGUSR1 { paused = true }
-                if signo == SIGUSR2 && paused { paused = false; emit() }
-                if signo == SIGCHLD { reapChildren() }
-                if signo == SIGHUP { reloadConfig() }
-                // Every real-time signal is read here; one no block listens to does nothing.
-                if signo >= cbarsys_sigrtmin() { commands.signal(signo - cbarsys_sigrtmin(), nowMs: nowMs(), renderer: &renderer) }
+                handleSignal(Int32(eventBuffer.load(fromByteOffset: off, as: UInt32.self)))
+                if exitStatus != nil { return }
                 off += 128
             }
         }
+    }
+
+    /// What signal `signo` does: SIGTERM and SIGINT end the bar, SIGUSR1 pauses the output
+    /// and SIGUSR2 resumes it (i3bar's stop and cont signals), SIGCHLD reaps, SIGHUP reloads
+    /// the config, a real-time one reruns the command blocks that listen to it.
+    mutating func handleSignal(_ signo: Int32) {
+        if signo == SIGTERM || signo == SIGINT { end(0); return }
+        if signo == SIGUSR1 { paused = true }
+        if signo == SIGUSR2 && paused { paused = false; emit() }
+        if signo == SIGCHLD { reapChildren() }
+        if signo == SIGHUP { reloadConfig() }
+        // Every real-time signal is read here; one no block listens to does nothing.
+        if signo >= cbarsys_sigrtmin() { commands.signal(signo - cbarsys_sigrtmin(), nowMs: nowMs(), renderer: &renderer) }
     }
 
     /// Reaps every child that ended; redraws when a command block changed.

@@ -205,12 +205,18 @@ public struct Bar<Sink: BarSink> {
             let h = i3barHeader
             if writeAll(1, UnsafeRawBufferPointer(start: h.utf8Start, count: h.utf8CodeUnitCount)) == EPIPE { return 0 }
         }
+        begin()
+        return nil
+    }
+
+    /// What ``start()`` does once its descriptors are open and the header is written: the
+    /// watches, the first snapshot, the command blocks and the first line.
+    mutating func begin() {
         _ = addWatch()
         addConfigWatch()
         _ = load()
         commands.startAll(nowMs: nowMs(), renderer: &renderer)
         emit()
-        return nil
     }
 
     /// Runs until a signal ends it, stdout closes or its window goes; returns the exit status.

@@ -80,6 +80,19 @@ final class BarExitStatusTests: XCTestCase {
         assertOneLine(try run(["--help"], stdoutPath: "/dev/full"), status: 1, contains: "cannot write to stdout")
     }
 
+    /// What `main` returns is the program's status: `--once` exits 0 with a current snapshot
+    /// and 1 without (what it shows, and why: OnceTests, in-process).
+    func testOnceExitsZeroWithACurrentSnapshotAndOneWithout() throws {
+        let dir = try RuntimeDir()
+        let without = try run(["--once", "--runtime-dir", dir.path, "--blocks", "load"])
+        XCTAssertEqual(without.status, 1)
+        XCTAssertEqual(without.stdout, "sysstatsd stopped\n")
+        try dir.publish(sampleSnapshot())
+        let with = try run(["--once", "--runtime-dir", dir.path, "--blocks", "load"])
+        XCTAssertEqual(with.status, 0, with.stderr)
+        XCTAssertEqual(with.stdout, "load 0.52 0.48 0.40\n")
+    }
+
     func testAnUnknownBlockIsAUsageErrorThatNamesIt() throws {
         let r = try run(["--once", "--blocks", "cpu,gpu,mem"])
         assertOneLine(r, status: 2, contains: "sysstats-bar: --blocks: unknown block 'gpu'")

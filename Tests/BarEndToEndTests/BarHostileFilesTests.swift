@@ -4,12 +4,14 @@ import XCTest
 
 /// The built sysstats-bar against files another user or a mistake put in its way: a FIFO
 /// where the snapshot or the genmon form should be, a runtime directory that is not ours
-/// alone, figures at the top of their range. It never hangs, never trusts, never traps.
+/// alone. It never hangs, never trusts, never traps. (Figures at the top of their range in
+/// every text output: OnceTests, in-process.)
 final class BarHostileFilesTests: XCTestCase {
-    func testOnceAndGenmonWithAFIFOAtTheSnapshotExitOneAtOnce() throws {
+    /// (`--once`'s refusal, and what it shows: OnceTests, in-process.)
+    func testGenmonWithAFIFOAtTheSnapshotExitsOneAtOnce() throws {
         let dir = try RuntimeDir()
         XCTAssertEqual(mkfifo(dir.path + "/snapshot", 0o600), 0)
-        for arguments in [["--once"], ["--output", "genmon"]] {
+        for arguments in [["--output", "genmon"]] {
             let bar = try BarProcess(arguments + ["--runtime-dir", dir.path], stdin: false)
             XCTAssertTrue(waitForExit(bar), "\(arguments) blocked on the FIFO")
             XCTAssertEqual(bar.process.terminationStatus, 1, "\(arguments)")
@@ -30,21 +32,17 @@ final class BarHostileFilesTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: dir.path + "/panel-form", encoding: .utf8), "1\n")
     }
 
-    func testARuntimeDirectoryOpenToOthersIsRefusedByOnceAndGenmonWhichWriteNothingIntoIt() throws {
+    /// (`--once`'s refusal: OnceTests; the streaming bar's refusal and retry:
+    /// SnapshotSourceTests, in-process.)
+    func testARuntimeDirectoryOpenToOthersIsRefusedByGenmonWhichWritesNothingIntoIt() throws {
         let dir = try RuntimeDir()
         try dir.publish(sampleSnapshot())
         XCTAssertEqual(chmod(dir.path, 0o777), 0)
-        let once = try BarProcess(["--once", "--runtime-dir", dir.path, "--blocks", "uptime"], stdin: false)
-        XCTAssertTrue(waitForExit(once))
-        XCTAssertEqual(once.process.terminationStatus, 1)
-        XCTAssertTrue(once.waitFor { $0 == ["runtime directory is open to others: chmod 700 it"] }, "\(once.lines)")
-
         let genmon = try BarProcess(["--output", "genmon", "--runtime-dir", dir.path], stdin: false)
         XCTAssertTrue(waitForExit(genmon))
         XCTAssertEqual(genmon.process.terminationStatus, 1)
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)), ["snapshot"],
                        "no panel.png or panel-form written into a directory others can read")
-        // The streaming bar's refusal and retry: SnapshotSourceTests, in-process.
     }
 
     func testARuntimeDirectoryOwnedBySomeoneElseIsRefused() throws {
@@ -56,26 +54,6 @@ final class BarHostileFilesTests: XCTestCase {
         XCTAssertTrue(waitForExit(once))
         XCTAssertEqual(once.process.terminationStatus, 1)
         XCTAssertTrue(once.waitFor { $0.first?.contains("runtime directory belongs to another user: refused") == true }, "\(once.lines)")
-    }
-
-    func testFiguresAtTheTopOfTheirRangeRenderInEveryTextOutput() throws {
-        let dir = try RuntimeDir()
-        var s = sampleSnapshot()
-        s.memory.total = 2_000_000_000_000_000
-        s.memory.used = 1_800_000_000_000_000
-        s.memory.available = .max
-        s.memory.swapUsed = .max
-        s.cpuBusy = .max
-        s.samplerCPU = .max
-        s.battery.count = 1; s.battery.percent = .max; s.battery.state = .discharging
-        try dir.publish(s)
-        for output in ["text", "i3bar", "waybar"] {
-            let bar = try BarProcess(["--once", "--output", output, "--runtime-dir", dir.path,
-                                      "--blocks", "cpu,mem,load,uptime,battery,procs,exited,self,top"], stdin: false)
-            XCTAssertTrue(waitForExit(bar), output)
-            XCTAssertEqual(bar.process.terminationReason, .exit, "\(output) died of a signal")
-            XCTAssertEqual(bar.process.terminationStatus, 0, output)
-        }
     }
 
     private func waitForExit(_ bar: BarProcess, timeout: TimeInterval = 5) -> Bool {

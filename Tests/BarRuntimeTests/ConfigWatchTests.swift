@@ -117,3 +117,17 @@ final class ConfigWatchTests: RuntimeDirectoryHarness {
         XCTAssertTrue(b.configChanged, "a change of the included file is a change of the config")
     }
 }
+
+extension ConfigWatchTests {
+    /// A mistake at start (issue 29) runs the built-in blocks with the mistake first; the
+    /// running bar takes the fixed file at once.
+    func testABarStartedOverABadFileShowsTheDefaultsAndTakesTheFixedFile() throws {
+        try write("[[block]]\nblock = \"cpu\"\nwarning = 300\n")
+        var b = try capturingStderr { try program(["--output", "text", "--config", config.path, "--blocks", "load"]) }.0
+        begin(&b)
+        XCTAssertEqual(b.sink.lines.last, "config.toml:3:11: out of range: 0 to 100 | load 0.52 0.48 0.40\n")
+        try write("[[block]]\nblock = \"procs\"\n")
+        XCTAssertTrue(turns(&b, seconds: 3, until: { $0.sink.lines.last == "load 0.52 0.48 0.40\n" }),
+                      "the fixed file at once, --blocks still winning: \(b.sink.lines)")
+    }
+}

@@ -20,16 +20,6 @@ final class LoopTurnTests: RuntimeDirectoryHarness {
         return b
     }
 
-    /// Turns of the loop for `seconds` (or until `done`), each followed by the reaping SIGCHLD
-    /// would bring.
-    func turns(_ b: inout Bar<Sink>, seconds: Double, until done: (Bar<Sink>) -> Bool = { _ in false }) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && b.exitStatus == nil && !done(b) {
-            b.turn()
-            b.reapChildren()
-        }
-    }
-
     func testRunsOfACommandWithTheSameOutputWriteNothingAfterTheFirst() throws {
         var b = try i3bar("[[block]]\nblock = \"command\"\nname = \"same\"\ncommand = \"echo same\"\ninterval = 0.2\n")
         defer { _ = b.stopCommands(returning: 0) }

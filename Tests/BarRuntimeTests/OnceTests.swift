@@ -1,0 +1,185 @@
+import BarCore
+@testable import BarRuntimeHosted
+import Foundation
+import SnapshotCodec
+import XCTest
+
+/// `--once` in-process (what tmux and i3blocks-style callers run): the command line over the
+/// config file as the program starts, one line on the sink, the status the program exits with.
+final class OnceTests: RuntimeDirectoryHarness {
+    var config: URL { directory.appendingPathComponent("config.toml") }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try publish { $0.fillSample() }
+    }
+
+    func write(_ text: String) throws {
+        try text.write(to: config, atomically: true, encoding: .utf8)
+    }
+
+    /// `--once` with `arguments` (and `--config` when the test wrote one): the line shown,
+    /// the status, stderr.
+    func once(_ arguments: [String]) throws -> (line: String, status: Int32, stderr: String) {
+        let file = FileManager.default.fileExists(atPath: config.path) ? ["--config", config.path] : []
+        let ((b, status), stderr) = try capturingStderr { () throws -> (Bar<Sink>, Int32) in
+            var b = try program(["--once"] + file + arguments)
+            let status = b.runOnce()
+            return (b, status)
+        }
+        XCTAssertEqual(b.sink.lines.count, 1, "one line: \(b.sink.lines)")
+        return (b.sink.lines.joined(), status, stderr)
+    }
+
+    func testOnceShowsTheCurrentSnapshotAndReturnsZero() throws {
+        let result = try once(["--blocks", "load,procs"])
+        XCTAssertEqual(result.line, "load 0.52 0.48 0.40 | procs 300 (0 run)\n")
+        XCTAssertEqual(result.status, 0)
+    }
+
+    func testOnceWithoutASnapshotSaysTheSamplerStoppedBesideTheClockAndReturnsOne() throws {
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("snapshot"))
+        let result = try once(["--output", "i3bar"])
+        XCTAssertEqual(result.status, 1)
+        // The message, and the default bar's clock, which needs no sampler.
+        XCTAssertTrue(result.line.hasPrefix(##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"},{"name":"time","##),
+                      result.line)
+    }
+
+    func testFormatOptionsShapeTheBlocksAndABadFormatEndsTheProgramWithOneLine() throws {
+        let result = try once(["--blocks", "load,procs", "--format", "load=L {1}/{15}", "--format=procs={{{count}}}"])
+        XCTAssertEqual(result.line, "L 0.52/0.40 | {300}\n")
+        let (start, stderr) = capturingStderr { startOptions(["--once", "--format", "cpu={nope}"].map { Array($0.utf8) }) }
+        guard case .exit(let status) = start else { return XCTFail("a bad format runs the bar") }
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(stderr, "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}\n")
+    }
+
+    func testBlocksAndThemeComeFromTheFileAndFlagsWin() throws {
+        try write("[theme]\nseparator = \" :: \"\n[[block]]\nblock = \"load\"\n[[block]]\nblock = \"procs\"\nformat = \"P{count}\"\n")
+        XCTAssertEqual(try once([]).line, "load 0.52 0.48 0.40 :: P300\n")
+        XCTAssertEqual(try once(["--blocks", "procs,load"]).line, "procs 300 (0 run) :: load 0.52 0.48 0.40\n",
+                       "--blocks replaces the file's list")
+    }
+
+    /// `--blocks` replaces the file's `[[block]]` list: the bar says so (issue 29: the README's
+    /// own example made edits to the file change nothing, silently).
+    func testBlocksOnTheCommandLineSayThatTheyReplaceTheFilesList() throws {
+        try write("[[block]]\nblock = \"load\"\n")
+        let flags = try once(["--blocks", "procs"])
+        XCTAssertEqual(flags.line, "procs 300 (0 run)\n")
+        XCTAssertEqual(flags.stderr, "sysstats-bar: --blocks replaces the [[block]] list of \(config.path): edits to it change nothing while the flag is given\n")
+        try write("[theme]\nseparator = \" :: \"\n")
+        XCTAssertEqual(try once(["--blocks", "procs"]).stderr, "", "a file without a block list: nothing replaced, nothing said")
+    }
+
+    /// A config mistake at start never takes the bar away (issue 29): the built-in defaults
+    /// run with the mistake shown first, the whole message on stderr. Only a bad command
+    /// line ends the program (status 2).
+    func testABadOrMissingFileAtStartShowsTheMistakeBesideTheDefaults() throws {
+        try write("[[block]]\nblock = \"cpu\"\nwarning = 300\n")
+        let bad = try once(["--blocks", "load"])
+        XCTAssertEqual(bad.status, 0, "a mistake in the file is not a bad command line")
+        XCTAssertEqual(bad.stderr, "sysstats-bar: \(config.path):3:11: out of range: 0 to 100\n")
+        XCTAssertEqual(bad.line, "config.toml:3:11: out of range: 0 to 100 | load 0.52 0.48 0.40\n")
+        try FileManager.default.removeItem(at: config)
+        let missing = try once(["--config", config.path, "--blocks", "load"])
+        XCTAssertEqual(missing.status, 0)
+        XCTAssertTrue(missing.stderr.hasSuffix("config.toml: no such file\n"), missing.stderr)
+        XCTAssertEqual(missing.line, "config.toml: no such file | load 0.52 0.48 0.40\n")
+        let (start, _) = capturingStderr { startOptions(["--once", "--bogus"].map { Array($0.utf8) }) }
+        guard case .exit(let status) = start else { return XCTFail("a bad flag runs the bar") }
+        XCTAssertEqual(status, 2, "a bad flag still ends it")
+    }
+
+    /// A file others could have written is refused: its commands do not run, the bar says why.
+    func testAConfigFileOthersCouldHaveWrittenIsRefusedAndItsCommandsDoNotRun() throws {
+        try write("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"command\"\nname = \"c\"\ncommand = \"echo ran\"\ninterval = \"once\"\n")
+        XCTAssertEqual(chmod(config.path, 0o666), 0)
+        let refused = try once([])
+        XCTAssertEqual(refused.stderr, "sysstats-bar: \(config.path): writable by group or others: refused (chmod go-w it)\n")
+        XCTAssertTrue(refused.line.hasPrefix("config.toml: writable by group or others: refused (chmod go-w… | "), refused.line)
+        XCTAssertFalse(refused.line.contains("ran"), "its command did not run: \(refused.line)")
+        XCTAssertEqual(chmod(config.path, 0o644), 0)
+        XCTAssertEqual(try once([]).line, "load 0.52 0.48 0.40 | ran\n")
+    }
+
+    func testOnceRunsEachCommandOnceAndWaitsForItWithinItsTimeout() throws {
+        try write("""
+            [[block]]
+            block = "load"
+
+            [[block]]
+            block = "command"
+            name = "hello"
+            command = "sleep 0.2; echo hello"
+            interval = 5
+
+            [[block]]
+            block = "command"
+            name = "stream"
+            command = "echo first; sleep 30"
+            persist = true
+
+            [[block]]
+            block = "command"
+            name = "hang"
+            command = "sleep 30"
+            interval = "once"
+            timeout = 0.5
+            """)
+        let started = Date()
+        let result = try once([])
+        XCTAssertEqual(result.line, "load 0.52 0.48 0.40 | hello | first | command timed out\n", result.stderr)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "the hung command is given its timeout, not more; the persistent one its first line")
+    }
+
+    func testOnceLeavesNoCommandRunning() throws {
+        let file = directory.appendingPathComponent("once").path
+        try write("""
+            [[block]]
+            block = "command"
+            name = "stubborn"
+            command = "trap '' TERM; echo $$ > \(file); echo up; while :; do sleep 0.1; done"
+            persist = true
+            """)
+        XCTAssertEqual(try once([]).line, "up\n")
+        let child = try XCTUnwrap(pid_t((try String(contentsOfFile: file, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertNotEqual(kill(child, 0), 0, "--once (tmux runs one each status-interval) leaves nothing behind, not even a zombie")
+    }
+
+    func testOnceRefusesAFIFOAtTheSnapshotWithoutWaitingAndReturnsOne() throws {
+        let snapshot = directory.appendingPathComponent("snapshot")
+        try FileManager.default.removeItem(at: snapshot)
+        XCTAssertEqual(mkfifo(snapshot.path, 0o600), 0)
+        let result = try once(["--blocks", "uptime"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.line, "snapshot is not a regular file: refused\n")
+    }
+
+    func testOnceRefusesARuntimeDirectoryOpenToOthersAndReturnsOne() throws {
+        XCTAssertEqual(chmod(directory.path, 0o777), 0)
+        let result = try once(["--blocks", "uptime"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.line, "runtime directory is open to others: chmod 700 it\n")
+    }
+
+    func testFiguresAtTheTopOfTheirRangeRenderInEveryTextOutput() throws {
+        try publish { s in
+            s.memory.total = 2_000_000_000_000_000
+            s.memory.used = 1_800_000_000_000_000
+            s.memory.available = .max
+            s.memory.swapUsed = .max
+            s.cpuBusy = .max
+            s.samplerCPU = .max
+            s.battery.count = 1; s.battery.percent = .max; s.battery.state = .discharging
+            s.exits = [ExitEntry(pid: .max, timeMs: .max, lastPrivateKiB: .max, freedKiB: .max, name: Array(repeating: 0xFF, count: 64))]
+        }
+        for output in ["text", "i3bar", "waybar", "tmux", "lemonbar", "polybar"] {
+            let result = try once(["--output", output, "--blocks", "cpu,mem,load,uptime,battery,procs,exited,self,top"])
+            XCTAssertEqual(result.status, 0, output)
+            XCTAssertTrue(result.line.contains("bat"), "\(output): \(result.line)")
+        }
+    }
+}
