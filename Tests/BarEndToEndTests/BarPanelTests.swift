@@ -4,7 +4,8 @@ import XCTest
 
 /// The release sysstats-bar's image outputs: png:FILE and genmon, against the
 /// golden pictures of Tests/BarCoreTests/Golden, decoded by scripts/decode-png.py
-/// (Python's zlib and struct: an independent decoder).
+/// (Python's zlib and struct: an independent decoder). (`--size`, the stale picture and a
+/// missing directory: PanelImageTests, in-process.)
 final class BarPanelTests: XCTestCase {
     static let golden = BarProcess.packageRoot.appendingPathComponent("Tests/BarCoreTests/Golden")
 
@@ -58,36 +59,6 @@ final class BarPanelTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), try Data(contentsOf: URL(fileURLWithPath: goldenPicture("desktop-bars"))))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["panel.png", "snapshot"],
                        "no temporary file left")
-    }
-
-    func testPNGHonoursTheSizeOption() throws {
-        let dir = try RuntimeDir()
-        try dir.publish(currentFixture("desktop"))
-        let out = dir.url.appendingPathComponent("big.png").path
-        XCTAssertEqual(try run(["--output=png:\(out)", "--runtime-dir", dir.path, "--size", "320x100", "--once"]).status, 0)
-        XCTAssertEqual(try decoded(out), try decoded(goldenPicture("desktop-320x100-bars")))
-    }
-
-    func testMissingSnapshotDrawsTheStalePictureAndExitsOne() throws {
-        let dir = try RuntimeDir()
-        let out = dir.url.appendingPathComponent("panel.png").path
-        XCTAssertEqual(try run(["--output", "png:\(out)", "--runtime-dir", dir.path, "--once"]).status, 1)
-        XCTAssertEqual(try decoded(out), try decoded(goldenPicture("stale")))
-    }
-
-    func testPNGInAMissingDirectoryFailsWithOneLine() throws {
-        let dir = try RuntimeDir()
-        try dir.publish(currentFixture("desktop"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BarProcess.binary())
-        process.arguments = ["--output", "png:\(dir.path)/no/such/dir/panel.png", "--runtime-dir", dir.path]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 1)
-        XCTAssertEqual(message, "sysstats-bar: cannot write the panel image \(dir.path)/no/such/dir/panel.png: No such file or directory\n")
     }
 
     func testEveryUpdateReplacesThePNGAtomicallyAndReadersNeverSeeHalfAFile() throws {

@@ -183,3 +183,51 @@ final class OnceTests: RuntimeDirectoryHarness {
         }
     }
 }
+
+extension OnceTests {
+    func testAnUnknownTimeZoneEndsTheProgramAsABadCommandLine() {
+        let (start, stderr) = capturingStderr { startOptions(["--once", "--blocks", "time:Mars/Olympus_Mons"].map { Array($0.utf8) }) }
+        guard case .exit(let status) = start else { return XCTFail("an unknown zone runs the bar") }
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(stderr, "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)\n")
+    }
+
+    /// A later release's sampler may add a section: this renderer shows what it knows of the
+    /// snapshot exactly as it would without it.
+    func testASnapshotWithASectionThisRendererDoesNotKnowRendersExactlyAsWithoutIt() throws {
+        var s = Snapshot()
+        s.timestampMs = nowMs()
+        s.intervalMs = 1000
+        s.fillSample()
+        s.cpuBusy = 1234
+        s.coreBusy = [1000, 2000]
+        s.uptimeCentiseconds = 360_000
+        s.exits = [ExitEntry(pid: 7, timeMs: s.timestampMs, lastPrivateKiB: 1000, freedKiB: 204_800, name: Array("job".utf8))]
+        var bytes: [UInt8] = []
+        s.encode(into: &bytes)
+        let file = directory.appendingPathComponent("snapshot")
+        let blocks = "cpu,mem,load,uptime,battery,procs,exited,top"
+        for output in ["text", "i3bar", "waybar"] {
+            try Data(bytes).write(to: file)
+            let plain = try once(["--output", output, "--blocks", blocks])
+            XCTAssertEqual(plain.status, 0, output)
+            try Data(withUnknownSection(bytes)).write(to: file)
+            XCTAssertEqual(try once(["--output", output, "--blocks", blocks]).line, plain.line, output)
+        }
+    }
+
+    /// `bytes` with one more section (tag 4242, 64 bytes) inserted after the meta section,
+    /// the header's length and checksum made good.
+    func withUnknownSection(_ bytes: [UInt8]) -> [UInt8] {
+        let metaLength = Int(bytes[36]) | Int(bytes[37]) << 8
+        let at = 32 + 8 + metaLength
+        var section: [UInt8] = [0x92, 0x10, 0x01, 0x00, 64, 0, 0, 0]
+        section += (0..<64).map { UInt8($0 * 7 & 0xFF) }
+        var out = Array(bytes[..<at]) + section + Array(bytes[at...])
+        let total = UInt32(out.count)
+        for i in 0..<4 { out[12 + i] = UInt8(truncatingIfNeeded: total >> (8 * UInt32(i))) }
+        let crc = out.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[32...])) }
+        for i in 0..<4 { out[24 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
+        return out
+    }
+}

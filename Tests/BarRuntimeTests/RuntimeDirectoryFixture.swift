@@ -188,11 +188,12 @@ class RuntimeDirectoryHarness: XCTestCase {
 
     /// What `body` writes on stderr (fd 2, redirected to a file meanwhile), and its result.
     func capturingStderr<T>(_ body: () throws -> T) rethrows -> (T, String) {
-        let file = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        // Outside the runtime directory, whose entries some tests count.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-stderr-\(UUID().uuidString)")
         let fd = open(file.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let saved = dup(2)
         dup2(fd, 2)
-        defer { dup2(saved, 2); close(saved); close(fd) }
+        defer { dup2(saved, 2); close(saved); close(fd); unlink(file.path) }
         let result = try body()
         return (result, (try? String(contentsOf: file, encoding: .utf8)) ?? "")
     }
