@@ -4,8 +4,9 @@ import XCTest
 
 /// The release sysstats-bar's image outputs: png:FILE and genmon, against the
 /// golden pictures of Tests/BarCoreTests/Golden, decoded by scripts/decode-png.py
-/// (Python's zlib and struct: an independent decoder). (`--size`, the stale picture and a
-/// missing directory: PanelImageTests, in-process.)
+/// (Python's zlib and struct: an independent decoder). (`--size`, the stale picture, a
+/// missing directory: PanelImageTests; genmon's clicks, refusals and stale run: GenmonTests,
+/// in-process.)
 final class BarPanelTests: XCTestCase {
     static let golden = BarProcess.packageRoot.appendingPathComponent("Tests/BarCoreTests/Golden")
 
@@ -110,49 +111,4 @@ final class BarPanelTests: XCTestCase {
         let withText = try run(["--output", "genmon", "--runtime-dir", dir.path, "--blocks", "cpu,load"])
         XCTAssertTrue(withText.stdout.contains("<txt>cpu 12% ▂▃▄▅▆▇██ | load 0.52 0.48 0.40</txt>"), withText.stdout)
     }
-
-    func testGenmonClickCyclesTheGraphFormOfTheNextRun() throws {
-        let dir = try RuntimeDir()
-        try dir.publish(currentFixture("desktop"))
-        let image = dir.url.appendingPathComponent("panel.png").path
-        var pictures: [String] = []
-        for _ in 0..<4 {
-            XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path, "--click", "1"]), (0, ""))
-            XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path]).status, 0)
-            pictures.append(try decoded(image))
-        }
-        XCTAssertEqual(pictures, [try decoded(goldenPicture("desktop-area")), try decoded(goldenPicture("desktop-numbers")),
-                                  try decoded(goldenPicture("desktop-network")), try decoded(goldenPicture("desktop-bars"))])
-        XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path, "--click", "3"]).status, 0)
-        XCTAssertEqual(try String(contentsOfFile: dir.url.appendingPathComponent("panel-form").path, encoding: .utf8), "3\n")
-        // A damaged state file means bars, not a crash.
-        try Data("zz".utf8).write(to: dir.url.appendingPathComponent("panel-form"))
-        XCTAssertEqual(try run(["--output", "genmon", "--runtime-dir", dir.path]).status, 0)
-        XCTAssertEqual(try decoded(image), try decoded(goldenPicture("desktop-bars")))
-    }
-
-    func testGenmonWithoutASnapshotSaysSoAndExitsOne() throws {
-        let dir = try RuntimeDir()
-        let result = try run(["--output", "genmon", "--runtime-dir", dir.path])
-        XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stdout.contains("<txt>sysstatsd stopped</txt><tool>sysstatsd stopped</tool>"), result.stdout)
-        XCTAssertEqual(try decoded(dir.url.appendingPathComponent("panel.png").path), try decoded(goldenPicture("stale")))
-    }
-
-    func testGenmonRefusesAnImagePathItCouldNotPrintRaw() throws {
-        let dir = try RuntimeDir()
-        let result = try run(["--output", "genmon", "--runtime-dir", dir.path, "--image", "\(dir.path)/a</img>.png"])
-        XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.stdout, "")
-    }
-
-    func testBadSizeExitsTwo() throws {
-        XCTAssertEqual(try run(["--output", "png:/tmp/x.png", "--size", "10x10"]).status, 2)
-    }
-}
-
-private func XCTAssertEqual(_ a: (status: Int32, stdout: String), _ b: (Int32, String),
-                            file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertEqual(a.status, b.0, file: file, line: line)
-    XCTAssertEqual(a.stdout, b.1, file: file, line: line)
 }

@@ -231,3 +231,20 @@ extension OnceTests {
         return out
     }
 }
+
+extension OnceTests {
+    func testARuntimeDirectoryOwnedBySomeoneElseIsRefused() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to give a directory to another user") }
+        XCTAssertEqual(chown(directory.path, 65534, 65534), 0)
+        let result = try once(["--output", "i3bar"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.line.contains("runtime directory belongs to another user: refused"), result.line)
+    }
+
+    func testABadPictureSizeEndsTheProgramAsABadCommandLine() {
+        let (start, stderr) = capturingStderr { startOptions(["--output", "png:/tmp/x.png", "--size", "10x10"].map { Array($0.utf8) }) }
+        guard case .exit(let status) = start else { return XCTFail("a 10x10 picture runs the bar") }
+        XCTAssertEqual(status, 2)
+        XCTAssertTrue(stderr.hasPrefix("sysstats-bar: --size"), stderr)
+    }
+}

@@ -9,21 +9,6 @@ import XCTest
 /// every update replacing the file atomically under a reader, and genmon: BarPanelTests, the
 /// program.)
 final class PanelImageTests: RuntimeDirectoryHarness {
-    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("BarCoreTests/Golden")
-
-    /// The golden fixture snapshot `name`, taken now so that it is current.
-    func publishFixture(_ name: String) throws {
-        let data = try Data(contentsOf: Self.golden.appendingPathComponent("\(name).snapshot"))
-        var s = try data.withUnsafeBytes { raw in try Result { () throws(SnapshotDecodeError) in try Snapshot.decode(raw) }.get() }
-        s.timestampMs = nowMs()
-        var bytes: [UInt8] = []
-        s.encode(into: &bytes)
-        try Data(bytes).write(to: directory.appendingPathComponent("snapshot"), options: .atomic)
-    }
-
-    func golden(_ name: String) throws -> Data { try Data(contentsOf: Self.golden.appendingPathComponent("panel-\(name).png")) }
-
     /// `--once` into `png:FILE` with `arguments`: the status, stderr and the file's bytes.
     func pngOnce(_ file: String, _ arguments: [String] = []) throws -> (status: Int32, stderr: String, png: Data?) {
         let ((status, png), stderr) = try capturingStderr { () throws -> (Int32, Data?) in
@@ -70,4 +55,24 @@ final class PanelImageTests: RuntimeDirectoryHarness {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "sysstats-bar: cannot write the panel image \(out): No such file or directory\n")
     }
+}
+
+extension RuntimeDirectoryHarness {
+    /// Tests/BarCoreTests/Golden: the fixture snapshots and the pictures drawn of them.
+    static var goldenFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("BarCoreTests/Golden")
+    }
+
+    /// The golden fixture snapshot `name`, taken now so that it is current.
+    func publishFixture(_ name: String) throws {
+        let data = try Data(contentsOf: Self.goldenFolder.appendingPathComponent("\(name).snapshot"))
+        var s = try data.withUnsafeBytes { raw in try Result { () throws(SnapshotDecodeError) in try Snapshot.decode(raw) }.get() }
+        s.timestampMs = nowMs()
+        var bytes: [UInt8] = []
+        s.encode(into: &bytes)
+        try Data(bytes).write(to: directory.appendingPathComponent("snapshot"), options: .atomic)
+    }
+
+    /// The golden picture `panel-NAME.png`.
+    func golden(_ name: String) throws -> Data { try Data(contentsOf: Self.goldenFolder.appendingPathComponent("panel-\(name).png")) }
 }

@@ -187,13 +187,20 @@ class RuntimeDirectoryHarness: XCTestCase {
     }
 
     /// What `body` writes on stderr (fd 2, redirected to a file meanwhile), and its result.
-    func capturingStderr<T>(_ body: () throws -> T) rethrows -> (T, String) {
+    func capturingStderr<T>(_ body: () throws -> T) rethrows -> (T, String) { try capturing(2, body) }
+
+    /// What `body` writes on stdout (fd 1, as genmon prints its tags), and its result.
+    func capturingStdout<T>(_ body: () throws -> T) rethrows -> (T, String) { try capturing(1, body) }
+
+    /// What `body` writes on `fd` (redirected to a file meanwhile), and its result.
+    func capturing<T>(_ fd: Int32, _ body: () throws -> T) rethrows -> (T, String) {
         // Outside the runtime directory, whose entries some tests count.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-stderr-\(UUID().uuidString)")
-        let fd = open(file.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let saved = dup(2)
-        dup2(fd, 2)
-        defer { dup2(saved, 2); close(saved); close(fd); unlink(file.path) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-fd\(fd)-\(UUID().uuidString)")
+        let target = open(file.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        fflush(nil)   // what the test process printed before goes where it was going
+        let saved = dup(fd)
+        dup2(target, fd)
+        defer { fflush(nil); dup2(saved, fd); close(saved); close(target); unlink(file.path) }
         let result = try body()
         return (result, (try? String(contentsOf: file, encoding: .utf8)) ?? "")
     }
