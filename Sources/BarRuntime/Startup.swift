@@ -22,10 +22,9 @@ public enum BarStart {
 
 /// The parsed command line (`arguments`, the program's own by default) over the config
 /// file; `.exit(2)` with one line on stderr for a bad command line, `.exit(0)` after
-/// `--help` or `--version`. A bad config file is no reason
-/// to stop: its whole message goes to stderr, the bar runs with the built-in defaults (the
-/// command line still applies) and shows the mistake (``configNotice(_:path:)``) until the
-/// file is fixed; the bar watches it.
+/// `--help` or `--version`. A bad config file is no reason to stop: its whole message goes
+/// to stderr, the bar runs with the built-in defaults (the command line still applies) and
+/// shows the mistake (``configNotice(_:path:)``) until the file is fixed; the bar watches it.
 public func startOptions(_ arguments: [[UInt8]] = commandLineArguments()) -> BarStart {
     var options: BarOptions
     do throws(OptionsError) {

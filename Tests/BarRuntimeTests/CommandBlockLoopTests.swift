@@ -55,10 +55,11 @@ final class CommandBlockLoopTests: RuntimeDirectoryHarness {
         try JSONSerialization.jsonObject(with: Data((line.hasPrefix(",") ? String(line.dropFirst()) : line).utf8))
     }
 
+    /// The line a command writes to `path`, once written whole (the loop turning meanwhile).
     func fileText(_ path: String, within seconds: Double, _ b: inout Bar<Sink>) -> String? {
-        turns(&b, seconds: seconds, until: { _ in FileManager.default.fileExists(atPath: path) })
-        usleep(50_000)   // the command's write after its open
-        return try? String(contentsOfFile: path, encoding: .utf8)
+        let text = { try? String(contentsOfFile: path, encoding: .utf8) }
+        turns(&b, seconds: seconds, until: { _ in text()?.hasSuffix("\n") == true })
+        return text()
     }
 
     func testACommandBlockByIntervalBySignalAndPersistent() throws {

@@ -90,18 +90,21 @@ class RuntimeDirectoryHarness: XCTestCase {
         // No bar started as the program starts reads the build machine's own config file.
         savedConfigHome = getenv("XDG_CONFIG_HOME").map { String(cString: $0) }
         setenv("XDG_CONFIG_HOME", directory.appendingPathComponent("config-home").path, 1)
+        waker = LoopWaker()
     }
 
     private var savedConfigHome: String?
 
     /// The inotify descriptors ``giveInotify(_:)`` made, closed at the end.
     var inotifyFDs: [Int32] = []
-    /// What wakes ``turns(_:seconds:until:)`` when a command child ends or its time is up.
-    let waker = LoopWaker()
+    /// What wakes ``turns(_:seconds:until:)`` when a command child ends or its time is up
+    /// (made for each test: XCTest keeps every test's instance to the end of the run).
+    var waker: LoopWaker!
 
     override func tearDownWithError() throws {
         if let home = savedConfigHome { setenv("XDG_CONFIG_HOME", home, 1) } else { unsetenv("XDG_CONFIG_HOME") }
         for fd in inotifyFDs { close(fd) }
+        waker = nil
         try? FileManager.default.removeItem(at: directory)
     }
 
