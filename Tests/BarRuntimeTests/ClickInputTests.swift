@@ -7,20 +7,6 @@ import XCTest
 /// Click input in-process: i3bar's click events written to a pipe the bar reads as it reads
 /// stdin (``Bar/clickInput``), and the lines it shows after each.
 final class ClickInputTests: RuntimeDirectoryHarness {
-    var ends: [Int32] = [-1, -1]
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        XCTAssertEqual(pipe(&ends), 0)
-        // As the loop reads it: only when poll() says so, never waiting.
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-    }
-
-    override func tearDownWithError() throws {
-        for fd in ends where fd >= 0 { close(fd) }
-        try super.tearDownWithError()
-    }
-
     /// 3.8 GiB used of 15.3, its five-part breakdown for the mem block's second form.
     func publishMemory() throws {
         try publish { s in
@@ -40,22 +26,11 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     func memBar() throws -> Bar<Sink> {
         try publishMemory()
         var b = try bar(["--output", "i3bar", "--blocks", "mem"])
-        b.clickInput = ends[0]
+        giveClickPipe(&b)
         XCTAssertEqual(b.load(), .fresh)
         b.emit()
         XCTAssertEqual(b.sink.lines.count, 1)
         return b
-    }
-
-    func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-            XCTAssertGreaterThan(n, 0, "the pipe takes the events")
-            guard n > 0 else { return }
-            written += n
-        }
     }
 
     /// Reads as the loop does while poll() says stdin is ready: until the pipe is empty.
@@ -63,7 +38,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
         var pending: Int32 = 0
         for _ in 0..<64 {
             guard b.readStdin() else { return XCTFail("clicks stay on while the pipe is open") }
-            _ = ioctl(ends[0], UInt(FIONREAD), &pending)
+            _ = ioctl(clickEnds[0], UInt(FIONREAD), &pending)
             if pending == 0 { return }
         }
         XCTFail("the bar left \(pending) bytes of input unread")
@@ -72,10 +47,10 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     func testALeftClickCyclesTheMemFormAndARightClickBringsItBack() throws {
         var b = try memBar()
         XCTAssertTrue(b.sink.lines.last?.contains(#""full_text":"mem 3.8G/15.3G""#) == true, "\(b.sink.lines)")
-        send("[\n" + #"{"name":"mem","instance":"mem","button":1,"x":1,"y":1}"# + "\n")
+        sendClicks("[\n" + #"{"name":"mem","instance":"mem","button":1,"x":1,"y":1}"# + "\n")
         readAll(&b)
         XCTAssertTrue(b.sink.lines.last?.contains("mem A3.8G I1.9G W977M O977M F7.6G") == true, "\(b.sink.lines.last ?? "")")
-        send(#",{"name":"mem","button":3}"# + "\n")
+        sendClicks(#",{"name":"mem","button":3}"# + "\n")
         readAll(&b)
         XCTAssertTrue(b.sink.lines.last?.contains(#""full_text":"mem 3.8G/15.3G""#) == true, "\(b.sink.lines.last ?? "")")
         XCTAssertEqual(b.sink.lines.count, 3, "one update per click that changed the line")
@@ -85,8 +60,8 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     /// are skipped whole, and the click after them still counts.
     func testGarbageAndAnOverlongLineAreSkippedAndTheNextClickCounts() throws {
         var b = try memBar()
-        send("[\ngarbage that is not json\n" + String(repeating: "x", count: 20_000) + "\n")
-        send(#"{"name":"mem","button":1}"# + "\n")
+        sendClicks("[\ngarbage that is not json\n" + String(repeating: "x", count: 20_000) + "\n")
+        sendClicks(#"{"name":"mem","button":1}"# + "\n")
         readAll(&b)
         XCTAssertEqual(b.sink.lines.count, 2, "\(b.sink.lines)")
         XCTAssertTrue(b.sink.lines.last?.contains("mem A3.8G") == true, "\(b.sink.lines.last ?? "")")
@@ -94,7 +69,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
 
     func testAClickOnNoBlockOfTheBarChangesNothing() throws {
         var b = try memBar()
-        send("[\n" + #"{"name":"cpu","button":1}"# + "\n" + #",{"name":"mem","instance":"other","button":1}"# + "\n")
+        sendClicks("[\n" + #"{"name":"cpu","button":1}"# + "\n" + #",{"name":"mem","instance":"other","button":1}"# + "\n")
         readAll(&b)
         XCTAssertEqual(b.sink.lines.count, 1, "\(b.sink.lines)")
     }
@@ -103,7 +78,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
     /// (the loop then leaves stdin out of its poll set) and the bar goes on.
     func testTheEndOfInputTurnsClickReadingOff() throws {
         var b = try memBar()
-        close(ends[1]); ends[1] = -1
+        close(clickEnds[1]); clickEnds[1] = -1
         XCTAssertFalse(b.readStdin())
         b.readClicks = false
         _ = b.fillPollSet()

@@ -9,32 +9,18 @@ import XCTest
 /// hostile, clicked, stopped by a reload and at the bar's end, in every JSON output; the
 /// loop's turns as `run()` makes them, the children real.
 final class CommandBlockLoopTests: RuntimeDirectoryHarness {
-    var config: URL { directory.appendingPathComponent("config.toml") }
-    var ends: [Int32] = [-1, -1]
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try publish { $0.fillSample() }
     }
 
-    override func tearDownWithError() throws {
-        for fd in ends where fd >= 0 { close(fd) }
-        try super.tearDownWithError()
-    }
-
-    /// Replaced by rename, as editors do: the watch sees IN_MOVED_TO.
-    func write(_ text: String) throws {
-        try text.write(to: config, atomically: true, encoding: .utf8)
-    }
-
     /// A running bar over the config file, begun as the loop's start begins it; its clicks
-    /// come from a pipe (``click(_:)``).
+    /// come from a pipe (``click(_:_:button:x:first:)``).
     func running(_ toml: String, output: String = "text") throws -> Bar<Sink> {
-        try write(toml)
-        var b = try program(["--output", output, "--config", config.path])
-        XCTAssertEqual(pipe(&ends), 0)
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        b.clickInput = ends[0]
+        try writeConfig(toml)
+        var b = try program(["--output", output, "--config", configFile.path])
+        giveClickPipe(&b)
         begin(&b)
         return b
     }
@@ -42,7 +28,7 @@ final class CommandBlockLoopTests: RuntimeDirectoryHarness {
     /// i3bar's click event on `name`/`instance`, written where the bar reads clicks.
     func click(_ name: String, _ instance: String, button: Int, x: Int = 1, first: Bool = true) {
         let event = (first ? "[\n" : ",") + #"{"name":"\#(name)","instance":"\#(instance)","button":\#(button),"x":\#(x),"y":4}"# + "\n"
-        XCTAssertEqual(event.withCString { Glibc.write(ends[1], $0, strlen($0)) }, event.utf8.count)
+        sendClicks(event)
     }
 
     /// The last line shown, split at the separator.
@@ -172,7 +158,7 @@ final class CommandBlockLoopTests: RuntimeDirectoryHarness {
     func testTheI3barStreamStaysOneArrayAcrossAReload() throws {
         var b = try running("[[block]]\nblock = \"load\"\n", output: "i3bar")
         defer { _ = b.stopCommands(returning: 0) }
-        try write("[[block]]\nblock = \"procs\"\n")
+        try writeConfig("[[block]]\nblock = \"procs\"\n")
         XCTAssertTrue(turns(&b, seconds: 5, until: { $0.sink.lines.last?.contains("procs 300") == true }), "\(b.sink.lines)")
         let lines = b.sink.lines
         XCTAssertTrue(lines[0].hasPrefix("[\n[{"), "the endless array opened once, with the first: \(lines[0])")
@@ -229,7 +215,7 @@ final class CommandBlockLoopTests: RuntimeDirectoryHarness {
             """#
         for output in ["i3bar", "waybar"] {
             var b = try running(toml, output: output)
-            defer { _ = b.stopCommands(returning: 0); for fd in ends { close(fd) }; ends = [-1, -1] }
+            defer { _ = b.stopCommands(returning: 0) }
             XCTAssertTrue(turns(&b, seconds: 5, until: { $0.sink.lines.last.map { $0.contains("load") && $0.contains("w v") && $0.contains("x y z") } ?? false }),
                           "\(output): \(b.sink.lines.suffix(2))")
             let last = try XCTUnwrap(b.sink.lines.last)
@@ -264,7 +250,7 @@ final class CommandBlockLoopTests: RuntimeDirectoryHarness {
         for n in 0..<3 {
             XCTAssertTrue(turns(&b, seconds: 5, until: { $0.sink.lines.last == "up \(n)\n" }), "\(b.sink.lines.suffix(2))")
             pids.append(try pid(n))
-            try write(stubborn(n + 1))   // a reload replaces the command
+            try writeConfig(stubborn(n + 1))   // a reload replaces the command
         }
         XCTAssertTrue(turns(&b, seconds: 5, until: { $0.sink.lines.last == "up 3\n" }), "\(b.sink.lines.suffix(2))")
         // The grace of the last group stopped, with the loop turning and reaping meanwhile.

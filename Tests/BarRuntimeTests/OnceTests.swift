@@ -7,21 +7,16 @@ import XCTest
 /// `--once` in-process (what tmux and i3blocks-style callers run): the command line over the
 /// config file as the program starts, one line on the sink, the status the program exits with.
 final class OnceTests: RuntimeDirectoryHarness {
-    var config: URL { directory.appendingPathComponent("config.toml") }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try publish { $0.fillSample() }
     }
 
-    func write(_ text: String) throws {
-        try text.write(to: config, atomically: true, encoding: .utf8)
-    }
-
     /// `--once` with `arguments` (and `--config` when the test wrote one): the line shown,
     /// the status, stderr.
     func once(_ arguments: [String]) throws -> (line: String, status: Int32, stderr: String) {
-        let file = FileManager.default.fileExists(atPath: config.path) ? ["--config", config.path] : []
+        let file = FileManager.default.fileExists(atPath: configFile.path) ? ["--config", configFile.path] : []
         let ((b, status), stderr) = try capturingStderr { () throws -> (Bar<Sink>, Int32) in
             var b = try program(["--once"] + file + arguments)
             let status = b.runOnce()
@@ -56,7 +51,7 @@ final class OnceTests: RuntimeDirectoryHarness {
     }
 
     func testBlocksAndThemeComeFromTheFileAndFlagsWin() throws {
-        try write("[theme]\nseparator = \" :: \"\n[[block]]\nblock = \"load\"\n[[block]]\nblock = \"procs\"\nformat = \"P{count}\"\n")
+        try writeConfig("[theme]\nseparator = \" :: \"\n[[block]]\nblock = \"load\"\n[[block]]\nblock = \"procs\"\nformat = \"P{count}\"\n")
         XCTAssertEqual(try once([]).line, "load 0.52 0.48 0.40 :: P300\n")
         XCTAssertEqual(try once(["--blocks", "procs,load"]).line, "procs 300 (0 run) :: load 0.52 0.48 0.40\n",
                        "--blocks replaces the file's list")
@@ -65,11 +60,11 @@ final class OnceTests: RuntimeDirectoryHarness {
     /// `--blocks` replaces the file's `[[block]]` list: the bar says so (issue 29: the README's
     /// own example made edits to the file change nothing, silently).
     func testBlocksOnTheCommandLineSayThatTheyReplaceTheFilesList() throws {
-        try write("[[block]]\nblock = \"load\"\n")
+        try writeConfig("[[block]]\nblock = \"load\"\n")
         let flags = try once(["--blocks", "procs"])
         XCTAssertEqual(flags.line, "procs 300 (0 run)\n")
-        XCTAssertEqual(flags.stderr, "sysstats-bar: --blocks replaces the [[block]] list of \(config.path): edits to it change nothing while the flag is given\n")
-        try write("[theme]\nseparator = \" :: \"\n")
+        XCTAssertEqual(flags.stderr, "sysstats-bar: --blocks replaces the [[block]] list of \(configFile.path): edits to it change nothing while the flag is given\n")
+        try writeConfig("[theme]\nseparator = \" :: \"\n")
         XCTAssertEqual(try once(["--blocks", "procs"]).stderr, "", "a file without a block list: nothing replaced, nothing said")
     }
 
@@ -77,13 +72,13 @@ final class OnceTests: RuntimeDirectoryHarness {
     /// run with the mistake shown first, the whole message on stderr. Only a bad command
     /// line ends the program (status 2).
     func testABadOrMissingFileAtStartShowsTheMistakeBesideTheDefaults() throws {
-        try write("[[block]]\nblock = \"cpu\"\nwarning = 300\n")
+        try writeConfig("[[block]]\nblock = \"cpu\"\nwarning = 300\n")
         let bad = try once(["--blocks", "load"])
         XCTAssertEqual(bad.status, 0, "a mistake in the file is not a bad command line")
-        XCTAssertEqual(bad.stderr, "sysstats-bar: \(config.path):3:11: out of range: 0 to 100\n")
+        XCTAssertEqual(bad.stderr, "sysstats-bar: \(configFile.path):3:11: out of range: 0 to 100\n")
         XCTAssertEqual(bad.line, "config.toml:3:11: out of range: 0 to 100 | load 0.52 0.48 0.40\n")
-        try FileManager.default.removeItem(at: config)
-        let missing = try once(["--config", config.path, "--blocks", "load"])
+        try FileManager.default.removeItem(at: configFile)
+        let missing = try once(["--config", configFile.path, "--blocks", "load"])
         XCTAssertEqual(missing.status, 0)
         XCTAssertTrue(missing.stderr.hasSuffix("config.toml: no such file\n"), missing.stderr)
         XCTAssertEqual(missing.line, "config.toml: no such file | load 0.52 0.48 0.40\n")
@@ -94,18 +89,18 @@ final class OnceTests: RuntimeDirectoryHarness {
 
     /// A file others could have written is refused: its commands do not run, the bar says why.
     func testAConfigFileOthersCouldHaveWrittenIsRefusedAndItsCommandsDoNotRun() throws {
-        try write("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"command\"\nname = \"c\"\ncommand = \"echo ran\"\ninterval = \"once\"\n")
-        XCTAssertEqual(chmod(config.path, 0o666), 0)
+        try writeConfig("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"command\"\nname = \"c\"\ncommand = \"echo ran\"\ninterval = \"once\"\n")
+        XCTAssertEqual(chmod(configFile.path, 0o666), 0)
         let refused = try once([])
-        XCTAssertEqual(refused.stderr, "sysstats-bar: \(config.path): writable by group or others: refused (chmod go-w it)\n")
+        XCTAssertEqual(refused.stderr, "sysstats-bar: \(configFile.path): writable by group or others: refused (chmod go-w it)\n")
         XCTAssertTrue(refused.line.hasPrefix("config.toml: writable by group or others: refused (chmod go-w… | "), refused.line)
         XCTAssertFalse(refused.line.contains("ran"), "its command did not run: \(refused.line)")
-        XCTAssertEqual(chmod(config.path, 0o644), 0)
+        XCTAssertEqual(chmod(configFile.path, 0o644), 0)
         XCTAssertEqual(try once([]).line, "load 0.52 0.48 0.40 | ran\n")
     }
 
     func testOnceRunsEachCommandOnceAndWaitsForItWithinItsTimeout() throws {
-        try write("""
+        try writeConfig("""
             [[block]]
             block = "load"
 
@@ -137,7 +132,7 @@ final class OnceTests: RuntimeDirectoryHarness {
 
     func testOnceLeavesNoCommandRunning() throws {
         let file = directory.appendingPathComponent("once").path
-        try write("""
+        try writeConfig("""
             [[block]]
             block = "command"
             name = "stubborn"

@@ -103,9 +103,43 @@ class RuntimeDirectoryHarness: XCTestCase {
 
     override func tearDownWithError() throws {
         if let home = savedConfigHome { setenv("XDG_CONFIG_HOME", home, 1) } else { unsetenv("XDG_CONFIG_HOME") }
-        for fd in inotifyFDs { close(fd) }
+        for fd in inotifyFDs + clickEnds where fd >= 0 { close(fd) }
+        clickEnds = [-1, -1]
         waker = nil
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The pipe a bar reads clicks from in place of stdin (``giveClickPipe(_:)``): read end,
+    /// write end; closed at the end.
+    var clickEnds: [Int32] = [-1, -1]
+
+    /// A pipe in place of stdin for `b`'s clicks, its read end non-blocking as the loop reads
+    /// it (only when poll() says so, never waiting); ``sendClicks(_:)`` writes to it.
+    func giveClickPipe(_ b: inout Bar<Sink>) {
+        for fd in clickEnds where fd >= 0 { close(fd) }
+        XCTAssertEqual(pipe(&clickEnds), 0)
+        _ = fcntl(clickEnds[0], F_SETFL, fcntl(clickEnds[0], F_GETFL) | O_NONBLOCK)
+        b.clickInput = clickEnds[0]
+    }
+
+    /// Writes `text` (i3bar's click events) to the click pipe, all of it.
+    func sendClicks(_ text: String) {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { write(clickEnds[1], $0.baseAddress, $0.count) }
+            XCTAssertGreaterThan(n, 0, "the pipe takes the events")
+            guard n > 0 else { return }
+            written += n
+        }
+    }
+
+    /// The config file the program's tests write: `config.toml` in the runtime directory.
+    var configFile: URL { directory.appendingPathComponent("config.toml") }
+
+    /// Writes the config file by rename, as editors do (the watch sees IN_MOVED_TO).
+    func writeConfig(_ text: String) throws {
+        try text.write(to: configFile, atomically: true, encoding: .utf8)
     }
 
     /// The inotify descriptor the loop's start gives a bar.

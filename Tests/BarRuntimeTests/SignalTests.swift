@@ -9,7 +9,6 @@ import XCTest
 /// signalfd hands them over): i3bar's stop and continue, SIGHUP's reload, the real-time
 /// signals of command blocks, the end. That none of them kills the program: BarHardeningTests.
 final class SignalTests: RuntimeDirectoryHarness {
-    var config: URL { directory.appendingPathComponent("config.toml") }
 
     func procsBar() throws -> Bar<Sink> {
         try publishByExchange { $0.fillSample(); $0.sequence = 1 }
@@ -48,12 +47,12 @@ final class SignalTests: RuntimeDirectoryHarness {
     /// SIGHUP reads the file again: an edit in place that a watcher could miss.
     func testHangupReadsTheConfigFileAgain() throws {
         try publish { $0.fillSample() }
-        try "[[block]]\nblock = \"procs\"\n".write(to: config, atomically: true, encoding: .utf8)
-        var b = try program(["--output", "text", "--config", config.path])
+        try writeConfig("[[block]]\nblock = \"procs\"\n")
+        var b = try program(["--output", "text", "--config", configFile.path])
         _ = b.load()
         b.emit()
         XCTAssertEqual(b.sink.lines.last, "procs 300 (0 run)\n")
-        let file = try FileHandle(forWritingTo: config)
+        let file = try FileHandle(forWritingTo: configFile)
         file.truncateFile(atOffset: 0)
         file.write(Data("[[block]]\nblock = \"load\"\n".utf8))
         try file.close()
@@ -66,15 +65,15 @@ final class SignalTests: RuntimeDirectoryHarness {
     func testARealTimeSignalRerunsItsBlocksAndOneNoBlockListensToDoesNothing() throws {
         try publish { $0.fillSample() }
         let runs = directory.appendingPathComponent("runs").path
-        try """
+        try writeConfig("""
             [[block]]
             block = "command"
             name = "listens"
             command = "echo run >> \(runs); wc -l < \(runs)"
             interval = "once"
             signal = 10
-            """.write(to: config, atomically: true, encoding: .utf8)
-        var b = try program(["--output", "text", "--config", config.path])
+            """)
+        var b = try program(["--output", "text", "--config", configFile.path])
         begin(&b)
         defer { _ = b.stopCommands(returning: 0) }
         XCTAssertTrue(turns(&b, seconds: 5, until: { $0.sink.lines.last == "1\n" }), "\(b.sink.lines)")
@@ -83,7 +82,7 @@ final class SignalTests: RuntimeDirectoryHarness {
         XCTAssertEqual(b.sink.lines.last, "1\n", "no block listens to those")
         b.handleSignal(cbarsys_sigrtmin() + 10)
         XCTAssertTrue(turns(&b, seconds: 5, until: { $0.sink.lines.last == "2\n" }), "SIGRTMIN+10 reruns it: \(b.sink.lines)")
-        try "[[block]]\nblock = \"procs\"\n".write(to: config, atomically: true, encoding: .utf8)
+        try writeConfig("[[block]]\nblock = \"procs\"\n")
         XCTAssertTrue(turns(&b, seconds: 5, until: { $0.sink.lines.last == "procs 300 (0 run)\n" }), "\(b.sink.lines)")
         b.handleSignal(cbarsys_sigrtmin() + 10)
         turns(&b, seconds: 0.5)

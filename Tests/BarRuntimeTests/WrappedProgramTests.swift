@@ -8,32 +8,19 @@ import XCTest
 /// into ours, clicks forwarded to it, and the program started again when it dies. With real
 /// i3status. (Its flood and garbage against the bar's memory: BarWrapTests, the program.)
 final class WrappedProgramTests: RuntimeDirectoryHarness {
-    var config: URL { directory.appendingPathComponent("config.toml") }
-    var ends: [Int32] = [-1, -1]
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try publish { $0.fillSample(); $0.uptimeCentiseconds = 360_000 }
-        XCTAssertEqual(pipe(&ends), 0)
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-    }
-
-    override func tearDownWithError() throws {
-        for fd in ends { close(fd) }
-        try super.tearDownWithError()
     }
 
     /// A running i3bar bar over `toml`, reading clicks from the pipe.
     func running(_ toml: String) throws -> Bar<Sink> {
-        try toml.write(to: config, atomically: true, encoding: .utf8)
-        var b = try program(["--output", "i3bar", "--config", config.path])
-        b.clickInput = ends[0]
+        try writeConfig(toml)
+        var b = try program(["--output", "i3bar", "--config", configFile.path])
+        giveClickPipe(&b)
         begin(&b)
         return b
-    }
-
-    func send(_ text: String) {
-        XCTAssertEqual(text.withCString { Glibc.write(ends[1], $0, strlen($0)) }, text.utf8.count)
     }
 
     /// The blocks of the last line shown.
@@ -95,7 +82,7 @@ final class WrappedProgramTests: RuntimeDirectoryHarness {
 
         // A click on i3status's clock: forwarded as i3status understands it (SIGUSR1), it redraws.
         turns(&b, seconds: 1.1)
-        send("[\n" + #"{"name":"tztime","instance":"i3bar:1:utc","button":1,"x":900,"y":5}"# + "\n")
+        sendClicks("[\n" + #"{"name":"tztime","instance":"i3bar:1:utc","button":1,"x":900,"y":5}"# + "\n")
         XCTAssertTrue(turns(&b, seconds: 5, until: { (self.block($0, named: "tztime")?["full_text"] as? String).map { $0 != shown } ?? false }),
                       "the click reached i3status: \(b.sink.lines.suffix(2))")
 
@@ -135,10 +122,10 @@ final class WrappedProgramTests: RuntimeDirectoryHarness {
         func shows(_ text: String) -> (Bar<Sink>) -> Bool { { self.block($0, named: "echo")?["full_text"] as? String == text } }
         XCTAssertTrue(turns(&b, seconds: 10, until: shows("waiting")), "\(b.sink.lines.suffix(3))")
         XCTAssertEqual(block(b, named: "echo")?["instance"] as? String, "i3bar:0:a\"b")
-        send("[\n" + #"{"name":"echo","instance":"i3bar:0:a\"b","button":3,"x":1,"y":2}"# + "\n")
+        sendClicks("[\n" + #"{"name":"echo","instance":"i3bar:0:a\"b","button":3,"x":1,"y":2}"# + "\n")
         XCTAssertTrue(turns(&b, seconds: 5, until: shows("button 3 echo a\"b")),
                       "the program got its own name and instance back: \(b.sink.lines.suffix(2))")
-        send(#",{"name":"echo","instance":"i3bar:0:a\"b","button":4,"x":1,"y":2}"# + "\n")
+        sendClicks(#",{"name":"echo","instance":"i3bar:0:a\"b","button":4,"x":1,"y":2}"# + "\n")
         XCTAssertTrue(turns(&b, seconds: 5, until: shows("button 4 echo a\"b")), "and every click after it: \(b.sink.lines.suffix(2))")
     }
 }
