@@ -9,14 +9,13 @@ import XCTest
 /// hostile, clicked, stopped by a reload and at the bar's end, in every JSON output; the
 /// loop's turns as `run()` makes them, the children real.
 final class CommandBlockLoopTests: RuntimeDirectoryHarness {
-
     override func setUpWithError() throws {
         try super.setUpWithError()
         try publish { $0.fillSample() }
     }
 
     /// A running bar over the config file, begun as the loop's start begins it; its clicks
-    /// come from a pipe (``click(_:_:button:x:first:)``).
+    /// come from a pipe (``click(_:_:button:x:)``).
     func running(_ toml: String, output: String = "text") throws -> Bar<Sink> {
         try writeConfig(toml)
         var b = try program(["--output", output, "--config", configFile.path])
@@ -25,10 +24,10 @@ final class CommandBlockLoopTests: RuntimeDirectoryHarness {
         return b
     }
 
-    /// i3bar's click event on `name`/`instance`, written where the bar reads clicks.
-    func click(_ name: String, _ instance: String, button: Int, x: Int = 1, first: Bool = true) {
-        let event = (first ? "[\n" : ",") + #"{"name":"\#(name)","instance":"\#(instance)","button":\#(button),"x":\#(x),"y":4}"# + "\n"
-        sendClicks(event)
+    /// i3bar's click event on `name`/`instance` (the stream's opening bracket first), written
+    /// where the bar reads clicks.
+    func click(_ name: String, _ instance: String, button: Int, x: Int = 1) {
+        sendClicks("[\n" + #"{"name":"\#(name)","instance":"\#(instance)","button":\#(button),"x":\#(x),"y":4}"# + "\n")
     }
 
     /// The last line shown, split at the separator.
