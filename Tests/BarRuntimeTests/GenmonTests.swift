@@ -12,15 +12,9 @@ final class GenmonTests: RuntimeDirectoryHarness {
     var form: URL { directory.appendingPathComponent("panel-form") }
 
     /// One genmon run with `arguments`: its status, stdout and stderr.
-    func genmon(_ arguments: [String] = []) -> (status: Int32, stdout: String, stderr: String) {
-        let ((status, stdout), stderr) = capturingStderr {
-            capturingStdout { () -> Int32 in
-                guard case .run(let options, _) = startOptions((["--output", "genmon", "--runtime-dir", directory.path] + arguments).map { Array($0.utf8) }) else {
-                    return 2
-                }
-                return runGenmon(options)
-            }
-        }
+    func genmon(_ arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+        let options = try runOptions(["--output", "genmon", "--runtime-dir", directory.path] + arguments).options
+        let ((status, stdout), stderr) = capturingStderr { capturingStdout { runGenmon(options) } }
         return (status, stdout, stderr)
     }
 
@@ -28,52 +22,52 @@ final class GenmonTests: RuntimeDirectoryHarness {
 
     func testGenmonPrintsItsTagsAndWritesThePicture() throws {
         try publishFixture("desktop")
-        let result = genmon()
+        let result = try genmon()
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("<img>\(image)</img><txt></txt><tool>CPU 12% (iowait 1%), load 0.52 0.48 0.40\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("<b>Top CPU</b>\n  firefox 9.5%</tool>"), result.stdout)
         XCTAssertTrue(result.stdout.hasSuffix(" --output genmon --runtime-dir \(directory.path) --click 1</click>\n"), result.stdout)
         XCTAssertEqual(picture(), try golden("desktop-bars"))
         // With --blocks, the text line too, Pango-escaped.
-        XCTAssertTrue(genmon(["--blocks", "cpu,load"]).stdout.contains("<txt>cpu 12% ▂▃▄▅▆▇██ | load 0.52 0.48 0.40</txt>"))
+        XCTAssertTrue(try genmon(["--blocks", "cpu,load"]).stdout.contains("<txt>cpu 12% ▂▃▄▅▆▇██ | load 0.52 0.48 0.40</txt>"))
     }
 
     func testAClickCyclesTheGraphFormOfTheNextRun() throws {
         try publishFixture("desktop")
         var pictures: [Data?] = []
         for _ in 0..<4 {
-            let click = genmon(["--click", "1"])
+            let click = try genmon(["--click", "1"])
             XCTAssertEqual(click.status, 0)
             XCTAssertEqual(click.stdout, "", "a click prints nothing")
-            XCTAssertEqual(genmon().status, 0)
+            XCTAssertEqual(try genmon().status, 0)
             pictures.append(picture())
         }
         XCTAssertEqual(pictures, [try golden("desktop-area"), try golden("desktop-numbers"), try golden("desktop-network"), try golden("desktop-bars")])
-        XCTAssertEqual(genmon(["--click", "3"]).status, 0)
+        XCTAssertEqual(try genmon(["--click", "3"]).status, 0)
         XCTAssertEqual(try String(contentsOf: form, encoding: .utf8), "3\n")
         // A damaged state file means bars, not a crash.
         try Data("zz".utf8).write(to: form)
-        XCTAssertEqual(genmon().status, 0)
+        XCTAssertEqual(try genmon().status, 0)
         XCTAssertEqual(picture(), try golden("desktop-bars"))
     }
 
     func testWithoutASnapshotGenmonSaysSoDrawsTheStalePictureAndReturnsOne() throws {
-        let result = genmon()
+        let result = try genmon()
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stdout.contains("<txt>sysstatsd stopped</txt><tool>sysstatsd stopped</tool>"), result.stdout)
         XCTAssertEqual(picture(), try golden("stale"))
     }
 
-    func testAnImagePathGenmonCouldNotReadBackRawEndsWithTwo() {
-        let result = genmon(["--image", "\(directory.path)/a</img>.png"])
+    func testAnImagePathGenmonCouldNotReadBackRawEndsWithTwo() throws {
+        let result = try genmon(["--image", "\(directory.path)/a</img>.png"])
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderr, "sysstats-bar: genmon reads the image path raw: use letters, digits and / . _ + - , only (--image)\n")
     }
 
-    func testAFIFOAtTheSnapshotIsRefusedAtOnceAndReturnsOne() {
+    func testAFIFOAtTheSnapshotIsRefusedAtOnceAndReturnsOne() throws {
         XCTAssertEqual(mkfifo(directory.appendingPathComponent("snapshot").path, 0o600), 0)
-        let result = genmon()
+        let result = try genmon()
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stdout.contains("<txt>snapshot is not a regular file: refused</txt>"), result.stdout)
     }
@@ -82,9 +76,9 @@ final class GenmonTests: RuntimeDirectoryHarness {
         try publishFixture("desktop")
         XCTAssertEqual(mkfifo(form.path, 0o600), 0)
         XCTAssertEqual(mkfifo(directory.appendingPathComponent(".panel-form.tmp").path, 0o600), 0)
-        XCTAssertEqual(genmon().status, 0)
+        XCTAssertEqual(try genmon().status, 0)
         XCTAssertEqual(picture(), try golden("desktop-bars"), "bars, the form unread")
-        XCTAssertEqual(genmon(["--click", "1"]).status, 0)
+        XCTAssertEqual(try genmon(["--click", "1"]).status, 0)
         XCTAssertEqual(try String(contentsOf: form, encoding: .utf8), "1\n")
     }
 
@@ -92,7 +86,7 @@ final class GenmonTests: RuntimeDirectoryHarness {
         try publishFixture("desktop")
         XCTAssertEqual(chmod(directory.path, 0o777), 0)
         for arguments in [[], ["--click", "1"]] {
-            let result = genmon(arguments)
+            let result = try genmon(arguments)
             XCTAssertEqual(result.status, 1, "\(arguments)")
             XCTAssertEqual(result.stderr, "sysstats-bar: runtime directory is open to others: chmod 700 it\n")
         }

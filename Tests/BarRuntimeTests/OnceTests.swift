@@ -44,8 +44,7 @@ final class OnceTests: RuntimeDirectoryHarness {
     func testFormatOptionsShapeTheBlocksAndABadFormatEndsTheProgramWithOneLine() throws {
         let result = try once(["--blocks", "load,procs", "--format", "load=L {1}/{15}", "--format=procs={{{count}}}"])
         XCTAssertEqual(result.line, "L 0.52/0.40 | {300}\n")
-        let (start, stderr) = capturingStderr { startOptions(["--once", "--format", "cpu={nope}"].map { Array($0.utf8) }) }
-        guard case .exit(let status) = start else { return XCTFail("a bad format runs the bar") }
+        let (status, stderr) = startExit(["--once", "--format", "cpu={nope}"])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(stderr, "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}\n")
     }
@@ -82,9 +81,7 @@ final class OnceTests: RuntimeDirectoryHarness {
         XCTAssertEqual(missing.status, 0)
         XCTAssertTrue(missing.stderr.hasSuffix("config.toml: no such file\n"), missing.stderr)
         XCTAssertEqual(missing.line, "config.toml: no such file | load 0.52 0.48 0.40\n")
-        let (start, _) = capturingStderr { startOptions(["--once", "--bogus"].map { Array($0.utf8) }) }
-        guard case .exit(let status) = start else { return XCTFail("a bad flag runs the bar") }
-        XCTAssertEqual(status, 2, "a bad flag still ends it")
+        XCTAssertEqual(startExit(["--once", "--bogus"]).status, 2, "a bad flag still ends it")
     }
 
     /// A file others could have written is refused: its commands do not run, the bar says why.
@@ -181,8 +178,7 @@ final class OnceTests: RuntimeDirectoryHarness {
 
 extension OnceTests {
     func testAnUnknownTimeZoneEndsTheProgramAsABadCommandLine() {
-        let (start, stderr) = capturingStderr { startOptions(["--once", "--blocks", "time:Mars/Olympus_Mons"].map { Array($0.utf8) }) }
-        guard case .exit(let status) = start else { return XCTFail("an unknown zone runs the bar") }
+        let (status, stderr) = startExit(["--once", "--blocks", "time:Mars/Olympus_Mons"])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(stderr, "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)\n")
     }
@@ -237,8 +233,7 @@ extension OnceTests {
     }
 
     func testABadPictureSizeEndsTheProgramAsABadCommandLine() {
-        let (start, stderr) = capturingStderr { startOptions(["--output", "png:/tmp/x.png", "--size", "10x10"].map { Array($0.utf8) }) }
-        guard case .exit(let status) = start else { return XCTFail("a 10x10 picture runs the bar") }
+        let (status, stderr) = startExit(["--output", "png:/tmp/x.png", "--size", "10x10"])
         XCTAssertEqual(status, 2)
         XCTAssertTrue(stderr.hasPrefix("sysstats-bar: --size"), stderr)
     }

@@ -11,16 +11,11 @@ import XCTest
 final class PanelImageTests: RuntimeDirectoryHarness {
     /// `--once` into `png:FILE` with `arguments`: the status, stderr and the file's bytes.
     func pngOnce(_ file: String, _ arguments: [String] = []) throws -> (status: Int32, stderr: String, png: Data?) {
-        let ((status, png), stderr) = try capturingStderr { () throws -> (Int32, Data?) in
-            guard case .run(let options, _) = startOptions((["--once", "--output", "png:" + file] + arguments).map { Array($0.utf8) }) else {
-                XCTFail("\(arguments) ends the program")
-                return (2, nil)
-            }
-            var b = Bar(options: options, runtimeDir: Array(directory.path.utf8),
-                        sink: PNGFileSink(path: Array(file.utf8), width: options.width, height: options.height))
-            return (b.runOnce(), FileManager.default.contents(atPath: file))
-        }
-        return (status, stderr, png)
+        let options = try runOptions(["--once", "--output", "png:" + file] + arguments).options
+        var b = Bar(options: options, runtimeDir: Array(directory.path.utf8),
+                    sink: PNGFileSink(path: Array(file.utf8), width: options.width, height: options.height))
+        let (status, stderr) = capturingStderr { b.runOnce() }
+        return (status, stderr, FileManager.default.contents(atPath: file))
     }
 
     func testOnceWritesTheGoldenPictureAndNothingElse() throws {

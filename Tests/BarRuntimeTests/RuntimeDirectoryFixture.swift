@@ -169,14 +169,29 @@ class RuntimeDirectoryHarness: XCTestCase {
         return Bar(options: options, runtimeDir: Array(directory.path.utf8), sink: Sink())
     }
 
-    /// The program's start for `arguments` as `main` makes it: the command line over the
-    /// config file it names (``startOptions(_:)``), a mistake in the file shown as a notice.
-    /// Fails the test when the command line ends the program instead.
-    func program(_ arguments: [String]) throws -> Bar<Sink> {
+    /// The options the program runs with for `arguments`: the command line over the config
+    /// file it names (``startOptions(_:)``), and the notice of the file's mistake. Fails the
+    /// test when the command line ends the program instead.
+    func runOptions(_ arguments: [String]) throws -> (options: BarOptions, notice: [UInt8]) {
         guard case .run(let options, let notice) = startOptions(arguments.map { Array($0.utf8) }) else {
             XCTFail("\(arguments) ends the program")
             throw CocoaError(.featureUnsupported)
         }
+        return (options, notice)
+    }
+
+    /// The status the program ends with at once for `arguments` (nil: it runs), and what it
+    /// says on stderr.
+    func startExit(_ arguments: [String]) -> (status: Int32?, stderr: String) {
+        let (start, stderr) = capturingStderr { startOptions(arguments.map { Array($0.utf8) }) }
+        guard case .exit(let status) = start else { return (nil, stderr) }
+        return (status, stderr)
+    }
+
+    /// The program's start for `arguments` as `main` makes it (``runOptions(_:)``), a mistake
+    /// in the config file shown as a notice.
+    func program(_ arguments: [String]) throws -> Bar<Sink> {
+        let (options, notice) = try runOptions(arguments)
         var b = Bar(options: options, runtimeDir: Array(directory.path.utf8), sink: Sink())
         b.configMistake = notice
         return b
