@@ -119,6 +119,52 @@ public func fileKindName(_ mode: mode_t) -> String? {
     }
 }
 
+/// The descriptor that stands for a path naming one of the program's own descriptors,
+/// written to as it is: `-` and `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N` and
+/// `/proc/self/fd/N` (N, a shell's `>(…)`); nil for any other path or a descriptor not open.
+/// (Opened again, they would be links followed to wherever; they are the user's words, not
+/// a planted file.)
+public func writtenInPlace(_ path: String) -> Int32? {
+    switch path {
+    case "-", "/dev/stdout": return 1
+    case "/dev/stderr": return 2
+    default:
+        var number: Substring?
+        for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) { number = path.dropFirst(prefix.count) }
+        guard let digits = number, let fd = Int32(digits), fd >= 0, fcntl(fd, F_GETFD) >= 0 else { return nil }
+        return fd
+    }
+}
+
+/// A path that is not a regular file nor a link: /dev/null, or the user's own FIFO, written
+/// in place; anything else refused with the reason.
+private func writeInPlace(_ bytes: [UInt8], to path: String, _ existing: stat) -> AtomicWriteError? {
+    let kind = existing.st_mode & S_IFMT
+    let devNull = kind == S_IFCHR && path == "/dev/null"
+    let ownFIFO = kind == S_IFIFO && existing.st_uid == geteuid()
+    guard devNull || ownFIFO else {
+        let what = kind == S_IFIFO ? "a FIFO of another user" : fileKindName(existing.st_mode) ?? "not a regular file"
+        let errno = kind == S_IFDIR ? EISDIR : kind == S_IFIFO ? EPERM : EINVAL
+        return AtomicWriteError(operation: "\(path) is \(what): not written (name a regular file, or - for standard output)",
+                                errno: Errno(rawValue: errno))
+    }
+    let fd = retryingInterrupts { Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC) }
+    if fd < 0 {
+        let noReader = errno == ENXIO
+        return AtomicWriteError(operation: noReader ? "cannot open \(path): no process reads the FIFO" : "cannot open \(path)", errno: .current)
+    }
+    defer { Glibc.close(fd) }
+    // Opened without blocking; once a reader is there, writes may wait for it.
+    let flags = fcntl(fd, F_GETFL)
+    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+    var after = stat()
+    if fstat(fd, &after) != 0 || after.st_dev != existing.st_dev || after.st_ino != existing.st_ino {
+        return AtomicWriteError(operation: "cannot write \(path): it changed while it was opened", errno: Errno(rawValue: EAGAIN))
+    }
+    if let e = FileDescriptor(rawValue: fd).writeAll(bytes) { return AtomicWriteError(operation: "cannot write \(path)", errno: e) }
+    return nil
+}
+
 /// Why ``writeFileAtomically(_:to:mode:syncDirectory:)`` failed: what it was doing, to
 /// which path, and the errno (so a caller can tell a full disk from other failures).
 public struct AtomicWriteError: Error, Equatable, CustomStringConvertible {
@@ -137,18 +183,22 @@ public struct AtomicWriteError: Error, Equatable, CustomStringConvertible {
 /// store's rules cache (the sampler's snapshot writer works relative to its kept directory
 /// descriptor; the Embedded renderer has its own over the C shim).
 ///
-/// A `path` that is a device or a pipe (`--output /dev/null`, `/dev/stdout`) is written to
-/// as it is, never replaced: renaming a file over /dev/null, as root, broke the machine.
+/// Nothing is written through a symbolic link: a link at `path` is replaced by the new file
+/// (in a sticky folder such as /tmp another user's link cannot be, and the rename fails).
+/// Something other than a regular file at `path` is written to in place only when the user
+/// named exactly that (``writtenInPlace(_:)``: /dev/stdout, /dev/stderr, /dev/null) or it is
+/// their own FIFO, opened non-blocking (no reader: an error, not a hang); another user's
+/// FIFO, a device, a socket or a directory is refused. Renaming a file over /dev/null, as
+/// root, broke the machine; writing through a planted link overwrote a block device.
 public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
                                 syncDirectory: Bool = false) -> AtomicWriteError? {
-    var existing = stat()
-    if stat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG {
-        guard existing.st_mode & S_IFMT != S_IFDIR else { return AtomicWriteError(operation: "cannot write \(path)", errno: Errno(rawValue: EISDIR)) }
-        let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
-        if fd < 0 { return AtomicWriteError(operation: "cannot open \(path)", errno: .current) }
-        defer { Glibc.close(fd) }
-        if let e = FileDescriptor(rawValue: fd).writeAll(bytes) { return AtomicWriteError(operation: "cannot write \(path)", errno: e) }
+    if let standard = writtenInPlace(path) {
+        if let e = FileDescriptor(rawValue: standard).writeAll(bytes) { return AtomicWriteError(operation: "cannot write \(path)", errno: e) }
         return nil
+    }
+    var existing = stat()
+    if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFLNK {
+        return writeInPlace(bytes, to: path, existing)
     }
     let temporary = path + ".tmp-" + String(getpid())
     let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
