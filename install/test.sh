@@ -55,6 +55,8 @@ trap 'rm -f "$log" "$fuzz_log" "$budget_log" "$package_log"' EXIT
 package_status=0
 { install/package.sh --bin-dir "$(swift build -c release --show-bin-path)" && install/test-package.sh; } 2>&1 \
     | tee "$package_log" || package_status=$?
+# The tarball's install.sh beside a user's own files (the uninstall keeps them).
+install/test-install-script.sh 2>&1 | tee -a "$package_log" || package_status=$?
 package_total=$(grep -c -E "^package-test: .*(: ok| FAILED: )" "$package_log" || true)
 package_failed=$(grep -c -E "^package-test: .* FAILED: " "$package_log" || true)
 if ((package_status != 0)); then
