@@ -155,13 +155,18 @@ extension ConfigCommands {
             return CommandOutput(stderr: ["sysstats: no i3blocks config found (~/.config/i3blocks/config, ~/.i3blocks.conf, /etc/i3blocks.conf); name one"], status: 1)
         }
         let shown = TerminalText.escape(path)
+        // The command line reached us as text: bytes that were not UTF-8 became U+FFFD, and
+        // the name no longer names the file.
+        if path.unicodeScalars.contains("\u{FFFD}") {
+            return CommandOutput(stderr: ["\(shown): the file's name is not valid UTF-8, so it cannot be named here: rename it, or link to it from a name that is"], status: 1)
+        }
         let bytes: [UInt8]
         switch readConfigFile(path, limit: I3blocksImport.maximumFileSize) {
         case .success(let b): bytes = b
         case .failure(let e): return CommandOutput(stderr: ["\(shown): \(e)"], status: 1)
         }
-        let folder = Array((path as NSString).deletingLastPathComponent.utf8)
-        switch I3blocksImport.convert(bytes, folder: folder.isEmpty ? Array(".".utf8) : folder) {
+        let folder = Array(absoluteFolder(of: path).utf8)
+        switch I3blocksImport.convert(bytes, folder: folder) {
         case .failure(let e):
             return CommandOutput(stderr: ["\(shown):\(e.line):1: \(e.reason)"], status: 1)
         case .success(let converted):
@@ -177,6 +182,15 @@ extension ConfigCommands {
             return CommandOutput(stdout: [text])
         }
     }
+}
+
+/// The folder `path` is in, as an absolute path: the imported commands run from there
+/// wherever the bar is started (`battery.conf` from the current folder, not `.`).
+func absoluteFolder(of path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+    var folder = (path as NSString).deletingLastPathComponent
+    if !folder.hasPrefix("/") { folder = folder.isEmpty || folder == "." ? currentDirectory : currentDirectory + "/" + folder }
+    while folder.hasSuffix("/.") { folder.removeLast(2) }
+    return folder.isEmpty ? "/" : folder
 }
 
 /// `~/…` from $HOME, a relative path from the config file's folder (as the bar resolves an

@@ -65,6 +65,95 @@ extension ConfigCommandTests {
         }
     }
 
+    /// Another user made /proc/PID/cmdline of a program she started read like a config, and
+    /// replaced the victim's file in a shared group folder with a link to it. A link owned by
+    /// someone else, a folder a shared group can write, and a file under /proc are refused.
+    func testALinkOfAnotherUserAGroupWritableFolderAndProcAreRefused() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to give files to another user") }
+        let folder = NSTemporaryDirectory() + "sysstats-trust-\(UUID().uuidString)"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/config.toml"
+        try "[[block]]\nblock = \"load\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(file, 0o644), 0)
+
+        // A link of another user's, in a folder of ours: she could point it anywhere.
+        let link = folder + "/linked.toml"
+        XCTAssertEqual(symlink(file, link), 0)
+        XCTAssertEqual(ConfigCommands.check(path: link).status, 0, "our own link")
+        XCTAssertEqual(lchown(link, 65534, 65534), 0)
+        XCTAssertEqual(ConfigCommands.check(path: link).stderr,
+                       ["\(link): reached through a symbolic link owned by another user: refused"])
+        // A link on the way to the folder, too.
+        let folderLink = folder + "/dotfiles"
+        XCTAssertEqual(symlink(folder, folderLink), 0)
+        XCTAssertEqual(lchown(folderLink, 65534, 65534), 0)
+        XCTAssertEqual(ConfigCommands.check(path: folderLink + "/config.toml").stderr,
+                       ["\(folderLink)/config.toml: reached through a symbolic link owned by another user: refused"])
+
+        // A folder its group can write (root:nogroup 2775), unless the sticky bit keeps others
+        // to their own entries or the group is the user's private one.
+        let shared = folder + "/team"
+        XCTAssertEqual(mkdir(shared, 0o755), 0)
+        let inShared = shared + "/blocks.toml"
+        try "[[block]]\nblock = \"load\"\n".write(toFile: inShared, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(inShared, 0o644), 0)
+        XCTAssertEqual(chown(shared, 0, 65534), 0)
+        XCTAssertEqual(chmod(shared, 0o2775), 0)
+        XCTAssertEqual(ConfigCommands.check(path: inShared).stderr,
+                       ["\(inShared): in a directory its group can write: refused (chmod g-w it, or the sticky bit)"])
+        XCTAssertEqual(chmod(shared, 0o3775), 0)
+        XCTAssertEqual(ConfigCommands.check(path: inShared).status, 0, "sticky: nobody else can replace our entry")
+        XCTAssertEqual(chmod(shared, 0o2775), 0)
+        if rootsGroupIsPrivate() {
+            XCTAssertEqual(chown(shared, 0, 0), 0)
+            XCTAssertEqual(ConfigCommands.check(path: inShared).status, 0, "the user's private group (root:root, no members)")
+        }
+
+        // /proc: what a process's cmdline or environ says is its own choice.
+        XCTAssertEqual(ConfigCommands.check(path: "/proc/self/cmdline").stderr,
+                       ["/proc/self/cmdline: a file under /proc, which a process writes: refused"])
+        let procLink = folder + "/proc.toml"
+        XCTAssertEqual(symlink("/proc/self/environ", procLink), 0)
+        XCTAssertEqual(ConfigCommands.check(path: procLink).stderr,
+                       ["\(procLink): a file under /proc, which a process writes: refused"])
+    }
+
+    /// `config import i3blocks battery.conf` wrote `cd -- '.'`: pasted into config.toml, the
+    /// bar ran a `./battery` from its own working folder. The folder is made absolute.
+    func testARelativeImportPathRunsTheCommandsFromTheFilesFolderAsAnAbsolutePath() throws {
+        XCTAssertEqual(absoluteFolder(of: "battery.conf", currentDirectory: "/home/me/i3"), "/home/me/i3")
+        XCTAssertEqual(absoluteFolder(of: "./battery.conf", currentDirectory: "/home/me/i3"), "/home/me/i3")
+        XCTAssertEqual(absoluteFolder(of: "blocks/i3.conf", currentDirectory: "/home/me"), "/home/me/blocks")
+        XCTAssertEqual(absoluteFolder(of: "/etc/i3blocks.conf", currentDirectory: "/home/me"), "/etc")
+        XCTAssertEqual(absoluteFolder(of: "/i3blocks.conf", currentDirectory: "/home/me"), "/")
+        let dir = try TemporaryDirectory()
+        try Data("[bat]\ncommand=./battery\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/blocks.conf"))
+        let here = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(dir.path))
+        defer { FileManager.default.changeCurrentDirectoryPath(here) }
+        let out = ConfigCommands.importI3blocks(path: "blocks.conf")
+        XCTAssertEqual(out.status, 0, "\(out.stderr)")
+        let real = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(out.stdout.joined().contains("command = \"cd -- '\(real)' && ./battery\""), out.stdout.joined())
+        // A name whose bytes were not UTF-8 reaches us with U+FFFD: said so, not "No such file".
+        let bad = ConfigCommands.importI3blocks(path: "blocks\u{FFFD}.conf")
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.first?.contains("the file's name is not valid UTF-8") ?? false, "\(bad.stderr)")
+    }
+
+    /// Whether root's group 0 has no member and is no other account's primary group here.
+    func rootsGroupIsPrivate() -> Bool {
+        let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? ""
+        let group = (try? String(contentsOfFile: "/etc/group", encoding: .utf8)) ?? ""
+        let sharers = passwd.split(separator: "\n").filter { line in
+            let f = line.split(separator: ":", omittingEmptySubsequences: false)
+            return f.count > 3 && f[3] == "0" && f[2] != "0"
+        }
+        let members = group.split(separator: "\n").first { $0.hasPrefix("root:") }?.split(separator: ":", omittingEmptySubsequences: false)
+        return sharers.isEmpty && (members.map { $0.count < 4 || $0[3].isEmpty || $0[3] == "root" } ?? false)
+    }
+
     /// `config check` says when a running bar's flags override the file it checks: found by
     /// the bars' wants files and their command lines.
     func testARunningBarsFlagsThatOverrideTheCheckedFileAreNamed() throws {

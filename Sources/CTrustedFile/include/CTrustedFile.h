@@ -16,14 +16,23 @@ enum {
     TRUSTED_FILE_DIRECTORY_FOREIGN_OWNER = 3,
     /// Others may write a directory on its way and no sticky bit protects our entries there.
     TRUSTED_FILE_DIRECTORY_WRITABLE_BY_OTHERS = 4,
-    /// fstat, realpath or stat failed.
+    /// fstat, lstat or readlink failed, or the path led elsewhere than the open file.
     TRUSTED_FILE_UNCHECKABLE = 5,
+    /// A directory on its way is writable by a group other than the user's private one
+    /// (and not sticky).
+    TRUSTED_FILE_DIRECTORY_WRITABLE_BY_GROUP = 6,
+    /// A symbolic link on its way belongs to another user, who could point it anywhere.
+    TRUSTED_FILE_LINK_FOREIGN_OWNER = 7,
+    /// The file is in /proc: a process writes what it says (its argv, its environment).
+    TRUSTED_FILE_UNDER_PROC = 8,
 };
 
 /// Checks the file open as `fd` (fstat: owned by the effective user or root, not writable by
-/// group or others) and every directory from the one `path` names it in (the link's, when it
-/// is a symbolic link) and from the file's real one up to `/` (each owned by the effective
-/// user or root, and not writable by others unless sticky). Returns TRUSTED_FILE_OK or why not.
+/// group or others, not in /proc) and the way `path` leads to it, resolved one component at a
+/// time as the kernel does: every directory passed through (each owned by the effective user
+/// or root, and not writable by others, nor by a group other than the user's private group,
+/// unless sticky) and every symbolic link followed (owned by the effective user or root); the
+/// walk must end at the open file. Returns TRUSTED_FILE_OK or why not.
 int trusted_file_check(const char *path, int fd);
 
 /// A short English reason for a code of trusted_file_check, e.g. "writable by group or
