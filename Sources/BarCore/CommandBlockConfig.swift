@@ -54,12 +54,16 @@ extension BarConfig {
             }
         } else if keyIs(entry, "interval") {
             try interval(entry, &spec)
-        } else if keyIs(entry, "timeout") {
+        } else if keyIs(entry, "timeout"), entry.kind != .string {
+            // A string is an i3blocks file's `timeout=5`: i3blocks has no such key, so it is
+            // only the command's environment there (and below, `persist=true`).
             spec.timeoutMs = try milliseconds(entry, minimum: 100)
         } else if keyIs(entry, "signal") {
-            // SIGRTMIN+1 to SIGRTMIN+30: Linux has 32 real-time signals, glibc keeps two.
-            spec.signal = Int32(try integer(entry, in: 1...30))
-        } else if keyIs(entry, "persist") {
+            // SIGRTMIN+1 to SIGRTMIN+30: Linux has 32 real-time signals, glibc keeps two. 0 is
+            // none, as i3blocks reads `signal=0`.
+            let n = Int32(try integer(entry, in: 0...30))
+            spec.signal = n == 0 ? nil : n
+        } else if keyIs(entry, "persist"), entry.kind != .string {
             guard let b = entry.bool else { throw ConfigError(entry, "expected true or false") }
             spec.persist = b
             if b { spec.runsAtStart = true }

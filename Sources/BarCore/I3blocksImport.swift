@@ -58,7 +58,11 @@ public enum I3blocksImport {
                 guard close == line.count - 1 else {
                     return .failure(I3blocksError(line: lineNumber, reason: "nothing may follow a section header's ]"))
                 }
-                if let done = section { emit(sectionLine, done, folder: folder, into: &out) }
+                if let done = section {
+                    emit(sectionLine, done, folder: folder, into: &out)
+                    // Checked as it grows: globals × sections can ask for gigabytes.
+                    guard out.toml.count <= TOMLDocument.maximumSize else { return .failure(tooLarge(lineNumber)) }
+                }
                 sectionLine = lineNumber
                 // i3blocks: the globals, then the header as `name` (a `name=` line may follow).
                 var keys = globals
@@ -88,10 +92,12 @@ public enum I3blocksImport {
             }
         }
         if let done = section { emit(sectionLine, done, folder: folder, into: &out) }
-        guard out.toml.count <= TOMLDocument.maximumSize else {
-            return .failure(I3blocksError(line: lineNumber, reason: "too large: it makes more than 64 KiB of config.toml"))
-        }
+        guard out.toml.count <= TOMLDocument.maximumSize else { return .failure(tooLarge(lineNumber)) }
         return .success(out)
+    }
+
+    private static func tooLarge(_ line: Int) -> I3blocksError {
+        I3blocksError(line: line, reason: "too large: it makes more than 64 KiB of config.toml")
     }
 
     /// A later key replaces an earlier one of the same name (a section's over a global).

@@ -29,7 +29,9 @@ public struct RendererRequest: Equatable, Sendable {
     public mutating func ask(_ kind: Kind, _ name: [UInt8]) -> Bool {
         guard RendererRequest.isName(name) else { return false }
         switch kind {
-        case .disk: return RendererRequest.add(name, to: &disks)
+        case .disk:
+            guard RendererRequest.isMountPath(name) else { return false }
+            return RendererRequest.add(name, to: &disks)
         case .sensor: return RendererRequest.add(name, to: &sensors)
         case .interface: return RendererRequest.add(name, to: &interfaces)
         }
@@ -111,6 +113,22 @@ public struct RendererRequest: Equatable, Sendable {
     static func isName(_ name: [UInt8]) -> Bool {
         guard !name.isEmpty, name.count <= maximumNameLength else { return false }
         for b in name where b < 0x20 || b == 0x7F { return false }
+        return true
+    }
+
+    /// A mount point as the config takes one: absolute, with no `.` or `..` component (a
+    /// wants file from anyone else's hand must not send the sampler's statvfs elsewhere).
+    static func isMountPath(_ name: [UInt8]) -> Bool {
+        guard name.first == 0x2F else { return false }
+        var start = 1
+        while start <= name.count {
+            var end = start
+            while end < name.count && name[end] != 0x2F { end += 1 }
+            let length = end - start
+            if length == 1 && name[start] == 0x2E { return false }
+            if length == 2 && name[start] == 0x2E && name[start + 1] == 0x2E { return false }
+            start = end + 1
+        }
         return true
     }
 

@@ -90,7 +90,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\ninterface = \"eth0\"\n"), #"c.toml:3:1: unknown key "interface" in this block (man sysstats-config)"#)
         XCTAssertEqual(error("[[block]]\nblock = \"time\"\ntimezone = \"Mars/Base\"\n"), #"c.toml:3:12: no such time zone "Mars/Base" in /usr/share/zoneinfo"#)
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ninterval = 5\n"), #"c.toml:1:1: a command block needs command = "…" (or full_text for fixed text)"#)
-        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nsignal = 31\n"), "c.toml:4:10: out of range: 1 to 30")
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nsignal = 31\n"), "c.toml:4:10: out of range: 0 to 30")
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nname = \"\"\n"),
                        "c.toml:4:8: a command block's name must not be empty")
         XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncommand = \"x\"\nformat = \"x\"\n"),

@@ -1,4 +1,5 @@
 @testable import BarCore
+import Dispatch
 import XCTest
 
 /// An i3blocks config read as i3blocks 1.5 reads it (ini.c, config.c) and written as
@@ -101,6 +102,34 @@ final class I3blocksImportTests: XCTestCase {
         XCTAssertEqual(problem("[a]\ncommand=x\ncolor=red\n")?.line, 3)
         XCTAssertNil(problem(""), "an empty file is no blocks")
         XCTAssertNil(problem("[a]\ncommand=printf '\\033[1m\"x\"\\\\'\n"), "quotes and backslashes survive")
+    }
+
+    /// 2,900 global keys × 3,394 sections in 32 KiB were expanded whole (15 s and 200 MiB in
+    /// the bar) before the 64 KiB limit was checked: the limit is checked as the text grows, so
+    /// the refusal comes at the section that passes it, not at the end of the file.
+    func testAFileThatWouldExpandPastTheLimitIsRefusedAtTheSectionThatPassesIt() {
+        var text = ""
+        var line = 0
+        while text.utf8.count < 24_000 { text += "k\(line)=vvvvvvvv\n"; line += 1 }
+        let firstHeader = line + 1
+        while text.utf8.count < I3blocksImport.maximumFileSize - 8 { text += "[s]\n"; line += 1 }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let refused = problem(text)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        XCTAssertEqual(refused?.reason, "too large: it makes more than 64 KiB of config.toml")
+        XCTAssertLessThanOrEqual(refused?.line ?? .max, firstHeader + 3, "refused where it passed the limit, not after expanding every section")
+        XCTAssertLessThan(seconds, 5, "refused without expanding the rest (took \(seconds) s)")
+    }
+
+    /// i3blocks accepts `signal=0` (none), and `timeout` and `persist` are no keys of its own:
+    /// they are the command's environment there, and a file using them is taken as it is.
+    func testSignalZeroAndTimeoutAndPersistAreTakenAsI3blocksTakesThem() throws {
+        let blocks = try I3blocksImport.blocks(from: Array("[a]\ncommand=x\nsignal=0\ntimeout=5\npersist=true\n".utf8)).get()
+        let command = try XCTUnwrap(blocks.first?.command)
+        XCTAssertNil(command.signal, "signal=0 is no signal")
+        XCTAssertFalse(command.persist)
+        XCTAssertTrue(command.environment.contains(Array("timeout=5".utf8)), "\(command.environment.map { String(decoding: $0, as: UTF8.self) })")
+        XCTAssertTrue(command.environment.contains(Array("persist=true".utf8)))
     }
 
     func testAtoiReadsAsCDoes() {

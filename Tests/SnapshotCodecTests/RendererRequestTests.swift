@@ -29,6 +29,13 @@ final class RendererRequestTests: XCTestCase {
         XCTAssertEqual(parse(text), request)
     }
 
+    /// The config refuses a relative mount point; so does the wants file, which anyone who can
+    /// write the runtime directory's wants folder could have written.
+    func testARelativeMountOrOneWithDotDotIsPassedOver() {
+        let parsed = parse("1\ndisk relative\ndisk ../../../etc\ndisk /a/../etc\ndisk /a/.\ndisk /home/me\ndisk /\n")
+        XCTAssertEqual(parsed?.disks, [Array("/home/me".utf8), Array("/".utf8)])
+    }
+
     func testUnknownKindsBadNamesAndExtrasArePassedOver() {
         let long = String(repeating: "a", count: RendererRequest.maximumNameLength + 1)
         let parsed = parse("1\nfan cpu0\ndisk \ndisk\ndisk /a\u{1B}b\ndisk \(long)\nsensor x\r\n\nnet eth0\nnet eth0")
