@@ -39,6 +39,8 @@ public enum SamplerLoop {
         let configPath = reloads == nil ? nil : configuration.configPath ?? SamplerSettings.defaultPath()
         let changes = configuration.once ? nil : ChangeWatch(rulesPath: configuration.rulesPath, configPath: configPath)
         if reloads != nil { SamplerReload.installHandler() }
+        // A re-execution kept them blocked until the handlers above were in place.
+        SamplerReload.unblockHandledSignals()
         var restart = false
         sampler.changeWatch = changes
         for name in sampler.unresolvedSensorNames {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSamplerSys
 import SystemDirs
 
 /// Set by the SIGHUP handler: read the config file's `[sampler]` table again.
@@ -49,6 +50,12 @@ public enum SamplerReload {
         return true
     }
 
+    /// The signals the sampler handles. They are blocked across the re-execution: the new
+    /// image starts with their default actions (SIGHUP's and SIGIO's end the process), so one
+    /// arriving before it has installed its handlers waits, pending, until
+    /// ``unblockHandledSignals()``.
+    static let handledSignals: [Int32] = [SIGHUP, SIGIO, SIGTERM, SIGINT]
+
     /// Replaces this process's image with its own program and `arguments` (after the name).
     /// Returns only when that failed, with the reason.
     static func restart(arguments: [[UInt8]]) -> String {
@@ -65,8 +72,45 @@ public enum SamplerReload {
         }
         pointers[storage.count] = nil
         defer { for p in owned { p.deallocate() } }
-        execv("/proc/self/exe", pointers)
-        return String(cString: strerror(errno))
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in handledSignals { sigaddset(&blocked, signal) }
+        sigprocmask(SIG_BLOCK, &blocked, &previous)
+        // SIGIO only says "look at the watches", which the new image sets up afresh: ignoring
+        // it drops one pending and any the old inotify descriptor raises until execve closes it.
+        signal(SIGIO, SIG_IGN)
+        // The disks' statfs processes share this image's memory: they end before it goes.
+        csamplersys_space_workers_stop_all()
+        let program = programPath()
+        program.withUnsafeBufferPointer { _ = execv($0.baseAddress!, pointers) }
+        let why = String(cString: strerror(errno))
+        sigprocmask(SIG_SETMASK, &previous, nil)
+        return why
+    }
+
+    /// Lets the handled signals in once the handlers are installed (pending ones arrive now).
+    public static func unblockHandledSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in handledSignals { sigaddset(&set, signal) }
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// The program to start again: the file this process runs, by its path. After a package
+    /// upgrade replaced it, /proc/self/exe still names the old, deleted image ("PATH
+    /// (deleted)"); the new file at PATH is the one to run. NUL-terminated.
+    static func programPath() -> [CChar] {
+        let fallback = Array("/proc/self/exe".utf8CString)
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard n > 0 else { return fallback }
+        let suffix = Array(" (deleted)".utf8).map { CChar(bitPattern: $0) }
+        guard n > suffix.count, Array(buffer[(n - suffix.count)..<n]) == suffix else { return fallback }
+        var path = Array(buffer[..<(n - suffix.count)])
+        path.append(0)
+        var info = stat()
+        let usable = path.withUnsafeBufferPointer { stat($0.baseAddress!, &info) == 0 && access($0.baseAddress!, X_OK) == 0 }
+        return usable && info.st_mode & S_IFMT == S_IFREG ? path : fallback
     }
 
     static func installHandler() {

@@ -131,6 +131,11 @@ public struct DiskFigures: Equatable, Sendable {
     public var isMissing: Bool { totalKiB == 0 && usedKiB == .max }
     public mutating func markMissing() { totalKiB = 0; usedKiB = .max; availableKiB = 0 }
 
+    /// Whether the file system did not answer in time (a hung network server, a stuck FUSE
+    /// daemon): a total of 0 and `usedKiB` all ones but the last (an older reader: n/a).
+    public var isNotAnswering: Bool { totalKiB == 0 && usedKiB == .max - 1 }
+    public mutating func markNotAnswering() { totalKiB = 0; usedKiB = .max - 1; availableKiB = 0 }
+
     /// `df`'s Use%: used ÷ (used + available), rounded up, hundredths of a percent.
     public var usedPermyriad: UInt64 {
         let (sum, overflow) = usedKiB.addingReportingOverflow(availableKiB)

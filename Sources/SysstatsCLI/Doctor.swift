@@ -65,6 +65,7 @@ public enum Doctor {
         ]
         for (part, why) in parts where !snapshot.available.contains(part) { missing.append(why) }
         for d in snapshot.disks where d.isMissing { missing.append("disk \(TerminalText.escape(d.mount)): no such mount") }
+        for d in snapshot.disks where d.isNotAnswering { missing.append("disk \(TerminalText.escape(d.mount)): not answering (its file system does not answer statfs)") }
         if missing.isEmpty { return DoctorCheck(.ok, name, "every part the blocks show") }
         return DoctorCheck(.warn, name, missing.joined(separator: "; "))
     }

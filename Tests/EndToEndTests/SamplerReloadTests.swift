@@ -22,11 +22,12 @@ final class SamplerReloadTests: XCTestCase {
         XCTAssertEqual(rename(temporary.path, configFile.path), 0)
     }
 
-    func startSampler(stderr: URL) throws -> Process {
+    func startSampler(stderr: URL, program: String? = nil, history: Bool = false) throws -> Process {
         let tree = Fixtures.root.appendingPathComponent("sampler-desktop/2")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
-        process.arguments = ["--config", configFile.path, "--runtime-dir", runtime.path, "--no-history",
+        process.executableURL = URL(fileURLWithPath: try program ?? Programs.path("sysstatsd"))
+        let historyArguments = history ? ["--data-dir", directory.url.appendingPathComponent("data").path] : ["--no-history"]
+        process.arguments = ["--config", configFile.path, "--runtime-dir", runtime.path] + historyArguments + [
                              "--proc-root", tree.appendingPathComponent("proc").path,
                              "--sys-root", tree.appendingPathComponent("sys").path]
         FileManager.default.createFile(atPath: stderr.path, contents: nil)
@@ -81,4 +82,64 @@ final class SamplerReloadTests: XCTestCase {
         try writeConfig("[sampler]\ninterval = 0.1\n")
         XCTAssertNotNil(waitForInterval(100, seconds: 5), "fixed: taken")
     }
+
+    func descriptors(_ pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    /// A SIGHUP 4 ms after a re-execution killed the sampler (the new image had SIGHUP's
+    /// default action), and with history on SIGIO did (the old image's inotify descriptor
+    /// signalled across the exec). Re-executions under a SIGHUP storm, history on: alive,
+    /// publishing, and no descriptor left over from an earlier image.
+    func testReExecutionsUnderASIGHUPStormWithHistoryLeaveTheSamplerAliveWithNoDescriptorGrowth() throws {
+        try writeConfig("[sampler]\ninterval = 0.2\n")
+        let log = directory.url.appendingPathComponent("stderr")
+        let sampler = try startSampler(stderr: log, history: true)
+        let pid = sampler.processIdentifier
+        XCTAssertNotNil(waitForInterval(200, seconds: 5), text(log))
+        let storm = Storm()
+        let thread = Thread { while !storm.stopped { kill(pid, SIGHUP); usleep(2_000) }; storm.done.signal() }
+        thread.start()
+        defer { storm.stopped = true; storm.done.wait() }
+        var first = -1
+        let rounds = Int(ProcessInfo.processInfo.environment["SYSSTATS_REEXEC_ROUNDS"] ?? "") ?? 12
+        for round in 0..<rounds {
+            let ms: UInt32 = round % 2 == 0 ? 100 : 200
+            try writeConfig("[sampler]\ninterval = \(Double(ms) / 1000)\n")
+            XCTAssertNotNil(waitForInterval(ms, seconds: 10), "round \(round): \(text(log).suffix(600))")
+            XCTAssertTrue(sampler.isRunning, "round \(round): status \(sampler.isRunning ? 0 : sampler.terminationStatus)")
+            if !sampler.isRunning { return }
+            if round == 1 { first = descriptors(pid) }
+        }
+        usleep(300_000)
+        XCTAssertTrue(sampler.isRunning)
+        XCTAssertLessThanOrEqual(descriptors(pid), first + 1, "no descriptor survives an exec (a history writer's pipe may be open)")
+    }
+
+    /// After a package upgrade replaced the program, a re-execution ran the deleted old image
+    /// again (/proc/self/exe): it runs the new file at the same path.
+    func testAReExecutionAfterTheProgramWasReplacedRunsTheNewFile() throws {
+        let copy = directory.url.appendingPathComponent("bin/sysstatsd").path
+        try FileManager.default.createDirectory(atPath: directory.url.appendingPathComponent("bin").path, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Programs.path("sysstatsd"), toPath: copy)
+        try writeConfig("[sampler]\ninterval = 0.2\n")
+        let log = directory.url.appendingPathComponent("stderr")
+        let sampler = try startSampler(stderr: log, program: copy)
+        XCTAssertNotNil(waitForInterval(200, seconds: 5), text(log))
+        // As dpkg does: the new file written beside, then renamed over the old.
+        try FileManager.default.copyItem(atPath: try Programs.path("sysstatsd"), toPath: copy + ".new")
+        XCTAssertEqual(rename(copy + ".new", copy), 0)
+        let exe = "/proc/\(sampler.processIdentifier)/exe"
+        XCTAssertTrue((try? FileManager.default.destinationOfSymbolicLink(atPath: exe))?.hasSuffix("(deleted)") ?? false)
+        try writeConfig("[sampler]\ninterval = 0.1\n")
+        XCTAssertNotNil(waitForInterval(100, seconds: 5), text(log))
+        XCTAssertTrue(sampler.isRunning)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: exe), copy, "the new file runs")
+    }
+}
+
+/// The SIGHUP storm's thread and its stop.
+private final class Storm: @unchecked Sendable {
+    var stopped = false
+    let done = DispatchSemaphore(value: 0)
 }

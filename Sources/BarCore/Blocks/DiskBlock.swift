@@ -52,6 +52,14 @@ enum DiskBlock {
             v.level = .warning
             return
         }
+        if let d = disk(snap, argument), d.isNotAnswering {
+            // Its file system did not answer the sampler's statfs (a hung server): the rest
+            // of the bar goes on.
+            v.full.append(bytes: d.mount); v.full.append(": not answering")
+            v.short.append(v.full)
+            v.level = .warning
+            return
+        }
         guard let d = disk(snap, argument), d.totalKiB > 0 else {
             v.full.append(bytes: argument.isEmpty ? [] : argument)
             if !argument.isEmpty { v.full.append(UInt8(ascii: " ")) }

@@ -69,4 +69,30 @@ static inline unsigned csamplersys_event_watch_state(const struct csamplersys_ev
     return __atomic_load_n(&watch->state, __ATOMIC_ACQUIRE);
 }
 
+/// What statfs(2) said of a mount: the four figures df uses, or `error` (an errno; the
+/// figures 0).
+struct csamplersys_space {
+    int error;
+    unsigned long long blocks, bfree, bavail, frsize;
+};
+
+/// A process of its own (`sysstatsd-disk`, sharing the sampler's memory, holding no
+/// descriptor, every signal blocked, ended with its parent) that measures `path` with
+/// statfs when asked: a file system that never answers holds it, not the sampler, and the
+/// sampler can still end. The worker, or NULL with errno.
+struct csamplersys_space_worker *csamplersys_space_worker_start(const char *path);
+
+/// Asks the worker to measure and waits up to `wait_ms` for the answer: 0 with `out` filled;
+/// 1 when it has not answered (then, until the answer comes, each call returns 1 at once,
+/// without asking again or waiting).
+int csamplersys_space_measure(struct csamplersys_space_worker *w, long wait_ms, struct csamplersys_space *out);
+
+/// Lets the worker go: its process ends (at once when idle, else when its statfs returns).
+/// The worker must not be used after.
+void csamplersys_space_worker_stop(struct csamplersys_space_worker *w);
+
+/// Stops every worker: before the sampler replaces its image (execve), which would leave
+/// them waiting in the old one's memory for good.
+void csamplersys_space_workers_stop_all(void);
+
 #endif
