@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -37,3 +39,55 @@ pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const c
     posix_spawnattr_destroy(&attr);
     return rc == 0 ? pid : -rc;
 }
+
+static volatile sig_atomic_t child_ended, termination, termination_unseen;
+static sigset_t sleeping_mask;
+
+static void on_child(int signal) { (void)signal; child_ended = 1; }
+static void on_termination(int signal) {
+    if (termination == 0) termination = signal;
+    termination_unseen = 1;
+}
+
+void measure_signals_install(void) {
+    static int installed;
+    if (installed) return;
+    installed = 1;
+    static const int stops[] = {SIGTERM, SIGHUP, SIGINT};
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGCHLD);
+    struct sigaction action = {0};
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = on_child;
+    action.sa_flags = SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &action, NULL);
+    action.sa_handler = on_termination;
+    action.sa_flags = 0;
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+        sigaddset(&handled, stops[i]);
+        sigaction(stops[i], &action, NULL);
+    }
+    sigprocmask(SIG_BLOCK, &handled, &sleeping_mask);
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) sigdelset(&sleeping_mask, stops[i]);
+    sigdelset(&sleeping_mask, SIGCHLD);
+}
+
+int measure_sleep_until(unsigned long long deadline_ms) {
+    for (;;) {
+        if (child_ended || termination_unseen) break;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        unsigned long long now_ms = (unsigned long long)now.tv_sec * 1000ULL + (unsigned long long)now.tv_nsec / 1000000ULL;
+        if (now_ms >= deadline_ms) break;
+        unsigned long long left = deadline_ms - now_ms;
+        struct timespec timeout = {.tv_sec = (time_t)(left / 1000), .tv_nsec = (long)(left % 1000) * 1000000L};
+        ppoll(NULL, 0, &timeout, &sleeping_mask);
+    }
+    int ended = child_ended;
+    child_ended = 0;
+    termination_unseen = 0;
+    return ended;
+}
+
+int measure_termination_signal(void) { return termination; }

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Bookmarks
+import CMeasureSys
 import ProcFS
 
 /// `--interval 10ms`, `--warmup 1s`: a duration in milliseconds.
@@ -59,7 +60,7 @@ struct MeasureCommand: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        if interval == 0 { throw ValidationError("--interval must be at least 1ms") }
+        if interval == 0 || interval > Budget.longestIntervalMs { throw ValidationError("--interval is 1ms to 60s") }
         if arguments.isEmpty { throw ValidationError("no command: sysstats measure [options] -- COMMAND [ARGS...]") }
     }
 
@@ -93,6 +94,7 @@ struct MeasureCommand: ParsableCommand {
             printError("sysstats: cannot write \(TerminalText.escape(png)): \(problem)")
             failed = true
         }
+        if let signal = recording.stoppedBySignal { SysstatsCommand.exit(withError: ExitCode(128 + signal)) }
         let status = recording.stoppedAtDuration ? 0 : (recording.commandExit?.shellStatus ?? 0)
         if status != 0 { SysstatsCommand.exit(withError: ExitCode(status)) }
         if failed { SysstatsCommand.exit(withError: ExitCode(1)) }
@@ -168,6 +170,11 @@ struct BudgetCheck: ParsableCommand {
             printError("sysstats: cannot write \(TerminalText.escape(junit)): \(TerminalText.escape(problem.description))")
             SysstatsCommand.exit(withError: ExitCode(1))
         }
+        let signal = measure_termination_signal()
+        if signal != 0 {
+            printError("sysstats: stopped by signal \(signal) after \(results.count) of \(budgets.count) budgets")
+            SysstatsCommand.exit(withError: ExitCode(128 + signal))
+        }
         if failed > 0 { SysstatsCommand.exit(withError: ExitCode(1)) }
     }
 }
@@ -190,6 +197,8 @@ struct BudgetRecord: ParsableCommand {
             SysstatsCommand.exit(withError: ExitCode(1))
         }
         writeStdout("baseline of \(results.filter { $0.failure == nil }.count) budgets written to \(TerminalText.escape(baseline))\n")
+        let signal = measure_termination_signal()
+        if signal != 0 { SysstatsCommand.exit(withError: ExitCode(128 + signal)) }
         if results.contains(where: { $0.failure != nil }) { SysstatsCommand.exit(withError: ExitCode(1)) }
     }
 }

@@ -122,4 +122,74 @@ final class BudgetCommandTests: XCTestCase {
         XCTAssertEqual(none.status, 127)
         XCTAssertEqual(none.stderr, "sysstats: cannot run \(work.file("no-such-program")): No such file or directory\n")
     }
+
+    /// `--interval 20s -- sleep 0.5` took 20.2 s: the command's end wakes the measurer at
+    /// once. An interval of hours is refused, on the command line and in a budgets file.
+    func testTheCommandsEndIsNoticedAtOnceAndAnIntervalOverAMinuteIsRefused() throws {
+        let started = Date()
+        let quick = try sysstats(["measure", "--interval", "20s", "--", "/bin/sleep", "0.5"])
+        XCTAssertEqual(quick.status, 0, quick.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "ended with its command, not at the next sample")
+        let long = try sysstats(["measure", "--interval", "61s", "--", "/bin/true"])
+        XCTAssertNotEqual(long.status, 0, long.stderr)
+        XCTAssertTrue(long.stderr.contains("--interval is 1ms to 60s"), long.stderr)
+        let file = try budgets("[[budget]]\nname = \"slow\"\ncommand = \"true\"\ninterval = \"3600h\"\npeak_rss = \"1 MiB\"\n")
+        let refused = try sysstats(["budget", "check", file])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("interval is 1ms to 60s"), refused.stderr)
+    }
+
+    /// A CI runner's SIGTERM to `measure` or `budget check` left the measured tree running and
+    /// the temporary folder behind: the tree is stopped, the folder removed, what was measured
+    /// reported, and the status is 128 + the signal.
+    func testATerminationSignalStopsTheTreeCleansUpAndExitsWithItsStatus() throws {
+        for signal in [SIGTERM, SIGHUP] {
+            let marker = work.file("tree-\(signal)")
+            let measure = Process()
+            measure.executableURL = URL(fileURLWithPath: try Programs.path("sysstats"))
+            measure.arguments = ["measure", "--interval", "50ms", "--", "/bin/sh", "-c", "echo $$ > \(marker); trap '' TERM; sleep 60 & wait"]
+            let errors = Pipe()
+            measure.standardError = errors
+            try measure.run()
+            let deadline = Date().addingTimeInterval(10)
+            while (try? String(contentsOfFile: marker, encoding: .utf8)) == nil && Date() < deadline { usleep(20_000) }
+            let shell = try XCTUnwrap(Int32((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+            kill(measure.processIdentifier, signal)
+            let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            measure.waitUntilExit()
+            XCTAssertEqual(measure.terminationStatus, 128 + signal, report)
+            XCTAssertTrue(report.contains("stopped by signal \(signal)"), report)
+            XCTAssertEqual(kill(shell, 0), -1, "the shell that ignored SIGTERM was killed")
+        }
+
+        let file = try budgets("""
+            [[budget]]
+            name = "long"
+            command = "echo $SYSSTATS_BUDGET_TMP > \(work.file("tmp-name")); sleep 60"
+            peak_rss = "100 MiB"
+
+            [[budget]]
+            name = "never"
+            command = "true"
+            peak_rss = "100 MiB"
+            """)
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: try Programs.path("sysstats"))
+        check.arguments = ["budget", "check", file]
+        let output = Pipe()
+        check.standardOutput = output
+        check.standardError = output
+        try check.run()
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: work.file("tmp-name"), encoding: .utf8)) == nil && Date() < deadline { usleep(20_000) }
+        let temporary = try XCTUnwrap(try? String(contentsOfFile: work.file("tmp-name"), encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temporary))
+        kill(check.processIdentifier, SIGTERM)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        XCTAssertEqual(check.terminationStatus, 128 + SIGTERM, text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temporary), "the budget's temporary folder is removed")
+        XCTAssertTrue(text.contains("stopped by signal 15 after 1 of 2 budgets"), text)
+        XCTAssertFalse(text.contains("never"), "no budget runs after the signal: \(text)")
+    }
 }

@@ -62,7 +62,9 @@ final class BudgetFileTests: XCTestCase {
                        "b.toml:5:10: warmup must be a duration such as \"500ms\", not integer")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = -1\n"), "b.toml:4:12: peak_rss cannot be negative")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\ninterval = \"0ms\"\n"),
-                       "b.toml:5:12: interval must be at least 1ms")
+                       "b.toml:5:12: interval is 1ms to 60s")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\ninterval = \"3600h\"\n"),
+                       "b.toml:5:12: interval is 1ms to 60s", "a typo's hours would hold the run that long")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nprocess = \"a-name-too-long-for-comm\"\n"),
                        "b.toml:5:11: process is a command name of 1 to 15 bytes (as ps -o comm shows it)")
         XCTAssertEqual(error("[budget]\nname = \"x\"\n"), "b.toml:1:2: 'budget' must be written [[budget]]")

@@ -16,4 +16,17 @@ int measure_set_child_subreaper(void);
 /// The child's pid, or -errno.
 pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const char *cwd);
 
+/// Handles SIGCHLD (a child ended: the sleep ends) and SIGTERM, SIGHUP, SIGINT (remembered:
+/// the measurement stops its tree and reports), and blocks them outside
+/// measure_sleep_until, so none is lost between a check and the sleep. Idempotent.
+void measure_signals_install(void);
+
+/// Sleeps until the CLOCK_MONOTONIC time `deadline_ms`, or until a handled signal arrives
+/// (it is let in only during the sleep, ppoll) or arrived since the last call. 1 when a child
+/// ended since the last call, else 0.
+int measure_sleep_until(unsigned long long deadline_ms);
+
+/// The first termination signal (SIGTERM, SIGHUP, SIGINT) received, or 0.
+int measure_termination_signal(void);
+
 #endif

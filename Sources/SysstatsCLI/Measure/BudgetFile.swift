@@ -13,6 +13,9 @@ public struct Budget: Equatable, Sendable {
     public var warmupMs: UInt64 = 0
     public var durationMs: UInt64?
     public var intervalMs: UInt64 = 10
+    /// The longest time between samples (`interval`, `--interval`): longer would say nothing
+    /// of a peak, and a typo's hours would hold a run that long.
+    public static let longestIntervalMs: UInt64 = 60_000
     /// Count only the processes of this name (their comm, as `ps -o comm` shows it): the
     /// program a wrapper script starts, without the script and the helpers it starts.
     public var process: String?
@@ -108,9 +111,9 @@ public enum BudgetFile {
         budget.warmupMs = try duration(table, "warmup") ?? 0
         budget.durationMs = try duration(table, "duration")
         budget.intervalMs = try duration(table, "interval") ?? 10
-        if budget.intervalMs == 0 {
+        if budget.intervalMs == 0 || budget.intervalMs > Budget.longestIntervalMs {
             let at = table["interval"]!
-            throw BudgetFileError(line: at.line, column: at.column, reason: "interval must be at least 1ms")
+            throw BudgetFileError(line: at.line, column: at.column, reason: "interval is 1ms to 60s")
         }
         budget.process = try string(table, "process")
         if let process = budget.process, process.isEmpty || process.utf8.count > 15 {

@@ -47,7 +47,11 @@ public enum BudgetRunner {
     public static func run(_ budgets: [Budget], directory: String, baseline: BudgetBaseline?, tolerance: Double,
                            emit: (String) -> Void) -> [BudgetResult] {
         var results: [BudgetResult] = []
+        // SIGTERM, SIGHUP or SIGINT (a CI runner's timeout) stops the budget being measured
+        // and runs no more: each leaves no tree, cgroup or temporary directory behind.
+        measure_signals_install()
         for budget in budgets {
+            if measure_termination_signal() != 0 { break }
             var result = runOne(budget, directory: directory)
             if let base = baseline?.budgets[budget.name] { result.compare(with: base, tolerance: tolerance) }
             emit(result.line)
@@ -79,6 +83,10 @@ public enum BudgetRunner {
         switch MeasureRun(options).run() {
         case .failure(let e):
             var r = BudgetResult(budget: budget); r.failure = e.message; return r
+        case .success(let recording) where recording.stoppedBySignal != nil:
+            var r = BudgetResult(budget: budget)
+            r.failure = "stopped by signal \(recording.stoppedBySignal!) after \(recording.wallMs) ms; nothing checked"
+            return r
         case .success(var recording):
             if let name = budget.process {
                 recording.processes.removeAll { $0.name != Array(name.utf8) }
@@ -97,7 +105,18 @@ public enum BudgetRunner {
         let pid = measure_spawn(cStrings, 1, 1, directory)
         guard pid > 0 else { return "could not start: \(Errno(rawValue: -pid))" }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var stopping: UInt64?
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            if measure_termination_signal() != 0 {
+                // Stopped as a measured tree is: SIGTERM, then SIGKILL a second later.
+                if stopping == nil { stopping = monotonicMs() }
+                kill(pid, monotonicMs() &- stopping! >= 1_000 ? SIGKILL : SIGTERM)
+            }
+            _ = measure_sleep_until(monotonicMs() &+ (stopping == nil ? 1_000 : 100))
+        }
+        if let signal = Optional(measure_termination_signal()), signal != 0 { return "stopped by signal \(signal)" }
         if status == 0 { return nil }
         return (status & 0x7F) == 0 ? "exited \((status >> 8) & 0xFF)" : "ended by signal \(status & 0x7F)"
     }

@@ -8,7 +8,8 @@ public enum MeasureReport {
     public static func text(_ s: MeasureSummary, command: [String]) -> [String] {
         let r = s.recording
         var lines: [String] = []
-        let end = r.stoppedAtDuration ? "stopped after --duration" : (r.commandExit?.description ?? "no status")
+        let end = r.stoppedBySignal.map { "stopped by signal \($0)" }
+            ?? (r.stoppedAtDuration ? "stopped after --duration" : (r.commandExit?.description ?? "no status"))
         lines.append("command: \(TerminalText.escape(command.joined(separator: " ")))")
         lines.append("\(end), wall \(DurationText.format(ms: r.wallMs)), tree CPU \(DurationText.format(ms: r.treeCPUMs)), "
                      + "\(s.processCount) process\(s.processCount == 1 ? "" : "es"), \(s.samples) samples every \(r.intervalMs) ms")

@@ -64,9 +64,11 @@ public final class MeasureRun {
             recording.cgroup = .unavailable(reason: "cannot move into \(c.directory): \(Errno.current)")
             c.remove(); cgroup = nil
         }
-        // Ctrl-C reaches the command (same process group) and ends it; `measure` stays to report.
-        let previousInterrupt = signal(SIGINT, SIG_IGN), previousQuit = signal(SIGQUIT, SIG_IGN)
-        defer { signal(SIGINT, previousInterrupt); signal(SIGQUIT, previousQuit) }
+        // A child's end wakes the loop; SIGTERM, SIGHUP and SIGINT (Ctrl-C reaches the command
+        // too, in the same process group) stop the tree, and `measure` stays to clean up and report.
+        measure_signals_install()
+        let previousQuit = signal(SIGQUIT, SIG_IGN)
+        defer { signal(SIGQUIT, previousQuit) }
         // Processes already reparented to us (a budget's setup left them) are not the command's,
         // nor are the ones they start later.
         sampler.excluded = Set(walker.descendants(of: getpid()))
@@ -106,20 +108,32 @@ public final class MeasureRun {
             reap(commandPid: commandPid)
             // Every orphan of the tree was reparented to us before its parent could be reaped:
             // once the command is reaped and nothing of the tree is left, it has ended.
-            if recording.commandExit != nil || recording.stoppedAtDuration, sampler.liveCount == 0,
-               walker.descendants(of: me, excluding: sampler.excluded).isEmpty {
+            if recording.commandExit != nil || recording.stoppedAtDuration || recording.stoppedBySignal != nil,
+               sampler.liveCount == 0, walker.descendants(of: me, excluding: sampler.excluded).isEmpty {
                 reap(commandPid: commandPid)
                 break
             }
-            if let limit = options.durationMs, now &- start >= limit {
+            let received = measure_termination_signal()
+            if received != 0 && recording.stoppedBySignal == nil { recording.stoppedBySignal = received }
+            let overTime = options.durationMs.map { now &- start >= $0 } ?? false
+            if overTime || recording.stoppedBySignal != nil {
                 // SIGTERM first, as a service manager would; what ignores it gets SIGKILL a second later.
-                if stopping == nil { stopping = now; recording.stoppedAtDuration = true }
+                if stopping == nil {
+                    stopping = now
+                    if recording.stoppedBySignal == nil { recording.stoppedAtDuration = true }
+                }
                 let signal = now &- stopping! >= 1_000 ? SIGKILL : SIGTERM
                 for pid in walker.descendants(of: me, excluding: sampler.excluded) { kill(pid, signal) }
             }
-            deadline &+= options.intervalMs
+            if now >= deadline { deadline &+= options.intervalMs }
             if deadline < monotonicMs() { deadline = monotonicMs() }
-            sleepUntil(deadline)
+            if let s = stopping { deadline = min(deadline, max(s &+ 1_000, monotonicMs())) }
+            // A child's end wakes the sleep: the command's end is noticed at once, not at the
+            // next sample; other children (a storm of them) are only reaped meanwhile.
+            while measure_sleep_until(deadline) == 1 {
+                reap(commandPid: commandPid)
+                if recording.commandExit != nil || measure_termination_signal() != 0 { break }
+            }
         }
     }
 
@@ -158,9 +172,4 @@ func monotonicMs() -> UInt64 {
     var t = timespec()
     clock_gettime(CLOCK_MONOTONIC, &t)
     return UInt64(t.tv_sec) &* 1000 &+ UInt64(t.tv_nsec) / 1_000_000
-}
-
-func sleepUntil(_ ms: UInt64) {
-    var t = timespec(tv_sec: Int(ms / 1000), tv_nsec: Int(ms % 1000) * 1_000_000)
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, nil) == EINTR {}
 }

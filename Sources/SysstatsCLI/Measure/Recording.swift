@@ -12,6 +12,9 @@ public struct Recording: Sendable {
     public var commandExit: ExitStatus?
     /// True when `--duration` ran out and `measure` ended the tree.
     public var stoppedAtDuration = false
+    /// The termination signal (SIGTERM, SIGHUP, SIGINT) that made `measure` stop the tree
+    /// before its end; it exits 128 + that number after its report.
+    public var stoppedBySignal: Int32?
     public var wallMs: UInt64 = 0
     /// CPU time of every descendant `measure` or its descendants waited for (getrusage
     /// RUSAGE_CHILDREN): the whole tree's, exactly, once everything was reaped.
