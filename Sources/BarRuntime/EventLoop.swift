@@ -307,7 +307,7 @@ public struct Bar<Sink: BarSink> {
         if !paused { deadlines.add(renderer.nextClockTick(after: now)) }
         if !isCurrent(now) && starter.enabled {
             // Nothing current to show: look for a sampler again when the retry is due.
-            deadlines.add(in: starter.isDue(nowMs: now) ? 0 : SamplerStarter.retryMs, from: starter.isDue(nowMs: now) ? now : starter.lastAttemptMs)
+            deadlines.add(starter.isDue(nowMs: now) ? now : starter.nextAttemptMs)
         }
         deadlines.add(commands.nextDeadline())
         deadlines.add(stopping.nextDeadline)

@@ -15,6 +15,9 @@ import CBarSys
 struct SamplerStarter {
     /// Looks again this long after an attempt (a sampler that keeps failing is not restarted in a loop).
     static let retryMs: UInt64 = 30_000
+    /// Looks again this soon when the lock was held but no snapshot is current: the holder
+    /// may be a sampler on its way out (`--exit-when-unwatched` just before this bar came).
+    static let lockHeldRetryMs: UInt64 = 1_000
     /// The log is emptied when it grew past this.
     static let maximumLogBytes = 1 << 20
 
@@ -23,7 +26,8 @@ struct SamplerStarter {
     let dirPath: [UInt8]
     /// sysstatsd's arguments (argv[1...]), each NUL-terminated.
     let arguments: [[CChar]]
-    var lastAttemptMs: UInt64 = 0
+    /// When the next look is due (0: at once).
+    var nextAttemptMs: UInt64 = 0
     /// The sampler this bar started last (0: none), and when: while it runs and has written
     /// no snapshot yet, the bar says `starting…`; when it ends, the bar shows why (its log).
     private(set) var startedPid: Int32 = 0
@@ -59,18 +63,22 @@ struct SamplerStarter {
         }
     }
 
-    /// True when an attempt is due (for the event loop's timeout): none in the last 30 s.
-    func isDue(nowMs: UInt64) -> Bool { enabled && (lastAttemptMs == 0 || nowMs >= lastAttemptMs + SamplerStarter.retryMs) }
+    /// True when an attempt is due (for the event loop's timeout): none started in the last
+    /// 30 s, nor a running one found in the last second.
+    func isDue(nowMs: UInt64) -> Bool { enabled && nowMs >= nextAttemptMs }
 
     /// When it is due and no sampler holds the directory: creates the directory (0700) if
     /// missing and starts sysstatsd beside this program. Returns true when one was started.
     mutating func startIfNeeded(nowMs: UInt64) -> Bool {
         guard isDue(nowMs: nowMs) else { return false }
-        lastAttemptMs = nowMs
+        nextAttemptMs = nowMs &+ SamplerStarter.retryMs
         let running = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_sampler_running($0) }
         }
-        guard running == 0 else { return false }
+        guard running == 0 else {
+            nextAttemptMs = nowMs &+ SamplerStarter.lockHeldRetryMs
+            return false
+        }
         // The sampler creates its directory too; the bar does, so that the log has a place.
         _ = dirPath.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { mkdir($0, 0o700) }
