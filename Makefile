@@ -1,5 +1,5 @@
 # sysstats: aliases for the scripts in install/, bench/ and Fuzz/. See README.md.
-.PHONY: all run test fuzz bench bench-bar package clean
+.PHONY: all run test check fuzz bench bench-bar package clean
 
 all:
 	swift build -c release
@@ -12,6 +12,10 @@ run:
 # memory budgets run them), runs every test.
 test:
 	install/test.sh
+
+# The edit-test loop: the debug build and the unit and in-process tests only.
+check:
+	install/test.sh --quick
 
 # Every fuzz target in Fuzz/ for FUZZ_SECONDS seconds each (docs/reliability.md);
 # fails, naming the saved input, when a target crashes or breaks a property.

@@ -7,8 +7,10 @@
 # line is `package-test: N checks, M failed` (install/test.sh counts them). Exit 1 when one failed.
 #
 # usage: install/test-package.sh [--dist DIR]   (run install/package.sh first; needs root)
-# The root is cached (pristine) in .build/package-test/ and copied for each run;
-# SYSSTATS_PACKAGE_TEST_FRESH=1 builds it again.
+# The root is cached (pristine) outside the checkout, in $SYSSTATS_PACKAGE_TEST_CACHE (default
+# ~/.cache/sysstats/package-test), so that a fresh clone on the same machine reuses it; it is
+# built again when missing, when the suite, mirror or package list changed, or on a new day
+# (its package lists must match the mirror's); SYSSTATS_PACKAGE_TEST_FRESH=1 builds it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -17,7 +19,7 @@ dist=dist
 while (($# > 0)); do
     case $1 in
         --dist) dist=${2:?--dist needs a directory}; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "package-test: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -56,8 +58,8 @@ suite=${VERSION_CODENAME:?/etc/os-release names no VERSION_CODENAME}
 mirror=$(apt-cache policy | awk -v suite="$suite" '$1 ~ /^[0-9]+$/ && $3 == suite "/main" {print $2; exit}')
 [[ -n $mirror ]] || die "setup FAILED: apt knows no mirror for $suite/main (apt-cache policy)"
 includes=man-db,bash-completion,systemd
-cache=$repo/.build/package-test
-stamp="$suite $mirror $includes"
+cache=${SYSSTATS_PACKAGE_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sysstats/package-test}
+stamp="$suite $mirror $includes $(date -u +%F)"
 if [[ -n ${SYSSTATS_PACKAGE_TEST_FRESH:-} || ! -f $cache/root.stamp || $(<"$cache/root.stamp") != "$stamp" ]]; then
     rm -rf --one-file-system "$cache"
     mkdir -p "$cache"

@@ -1,77 +1,178 @@
 #!/usr/bin/env bash
-# The test command (README, `make test`, .ci/run): installs what is missing,
-# builds the release programs (the end-to-end tests and memory budgets run
-# them from .build/release), runs every test, then a short fuzzing smoke: each
-# target in Fuzz/ for FUZZ_SMOKE_SECONDS (default 15) seconds, each counted as one
-# test in the last line, then the release artefacts (install/package.sh) checked in a
-# clean Debian root (install/test-package.sh), each check one test. Exit status 0 only
-# when every test, every target and every check passed.
+# The test command (README, `make test`, .ci/run):
+#   install/test.sh          everything, as CI runs it: installs what is missing, builds the
+#                            release programs (the end-to-end tests and memory budgets run them
+#                            from .build/release), runs every XCTest case, the memory budgets,
+#                            a short fuzzing smoke (each target in Fuzz/ for FUZZ_SMOKE_SECONDS,
+#                            default 15, two at a time, each one test in the last line), then
+#                            the release artefacts (install/package.sh) checked in a clean Debian
+#                            root (install/test-package.sh) and the tarball's install.sh beside a
+#                            user's files (install/test-install-script.sh), each check one test.
+#   install/test.sh --quick  the edit-test loop: the debug build and the unit and in-process
+#                            tests only (no release build, end-to-end tests, budgets, fuzzing
+#                            or packages).
+# The XCTest cases run in two shards at once (the 2 cores): the bar's end-to-end tests
+# (X servers, real bars) in one, the rest in the other; each shard runs its classes one
+# after another. The output ends with the seconds of each stage and the ten slowest test
+# classes, then `N passed, M failed`. Exit status 0 only when every test, budget, target
+# and check passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-install/deps.sh
-install/deps.sh --check-programs
-swift build -c release
+quick=0
+case ${1:-} in
+    --quick) quick=1 ;;
+    "") ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "test.sh: unknown option $1 (install/test.sh [--quick])" >&2; exit 2 ;;
+esac
 
-# The tests are XCTest; without --disable-swift-testing the run would close on
-# Swift Testing's "0 tests" line. The last line sums up XCTest's totals and the
-# fuzz targets'.
-log=$(mktemp) fuzz_log=$(mktemp)
-trap 'rm -f "$log" "$fuzz_log"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# stage NAME COMMAND...: runs COMMAND and keeps its seconds for the summary (in a file: a
+# stage that feeds a pipe runs in a subshell).
+stage() {
+    local name=$1 started=$SECONDS rc=0
+    shift
+    "$@" || rc=$?
+    printf 'stage: %-16s %5d s\n' "$name" $((SECONDS - started)) >> "$work/stages"
+    return "$rc"
+}
+
 status=0
-swift test --disable-swift-testing 2>&1 | tee "$log" || status=$?
-summary=$(grep -a -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -n 1 || true)
+stage deps bash -c 'install/deps.sh && install/deps.sh --check-programs'
+if ((!quick)); then
+    # Only the programs users run: the test-only target compiled as normal Swift
+    # (BarRuntimeHosted) stays out of the release build.
+    release_build() {
+        local product
+        for product in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
+            swift build -c release --product "$product"
+        done
+    }
+    stage "release build" release_build
+fi
+stage "debug build" swift build --build-tests
 
-# The memory budgets (docs/budgets.md): the release programs measured by the release
-# `sysstats budget check`, one line per budget ("ok   NAME: …" or "FAIL NAME: …").
-budget_log=$(mktemp)
-trap 'rm -f "$log" "$fuzz_log" "$budget_log"' EXIT
-budget_status=0
-"$(swift build -c release --show-bin-path)/sysstats" budget check sysstats-budget.toml 2>&1 | tee "$budget_log" || budget_status=$?
-budget_total=$(grep -c -E "^(ok   |FAIL )" "$budget_log" || true)
-budget_failed=$(grep -c -E "^FAIL " "$budget_log" || true)
-if ((budget_status != 0)); then
-    ((status != 0)) || status=$budget_status
-    # A file that could not be used (status 2) checks nothing: one failure.
-    ((budget_failed > 0)) || { budget_total=$((budget_total + 1)) budget_failed=1; }
+# The XCTest cases, by class, in two shards run side by side; the bar's end-to-end tests
+# (BarEndToEndTests) are one shard (they start X servers and bars, one at a time), every
+# other class the other. The bundle is run as `swift test` runs it (two `swift test` at once
+# would wait for each other's lock on .build), so its closing lines are XCTest's.
+xctest=$(swift build --show-bin-path)/sysstatsPackageTests.xctest
+"$xctest" --list-tests 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u > "$work/classes"
+if ((quick)); then
+    grep -v -E '^(EndToEndTests|BarEndToEndTests)\.' "$work/classes" > "$work/all" || true
+    # Alternate classes between the shards.
+    awk 'NR % 2 == 1' "$work/all" > "$work/shard-a"
+    awk 'NR % 2 == 0' "$work/all" > "$work/shard-b"
+else
+    grep -E '^BarEndToEndTests\.' "$work/classes" > "$work/shard-a" || true
+    grep -v -E '^BarEndToEndTests\.' "$work/classes" > "$work/shard-b" || true
+fi
+run_shard() {   # SHARD: its classes, comma-joined, as the bundle's filter; 0 or 1
+    local list
+    list=$(paste -s -d, "$work/$1")
+    [[ -n $list ]] || { echo "Test Suite 'Selected tests' passed"; echo "	 Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds"; return 0; }
+    "$xctest" "$list"
+}
+run_tests() {
+    echo "tests: $(wc -l < "$work/shard-a") and $(wc -l < "$work/shard-b") classes in two shards side by side"
+    local a=0 b=0
+    run_shard shard-a > "$work/tests-a.log" 2>&1 & local pid_a=$!
+    run_shard shard-b > "$work/tests-b.log" 2>&1 & local pid_b=$!
+    wait "$pid_a" || a=$?
+    wait "$pid_b" || b=$?
+    cat "$work/tests-a.log" "$work/tests-b.log"
+    ((a == 0 && b == 0))
+}
+xctest_status=0
+stage "XCTest" run_tests 2>&1 | tee "$work/tests.log" || xctest_status=$?
+((xctest_status == 0)) || status=$xctest_status
+# Each shard's own total ("Selected tests"), summed.
+read -r xctest_total xctest_failed < <(
+    awk '/^Test Suite .Selected tests. (passed|failed)/ {getline; if (match($0, /Executed [0-9]+ tests?, with [0-9]+ failures?/)) {
+             split(substr($0, RSTART, RLENGTH), w, " "); t += w[2]; f += w[5]; n += 1 } }
+         END { if (n == 2) print t + 0, f + 0; else print -1, -1 }' "$work/tests.log")
+if ((xctest_total < 0)); then
+    # A shard that crashed printed no total: count it as one failure.
+    echo "failed: a test shard ended without its totals (a crash?); see above"
+    xctest_total=$((xctest_total < 0 ? 1 : xctest_total)) xctest_failed=1
+    ((status != 0)) || status=1
 fi
 
-# The fuzzing smoke (docs/reliability.md): a crash or a broken property fails the run,
-# and the saved input's path is in the output.
-fuzz_status=0
-FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-15}" 2>&1 | tee "$fuzz_log" || fuzz_status=$?
-fuzz_total=$(grep -c -E "^fuzz: [a-z0-9-]+: .* runs in" "$fuzz_log" || true)
-fuzz_failed=$(grep -c -E "^fuzz: [a-z0-9-]+ FAILED" "$fuzz_log" || true)
-if ((fuzz_status != 0)); then
-    ((status != 0)) || status=$fuzz_status
-    # A failed build runs no target: count every target as failed.
-    ((fuzz_failed > 0)) || { fuzz_total=$(Fuzz/run.sh --list | wc -l); fuzz_failed=$fuzz_total; }
+budget_total=0 budget_failed=0 fuzz_total=0 fuzz_failed=0 package_total=0 package_failed=0
+if ((!quick)); then
+    # The memory budgets (docs/budgets.md): the release programs measured by the release
+    # `sysstats budget check`, one line per budget ("ok   NAME: …" or "FAIL NAME: …").
+    budget_status=0
+    stage budgets "$(swift build -c release --show-bin-path)/sysstats" budget check sysstats-budget.toml 2>&1 \
+        | tee "$work/budgets.log" || budget_status=$?
+    budget_total=$(grep -c -E "^(ok   |FAIL )" "$work/budgets.log" || true)
+    budget_failed=$(grep -c -E "^FAIL " "$work/budgets.log" || true)
+    if ((budget_status != 0)); then
+        ((status != 0)) || status=$budget_status
+        # A file that could not be used (status 2) checks nothing: one failure.
+        ((budget_failed > 0)) || { budget_total=$((budget_total + 1)) budget_failed=1; }
+    fi
+
+    # The fuzzing smoke (docs/reliability.md): every target built once, then run two at a
+    # time; a crash or a broken property fails the run, and the saved input's path is in the
+    # output.
+    fuzz_status=0
+    stage "fuzz build" Fuzz/run.sh --build-only 2>&1 | tee "$work/fuzz-build.log" || fuzz_status=$?
+    if ((fuzz_status == 0)); then
+        fuzz_runs() {
+            local targets=() half a=0 b=0
+            mapfile -t targets < <(Fuzz/run.sh --list)
+            half=$(((${#targets[@]} + 1) / 2))
+            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-15}" "${targets[@]:0:half}" > "$work/fuzz-a.log" 2>&1 & local pa=$!
+            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-15}" "${targets[@]:half}" > "$work/fuzz-b.log" 2>&1 & local pb=$!
+            wait "$pa" || a=$?
+            wait "$pb" || b=$?
+            cat "$work/fuzz-a.log" "$work/fuzz-b.log"
+            ((a == 0 && b == 0))
+        }
+        stage "fuzz runs" fuzz_runs 2>&1 | tee "$work/fuzz.log" || fuzz_status=$?
+    fi
+    fuzz_total=$(grep -c -E "^fuzz: [a-z0-9-]+: .* runs in" "$work/fuzz.log" 2>/dev/null || true)
+    fuzz_failed=$(grep -c -E "^fuzz: [a-z0-9-]+ FAILED" "$work/fuzz.log" 2>/dev/null || true)
+    if ((fuzz_status != 0)); then
+        ((status != 0)) || status=$fuzz_status
+        # A failed build runs no target: count every target as failed.
+        ((fuzz_failed > 0)) || { fuzz_total=$(Fuzz/run.sh --list | wc -l); fuzz_failed=$fuzz_total; }
+    fi
+
+    # The release artefacts (docs/packaging.md): built from the release programs above, then
+    # installed, run and removed in a clean Debian root; each check counts as one test. Then
+    # the tarball's install.sh beside a user's own files (the uninstall keeps them).
+    package_status=0
+    packages() {
+        local rc=0
+        { install/package.sh --bin-dir "$(swift build -c release --show-bin-path)" && install/test-package.sh; } || rc=$?
+        install/test-install-script.sh || rc=$?
+        return "$rc"
+    }
+    stage packages packages 2>&1 | tee "$work/packages.log" || package_status=$?
+    package_total=$(grep -c -E "^package-test: .*(: ok| FAILED: )" "$work/packages.log" || true)
+    package_failed=$(grep -c -E "^package-test: .* FAILED: " "$work/packages.log" || true)
+    if ((package_status != 0)); then
+        ((status != 0)) || status=$package_status
+        # Packaging that stopped before its checks (package.sh failed, no root): one failure.
+        ((package_failed > 0)) || { echo "package-test: packaging FAILED (see above)"; package_total=$((package_total + 1)) package_failed=1; }
+    fi
 fi
 
-# The release artefacts (docs/packaging.md): built from the release programs above, then
-# installed, run and removed in a clean Debian root; each check counts as one test.
-package_log=$(mktemp)
-trap 'rm -f "$log" "$fuzz_log" "$budget_log" "$package_log"' EXIT
-package_status=0
-{ install/package.sh --bin-dir "$(swift build -c release --show-bin-path)" && install/test-package.sh; } 2>&1 \
-    | tee "$package_log" || package_status=$?
-# The tarball's install.sh beside a user's own files (the uninstall keeps them).
-install/test-install-script.sh 2>&1 | tee -a "$package_log" || package_status=$?
-package_total=$(grep -c -E "^package-test: .*(: ok| FAILED: )" "$package_log" || true)
-package_failed=$(grep -c -E "^package-test: .* FAILED: " "$package_log" || true)
-if ((package_status != 0)); then
-    ((status != 0)) || status=$package_status
-    # Packaging that stopped before its checks (package.sh failed, no root): one failure.
-    ((package_failed > 0)) || { echo "package-test: packaging FAILED (see above)"; package_total=$((package_total + 1)) package_failed=1; }
-fi
+# Where the time went: each stage, then the ten slowest test classes (XCTest's own figure).
+cat "$work/stages"
+awk '/^Test Suite .[A-Za-z0-9_]+. (passed|failed) at/ { name = $3; gsub("\047", "", name); getline
+         if (match($0, /in [0-9.]+ \(/)) { s = substr($0, RSTART + 3, RLENGTH - 5); if (name != "Selected" && name !~ /\.xctest$/) print s, name } }' \
+    "$work/tests.log" | sort -rn | head -n 10 | awk '{printf "slowest: %-40s %7.1f s\n", $2, $1}'
 
 # A CI page shows the output's tail: name the failed tests and their assertions there too.
-grep -a -E "^Test Case '.*' failed|^/.*: error: " "$log" | head -n 40 | sed 's/^/failed: /' || true
-grep -a -E "^FAIL " "$budget_log" | sed 's/^/failed: /' || true
+grep -a -E "^Test Case '.*' failed|^/.*: error: " "$work/tests.log" | head -n 40 | sed 's/^/failed: /' || true
+[[ -f $work/budgets.log ]] && { grep -a -E "^FAIL " "$work/budgets.log" | sed 's/^/failed: /' || true; }
 
-if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ ([0-9]+)\ failure ]]; then
-    total=$((BASH_REMATCH[1] + budget_total + fuzz_total + package_total))
-    failed=$((BASH_REMATCH[2] + budget_failed + fuzz_failed + package_failed))
-    echo "$((total - failed)) passed, $failed failed"
-fi
+total=$((xctest_total + budget_total + fuzz_total + package_total))
+failed=$((xctest_failed + budget_failed + fuzz_failed + package_failed))
+echo "$((total - failed)) passed, $failed failed"
 exit "$status"
