@@ -7,9 +7,10 @@ import SnapshotCodec
 
 /// The space of each configured mount point (statvfs, as `df` computes it), read every few
 /// seconds: space changes slowly, and it is one system call per mount. Each mount is
-/// measured by a thread of its own (`csamplersys_space_worker`): a file system that does not
-/// answer (a hung NFS server, a stuck FUSE daemon) holds its thread, never the sampling
-/// loop, and its disk shows as not answering while everything else is published.
+/// measured by a process of its own (`csamplersys_space_worker`, `sysstatsd-disk`): a file
+/// system that does not answer (a hung NFS server, a stuck FUSE daemon) holds that process,
+/// never the sampling loop, and its disk shows as not answering while everything else is
+/// published.
 struct DiskProbe {
     static let refreshMs: UInt64 = 5_000
     /// How long a sample waits for a mount's answer before it says "not answering".
@@ -66,15 +67,15 @@ struct DiskProbe {
     }
 }
 
-/// One mount point's statvfs on a thread of its own; in the caller's thread when no thread
-/// could be started.
+/// One mount point's statfs in a process of its own; in the caller's when none could be
+/// started.
 final class SpaceWorker {
     enum Outcome {
         case measured(FileSystemUsage)
         /// ENOENT, ENOTDIR: nothing at the path.
         case missing
         case failed
-        /// Still in statvfs after the wait, or since an earlier sample.
+        /// Still in statfs after the wait, or since an earlier sample.
         case notAnswering
     }
 
@@ -83,7 +84,7 @@ final class SpaceWorker {
 
     init(path: String) {
         inline = FileSystemSpace(path: path)
-        // A path with a NUL cannot be measured (FileSystemSpace says so); no thread for it.
+        // A path with a NUL cannot be measured (FileSystemSpace says so); no process for it.
         let bytes = cPath(path)
         let clean = bytes.firstIndex(of: 0) == bytes.count - 1
         worker = clean ? bytes.withUnsafeBufferPointer { csamplersys_space_worker_start($0.baseAddress!) } : nil
