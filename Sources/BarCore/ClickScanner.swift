@@ -100,6 +100,13 @@ public struct ClickScanner {
             event.instance = Array(instance[start...])
             return event
         }
+        // A command block that has a built-in block's name and instance (CommandSpec.clickTagged).
+        if let start = prefixEnd(instance, commandInstancePrefix) {
+            guard !nameValue.isEmpty, nameValue.count <= 64, instance.count - start <= 64 else { return nil }
+            event.name = nameValue
+            event.instance = Array(instance[start...])
+            return event
+        }
         guard !nameValue.isEmpty, nameValue.count <= 64, instance.count <= 64 else { return nil }
         // A built-in block's name is its kind's (``ClickEvent/blockName``); a command block
         // may have it too (i3blocks' `[time]`): the instance tells them apart.
@@ -108,13 +115,18 @@ public struct ClickScanner {
         return event
     }
 
+    /// Where the rest of `bytes` starts after `prefix`; nil when it does not start with it.
+    static func prefixEnd(_ bytes: [UInt8], _ prefix: StaticString) -> Int? {
+        let n = prefix.utf8CodeUnitCount
+        guard bytes.count >= n else { return nil }
+        for k in 0..<n where bytes[k] != prefix.utf8Start[k] { return nil }
+        return n
+    }
+
     /// The block index and where the wrapped program's own instance starts, when `instance`
     /// is `i3bar:<index>:…` (as ``wrappedInstancePrefix`` writes it).
     static func wrappedInstance(_ instance: [UInt8]) -> (Int, Int)? {
-        let prefix = wrappedInstancePrefix
-        let n = prefix.utf8CodeUnitCount
-        guard instance.count > n else { return nil }
-        for k in 0..<n where instance[k] != prefix.utf8Start[k] { return nil }
+        guard let n = prefixEnd(instance, wrappedInstancePrefix), instance.count > n else { return nil }
         var i = n, index = 0
         while i < instance.count, instance[i] >= 48, instance[i] <= 57, i - n < 3 {
             index = index * 10 + Int(instance[i] - 48)

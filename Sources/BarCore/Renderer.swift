@@ -114,6 +114,7 @@ public struct Renderer {
     public init(output: OutputKind, blocks: [BarBlock], formats: BlockFormats = BlockFormats(),
                 theme: Theme = Theme(), streaming: Bool = false) {
         self.output = output
+        let blocks = BarBlock.markingClickCollisions(blocks)
         self.blocks = blocks
         self.formats = formats
         self.theme = theme

@@ -187,8 +187,10 @@ struct CommandRunner {
     /// no command block has that name and instance.
     mutating func click(_ click: ClickEvent, nowMs: UInt64, renderer: inout Renderer) -> Bool {
         let name = click.blockName
+        // A command block marked clickTagged answers only to clicks that came back with the
+        // tag (ClickScanner makes those `.command`); the untagged ones are the built-in block's.
         for i in children.indices where !children[i].spec.wrapsI3bar && children[i].spec.name == name
-            && children[i].spec.instance == click.instance {
+            && children[i].spec.instance == click.instance && (!children[i].spec.clickTagged || click.block == .command) {
             if children[i].spec.persist {
                 // Never blocks: a click the pipe has no room for is dropped.
                 guard children[i].inputFD >= 0 else { return true }

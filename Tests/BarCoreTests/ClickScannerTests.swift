@@ -47,6 +47,17 @@ final class ClickScannerTests: XCTestCase {
         XCTAssertEqual(clicks(["}\n"], scanner: &s), [ClickEvent(block: .mem, button: 1)])
     }
 
+    /// A command block named and instanced like a built-in block goes out with its instance
+    /// behind `command:` (CommandSpec.clickTagged): its click is a command's, the tag dropped.
+    func testATaggedInstanceIsACommandBlocksClickWhateverItsName() {
+        let events = clicks([#"{"name":"cpu","instance":"command:cpu","button":1}"# + "\n"])
+        XCTAssertEqual(events.count, 1)
+        XCTAssertEqual(events.first?.block, .command)
+        XCTAssertEqual(events.first?.name, Array("cpu".utf8))
+        XCTAssertEqual(events.first?.instance, Array("cpu".utf8))
+        XCTAssertEqual(clicks([#"{"name":"cpu","instance":"cpu","button":1}"# + "\n"]).first?.block, .cpu, "untagged: the cpu block's")
+    }
+
     func testAnotherNameIsACommandBlocksClickWithItsInstanceAndPosition() {
         var expected = ClickEvent(block: .command, button: 3)
         expected.name = Array("volume".utf8)

@@ -102,4 +102,61 @@ final class CommandRunnerTests: CommandRunnerHarness {
         XCTAssertTrue(runner.flushPending(renderer: &renderer), "the line read before the stop is still shown (--once)")
         XCTAssertEqual(shown(), "up")
     }
+
+    /// An i3blocks `[cpu]` with `instance=cpu` beside the built-in cpu block went out with
+    /// the same name and instance, so the command took the cpu block's clicks. Its instance
+    /// now goes out tagged: each click reaches its own block, and the command still sees
+    /// `BLOCK_INSTANCE=cpu`.
+    func testACommandBlockNamedLikeABuiltInBlockTakesOnlyItsOwnClicks() throws {
+        let marker = NSTemporaryDirectory() + "sysstats-clicked-\(UUID().uuidString)"
+        defer { unlink(marker) }
+        let config = try Array("""
+            [[block]]
+            block = "cpu"
+
+            [[block]]
+            block = "command"
+            name = "cpu"
+            instance = "cpu"
+            interval = "once"
+            command = "echo \\"$BLOCK_BUTTON $BLOCK_INSTANCE\\" >> \(marker); echo mine"
+
+            [[block]]
+            block = "command"
+            name = "cpu"
+            instance = "other"
+            interval = "once"
+            command = "echo other"
+            """.utf8).withUnsafeBytes { try BarConfig.parse($0).get() }
+        renderer = Renderer(output: .i3bar, blocks: try XCTUnwrap(config.blocks))
+        runner = CommandRunner(blocks: renderer.blocks)
+        XCTAssertEqual(renderer.blocks.map { $0.command?.clickTagged }, [nil, true, false], "only the one that collides")
+
+        runner.startAll(nowMs: nowMs(), renderer: &renderer)
+        var line = ""
+        XCTAssertTrue(turn(until: {
+            var s = Snapshot()
+            s.timestampMs = nowMs()
+            s.intervalMs = 1000
+            renderer.render(s, nowMs: s.timestampMs)
+            line = String(decoding: renderer.line.bytes, as: UTF8.self)
+            return line.contains("mine") && line.contains("other")
+        }), line)
+        unlink(marker)
+        XCTAssertTrue(line.contains(#"{"name":"cpu","instance":"cpu","#), line)
+        XCTAssertTrue(line.contains(#"{"name":"cpu","instance":"command:cpu","#), line)
+        XCTAssertTrue(line.contains(#"{"name":"cpu","instance":"other","#), line)
+
+        func click(_ json: String) -> ClickEvent {
+            var scanner = ClickScanner(), events: [ClickEvent] = []
+            Array((json + "\n").utf8).withUnsafeBytes { scanner.feed($0) { events.append($0) } }
+            return events[0]
+        }
+        // The built-in block's click: not the command's.
+        XCTAssertFalse(runner.click(click(#"{"name":"cpu","instance":"cpu","button":1}"#), nowMs: nowMs(), renderer: &renderer))
+        // The command's own, tagged: its run, with its own instance.
+        XCTAssertTrue(runner.click(click(#"{"name":"cpu","instance":"command:cpu","button":3}"#), nowMs: nowMs(), renderer: &renderer))
+        XCTAssertTrue(turn(until: { (try? String(contentsOfFile: marker, encoding: .utf8)) == "3 cpu\n" }),
+                      (try? String(contentsOfFile: marker, encoding: .utf8)) ?? "not run")
+    }
 }

@@ -108,6 +108,10 @@ public struct CommandSpec: Equatable, Sendable {
     public var json = false
     /// `label`: put before the full text.
     public var label: [UInt8] = []
+    /// Its name and instance are a built-in block's of the same bar (an i3blocks `[cpu]`
+    /// with `instance=cpu` beside the cpu block): i3bar's clicks could not tell them apart,
+    /// so its instance goes out behind ``commandInstancePrefix`` (``BarBlock/markingClickCollisions(_:)``).
+    public var clickTagged = false
     /// `markup = "pango"`: the command writes Pango markup, passed through for this block.
     public var pango = false
     /// The config's `full_text`, `short_text` and `color`: shown where the output gives none.
@@ -302,4 +306,30 @@ func bytesEqual(_ a: ArraySlice<UInt8>, _ b: StaticString) -> Bool {
         i += 1
     }
     return true
+}
+
+/// How a command block's instance starts in the i3bar stream when its name and instance are
+/// a built-in block's (``CommandSpec/clickTagged``); the click comes back with it, and the
+/// command sees its own instance.
+public let commandInstancePrefix: StaticString = "command:"
+
+extension BarBlock {
+    /// `blocks` with each command block that would answer to a built-in block's clicks
+    /// marked ``CommandSpec/clickTagged``: same name as a built-in kind present in the bar,
+    /// and the instance that block goes out with (its argument, else its kind's name).
+    public static func markingClickCollisions(_ blocks: [BarBlock]) -> [BarBlock] {
+        var marked = blocks
+        for i in marked.indices {
+            guard var spec = marked[i].command, !spec.wrapsI3bar else { continue }
+            let collides = blocks.contains { b in
+                b.command == nil && bytes(b.kind.name) == spec.name
+                    && (b.argument.isEmpty ? bytes(b.kind.name) : b.argument) == spec.instance
+            }
+            if collides {
+                spec.clickTagged = true
+                marked[i].command = spec
+            }
+        }
+        return marked
+    }
 }

@@ -36,6 +36,7 @@ struct I3barOutput {
             line.append(escaped: command.name, .json)
             if !command.instance.isEmpty {
                 line.append("\",\"instance\":\"")
+                if command.clickTagged { line.append(commandInstancePrefix) }
                 line.append(escaped: command.instance, .json)
             }
         } else {
