@@ -368,12 +368,18 @@ final class ProcessTableChangeTests: XCTestCase {
             let fields = text[text.index(after: close)...].split(separator: " ")
             return fields.count > 14 ? (Int(fields[13]) ?? 0) + (Int(fields[14]) ?? 0) : 0
         }
-        var waited = 0
-        while childTicks() == 0 || (try? String(contentsOfFile: "/proc/\(parent.processIdentifier)/wchan", encoding: .utf8)) == "do_wait" {
-            usleep(50_000); waited += 1
-            guard waited < 200 else { throw XCTSkip("the parent's first children used no tick in 10 s") }
+        // Past its last child, blocked opening the FIFO (a busy machine can keep it in its
+        // loop of children for longer than any fixed pause).
+        func waitsOnTheFIFO() -> Bool {
+            let wchan = (try? String(contentsOfFile: "/proc/\(parent.processIdentifier)/wchan", encoding: .utf8)) ?? ""
+            return wchan == "wait_for_partner" || wchan == "fifo_open"
         }
-        usleep(300_000)   // past its last child, waiting on the FIFO
+        var waited = 0
+        while childTicks() == 0 || !waitsOnTheFIFO() {
+            usleep(50_000); waited += 1
+            guard waited < 400 else { throw XCTSkip("the parent's first children used no tick, or it never waited on the FIFO, in 20 s") }
+        }
+        usleep(100_000)
         let table = ProcessTable(procRoot: "/proc")
         let counters = TaskCounters(forks: 1, tasks: 1, lastPid: 1)
         let none = ProcessTable.IdleSkip(busyTicks: 0, thresholdTicks: 1_000_000)
