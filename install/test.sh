@@ -13,7 +13,7 @@
 #                            or packages).
 # The XCTest cases run in two shards at once (the 2 cores): the bar's end-to-end tests
 # (X servers, real bars) in one, the rest in the other; each shard runs its classes one
-# after another. The output ends with the seconds of each stage and the ten slowest test
+# after another; the few classes that watch the whole machine run after them, alone. The output ends with the seconds of each stage and the ten slowest test
 # classes, then `N passed, M failed`. Exit status 0 only when every test, budget, target
 # and check passed.
 set -euo pipefail
@@ -59,7 +59,12 @@ stage "debug build" swift build --build-tests
 # other class the other. The bundle is run as `swift test` runs it (two `swift test` at once
 # would wait for each other's lock on .build), so its closing lines are XCTest's.
 xctest=$(swift build --show-bin-path)/sysstatsPackageTests.xctest
-"$xctest" --list-tests 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u > "$work/classes"
+"$xctest" --list-tests 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u > "$work/listed"
+# Classes that watch the whole machine (the real /proc's new processes, its memory pressure):
+# the other shard's children would be theirs too, so they run after the shards, alone.
+alone='^(ProcFSTests\.ProcessTableProbeTests|ProcFSTests\.ProcessTableChangeTests|SamplerTests\.PressureTriggerTests)$'
+grep -E "$alone" "$work/listed" > "$work/shard-alone" || true
+grep -v -E "$alone" "$work/listed" > "$work/classes" || true
 if ((quick)); then
     grep -v -E '^(EndToEndTests|BarEndToEndTests)\.' "$work/classes" > "$work/all" || true
     # Alternate classes between the shards.
@@ -76,14 +81,15 @@ run_shard() {   # SHARD: its classes, comma-joined, as the bundle's filter; 0 or
     "$xctest" "$list"
 }
 run_tests() {
-    echo "tests: $(wc -l < "$work/shard-a") and $(wc -l < "$work/shard-b") classes in two shards side by side"
-    local a=0 b=0
+    echo "tests: $(wc -l < "$work/shard-a") and $(wc -l < "$work/shard-b") classes in two shards side by side, then $(wc -l < "$work/shard-alone") alone"
+    local a=0 b=0 c=0
     run_shard shard-a > "$work/tests-a.log" 2>&1 & local pid_a=$!
     run_shard shard-b > "$work/tests-b.log" 2>&1 & local pid_b=$!
     wait "$pid_a" || a=$?
     wait "$pid_b" || b=$?
     cat "$work/tests-a.log" "$work/tests-b.log"
-    ((a == 0 && b == 0))
+    run_shard shard-alone || c=$?
+    ((a == 0 && b == 0 && c == 0))
 }
 if ((!quick)); then
     # The fuzz targets build beside the tests (Fuzz/run.sh compiles at nice 10): the tests
@@ -94,11 +100,11 @@ fi
 xctest_status=0
 stage "XCTest" run_tests 2>&1 | tee "$work/tests.log" || xctest_status=$?
 ((xctest_status == 0)) || status=$xctest_status
-# Each shard's own total ("Selected tests"), summed.
+# Each shard's own total ("Selected tests"; the two and the one alone), summed.
 read -r xctest_total xctest_failed < <(
     awk '/^Test Suite .Selected tests. (passed|failed)/ {getline; if (match($0, /Executed [0-9]+ tests?, with [0-9]+ failures?/)) {
              split(substr($0, RSTART, RLENGTH), w, " "); t += w[2]; f += w[5]; n += 1 } }
-         END { if (n == 2) print t + 0, f + 0; else print -1, -1 }' "$work/tests.log")
+         END { if (n == 3) print t + 0, f + 0; else print -1, -1 }' "$work/tests.log")
 if ((xctest_total < 0)); then
     # A shard that crashed printed no total: count it as one failure.
     echo "failed: a test shard ended without its totals (a crash?); see above"
@@ -170,13 +176,15 @@ if ((!quick)); then
 fi
 
 # Where the time went: each stage, then the ten slowest test classes (XCTest's own figure).
+# (No `head` in these pipes: under pipefail, a writer it cut short by SIGPIPE would end the
+# script before its closing line.)
 cat "$work/stages"
 awk '/^Test Suite .[A-Za-z0-9_]+. (passed|failed) at/ { name = $3; gsub("\047", "", name); getline
          if (match($0, /in [0-9.]+ \(/)) { s = substr($0, RSTART + 3, RLENGTH - 5); if (name != "Selected" && name !~ /\.xctest$/) print s, name } }' \
-    "$work/tests.log" | sort -rn | head -n 10 | awk '{printf "slowest: %-40s %7.1f s\n", $2, $1}'
+    "$work/tests.log" | sort -rn | awk 'NR <= 10 {printf "slowest: %-40s %7.1f s\n", $2, $1}'
 
 # A CI page shows the output's tail: name the failed tests and their assertions there too.
-grep -a -E "^Test Case '.*' failed|^/.*: error: " "$work/tests.log" | head -n 40 | sed 's/^/failed: /' || true
+grep -a -E "^Test Case '.*' failed|^/.*: error: " "$work/tests.log" | awk 'NR <= 40 {print "failed: " $0}' || true
 [[ -f $work/budgets.log ]] && { grep -a -E "^FAIL " "$work/budgets.log" | sed 's/^/failed: /' || true; }
 
 total=$((xctest_total + budget_total + fuzz_total + package_total))

@@ -129,14 +129,18 @@ final class BackupRestoreCommandsTests: XCTestCase {
         let path = f.databasePath
         let failures = Failures()
         let writerDone = DispatchSemaphore(value: 0)
-        let deadline = Date().addingTimeInterval(1.0)
+        // At least a second of reads beside the writer, and at least eleven of them (a busy
+        // machine may take longer for those), at most twenty seconds.
+        let minimumEnd = Date().addingTimeInterval(1.0), cap = Date().addingTimeInterval(20)
+        final class Stop: @unchecked Sendable { var requested = false }
+        let stop = Stop()
         Thread.detachNewThread {
             defer { writerDone.signal() }
             do {
                 let database = try HistoryDatabase(path: path)
                 defer { database.close() }
                 var minute = HistoryFixture.now
-                while Date() < deadline {
+                while !stop.requested {
                     try database.append(samples: [MinuteSample(minute: minute, cpuAverage: 100, cpuMaximum: 200, memoryUsedKiB: 1,
                                                                memoryAvailableKiB: 2, swapUsedKiB: 0, load1: 3, processCount: 4)])
                     try database.append(exits: [ExitRecord(timeMs: minute * 1000, pid: 9, name: [0x78], lastPrivateKiB: 1, freedKiB: 1)])
@@ -147,7 +151,7 @@ final class BackupRestoreCommandsTests: XCTestCase {
             }
         }
         var reads = 0
-        while Date() < deadline {
+        while Date() < minimumEnd || (reads <= 10 && Date() < cap) {
             for out in [HistoryCommands.history(directory: f.dataDirectory, sinceSeconds: 86_400 * 365, json: true, png: nil,
                                                 nowSeconds: HistoryFixture.now + 86_400 * 300),
                         HistoryCommands.exited(directory: f.dataDirectory, sinceSeconds: 3600, json: false,
@@ -156,6 +160,7 @@ final class BackupRestoreCommandsTests: XCTestCase {
             }
             reads += 1
         }
+        stop.requested = true
         writerDone.wait()
         XCTAssertEqual(failures.all, [])
         XCTAssertGreaterThan(reads, 10)
