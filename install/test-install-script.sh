@@ -17,21 +17,8 @@ install_sh=${INSTALL_SH:-install/package/install.sh}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-checks=0 failed=0
-
-check() {
-    local name=$1
-    shift
-    checks=$((checks + 1))
-    ("$@") > "$work/check.out" 2>&1 &
-    if wait $!; then
-        printf 'package-test: install.sh: %s: ok\n' "$name"
-    else
-        failed=$((failed + 1))
-        printf 'package-test: install.sh: %s FAILED: %s\n' "$name" "$(tail -n 4 "$work/check.out" | tr '\n' ' ')"
-    fi
-}
-fail() { printf '%s\n' "$*"; return 1; }
+check_prefix="package-test: install.sh: "
+. install/check.sh
 
 # --- the fake tarball: the layout install/package.sh makes, small stand-in programs -------
 tar=$work/tarball/sysstats-0.0.0-test-linux

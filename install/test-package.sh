@@ -98,23 +98,8 @@ stop_root_processes() {
 }
 trap stop_root_processes EXIT
 
-checks=0 failed=0
-# check NAME FUNCTION [ARG...]: one counted test; its output is the reason when it fails.
-# The function runs in the background and is waited for: bash ignores set -e in anything an
-# `if` tests, and the first failing command must end the check.
-check() {
-    local name=$1
-    shift
-    checks=$((checks + 1))
-    ("$@") > "$work/check.out" 2>&1 &
-    if wait $!; then
-        printf 'package-test: %s: ok\n' "$name"
-    else
-        failed=$((failed + 1))
-        printf 'package-test: %s FAILED: %s\n' "$name" "$(tail -n 4 "$work/check.out" | tr '\n' ' ')"
-    fi
-}
-fail() { printf '%s\n' "$*"; return 1; }
+check_prefix="package-test: "
+. "$repo/install/check.sh"
 
 # i3bar's protocol: a header object and "[" when streaming, then arrays of blocks, one a line
 # (--once prints just the one array).
