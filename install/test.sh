@@ -13,7 +13,8 @@
 #                            or packages).
 # The XCTest cases run in two shards at once (the 2 cores): the bar's end-to-end tests
 # (X servers, real bars) in one, the rest in the other; each shard runs its classes one
-# after another; the few classes that watch the whole machine run after them, alone. The output ends with the seconds of each stage and the ten slowest test
+# after another; the few classes that watch the whole machine run after them, alone. The
+# fuzz build and the packages' checks run beside the shards (not beside those few). The output ends with the seconds of each stage and the ten slowest test
 # classes, then `N passed, M failed`. Exit status 0 only when every test, budget, target
 # and check passed.
 set -euo pipefail
@@ -88,14 +89,33 @@ run_tests() {
     wait "$pid_a" || a=$?
     wait "$pid_b" || b=$?
     cat "$work/tests-a.log" "$work/tests-b.log"
+    # The classes alone watch the machine's new processes: what runs beside the shards (the
+    # fuzz build, the packages) has ended first.
+    local marker
+    for marker in "${beside[@]}"; do
+        while [[ ! -f $marker ]]; do sleep 1; done
+    done
     run_shard shard-alone || c=$?
     ((a == 0 && b == 0 && c == 0))
 }
+# Stages that run beside the test shards, each leaving its status in a file when it ends.
+beside=()
 if ((!quick)); then
     # The fuzz targets build beside the tests (Fuzz/run.sh compiles at nice 10): the tests
     # spend much of their time waiting on the programs they run.
-    stage "fuzz build" Fuzz/run.sh --build-only > "$work/fuzz-build.log" 2>&1 &
-    fuzz_build_pid=$!
+    { rc=0; stage "fuzz build" Fuzz/run.sh --build-only > "$work/fuzz-build.log" 2>&1 || rc=$?; echo "$rc" > "$work/fuzz-build.status"; } &
+    beside+=("$work/fuzz-build.status")
+    # The release artefacts (docs/packaging.md), from the release programs above: installed,
+    # run and removed in a clean Debian root, each check one test; then the tarball's
+    # install.sh beside a user's own files (the uninstall keeps them). Beside the tests too.
+    packages() {
+        local rc=0
+        { install/package.sh --bin-dir "$(swift build -c release --show-bin-path)" && install/test-package.sh; } || rc=$?
+        install/test-install-script.sh || rc=$?
+        return "$rc"
+    }
+    { rc=0; stage packages packages > "$work/packages.log" 2>&1 || rc=$?; echo "$rc" > "$work/packages.status"; } &
+    beside+=("$work/packages.status")
 fi
 xctest_status=0
 stage "XCTest" run_tests 2>&1 | tee "$work/tests.log" || xctest_status=$?
@@ -130,8 +150,7 @@ if ((!quick)); then
     # The fuzzing smoke (docs/reliability.md): every target built once (beside the tests,
     # above), then run two at a time; a crash or a broken property fails the run, and the
     # saved input's path is in the output.
-    fuzz_status=0
-    wait "$fuzz_build_pid" || fuzz_status=$?
+    fuzz_status=$(<"$work/fuzz-build.status")
     cat "$work/fuzz-build.log"
     if ((fuzz_status == 0)); then
         fuzz_runs() {
@@ -155,17 +174,9 @@ if ((!quick)); then
         ((fuzz_failed > 0)) || { fuzz_total=$(Fuzz/run.sh --list | wc -l); fuzz_failed=$fuzz_total; }
     fi
 
-    # The release artefacts (docs/packaging.md): built from the release programs above, then
-    # installed, run and removed in a clean Debian root; each check counts as one test. Then
-    # the tarball's install.sh beside a user's own files (the uninstall keeps them).
-    package_status=0
-    packages() {
-        local rc=0
-        { install/package.sh --bin-dir "$(swift build -c release --show-bin-path)" && install/test-package.sh; } || rc=$?
-        install/test-install-script.sh || rc=$?
-        return "$rc"
-    }
-    stage packages packages 2>&1 | tee "$work/packages.log" || package_status=$?
+    # The packages' checks (run beside the tests, above).
+    package_status=$(<"$work/packages.status")
+    cat "$work/packages.log"
     package_total=$(grep -c -E "^package-test: .*(: ok| FAILED: )" "$work/packages.log" || true)
     package_failed=$(grep -c -E "^package-test: .* FAILED: " "$work/packages.log" || true)
     if ((package_status != 0)); then
