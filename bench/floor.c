@@ -5,7 +5,7 @@
  *
  *   floor            the floor
  *   floor DIRECTORY  the floor, and a 460-byte file published in DIRECTORY each second the
- *                    way the snapshot contract asks (DESIGN.md: written to a second file in
+ *                    way the snapshot contract asks (docs/architecture.md: written to a second file in
  *                    the same directory, then renamed over the old one), as cheaply as the
  *                    sampler does it: a copy into the spare of two files kept open and
  *                    mapped, then one renameat2(RENAME_EXCHANGE). The floor plus the

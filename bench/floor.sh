@@ -4,7 +4,7 @@
 # descriptors once a second), side by side at interval 1 s on this machine's real files:
 #   floor       bench/floor.c
 #   contract    bench/floor.c DIR: the floor, and a snapshot-sized file published in DIR as
-#               DESIGN.md's snapshot contract asks (a second file renamed over the first),
+#               the snapshot contract (docs/architecture.md) asks (a second file renamed over the first),
 #               the sampler's way (pwrite into the spare, renameat2 RENAME_EXCHANGE)
 #   all parts   sysstatsd --proc-root DIR, where DIR holds symbolic links to the real
 #               /proc/stat, meminfo, loadavg, uptime, pressure, diskstats and net, and no

@@ -113,7 +113,7 @@ USER_PROGRAMS = [
     ("bash", ["-bash"], "/usr/bin/bash", 40, (4_000, 6_000)),
     ("zsh", ["-zsh"], "/usr/bin/zsh", 12, (6_000, 9_000)),
     ("nvim", ["nvim", "Sources/Sampler/Sampler.swift"], "/usr/bin/nvim", 8, (15_000, 40_000)),
-    ("vim", ["vim", "DESIGN.md"], "/usr/bin/vim.basic", 3, (9_000, 14_000)),
+    ("vim", ["vim", "NOTES.txt"], "/usr/bin/vim.basic", 3, (9_000, 14_000)),
     ("less", ["less", "-R"], "/usr/bin/less", 3, (2_500, 3_500)),
     ("python3", ["/usr/bin/python3", "-m", "http.server", "8000"], "/usr/bin/python3.11", 10, (12_000, 60_000)),
     ("node", ["/usr/bin/node", "/home/alice/.vscode/extensions/ms-python.vscode-pylance/dist/server.bundle.js",

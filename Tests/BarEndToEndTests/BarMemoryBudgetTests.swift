@@ -3,7 +3,7 @@ import SnapshotCodec
 import XCTest
 
 /// Peak resident memory (VmHWM) of the release renderer after 1,000 updates:
-/// DESIGN.md's budget is 2 MiB in text and i3bar modes; 2.5 MiB for the panel
+/// The budget (docs/architecture.md) is 2 MiB in text and i3bar modes; 2.5 MiB for the panel
 /// picture written as PNG (issue 6).
 final class BarMemoryBudgetTests: XCTestCase {
     static let budgetKiB = 2 * 1024

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Peak resident memory (VmHWM) of the release sampler, as a user runs it: with history on
 /// (the sampler collects rows and hands them to `sysstatsd-history`, which is not counted).
-/// DESIGN.md's goal, 4 MiB, is the budget. Most of the figure is code: the kernel maps the
+/// The goal in docs/architecture.md, 4 MiB, is the budget. Most of the figure is code: the kernel maps the
 /// executable in 64 KiB windows (and whole page-cache folios) around each page run, so it
 /// follows where the functions run lie as much as how many there are. The release link packs
 /// the ones a sampler runs together (Sources/sysstatsd/function-order.txt,
