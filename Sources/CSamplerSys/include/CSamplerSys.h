@@ -79,7 +79,8 @@ struct csamplersys_space {
 /// A process of its own (`sysstatsd-disk`, sharing the sampler's memory, holding no
 /// descriptor, every signal blocked, ended with its parent) that measures `path` with
 /// statfs when asked: a file system that never answers holds it, not the sampler, and the
-/// sampler can still end. The worker, or NULL with errno.
+/// sampler can still end. The worker, or NULL with errno (ENOSYS under valgrind, which
+/// cannot run such a process: the caller then measures in place).
 struct csamplersys_space_worker *csamplersys_space_worker_start(const char *path);
 
 /// Asks the worker to measure and waits up to `wait_ms` for the answer: 0 with `out` filled;
