@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README, `make test`, .ci/run):
-#   install/test.sh          everything, as CI runs it: installs what is missing, builds the
+#   install/test.sh          everything, as CI runs it: installs what is missing, checks the
+#                            size rule (scripts/sizes.py), builds the
 #                            release programs (the end-to-end tests and memory budgets run them
 #                            from .build/release), runs every XCTest case, the memory budgets,
 #                            a short fuzzing smoke (each target in Fuzz/ for FUZZ_SMOKE_SECONDS,
@@ -24,7 +25,7 @@ quick=0
 case ${1:-} in
     --quick) quick=1 ;;
     "") ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test.sh: unknown option $1 (install/test.sh [--quick])" >&2; exit 2 ;;
 esac
 
@@ -42,6 +43,10 @@ stage() {
 
 status=0
 stage deps bash -c 'install/deps.sh && install/deps.sh --check-programs'
+# The size rule (docs/architecture.md, "Small units"): no Sources file over 400 lines, no
+# function over 80. One check in the closing count.
+sizes_failed=0
+stage sizes python3 scripts/sizes.py || { sizes_failed=1; status=1; }
 if ((!quick)); then
     # Only the programs users run: the test-only target compiled as normal Swift
     # (BarRuntimeHosted) stays out of the release build.
@@ -198,7 +203,7 @@ awk '/^Test Suite .[A-Za-z0-9_]+. (passed|failed) at/ { name = $3; gsub("\047", 
 grep -a -E "^Test Case '.*' failed|^/.*: error: " "$work/tests.log" | awk 'NR <= 40 {print "failed: " $0}' || true
 [[ -f $work/budgets.log ]] && { grep -a -E "^FAIL " "$work/budgets.log" | sed 's/^/failed: /' || true; }
 
-total=$((xctest_total + budget_total + fuzz_total + package_total))
-failed=$((xctest_failed + budget_failed + fuzz_failed + package_failed))
+total=$((1 + xctest_total + budget_total + fuzz_total + package_total))
+failed=$((sizes_failed + xctest_failed + budget_failed + fuzz_failed + package_failed))
 echo "$((total - failed)) passed, $failed failed"
 exit "$status"

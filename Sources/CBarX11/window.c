@@ -129,6 +129,58 @@ static int visual_fits(const xcb_setup_t *setup, const xcb_screen_t *screen) {
     return 0;
 }
 
+/// Every atom in one round trip; XCB_ATOM_NONE for one the server did not give.
+static void intern_atoms(xcb_connection_t *c, xcb_atom_t atoms[ATOM_COUNT]) {
+    xcb_intern_atom_cookie_t cookies[ATOM_COUNT];
+    for (int i = 0; i < ATOM_COUNT; i++)
+        cookies[i] = xcb_intern_atom(c, 0, (uint16_t)strlen(atom_names[i]), atom_names[i]);
+    for (int i = 0; i < ATOM_COUNT; i++) {
+        xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(c, cookies[i], NULL);
+        atoms[i] = reply ? reply->atom : XCB_ATOM_NONE;
+        free(reply);
+    }
+    if (xcb_connection_has_error(c)) cbarx11_lost_display();
+}
+
+/// A window's coordinate on a screen side `screen_size` long: a negative one counts from the
+/// right/bottom edge (-1 is flush with it); clamped to the protocol's 16 bits (anything past
+/// that is off screen anyway).
+static int place(int at, int screen_size, int size) {
+    if (at < 0) at = screen_size - size + at + 1;
+    if (at < -32768) at = -32768;
+    if (at > 32767) at = 32767;
+    return at;
+}
+
+/// A pixmap of the window's size, black until the first image (a new pixmap's contents are
+/// undefined), and the graphics context that filled it.
+static xcb_pixmap_t black_pixmap(xcb_connection_t *c, const xcb_screen_t *screen, int width, int height,
+                                 xcb_gcontext_t *gc_out) {
+    xcb_pixmap_t pixmap = xcb_generate_id(c);
+    xcb_create_pixmap(c, screen->root_depth, pixmap, screen->root, (uint16_t)width, (uint16_t)height);
+    xcb_gcontext_t gc = xcb_generate_id(c);
+    const uint32_t gc_values[2] = {screen->black_pixel, 0};
+    xcb_create_gc(c, gc, pixmap, XCB_GC_FOREGROUND | XCB_GC_GRAPHICS_EXPOSURES, gc_values);
+    const xcb_rectangle_t all = {0, 0, (uint16_t)width, (uint16_t)height};
+    xcb_poly_fill_rectangle(c, pixmap, gc, 1, &all);
+    *gc_out = gc;
+    return pixmap;
+}
+
+/// How images go to this server: swapped when it takes image words in another byte order
+/// than ours (into a buffer of the window's size), in requests of how many rows. 0 when that
+/// buffer cannot be had.
+static int prepare_images(struct cbarx11_window *out, const xcb_setup_t *setup, int width, int height) {
+    const uint32_t probe = 1;
+    const int little_endian = *(const unsigned char *)&probe == 1;
+    out->swap = (setup->image_byte_order == XCB_IMAGE_ORDER_LSB_FIRST) != little_endian;
+    if (out->swap && !(out->swapped = malloc((size_t)width * (size_t)height * 4))) return 0;
+    // A request is at most maximum_request_length 4-byte units.
+    int rows = ((int)setup->maximum_request_length * 4 - 24) / (width * 4);
+    out->rows_per_request = rows < 1 ? 1 : rows;
+    return 1;
+}
+
 int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int height, int type,
                         uint32_t background) {
     memset(out, 0, sizeof *out);
@@ -148,47 +200,17 @@ int cbarx11_window_open(struct cbarx11_window *out, int x, int y, int width, int
         xcb_disconnect(c);
         return CBARX11_WINDOW_BAD_VISUAL;
     }
-    // The server takes image words in its own byte order; ours may differ.
-    const uint32_t probe = 1;
-    const int little_endian = *(const unsigned char *)&probe == 1;
-    out->swap = (setup->image_byte_order == XCB_IMAGE_ORDER_LSB_FIRST) != little_endian;
-    if (out->swap && !(out->swapped = malloc((size_t)width * (size_t)height * 4))) {
+    if (!prepare_images(out, setup, width, height)) {
         xcb_disconnect(c);
         return CBARX11_WINDOW_NO_MEMORY;
     }
-    // Rows per PutImage: a request is at most maximum_request_length 4-byte units.
-    int rows = ((int)setup->maximum_request_length * 4 - 24) / (width * 4);
-    out->rows_per_request = rows < 1 ? 1 : rows;
 
-    // All atoms in one round trip.
-    xcb_intern_atom_cookie_t cookies[ATOM_COUNT];
-    for (int i = 0; i < ATOM_COUNT; i++)
-        cookies[i] = xcb_intern_atom(c, 0, (uint16_t)strlen(atom_names[i]), atom_names[i]);
     xcb_atom_t atoms[ATOM_COUNT];
-    for (int i = 0; i < ATOM_COUNT; i++) {
-        xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(c, cookies[i], NULL);
-        atoms[i] = reply ? reply->atom : XCB_ATOM_NONE;
-        free(reply);
-    }
-    if (xcb_connection_has_error(c)) cbarx11_lost_display();
-
-    // Negative positions count from the right/bottom edge; -1 is flush with it.
-    if (x < 0) x = screen->width_in_pixels - width + x + 1;
-    if (y < 0) y = screen->height_in_pixels - height + y + 1;
-    // The protocol's coordinates are 16-bit; anything past that is off screen anyway.
-    if (x < -32768) x = -32768;
-    if (x > 32767) x = 32767;
-    if (y < -32768) y = -32768;
-    if (y > 32767) y = 32767;
-
-    xcb_pixmap_t pixmap = xcb_generate_id(c);
-    xcb_create_pixmap(c, screen->root_depth, pixmap, screen->root, (uint16_t)width, (uint16_t)height);
-    // Black until the first image (a new pixmap's contents are undefined).
-    xcb_gcontext_t gc = xcb_generate_id(c);
-    const uint32_t gc_values[2] = {screen->black_pixel, 0};
-    xcb_create_gc(c, gc, pixmap, XCB_GC_FOREGROUND | XCB_GC_GRAPHICS_EXPOSURES, gc_values);
-    const xcb_rectangle_t all = {0, 0, (uint16_t)width, (uint16_t)height};
-    xcb_poly_fill_rectangle(c, pixmap, gc, 1, &all);
+    intern_atoms(c, atoms);
+    x = place(x, screen->width_in_pixels, width);
+    y = place(y, screen->height_in_pixels, height);
+    xcb_gcontext_t gc;
+    xcb_pixmap_t pixmap = black_pixmap(c, screen, width, height, &gc);
 
     // The top-level window: what the window manager sees (or, override-redirect,
     // does not), the same colour as the picture's background. A window manager may

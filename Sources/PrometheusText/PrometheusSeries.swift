@@ -1,0 +1,219 @@
+// The snapshot's parts as Prometheus families (docs/fleet.md lists them): one function per
+// part, called in order by PrometheusText's `write`. A part that was not measured writes
+// nothing. One call per line, not loops over literal lists: an array literal allocates.
+
+import SnapshotCodec
+
+extension PrometheusText {
+    /// The sample's time and the interval.
+    static func writeSampleTimes(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    w.family("sysstats_last_sample_timestamp_seconds", "When the sampler took the sample this file shows, seconds since the epoch.", .gauge)
+    w.sample("sysstats_last_sample_timestamp_seconds", fixed: s.timestampMs, decimals: 3)
+    w.family("sysstats_sampler_interval_seconds", "Seconds between the sampler's samples.", .gauge)
+    w.sample("sysstats_sampler_interval_seconds", fixed: UInt64(s.intervalMs), decimals: 3)
+    }
+
+    /// Boot time and uptime.
+    static func writeUptime(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.uptime) {
+        w.family("sysstats_boot_time_seconds", "When the machine booted, seconds since the epoch.", .gauge)
+        w.sample("sysstats_boot_time_seconds", s.bootTime)
+        w.family("sysstats_uptime_seconds", "Seconds since the machine booted.", .gauge)
+        w.sample("sysstats_uptime_seconds", fixed: s.uptimeCentiseconds, decimals: 2)
+    }
+    }
+
+    /// The earlier boots the history keeps.
+    static func writeBoots(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if let boots = c.boots {
+        // Gauges, not counters: history retention drops old boots, so the figures can fall.
+        w.family("sysstats_boots", "Earlier boots the history keeps, by how they ended (clean: the sampler was stopped; unclean: crash or power loss).", .gauge)
+        w.begin("sysstats_boots"); w.label("end", "clean"); w.value(boots.clean)
+        w.begin("sysstats_boots"); w.label("end", "unclean"); w.value(boots.unclean)
+        if let clean = boots.previousClean {
+            w.family("sysstats_previous_boot_clean", "1 when the boot before this one ended cleanly, 0 after a crash or power loss.", .gauge)
+            w.sample("sysstats_previous_boot_clean", clean ? 1 : 0)
+        }
+    }
+    }
+
+    /// CPU time since boot and over the last interval.
+    static func writeCPU(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if let t = c.cpuTicks {
+        w.family("sysstats_cpu_seconds_total", "CPU time since boot summed over all CPUs, by mode (busy excludes iowait; busy + iowait + idle is all of it).", .counter)
+        let hz = max(c.ticksPerSecond, 1)
+        // One call per line, not a loop over a literal list: an array literal allocates.
+        w.begin("sysstats_cpu_seconds_total"); w.label("mode", "busy"); w.fixedValue(centiseconds(t.busy, hz), decimals: 2)
+        w.begin("sysstats_cpu_seconds_total"); w.label("mode", "iowait"); w.fixedValue(centiseconds(t.iowait, hz), decimals: 2)
+        w.begin("sysstats_cpu_seconds_total"); w.label("mode", "idle"); w.fixedValue(centiseconds(t.idle, hz), decimals: 2)
+    }
+    if s.available.contains(.cpu) {
+        w.family("sysstats_cpu_busy_ratio", "Share of all CPUs' time busy over the sampler's last interval (what the bar shows).", .gauge)
+        w.sample("sysstats_cpu_busy_ratio", fixed: UInt64(s.cpuBusy), decimals: 4)
+        w.family("sysstats_cpu_iowait_ratio", "Share of all CPUs' time waiting for I/O over the sampler's last interval.", .gauge)
+        w.sample("sysstats_cpu_iowait_ratio", fixed: UInt64(s.cpuIOWait), decimals: 4)
+    }
+    }
+
+    /// The memory parts, swap and memory pressure.
+    static func writeMemory(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.memory) {
+        let m = s.memory
+        w.family("sysstats_memory_bytes", "Memory by part: free, active, inactive, wired (kernel, unevictable, locked) and other; the parts sum to the total.", .gauge)
+        w.begin("sysstats_memory_bytes"); w.label("part", "free"); w.value(bytes(m.free))
+        w.begin("sysstats_memory_bytes"); w.label("part", "active"); w.value(bytes(m.active))
+        w.begin("sysstats_memory_bytes"); w.label("part", "inactive"); w.value(bytes(m.inactive))
+        w.begin("sysstats_memory_bytes"); w.label("part", "wired"); w.value(bytes(m.wired))
+        w.begin("sysstats_memory_bytes"); w.label("part", "other"); w.value(bytes(m.other))
+        w.family("sysstats_memory_total_bytes", "Memory the kernel manages (MemTotal).", .gauge)
+        w.sample("sysstats_memory_total_bytes", bytes(m.total))
+        w.family("sysstats_memory_available_bytes", "Memory available to start programs without swapping (MemAvailable).", .gauge)
+        w.sample("sysstats_memory_available_bytes", bytes(m.available))
+        w.family("sysstats_swap_total_bytes", "Swap space.", .gauge)
+        w.sample("sysstats_swap_total_bytes", bytes(m.swapTotal))
+        w.family("sysstats_swap_used_bytes", "Swap space in use.", .gauge)
+        w.sample("sysstats_swap_used_bytes", bytes(m.swapUsed))
+    }
+    if let p = s.memoryPressure {
+        w.family("sysstats_memory_pressure_ratio", "Share of the last 10 s in which some task stalled on memory (PSI some avg10).", .gauge)
+        w.sample("sysstats_memory_pressure_ratio", fixed: UInt64(p), decimals: 4)
+    }
+    }
+
+    /// The load averages.
+    static func writeLoad(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.load) {
+        w.family("sysstats_load1", "Load average over 1 minute.", .gauge)
+        w.sample("sysstats_load1", fixed: UInt64(s.load1), decimals: 2)
+        w.family("sysstats_load5", "Load average over 5 minutes.", .gauge)
+        w.sample("sysstats_load5", fixed: UInt64(s.load5), decimals: 2)
+        w.family("sysstats_load15", "Load average over 15 minutes.", .gauge)
+        w.sample("sysstats_load15", fixed: UInt64(s.load15), decimals: 2)
+    }
+    }
+
+    /// The process counts, exits and what they freed.
+    static func writeProcesses(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.processes) {
+        w.family("sysstats_processes", "Processes (and kernel threads) in the process table.", .gauge)
+        w.sample("sysstats_processes", UInt64(s.processCount))
+        w.family("sysstats_processes_running", "Tasks running or ready to run (procs_running).", .gauge)
+        w.sample("sysstats_processes_running", UInt64(s.runningCount))
+    }
+    if let exits = c.exits {
+        w.family("sysstats_process_exits_total", "Processes (not kernel threads) that exited since the sampler started.", .counter)
+        w.sample("sysstats_process_exits_total", exits)
+    }
+    if let freed = c.freedKiB {
+        w.family("sysstats_process_freed_bytes_total", "Memory freed by process exits since the sampler started, as the rise of available memory measured it.", .counter)
+        w.sample("sysstats_process_freed_bytes_total", bytes(freed))
+    }
+    }
+
+    /// The top processes by CPU and by memory.
+    static func writeTop(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.top) {
+        if !s.topCPU.isEmpty {
+            w.family("sysstats_top_cpu_ratio", "The processes using the most CPU, as a share of one CPU; rank 1 is the highest, at most 5.", .gauge)
+            for i in 0..<min(s.topCPU.count, Snapshot.maximumTopEntries) {
+                w.begin("sysstats_top_cpu_ratio"); w.rank(i + 1); w.label("name", bytes: s.topCPU[i].name)
+                w.fixedValue(UInt64(s.topCPU[i].cpu), decimals: 4)
+            }
+        }
+        if !s.topMemory.isEmpty {
+            w.family("sysstats_top_memory_bytes", "The processes with the most private memory; rank 1 is the highest, at most 5.", .gauge)
+            for i in 0..<min(s.topMemory.count, Snapshot.maximumTopEntries) {
+                w.begin("sysstats_top_memory_bytes"); w.rank(i + 1); w.label("name", bytes: s.topMemory[i].name)
+                w.value(bytes(s.topMemory[i].privateKiB))
+            }
+        }
+    }
+    }
+
+    /// The batteries.
+    static func writeBattery(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.battery) {
+        let b = s.battery
+        w.family("sysstats_batteries", "Batteries found (0 on a machine without one).", .gauge)
+        w.sample("sysstats_batteries", UInt64(b.count))
+        if b.count > 0 {
+            w.family("sysstats_battery_charge_ratio", "Charge of the batteries together.", .gauge)
+            w.sample("sysstats_battery_charge_ratio", fixed: UInt64(min(b.percent, 10_000)), decimals: 4)
+            w.family("sysstats_battery_state", "1 for the batteries' state, 0 for the others.", .gauge)
+            w.batteryState("unknown", b.state == .unknown)
+            w.batteryState("charging", b.state == .charging)
+            w.batteryState("discharging", b.state == .discharging)
+            w.batteryState("not_charging", b.state == .notCharging)
+            w.batteryState("full", b.state == .full)
+            if b.powerMilliwatts > 0 {
+                w.family("sysstats_battery_power_watts", "Power flowing into or out of the batteries.", .gauge)
+                w.sample("sysstats_battery_power_watts", fixed: UInt64(b.powerMilliwatts), decimals: 3)
+            }
+            if b.minutesRemaining != .max {
+                w.family("sysstats_battery_remaining_seconds", "Time until empty (discharging) or full (charging).", .gauge)
+                w.sample("sysstats_battery_remaining_seconds", UInt64(b.minutesRemaining) &* 60)
+            }
+        }
+    }
+    }
+
+    /// The network interfaces' counters.
+    static func writeNetwork(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.network), !s.interfaces.isEmpty {
+        // Index loops: a slice's or `enumerated()`'s iterator allocates in a debug build.
+        let n = min(s.interfaces.count, Snapshot.maximumInterfaces)
+        w.family("sysstats_network_receive_bytes_total", "Bytes received by the interface since it appeared.", .counter)
+        for i in 0..<n {
+            w.begin("sysstats_network_receive_bytes_total"); w.label("interface", bytes: s.interfaces[i].name); w.value(s.interfaces[i].rxBytes)
+        }
+        w.family("sysstats_network_transmit_bytes_total", "Bytes sent by the interface since it appeared.", .counter)
+        for i in 0..<n {
+            w.begin("sysstats_network_transmit_bytes_total"); w.label("interface", bytes: s.interfaces[i].name); w.value(s.interfaces[i].txBytes)
+        }
+    }
+    }
+
+    /// The disks' I/O and the file systems' space.
+    static func writeDisks(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.diskIO), !s.diskIO.isEmpty {
+        let n = min(s.diskIO.count, Snapshot.maximumDiskDevices)
+        w.family("sysstats_disk_read_bytes_total", "Bytes read from the whole disk since boot.", .counter)
+        for i in 0..<n { w.begin("sysstats_disk_read_bytes_total"); w.label("device", bytes: s.diskIO[i].device); w.value(s.diskIO[i].readBytes) }
+        w.family("sysstats_disk_written_bytes_total", "Bytes written to the whole disk since boot.", .counter)
+        for i in 0..<n { w.begin("sysstats_disk_written_bytes_total"); w.label("device", bytes: s.diskIO[i].device); w.value(s.diskIO[i].writeBytes) }
+    }
+    if s.available.contains(.disks), !s.disks.isEmpty {
+        let n = min(s.disks.count, Snapshot.maximumDisks)
+        w.family("sysstats_filesystem_size_bytes", "Size of the file system mounted there.", .gauge)
+        for i in 0..<n { w.begin("sysstats_filesystem_size_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].totalKiB)) }
+        w.family("sysstats_filesystem_used_bytes", "Space in use (as df: reserved blocks are neither used nor available).", .gauge)
+        for i in 0..<n { w.begin("sysstats_filesystem_used_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].usedKiB)) }
+        w.family("sysstats_filesystem_avail_bytes", "Space available to unprivileged users.", .gauge)
+        for i in 0..<n {
+            w.begin("sysstats_filesystem_avail_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].availableKiB))
+        }
+    }
+    }
+
+    /// The temperature sensors.
+    static func writeTemperatures(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.temperature), !s.temperatures.isEmpty {
+        w.family("sysstats_temperature_celsius", "Temperature of the sensor (chip: the hwmon chip or thermal zone; sensor: its label).", .gauge)
+        for i in 0..<min(s.temperatures.count, Snapshot.maximumSensors) {
+            w.begin("sysstats_temperature_celsius")
+            w.label("chip", bytes: s.temperatures[i].chip); w.label("sensor", bytes: s.temperatures[i].label)
+            w.signedFixedValue(Int64(s.temperatures[i].milliCelsius), decimals: 3)
+        }
+    }
+    }
+
+    /// The sampler's own cost.
+    static func writeSamplerCost(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
+    if s.available.contains(.sampler) {
+        w.family("sysstats_sampler_cpu_ratio", "The sampler's own CPU use over its last interval, as a share of one CPU.", .gauge)
+        w.sample("sysstats_sampler_cpu_ratio", fixed: UInt64(s.samplerCPU), decimals: 4)
+        w.family("sysstats_sampler_resident_bytes", "The sampler's own resident memory.", .gauge)
+        w.sample("sysstats_sampler_resident_bytes", bytes(UInt64(s.samplerResidentKiB)))
+    }
+    }
+}

@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HistoryRecords
+import ProcFS
+import SnapshotCodec
+import SystemDirs
+
+/// One run of ``SamplerLoop/run(_:reloadArguments:)``: what the loop keeps between samples
+/// and each step of an iteration (the sleep, a reload, the unwatched limit, publishing,
+/// history, the end).
+final class SamplerRun {
+    let configuration: SamplerConfiguration
+    let sampler: Sampler
+    let writer: SnapshotWriter
+    /// What would be a stat or two per sample (the rules cache, the renderers' wants), as
+    /// inotify events that wake the sleep only when something changed.
+    let changes: ChangeWatch?
+    /// Which parts the running renderers show (not for one snapshot: everything then).
+    let wants: RendererWants?
+    let textfile: TextfileWriter?
+    /// How earlier boots ended, from the history writer (the sampler has no SQLite).
+    let boots: BootSummaryReader?
+    var history: (collector: HistoryCollector, handoff: HistoryHandoff)?
+    let reloads: [[UInt8]]?
+    let configPath: String?
+    var restart = false
+    let textfileIntervalNs: UInt64
+    var textfileDue: UInt64 = 0
+    var reportedWriteError = false
+    var reportedTextfileError = false
+    /// `--exit-when-unwatched`: counted from the start (a renderer registers within seconds).
+    let startedNs: UInt64
+    let unwatchedLimitNs: UInt64?
+
+    init(_ configuration: SamplerConfiguration, _ directory: OpenRuntimeDirectory, textfile: TextfileWriter?,
+         reloadArguments: [[UInt8]]?) {
+        self.configuration = configuration
+        sampler = Sampler(configuration: configuration)
+        reloads = configuration.once ? nil : reloadArguments
+        configPath = reloads == nil ? nil : configuration.configPath ?? SamplerSettings.defaultPath()
+        changes = configuration.once ? nil : ChangeWatch(rulesPath: configuration.rulesPath, configPath: configPath)
+        if reloads != nil { SamplerReload.installHandler() }
+        // A re-execution kept them blocked until the handlers above were in place.
+        SamplerReload.unblockHandledSignals()
+        sampler.changeWatch = changes
+        for name in sampler.unresolvedSensorNames {
+            // Not fatal: a sensor's driver may load later; the temp block says n/a meanwhile.
+            printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
+        }
+        writer = SnapshotWriter(directory: directory)
+        writer.changes = changes
+        wants = configuration.once ? nil : RendererWants()
+        self.textfile = textfile
+        textfileIntervalNs = UInt64(configuration.textfileIntervalSeconds) * 1_000_000_000
+        let wantsHistory = !configuration.once && configuration.history
+        boots = textfile != nil && wantsHistory
+            ? SamplerLoop.dataDirectory(configuration).map { BootSummaryReader(dataDirectory: $0) } : nil
+        sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
+        history = wantsHistory ? SamplerLoop.startHistory(configuration, first: sampler.snapshot) : nil
+        startedNs = Clock.monotonicNs()
+        unwatchedLimitNs = configuration.exitWhenUnwatchedSeconds.map { UInt64($0) * 1_000_000_000 }
+    }
+
+    func sleep(untilMonotonicNs deadline: UInt64) {
+        if let changes { changes.sleep(untilMonotonicNs: deadline) } else { Clock.sleep(untilMonotonicNs: deadline) }
+    }
+
+    /// True when a SIGHUP or a config change asks for settings that need a restart.
+    func takeReload() -> Bool {
+        guard let reloads, reloadRequested != 0 || changes?.takeConfigChange() == true else { return false }
+        reloadRequested = 0
+        switch SamplerReload.decide(arguments: reloads, running: configuration) {
+        case .unchanged: break
+        case .refused(let why): printError("sysstatsd: \(why); keeping the running settings")
+        case .restart: restart = true
+        }
+        return restart
+    }
+
+    /// Reads the renderers' wants; true when `--exit-when-unwatched`'s limit has passed. While
+    /// a renderer is counted it runs; once none is, the limit counts from the last time one
+    /// was seen alive (a killed bar is noticed at the next 30-s look).
+    func isUnwatched(_ now: UInt64) -> Bool {
+        guard let wants else { return false }
+        sampler.shownParts = wants.update(in: writer.directory.descriptor, monotonicNs: now, changes: changes)
+        if wants.takeNamesChange() { sampler.measureAlso(wants.named) }
+        guard let limit = unwatchedLimitNs, wants.shown == nil, now &- max(wants.watchedNs, startedNs) >= limit else { return false }
+        printError("sysstatsd: no renderer has been running for \(limit / 1_000_000_000) s (--exit-when-unwatched); stopping")
+        return true
+    }
+
+    /// Writes the snapshot, and the textfile when due; an exit status when the run must end.
+    func publish(deadline: UInt64) -> Int32? {
+        switch sampler.write(to: writer) {
+        case .success:
+            if reportedWriteError { printError("sysstatsd: writing \(writer.path) again") }
+            reportedWriteError = false
+        case .failure(.takenOver(let e)):
+            printError("sysstatsd: the runtime directory was re-created and another sysstatsd took it: \(e); stopping")
+            return 1
+        case .failure(let e):
+            if configuration.once {
+                printError("sysstatsd: cannot write \(writer.path): \(e)")
+                return 1
+            }
+            if !reportedWriteError { printError("sysstatsd: cannot write \(writer.path): \(e) (will retry)") }
+            reportedWriteError = true
+        }
+        // From the second sample on (the first has no CPU shares yet), then every textfile
+        // interval, counted on the samples' deadlines (not the wake-up times, which jitter:
+        // a wake-up a few µs early would skip a write).
+        guard let t = textfile, deadline >= textfileDue else { return nil }
+        var counters = sampler.prometheusCounters
+        counters.boots = boots?.read()
+        switch t.write(sampler.snapshot, counters: counters) {
+        case .success:
+            if reportedTextfileError { printError("sysstatsd: writing \(t.path) again") }
+            reportedTextfileError = false
+        case .failure(let e):
+            if configuration.once {
+                printError("sysstatsd: cannot write \(t.path): \(e)")
+                return 1
+            }
+            if !reportedTextfileError { printError("sysstatsd: cannot write \(t.path): \(e) (will retry)") }
+            reportedTextfileError = true
+        }
+        textfileDue = deadline &+ textfileIntervalNs
+        return nil
+    }
+
+    func recordHistory() {
+        guard history != nil else { return }
+        if let batch = history!.collector.record(sampler.snapshot, exitNames: sampler.exitNames) {
+            history!.handoff.send(batch)
+        } else if history!.handoff.hasRunningWriters {
+            history!.handoff.reap()
+        }
+    }
+
+    /// Hands the history its last batch and, when the settings changed, starts again with
+    /// them. The exit status.
+    func finish() -> Int32 {
+        if var h = history {
+            if let dropped = h.handoff.finish(h.collector.finish(nowMs: Clock.realtimeMs()),
+                                              deadlineMs: configuration.shutdownDeadlineMs) {
+                printError(dropped)
+            }
+            history = nil
+        }
+        if restart, let reloads {
+            printError("sysstatsd: the [sampler] settings changed (\(configPath ?? "config")); starting again with them")
+            let why = SamplerReload.restart(arguments: reloads)
+            printError("sysstatsd: cannot start again: \(why); stopping")
+            return 1
+        }
+        return 0
+    }
+}
