@@ -97,8 +97,8 @@ public struct BlockFormats: Equatable, Sendable {
     public mutating func add(_ value: ArraySlice<UInt8>) throws(OptionsError) {
         guard let eq = value.firstIndex(of: UInt8(ascii: "=")) else { throw .formatSyntax }
         guard let kind = BlockKind(name: value[..<eq]) else { throw .unknownFormatBlock }
-        guard self[kind] == nil, kind != .time || timeFormat == nil else { throw .duplicateFormat }
-        if kind == .time {
+        guard self[kind] == nil, !kind.isClock || timeFormat == nil else { throw .duplicateFormat }
+        if kind.isClock {
             let text = value[(eq + 1)...]
             guard text.count <= BlockFormat.maximumLength else { throw .formatTooLong }
             // strftime stops at a NUL; an empty format would show nothing at all.

@@ -15,7 +15,7 @@ import UTF8Text
 public enum CommandBlockOutput {
     /// A command's block: the renderer runs the command and shows what it printed.
     static let descriptor = BlockDescriptor(
-        name: "command", label: "cmd", section: [], placeholders: [],
+        name: "command", label: "cmd", section: [], source: .command, placeholders: [],
         helpNote: "its command's output (config file only)", render: nil)
 
     /// Bytes kept of a line (more are dropped).

@@ -157,14 +157,14 @@ public struct BarConfig: Equatable, Sendable {
         guard let kind = BlockKind(name: name[...]) else {
             throw ConfigError(kindValue, "unknown block ", name[...], " (man sysstats-config lists them)")
         }
-        if kind == .command { return try commandBlock(table, value) }
+        if kind.runsCommand { return try commandBlock(table, value) }
         var block = BarBlock(kind)
         for entry in table {
             if keyIs(entry, "block") { continue }
             if keyIs(entry, "format") || keyIs(entry, "format_short") {
                 let text = try string(entry, maximum: BlockFormat.maximumLength)
                 let short = keyIs(entry, "format_short")
-                if kind == .time {
+                if kind.isClock {
                     guard !text.isEmpty else { throw ConfigError(entry, "a time format is a strftime(3) format, not empty") }
                     if short { block.timeShortFormat = text } else { block.timeFormat = text }
                 } else {
@@ -193,13 +193,12 @@ public struct BarConfig: Equatable, Sendable {
             } else if let option = kind.descriptor.argumentKey, keyIs(entry, option) {
                 let argument = try string(entry, maximum: 64)
                 guard !argument.isEmpty, !argument.contains(0) else { throw ConfigError(entry, "must not be empty") }
-                if kind == .time {
-                    var zone: [CChar] = []
-                    for b in argument { zone.append(CChar(bitPattern: b)) }
-                    zone.append(0)
-                    guard zone.withUnsafeBufferPointer({ cclock_zone_known($0.baseAddress!) }) != 0 else {
-                        throw ConfigError(entry, "no such time zone ", argument[...], " in /usr/share/zoneinfo")
-                    }
+                if let check = kind.descriptor.argumentCheck, !check.known(argument[...]) {
+                    // "no such time zone \"X\" in /usr/share/zoneinfo"
+                    var reason = bytes("no such ") + bytes(check.what) + [0x20]
+                    appendQuoted(argument[...], to: &reason)
+                    reason += bytes(" in ") + bytes(check.whereFrom)
+                    throw ConfigError(line: entry.line, column: entry.column, reason: reason)
                 }
                 block.argument = argument
             } else if keyIs(entry, "click") {
@@ -207,7 +206,7 @@ public struct BarConfig: Equatable, Sendable {
             } else if keyIs(entry, "hide_missing"), kind.needsSnapshot {
                 guard let b = entry.bool else { throw ConfigError(entry, "expected true or false") }
                 block.hideMissing = b
-            } else if keyIs(entry, "min_freed"), kind == .exited {
+            } else if keyIs(entry, "min_freed"), kind.descriptor.filtersByFreedMemory {
                 // MiB, as [sampler]'s freed_threshold.
                 block.minimumFreedKiB = UInt64(try integer(entry, in: 0...1_048_576)) * 1024
             } else {
@@ -301,7 +300,7 @@ public struct BarConfig: Equatable, Sendable {
                 } else if keyIs(entry, "action") {
                     let name = try string(entry, maximum: 16)
                     if bytesEqual(name[...], "cycle") {
-                        guard kind == .mem else { throw ConfigError(entry, "only the mem block has forms to cycle") }
+                        guard kind.descriptor.hasForms else { throw ConfigError(entry, "only the mem block has forms to cycle") }
                         kindOfAction = .cycle
                     } else if bytesEqual(name[...], "toggle_format") {
                         kindOfAction = .toggleFormat
@@ -313,7 +312,7 @@ public struct BarConfig: Equatable, Sendable {
                 }
             }
             guard let button, let kindOfAction else { throw ConfigError(element, "a click needs button and cmd or action") }
-            guard kind != .command else { throw ConfigError(element, "a command block's clicks go to its command (BLOCK_BUTTON)") }
+            guard !kind.runsCommand else { throw ConfigError(element, "a command block's clicks go to its command (BLOCK_BUTTON)") }
             out.append(ClickAction(button: button, kindOfAction))
         }
         return out

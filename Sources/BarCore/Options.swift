@@ -182,28 +182,23 @@ public enum WindowType: Int32, Sendable, CaseIterable {
     }
 }
 
-/// One entry of `--blocks`: `KIND` or `KIND:ARGUMENT` (only time takes one: a zone this
-/// machine knows).
+/// One entry of `--blocks`: `KIND` or `KIND:ARGUMENT` (for the blocks that take one; the
+/// descriptor's check, if any: time's zone must be one this machine knows).
 func parseBlock(_ entry: ArraySlice<UInt8>) throws(OptionsError) -> BarBlock {
     let colon = entry.firstIndex(of: UInt8(ascii: ":")) ?? entry.endIndex
     guard let kind = BlockKind(name: entry[entry.startIndex..<colon]) else {
         throw .unknownBlock(Array(entry[entry.startIndex..<colon].prefix(64)))
     }
-    guard kind != .command else { throw .commandNeedsConfig }
+    guard kind.isNamedInBlocksOption else { throw .commandNeedsConfig }
     guard colon < entry.endIndex else { return BarBlock(kind) }
     guard kind.takesArgument else { throw .unexpectedArgument }
     let argument = Array(entry[(colon + 1)...])
+    let check = kind.descriptor.argumentCheck
     guard !argument.isEmpty, argument.count <= 64, !argument.contains(0) else {
-        throw kind == .time ? .unknownTimeZone : .badArgument
+        throw check == nil ? .badArgument : .unknownTimeZone
     }
-    guard kind == .time else { return BarBlock(kind, argument: argument) }
-    var zone: [CChar] = []
-    for b in entry[(colon + 1)...] { zone.append(CChar(bitPattern: b)) }
-    zone.append(0)
-    guard zone.count > 1, zone.withUnsafeBufferPointer({ cclock_zone_known($0.baseAddress!) }) != 0 else {
-        throw .unknownTimeZone
-    }
-    return BarBlock(kind, argument: Array(entry[(colon + 1)...]))
+    if let check, !check.known(argument[...]) { throw .unknownTimeZone }
+    return BarBlock(kind, argument: argument)
 }
 
 /// Two decimal numbers joined by `separator` (`180x56`, `-10,20`), each at most 5

@@ -15,7 +15,7 @@ import CommandOptions
 /// The names `--blocks` takes, from the registry: `cpu, mem, …, time`.
 func appendBlockNames(into w: inout ByteWriter) {
     var first = true
-    for kind in BlockKind.allCases where kind != .command {
+    for kind in BlockKind.allCases where kind.isNamedInBlocksOption {
         if !first { w.append(", ") }
         w.append(kind.name)
         first = false

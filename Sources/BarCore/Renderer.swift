@@ -106,7 +106,6 @@ public struct Renderer {
     private var showingShort: [Bool] = []
     var protocolOutput: LineOutput
     private let clocks: Clocks
-    private let hasMem: Bool
 
     /// Creates a renderer. With `streaming`, i3bar updates are framed for the
     /// protocol's endless array (`[` before the first, `,` before the others);
@@ -120,12 +119,11 @@ public struct Renderer {
         self.theme = theme
         protocolOutput = LineOutput(output, theme: theme, streaming: streaming)
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
-        hasMem = blocks.contains { $0.kind == .mem }
         showingShort = Array(repeating: false, count: blocks.count)
         for block in blocks {
-            widestShown.append(ByteWriter(capacity: block.kind == .mem ? 256 : 0))
+            widestShown.append(ByteWriter(capacity: block.kind.descriptor.hasForms ? 256 : 0))
             widestForm.append(.usedTotal)
-            if block.kind == .command {
+            if block.kind.runsCommand {
                 commandSlot.append(commandValues.count)
                 // Until it prints: the config's own text (i3blocks' static full_text), else nothing.
                 var waiting = BlockValue()
@@ -164,7 +162,7 @@ public struct Renderer {
             switch action.kind {
             case .run(let command): return .run(command)
             case .cycle:
-                guard block.kind == .mem else { return .none }
+                guard block.kind.descriptor.hasForms else { return .none }
                 memForm = memForm.next
                 return .redraw
             case .toggleFormat:
@@ -172,7 +170,7 @@ public struct Renderer {
                 return .redraw
             }
         }
-        guard block.kind == .mem else { return .none }
+        guard block.kind.descriptor.hasForms else { return .none }
         switch click.button {
         case 1: memForm = memForm.next; return .redraw
         case 3: memForm = memForm.previous; return .redraw
@@ -183,7 +181,7 @@ public struct Renderer {
     /// The block a click names: its kind and instance (the argument, else the kind's name);
     /// a click without an instance names the first block of its kind.
     func blockIndex(of click: ClickEvent) -> Int? {
-        for (i, block) in blocks.enumerated() where block.kind == click.block && block.kind != .command {
+        for (i, block) in blocks.enumerated() where block.kind == click.block && !block.kind.runsCommand {
             if click.instance.isEmpty { return i }
             let instance = block.argument.isEmpty ? bytes(block.kind.name) : block.argument
             if instance == click.instance { return i }
@@ -258,7 +256,7 @@ public struct Renderer {
                 renderWrapped(index, first: &first, &summary)
                 continue
             }
-            if block.kind == .command {
+            if block.kind.runsCommand {
                 let slot = commandSlot[index]
                 guard commandValues[slot].visible else { continue }
                 summary.add(commandValues[slot])
@@ -266,7 +264,7 @@ public struct Renderer {
                 first = false
                 continue
             }
-            if block.kind == .time {
+            if block.kind.isClock {
                 clocks.render(index, nowMs: nowMs, into: &value)
             } else {
                 renderBlock(block, snap, nowMs: nowMs, memForm: memForm, usage: usage,
@@ -291,7 +289,7 @@ public struct Renderer {
     /// width, not the widest form's for good; a block whose click toggles its short text the
     /// full text.
     private mutating func sizeForClicks(_ index: Int, _ block: BarBlock) {
-        let cycles = block.kind == .mem && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
+        let cycles = block.kind.descriptor.hasForms && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
         let toggles = block.clicks.contains { $0.kind == .toggleFormat }
         guard cycles || toggles else { return }
         value.minWidth.reset()
@@ -336,7 +334,7 @@ public struct Renderer {
                 if messageShown { continue }
                 messageShown = true
                 protocolOutput.messageBlock(message, first: first, &line)
-            } else if block.kind == .command {
+            } else if block.kind.runsCommand {
                 let slot = commandSlot[index]
                 guard commandValues[slot].visible else { continue }
                 protocolOutput.block(block, commandValues[slot], first: first, &line)

@@ -70,7 +70,7 @@ struct CommandRunner {
     init(blocks: [BarBlock]) {
         for (i, block) in blocks.enumerated() {
             // A block of fixed text (full_text, no command) runs nothing.
-            guard block.kind == .command, let spec = block.command, !spec.command.isEmpty else { continue }
+            guard block.kind.runsCommand, let spec = block.command, !spec.command.isEmpty else { continue }
             var c: [CChar] = []
             // A wrapped program replaces its shell when it can: signals then reach the program.
             if spec.wrapsI3bar && BarConfig.isSimpleCommand(spec.command) && !spec.command.starts(with: "exec ".utf8) { for b in "exec ".utf8 { c.append(CChar(bitPattern: b)) } }

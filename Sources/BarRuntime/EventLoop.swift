@@ -167,7 +167,7 @@ public struct Bar<Sink: BarSink> {
         eventBuffer = .allocate(byteCount: 4096, alignment: 16)
         readClicks = options.output == .i3bar && !options.once
         watchStdout = !options.output.isImage
-        wantsUsage = options.blocks.contains { $0.kind == .selfCost }
+        wantsUsage = options.blocks.contains { $0.kind.descriptor.showsRendererCost }
         commands = CommandRunner(blocks: renderer.blocks)
         starter = SamplerStarter(options: options, runtimeDir: runtimeDir,
                                  environmentSaysNo: getenv("SYSSTATS_NO_START_SAMPLER").map { $0.pointee != 0 && $0.pointee != 0x30 } ?? false)

@@ -68,7 +68,7 @@ public func startOptions(_ arguments: [[UInt8]] = commandLineArguments()) -> Bar
     }
     // Day and month names in the user's language: only when a clock shows them (the locale's
     // pages are not loaded otherwise).
-    if options.blocks.contains(where: { $0.kind == .time }) { cclock_use_locale_time() }
+    if options.blocks.contains(where: { $0.kind.isClock }) { cclock_use_locale_time() }
     return .run(options, notice: notice)
 }
 

@@ -50,4 +50,24 @@ final class BlockRegistryTests: XCTestCase {
         }
         XCTAssertFalse(line.contains("command"), "a command block is the config file's, not --blocks'")
     }
+
+    func testTheUnexpectedArgumentErrorNamesEveryBlockThatTakesOne() {
+        let message = OptionsError.unexpectedArgument.message.description
+        let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
+        // "only time, net, wifi, disk, diskio and temp take an argument": the names between
+        // "only " and " take", in any order.
+        let listed = message.components(separatedBy: "only ").last!.components(separatedBy: " take").first!
+            .replacingOccurrences(of: " and ", with: ", ").components(separatedBy: ", ")
+        XCTAssertEqual(Set(listed), Set(taking), message)
+    }
+
+    func testOnlyTheCommandBlockIsLeftOutOfBlocksOptionAndOnlyTheClockNeedsNoSnapshotOrCommand() {
+        XCTAssertEqual(BlockKind.allCases.filter { !$0.isNamedInBlocksOption }, [.command])
+        XCTAssertEqual(BlockKind.allCases.filter(\.isClock), [.time])
+        XCTAssertEqual(BlockKind.allCases.filter(\.runsCommand), [.command])
+        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hasForms }, [.mem])
+        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.showsRendererCost }, [.selfCost])
+        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.showsEvents }, [.exited])
+        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hiddenWhenMissingByDefault }, [.battery, .net, .wifi, .disk, .temp])
+    }
 }

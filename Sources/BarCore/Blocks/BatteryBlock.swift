@@ -9,6 +9,7 @@ enum BatteryBlock {
     static let descriptor = BlockDescriptor(
         name: "battery", label: "bat", section: .battery, marks: LevelMarks(unit: .percent, warning: 2000, critical: 1000),
         present: { s, _ in s.battery.count > 0 },
+        hiddenWhenMissingByDefault: true,
         placeholders: [
             PlaceholderSpec("percent", "charge") { s, _, w in appendWholePercent(&w, UInt64(s.battery.percent)) },
             PlaceholderSpec("state", "charging, discharging, full, not charging, unknown") { s, _, w in

@@ -46,8 +46,8 @@ public struct BarBlock: Equatable, Sendable {
     public static var defaults: [BarBlock] {
         BlockKind.defaults.map { kind in
             var block = BarBlock(kind)
-            block.hideMissing = kind == .wifi || kind == .net || kind == .disk || kind == .temp || kind == .battery
-            if kind == .exited { block.minimumFreedKiB = notableExitKiB }
+            block.hideMissing = kind.descriptor.hiddenWhenMissingByDefault
+            if kind.descriptor.filtersByFreedMemory { block.minimumFreedKiB = notableExitKiB }
             return block
         }
     }
@@ -197,7 +197,7 @@ func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: Me
     }
     renderBuiltIn(kind, snap, context, into: &v)
     guard v.visible else { return }
-    if kind != .mem || memForm == .usedTotal, let format = block.format ?? formats[kind] {
+    if !kind.descriptor.hasForms || memForm == .usedTotal, let format = block.format ?? formats[kind] {
         v.full.reset()
         format.render(snap, context, into: &v.full)
     }
@@ -215,7 +215,7 @@ func renderBuiltIn(_ kind: BlockKind, _ snap: Snapshot, _ context: BlockContext,
     guard snap.available.contains(d.section) else {
         // Not measured: say so, never show a stale or zero figure. An exit is an event,
         // not a figure: without the exits part there is simply none to show.
-        if kind == .exited { v.visible = false; return }
+        if d.showsEvents { v.visible = false; return }
         v.full.append(d.label); v.full.append(UInt8(ascii: " "))
         if !context.argument.isEmpty { v.full.append(bytes: context.argument); v.full.append(UInt8(ascii: " ")) }
         v.full.appendNotAvailable()

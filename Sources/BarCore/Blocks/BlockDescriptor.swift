@@ -35,14 +35,37 @@ public struct BlockDescriptor: Sendable {
     /// Whether what it shows is on this machine (the sensor, the disk, an interface), given
     /// its part was measured; nil: it always is.
     let present: (@Sendable (Snapshot, BlockContext) -> Bool)?
+    /// Where its value comes from: the snapshot (`render`), the renderer's clock, a command.
+    let source: BlockSource
+    /// Checks its argument beyond the common rules (1 to 64 bytes, no NUL); nil: any will do.
+    let argumentCheck: ArgumentCheck?
+    /// It has forms that clicks cycle through (mem: used/total, percent, free, the breakdown);
+    /// the bar keeps its width per form.
+    let hasForms: Bool
+    /// It shows the renderer's own cost, which the bar then measures at each update (self).
+    public let showsRendererCost: Bool
+    /// It takes `min_freed`, the least memory an entry must have freed to be shown (exited);
+    /// the default bar shows only notable ones.
+    let filtersByFreedMemory: Bool
+    /// It shows events, not a figure (exited): without its part there is none to show, so it
+    /// hides rather than say `n/a`.
+    let showsEvents: Bool
+    /// The default bar hides it where its hardware is absent (a desktop's battery, Wi-Fi).
+    let hiddenWhenMissingByDefault: Bool
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
+         argumentCheck: ArgumentCheck? = nil, source: BlockSource = .snapshot,
          asks: RendererRequest.Kind? = nil, marks: LevelMarks? = nil, present: (@Sendable (Snapshot, BlockContext) -> Bool)? = nil,
+         hasForms: Bool = false, showsRendererCost: Bool = false, filtersByFreedMemory: Bool = false,
+         showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false,
          placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
+        self.argumentCheck = argumentCheck; self.source = source
         self.asks = asks
         self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.present = present
+        self.hasForms = hasForms; self.showsRendererCost = showsRendererCost; self.filtersByFreedMemory = filtersByFreedMemory
+        self.showsEvents = showsEvents; self.hiddenWhenMissingByDefault = hiddenWhenMissingByDefault
         self.render = render
     }
 
@@ -51,6 +74,26 @@ public struct BlockDescriptor: Sendable {
         guard snap.available.contains(section) else { return false }
         return present?(snap, context) ?? true
     }
+}
+
+/// Where a block's value comes from.
+public enum BlockSource: Sendable {
+    /// Drawn from the snapshot by the descriptor's `render`.
+    case snapshot
+    /// The renderer's own clock (``TimeBlock``): its format is a strftime(3) format, and it
+    /// needs no snapshot.
+    case clock
+    /// A command's output (``CommandBlockOutput``): defined in the config file only, its
+    /// clicks go to its command.
+    case command
+}
+
+/// How a block's argument is checked beyond the common rules: whether this machine knows
+/// it, and what the error calls it ("no such time zone X in /usr/share/zoneinfo").
+struct ArgumentCheck: Sendable {
+    let known: @Sendable (ArraySlice<UInt8>) -> Bool
+    let what: StaticString
+    let whereFrom: StaticString
 }
 
 /// A block's default warning and critical marks and their unit.

@@ -69,6 +69,16 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
     /// stopped`) when there is no current one. The clock does not.
     public var needsSnapshot: Bool { descriptor.render != nil }
 
+    /// False for the blocks only the config file defines (command): `--blocks`, `--help`'s
+    /// list and the completions leave them out.
+    public var isNamedInBlocksOption: Bool { descriptor.source != .command }
+
+    /// True for a block drawn from the renderer's clock (time): a strftime(3) format, a zone.
+    public var isClock: Bool { descriptor.source == .clock }
+
+    /// True for a block that shows a command's output.
+    public var runsCommand: Bool { descriptor.source == .command }
+
     /// True for the blocks that take an argument in `--blocks` (`time:Europe/Paris`,
     /// `disk:/home`): those with an argument key in the config file.
     public var takesArgument: Bool { descriptor.argumentKey != nil }

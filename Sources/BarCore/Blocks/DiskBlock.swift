@@ -12,6 +12,7 @@ enum DiskBlock {
         name: "disk", label: "disk", section: .disks, argumentKey: "mount", asks: .disk,
         marks: LevelMarks(unit: .percent, warning: 8000, critical: 9000),
         present: { s, c in disk(s, c.argument).map { $0.totalKiB > 0 } ?? false },
+        hiddenWhenMissingByDefault: true,
         placeholders: [
             PlaceholderSpec("mount", "the mount point") { s, c, w in figure(s, c, &w) { d, w in w.append(bytes: d.mount) } },
             PlaceholderSpec("free", "available space (what df calls Avail)") { s, c, w in

@@ -7,7 +7,7 @@ import SnapshotCodec
 /// `exited chromium freed 1.2G`: the latest exit, shown for a while after it happened.
 enum ExitedBlock {
     static let descriptor = BlockDescriptor(
-        name: "exited", label: "exited", section: .exits,
+        name: "exited", label: "exited", section: .exits, filtersByFreedMemory: true, showsEvents: true,
         placeholders: [
             PlaceholderSpec("name", "its name (friendly name when bookmarked)") { s, _, w in
                 if let e = s.exits.first { w.append(bytes: e.name) }

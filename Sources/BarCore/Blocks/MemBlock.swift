@@ -25,6 +25,7 @@ public enum MemForm: UInt8, Sendable, CaseIterable {
 enum MemBlock {
     static let descriptor = BlockDescriptor(
         name: "mem", label: "mem", section: .memory, marks: LevelMarks(unit: .percent, warning: 8000, critical: 9000),
+        hasForms: true,
         placeholders: [
             PlaceholderSpec("used", "used (total − available)") { s, _, w in w.appendSize(kib: s.memory.used) },
             PlaceholderSpec("total", "total") { s, _, w in w.appendSize(kib: s.memory.total) },

@@ -11,6 +11,7 @@ enum NetBlock {
     static let descriptor = BlockDescriptor(
         name: "net", label: "net", section: .network, argumentKey: "interface", asks: .interface,
         present: { s, c in interface(s, c.argument) != nil },
+        hiddenWhenMissingByDefault: true,
         placeholders: [
             PlaceholderSpec("name", "the interface") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.name) } },
             PlaceholderSpec("ipv4", "its IPv4 address") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.ipv4) } },

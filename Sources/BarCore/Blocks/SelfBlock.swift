@@ -16,7 +16,7 @@ public struct RendererUsage: Sendable, Equatable {
 /// `self 0.3% 3.1M+1.4M`: what sysstats itself costs, sampler and renderer.
 enum SelfBlock {
     static let descriptor = BlockDescriptor(
-        name: "self", label: "self", section: .sampler,
+        name: "self", label: "self", section: .sampler, showsRendererCost: true,
         placeholders: [
             PlaceholderSpec("cpu", "sampler + renderer CPU %, one decimal") { s, c, w in
                 w.appendFixed(saturatingAdd(UInt64(s.samplerCPU), c.usage.cpu), scaleDigits: 2, fractionDigits: 1)

@@ -13,6 +13,7 @@ enum TempBlock {
         // No default marks: each sensor's own high and critical marks, else 75 °C and 90 °C.
         marks: LevelMarks(unit: .celsius, warning: nil, critical: nil),
         present: { s, c in sensor(s, c.argument) != nil },
+        hiddenWhenMissingByDefault: true,
         placeholders: [
             PlaceholderSpec("celsius", "whole degrees Celsius") { s, c, w in
                 if let t = sensor(s, c.argument) { appendDegrees(t.milliCelsius, into: &w) } else { w.appendNotAvailable() }

@@ -13,8 +13,18 @@ enum TimeBlock {
     /// No placeholders: `--format time=TEXT` is a strftime(3) format. The renderer draws it
     /// from its own clock (``Clocks``).
     static let descriptor = BlockDescriptor(
-        name: "time", label: "time", section: [], argumentKey: "timezone", placeholders: [],
+        name: "time", label: "time", section: [], argumentKey: "timezone",
+        argumentCheck: ArgumentCheck(known: zoneKnown, what: "time zone", whereFrom: "/usr/share/zoneinfo"),
+        source: .clock, placeholders: [],
         helpNote: "a strftime(3) format, e.g. --format 'time=%H:%M:%S'", render: nil)
+
+    /// True when this machine has the zone `name` names (tzdata's files, as TZ reads them).
+    @Sendable static func zoneKnown(_ name: ArraySlice<UInt8>) -> Bool {
+        var zone: [CChar] = []
+        for b in name { zone.append(CChar(bitPattern: b)) }
+        zone.append(0)
+        return zone.count > 1 && zone.withUnsafeBufferPointer { cclock_zone_known($0.baseAddress!) } != 0
+    }
 
     static let defaultFormat: StaticString = "%a %Y-%m-%d %H:%M"
     /// i3bar's short text for the default format.

@@ -11,6 +11,7 @@ enum WifiBlock {
     static let descriptor = BlockDescriptor(
         name: "wifi", label: "wifi", section: .network, argumentKey: "interface", asks: .interface,
         present: { s, c in interface(s, c.argument) != nil },
+        hiddenWhenMissingByDefault: true,
         placeholders: [
             PlaceholderSpec("ssid", "the network's name (escaped: an SSID is any 32 bytes)") { s, c, w in
                 if let n = linked(s, c.argument) { w.append(bytes: n.wifi.ssid) } else { w.append("down") }
