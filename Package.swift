@@ -158,7 +158,8 @@ let package = Package(
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "CommandOptions", "ProcFS", "SnapshotCodec", "PrometheusText", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
-        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport"]),
+        .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport",
+                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Run the built programs (release binaries for the memory budgets).
         .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "Bookmarks", "TestSupport"]),
     ]

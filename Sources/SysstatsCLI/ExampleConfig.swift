@@ -1,4 +1,4 @@
-// Generated from assets/config.toml (ExampleConfigTests compares the two): what
+// Generated from assets/config.toml (ConfigCommandTests compares the two): what
 // `sysstats config example` prints. Edit the asset, then copy it here.
 
 enum ExampleConfig {

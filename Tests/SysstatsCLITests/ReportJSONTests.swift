@@ -78,28 +78,7 @@ final class ReportJSONTests: XCTestCase {
     }
 
     func testJSONCarriesNetworkDisksTemperaturesAndFrequencyAsTheIssueNamesThem() throws {
-        var s = Samples.laptop
-        s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
-        var wlan = InterfaceFigures()
-        wlan.name = Array("wlan0".utf8)
-        wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]
-        wlan.rxBytesPerSecond = 1200; wlan.txBytesPerSecond = 34
-        wlan.ipv4 = Array("192.168.1.20".utf8)
-        wlan.wifi.ssid = Array("Caf\u{E9} \"net\"".utf8) + [0xFF, 0x1B]
-        wlan.wifi.signalDBm = -61; wlan.wifi.qualityPercent = 78; wlan.wifi.bitrateKbps = 866_700
-        var eth = InterfaceFigures()
-        eth.name = Array("eth0".utf8)
-        s.interfaces = [wlan, eth]
-        var root = DiskFigures()
-        root.mount = Array("/".utf8); root.totalKiB = 100; root.usedKiB = 40; root.availableKiB = 55
-        s.disks = [root]
-        var nvme = DiskIOFigures()
-        nvme.device = Array("nvme0n1".utf8); nvme.readBytesPerSecond = 5; nvme.writeBytesPerSecond = 6
-        s.diskIO = [nvme]
-        var t = TemperatureFigures()
-        t.chip = Array("coretemp".utf8); t.label = Array("Package id 0".utf8); t.milliCelsius = 52_500
-        s.temperatures = [t]
-        s.cpuMHzAverage = 2345; s.cpuMHzMaximum = 4567
+        let s = Samples.laptopWithEveryPart
         let json = try object(s)
         let network = try XCTUnwrap(json["network"] as? [[String: Any]])
         XCTAssertEqual(network.count, 2)
