@@ -47,7 +47,14 @@ stage deps bash -c 'install/deps.sh && install/deps.sh --check-programs'
 # function over 80. One check in the closing count.
 sizes_failed=0
 stage sizes python3 scripts/sizes.py || { sizes_failed=1; status=1; }
+# The tests' debug build has a scratch folder of its own, so that it and the release build
+# (in .build, where the end-to-end tests, the budgets and the packages find the programs)
+# run side by side: each leaves the other's idle core time to it. The packages both resolve
+# are resolved first, one after the other (Package.resolved is written once).
+tests_scratch=.build-tests
 if ((!quick)); then
+    swift package resolve
+    swift package --scratch-path "$tests_scratch" resolve
     # Only the programs users run: the test-only target compiled as normal Swift
     # (BarRuntimeHosted) stays out of the release build.
     release_build() {
@@ -56,15 +63,24 @@ if ((!quick)); then
             swift build -c release --product "$product"
         done
     }
-    stage "release build" release_build
+    { rc=0; stage "release build" release_build > "$work/release.log" 2>&1 || rc=$?; echo "$rc" > "$work/release.status"; } &
+    release_pid=$!
 fi
-stage "debug build" swift build --build-tests
+debug_status=0
+stage "debug build" swift build --build-tests --scratch-path "$tests_scratch" || debug_status=$?
+if ((!quick)); then
+    wait "$release_pid" || true
+    cat "$work/release.log"
+    release_status=$(<"$work/release.status")
+    ((release_status == 0)) || { echo "test.sh: the release build failed (above)" >&2; exit "$release_status"; }
+fi
+((debug_status == 0)) || { echo "test.sh: the debug build failed (above)" >&2; exit "$debug_status"; }
 
 # The XCTest cases, by class, in two shards run side by side; the bar's end-to-end tests
 # (BarEndToEndTests) are one shard (they start X servers and bars, one at a time), every
 # other class the other. The bundle is run as `swift test` runs it (two `swift test` at once
-# would wait for each other's lock on .build), so its closing lines are XCTest's.
-xctest=$(swift build --show-bin-path)/sysstatsPackageTests.xctest
+# would wait for each other's lock on the scratch folder), so its closing lines are XCTest's.
+xctest=$(swift build --scratch-path "$tests_scratch" --show-bin-path)/sysstatsPackageTests.xctest
 "$xctest" --list-tests 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u > "$work/listed"
 # Classes that watch the whole machine (the real /proc's new processes, its memory pressure):
 # the other shard's children would be theirs too, so they run after the shards, alone.
