@@ -25,24 +25,61 @@ extension Bar {
 
     /// Watches the folder of each i3blocks file the config names (`options.includedFiles`),
     /// dropping the watches of files it no longer names.
+    /// A folder whose missing parts are awaited (its nearest existing ancestor watched for
+    /// the next one) reloads the config when that part appears, which watches deeper.
     mutating func watchIncludedFiles() {
         // Not the config file's or the runtime directory's own watch (the same folder: one watch).
         for old in includeWatches where old.watch != configWatch && old.watch != watch {
             _ = inotify_rm_watch(inotifyFD, old.watch)
         }
         includeWatches.removeAll()
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD)
         for path in options.includedFiles {
             var dir = path, name: [UInt8] = []
             while let last = dir.last, last != UInt8(ascii: "/") { name.insert(last, at: 0); dir.removeLast() }
             if dir.count > 1 { dir.removeLast() }
             guard !dir.isEmpty, !name.isEmpty else { continue }
-            dir.append(0)
-            let wd = dir.withUnsafeBufferPointer { p in
+            let (wd, next) = watchNearest(dir)
+            if wd >= 0 { includeWatches.append((wd, next.isEmpty ? name : next)) }
+        }
+    }
+
+    /// Watches `folder` (no NUL) for a file in it being written, created or renamed into
+    /// place; when it does not exist, its nearest existing ancestor for the next folder on the
+    /// way being created or renamed into place. The watch (-1: none, not even `/`) and that
+    /// next folder's name (empty: `folder` itself is watched). IN_MASK_ADD: a folder watched
+    /// already (the runtime directory) keeps its watch, whose mask this adds to.
+    func watchNearest(_ folder: [UInt8]) -> (Int32, [UInt8]) {
+        let (wd, next, _) = watchNearestFolder(folder)
+        return (wd, next)
+    }
+
+    /// ``watchNearest(_:)``, and the folder it watches.
+    func watchNearestFolder(_ folder: [UInt8]) -> (Int32, [UInt8], [UInt8]) {
+        let fileMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD)
+        let folderMask = UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD) | UInt32(IN_ONLYDIR)
+        var dir = folder, next: [UInt8] = []
+        while !dir.isEmpty {
+            var path = dir
+            path.append(0)
+            let mask = next.isEmpty ? fileMask : folderMask
+            let wd = path.withUnsafeBufferPointer { p in
                 p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
             }
-            if wd >= 0 { includeWatches.append((wd, name)) }
+            if wd >= 0 { return (wd, next, dir) }
+            guard dir.count > 1 else { break }
+            next.removeAll(keepingCapacity: true)
+            while let last = dir.last, last != UInt8(ascii: "/") { next.insert(last, at: 0); dir.removeLast() }
+            if dir.count > 1 { dir.removeLast() }
+            // A component of `.` or `..` is not one a creation names: give up rather than wait.
+            if next.isEmpty || next == [0x2E] || next == [0x2E, 0x2E] { break }
         }
+        return (-1, [], [])
+    }
+
+    /// Removes watch `wd` unless the runtime directory or an i3blocks file shares it.
+    func releaseWatch(_ wd: Int32) {
+        guard wd >= 0, wd != watch, !includeWatches.contains(where: { $0.watch == wd }) else { return }
+        _ = inotify_rm_watch(inotifyFD, wd)
     }
 
     /// Whether an event of watch `wd` naming the entry at `offset` (`len` bytes) is one of the
@@ -56,7 +93,10 @@ extension Bar {
         return false
     }
 
-    /// Watches the config file's directory for the file being written or replaced.
+    /// Watches the config file's folder for the file being written or replaced; while that
+    /// folder does not exist (a new user's `~/.config/sysstats` when the session starts), its
+    /// nearest existing ancestor for the next folder on the way (``configWatchNext``),
+    /// followed down as the folders appear (``followConfigFolder()``).
     mutating func addConfigWatch() {
         if includeWatches.isEmpty && !options.includedFiles.isEmpty { watchIncludedFiles() }
         guard configWatch < 0, let path = configPath else { return }
@@ -64,13 +104,45 @@ extension Bar {
         while let last = dir.last, last != UInt8(ascii: "/") { dir.removeLast() }
         if dir.count > 1 { dir.removeLast() }
         guard !dir.isEmpty else { return }
-        dir.append(0)
-        // IN_MASK_ADD: when the config file lives in the runtime directory, inotify returns the
-        // same watch, whose mask this adds to rather than replaces.
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD)
-        configWatch = dir.withUnsafeBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { inotify_add_watch(inotifyFD, $0, mask) }
+        // A folder made on the way after its own watch was tried but before its parent's was
+        // added sends that watch no event: try again while the awaited folder is there.
+        for _ in 0..<8 {
+            var watched: [UInt8]
+            (configWatch, configWatchNext, watched) = watchNearestFolder(dir)
+            guard configWatch >= 0, !configWatchNext.isEmpty else { return }
+            if watched.last != UInt8(ascii: "/") { watched.append(UInt8(ascii: "/")) }
+            guard exists(watched + configWatchNext) else { return }
+            releaseWatch(configWatch)
+            configWatch = -1
         }
+        (configWatch, configWatchNext) = watchNearest(dir)
+    }
+
+    /// True when something is at `path` (no NUL).
+    func exists(_ path: [UInt8]) -> Bool {
+        var p = path
+        p.append(0)
+        return p.withUnsafeBufferPointer { b in
+            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { access($0, F_OK) == 0 }
+        }
+    }
+
+    /// Watches again, as deep as the folders now go, after the folder the config's watch
+    /// waited for appeared or the watched one went. True when the config's own folder is now
+    /// watched and the file is there: it may have been written before the watch, so read it.
+    mutating func followConfigFolder() -> Bool {
+        releaseWatch(configWatch)
+        configWatch = -1
+        addConfigWatch()
+        guard configWatch >= 0, configWatchNext.isEmpty, let path = configPath else { return false }
+        return exists(path)
+    }
+
+    /// True when the event name at `offset` (NUL-padded, `len` bytes) is `name`.
+    func isEventName(_ name: [UInt8], _ offset: Int, _ len: Int) -> Bool {
+        guard !name.isEmpty, len >= name.count else { return false }
+        for i in 0..<name.count where eventBuffer[offset + i] != name[i] { return false }
+        return len == name.count || eventBuffer[offset + name.count] == 0
     }
 
     /// Reads the config file again: a good one replaces the blocks, the theme and the command

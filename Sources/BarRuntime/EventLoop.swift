@@ -125,6 +125,12 @@ public struct Bar<Sink: BarSink> {
     /// The config file (no NUL) and the inotify watch on its directory; nil / -1 without.
     let configPath: [UInt8]?
     var configWatch: Int32 = -1
+    /// While the config's folder does not exist: the name of the next folder on the way to it,
+    /// which ``configWatch`` (on its nearest existing ancestor) waits for; empty otherwise.
+    var configWatchNext: [UInt8] = []
+    /// Set by an event that moves the config's watch (the awaited folder appeared, or the
+    /// watched one went); ``readInotify()`` follows it after its events.
+    var configWatchMoves = false
     /// Set by ``readInotify()`` when the config file (or an i3blocks file it names) was
     /// written or replaced.
     var configChanged = false

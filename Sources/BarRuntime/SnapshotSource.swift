@@ -125,8 +125,16 @@ extension Bar {
                     configChanged = true
                 }
                 if wd >= 0 && wd == configWatch {
-                    if mask & UInt32(IN_IGNORED) != 0 { configWatch = -1 }
-                    if isConfigName(off + 16, len) && mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {
+                    if mask & UInt32(IN_IGNORED) != 0 {
+                        // The watched folder went: watch the nearest one left, and follow it down.
+                        configWatch = -1
+                        configWatchMoves = true
+                    }
+                    if !configWatchNext.isEmpty {
+                        if isEventName(configWatchNext, off + 16, len) && mask & (UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {
+                            configWatchMoves = true
+                        }
+                    } else if isConfigName(off + 16, len) && mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {
                         configChanged = true
                     }
                     // The same directory as the runtime dir's: one watch, read for both.
@@ -160,6 +168,10 @@ extension Bar {
                 off += 16 + len
             }
             keptSnapshots.endOfEvents()
+        }
+        if configWatchMoves {
+            configWatchMoves = false
+            if followConfigFolder() { configChanged = true }
         }
         return changed
     }

@@ -94,4 +94,43 @@ extension I3barClientTests {
         XCTAssertNotEqual(kill(sampler, 0), 0, "the sampler the bar started is gone within 70 s")
         if kill(sampler, 0) == 0 { kill(sampler, SIGTERM) }
     }
+
+    /// (d) The bar started before the config's folder exists (a new user's
+    /// ~/.config/sysstats): the file created afterwards, a typo in it (an error block with
+    /// FILE:LINE:COL) and its fix each show within a second, with no signal.
+    func testUnderI3AConfigWrittenAfterTheBarStartedItsTypoAndItsFixEachShowWithinASecond() throws {
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot(sequence: 1))
+        let home = dir.url.appendingPathComponent("config-home")
+        let configDir = home.appendingPathComponent("sysstats")
+        let config = configDir.appendingPathComponent("config.toml")
+        let stream = dir.url.appendingPathComponent("stream")
+        let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path) | tee \(stream.path)",
+                                  display: 1200 + Int(getpid() % 100), screen: "1280x600x24",
+                                  environment: ["XDG_CONFIG_HOME": home.path])
+        XCTAssertNotNil(waitForArray(stream, seconds: 10) { !$0.isEmpty }, session.text)
+        func names(_ array: [[String: Any]]) -> [String] { array.compactMap { $0["name"] as? String } }
+        /// Writes `text` as an editor does (a new file renamed over the old) and waits for
+        /// `done`; the seconds it took.
+        func edit(_ text: String, _ done: @escaping ([[String: Any]]) -> Bool) throws -> TimeInterval? {
+            let swap = configDir.appendingPathComponent(".config.toml.swp")
+            try Data(text.utf8).write(to: swap)
+            let at = Date()
+            XCTAssertEqual(rename(swap.path, config.path), 0)
+            return waitForArray(stream, seconds: 5, done).map { _ in Date().timeIntervalSince(at) }
+        }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+        usleep(100_000)
+        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: false)
+        let created = try edit("[[block]]\nblock = \"load\"\n\n[[block]]\nblock = \"time\"\n") { names($0) == ["load", "time"] }
+        XCTAssertNotNil(created, "the new file's bar: \(arrays(stream).last ?? [])")
+        XCTAssertLessThan(created ?? 9, 1.5, "within a second of the file (plus the test's polling)")
+        let typo = try edit("[[block]]\nblok = \"load\"\n") { ($0.first?["full_text"] as? String)?.hasPrefix("config.toml:") == true }
+        XCTAssertNotNil(typo, "the mistake: \(arrays(stream).last ?? [])")
+        XCTAssertLessThan(typo ?? 9, 1.5)
+        let fixed = try edit("[[block]]\nblock = \"mem\"\n") { names($0) == ["mem"] }
+        XCTAssertNotNil(fixed, "the fixed file's bar: \(arrays(stream).last ?? [])")
+        XCTAssertLessThan(fixed ?? 9, 1.5)
+        XCTAssertTrue(session.i3.isRunning)
+    }
 }
