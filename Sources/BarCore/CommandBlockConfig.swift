@@ -30,6 +30,12 @@ extension BarConfig {
         }
         // Without a command, i3blocks shows the section's full_text as it is (a separator, a label).
         guard !spec.command.isEmpty || !spec.fullText.isEmpty else {
+            // `comand = "…"` was taken for the environment: name it, at its own line.
+            if let table = value.table {
+                for entry in table where nearestKey(entry.key, ["command"]) != nil {
+                    throw ConfigError(unknownKey: entry, known: ["command"], "")
+                }
+            }
             throw ConfigError(value, "a command block needs command = \"…\" (or full_text for fixed text)")
         }
         block.command = spec

@@ -93,7 +93,7 @@ public struct BarConfig: Equatable, Sendable {
             } else if keyIs(entry, "block") {
                 config.blocks = try blocks(entry, includes: &config.i3blocksFiles)
             } else {
-                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " (the file has [theme], [sampler] and [[block]])")
+                throw ConfigError(unknownKey: entry, known: ["theme", "sampler", "block"], " (the file has [theme], [sampler] and [[block]])")
             }
         }
         return config
@@ -112,7 +112,7 @@ public struct BarConfig: Equatable, Sendable {
                 guard Theme.isColor(color) else { throw ConfigError(entry, "a colour is \"#RRGGBB\" or \"#RRGGBBAA\"") }
                 if keyIs(entry, "warning") { theme.warning = color } else { theme.critical = color }
             } else {
-                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in [theme] (separator, na, warning, critical)")
+                throw ConfigError(unknownKey: entry, known: ["separator", "na", "warning", "critical"], " in [theme] (separator, na, warning, critical)")
             }
         }
         return theme
@@ -139,7 +139,7 @@ public struct BarConfig: Equatable, Sendable {
         for entry in table {
             if keyIs(entry, "block") { continue }
             guard keyIs(entry, "file") else {
-                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in an i3blocks block (file)")
+                throw ConfigError(unknownKey: entry, known: ["file"], " in an i3blocks block (file)")
             }
             let path = try string(entry, maximum: 4096)
             guard !path.isEmpty, !path.contains(0) else { throw ConfigError(entry, "the i3blocks file's path must not be empty") }
@@ -151,7 +151,13 @@ public struct BarConfig: Equatable, Sendable {
 
     static func block(_ value: TOMLValue) throws(ConfigError) -> BarBlock {
         guard let table = value.table else { throw ConfigError(value, "each block must be a table: [[block]]") }
-        guard let kindValue = table["block"] else { throw ConfigError(value, "a [[block]] needs block = \"…\" (cpu, mem, net, time, command, …)") }
+        guard let kindValue = table["block"] else {
+            // `blok = "load"`: the misspelt key, at its own line.
+            for entry in table where nearestKey(entry.key, ["block"]) != nil {
+                throw ConfigError(unknownKey: entry, known: ["block"], "")
+            }
+            throw ConfigError(value, "a [[block]] needs block = \"…\" (cpu, mem, net, time, command, …)")
+        }
         let name = try string(kindValue, maximum: 16)
         if name == bytes("i3bar") { return try wrappedI3bar(table, value) }
         guard let kind = BlockKind(name: name[...]) else {
@@ -188,8 +194,16 @@ public struct BarConfig: Equatable, Sendable {
                 guard let marks = kind.descriptor.marks else {
                     throw ConfigError(entry, atKey: true, "the ", kind.name.bytesSlice, " block has no thresholds")
                 }
-                let n = try integer(entry, in: 0...marks.configMaximum)
-                if keyIs(entry, "warning") { block.warning = UInt64(n) } else { block.critical = UInt64(n) }
+                let n: UInt64
+                if marks.unit == .load, let f = entry.float {
+                    // A load average in hundredths: 1.5 is 150.
+                    guard f >= 0, f <= Double(marks.configMaximum) else { throw ConfigError(entry, "out of range: 0 to 1000") }
+                    n = UInt64(f * 100 + 0.5)   // no libm in the Embedded renderer: rounded by hand
+                } else {
+                    let whole = try integer(entry, in: 0...marks.configMaximum)
+                    n = marks.unit == .load ? UInt64(whole) * 100 : UInt64(whole)
+                }
+                if keyIs(entry, "warning") { block.warning = n } else { block.critical = n }
             } else if let option = kind.descriptor.argumentKey, keyIs(entry, option) {
                 let argument = try string(entry, maximum: 64)
                 guard !argument.isEmpty, !argument.contains(0) else { throw ConfigError(entry, "must not be empty") }
@@ -210,7 +224,7 @@ public struct BarConfig: Equatable, Sendable {
                 // MiB, as [sampler]'s freed_threshold.
                 block.minimumFreedKiB = UInt64(try integer(entry, in: 0...1_048_576)) * 1024
             } else {
-                throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in this block (man sysstats-config)")
+                throw ConfigError(unknownKey: entry, known: knownKeys(kind), " in this block (man sysstats-config)")
             }
         }
         return block
@@ -237,7 +251,7 @@ public struct BarConfig: Equatable, Sendable {
                 spec.refreshSignal = n
                 signalGiven = true
             } else {
-                throw ConfigError(entry, atKey: true, "unknown key ", entry.key,
+                throw ConfigError(unknownKey: entry, known: ["command", "name", "click_signal"],
                                   " in an i3bar block (command, name, click_signal)")
             }
         }
@@ -308,7 +322,7 @@ public struct BarConfig: Equatable, Sendable {
                         throw ConfigError(entry, "action is cycle or toggle_format")
                     }
                 } else {
-                    throw ConfigError(entry, atKey: true, "unknown key ", entry.key, " in a click (button, cmd, action)")
+                    throw ConfigError(unknownKey: entry, known: ["button", "cmd", "action"], " in a click (button, cmd, action)")
                 }
             }
             guard let button, let kindOfAction else { throw ConfigError(element, "a click needs button and cmd or action") }

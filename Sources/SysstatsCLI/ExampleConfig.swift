@@ -31,7 +31,7 @@ interfaces = []        # interfaces measured although they look virtual (a VPN, 
 #   format, format_short   the full and short text with {placeholders} (man sysstats-config);
 #                          for time, strftime(3) formats
 #   warning, critical      thresholds: whole percent (cpu, cores, mem, swap, disk; battery:
-#                          at or below), degrees Celsius (temp)
+#                          at or below), degrees Celsius (temp), a load average (load)
 #   interface (net, wifi), mount (disk), device (diskio), sensor (temp), timezone (time)
 #   hide_missing           true: hidden where this machine has none (no Wi-Fi, no sensor,
 #                          no battery, no such disk) instead of showing n/a

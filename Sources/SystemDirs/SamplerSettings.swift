@@ -94,6 +94,11 @@ public struct SamplerSettings: Equatable, Sendable {
                 guard n >= 1, n <= 3600 else { throw SettingsError(entry, "textfile_interval is 1 to 3600 seconds") }
                 settings.textfileIntervalSeconds = UInt32(n)
             default:
+                let known: [StaticString] = ["interval", "history", "freed_threshold", "disks", "sensors", "interfaces",
+                                             "textfile_dir", "textfile_interval"]
+                if let near = nearestKey(entry.key, known) {
+                    throw SettingsError(entry, atKey: true, "unknown key \(quoted(entry.key)); did you mean \"\(near)\"?")
+                }
                 throw SettingsError(entry, atKey: true,
                                     "unknown key \(quoted(entry.key)) in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, textfile_dir, textfile_interval)")
             }

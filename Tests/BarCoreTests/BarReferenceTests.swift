@@ -36,10 +36,21 @@ final class BarReferenceTests: XCTestCase {
 
     static func marks(_ marks: LevelMarks?) -> String {
         guard let marks else { return "–" }
+        if marks.warning == nil && marks.critical == nil, let decides = marks.decides {
+            return "\(decides) (\(unit(marks.unit)))"
+        }
         func shown(_ v: UInt64?) -> String {
-            guard let v else { return "the sensor's own" }
+            guard let v else { return "–" }
             return marks.unit == .percent ? "\(v / 100) %" : "\(v / 1000) °C"
         }
         return "warning \(shown(marks.warning)), critical \(shown(marks.critical))"
+    }
+
+    static func unit(_ unit: LevelMarks.Unit) -> String {
+        switch unit {
+        case .percent: "whole percent"
+        case .celsius: "°C"
+        case .load: "a load average"
+        }
     }
 }

@@ -27,8 +27,12 @@ final class BlockRegistryTests: XCTestCase {
         temp.critical = 85
         XCTAssertEqual(BlockContext(temp, nowMs: 0).critical, 85_000)
         var load = BarBlock(.load)
-        load.warning = 10
-        XCTAssertNil(BlockContext(load, nowMs: 0).warning, "load has no marks to override")
+        XCTAssertNil(BlockContext(load, nowMs: 0).warning, "load: one per core, the block decides")
+        load.warning = 150
+        XCTAssertEqual(BlockContext(load, nowMs: 0).warning, 150, "a load's marks in hundredths, as given")
+        var uptime = BarBlock(.uptime)
+        uptime.warning = 10
+        XCTAssertNil(BlockContext(uptime, nowMs: 0).warning, "uptime has no marks to override")
     }
 
     func testOnlyBlocksWithAnArgumentKeyTakeAnArgument() {

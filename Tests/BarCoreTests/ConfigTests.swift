@@ -73,7 +73,8 @@ final class ConfigTests: XCTestCase {
     }
 
     func testEachMistakeIsRefusedWithItsLineAndColumn() {
-        XCTAssertEqual(error("[themes]\n"), #"c.toml:1:2: unknown key "themes" (the file has [theme], [sampler] and [[block]])"#)
+        XCTAssertEqual(error("[themes]\n"), #"c.toml:1:2: unknown key "themes"; did you mean "theme"?"#)
+        XCTAssertEqual(error("[look]\n"), #"c.toml:1:2: unknown key "look" (the file has [theme], [sampler] and [[block]])"#)
         XCTAssertEqual(error("[theme]\ncolour = \"#FFFFFF\"\n"), #"c.toml:2:1: unknown key "colour" in [theme] (separator, na, warning, critical)"#)
         XCTAssertEqual(error("[theme]\nwarning = \"orange\"\n"), ##"c.toml:2:11: a colour is "#RRGGBB" or "#RRGGBBAA""##)
         XCTAssertEqual(error("[theme]\nna = 3\n"), "c.toml:2:6: expected a string, found integer")
@@ -82,7 +83,9 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\ncolour = 1\n"), #"c.toml:3:1: unknown key "colour" in this block (man sysstats-config)"#)
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nwarning = 101\n"), "c.toml:3:11: out of range: 0 to 100")
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nwarning = \"70\"\n"), "c.toml:3:11: expected an integer, found string")
-        XCTAssertEqual(error("[[block]]\nblock = \"load\"\nwarning = 1\n"), #"c.toml:3:1: the "load" block has no thresholds"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"uptime\"\nwarning = 1\n"), #"c.toml:3:1: the "uptime" block has no thresholds"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"load\"\nwarning = 1001\n"), "c.toml:3:11: out of range: 0 to 1000")
+        XCTAssertEqual(error("[[block]]\nblock = \"load\"\nwarning = -0.5\n"), "c.toml:3:11: out of range: 0 to 1000")
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nformat = \"{used}\"\n"),
                        "c.toml:3:10: format: unknown placeholder; cpu has {busy} {iowait} {spark}")
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nformat = \"{busy\"\n"),
@@ -134,6 +137,19 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(withFlag.blocks.map(\.kind), [.cpu])
         XCTAssertEqual(withFlag.theme.notAvailable, Array("-".utf8), "the theme still applies")
         XCTAssertEqual(try BarOptions.parse([]).applying(config).blocks.map(\.kind), [.mem])
+    }
+
+    func testAMisspeltKeyIsNamedAtItsOwnLineWithTheKeyItWasMeantToBe() {
+        XCTAssertEqual(error("[[block]]\nblok = \"load\"\n"), #"c.toml:2:1: unknown key "blok"; did you mean "block"?"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nwarnign = 70\n"), #"c.toml:3:1: unknown key "warnign"; did you mean "warning"?"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"disk\"\nmonut = \"/home\"\n"), #"c.toml:3:1: unknown key "monut"; did you mean "mount"?"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"exited\"\nmin_fred = 10\n"), #"c.toml:3:1: unknown key "min_fred"; did you mean "min_freed"?"#)
+        XCTAssertEqual(error("[theme]\nseperator = \" \"\n"), #"c.toml:2:1: unknown key "seperator"; did you mean "separator"?"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\n[[block.click]]\nbuton = 1\ncmd = \"x\"\n"),
+                       #"c.toml:4:1: unknown key "buton"; did you mean "button"?"#)
+        XCTAssertEqual(error("[[block]]\nblock = \"command\"\ncomand = \"date\"\n"), #"c.toml:3:1: unknown key "comand"; did you mean "command"?"#)
+        // A key of another block is no misspelling of this one's.
+        XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nmount = \"/\"\n"), #"c.toml:3:1: unknown key "mount" in this block (man sysstats-config)"#)
     }
 
     func testEveryExampleInTheDocsLoads() throws {

@@ -60,7 +60,10 @@ final class SamplerConfigFileTests: XCTestCase {
         XCTAssertEqual(e.description, "\(file):2:12: interval is 0.05 to 3600 seconds")
         try write("[sampler]\nintervall = 1\n")
         guard case .failure(let e2) = parse([]) else { return XCTFail() }
-        XCTAssertEqual(e2.description, "\(file):2:1: unknown key \"intervall\" in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, textfile_dir, textfile_interval)")
+        XCTAssertEqual(e2.description, "\(file):2:1: unknown key \"intervall\"; did you mean \"interval\"?")
+        try write("[sampler]\nrefresh = 1\n")
+        guard case .failure(let e4) = parse([]) else { return XCTFail() }
+        XCTAssertEqual(e4.description, "\(file):2:1: unknown key \"refresh\" in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, textfile_dir, textfile_interval)")
         try write("[sampler]\ndisks = [\"home\"]\n")
         guard case .failure(let e3) = parse([]) else { return XCTFail() }
         XCTAssertEqual(e3.description, "\(file):2:10: a disk is an absolute mount point of at most 64 bytes")

@@ -103,19 +103,35 @@ struct LevelMarks: Sendable {
         case percent
         /// Whole degrees Celsius in the config, millidegrees in the block (0...200).
         case celsius
+        /// A load average in the config (integer or decimal), hundredths in the block (0...1000).
+        case load
     }
     let unit: Unit
-    /// nil: the block decides (temp: each sensor's own marks).
+    /// nil: the block decides (temp: each sensor's own marks; load: one and two per core),
+    /// as `decides` says.
     let warning: UInt64?
     let critical: UInt64?
+    /// What the block does without marks of its own, for the docs (nil: it has defaults).
+    var decides: StaticString? = nil
 
     /// The largest value `warning` and `critical` take in a config file.
-    var configMaximum: Int64 { unit == .percent ? 100 : 200 }
+    var configMaximum: Int64 {
+        switch unit {
+        case .percent: 100
+        case .celsius: 200
+        case .load: 1000
+        }
+    }
 
-    /// A config value (whole units) in the block's units; else the default.
+    /// A config value in the block's units (kept as given: whole percent or degrees, a load
+    /// in hundredths); else the default.
     func resolve(_ configured: UInt64?, default fallback: UInt64?) -> UInt64? {
         guard let configured else { return fallback }
-        return unit == .percent ? min(configured, 100) * 100 : min(configured, 1000) * 1000
+        switch unit {
+        case .percent: return min(configured, 100) * 100
+        case .celsius: return min(configured, 1000) * 1000
+        case .load: return min(configured, 100_000)
+        }
     }
 }
 

@@ -11,7 +11,7 @@ enum TempBlock {
     static let descriptor = BlockDescriptor(
         name: "temp", label: "temp", section: .temperature, argumentKey: "sensor", asks: .sensor,
         // No default marks: each sensor's own high and critical marks, else 75 °C and 90 °C.
-        marks: LevelMarks(unit: .celsius, warning: nil, critical: nil),
+        marks: LevelMarks(unit: .celsius, warning: nil, critical: nil, decides: "the sensor's own"),
         present: { s, c in sensor(s, c.argument) != nil },
         hiddenWhenMissingByDefault: true,
         placeholders: [
