@@ -28,10 +28,14 @@ enum CPUBlock {
         v.percentage = wholePercent(min(busy, 10_000))
     }
 
+    /// The last eight samples, the newest on the right; fewer (the first seconds after the
+    /// sampler starts) are padded with spaces on the left, so the line does not slide as
+    /// the history fills.
     static func appendSparkline(_ snap: Snapshot, into w: inout ByteWriter) {
         let history = snap.cpuHistory
         let shown = 8
         let start = history.count > shown ? history.count - shown : 0
+        for _ in (history.count - start)..<shown { w.append(UInt8(ascii: " ")) }
         for i in start..<history.count { w.appendSparkline(permyriad: UInt64(history[i])) }
     }
 }
