@@ -89,11 +89,13 @@ public struct Renderer {
     public internal(set) var line = ByteWriter(capacity: 8192)
 
     var value = BlockValue()
-    /// Per block, the widest text its current mem form has shown (its `min_width`: the block
+    /// Per block, the widest text its current form has shown (its `min_width`: the block
     /// keeps its width while the figures change, and takes the next form's when clicked),
-    /// and the form it was seen in; empty for the blocks that do not cycle.
+    /// and the form it was seen in (mem's form; for a block whose click toggles its short
+    /// text, whether the short one); empty for the blocks clicks do not change.
     private var widestShown: [ByteWriter] = []
     private var widestForm: [MemForm] = []
+    private var widestShort: [Bool] = []
     /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     var commandValues: [BlockValue] = []
@@ -121,8 +123,10 @@ public struct Renderer {
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
         showingShort = Array(repeating: false, count: blocks.count)
         for block in blocks {
-            widestShown.append(ByteWriter(capacity: block.kind.descriptor.hasForms ? 256 : 0))
+            let changesForm = block.kind.descriptor.hasForms || block.clicks.contains { $0.kind == .toggleFormat }
+            widestShown.append(ByteWriter(capacity: changesForm ? 256 : 0))
             widestForm.append(.usedTotal)
+            widestShort.append(false)
             if block.kind.runsCommand {
                 commandSlot.append(commandValues.count)
                 // Until it prints: the config's own text (i3blocks' static full_text), else nothing.
@@ -271,11 +275,11 @@ public struct Renderer {
                             formats: formats, into: &value)
             }
             guard value.visible else { continue }
-            if output == .i3bar { sizeForClicks(index, block) }
             if showingShort[index] && !value.short.isEmpty {
                 value.full.reset()
                 value.full.append(value.short)
             }
+            if output == .i3bar { sizeForClicks(index, block) }
             summary.add(value)
             protocolOutput.block(block, value, first: first, &line)
             first = false
@@ -287,17 +291,20 @@ public struct Renderer {
     /// its forms unless its own click entries do something else) the widest text its current
     /// form has shown, so the figures changing move nothing and another form brings its own
     /// width, not the widest form's for good; a block whose click toggles its short text the
-    /// full text.
+    /// same for its full and its short text (the clock's `20:28` takes its own width, not the
+    /// full date's). Called with the text shown (the short one in place of the full).
     private mutating func sizeForClicks(_ index: Int, _ block: BarBlock) {
         let cycles = block.kind.descriptor.hasForms && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
         let toggles = block.clicks.contains { $0.kind == .toggleFormat }
         guard cycles || toggles else { return }
         value.minWidth.reset()
-        guard cycles else { value.minWidth.append(value.full); return }
-        if widestForm[index] != memForm || displayWidth(value.full) > displayWidth(widestShown[index]) {
+        let short = showingShort[index]
+        if widestForm[index] != memForm || widestShort[index] != short
+            || displayWidth(value.full) > displayWidth(widestShown[index]) {
             widestShown[index].reset()
             widestShown[index].append(value.full)
             widestForm[index] = memForm
+            widestShort[index] = short
         }
         value.minWidth.append(widestShown[index])
     }

@@ -114,6 +114,24 @@ final class ClickActionTests: XCTestCase {
         XCTAssertEqual(r.click(click(.load, 1)), .none, "no such block")
     }
 
+    func testAToggledShortTextTakesItsOwnWidthNotTheFullTexts() throws {
+        var cpu = BarBlock(.cpu)
+        cpu.clicks = [ClickAction(button: 1, .toggleFormat)]
+        var r = Renderer(output: .i3bar, blocks: [cpu])
+        func shown() throws -> (text: String?, minWidth: String?) {
+            r.render(desktop, nowMs: now)
+            let block = try XCTUnwrap(parseJSON(String(decoding: r.line.bytes, as: UTF8.self)) as? [[String: Any]]).first
+            return (block?["full_text"] as? String, block?["min_width"] as? String)
+        }
+        XCTAssertEqual(try shown().minWidth, "cpu 12% ▂▃▄▅▆▇██")
+        XCTAssertEqual(r.click(click(.cpu, 1)), .redraw)
+        let short = try shown()
+        XCTAssertEqual(short.text, "cpu 12%")
+        XCTAssertEqual(short.minWidth, "cpu 12%", "no gap after the short text")
+        XCTAssertEqual(r.click(click(.cpu, 1)), .redraw)
+        XCTAssertEqual(try shown().minWidth, "cpu 12% ▂▃▄▅▆▇██", "the full text's width again")
+    }
+
     func testTheInstanceNamesWhichOfTwoClocks() {
         var utc = BarBlock(.time, argument: Array("UTC".utf8))
         utc.clicks = [ClickAction(button: 1, .run(Array("a".utf8)))]
