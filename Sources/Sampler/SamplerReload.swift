@@ -30,12 +30,14 @@ public enum SamplerReload {
         }
     }
 
-    /// Whether the keys a `[sampler]` table sets are the same in both. Paths and names are
-    /// compared as bytes (see ``SamplerConfiguration/readsThisMachine``).
+    /// Whether the keys a `[sampler]` table sets come to the same settings in both: a key
+    /// written out with its default value (`disks = ["/"]`, as `sysstats config example`
+    /// writes it) is no change. Paths and names are compared as bytes (see
+    /// ``SamplerConfiguration/readsThisMachine``).
     static func sameFileSettings(_ a: SamplerConfiguration, _ b: SamplerConfiguration) -> Bool {
         a.intervalMs == b.intervalMs && a.history == b.history && a.freedThresholdKiB == b.freedThresholdKiB
             && a.textfileIntervalSeconds == b.textfileIntervalSeconds
-            && same(a.disks ?? [], b.disks ?? []) && (a.disks == nil) == (b.disks == nil)
+            && same(a.measuredDisks, b.measuredDisks)
             && same(a.sensors, b.sensors) && same(a.interfaces, b.interfaces)
             && same(a.textfileDirectory.map { [$0] } ?? [], b.textfileDirectory.map { [$0] } ?? [])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import SystemDirs
 import XCTest
 @testable import Sampler
@@ -107,5 +108,21 @@ final class SamplerConfigFileTests: XCTestCase {
             guard case .failure(let e) = parse([]) else { XCTFail(text); continue }
             XCTAssertEqual(e.description, "\(file):\(reason)")
         }
+    }
+
+    /// `sysstats config example > config.toml` under a running sampler: the example writes
+    /// the defaults out (`disks = ["/"]`, `sensors = []` …), which is no change of settings,
+    /// so the sampler is not started again (a minute of history and the graphs kept).
+    func testTheExampleFileWrittenOverAnEmptyOneIsNoChangeButAnotherDiskIs() throws {
+        try write("")   // no [sampler]: the defaults, as without a file
+        let arguments = (["--config", file, "--runtime-dir", NSTemporaryDirectory()]).map { Array($0.utf8) }
+        guard case .success(.run(let running)) = SamplerOptions.parseWithConfigFile(bytes: arguments) else { return XCTFail() }
+        let example = Fixtures.packageRoot.appendingPathComponent("assets/config.toml")
+        try write(try String(contentsOf: example, encoding: .utf8))
+        XCTAssertEqual(SamplerReload.decide(arguments: arguments, running: running), .unchanged)
+        try write("[sampler]\ndisks = [\"/\", \"/home\"]\n")
+        XCTAssertEqual(SamplerReload.decide(arguments: arguments, running: running), .restart)
+        try write("[sampler]\ninterval = 2\n")
+        XCTAssertEqual(SamplerReload.decide(arguments: arguments, running: running), .restart)
     }
 }
