@@ -249,5 +249,16 @@ upgrade_beside_user_note() {
 }
 check "install, upgrade, uninstall beside share/mime/user-note: kept as it was" upgrade_beside_user_note
 
+# (e) The bar's line for i3 and sway, with the installed program's whole path: a session
+#     started before ~/.local/bin existed (or was on its PATH) finds it all the same.
+status_command_named_whole() {
+    fresh_home
+    run_install
+    grep -qxF "sysstats install: for i3 or sway, in the bar { } block: status_command $prefix/bin/sysstats-bar --output i3bar" "$home/log" \
+        || fail "no status_command line with $prefix/bin/sysstats-bar: $(tail -n 2 "$home/log" | tr '\n' ' ')"
+    run_uninstall
+}
+check "install.sh names the bar's status_command with its whole path" status_command_named_whole
+
 printf 'package-test: install.sh: %d checks, %d failed\n' "$checks" "$failed"
 ((failed == 0))

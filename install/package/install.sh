@@ -146,3 +146,6 @@ missing=$(for p in "$bindir"/sysstats*; do { ldd "$p" 2>/dev/null || true; } | a
 [[ -z $missing ]] || say "missing libraries: ${missing}(Debian and Ubuntu: apt install libsqlite3-0 libxcb1)"
 say "installed in $prefix ($(wc -l < "$list") files); remove with: PREFIX=$prefix $prefix/lib/sysstats/install.sh --uninstall"
 case ":$PATH:" in *":$bindir:"*) ;; *) say "add $bindir to PATH" ;; esac
+# A session started before the folder was on its PATH (~/.local/bin made by this install)
+# would not find the bar: the line to use names it whole.
+say "for i3 or sway, in the bar { } block: status_command $bindir/sysstats-bar --output i3bar"
