@@ -5,6 +5,8 @@ import ProcFS
 import SystemDirs
 import SnapshotCodec
 import Bookmarks
+import BarCore
+import TOML
 
 /// One line of `sysstats doctor`.
 public struct DoctorCheck: Equatable, Sendable {
@@ -34,7 +36,7 @@ public enum Doctor {
         var checks = [checkRuntimeDirectory(runtimeDirectory, uid: uid),
                       checkSnapshot(path: snapshotPath, nowMs: nowMs)]
         if case .success(let snapshot) = SnapshotFile.read(path: snapshotPath) {
-            checks.append(checkMeasured(snapshot, sysRoot: sysRoot))
+            checks.append(checkMeasured(snapshot, sysRoot: sysRoot, blocks: barBlocks(configPath: configPath)))
         }
         checks.append(checkConfig(path: configPath))
         checks += checkKernel(procRoot: procRoot)
@@ -53,9 +55,22 @@ public enum Doctor {
         return DoctorCheck(.fail, name, first + more)
     }
 
-    /// What the sampler could not measure, which the bar then shows as n/a: no temperature
-    /// sensor, no network, no CPU frequency, a mount a block names that is not there.
-    public static func checkMeasured(_ snapshot: Snapshot, sysRoot: String) -> DoctorCheck {
+    /// The blocks the user's bar shows: the config file's (at `configPath`, else the default
+    /// place), else the built-in bar's; the built-in bar's too when the file cannot be read
+    /// or has a mistake (the bar then shows those).
+    public static func barBlocks(configPath: String?) -> [BarBlock] {
+        guard let file = configPath ?? SamplerSettings.defaultPath(),
+              case .success(let bytes) = readConfigFile(file, limit: 65_536),
+              case .success(let config) = bytes.withUnsafeBytes({ BarConfig.parse($0) }),
+              let blocks = config.blocks else { return BarBlock.defaults }
+        return blocks
+    }
+
+    /// What the sampler could not measure that a block of the user's bar (`blocks`) shows as
+    /// n/a: no temperature sensor, no network, no CPU frequency, a mount a block names that is
+    /// not there. A block that hides where its hardware is absent (`hide_missing`, as the
+    /// built-in bar's temp and net do) asks for no warning.
+    public static func checkMeasured(_ snapshot: Snapshot, sysRoot: String, blocks: [BarBlock] = BarBlock.defaults) -> DoctorCheck {
         let name = "measured"
         var missing: [String] = []
         let parts: [(SnapshotSections, String)] = [
@@ -63,7 +78,10 @@ public enum Doctor {
             (.network, "no network (/proc/net/dev; net and wifi show n/a)"),
             (.frequency, "no CPU frequency (no cpufreq under \(joinPath(sysRoot, "devices/system/cpu")); freq shows n/a)"),
         ]
-        for (part, why) in parts where !snapshot.available.contains(part) { missing.append(why) }
+        for (part, why) in parts where !snapshot.available.contains(part)
+            && blocks.contains(where: { $0.kind.section.contains(part) && !$0.hideMissing }) {
+            missing.append(why)
+        }
         for d in snapshot.disks where d.isMissing { missing.append("disk \(TerminalText.escape(d.mount)): no such mount") }
         for d in snapshot.disks where d.isNotAnswering { missing.append("disk \(TerminalText.escape(d.mount)): not answering (its file system does not answer statfs)") }
         if missing.isEmpty { return DoctorCheck(.ok, name, "every part the blocks show") }

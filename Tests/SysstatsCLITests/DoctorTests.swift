@@ -1,6 +1,7 @@
 import Foundation
 import SnapshotCodec
 import SysstatsCLI
+import BarCore
 import XCTest
 
 final class DoctorTests: XCTestCase {
@@ -139,9 +140,25 @@ final class DoctorTests: XCTestCase {
         home.mount = Array("/home".utf8)
         home.markMissing()
         s.disks = [home]
-        let check = Doctor.checkMeasured(s, sysRoot: "/sys")
+        let check = Doctor.checkMeasured(s, sysRoot: "/sys", blocks: [BarBlock(.cpu), BarBlock(.temp)])
         XCTAssertEqual(check.status, .warn)
         XCTAssertEqual(check.detail, "no temperature (no sensor under /sys/class/hwmon or class/thermal; temp shows n/a); disk /home: no such mount")
+    }
+
+    /// The built-in bar hides an absent sensor (and Wi-Fi, a battery): doctor warns only about
+    /// what the user's own bar would show as n/a.
+    func testAPartOnlyAHidingBlockOrNoBlockShowsIsNoWarning() throws {
+        var s = Samples.desktop
+        s.available.formUnion([.network, .frequency])
+        XCTAssertEqual(Doctor.checkMeasured(s, sysRoot: "/sys").status, .ok, "the built-in bar: temp hides")
+        XCTAssertEqual(Doctor.checkMeasured(s, sysRoot: "/sys", blocks: [BarBlock(.cpu)]).status, .ok, "no temp block")
+        let dir = try TemporaryDirectory()
+        let file = dir.path + "/config.toml"
+        try Data("[[block]]\nblock = \"temp\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        let own = Doctor.checkMeasured(s, sysRoot: "/sys", blocks: Doctor.barBlocks(configPath: file))
+        XCTAssertEqual(own.status, .warn, "the user's temp block shows n/a: \(own.detail)")
+        try Data("[[block]]\nblock = \"temp\"\nhide_missing = true\n".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(Doctor.checkMeasured(s, sysRoot: "/sys", blocks: Doctor.barBlocks(configPath: file)).status, .ok)
     }
 
     func testAConfigMistakeFailsWithItsPlace() throws {
