@@ -24,7 +24,7 @@ public enum SnapshotFile {
 
     /// The message for a missing snapshot: where it was expected and how to get one.
     public static func missingMessage(path: String) -> String {
-        "no snapshot at \(TerminalText.escape(path)); start the sampler with `sysstatsd &` (or `install/run.sh`)"
+        "no snapshot at \(TerminalText.escape(path)); start the sampler with `sysstatsd &` or `systemctl --user start sysstatsd` (a running sysstats-bar starts one itself)"
     }
 
     /// The decoder's one-line message, with the number it carries where there is one.

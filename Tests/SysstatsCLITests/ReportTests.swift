@@ -16,7 +16,7 @@ final class ReportTests: XCTestCase {
         let out = Report.run(path: path, json: false, nowMs: Samples.timestampMs)
         XCTAssertEqual(out.status, 1)
         XCTAssertEqual(out.stdout, [])
-        XCTAssertEqual(out.stderr, ["sysstats: no snapshot at \(path); start the sampler with `sysstatsd &` (or `install/run.sh`)"])
+        XCTAssertEqual(out.stderr, ["sysstats: no snapshot at \(path); start the sampler with `sysstatsd &` or `systemctl --user start sysstatsd` (a running sysstats-bar starts one itself)"])
     }
 
     func testGarbageSnapshotExitsOneWithTheDecodersMessage() throws {
@@ -102,7 +102,7 @@ final class ReportTests: XCTestCase {
     func testWatchTextWaitsForAMissingSnapshotAndNotesStaleness() {
         let missing = SnapshotReadError(kind: .missing, message: SnapshotFile.missingMessage(path: "/x/snapshot"))
         XCTAssertEqual(Report.watchText(.failure(missing), nowMs: 0),
-                       "waiting for a snapshot: no snapshot at /x/snapshot; start the sampler with `sysstatsd &` (or `install/run.sh`)")
+                       "waiting for a snapshot: no snapshot at /x/snapshot; start the sampler with `sysstatsd &` or `systemctl --user start sysstatsd` (a running sysstats-bar starts one itself)")
         XCTAssertEqual(Report.watchText(.success(Samples.laptop), nowMs: Samples.timestampMs + 1000),
                        ReportLine.format(Samples.laptop))
         XCTAssertEqual(Report.watchText(.success(Samples.laptop), nowMs: Samples.timestampMs + 42_000),
