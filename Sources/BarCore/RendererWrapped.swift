@@ -10,8 +10,10 @@ extension Renderer {
         let slot = commandSlot[blockIndex]
         if wrapped[w].isPlain, let spec = blocks[blockIndex].command, BarConfig.isI3status(spec.command) {
             // i3status chooses its output by its parent's name: under us, plain text unless told.
+            // Its config file changed, a SIGHUP to the bar starts it again (a reload restarts
+            // the blocks' programs); the hint says so, or it would stay after the fix.
             commandValues[slot].reset()
-            commandValues[slot].full.append("i3status: set output_format = \"i3bar\" in its general section")
+            commandValues[slot].full.append("i3status: set output_format = \"i3bar\" in its general section, then pkill -HUP sysstats-bar")
             commandValues[slot].short.append("i3status: output_format = \"i3bar\"")
             commandValues[slot].level = .warning
             return true

@@ -152,7 +152,7 @@ final class I3barStreamTests: XCTestCase {
         let line = render(.i3bar, ["W: down | 1.2 GiB | 12:00"])
         let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
         XCTAssertEqual(array.map { $0["full_text"] as? String },
-                       ["up 1h 0m", "W: down | 1.2 GiB | 12:00", "i3status: set output_format = \"i3bar\" in its general section", "load 0.52 0.48 0.40"])
+                       ["up 1h 0m", "W: down | 1.2 GiB | 12:00", "i3status: set output_format = \"i3bar\" in its general section, then pkill -HUP sysstats-bar", "load 0.52 0.48 0.40"])
         XCTAssertEqual(array[2]["color"] as? String, "#E5C07B")
         var script = wrapper()
         script.command?.command = Array("~/bin/status.sh".utf8)
