@@ -172,7 +172,32 @@ max_len_of() {
     esac
 }
 
-for t in "${targets[@]}"; do build_target "$t"; done
+# Two compiles at a time (FUZZ_BUILD_JOBS): the test command runs this beside its tests,
+# whose processes mostly wait. The modules level by level (each needs only those of the
+# levels before it), then the targets; each job a subshell, whose failure is its status.
+jobs_at_once=${FUZZ_BUILD_JOBS:-2}
+in_parallel() {   # FUNCTION ARG...: FUNCTION ARG for each ARG, $jobs_at_once at a time; 2 if one failed
+    local f=$1 status=0 running=0 a
+    shift
+    for a in "$@"; do
+        ("$f" "$a") &
+        running=$((running + 1))
+        if ((running >= jobs_at_once)); then wait -n || status=2; running=$((running - 1)); fi
+    done
+    while ((running > 0)); do wait -n || status=2; running=$((running - 1)); done
+    return "$status"
+}
+needed=" "
+for t in "${targets[@]}"; do needed+="$(modules_of "$t") "; done
+level() {   # MODULE...: those the targets need, built side by side
+    local m wanted=()
+    for m in "$@"; do [[ $needed == *" $m "* ]] && wanted+=("$m"); done
+    ((${#wanted[@]} == 0)) || in_parallel build_module "${wanted[@]}"
+}
+level UTF8Text CommandOptions || exit 2
+level SnapshotCodec TOML ProcFS Bookmarks || exit 2
+level BarCore HistoryRecords PrometheusText BudgetFile || exit 2
+in_parallel build_target "${targets[@]}" || exit 2
 ((build_only)) && exit 0
 
 # A trap goes straight to libFuzzer's handler (the stack and the saved input), not to
