@@ -160,7 +160,7 @@ final class BlockFormatTests: XCTestCase {
             lines.append(String(decoding: r.line.bytes, as: UTF8.self))
             _ = r.handleClick(ClickEvent(block: .mem, button: 1))
         }
-        XCTAssertEqual(lines, ["RAM 4.8G of 15.3G\n", "mem A2.9G I1.9G W977M O1.9G F7.6G\n", "mem ██▌░░░░░\n", "mem 31%\n",
+        XCTAssertEqual(lines, ["RAM 4.8G of 15.3G\n", "mem active 2.9G inact 1.9G wired 977M other 1.9G free 7.6G\n", "mem ██▌░░░░░\n", "mem 31%\n",
                                "RAM 4.8G of 15.3G\n"])
     }
 
@@ -263,6 +263,6 @@ extension BlockFormatTests {
         XCTAssertEqual(try minWidth(&r, small), wide, "a narrower figure keeps the width the form had")
         _ = r.handleClick(ClickEvent(block: .mem, button: 1))
         let breakdown = try XCTUnwrap(try minWidth(&r, small))
-        XCTAssertTrue(breakdown.hasPrefix("mem A"), "the next form brings its own width: \(breakdown)")
+        XCTAssertTrue(breakdown.hasPrefix("mem active "), "the next form brings its own width: \(breakdown)")
     }
 }

@@ -8,7 +8,7 @@ final class RendererTests: XCTestCase {
 
     func testMemFormsShowUsedTotalBreakdownBarAndPercent() {
         let lines = MemForm.allCases.map { rendered(desktop, .text, blocks: [.mem], nowMs: now, memForm: $0) }
-        XCTAssertEqual(lines, ["mem 4.8G/15.3G\n", "mem A2.9G I1.9G W977M O1.9G F7.6G\n", "mem ██▌░░░░░\n", "mem 31%\n"])
+        XCTAssertEqual(lines, ["mem 4.8G/15.3G\n", "mem active 2.9G inact 1.9G wired 977M other 1.9G free 7.6G\n", "mem ██▌░░░░░\n", "mem 31%\n"])
     }
 
     func testLeftClickOnMemCyclesFormsAndRightClickGoesBack() {

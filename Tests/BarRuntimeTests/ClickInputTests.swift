@@ -49,7 +49,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
         XCTAssertTrue(b.sink.lines.last?.contains(#""full_text":"mem 3.8G/15.3G""#) == true, "\(b.sink.lines)")
         sendClicks("[\n" + #"{"name":"mem","instance":"mem","button":1,"x":1,"y":1}"# + "\n")
         readAll(&b)
-        XCTAssertTrue(b.sink.lines.last?.contains("mem A3.8G I1.9G W977M O977M F7.6G") == true, "\(b.sink.lines.last ?? "")")
+        XCTAssertTrue(b.sink.lines.last?.contains("mem active 3.8G inact 1.9G wired 977M other 977M free 7.6G") == true, "\(b.sink.lines.last ?? "")")
         sendClicks(#",{"name":"mem","button":3}"# + "\n")
         readAll(&b)
         XCTAssertTrue(b.sink.lines.last?.contains(#""full_text":"mem 3.8G/15.3G""#) == true, "\(b.sink.lines.last ?? "")")
@@ -64,7 +64,7 @@ final class ClickInputTests: RuntimeDirectoryHarness {
         sendClicks(#"{"name":"mem","button":1}"# + "\n")
         readAll(&b)
         XCTAssertEqual(b.sink.lines.count, 2, "\(b.sink.lines)")
-        XCTAssertTrue(b.sink.lines.last?.contains("mem A3.8G") == true, "\(b.sink.lines.last ?? "")")
+        XCTAssertTrue(b.sink.lines.last?.contains("mem active 3.8G") == true, "\(b.sink.lines.last ?? "")")
     }
 
     func testAClickOnNoBlockOfTheBarChangesNothing() throws {

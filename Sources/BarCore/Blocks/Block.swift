@@ -282,7 +282,9 @@ func appendWholePercent(_ w: inout ByteWriter, _ permyriad: UInt64) {
 /// Appends a bar of `cells` cells for a share: full cells `█`, one partial
 /// cell (▏▎▍▌▋▊▉), then light shade `░`.
 func appendBar(_ w: inout ByteWriter, permyriad: UInt64, cells: UInt64) {
-    let eighths = min(permyriad, 10_000) * cells * 8 / 10_000
+    // Any share above nothing shows at least an eighth of a cell: a bar never reads empty
+    // while something is used.
+    let eighths = max(min(permyriad, 10_000) * cells * 8 / 10_000, permyriad > 0 ? 1 : 0)
     for cell in 0..<cells {
         let filled = eighths >= (cell + 1) * 8 ? 8 : (eighths > cell * 8 ? eighths - cell * 8 : 0)
         if filled == 8 {

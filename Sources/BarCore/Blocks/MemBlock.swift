@@ -53,11 +53,12 @@ enum MemBlock {
         case .usedTotal:
             v.full.appendSize(kib: m.used); v.full.append(UInt8(ascii: "/")); v.full.appendSize(kib: m.total)
         case .breakdown:
-            v.full.append(UInt8(ascii: "A")); v.full.appendSize(kib: m.active)
-            v.full.append(" I"); v.full.appendSize(kib: m.inactive)
-            v.full.append(" W"); v.full.appendSize(kib: m.wired)
-            v.full.append(" O"); v.full.appendSize(kib: m.other)
-            v.full.append(" F"); v.full.appendSize(kib: m.free)
+            // The words of `vmstat -a` and `free`, not one-letter codes a reader must look up.
+            v.full.append("active "); v.full.appendSize(kib: m.active)
+            v.full.append(" inact "); v.full.appendSize(kib: m.inactive)
+            v.full.append(" wired "); v.full.appendSize(kib: m.wired)
+            v.full.append(" other "); v.full.appendSize(kib: m.other)
+            v.full.append(" free "); v.full.appendSize(kib: m.free)
         case .bar:
             appendBar(&v.full, permyriad: share, cells: 8)
         case .percent:
