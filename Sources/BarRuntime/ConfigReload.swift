@@ -34,27 +34,28 @@ extension Bar {
         }
         includeWatches.removeAll()
         for path in options.includedFiles {
-            var dir = path, name: [UInt8] = []
-            while let last = dir.last, last != UInt8(ascii: "/") { name.insert(last, at: 0); dir.removeLast() }
-            if dir.count > 1 { dir.removeLast() }
+            let (dir, name) = splitLast(path)
             guard !dir.isEmpty, !name.isEmpty else { continue }
-            let (wd, next) = watchNearest(dir)
+            let (wd, next, _) = watchNearest(dir)
             if wd >= 0 { includeWatches.append((wd, next.isEmpty ? name : next)) }
         }
+    }
+
+    /// `path`'s folder (`/` for a file at the root; empty without a `/`) and its last name.
+    func splitLast(_ path: [UInt8]) -> (folder: [UInt8], name: [UInt8]) {
+        var start = path.count
+        while start > 0 && path[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        let folderEnd = start > 1 ? start - 1 : start
+        return (Array(path[..<folderEnd]), Array(path[start...]))
     }
 
     /// Watches `folder` (no NUL) for a file in it being written, created or renamed into
     /// place; when it does not exist, its nearest existing ancestor for the next folder on the
     /// way being created or renamed into place. The watch (-1: none, not even `/`) and that
-    /// next folder's name (empty: `folder` itself is watched). IN_MASK_ADD: a folder watched
-    /// already (the runtime directory) keeps its watch, whose mask this adds to.
-    func watchNearest(_ folder: [UInt8]) -> (Int32, [UInt8]) {
-        let (wd, next, _) = watchNearestFolder(folder)
-        return (wd, next)
-    }
-
-    /// ``watchNearest(_:)``, and the folder it watches.
-    func watchNearestFolder(_ folder: [UInt8]) -> (Int32, [UInt8], [UInt8]) {
+    /// next folder's name (empty: `folder` itself is watched), and the folder watched.
+    /// IN_MASK_ADD: a folder watched already (the runtime directory) keeps its watch, whose
+    /// mask this adds to.
+    func watchNearest(_ folder: [UInt8]) -> (watch: Int32, next: [UInt8], watched: [UInt8]) {
         let fileMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD)
         let folderMask = UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD) | UInt32(IN_ONLYDIR)
         var dir = folder, next: [UInt8] = []
@@ -67,9 +68,7 @@ extension Bar {
             }
             if wd >= 0 { return (wd, next, dir) }
             guard dir.count > 1 else { break }
-            next.removeAll(keepingCapacity: true)
-            while let last = dir.last, last != UInt8(ascii: "/") { next.insert(last, at: 0); dir.removeLast() }
-            if dir.count > 1 { dir.removeLast() }
+            (dir, next) = splitLast(dir)
             // A component of `.` or `..` is not one a creation names: give up rather than wait.
             if next.isEmpty || next == [0x2E] || next == [0x2E, 0x2E] { break }
         }
@@ -85,12 +84,7 @@ extension Bar {
     /// Whether an event of watch `wd` naming the entry at `offset` (`len` bytes) is one of the
     /// i3blocks files the config names.
     func isIncludedFile(_ wd: Int32, _ offset: Int, _ len: Int) -> Bool {
-        for w in includeWatches where w.watch == wd && len >= w.name.count {
-            var same = true
-            for i in 0..<w.name.count where eventBuffer[offset + i] != w.name[i] { same = false; break }
-            if same && (len == w.name.count || eventBuffer[offset + w.name.count] == 0) { return true }
-        }
-        return false
+        includeWatches.contains { $0.watch == wd && isEventName($0.name, offset, len) }
     }
 
     /// Watches the config file's folder for the file being written or replaced; while that
@@ -100,22 +94,20 @@ extension Bar {
     mutating func addConfigWatch() {
         if includeWatches.isEmpty && !options.includedFiles.isEmpty { watchIncludedFiles() }
         guard configWatch < 0, let path = configPath else { return }
-        var dir = path
-        while let last = dir.last, last != UInt8(ascii: "/") { dir.removeLast() }
-        if dir.count > 1 { dir.removeLast() }
+        let dir = splitLast(path).folder
         guard !dir.isEmpty else { return }
         // A folder made on the way after its own watch was tried but before its parent's was
         // added sends that watch no event: try again while the awaited folder is there.
         for _ in 0..<8 {
             var watched: [UInt8]
-            (configWatch, configWatchNext, watched) = watchNearestFolder(dir)
+            (configWatch, configWatchNext, watched) = watchNearest(dir)
             guard configWatch >= 0, !configWatchNext.isEmpty else { return }
             if watched.last != UInt8(ascii: "/") { watched.append(UInt8(ascii: "/")) }
             guard exists(watched + configWatchNext) else { return }
             releaseWatch(configWatch)
             configWatch = -1
         }
-        (configWatch, configWatchNext) = watchNearest(dir)
+        (configWatch, configWatchNext, _) = watchNearest(dir)
     }
 
     /// True when something is at `path` (no NUL).

@@ -28,9 +28,8 @@ enum LoadBlock {
         v.full.append(UInt8(ascii: " ")); v.full.appendFixed(UInt64(snap.load5), scaleDigits: 2, fractionDigits: 2)
         v.full.append(UInt8(ascii: " ")); v.full.appendFixed(UInt64(snap.load15), scaleDigits: 2, fractionDigits: 2)
         let cores = UInt64(max(1, snap.coreBusy.count)) * 100
-        var marks = context
-        marks.warning = context.warning ?? cores
-        marks.critical = context.critical ?? 2 * cores
-        v.level = marks.level(rising: UInt64(snap.load1))
+        let l1 = UInt64(snap.load1)
+        let warning = context.warning ?? cores, critical = context.critical ?? 2 * cores
+        v.level = l1 >= critical ? .critical : (l1 >= warning ? .warning : .normal)
     }
 }
