@@ -46,8 +46,15 @@ final class SectionTests: XCTestCase {
         XCTAssertEqual(SectionTag.allCases.map(\.rawValue), Array(1...SectionTag.highest.rawValue))
     }
 
+    func testTheDescriptorTableListsEveryTagOnceInTagOrder() {
+        XCTAssertEqual(SectionTag.descriptors.map(\.tag), SectionTag.allCases)
+        // Every part but the required meta and the optional pressure has its own section.
+        XCTAssertEqual(SectionTag.descriptors.compactMap(\.part).reduce(SnapshotSections()) { $0.union($1) }, .all)
+        XCTAssertEqual(SectionTag.descriptors.filter { $0.part == nil }.map(\.tag), [.meta, .pressure])
+    }
+
     func testTheEncoderWritesOneSectionPerPartInTagOrder() {
-        XCTAssertEqual(sections(bytes).map(\.tag), Array(1...16))
+        XCTAssertEqual(sections(bytes).map(\.tag), Array(1...SectionTag.highest.rawValue))
         XCTAssertEqual(sections(bytes).filter { $0.version != 1 }.map(\.tag), [SectionTag.processes.rawValue],
                        "processes is version 2 (the thread count), the rest version 1")
     }

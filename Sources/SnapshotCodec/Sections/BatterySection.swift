@@ -2,6 +2,9 @@
 enum BatterySection {
     static let size = 1 + 1 + 2 + 4 + 4
 
+    static let descriptor = SectionDescriptor(.battery, part: .battery, maximumSize: size,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.battery) { b in
             b.append(s.battery.count)

@@ -3,6 +3,9 @@
 enum DiskIOSection {
     static let maximumSize = 1 + Snapshot.maximumDiskDevices * (1 + Snapshot.maximumInterfaceNameLength + 4 * 8)
 
+    static let descriptor = SectionDescriptor(.diskIO, part: .diskIO, maximumSize: maximumSize, cached: true,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.diskIO) { b in
             b.appendList(s.diskIO, maximum: Snapshot.maximumDiskDevices) { b, d in

@@ -3,6 +3,9 @@
 enum DisksSection {
     static let maximumSize = 1 + Snapshot.maximumDisks * (1 + Snapshot.maximumPathLength + 3 * 8)
 
+    static let descriptor = SectionDescriptor(.disks, part: .disks, maximumSize: maximumSize, cached: true,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.disks) { b in
             b.appendList(s.disks, maximum: Snapshot.maximumDisks) { b, d in

@@ -2,6 +2,9 @@
 enum ExitsSection {
     static let maximumSize = 1 + Snapshot.maximumExits * (SnapshotFormat.exitEntryFixedLength + Snapshot.maximumNameLength)
 
+    static let descriptor = SectionDescriptor(.exits, part: .exits, maximumSize: maximumSize,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.exits) { b in b.appendExits(s.exits) }
     }

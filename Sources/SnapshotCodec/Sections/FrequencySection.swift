@@ -2,6 +2,9 @@
 enum FrequencySection {
     static let size = 2 * 4
 
+    static let descriptor = SectionDescriptor(.frequency, part: .frequency, maximumSize: size, cached: true,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.frequency) { b in
             b.appendLE(s.cpuMHzAverage)

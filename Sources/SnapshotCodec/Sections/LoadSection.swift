@@ -2,6 +2,9 @@
 enum LoadSection {
     static let size = 3 * 4
 
+    static let descriptor = SectionDescriptor(.load, part: .load, maximumSize: size,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.load) { b in
             b.appendLE(s.load1)

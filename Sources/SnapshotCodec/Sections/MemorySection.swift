@@ -2,6 +2,9 @@
 enum MemorySection {
     static let maximumSize = 10 * 8 + 1 + 2 * Snapshot.historyLength
 
+    static let descriptor = SectionDescriptor(.memory, part: .memory, maximumSize: maximumSize,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.memory) { b in
             let m = s.memory

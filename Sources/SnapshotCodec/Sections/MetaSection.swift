@@ -3,6 +3,9 @@
 enum MetaSection {
     static let size = 8 + 4 + 4
 
+    static let descriptor = SectionDescriptor(.meta, part: nil, maximumSize: size,
+                                              encode: encode, decode: decode, clear: nil)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.meta) { b in
             b.appendLE(s.timestampMs)

@@ -3,6 +3,9 @@
 enum PressureSection {
     static let size = 2
 
+    static let descriptor = SectionDescriptor(.pressure, part: nil, maximumSize: size,
+                                              encode: encode, decode: decode, clear: nil)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         guard let pressure = s.memoryPressure else { return }
         b.appendSection(.pressure) { b in b.appendLE(pressure) }

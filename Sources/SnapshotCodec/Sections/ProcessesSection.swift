@@ -3,6 +3,9 @@
 enum ProcessesSection {
     static let size = 4 + 4 + 4
 
+    static let descriptor = SectionDescriptor(.processes, part: .processes, maximumSize: size,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.processes, version: 2) { b in
             b.appendLE(s.processCount)

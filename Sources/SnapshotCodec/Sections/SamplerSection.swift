@@ -2,6 +2,9 @@
 enum SamplerSection {
     static let size = 2 + 4
 
+    static let descriptor = SectionDescriptor(.sampler, part: .sampler, maximumSize: size, cached: true,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.sampler) { b in
             b.appendLE(s.samplerCPU)

@@ -1,7 +1,7 @@
-// Every section of format v3, in one place: its tag, its part, its largest payload, and
-// the lists the encoder, the decoder and the section cache go through. A new section is
-// its file in this folder plus a line in each list below (and its part's bit and fields in
-// Snapshot.swift); nothing else in the codec names sections one by one.
+// Every section of format v3, in one place: its tag and its descriptor. A new section is
+// its file in this folder (its fields' encoding and its `descriptor`), a tag and a line in
+// the table below, and its part's bit and fields in Snapshot.swift; nothing else in the
+// codec names sections one by one.
 
 /// The tag of each section. A number is never reused: a new part gets a new tag, and a
 /// change that is not an append gets a new tag too.
@@ -26,49 +26,68 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case frequency = 16
 }
 
-extension SectionTag {
+/// What the codec knows of one section, declared once in its file (`static let descriptor`)
+/// and listed in ``SectionTag/descriptors``: the encoder, the decoder, the section cache and
+/// the file's size limit go through that list, never through the sections one by one.
+struct SectionDescriptor: Sendable {
+    let tag: SectionTag
     /// The part of ``Snapshot/available`` the section carries; nil for meta (required) and
-    /// pressure (``Snapshot/memoryPressure`` is nil without it).
-    var part: SnapshotSections? {
-        switch self {
-        case .meta, .pressure: nil
-        case .uptime: .uptime
-        case .cpu: .cpu
-        case .memory: .memory
-        case .load: .load
-        case .processes: .processes
-        case .battery: .battery
-        case .top: .top
-        case .exits: .exits
-        case .sampler: .sampler
-        case .network: .network
-        case .disks: .disks
-        case .diskIO: .diskIO
-        case .temperature: .temperature
-        case .frequency: .frequency
-        }
+    /// pressure (``Snapshot/memoryPressure`` is nil without it): those two write themselves
+    /// always, or when they have something to say.
+    let part: SnapshotSections?
+    /// The largest payload, at the part's limits (``SnapshotFormat/maximumV3Size``).
+    let maximumSize: Int
+    /// A part the sampler measures only now and then: its encoding is kept in a
+    /// ``SectionCache`` slot and copied while the part is unchanged.
+    let cached: Bool
+    let encode: @Sendable (inout Snapshot, inout EncodeCursor) -> Void
+    let decode: @Sendable (inout SnapshotReader, inout Snapshot) throws(SnapshotDecodeError) -> Void
+    /// Resets the part's fields when it is not available; nil for meta and pressure.
+    let clear: (@Sendable (inout Snapshot) -> Void)?
+
+    init(_ tag: SectionTag, part: SnapshotSections?, maximumSize: Int, cached: Bool = false,
+         encode: @escaping @Sendable (inout Snapshot, inout EncodeCursor) -> Void,
+         decode: @escaping @Sendable (inout SnapshotReader, inout Snapshot) throws(SnapshotDecodeError) -> Void,
+         clear: (@Sendable (inout Snapshot) -> Void)?) {
+        self.tag = tag
+        self.part = part
+        self.maximumSize = maximumSize
+        self.cached = cached
+        self.encode = encode
+        self.decode = decode
+        self.clear = clear
     }
 }
 
 extension SectionTag {
+    /// Every section's descriptor, in the order of the tags (a test checks it): also the
+    /// order in which the encoder writes them.
+    static let descriptors: [SectionDescriptor] = [
+        MetaSection.descriptor, UptimeSection.descriptor, CPUSection.descriptor, MemorySection.descriptor,
+        PressureSection.descriptor, LoadSection.descriptor, ProcessesSection.descriptor, BatterySection.descriptor,
+        TopSection.descriptor, ExitsSection.descriptor, SamplerSection.descriptor, NetworkSection.descriptor,
+        DisksSection.descriptor, DiskIOSection.descriptor, TemperatureSection.descriptor, FrequencySection.descriptor,
+    ]
+
+    /// The section's descriptor.
+    var descriptor: SectionDescriptor { Self.descriptors[Int(rawValue) &- 1] }
+
+    /// The part of ``Snapshot/available`` the section carries (``SectionDescriptor/part``).
+    var part: SnapshotSections? { descriptor.part }
+
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
     static let highest = SectionTag.frequency
 
     /// The payloads of every section at their limits (``SnapshotFormat/maximumV3Size``).
-    static let maximumPayloads =
-        MetaSection.size + UptimeSection.size + CPUSection.maximumSize + MemorySection.maximumSize
-        + PressureSection.size + LoadSection.size + ProcessesSection.size + BatterySection.size
-        + TopSection.maximumSize + ExitsSection.maximumSize + SamplerSection.size
-        + NetworkSection.maximumSize + DisksSection.maximumSize + DiskIOSection.maximumSize
-        + TemperatureSection.maximumSize + FrequencySection.size
+    static let maximumPayloads = descriptors.reduce(0) { $0 + $1.maximumSize }
 
-    /// The largest payload of each section a ``SectionCache`` keeps, in the order of its slots
-    /// (the slot numbers in ``Snapshot/encodeSections(_:_:_:_:)``): the parts the sampler
-    /// measures only now and then.
+    /// The largest payload of each section a ``SectionCache`` keeps, in the order of its slots:
+    /// the cached sections in encoding order.
     static var cachedPayloads: [Int] {
-        [SamplerSection.size, NetworkSection.maximumSize, DisksSection.maximumSize,
-         DiskIOSection.maximumSize, TemperatureSection.maximumSize, FrequencySection.size]
+        var sizes: [Int] = []
+        for d in descriptors where d.cached { sizes.append(d.maximumSize) }
+        return sizes
     }
 }
 
@@ -77,23 +96,19 @@ extension Snapshot {
     @inline(__always)
     static func encodeSections(_ s: inout Snapshot, _ b: inout EncodeCursor, _ cache: SectionCache?,
                                _ unchanged: SnapshotSections) {
-        MetaSection.encode(&s, into: &b)
-        if s.available.contains(.uptime) { UptimeSection.encode(&s, into: &b) }
-        if s.available.contains(.cpu) { CPUSection.encode(&s, into: &b) }
-        if s.available.contains(.memory) { MemorySection.encode(&s, into: &b) }
-        PressureSection.encode(&s, into: &b)
-        if s.available.contains(.load) { LoadSection.encode(&s, into: &b) }
-        if s.available.contains(.processes) { ProcessesSection.encode(&s, into: &b) }
-        if s.available.contains(.battery) { BatterySection.encode(&s, into: &b) }
-        if s.available.contains(.top) { TopSection.encode(&s, into: &b) }
-        if s.available.contains(.exits) { ExitsSection.encode(&s, into: &b) }
-        // The parts a cache may hold, one slot each (SectionCache).
-        encodeSection(&s, 0, .sampler, &b, cache, unchanged, SamplerSection.encode)
-        encodeSection(&s, 1, .network, &b, cache, unchanged, NetworkSection.encode)
-        encodeSection(&s, 2, .disks, &b, cache, unchanged, DisksSection.encode)
-        encodeSection(&s, 3, .diskIO, &b, cache, unchanged, DiskIOSection.encode)
-        encodeSection(&s, 4, .temperature, &b, cache, unchanged, TemperatureSection.encode)
-        encodeSection(&s, 5, .frequency, &b, cache, unchanged, FrequencySection.encode)
+        let all = SectionTag.descriptors
+        var slot = 0
+        // Indices, not `for d in`: an unspecialized (debug) array iterator allocates.
+        for i in 0..<all.count {
+            let d = all[i]
+            guard let part = d.part else { d.encode(&s, &b); continue }
+            if d.cached {
+                encodeSection(&s, slot, part, &b, cache, unchanged, d.encode)
+                slot &+= 1
+            } else if s.available.contains(part) {
+                d.encode(&s, &b)
+            }
+        }
     }
 
     /// The section of `part`, when available: copied from the cache's `slot` when the part is
@@ -112,46 +127,26 @@ extension Snapshot {
     /// Resets every part not in ``available``: what was not there (or was damaged) is never
     /// left over from the last file.
     mutating func clearAbsentParts() {
-        if !available.contains(.uptime) { UptimeSection.clear(&self) }
-        if !available.contains(.cpu) { CPUSection.clear(&self) }
-        if !available.contains(.memory) { MemorySection.clear(&self) }
-        if !available.contains(.load) { LoadSection.clear(&self) }
-        if !available.contains(.processes) { ProcessesSection.clear(&self) }
-        if !available.contains(.battery) { BatterySection.clear(&self) }
-        if !available.contains(.top) { TopSection.clear(&self) }
-        if !available.contains(.exits) { ExitsSection.clear(&self) }
-        if !available.contains(.sampler) { SamplerSection.clear(&self) }
-        clearNewerParts()
+        clearParts(notIn: [])
     }
 
     /// Resets the parts format v1 and v2 do not have (and v3's, when their section is not there).
     mutating func clearNewerParts() {
-        if !available.contains(.network) { NetworkSection.clear(&self) }
-        if !available.contains(.disks) { DisksSection.clear(&self) }
-        if !available.contains(.diskIO) { DiskIOSection.clear(&self) }
-        if !available.contains(.temperature) { TemperatureSection.clear(&self) }
-        if !available.contains(.frequency) { FrequencySection.clear(&self) }
+        clearParts(notIn: .fixedLayout)
+    }
+
+    /// Resets each part outside `kept` that is not in ``available``.
+    private mutating func clearParts(notIn kept: SnapshotSections) {
+        let all = SectionTag.descriptors
+        for i in 0..<all.count {
+            guard let part = all[i].part, let clear = all[i].clear,
+                  !kept.contains(part), !available.contains(part) else { continue }
+            clear(&self)
+        }
     }
 
     /// Reads `tag`'s payload into its fields.
     mutating func decodeSection(_ tag: SectionTag, _ payload: inout SnapshotReader) throws(SnapshotDecodeError) {
-        switch tag {
-        case .meta: try MetaSection.decode(&payload, into: &self)
-        case .uptime: try UptimeSection.decode(&payload, into: &self)
-        case .cpu: try CPUSection.decode(&payload, into: &self)
-        case .memory: try MemorySection.decode(&payload, into: &self)
-        case .pressure: try PressureSection.decode(&payload, into: &self)
-        case .load: try LoadSection.decode(&payload, into: &self)
-        case .processes: try ProcessesSection.decode(&payload, into: &self)
-        case .battery: try BatterySection.decode(&payload, into: &self)
-        case .top: try TopSection.decode(&payload, into: &self)
-        case .exits: try ExitsSection.decode(&payload, into: &self)
-        case .sampler: try SamplerSection.decode(&payload, into: &self)
-        case .network: try NetworkSection.decode(&payload, into: &self)
-        case .disks: try DisksSection.decode(&payload, into: &self)
-        case .diskIO: try DiskIOSection.decode(&payload, into: &self)
-        case .temperature: try TemperatureSection.decode(&payload, into: &self)
-        case .frequency: try FrequencySection.decode(&payload, into: &self)
-        }
+        try tag.descriptor.decode(&payload, &self)
     }
 }

@@ -4,6 +4,9 @@ enum TopSection {
     static let maximumSize = 2 * (1 + Snapshot.maximumTopEntries
                                   * (SnapshotFormat.processEntryFixedLength + Snapshot.maximumNameLength))
 
+    static let descriptor = SectionDescriptor(.top, part: .top, maximumSize: maximumSize,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.top) { b in
             b.appendProcesses(s.topCPU)

@@ -2,6 +2,9 @@
 enum UptimeSection {
     static let size = 8 + 8
 
+    static let descriptor = SectionDescriptor(.uptime, part: .uptime, maximumSize: size,
+                                              encode: encode, decode: decode, clear: clear)
+
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.uptime) { b in
             b.appendLE(s.bootTime)
