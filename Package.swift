@@ -1,5 +1,16 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// The release, read from the one line that sets it (Sources/SnapshotCodec/Version.swift), for
+// the program written in C (sysstatsd-gpu), which cannot import it.
+let sysstatsVersion: String = {
+    let file = Context.packageDirectory + "/Sources/SnapshotCodec/Version.swift"
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+          let line = text.split(separator: "\n").first(where: { $0.hasPrefix("public let sysstatsVersion") }),
+          line.split(separator: "\"").count >= 2 else { return "unknown" }
+    return String(line.split(separator: "\"")[1])
+}()
 
 // The sampler links only Glibc and the standard library, statically: that alone
 // saves ~2 MiB of resident memory (see docs/performance.md). Only the CLI uses Foundation.
@@ -46,6 +57,7 @@ let package = Package(
     products: [
         .executable(name: "sysstatsd", targets: ["sysstatsd"]),
         .executable(name: "sysstatsd-history", targets: ["sysstatsd-history"]),
+        .executable(name: "sysstatsd-gpu", targets: ["sysstatsd-gpu"]),
         .executable(name: "sysstats", targets: ["sysstats"]),
         .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
         .executable(name: "sysstats-bar-x11", targets: ["sysstats-bar-x11"]),
@@ -107,6 +119,14 @@ let package = Package(
         .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec"], swiftSettings: functionSections),
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
         .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore", "SnapshotCodec"], linkerSettings: staticExecutable),
+
+        // The NVIDIA helper the sampler starts where NVML is needed: it loads libnvidia-ml.so.1,
+        // which the static sampler must not, and writes NVML's figures on a pipe. In C: it
+        // only calls a C library; its executable is Embedded Swift, whose link names no
+        // Swift runtime library (a normal Swift executable's names libswiftCore.so).
+        .target(name: "CGPUHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
+                linkerSettings: [.linkedLibrary("dl")]),
+        .executableTarget(name: "sysstatsd-gpu", dependencies: ["CGPUHelper"], swiftSettings: embedded),
 
         // prctl(PR_SET_CHILD_SUBREAPER) and posix_spawn for `sysstats measure` (docs/budgets.md).
         .target(name: "CMeasureSys"),

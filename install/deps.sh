@@ -61,7 +61,8 @@ fi
 # The release artefacts (install/package.sh, install/test-package.sh): dpkg-dev
 # (dpkg-deb; dpkg-shlibdeps computes Depends), lintian,
 # and mmdebstrap, which builds the clean Debian root they are installed into.
-# sysstats measure's accuracy tests: gcc compiles their C test program, and GNU time is the
+# sysstats measure's accuracy tests: gcc compiles their C test program (and the GPU tests their
+# stand-in libnvidia-ml.so.1, Tests/Fixtures/nvml-stub), and GNU time is the
 # figure they compare with.
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks valgrind gdb strace python3 file binutils systemd man-db tmux
                procps curl mount

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-programs=(sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11)
+programs=(sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11)
 prefix=${PREFIX:-$HOME/.local}
 data=${XDG_DATA_HOME:-$HOME/.local/share}
 config=${XDG_CONFIG_HOME:-$HOME/.config}

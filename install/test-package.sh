@@ -121,14 +121,14 @@ valid_report() { python3 -c 'import json, sys; r = json.load(sys.stdin); assert 
 
 check_versions() {
     local p out
-    for p in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
+    for p in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
         out=$(in_root "$1/$p" --version) || fail "$p --version failed: $out"
         [[ $out == "$p $version" ]] || fail "$p --version printed '$out', not '$p $version'"
     done
 }
 check_libraries() {
     local p out
-    for p in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
+    for p in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
         out=$(in_root ldd "$1/$p" 2>&1) || [[ $out == *"not a dynamic executable"* ]] || fail "ldd $p: $out"
         ! grep -q 'not found' <<< "$out" || fail "$p: $(grep 'not found' <<< "$out" | tr '\n' ' ')"
         if awk '$3 ~ /^\// && $3 !~ /^\/(usr\/)?lib(64)?\// {bad = 1} END {exit !bad}' <<< "$out"; then
@@ -151,7 +151,7 @@ check_report() { in_root "$1/sysstats" report --json | valid_report; }
 check_bar() { in_root "$1/sysstats-bar" --once --output i3bar --no-start-sampler | valid_i3bar; }
 check_manual() {
     local p out
-    for p in sysstats sysstatsd sysstats-bar sysstatsd-history sysstats-bar-x11; do
+    for p in sysstats sysstatsd sysstats-bar sysstatsd-history sysstatsd-gpu sysstats-bar-x11; do
         # The helpers' pages are links to their callers', which man -w names.
         out=$(in_root man -w "$p") || fail "man -w $p found no page"
         [[ $out == "$2"/man1/sysstats*.1.gz && -f $root$out ]] || fail "man -w $p: $out, not a page in $2/man1"

@@ -59,7 +59,7 @@ if ((!quick)); then
     # (BarRuntimeHosted) stays out of the release build.
     release_build() {
         local product
-        for product in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
+        for product in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
             swift build -c release --product "$product"
         done
     }

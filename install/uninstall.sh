@@ -7,7 +7,7 @@ prefix=${PREFIX:-$HOME/.local}
 data=${XDG_DATA_HOME:-$HOME/.local/share}
 config=${XDG_CONFIG_HOME:-$HOME/.config}
 
-for p in sysstatsd sysstatsd-history sysstats sysstats-bar sysstats-bar-x11; do
+for p in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
     rm -f "$prefix/bin/$p"
 done
 for p in sysstats sysstatsd sysstats-bar; do

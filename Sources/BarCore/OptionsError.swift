@@ -88,7 +88,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badPosition: "sysstats-bar: --position takes X,Y in pixels, e.g. 0,0 or -1,0 (negative: from the right/bottom edge)"
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
         case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
-        case .unexpectedArgument: "sysstats-bar: --blocks: only time, net, wifi, disk, diskio and temp take an argument (e.g. time:Europe/Paris, disk:/home)"
+        case .unexpectedArgument: "sysstats-bar: --blocks: only time, net, wifi, disk, diskio, temp and gpu take an argument (e.g. time:Europe/Paris, disk:/home)"
         case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor)"
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"

@@ -78,15 +78,16 @@ extension BarOptions {
             comma-separated names of the blocks listed at the end (default below);
             some take an argument:
             time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
-            disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip)
+            disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip),
+            gpu:CARD (index, driver or name)
             """,
                       manual: #"""
             Comma-separated blocks: cpu, mem, load, uptime, battery, procs, exited, self,
-            top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, time. Default, like
-            i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,battery,time, the
+            top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, gpu, time. Default, like
+            i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,gpu,battery,time, the
             blocks of hardware the machine lacks hidden and exited shown only for an exit that
             freed 100 MiB or more. Some take an argument: time:ZONE,
-            net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR.
+            net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR, gpu:CARD.
             """#),
         CommandOption(Flag.format, "--format", value: "BLOCK=TEXT", repeatable: true, """
             once per block: TEXT replaces the block's built-in text, {name}

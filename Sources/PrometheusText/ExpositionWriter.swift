@@ -51,6 +51,11 @@ struct ExpositionWriter {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `key="N"`: a number as a label's value (a GPU's card index).
+    mutating func label(_ key: StaticString, decimal n: UInt64) {
+        openLabel(key); appendDecimal(n); out.append(UInt8(ascii: "\""))
+    }
+
     mutating func rank(_ n: Int) {
         openLabel("rank"); appendDecimal(UInt64(n)); out.append(UInt8(ascii: "\""))
     }

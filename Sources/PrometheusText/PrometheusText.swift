@@ -45,7 +45,7 @@ public enum PrometheusText {
     public static let maximumLabelBytes = 128
     /// The longest file ``format(_:counters:into:)`` writes: every list full, every label at
     /// its limit, every number at its longest (a unit test builds that snapshot).
-    public static let maximumSize = 24 * 1024
+    public static let maximumSize = 40 * 1024
 
     /// Replaces `out`'s contents with the exposition of `s` and `counters`.
     public static func format(_ s: Snapshot, counters: PrometheusCounters, into out: inout [UInt8]) {
@@ -72,6 +72,7 @@ public enum PrometheusText {
         writeNetwork(s, c, &w)
         writeDisks(s, c, &w)
         writeTemperatures(s, c, &w)
+        writeGPUs(s, c, &w)
         writeSamplerCost(s, c, &w)
     }
 

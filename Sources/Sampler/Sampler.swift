@@ -40,6 +40,7 @@ public final class Sampler {
     @exclusivity(unchecked) private var diskIO: DiskIOProbe
     @exclusivity(unchecked) private var temperature: TemperatureProbe
     @exclusivity(unchecked) private var frequency: FrequencyProbe
+    @exclusivity(unchecked) private var gpu: GPUProbe
     private let network: NetworkProbe
     /// Which parts some running renderer shows (``RendererWants``); nil: unknown, so every
     /// part is measured every sample. The parts in ``optionalParts`` that no renderer shows
@@ -50,12 +51,12 @@ public final class Sampler {
     /// sampler's own cost is two system calls a sample). CPU,
     /// memory, load, uptime, batteries and processes are always measured (history and the
     /// urgent flags need them; the process table must see every exit).
-    public static let optionalParts: SnapshotSections = [.network, .disks, .diskIO, .temperature, .frequency, .sampler]
+    public static let optionalParts: SnapshotSections = [.network, .disks, .diskIO, .temperature, .frequency, .gpu, .sampler]
     /// How often an unshown optional part is still measured: about every 10 s (history's
     /// minute rollups, the Prometheus export and `sysstats report` keep seeing it).
     public let unshownEverySamples: UInt32
-    @exclusivity(unchecked) private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32, sampler: UInt32)
-        = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
+    @exclusivity(unchecked) private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32, gpu: UInt32, sampler: UInt32)
+        = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
     /// The optional parts available at their last measurement, for the samples that skip them.
     @exclusivity(unchecked) private var carriedAvailable: SnapshotSections = []
     /// The optional parts the last sample carried over without measuring them.
@@ -79,6 +80,7 @@ public final class Sampler {
         diskIO = DiskIOProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, buffer: buffer)
         temperature = TemperatureProbe(sysRoot: configuration.sysRoot, names: configuration.sensors)
         frequency = FrequencyProbe(sysRoot: configuration.sysRoot, procRoot: procRoot)
+        gpu = GPUProbe(configuration: configuration)
         // Netlink shows this machine's interfaces: not with a fixture /proc.
         network = NetworkProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, interfaces: configuration.interfaces,
                                useNetlink: configuration.readsThisMachine)
@@ -98,6 +100,7 @@ public final class Sampler {
         latest.disks.reserveCapacity(Snapshot.maximumDisks)
         latest.diskIO.reserveCapacity(Snapshot.maximumDiskDevices)
         latest.temperatures.reserveCapacity(Snapshot.maximumSensors)
+        latest.gpus.reserveCapacity(Snapshot.maximumGPUs)
         latest.interfaces.reserveCapacity(Snapshot.maximumInterfaces)
         latest.rxHistory.reserveCapacity(Snapshot.historyLength)
         latest.txHistory.reserveCapacity(Snapshot.historyLength)
@@ -142,6 +145,9 @@ public final class Sampler {
 
     /// The process probe (tests).
     var processProbe: ProcessProbe { processes }
+
+    /// The NVIDIA helper, where the machine has an NVIDIA device (tests).
+    var nvidiaHelper: NVIDIAHelper? { gpu.helper }
 
     /// The pressure probe (tests: how often it read, whether a trigger stands).
     var pressureProbe: PressureProbe { pressure }
@@ -221,6 +227,11 @@ public final class Sampler {
         if due(.frequency, &unshownAge.frequency, &snapshot) {
             frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
             carry(.frequency, snapshot)
+        }
+        if due(.gpu, &unshownAge.gpu, &snapshot) {
+            gpu.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs,
+                       wanted: shownParts == nil || shownParts!.contains(.gpu))
+            carry(.gpu, snapshot)
         }
         if due(.network, &unshownAge.network, &snapshot) {
             network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)

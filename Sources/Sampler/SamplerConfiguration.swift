@@ -59,6 +59,9 @@ public struct SamplerConfiguration: Equatable {
     /// stopped (the systemd unit, a sampler started by hand).
     public var exitWhenUnwatchedSeconds: UInt32?
 
+    /// The NVIDIA helper's path; nil: `sysstatsd-gpu` beside this program (tests name theirs).
+    public var gpuHelperPath: String?
+
     public init() {}
 
     /// Takes what the config file's `[sampler]` sets.

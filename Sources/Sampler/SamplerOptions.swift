@@ -115,8 +115,8 @@ public enum SamplerOptions {
         table.writeUsage(into: &text)
         text.append(contentsOf: """
 
-            Samples CPU, memory, load, batteries, processes, network, disks, temperatures
-            and CPU frequency every interval and writes a snapshot for status-bar renderers.
+            Samples CPU, memory, load, batteries, processes, network, disks, temperatures,
+            CPU frequency and GPUs every interval and writes a snapshot for status-bar renderers.
 
 
             """.utf8)

@@ -31,8 +31,9 @@ interfaces = []        # interfaces measured although they look virtual (a VPN, 
 #   format, format_short   the full and short text with {placeholders} (man sysstats-config);
 #                          for time, strftime(3) formats
 #   warning, critical      thresholds: whole percent (cpu, cores, mem, swap, disk; battery:
-#                          at or below), degrees Celsius (temp), a load average (load)
-#   interface (net, wifi), mount (disk), device (diskio), sensor (temp), timezone (time)
+#                          at or below), degrees Celsius (temp, gpu), a load average (load)
+#   interface (net, wifi), mount (disk), device (diskio), sensor (temp), card (gpu),
+#                          timezone (time)
 #   hide_missing           true: hidden where this machine has none (no Wi-Fi, no sensor,
 #                          no battery, no such disk) instead of showing n/a
 #   min_freed              exited: show only an exit that freed this many MiB or more
@@ -71,6 +72,10 @@ critical = 90
 
 [[block]]
 block = "temp"
+hide_missing = true
+
+[[block]]
+block = "gpu"
 hide_missing = true
 
 [[block]]

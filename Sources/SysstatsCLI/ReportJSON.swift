@@ -99,6 +99,53 @@ public struct ReportJSON: Encodable, Equatable {
         var average: UInt32
         var max: UInt32
     }
+    /// One GPU; a figure its driver does not give is null.
+    public struct GPU: Encodable, Equatable {
+        var card: UInt8
+        var driver, name: String
+        var busyPercent, memoryBusyPercent: Double?
+        var vramUsedBytes, vramTotalBytes, gttUsedBytes, gttTotalBytes: UInt64?
+        var celsius, watts: Double?
+        var clockMHz, fan: UInt32?
+        enum CodingKeys: String, CodingKey {
+            case card, driver, name, busyPercent = "busy_percent", memoryBusyPercent = "memory_busy_percent"
+            case vramUsedBytes = "vram_used_bytes", vramTotalBytes = "vram_total_bytes"
+            case gttUsedBytes = "gtt_used_bytes", gttTotalBytes = "gtt_total_bytes"
+            case celsius, watts, clockMHz = "clock_mhz", fan
+        }
+        init(_ g: GPUFigures) {
+            func given<T>(_ part: GPUFigures.Known, _ value: T) -> T? { g.known.contains(part) ? value : nil }
+            card = g.index
+            driver = ReportJSON.text(g.driver)
+            name = ReportJSON.text(g.name)
+            busyPercent = given(.busy, ReportJSON.percent(g.busy))
+            memoryBusyPercent = given(.memoryBusy, ReportJSON.percent(g.memoryBusy))
+            vramUsedBytes = given(.vram, g.vramUsedBytes)
+            vramTotalBytes = given(.vram, g.vramTotalBytes)
+            gttUsedBytes = given(.gtt, g.gttUsedBytes)
+            gttTotalBytes = given(.gtt, g.gttTotalBytes)
+            celsius = given(.temperature, Double(g.milliCelsius) / 1000)
+            watts = given(.power, Double(g.milliwatts) / 1000)
+            clockMHz = given(.clock, g.clockMHz)
+            fan = given(.fan, g.fan)
+        }
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(card, forKey: .card)
+            try c.encode(driver, forKey: .driver)
+            try c.encode(name, forKey: .name)
+            try c.encodeNullable(busyPercent, forKey: .busyPercent)
+            try c.encodeNullable(memoryBusyPercent, forKey: .memoryBusyPercent)
+            try c.encodeNullable(vramUsedBytes, forKey: .vramUsedBytes)
+            try c.encodeNullable(vramTotalBytes, forKey: .vramTotalBytes)
+            try c.encodeNullable(gttUsedBytes, forKey: .gttUsedBytes)
+            try c.encodeNullable(gttTotalBytes, forKey: .gttTotalBytes)
+            try c.encodeNullable(celsius, forKey: .celsius)
+            try c.encodeNullable(watts, forKey: .watts)
+            try c.encodeNullable(clockMHz, forKey: .clockMHz)
+            try c.encodeNullable(fan, forKey: .fan)
+        }
+    }
 
     var uptimeSeconds: UInt64?
     var cpuPercent: Double?
@@ -117,6 +164,7 @@ public struct ReportJSON: Encodable, Equatable {
     var diskIO: [DiskIO]
     var temperatures: [Temperature]
     var cpuMHz: Frequency?
+    var gpus: [GPU]
     var sequence: UInt64
     var timestamp: UInt64
     var stale: Bool
@@ -125,7 +173,7 @@ public struct ReportJSON: Encodable, Equatable {
         case uptimeSeconds = "uptime_seconds", cpuPercent = "cpu_percent", memoryMiB = "memory_mib"
         case swap, load, battery, processes, running
         case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale, unavailable
-        case network, disks, diskIO = "disk_io", temperatures, cpuMHz = "cpu_mhz"
+        case network, disks, diskIO = "disk_io", temperatures, cpuMHz = "cpu_mhz", gpus
     }
 
     /// The JSON name of each part, in order.
@@ -133,7 +181,7 @@ public struct ReportJSON: Encodable, Equatable {
         (.uptime, "uptime"), (.cpu, "cpu"), (.memory, "memory"), (.load, "load"), (.processes, "processes"),
         (.battery, "battery"), (.top, "top"), (.exits, "exits"), (.sampler, "sampler"),
         (.network, "network"), (.disks, "disks"), (.diskIO, "disk_io"), (.temperature, "temperatures"),
-        (.frequency, "cpu_mhz"),
+        (.frequency, "cpu_mhz"), (.gpu, "gpus"),
     ]
 
     public init(_ s: Snapshot, stale: Bool) {
@@ -170,6 +218,7 @@ public struct ReportJSON: Encodable, Equatable {
             Temperature(sensor: Self.text($0.chip), label: Self.text($0.label), celsius: Double($0.milliCelsius) / 1000)
         } : []
         cpuMHz = has.contains(.frequency) ? Frequency(average: s.cpuMHzAverage, max: s.cpuMHzMaximum) : nil
+        gpus = has.contains(.gpu) ? s.gpus.map(GPU.init) : []
         sequence = s.sequence
         timestamp = s.timestampMs
         self.stale = stale
@@ -214,6 +263,7 @@ public struct ReportJSON: Encodable, Equatable {
         try c.encode(diskIO, forKey: .diskIO)
         try c.encode(temperatures, forKey: .temperatures)
         try c.encodeNullable(cpuMHz, forKey: .cpuMHz)
+        try c.encode(gpus, forKey: .gpus)
         try c.encode(sequence, forKey: .sequence)
         try c.encode(timestamp, forKey: .timestamp)
         try c.encode(stale, forKey: .stale)

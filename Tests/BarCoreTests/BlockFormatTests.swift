@@ -59,10 +59,10 @@ final class BlockFormatTests: XCTestCase {
         let cases: [([String], OptionsError, String)] = [
             (["--format", "cpu"], .formatSyntax, "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"),
             (["--format"], .missingValue, "sysstats-bar: option needs a value (see --help)"),
-            (["--format", "gpu={busy}"], .unknownFormatBlock,
-             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time, pressure"),
+            (["--format", "fan={busy}"], .unknownFormatBlock,
+             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time, pressure, gpu"),
             (["--format", "=x"], .unknownFormatBlock,
-             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time, pressure"),
+             "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time, pressure, gpu"),
             (["--format", "cpu=a", "--format=cpu=b"], .duplicateFormat, "sysstats-bar: --format given twice for the same block"),
             (["--format", "cpu={used}"], .unknownPlaceholder(.cpu),
              "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),

@@ -37,13 +37,13 @@ final class BlockRegistryTests: XCTestCase {
 
     func testOnlyBlocksWithAnArgumentKeyTakeAnArgument() {
         let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
-        XCTAssertEqual(taking, ["net", "wifi", "disk", "diskio", "temp", "time"])
+        XCTAssertEqual(taking, ["net", "wifi", "disk", "diskio", "temp", "time", "gpu"])
         XCTAssertEqual(BlockKind.disk.descriptor.argumentKey?.description, "mount")
     }
 
     func testTheErrorsAndHelpListEveryBlockFromTheRegistry() {
         var w = ByteWriter(capacity: 512)
-        OptionsError.unknownBlock(Array("gpu".utf8)).describe(into: &w)
+        OptionsError.unknownBlock(Array("fan".utf8)).describe(into: &w)
         let line = String(decoding: w.bytes, as: UTF8.self)
         var help = ByteWriter(capacity: 8192)
         helpText(into: &help)
@@ -72,6 +72,6 @@ final class BlockRegistryTests: XCTestCase {
         XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hasForms }, [.mem])
         XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.showsRendererCost }, [.selfCost])
         XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.showsEvents }, [.exited])
-        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hiddenWhenMissingByDefault }, [.battery, .net, .wifi, .disk, .temp])
+        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hiddenWhenMissingByDefault }, [.battery, .net, .wifi, .disk, .temp, .gpu])
     }
 }

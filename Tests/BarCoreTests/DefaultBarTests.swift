@@ -17,7 +17,7 @@ final class DefaultBarTests: XCTestCase {
     func testTheDefaultBarHasTheClockNetworkDiskLoadMemoryAndCPU() throws {
         let station = Fixture.station.snapshot
         XCTAssertEqual(try names(station, nowMs: station.timestampMs),
-                       ["wifi", "net", "disk", "load", "mem", "cpu", "temp", "time"])
+                       ["wifi", "net", "disk", "load", "mem", "cpu", "temp", "gpu", "time"])
         XCTAssertEqual(BarOptions().blocks, BarBlock.defaults, "no --blocks, no config file: the default bar")
     }
 

@@ -12,7 +12,7 @@ enum Fixture: String, CaseIterable {
     /// Process names built to break JSON and Pango (all valid UTF-8: the codec carries them).
     case hostile
     /// A laptop on Wi-Fi with every newer part (format v3's network, disks, disk I/O,
-    /// temperature and frequency sections): the system blocks' golden lines.
+    /// temperature, frequency and GPU sections): the system blocks' golden lines.
     case station
 
     /// The snapshot as built in code; the committed .snapshot file must decode to it.
@@ -78,7 +78,7 @@ enum Fixture: String, CaseIterable {
     /// Network, disks, disk I/O, temperatures and frequency of a laptop on Wi-Fi with a
     /// docked Ethernet cable out.
     static func addSystemParts(_ s: inout Snapshot) {
-        s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
+        s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
         var eth = InterfaceFigures()
         eth.name = Array("enp3s0".utf8)
         eth.flags = [.up]
@@ -117,6 +117,14 @@ enum Fixture: String, CaseIterable {
         nvmeTemp.milliCelsius = 61_500
         s.temperatures = [nvmeTemp, package]
         s.cpuMHzAverage = 2_345; s.cpuMHzMaximum = 4_567
+        var gpu = GPUFigures()
+        gpu.index = 1; gpu.driver = Array("amdgpu".utf8); gpu.name = Array("AMD Radeon RX 6800".utf8)
+        gpu.known = [.busy, .memoryBusy, .vram, .gtt, .temperature, .power, .clock, .fan]
+        gpu.busy = 3_700; gpu.memoryBusy = 1_200
+        gpu.vramUsedBytes = 6_442_450_944; gpu.vramTotalBytes = 17_163_091_968
+        gpu.gttUsedBytes = 104_857_600; gpu.gttTotalBytes = 8_589_934_592
+        gpu.milliCelsius = 61_000; gpu.milliwatts = 215_400; gpu.clockMHz = 2_105; gpu.fan = 1_450
+        s.gpus = [gpu]
         // A download that ramps up and stops, under a steady trickle of uploads.
         s.rxHistory = (0..<40).map { UInt32($0 < 30 ? $0 * 40_000 : 0) } + [1_258_291]
         s.txHistory = (0..<40).map { UInt32(20_000 + ($0 % 5) * 10_000) } + [35_000]

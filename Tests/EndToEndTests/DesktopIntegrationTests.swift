@@ -96,7 +96,7 @@ final class DesktopIntegrationTests: XCTestCase {
         }
         XCTAssertEqual(try String(contentsOfFile: configFile, encoding: .utf8), "[[block]]\nblock = \"cpu\"\n", "kept")
         XCTAssertEqual(Set(try fm.contentsOfDirectory(atPath: prefix + "/bin")),
-                       ["sysstatsd", "sysstatsd-history", "sysstats", "sysstats-bar", "sysstats-bar-x11"])
+                       ["sysstatsd", "sysstatsd-history", "sysstatsd-gpu", "sysstats", "sysstats-bar", "sysstats-bar-x11"])
         XCTAssertTrue(fm.isExecutableFile(atPath: prefix + "/bin/sysstats"))
         for file in try writeSamples() {
             let query = try run(xdgMime, ["query", "filetype", file], environment: ["XDG_DATA_HOME": data])

@@ -22,10 +22,10 @@ final class AvailabilityTests: XCTestCase {
         try machine.advance(to: 1)
         let s = sampler(machine, measureSelf: true)
         s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting(.cpu), "no CPU shares from one reading (the fixture has no network, disk, sensor or cpufreq files)")
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting(.cpu).union(.gpu), "no CPU shares from one reading (the fixture has no network, disk, sensor or cpufreq files; no GPU, measured)")
         try machine.advance(to: 2)
         s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
-        XCTAssertEqual(s.snapshot.available, .fixedLayout)
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.union(.gpu))
     }
 
     func testMissingMeminfoAndLoadavgMakeTheirPartsUnavailableNotZero() throws {
@@ -39,12 +39,12 @@ final class AvailabilityTests: XCTestCase {
         try FileManager.default.removeItem(atPath: machine.procRoot + "/meminfo")
         try FileManager.default.removeItem(atPath: machine.procRoot + "/loadavg")
         s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]))
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu))
         // What readers see: the parts are absent from the file, their fields zeroed.
         var bytes: [UInt8] = []
         s.snapshot.encode(into: &bytes)
         let decoded = try bytes.withUnsafeBytes { try Snapshot.decode($0) }
-        XCTAssertEqual(decoded.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]))
+        XCTAssertEqual(decoded.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu))
         XCTAssertEqual(decoded.memory, MemoryFigures())
     }
 
@@ -73,7 +73,7 @@ final class AvailabilityTests: XCTestCase {
         for step in 0..<3 as Range<UInt64> {
             s.sample(realtimeMs: Self.t0 + step * 1000, monotonicNs: (step + 1) * 1_000_000_000)
         }
-        XCTAssertEqual(s.snapshot.available, .battery, "a sysfs without power supplies is a desktop: no battery, measured")
+        XCTAssertEqual(s.snapshot.available, [.battery, .gpu], "a sysfs without power supplies or GPUs is a desktop without them, measured")
         XCTAssertEqual(s.snapshot.exits, [])
     }
 

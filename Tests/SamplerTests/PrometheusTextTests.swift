@@ -91,6 +91,13 @@ func fullSnapshot() -> Snapshot {
     var t = TemperatureFigures(); t.chip = Array("coretemp".utf8); t.label = Array("Package id 0".utf8); t.milliCelsius = 45_500
     var cold = TemperatureFigures(); cold.chip = Array("acpitz".utf8); cold.label = Array("temp1".utf8); cold.milliCelsius = -1_250
     s.temperatures = [t, cold]
+    var nvidia = GPUFigures(); nvidia.index = 0; nvidia.driver = Array("nvidia".utf8); nvidia.name = Array("NVIDIA H200".utf8)
+    nvidia.known = [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan]
+    nvidia.busy = 9_700; nvidia.memoryBusy = 4_525; nvidia.vramUsedBytes = 18_681_233_408; nvidia.vramTotalBytes = 150_754_820_096
+    nvidia.milliCelsius = 64_000; nvidia.milliwatts = 612_340; nvidia.clockMHz = 1_980
+    var amd = GPUFigures(); amd.index = 1; amd.driver = Array("amdgpu".utf8); amd.name = Array("1002:164e".utf8)
+    amd.known = [.busy, .gtt]; amd.busy = 0; amd.gttUsedBytes = 134_217_728; amd.gttTotalBytes = 8_589_934_592
+    s.gpus = [nvidia, amd]
     s.samplerCPU = 12; s.samplerResidentKiB = 3_900
     return s
 }
@@ -165,6 +172,15 @@ final class PrometheusTextTests: XCTestCase {
             "sysstats_filesystem_avail_bytes{mountpoint=\"/\"} 358400",
             "sysstats_temperature_celsius{chip=\"coretemp\",sensor=\"Package id 0\"} 45.5",
             "sysstats_temperature_celsius{chip=\"acpitz\",sensor=\"temp1\"} -1.25",
+            "sysstats_gpu_busy_ratio{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 0.97",
+            "sysstats_gpu_busy_ratio{card=\"1\",driver=\"amdgpu\",name=\"1002:164e\"} 0",
+            "sysstats_gpu_memory_busy_ratio{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 0.4525",
+            "sysstats_gpu_memory_used_bytes{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 18681233408",
+            "sysstats_gpu_memory_total_bytes{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 150754820096",
+            "sysstats_gpu_gtt_used_bytes{card=\"1\",driver=\"amdgpu\",name=\"1002:164e\"} 134217728",
+            "sysstats_gpu_temperature_celsius{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 64",
+            "sysstats_gpu_power_watts{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 612.34",
+            "sysstats_gpu_clock_hertz{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 1980000000",
             "sysstats_sampler_cpu_ratio 0.0012",
             "sysstats_sampler_resident_bytes 3993600",
         ] {
@@ -328,14 +344,18 @@ final class PrometheusTextTests: XCTestCase {
         s.diskIO = Array(repeating: io, count: Snapshot.maximumDiskDevices)
         var t = TemperatureFigures(); t.chip = worst; t.label = worst; t.milliCelsius = .min
         s.temperatures = Array(repeating: t, count: Snapshot.maximumSensors)
+        var g = GPUFigures(); g.index = .max; g.driver = worst; g.name = worst; g.known = GPUFigures.Known(rawValue: .max)
+        g.busy = .max; g.memoryBusy = .max; g.vramUsedBytes = .max; g.vramTotalBytes = .max; g.gttUsedBytes = .max
+        g.gttTotalBytes = .max; g.milliCelsius = .min; g.milliwatts = .max; g.clockMHz = .max; g.fan = .max
+        s.gpus = Array(repeating: g, count: Snapshot.maximumGPUs)
         var c = fullCounters()
         c.cpuTicks = .init(busy: .max, iowait: .max, idle: .max); c.ticksPerSecond = 1
         c.exits = .max; c.freedKiB = .max; c.boots = .init(clean: .max, unclean: .max, previousClean: true)
         let out = format(s, c)
         XCTAssertLessThanOrEqual(out.count, PrometheusText.maximumSize)
         XCTAssertGreaterThan(out.count, PrometheusText.maximumSize * 3 / 4, "the bound is not far above the worst case")
-        // The cardinality bound docs/fleet.md states: every list full is 114 series.
-        XCTAssertEqual(lines(out).filter { !$0.hasPrefix("#") }.count, 114)
+        // The cardinality bound docs/fleet.md states: every list full is 146 series.
+        XCTAssertEqual(lines(out).filter { !$0.hasPrefix("#") }.count, 146)
         assertExpositionSyntax(out)
     }
 }

@@ -114,6 +114,9 @@ final class SectionTests: XCTestCase {
             (.temperature, .temperature, { $0.removeLast(2) }),
             (.temperature, .temperature, { $0[0] = 200 }),
             (.frequency, .frequency, { $0.removeLast(1) }),
+            (.gpu, .gpu, { $0[0] = UInt8(Snapshot.maximumGPUs + 1) }),
+            (.gpu, .gpu, { $0[2] = 16 }),                               // a 16-byte driver name
+            (.gpu, .gpu, { $0.removeLast(1) }),
         ]
         for (tag, part, damage) in cases {
             var parts = sections(bytes)
@@ -128,6 +131,7 @@ final class SectionTests: XCTestCase {
             case .disks: expected.disks = []
             case .diskIO: expected.diskIO = []
             case .temperature: expected.temperatures = []
+            case .gpu: expected.gpus = []
             default: expected.cpuMHzAverage = 0; expected.cpuMHzMaximum = 0
             }
             XCTAssertEqual(d, expected, "\(tag): the rest decodes as it was")

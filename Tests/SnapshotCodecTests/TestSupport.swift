@@ -85,7 +85,7 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
     }
     guard newerParts else { return s }
     s.threadCount = 4321
-    s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
+    s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
     s.interfaces = (0..<Snapshot.maximumInterfaces).map { i in
         var n = InterfaceFigures()
         n.name = Array(testName(30 + i, length: Snapshot.maximumInterfaceNameLength))
@@ -125,6 +125,19 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
     }
     s.cpuMHzAverage = 2_345
     s.cpuMHzMaximum = 4_567
+    s.gpus = (0..<Snapshot.maximumGPUs).map { i in
+        var g = GPUFigures()
+        g.index = UInt8(i)
+        g.driver = testName(80 + i, length: Snapshot.maximumInterfaceNameLength)
+        g.name = testName(90 + i, length: Snapshot.maximumPathLength)
+        g.known = GPUFigures.Known(rawValue: UInt16(0xFF >> i))
+        g.busy = UInt16(1_000 * i); g.memoryBusy = UInt16(10_000 - i)
+        g.vramUsedBytes = UInt64(1 << 33) + UInt64(i); g.vramTotalBytes = UInt64(1 << 34) + UInt64(i)
+        g.gttUsedBytes = UInt64(1 << 20) + UInt64(i); g.gttTotalBytes = UInt64.max - UInt64(i)
+        g.milliCelsius = Int32(60_000 + i) * (i == 3 ? -1 : 1)
+        g.milliwatts = UInt32.max - UInt32(i); g.clockMHz = UInt32(2_100 + i); g.fan = UInt32(1_500 + i)
+        return g
+    }
     s.rxHistory = (0..<Snapshot.historyLength).map { UInt32.max - UInt32($0) }
     s.txHistory = (0..<Snapshot.historyLength).map { UInt32($0 * 1000) }
     return s

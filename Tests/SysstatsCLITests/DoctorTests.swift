@@ -116,20 +116,39 @@ final class DoctorTests: XCTestCase {
                                 sysRoot: Fixtures.path("sampler-desktop/1/sys"), configPath: noConfig,
                                 nowMs: Samples.timestampMs + 1000, uid: uid)
         XCTAssertEqual(checks.map(\.name), ["runtime dir", "snapshot", "measured", "config", "kernel", "memory pressure",
-                                            "MemAvailable", "batteries"])
-        XCTAssertEqual(checks.map(\.status), [.ok, .ok, .ok, .fail, .ok, .ok, .ok, .ok], "a config file named and missing fails")
+                                            "MemAvailable", "batteries", "gpus"])
+        XCTAssertEqual(checks.map(\.status), [.ok, .ok, .ok, .fail, .ok, .ok, .ok, .ok, .ok], "a config file named and missing fails")
         XCTAssertEqual(Doctor.exitStatus(checks), 1)
         try Data("[theme]\nna = \"-\"\n".utf8).write(to: URL(fileURLWithPath: noConfig))
         let fine = Doctor.run(runtimeDirectory: dir.path, procRoot: Fixtures.path("sampler-desktop/1/proc"),
                               sysRoot: Fixtures.path("sampler-desktop/1/sys"), configPath: noConfig,
                               nowMs: Samples.timestampMs + 1000, uid: uid)
-        XCTAssertEqual(fine.map(\.status), [.ok, .ok, .ok, .ok, .ok, .ok, .ok, .ok])
+        XCTAssertEqual(fine.map(\.status), [.ok, .ok, .ok, .ok, .ok, .ok, .ok, .ok, .ok])
         XCTAssertEqual(Doctor.exitStatus(fine), 0)
         chmod(dir.path, 0o750)
         let failing = Doctor.run(runtimeDirectory: dir.path, procRoot: Fixtures.path("sampler-desktop/1/proc"),
                                  sysRoot: Fixtures.path("sampler-desktop/1/sys"), configPath: noConfig,
                                  nowMs: Samples.timestampMs + 1000, uid: uid)
         XCTAssertEqual(Doctor.exitStatus(failing), 1)
+    }
+
+    func testGPUsNameTheSysfsCardsAndWhatAnNVIDIADeviceLacks() {
+        let amd = Doctor.checkGPUs(procRoot: Fixtures.path("gpu-none/proc"), sysRoot: Fixtures.path("gpu-amdgpu/sys"))
+        XCTAssertEqual(amd.status, .ok)
+        XCTAssertEqual(amd.detail, "card0 amdgpu 1002:164e; card1 amdgpu AMD Radeon RX 6800")
+        let none = Doctor.checkGPUs(procRoot: Fixtures.path("gpu-none/proc"), sysRoot: Fixtures.path("gpu-none/sys"))
+        XCTAssertEqual(none.status, .ok)
+        XCTAssertTrue(none.detail.hasPrefix("none with figures"), none.detail)
+        let nvidia = Fixtures.path("gpu-nvidia/proc"), sys = Fixtures.path("gpu-nvidia/sys")
+        let noHelper = Doctor.checkGPUs(procRoot: nvidia, sysRoot: sys, helper: "/nonexistent/sysstatsd-gpu")
+        XCTAssertEqual(noHelper.status, .warn)
+        XCTAssertEqual(noHelper.detail, "1 NVIDIA device, but no sysstatsd-gpu beside sysstatsd to read them (reinstall)")
+        let noNVML = Doctor.checkGPUs(procRoot: nvidia, sysRoot: sys, helper: "/bin/true", library: "libnvidia-ml-absent.so.1")
+        XCTAssertEqual(noNVML.status, .warn)
+        XCTAssertTrue(noNVML.detail.contains("cannot be loaded: gpu shows n/a"), noNVML.detail)
+        let fine = Doctor.checkGPUs(procRoot: nvidia, sysRoot: sys, helper: "/bin/true", library: "libc.so.6")
+        XCTAssertEqual(fine.status, .ok)
+        XCTAssertEqual(fine.detail, "1 NVIDIA device through NVML (libc.so.6)")
     }
 
     /// The bar shows `temp n/a` or `disk /home: no such mount`: doctor says so, not "all ok".

@@ -15,7 +15,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
                                         "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
-                                        "temperatures", "cpu_mhz"])
+                                        "temperatures", "cpu_mhz", "gpus"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -103,6 +103,20 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(json["temperatures"] as? NSArray,
                        [["sensor": "coretemp", "label": "Package id 0", "celsius": 52.5]] as NSArray)
         XCTAssertEqual(json["cpu_mhz"] as? [String: Int], ["average": 2345, "max": 4567])
+        let gpus = try XCTUnwrap(json["gpus"] as? [[String: Any]])
+        XCTAssertEqual(gpus.count, 3)
+        XCTAssertEqual(Set(gpus[0].keys), ["card", "driver", "name", "busy_percent", "memory_busy_percent", "vram_used_bytes",
+                                           "vram_total_bytes", "gtt_used_bytes", "gtt_total_bytes", "celsius", "watts",
+                                           "clock_mhz", "fan"])
+        XCTAssertEqual(gpus[0]["name"] as? String, "NVIDIA H200")
+        XCTAssertEqual(gpus[0]["busy_percent"] as? Double, 97)
+        XCTAssertEqual(gpus[0]["vram_used_bytes"] as? Int, 18_681_233_408)
+        XCTAssertEqual(gpus[0]["watts"] as? Double, 612.34)
+        XCTAssertTrue(gpus[0]["gtt_used_bytes"] is NSNull, "NVML gives no GTT: null")
+        XCTAssertEqual(gpus[1]["driver"] as? String, "i915")
+        XCTAssertEqual(gpus[1]["clock_mhz"] as? Int, 1300)
+        XCTAssertTrue(gpus[1]["busy_percent"] is NSNull, "busy needs two readings: null until then")
+        XCTAssertEqual(gpus[2]["gtt_used_bytes"] as? Int, 1 << 27)
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
@@ -114,7 +128,8 @@ final class ReportJSONTests: XCTestCase {
         let json = try object(Samples.laptop)
         XCTAssertEqual((json["network"] as? [Any])?.count, 0)
         XCTAssertTrue(json["cpu_mhz"] is NSNull)
-        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz"])
+        XCTAssertEqual((json["gpus"] as? [Any])?.count, 0)
+        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus"])
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

@@ -58,10 +58,10 @@ enum Samples {
 
 extension Samples {
     /// The laptop with one entry in each of the newer parts (network, disks, disk I/O,
-    /// temperatures, CPU frequency): every member `report --json` has.
+    /// temperatures, CPU frequency, GPUs): every member `report --json` has.
     static var laptopWithEveryPart: Snapshot {
         var s = Samples.laptop
-        s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency])
+        s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
         var wlan = InterfaceFigures()
         wlan.name = Array("wlan0".utf8)
         wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]
@@ -83,6 +83,20 @@ extension Samples {
         t.chip = Array("coretemp".utf8); t.label = Array("Package id 0".utf8); t.milliCelsius = 52_500
         s.temperatures = [t]
         s.cpuMHzAverage = 2345; s.cpuMHzMaximum = 4567
+        var nvidia = GPUFigures()
+        nvidia.index = 0; nvidia.driver = Array("nvidia".utf8); nvidia.name = Array("NVIDIA H200".utf8)
+        nvidia.known = [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan]
+        nvidia.busy = 9_700; nvidia.memoryBusy = 4_500
+        nvidia.vramUsedBytes = 18_681_233_408; nvidia.vramTotalBytes = 150_754_820_096
+        nvidia.milliCelsius = 64_000; nvidia.milliwatts = 612_340; nvidia.clockMHz = 1_980; nvidia.fan = 0
+        var intel = GPUFigures()
+        intel.index = 1; intel.driver = Array("i915".utf8); intel.name = Array("8086:9a49".utf8)
+        intel.known = [.clock]; intel.clockMHz = 1_300
+        var amd = GPUFigures()
+        amd.index = 2; amd.driver = Array("amdgpu".utf8); amd.name = Array("1002:164e".utf8)
+        amd.known = [.busy, .vram, .gtt]; amd.busy = 500
+        amd.vramUsedBytes = 1 << 29; amd.vramTotalBytes = 1 << 31; amd.gttUsedBytes = 1 << 27; amd.gttTotalBytes = 1 << 33
+        s.gpus = [nvidia, intel, amd]
         return s
     }
 }

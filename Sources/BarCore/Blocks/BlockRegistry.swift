@@ -11,7 +11,7 @@ import SnapshotCodec
 /// The blocks `--blocks` can name, in the order they are listed.
 public enum BlockKind: UInt8, Sendable, CaseIterable {
     case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores
-    case net, wifi, disk, diskio, temp, freq, time, pressure
+    case net, wifi, disk, diskio, temp, freq, time, pressure, gpu
     /// A command's output (config file only: `block = "command"`).
     case command
 
@@ -21,7 +21,8 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
         BatteryBlock.descriptor, ProcsBlock.descriptor, ExitedBlock.descriptor, SelfBlock.descriptor,
         TopBlock.descriptor, SwapBlock.descriptor, CoresBlock.descriptor, NetBlock.descriptor,
         WifiBlock.descriptor, DiskBlock.descriptor, DiskIOBlock.descriptor, TempBlock.descriptor,
-        FreqBlock.descriptor, TimeBlock.descriptor, PressureBlock.descriptor, CommandBlockOutput.descriptor,
+        FreqBlock.descriptor, TimeBlock.descriptor, PressureBlock.descriptor, GPUBlock.descriptor,
+        CommandBlockOutput.descriptor,
     ]
 
     /// What the block is (its file's `descriptor`).
@@ -40,8 +41,8 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
     }
 
     /// The blocks shown when neither `--blocks` nor the config file names any: i3status's
-    /// default bar (network, disk, load, memory, time) with cpu, temperature and exits.
-    public static let defaults: [BlockKind] = [.wifi, .net, .disk, .load, .mem, .exited, .cpu, .temp, .battery, .time]
+    /// default bar (network, disk, load, memory, time) with cpu, temperature, the GPU and exits.
+    public static let defaults: [BlockKind] = [.wifi, .net, .disk, .load, .mem, .exited, .cpu, .temp, .gpu, .battery, .time]
 
     /// The part of the snapshot the block shows; when it was not measured the block says `n/a`.
     public var section: SnapshotSections { descriptor.section }

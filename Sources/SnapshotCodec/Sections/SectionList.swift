@@ -24,6 +24,7 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case diskIO = 14
     case temperature = 15
     case frequency = 16
+    case gpu = 17
 }
 
 /// What the codec knows of one section, declared once in its file (`static let descriptor`)
@@ -67,6 +68,7 @@ extension SectionTag {
         PressureSection.descriptor, LoadSection.descriptor, ProcessesSection.descriptor, BatterySection.descriptor,
         TopSection.descriptor, ExitsSection.descriptor, SamplerSection.descriptor, NetworkSection.descriptor,
         DisksSection.descriptor, DiskIOSection.descriptor, TemperatureSection.descriptor, FrequencySection.descriptor,
+        GPUSection.descriptor,
     ]
 
     /// The section's descriptor.
@@ -77,7 +79,7 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    static let highest = SectionTag.frequency
+    static let highest = SectionTag.gpu
 
     /// The payloads of every section at their limits (``SnapshotFormat/maximumV3Size``).
     static let maximumPayloads = descriptors.reduce(0) { $0 + $1.maximumSize }

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the NVIDIA helper (`sysstatsd-gpu`, which loads NVML so that the sampler never
+/// does) writes on its stdout: one frame per interval, lines of ASCII words separated by
+/// one space, `-` for a figure NVML did not give:
+///
+///     gpu INDEX BUSY% MEMBUSY% VRAM_USED VRAM_TOTAL CELSIUS MILLIWATTS CLOCK_MHZ FAN% NAME
+///     proc PID INDEX VRAM_BYTES
+///     end
+///
+/// (bytes for memory; NAME runs to the end of the line). `error TEXT` says why the helper
+/// stops. Another program could sit at the helper's path, so the reader takes nothing on
+/// trust: a line it cannot read is skipped, a number too large is clamped, at most
+/// ``GPUCards/maximumCards`` cards count, and a line longer than the buffer drops what was
+/// buffered.
+public final class NVMLHelperOutput {
+    /// The most bytes buffered; a frame of 8 cards and 64 processes fits in a quarter of it.
+    public static let capacity = 16 * 1024
+    private var bytes: [UInt8]
+    private var filled = 0
+    /// The last `error` line's text (a fresh one replaces it).
+    public private(set) var error: [UInt8] = []
+
+    public init() {
+        bytes = [UInt8](repeating: 0, count: Self.capacity)
+    }
+
+    /// Reads what `fd` has (non-blocking: until it would block, is at its end, or the buffer
+    /// is full). Returns false at the end of the stream or on an error but EAGAIN.
+    public func fill(from fd: FileDescriptor) -> Bool {
+        while true {
+            if filled == bytes.count { filled = 0 }  // a line longer than the buffer: drop it
+            let n = bytes.withUnsafeMutableBytes { p in
+                fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: p[filled...]))
+            }
+            switch n {
+            case .success(0): return false
+            case .success(let count): filled += count
+            case .failure(let e): return e.rawValue == EAGAIN
+            }
+        }
+    }
+
+    /// Appends `data` as if read (tests, the fuzz target).
+    public func append(_ data: UnsafeRawBufferPointer) {
+        for b in data {
+            if filled == bytes.count { filled = 0 }
+            bytes[filled] = b
+            filled += 1
+        }
+    }
+
+    /// Parses the complete frames buffered into `readings` (the last one wins) and drops
+    /// them; true when a frame was complete.
+    public func takeFrames(into readings: inout [GPUReading]) -> Bool {
+        var took = false
+        var lineStart = 0, frameStart = 0
+        bytes.withUnsafeBytes { all in
+            var i = 0
+            while i < filled {
+                guard all[i] == 0x0A else { i += 1; continue }
+                let line = UnsafeRawBufferPointer(rebasing: all[lineStart..<i])
+                if bytesEqual(line, "end") {
+                    Self.parseFrame(UnsafeRawBufferPointer(rebasing: all[frameStart..<lineStart]), into: &readings, error: &error)
+                    took = true
+                    frameStart = i + 1
+                }
+                i += 1
+                lineStart = i
+            }
+        }
+        if frameStart > 0 {
+            bytes.withUnsafeMutableBytes { p in
+                p.baseAddress!.copyMemory(from: p.baseAddress! + frameStart, byteCount: filled - frameStart)
+            }
+            filled -= frameStart
+        }
+        return took
+    }
+
+    /// The `gpu` lines of one frame (without its `end` line) into `readings`, which keeps
+    /// as many entries as there were readable lines.
+    public static func parseFrame(_ frame: UnsafeRawBufferPointer, into readings: inout [GPUReading],
+                                  error: inout [UInt8]) {
+        var n = 0
+        var s = ByteScanner(frame)
+        while !s.isAtEnd {
+            let start = s.position
+            s.skipLine()
+            var end = s.position
+            if end > start, frame[end - 1] == 0x0A { end -= 1 }
+            let line = UnsafeRawBufferPointer(rebasing: frame[start..<end])
+            if line.count > 6, bytesEqual(UnsafeRawBufferPointer(rebasing: line[0..<6]), "error ") {
+                error = Array(line[6..<min(line.count, 6 + 200)])
+                continue
+            }
+            guard n < GPUCards.maximumCards, line.count > 4,
+                  bytesEqual(UnsafeRawBufferPointer(rebasing: line[0..<4]), "gpu ") else { continue }
+            if n == readings.count { readings.append(GPUReading()) }
+            if parseGPULine(UnsafeRawBufferPointer(rebasing: line[4...]), into: &readings[n]) { n += 1 }
+        }
+        if readings.count > n { readings.removeLast(readings.count - n) }
+    }
+
+    /// `INDEX BUSY MEMBUSY USED TOTAL CELSIUS MILLIWATTS CLOCK FAN NAME`.
+    static func parseGPULine(_ line: UnsafeRawBufferPointer, into r: inout GPUReading) -> Bool {
+        var s = ByteScanner(line)
+        // The nine figures, and which were given (bit i: figure i); no array: nothing allocated.
+        var figures: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var given = 0
+        let ok = withUnsafeMutableBytes(of: &figures) { raw -> Bool in
+            let values = raw.bindMemory(to: UInt64.self)
+            for i in 0..<9 {
+                if s.current == UInt8(ascii: "-") {
+                    s.position += 1
+                } else {
+                    guard let v = s.unsigned() else { return false }
+                    values[i] = v
+                    given |= 1 << i
+                }
+                guard s.current == 0x20 else { return false }
+                s.position += 1
+            }
+            return true
+        }
+        guard ok, given & 1 != 0, figures.0 < 256 else { return false }
+        r = GPUReading()
+        r.index = Int(figures.0)
+        r.driver = FixedName("nvidia")
+        r.name = FixedName(UnsafeRawBufferPointer(rebasing: line[s.position...]))
+        if given & 1 << 1 != 0 { r.busy = GPUCards.permyriad(percent: figures.1); r.known |= GPUReading.busyKnown }
+        if given & 1 << 2 != 0 { r.memoryBusy = GPUCards.permyriad(percent: figures.2); r.known |= GPUReading.memoryBusyKnown }
+        if given & (1 << 3 | 1 << 4) == 1 << 3 | 1 << 4 {
+            r.vramUsedBytes = figures.3; r.vramTotalBytes = figures.4; r.known |= GPUReading.vramKnown
+        }
+        if given & 1 << 5 != 0 { r.milliCelsius = Int32(clamping: saturatingProduct(figures.5, 1000)); r.known |= GPUReading.temperatureKnown }
+        if given & 1 << 6 != 0 { r.milliwatts = UInt32(clamping: figures.6); r.known |= GPUReading.powerKnown }
+        if given & 1 << 7 != 0 { r.clockMHz = UInt32(clamping: figures.7); r.known |= GPUReading.clockKnown }
+        if given & 1 << 8 != 0 { r.fan = UInt32(clamping: figures.8); r.known |= GPUReading.fanKnown }
+        return true
+    }
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Writes the fixture trees of the GPU readers: Tests/Fixtures/{gpu-amdgpu,gpu-i915,gpu-xe,
+gpu-nvidia,gpu-none}.
+
+The layouts are the ones the kernel writes: /sys/class/drm/cardN and its connectors
+(card1-DP-1) and render nodes are relative symbolic links into sys/devices, each card's
+`device` a link to its PCI device, whose `uevent` names the driver and the PCI id. The files
+and their units follow the kernel's documentation:
+- amdgpu: Documentation/gpu/amdgpu/driver-misc.rst (gpu_busy_percent, mem_busy_percent,
+  mem_info_vram_used/_total, mem_info_gtt_used/_total, product_name) and thermal.rst
+  (hwmon: temp1_input millidegrees, power1_average microwatts, fan1_input RPM, freq1_input Hz);
+- i915: gt_act_freq_mhz, gt/gt0/rc6_residency_ms (drivers/gpu/drm/i915/gt/intel_gt_sysfs_pm.c);
+- xe: device/tile0/gt0/freq0/act_freq, device/tile0/gt0/gtidle/idle_residency_ms
+  (drivers/gpu/drm/xe/xe_gt_freq.c, xe_gt_idle.c), hwmon energy1_input microjoules;
+- NVIDIA: /proc/driver/nvidia/gpus/<PCI address> (the driver's procfs), the figures from
+  NVML (the tests' stub library, Tests/Fixtures/nvml-stub).
+Run this again after changing them (it rewrites the trees).
+"""
+import os, shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def link(path, target):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.symlink(target, path)
+
+
+def fresh(name, readme):
+    root = os.path.join(HERE, name)
+    shutil.rmtree(root, ignore_errors=True)
+    write(os.path.join(root, "README.md"), readme + "\n(Written by make-gpu-fixtures.py.)\n")
+    return root
+
+
+def card(root, n, pci_path, driver, pci_id, files, connectors=()):
+    """cardN under the PCI device at sys/devices/<pci_path>, with `files` relative to the card
+    (`device/...` ones in the PCI device's folder)."""
+    device = os.path.join(root, "sys/devices", pci_path)
+    write(os.path.join(device, "uevent"),
+          "DRIVER=%s\nPCI_CLASS=30000\nPCI_ID=%s\nPCI_SUBSYS_ID=%s\nPCI_SLOT_NAME=%s\n" %
+          (driver, pci_id, pci_id, os.path.basename(pci_path)))
+    card_dir = os.path.join(device, "drm/card%d" % n)
+    link(os.path.join(card_dir, "device"), "../../../" + os.path.basename(pci_path))
+    write(os.path.join(card_dir, "uevent"), "MAJOR=226\nMINOR=%d\nDEVNAME=dri/card%d\nDEVTYPE=drm_minor\n" % (n, n))
+    depth = "../../devices/" + pci_path + "/drm/"
+    link(os.path.join(root, "sys/class/drm/card%d" % n), depth + "card%d" % n)
+    for c in connectors:
+        write(os.path.join(device, "drm/card%d/card%d-%s/status" % (n, n, c)), "connected\n")
+        link(os.path.join(root, "sys/class/drm/card%d-%s" % (n, c)), depth + "card%d/card%d-%s" % (n, n, c))
+    write(os.path.join(device, "drm/renderD%d/uevent" % (128 + n)), "MAJOR=226\n")
+    link(os.path.join(root, "sys/class/drm/renderD%d" % (128 + n)), depth + "renderD%d" % (128 + n))
+    write(os.path.join(root, "sys/class/drm/version"), "drm 1.1.0 20060810\n")
+    for name, text in files.items():
+        if name.startswith("device/"):
+            write(os.path.join(device, name[len("device/"):]), text)
+        else:
+            write(os.path.join(card_dir, name), text)
+
+
+def amdgpu():
+    root = fresh("gpu-amdgpu", "A desktop with a Radeon RX 6800 (amdgpu, card1) and an integrated one "
+                               "the kernel has put to sleep (card0: runtime_status suspended).")
+    card(root, 0, "pci0000:00/0000:00:08.1/0000:0c:00.0", "amdgpu", "1002:164E", {
+        "device/power/runtime_status": "suspended\n",
+        "device/gpu_busy_percent": "99\n",  # never read: reading it would wake the card
+    })
+    card(root, 1, "pci0000:00/0000:00:03.1/0000:09:00.0", "amdgpu", "1002:73BF", {
+        "device/power/runtime_status": "active\n",
+        "device/product_name": "AMD Radeon RX 6800\n",
+        "device/gpu_busy_percent": "37\n",
+        "device/mem_busy_percent": "12\n",
+        "device/mem_info_vram_used": "6442450944\n",
+        "device/mem_info_vram_total": "17163091968\n",
+        "device/mem_info_gtt_used": "104857600\n",
+        "device/mem_info_gtt_total": "8589934592\n",
+        "device/hwmon/hwmon1/name": "amdgpu\n",
+        "device/hwmon/hwmon1/temp1_input": "61000\n",
+        "device/hwmon/hwmon1/temp1_label": "edge\n",
+        "device/hwmon/hwmon1/temp2_input": "65000\n",
+        "device/hwmon/hwmon1/temp2_label": "junction\n",
+        "device/hwmon/hwmon1/power1_average": "215400000\n",
+        "device/hwmon/hwmon1/fan1_input": "1450\n",
+        "device/hwmon/hwmon1/freq1_input": "2105000000\n",
+        "device/hwmon/hwmon1/freq1_label": "sclk\n",
+    }, connectors=("DP-1", "HDMI-A-1"))
+
+
+def i915():
+    root = fresh("gpu-i915", "A laptop's integrated Intel GPU (i915, card0): the actual clock and the "
+                             "RC6 residency counter; no hwmon. The tests rewrite rc6_residency_ms between readings.")
+    card(root, 0, "pci0000:00/0000:00:02.0", "i915", "8086:9A49", {
+        "gt_act_freq_mhz": "1300\n",
+        "gt_cur_freq_mhz": "1350\n",
+        "gt/gt0/rc6_residency_ms": "100000\n",
+    }, connectors=("eDP-1",))
+
+
+def xe():
+    root = fresh("gpu-xe", "An Intel Arc B580 (xe, card0): clock, idle residency and the energy counter. "
+                           "The tests rewrite idle_residency_ms and energy1_input between readings.")
+    card(root, 0, "pci0000:00/0000:00:01.0/0000:03:00.0", "xe", "8086:E20B", {
+        "device/tile0/gt0/freq0/act_freq": "2400\n",
+        "device/tile0/gt0/freq0/cur_freq": "2450\n",
+        "device/tile0/gt0/gtidle/idle_residency_ms": "5000\n",
+        "device/hwmon/hwmon4/name": "xe\n",
+        "device/hwmon/hwmon4/energy1_input": "1000000\n",
+    })
+
+
+def nvidia():
+    root = fresh("gpu-nvidia", "A machine with an NVIDIA card: the driver's /proc/driver/nvidia/gpus entry "
+                               "(the figures come from NVML: the tests' stub library); its nvidia-drm card0 "
+                               "is left to NVML.")
+    write(os.path.join(root, "proc/driver/nvidia/gpus/0000:01:00.0/information"),
+          "Model: \t\t NVIDIA GeForce RTX 4090\nBus Location: \t 0000:01:00.0\n")
+    card(root, 0, "pci0000:00/0000:00:01.0/0000:01:00.0", "nvidia", "10DE:2684", {})
+
+
+def none():
+    root = fresh("gpu-none", "A virtual machine: a virtio-gpu card, which gives no figures, and no NVIDIA driver.")
+    card(root, 0, "pci0000:00/0000:00:01.0", "virtio-pci", "1AF4:1050", {})
+    write(os.path.join(root, "proc/driver/.keep"), "")  # a /proc without the NVIDIA driver
+
+
+amdgpu(); i915(); xe(); nvidia(); none()

@@ -1,0 +1,94 @@
+import Foundation
+import SnapshotCodec
+import TestSupport
+import XCTest
+@testable import Sampler
+
+/// The sampler's GPUs: sysfs cards every sample they are shown, NVIDIA's through the helper
+/// (the built `sysstatsd-gpu` beside this test program, loading the tests' NVML stub), which
+/// runs only where the NVIDIA driver lists a device and only while the GPU is wanted.
+final class GPUProbeTests: XCTestCase {
+    nonisolated(unsafe) static var stubDirectory: TemporaryDirectory?
+
+    /// Builds Tests/Fixtures/nvml-stub into a libnvidia-ml.so.1 of its own, once, and puts its
+    /// folder first on LD_LIBRARY_PATH (the helper inherits the environment).
+    override class func setUp() {
+        super.setUp()
+        guard let directory = try? TemporaryDirectory("nvml") else { return }
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        cc.arguments = ["-shared", "-fPIC", "-o", directory.file("libnvidia-ml.so.1"), Fixtures.path("nvml-stub/nvml_stub.c")]
+        guard (try? cc.run()) != nil else { return }
+        cc.waitUntilExit()
+        guard cc.terminationStatus == 0 else { return }
+        stubDirectory = directory
+        setenv("LD_LIBRARY_PATH", directory.path, 1)
+    }
+
+    override func setUpWithError() throws {
+        XCTAssertNotNil(Self.stubDirectory, "cc could not build the NVML stub (install/deps.sh installs gcc)")
+        unsetenv("NVML_STUB_FAIL")
+    }
+
+    func sampler(proc: String, sys: String, once: Bool = true) -> Sampler {
+        var config = SamplerConfiguration()
+        config.procRoot = Fixtures.path(proc)
+        config.sysRoot = Fixtures.path(sys)
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        config.once = once
+        return Sampler(configuration: config)
+    }
+
+    func testNVIDIAFiguresComeFromTheHelperBesideAMDGPUsFromSysfs() throws {
+        let s = sampler(proc: "gpu-nvidia/proc", sys: "gpu-amdgpu/sys")
+        s.sample(realtimeMs: 1_763_712_345_000, monotonicNs: 1_000_000_000)
+        let gpus = s.snapshot.gpus
+        XCTAssertTrue(s.snapshot.available.contains(.gpu))
+        XCTAssertEqual(gpus.map { String(decoding: $0.driver, as: UTF8.self) }, ["amdgpu", "amdgpu", "nvidia"])
+        let nvidia = try XCTUnwrap(gpus.last)
+        XCTAssertEqual(String(decoding: nvidia.name, as: UTF8.self), "NVIDIA GeForce RTX 4090")
+        XCTAssertEqual(nvidia.known, [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan])
+        XCTAssertEqual(nvidia.busy, 3_700)
+        XCTAssertEqual(nvidia.memoryBusy, 1_200)
+        XCTAssertEqual(nvidia.vramUsedBytes, 6 << 30, "NVML's v2 memory: without the driver's reserve")
+        XCTAssertEqual(nvidia.vramTotalBytes, 24 << 30)
+        XCTAssertEqual(nvidia.milliCelsius, 61_000)
+        XCTAssertEqual(nvidia.milliwatts, 215_400)
+        XCTAssertEqual(nvidia.clockMHz, 2_520)
+        XCTAssertEqual(nvidia.fan, 45)
+        XCTAssertEqual(s.nvidiaHelper?.starts, 1)
+    }
+
+    func testTheHelperStopsWhenNoRendererShowsTheGPUAndIsNotStartedWithoutAnNVIDIADevice() throws {
+        let s = sampler(proc: "gpu-nvidia/proc", sys: "gpu-none/sys")
+        s.sample(realtimeMs: 1_763_712_345_000, monotonicNs: 1_000_000_000)
+        let helper = try XCTUnwrap(s.nvidiaHelper)
+        XCTAssertTrue(helper.isRunning)
+        XCTAssertEqual(s.snapshot.gpus.count, 1)
+        s.shownParts = [.cpu]
+        for i in 2...12 { s.sample(realtimeMs: 1_763_712_345_000 + UInt64(i) * 1000, monotonicNs: UInt64(i) * 1_000_000_000) }
+        XCTAssertFalse(helper.isRunning, "the GPU unshown: its next measurement stops the helper")
+        XCTAssertEqual(helper.starts, 1)
+        XCTAssertTrue(s.snapshot.available.contains(.gpu), "sysfs cards are still measured now and then")
+
+        let without = sampler(proc: "gpu-none/proc", sys: "gpu-amdgpu/sys")
+        XCTAssertNil(without.nvidiaHelper, "no /proc/driver/nvidia/gpus entry: no helper")
+        without.sample(realtimeMs: 1_763_712_345_000, monotonicNs: 1_000_000_000)
+        XCTAssertEqual(without.snapshot.gpus.count, 2)
+    }
+
+    func testAHelperThatCannotStartNVMLIsSaidOnceAndNotRestartedWithinAMinute() throws {
+        setenv("NVML_STUB_FAIL", "1", 1)
+        defer { unsetenv("NVML_STUB_FAIL") }
+        let s = sampler(proc: "gpu-nvidia/proc", sys: "gpu-amdgpu/sys")
+        let helper = try XCTUnwrap(s.nvidiaHelper)
+        var lines: [String] = []
+        helper.reportLine = { lines.append($0) }
+        for i in 1...5 { s.sample(realtimeMs: 1_763_712_345_000 + UInt64(i) * 1000, monotonicNs: UInt64(i) * 1_000_000_000) }
+        XCTAssertEqual(lines, ["sysstatsd: no NVIDIA figures: nvmlInit_v2: Driver Not Loaded"])
+        XCTAssertEqual(helper.starts, 1)
+        XCTAssertFalse(helper.isRunning)
+        XCTAssertEqual(s.snapshot.gpus.map { String(decoding: $0.driver, as: UTF8.self) }, ["amdgpu", "amdgpu"])
+    }
+}
