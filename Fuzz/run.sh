@@ -5,7 +5,7 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text wants-file i3blocks-config budget-file nvml-helper (default: all).
+# prometheus-text wants-file i3blocks-config budget-file gpu-text (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
 # Embedded ones; BudgetFile: the CLI's budgets-file parser) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file nvml-helper)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text)
 seconds=60
 build_only=0
 targets=()
@@ -63,7 +63,7 @@ modules_of() {
         wants-file) echo UTF8Text SnapshotCodec ;;
         i3blocks-config) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         budget-file) echo UTF8Text TOML BudgetFile ;;
-        nvml-helper) echo ProcFS ;;
+        gpu-text) echo ProcFS ;;
     esac
 }
 support_of() {
@@ -170,7 +170,7 @@ max_len_of() {
         prometheus-text) echo 16384 ;;
         wants-file) echo 64 ;;
         i3blocks-config) echo 16384 ;;
-        nvml-helper) echo 16384 ;;
+        gpu-text) echo 16384 ;;
     esac
 }
 

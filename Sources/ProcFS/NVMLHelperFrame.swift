@@ -22,6 +22,10 @@ public final class NVMLHelperOutput {
     private var filled = 0
     /// The last `error` line's text (a fresh one replaces it).
     public private(set) var error: [UInt8] = []
+    /// The processes using the GPUs, as the last whole frame listed them (`proc` lines; at
+    /// most ``maximumProcesses``; `vramBytes` nil where NVML does not say).
+    public private(set) var processes: [(pid: Int32, card: Int, vramBytes: UInt64?)] = []
+    public static let maximumProcesses = 256
 
     public init() {
         bytes = [UInt8](repeating: 0, count: Self.capacity)
@@ -63,7 +67,9 @@ public final class NVMLHelperOutput {
                 guard all[i] == 0x0A else { i += 1; continue }
                 let line = UnsafeRawBufferPointer(rebasing: all[lineStart..<i])
                 if bytesEqual(line, "end") {
-                    Self.parseFrame(UnsafeRawBufferPointer(rebasing: all[frameStart..<lineStart]), into: &readings, error: &error)
+                    let frame = UnsafeRawBufferPointer(rebasing: all[frameStart..<lineStart])
+                    Self.parseFrame(frame, into: &readings, error: &error)
+                    Self.parseProcesses(frame, into: &processes)
                     took = true
                     frameStart = i + 1
                 }
@@ -102,6 +108,32 @@ public final class NVMLHelperOutput {
             if parseGPULine(UnsafeRawBufferPointer(rebasing: line[4...]), into: &readings[n]) { n += 1 }
         }
         if readings.count > n { readings.removeLast(readings.count - n) }
+    }
+
+    /// The `proc PID INDEX VRAM_BYTES` lines of one frame (VRAM `-` when unknown).
+    static func parseProcesses(_ frame: UnsafeRawBufferPointer, into processes: inout [(pid: Int32, card: Int, vramBytes: UInt64?)]) {
+        processes.removeAll(keepingCapacity: true)
+        var s = ByteScanner(frame)
+        while !s.isAtEnd && processes.count < maximumProcesses {
+            let start = s.position
+            s.skipLine()
+            var end = s.position
+            if end > start, frame[end - 1] == 0x0A { end -= 1 }
+            let line = UnsafeRawBufferPointer(rebasing: frame[start..<end])
+            guard line.count > 5, bytesEqual(UnsafeRawBufferPointer(rebasing: line[0..<5]), "proc ") else { continue }
+            var l = ByteScanner(UnsafeRawBufferPointer(rebasing: line[5...]))
+            guard let pid = l.unsigned(), pid > 0, pid <= UInt64(Int32.max), l.current == 0x20 else { continue }
+            l.position += 1
+            guard let card = l.unsigned(), card < 256, l.current == 0x20 else { continue }
+            l.position += 1
+            var vram: UInt64?
+            if l.current == UInt8(ascii: "-") { l.position += 1 } else {
+                guard let v = l.unsigned() else { continue }
+                vram = v
+            }
+            guard l.isAtEnd else { continue }
+            processes.append((Int32(pid), Int(card), vram))
+        }
     }
 
     /// `INDEX BUSY MEMBUSY USED TOTAL CELSIUS MILLIWATTS CLOCK FAN NAME`.

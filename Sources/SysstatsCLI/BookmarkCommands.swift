@@ -254,7 +254,8 @@ public enum BookmarkCommands {
         case .failure(let error): return HistoryAccess.failure(error.message)
         case .success(let rules): resolver = NameResolver(rules: rules)
         }
-        let rows = Top.sample(procRoot: procRoot, intervalMs: intervalMs, resolver: resolver)
+        var problems: [String] = []
+        let rows = Top.sample(procRoot: procRoot, intervalMs: intervalMs, resolver: resolver, problems: &problems)
             .filter { $0.friendlyName == nil && !$0.isKernelThread }
         if rows.isEmpty { return CommandOutput(stdout: ["every running process has a bookmark"]) }
         let groups = Suggestion.group(rows)

@@ -32,8 +32,10 @@ struct TopCommand: ParsableCommand {
         abstract: "List the processes using the most CPU or memory, with their bookmarked names.",
         discussion: """
             Scans /proc twice, --interval-ms apart, for CPU use. Names come from the bookmarks \
-            in the history database (the built-in ones when there is none). --exited lists the \
-            processes that are gone instead, from history, most recent first.
+            in the history database (the built-in ones when there is none). --gpu lists the \
+            processes using a GPU, by their share of its busiest engine and their GPU memory \
+            (amdgpu, i915, xe and other drivers from /proc/PID/fdinfo; NVIDIA's memory through \
+            NVML). --exited lists the processes that are gone instead, from history, most recent first.
             """)
 
     @OptionGroup var data: OptionalDataDirectoryOption
@@ -49,6 +51,8 @@ struct TopCommand: ParsableCommand {
     var json = false
     @Flag(help: "List processes that exited (from history) instead of running ones.")
     var exited = false
+    @Flag(help: "List the processes using a GPU, with their GPU share and memory.")
+    var gpu = false
     @Option(help: ArgumentHelp("With --exited: how far back (90m, 24h, 7d …; default 24h).", valueName: "duration"),
             transform: parseSince)
     var since: UInt64?
@@ -59,8 +63,10 @@ struct TopCommand: ParsableCommand {
         if let intervalMs, !(0...60_000).contains(intervalMs) {
             throw ValidationError("--interval-ms must be between 0 and 60000")
         }
+        if gpu && sort != nil { throw ValidationError("--sort orders the CPU and memory list; --gpu orders by GPU use") }
         if exited {
-            let ignored = [("--sort", sort != nil), ("--interval-ms", intervalMs != nil), ("--proc-root", procRoot != nil)]
+            let ignored = [("--sort", sort != nil), ("--interval-ms", intervalMs != nil), ("--proc-root", procRoot != nil),
+                           ("--gpu", gpu)]
             if let (name, _) = ignored.first(where: { $0.1 }) {
                 throw ValidationError("\(name) applies to running processes, not to --exited")
             }
@@ -78,7 +84,7 @@ struct TopCommand: ParsableCommand {
                                                limit: count))
         }
         emit(Top.run(procRoot: procRoot ?? "/proc", directory: data.resolved, count: count, sort: sort ?? .cpu,
-                     intervalMs: intervalMs ?? 500, json: json))
+                     intervalMs: intervalMs ?? 500, json: json, gpu: gpu))
     }
 }
 

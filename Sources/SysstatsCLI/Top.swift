@@ -24,22 +24,35 @@ public enum Top {
         /// CPU over the interval, hundredths of a percent of one core.
         public var cpuPermyriad: UInt64
         public var privateKiB: UInt64
+        /// Its GPU use (`--gpu`); nil when it holds no GPU client or GPUs were not asked for.
+        public var gpu: GPUUse? = nil
 
         /// The friendly name when there is one, else the best name.
         public var displayName: [UInt8] { friendlyName ?? name }
     }
 
     /// Scans `procRoot` twice, `intervalMs` apart (CPU from the tick deltas, as the sampler
-    /// computes it), and names every process with `resolver`.
-    public static func sample(procRoot: String, intervalMs: Int, resolver: NameResolver) -> [Row] {
+    /// computes it), and names every process with `resolver`. `gpu`: each process's DRM
+    /// clients are read with each scan, and NVIDIA's processes asked of `helper`.
+    public static func sample(procRoot: String, intervalMs: Int, resolver: NameResolver, gpu: Bool = false,
+                              helper: String? = nil, problems: inout [String]) -> [Row] {
         let buffer = ReadBuffer()
         let table = ProcessTable(procRoot: procRoot)
         let cpu = CPUStatReader(procRoot: procRoot)
         let before = cpu.update(buffer)
         table.scan(buffer)
+        let clientsBefore = gpu ? drmClients(table.processes.map(\.pid), procRoot: procRoot, buffer: buffer) : [:]
+        let start = DispatchTime.now().uptimeNanoseconds
         if intervalMs > 0 { usleep(UInt32(min(intervalMs, 60_000)) * 1000) }
         let after = cpu.update(buffer)
         table.scan(buffer)
+        var use: [Int32: GPUUse] = [:]
+        if gpu {
+            let clientsAfter = drmClients(table.processes.map(\.pid), procRoot: procRoot, buffer: buffer)
+            let nvidia = nvidiaProcesses(procRoot: procRoot, helper: helper, problems: &problems)
+            use = gpuUse(before: clientsBefore, after: clientsAfter, elapsedNs: DispatchTime.now().uptimeNanoseconds - start,
+                         nvidia: nvidia)
+        }
         // The sampler's rules for the CPU share's scale and for the executable name.
         let ticksPerCore = before.flatMap { b in after.map { $0.ticksPerCore(since: b) } } ?? 0
         return table.processes.map { p in
@@ -48,7 +61,7 @@ public enum Top {
             return Row(pid: p.pid, comm: p.comm, executable: executable, commandLine: p.commandLine, name: p.name,
                        friendlyName: friendly.flatMap { $0.isEmpty ? nil : $0 }, isKernelThread: p.isKernelThread,
                        cpuPermyriad: p.cpuPermyriad(ticksPerCore: ticksPerCore),
-                       privateKiB: p.privateKiB)
+                       privateKiB: p.privateKiB, gpu: use[p.pid])
         }
     }
 
@@ -65,7 +78,7 @@ public enum Top {
 
     /// `sysstats top`: names from the database's rules (the built-in ones without a database).
     public static func run(procRoot: String, directory: String?, count: Int, sort: Sort, intervalMs: Int,
-                           json: Bool) -> CommandOutput {
+                           json: Bool, gpu: Bool = false, helper: String? = Doctor.programBeside("sysstatsd-gpu")) -> CommandOutput {
         var rules = NameResolver(rules: BuiltinBookmarks.rules).rules
         if let directory {
             switch BookmarkCommands.readRules(directory: directory) {
@@ -73,8 +86,14 @@ public enum Top {
             case .failure(let error): return HistoryAccess.failure(error.message)
             }
         }
-        let rows = Array(sorted(sample(procRoot: procRoot, intervalMs: intervalMs, resolver: NameResolver(rules: rules)),
-                                by: sort).prefix(count))
+        var problems: [String] = []
+        let sampled = sample(procRoot: procRoot, intervalMs: intervalMs, resolver: NameResolver(rules: rules), gpu: gpu,
+                             helper: helper, problems: &problems)
+        if gpu {
+            let rows = Array(sortedByGPU(sampled).prefix(count))
+            return CommandOutput(stdout: json ? [gpuJSON(rows)] : gpuLines(rows), stderr: problems)
+        }
+        let rows = Array(sorted(sampled, by: sort).prefix(count))
         return CommandOutput(stdout: json ? [self.json(rows)] : lines(rows))
     }
 

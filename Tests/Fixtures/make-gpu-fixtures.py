@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the fixture trees of the GPU readers: Tests/Fixtures/{gpu-amdgpu,gpu-i915,gpu-xe,
-gpu-nvidia,gpu-none}.
+gpu-nvidia,gpu-none,gpu-clients}.
 
 The layouts are the ones the kernel writes: /sys/class/drm/cardN and its connectors
 (card1-DP-1) and render nodes are relative symbolic links into sys/devices, each card's
@@ -129,4 +129,32 @@ def none():
     write(os.path.join(root, "proc/driver/.keep"), "")  # a /proc without the NVIDIA driver
 
 
-amdgpu(); i915(); xe(); nvidia(); none()
+def clients():
+    """The desktop fixture's processes (sampler-desktop/2/proc) with DRM descriptors in the
+    fdinfo keys of Documentation/gpu/drm-usage-stats.rst: 200 (Isolated Web Co) holds one
+    amdgpu client through two descriptors and a second client, with amdgpu's older
+    drm-memory-* keys; 300 (gnome-shell-cal) an i915 client with drm-resident-* keys and an
+    engine of capacity 2; 400 an ordinary file, and a descriptor on /dev/null."""
+    root = fresh("gpu-clients", "The desktop fixture's processes with DRM clients in their fdinfo "
+                                "(amdgpu, i915), for sysstats top --gpu.")
+    shutil.copytree(os.path.join(HERE, "sampler-desktop/2/proc"), os.path.join(root, "proc"), symlinks=True)
+    amd = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t1051\ndrm-driver:\tamdgpu\ndrm-client-id:\t%d\n"
+           "drm-pdev:\t0000:09:00.0\npasid:\t32771\ndrm-memory-vram:\t%d KiB\ndrm-memory-gtt:\t2048 KiB\n"
+           "drm-memory-cpu:\t0 KiB\ndrm-engine-gfx:\t%d ns\ndrm-engine-compute:\t0 ns\ndrm-engine-dec:\t0 ns\n")
+    for fd, client, vram, gfx in ((5, 13, 524288, 4000000000), (6, 13, 524288, 4000000000), (9, 14, 1024, 1000)):
+        link(os.path.join(root, "proc/200/fd/%d" % fd), "/dev/dri/renderD129")
+        write(os.path.join(root, "proc/200/fdinfo/%d" % fd), amd % (client, vram, gfx))
+    link(os.path.join(root, "proc/200/fd/0"), "/dev/null")
+    write(os.path.join(root, "proc/200/fdinfo/0"), "pos:\t0\nflags:\t0100002\nmnt_id:\t25\nino:\t5\n")
+    link(os.path.join(root, "proc/300/fd/7"), "/dev/dri/card0")
+    write(os.path.join(root, "proc/300/fdinfo/7"),
+          "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\ndrm-driver:\ti915\ndrm-client-id:\t7\n"
+          "drm-pdev:\t0000:00:02.0\ndrm-total-system0:\t96 MiB\ndrm-shared-system0:\t0\n"
+          "drm-active-system0:\t0\ndrm-resident-system0:\t80 MiB\ndrm-purgeable-system0:\t0\n"
+          "drm-engine-render:\t9288864723 ns\ndrm-engine-copy:\t2035071108 ns\ndrm-engine-video:\t0 ns\n"
+          "drm-engine-capacity-video:\t2\ndrm-engine-video-enhance:\t0 ns\n")
+    link(os.path.join(root, "proc/400/fd/3"), "/home/user/notes.txt")
+    write(os.path.join(root, "proc/400/fdinfo/3"), "pos:\t0\nflags:\t0100000\nmnt_id:\t30\nino:\t7\n")
+
+
+amdgpu(); i915(); xe(); nvidia(); none(); clients()

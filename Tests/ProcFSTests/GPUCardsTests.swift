@@ -155,3 +155,56 @@ final class GPUCardsTests: XCTestCase {
         XCTAssertEqual(r.map(\.busy), [500], "the reader goes on after the long line")
     }
 }
+
+/// DRM clients from /proc/PID/fdinfo (the kernel's drm-usage-stats.rst keys), as
+/// `sysstats top --gpu` reads them.
+final class DRMClientsTests: XCTestCase {
+    let buffer = ReadBuffer(capacity: 4096)
+    let proc = Fixtures.path("gpu-clients/proc")
+
+    func parse(_ text: String) -> DRMClientReading? {
+        Array(text.utf8).withUnsafeBytes { DRMClientReading.parse($0) }
+    }
+
+    func testAmdgpuAndI915ClientsParseWithTheirEnginesAndMemory() throws {
+        let amd = try XCTUnwrap(parse("drm-driver:\tamdgpu\ndrm-client-id:\t13\ndrm-pdev:\t0000:09:00.0\n"
+                                      + "drm-memory-vram:\t524288 KiB\ndrm-memory-gtt:\t2048 KiB\ndrm-engine-gfx:\t4000000000 ns\n"))
+        XCTAssertEqual(amd.driver.description, "amdgpu")
+        XCTAssertEqual(amd.clientID, 13)
+        XCTAssertEqual(amd.pdev.description, "0000:09:00.0")
+        XCTAssertEqual(amd.memoryBytes, 512 << 20, "device memory only (vram), not GTT")
+        XCTAssertEqual(amd.engines.map(\.busyNs), [4_000_000_000])
+        let intel = try XCTUnwrap(parse("drm-driver:\ti915\ndrm-client-id:\t7\ndrm-total-system0:\t96 MiB\n"
+                                        + "drm-resident-system0:\t80 MiB\ndrm-engine-render:\t9288864723 ns\n"
+                                        + "drm-engine-video:\t0 ns\ndrm-engine-capacity-video:\t2\n"))
+        XCTAssertEqual(intel.memoryBytes, 80 << 20, "resident; system memory where the card has no VRAM")
+        XCTAssertEqual(intel.engines.map(\.capacity), [1, 2])
+        XCTAssertNil(parse("pos:\t0\nflags:\t0100002\n"), "not a DRM descriptor")
+        XCTAssertNil(parse("drm-driver:\tamdgpu\n"), "no client id")
+        let odd = try XCTUnwrap(parse("drm-driver: x\ndrm-client-id: 1\ndrm-engine-gfx: 12 ms\ndrm-memory-vram: 99999999999999999999 GiB\n"))
+        XCTAssertTrue(odd.engines.isEmpty, "a unit other than ns is not a busy time")
+        XCTAssertEqual(odd.memoryBytes, .max, "saturates")
+    }
+
+    func testAProcessesClientsAreCountedOnceAndOnlyDRMDescriptorsRead() {
+        let game = DRMClients.read(pid: 200, procRoot: proc, buffer: buffer)
+        XCTAssertEqual(game.map(\.clientID), [13, 14], "fds 5 and 6 share client 13; /dev/null is not read")
+        XCTAssertEqual(DRMClients.read(pid: 300, procRoot: proc, buffer: buffer).map(\.clientID), [7])
+        XCTAssertTrue(DRMClients.read(pid: 400, procRoot: proc, buffer: buffer).isEmpty, "a plain file")
+        XCTAssertTrue(DRMClients.read(pid: 999_999, procRoot: proc, buffer: buffer).isEmpty, "gone")
+    }
+
+    func testBusyIsTheBusiestKindOfEngineOverItsCapacitySummedOverClients() throws {
+        func client(_ id: Int, _ engines: String) -> DRMClientReading {
+            parse("drm-driver: i915\ndrm-client-id: \(id)\n" + engines)!
+        }
+        let before = [client(1, "drm-engine-render: 1000000000 ns\ndrm-engine-video: 0 ns\ndrm-engine-capacity-video: 2\n"),
+                      client(2, "drm-engine-render: 0 ns\n")]
+        let after = [client(1, "drm-engine-render: 1300000000 ns\ndrm-engine-video: 1000000000 ns\ndrm-engine-capacity-video: 2\n"),
+                     client(2, "drm-engine-render: 200000000 ns\n"), client(3, "drm-engine-render: 100000000 ns\n")]
+        XCTAssertEqual(DRMClients.busyPermyriad(before: before, after: after, elapsedNs: 1_000_000_000), 6_000,
+                       "render: 300 + 200 + 100 (a new client from 0) ms of 1 s; video 1 s over 2 engines is 50 %")
+        XCTAssertEqual(DRMClients.busyPermyriad(before: after, after: before, elapsedNs: 1_000_000_000), 0, "counters that went back")
+        XCTAssertEqual(DRMClients.busyPermyriad(before: [], after: after, elapsedNs: 100), 10_000, "at most 100 %")
+    }
+}

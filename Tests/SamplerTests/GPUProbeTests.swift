@@ -8,25 +8,8 @@ import XCTest
 /// (the built `sysstatsd-gpu` beside this test program, loading the tests' NVML stub), which
 /// runs only where the NVIDIA driver lists a device and only while the GPU is wanted.
 final class GPUProbeTests: XCTestCase {
-    nonisolated(unsafe) static var stubDirectory: TemporaryDirectory?
-
-    /// Builds Tests/Fixtures/nvml-stub into a libnvidia-ml.so.1 of its own, once, and puts its
-    /// folder first on LD_LIBRARY_PATH (the helper inherits the environment).
-    override class func setUp() {
-        super.setUp()
-        guard let directory = try? TemporaryDirectory("nvml") else { return }
-        let cc = Process()
-        cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        cc.arguments = ["-shared", "-fPIC", "-o", directory.file("libnvidia-ml.so.1"), Fixtures.path("nvml-stub/nvml_stub.c")]
-        guard (try? cc.run()) != nil else { return }
-        cc.waitUntilExit()
-        guard cc.terminationStatus == 0 else { return }
-        stubDirectory = directory
-        setenv("LD_LIBRARY_PATH", directory.path, 1)
-    }
-
     override func setUpWithError() throws {
-        XCTAssertNotNil(Self.stubDirectory, "cc could not build the NVML stub (install/deps.sh installs gcc)")
+        XCTAssertNotNil(NVMLStub.install(), "cc could not build the NVML stub (install/deps.sh installs gcc)")
         unsetenv("NVML_STUB_FAIL")
     }
 

@@ -4,7 +4,8 @@
 //
 // One device, an "NVIDIA GeForce RTX 4090": 37 % busy, memory 12 %, 6 GiB of 24 GiB used,
 // 61 °C, 215.4 W, 2520 MHz, fan 45 %; processes 4242 (1 GiB, compute and graphics) and 4243
-// (512 MiB, graphics). NVML_STUB_FAIL=1: nvmlInit_v2 fails as without a driver.
+// (512 MiB, graphics); NVML_STUB_PID=N names the first one N instead. NVML_STUB_FAIL=1:
+// nvmlInit_v2 fails as without a driver.
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,11 +71,13 @@ static nvmlReturn_t list(unsigned int *count, nvmlProcessInfo_t *infos, const nv
 }
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *count, nvmlProcessInfo_t *infos) {
     (void)device;
-    static const nvmlProcessInfo_t compute[] = {{4242, 1 * gib, 0, 0}};
+    nvmlProcessInfo_t compute[] = {{4242, 1 * gib, 0, 0}};
+    if (getenv("NVML_STUB_PID")) compute[0].pid = (unsigned int)atoi(getenv("NVML_STUB_PID"));
     return list(count, infos, compute, 1);
 }
 nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device, unsigned int *count, nvmlProcessInfo_t *infos) {
     (void)device;
-    static const nvmlProcessInfo_t graphics[] = {{4242, 1 * gib, 0, 0}, {4243, 512ull * 1024 * 1024, 0, 0}};
+    nvmlProcessInfo_t graphics[] = {{4242, 1 * gib, 0, 0}, {4243, 512ull * 1024 * 1024, 0, 0}};
+    if (getenv("NVML_STUB_PID")) graphics[0].pid = (unsigned int)atoi(getenv("NVML_STUB_PID"));
     return list(count, infos, graphics, 2);
 }
