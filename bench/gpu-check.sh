@@ -75,7 +75,17 @@ while time.time() < end:
 print("matmuls:", n)
 PY
     pids+=($!)
-    sleep 4   # the load's start (CUDA's set-up) before the first comparison
+    # The comparisons start once the load holds its memory (CUDA's set-up takes seconds):
+    # the sampler's figures are up to two intervals old, so a comparison across the load's
+    # start would compare two different moments, not two measurements.
+    if [[ $vendor == nvidia ]]; then
+        for ((w = 0; w < 60; w++)); do
+            used=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1 | tr -dc '0-9')
+            ((${used:-0} >= 8000)) && break
+            sleep 1
+        done
+    fi
+    sleep 4
 fi
 
 "$bin_dir/sysstatsd" --interval 1 --no-history --runtime-dir "$work/run" --textfile-dir "$work/prom" \
