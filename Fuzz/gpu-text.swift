@@ -39,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         expect(first || second == took || !took, "a frame seen whole was lost when split")
         if took { expect(parts == cards, "the cards differ when the input comes in two reads") }
     }
-    expect(whole.processes.count <= NVMLHelperOutput.maximumProcesses && whole.processes.allSatisfy { $0.pid > 0 },
+    expect(whole.processes.count <= NVMLHelperOutput.maximumProcesses && whole.processes.allSatisfy { $0.pid > 0 && ($0.smPercent ?? 0) <= 100 },
            "a process list past its bound or with a pid of 0 or less")
     if let client = DRMClientReading.parse(input) {
         expect(!client.driver.isEmpty, "a client without a driver")

@@ -12,7 +12,8 @@
 # Prints each figure's differences (median and largest) and whether they are within the
 # limits (VRAM 1 % of the total, busy 5 points, temperature 2 °C, power 10 %, clock 10 %),
 # the gpu block as the bar shows it, and the sampler's and the helper's CPU time per second
-# and resident memory. Exits 1 when a figure is outside its limit, 2 when there is no GPU.
+# and resident memory; with DIR/sysstats, `sysstats top --gpu` beside the vendor's lists of
+# processes. Exits 1 when a figure is outside its limit, 2 when there is no GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -126,6 +127,17 @@ for ((i = 0; i < rounds; i++)); do
 done
 
 end_time=$(date +%s.%N)
+# The processes using the GPU, while the load still runs: sysstats top --gpu (when DIR has the
+# CLI) beside the vendor's per-process lists.
+if [[ -x $bin_dir/sysstats ]]; then
+    echo "== processes: sysstats top --gpu =="
+    "$bin_dir/sysstats" top --gpu --interval-ms 1000 || true
+    if [[ $vendor == nvidia ]]; then
+        echo "== processes: nvidia-smi --query-compute-apps, nvidia-smi pmon =="
+        nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv,noheader || true
+        nvidia-smi pmon -c 1 -s u || true
+    fi
+fi
 end_sampler=$(cpu_ns "$sampler"); end_helper=$([[ -n $helper ]] && cpu_ns "$helper" || echo 0)
 echo "== the gpu block =="
 "$bin_dir/sysstats-bar" --once --output text --blocks gpu --runtime-dir "$work/run" --no-start-sampler || true

@@ -7,7 +7,7 @@
 // (ProcFS/NVMLHelperFrame.swift reads it):
 //
 //     gpu INDEX BUSY% MEMBUSY% VRAM_USED VRAM_TOTAL CELSIUS MILLIWATTS CLOCK_MHZ FAN% NAME
-//     proc PID INDEX VRAM_BYTES
+//     proc PID INDEX VRAM_BYTES SM%
 //     end
 //
 // `-` stands for a figure NVML did not give. The sampler starts it only where
@@ -42,6 +42,11 @@ typedef struct {
     unsigned long long usedGpuMemory;
     unsigned int gpuInstanceId, computeInstanceId;
 } nvmlProcessInfo_t;
+typedef struct {
+    unsigned int pid;
+    unsigned long long timeStamp;
+    unsigned int smUtil, memUtil, encUtil, decUtil;
+} nvmlProcessUtilizationSample_t;
 #define NVML_SUCCESS 0
 #define NVML_ERROR_INSUFFICIENT_SIZE 7
 #define NVML_TEMPERATURE_GPU 0
@@ -63,10 +68,11 @@ static struct {
     nvmlReturn_t (*fan)(nvmlDevice_t, unsigned int *);
     nvmlReturn_t (*compute)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
     nvmlReturn_t (*graphics)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
+    nvmlReturn_t (*utilization_by_process)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *, unsigned long long);
     const char *(*error_string)(nvmlReturn_t);
 } nvml;
 
-enum { max_devices = 8, max_processes = 64 };
+enum { max_devices = 8, max_processes = 64, max_samples = 4096 };
 
 static char frame[16384];
 static size_t used;
@@ -128,9 +134,23 @@ static void load(void) {
     nvml.fan = symbol(library, "nvmlDeviceGetFanSpeed", 0);
     nvml.compute = symbol(library, "nvmlDeviceGetComputeRunningProcesses_v3", 0);
     nvml.graphics = symbol(library, "nvmlDeviceGetGraphicsRunningProcesses_v3", 0);
+    nvml.utilization_by_process = symbol(library, "nvmlDeviceGetProcessUtilization", 0);
     nvml.error_string = symbol(library, "nvmlErrorString", 0);
     nvmlReturn_t rc = nvml.init();
     if (rc != NVML_SUCCESS) fail("nvmlInit_v2", nvml.error_string ? nvml.error_string(rc) : "failed");
+}
+
+/// A process's share of the streaming multiprocessors in the newest of NVML's `n` samples
+/// of it (the driver keeps a few seconds of them per process); -1 where it has none.
+static int sm_share(const nvmlProcessUtilizationSample_t *samples, unsigned int n, unsigned int pid) {
+    int share = -1;
+    unsigned long long newest = 0;
+    for (unsigned int i = 0; i < n; i++) {
+        if (samples[i].pid != pid || samples[i].timeStamp < newest) continue;
+        newest = samples[i].timeStamp;
+        share = samples[i].smUtil > 100 ? 100 : (int)samples[i].smUtil;
+    }
+    return share;
 }
 
 /// The processes using device `index` (compute, then graphics ones not already listed).
@@ -138,6 +158,16 @@ static void processes(nvmlDevice_t device, unsigned int index) {
     static nvmlProcessInfo_t infos[max_processes];
     unsigned int pids[max_processes];
     unsigned int listed = 0;
+    // The driver keeps several samples per process: the last 3 s of them (CPU timestamps, µs),
+    // into room for many; a query that does not fit gives no shares rather than old ones.
+    static nvmlProcessUtilizationSample_t samples[max_samples];
+    unsigned int sampled = max_samples;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    unsigned long long since = (unsigned long long)now.tv_sec * 1000000ull + (unsigned long long)now.tv_nsec / 1000ull;
+    since = since > 3000000ull ? since - 3000000ull : 0;
+    if (!nvml.utilization_by_process || nvml.utilization_by_process(device, samples, &sampled, since) != NVML_SUCCESS) sampled = 0;
+    if (sampled > max_samples) sampled = max_samples;
     nvmlReturn_t (*lists[2])(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *) = { nvml.compute, nvml.graphics };
     for (int l = 0; l < 2; l++) {
         if (!lists[l]) continue;
@@ -151,8 +181,10 @@ static void processes(nvmlDevice_t device, unsigned int index) {
             if (seen) continue;
             pids[listed++] = infos[i].pid;
             unsigned long long bytes = infos[i].usedGpuMemory;
-            if (bytes == NVML_VALUE_NOT_AVAILABLE_ULL) put("proc %u %u -\n", infos[i].pid, index);
-            else put("proc %u %u %llu\n", infos[i].pid, index, bytes);
+            if (bytes == NVML_VALUE_NOT_AVAILABLE_ULL) put("proc %u %u -", infos[i].pid, index);
+            else put("proc %u %u %llu", infos[i].pid, index, bytes);
+            int sm = sm_share(samples, sampled, infos[i].pid);
+            if (sm < 0) put(" -\n"); else put(" %d\n", sm);
         }
     }
 }

@@ -2,12 +2,27 @@
 import Glibc
 #endif
 
+/// One process NVML lists as using a GPU.
+public struct NVMLProcess: Equatable, Sendable {
+    public var pid: Int32
+    /// NVML's index of the GPU.
+    public var card: Int
+    /// Its memory on that GPU, bytes; nil where NVML does not say.
+    public var vramBytes: UInt64?
+    /// Its share of the GPU's streaming multiprocessors in NVML's newest sample, percent; nil
+    /// where NVML has none.
+    public var smPercent: UInt64?
+    public init(pid: Int32, card: Int, vramBytes: UInt64?, smPercent: UInt64?) {
+        self.pid = pid; self.card = card; self.vramBytes = vramBytes; self.smPercent = smPercent
+    }
+}
+
 /// What the NVIDIA helper (`sysstatsd-gpu`, which loads NVML so that the sampler never
 /// does) writes on its stdout: one frame per interval, lines of ASCII words separated by
 /// one space, `-` for a figure NVML did not give:
 ///
 ///     gpu INDEX BUSY% MEMBUSY% VRAM_USED VRAM_TOTAL CELSIUS MILLIWATTS CLOCK_MHZ FAN% NAME
-///     proc PID INDEX VRAM_BYTES
+///     proc PID INDEX VRAM_BYTES SM%
 ///     end
 ///
 /// (bytes for memory; NAME runs to the end of the line). `error TEXT` says why the helper
@@ -24,7 +39,7 @@ public final class NVMLHelperOutput {
     public private(set) var error: [UInt8] = []
     /// The processes using the GPUs, as the last whole frame listed them (`proc` lines; at
     /// most ``maximumProcesses``; `vramBytes` nil where NVML does not say).
-    public private(set) var processes: [(pid: Int32, card: Int, vramBytes: UInt64?)] = []
+    public private(set) var processes: [NVMLProcess] = []
     public static let maximumProcesses = 256
 
     public init() {
@@ -110,8 +125,8 @@ public final class NVMLHelperOutput {
         if readings.count > n { readings.removeLast(readings.count - n) }
     }
 
-    /// The `proc PID INDEX VRAM_BYTES` lines of one frame (VRAM `-` when unknown).
-    static func parseProcesses(_ frame: UnsafeRawBufferPointer, into processes: inout [(pid: Int32, card: Int, vramBytes: UInt64?)]) {
+    /// The `proc PID INDEX VRAM_BYTES [SM%]` lines of one frame (`-` when unknown).
+    static func parseProcesses(_ frame: UnsafeRawBufferPointer, into processes: inout [NVMLProcess]) {
         processes.removeAll(keepingCapacity: true)
         var s = ByteScanner(frame)
         while !s.isAtEnd && processes.count < maximumProcesses {
@@ -126,14 +141,22 @@ public final class NVMLHelperOutput {
             l.position += 1
             guard let card = l.unsigned(), card < 256, l.current == 0x20 else { continue }
             l.position += 1
-            var vram: UInt64?
-            if l.current == UInt8(ascii: "-") { l.position += 1 } else {
-                guard let v = l.unsigned() else { continue }
-                vram = v
+            guard let vram = Self.optionalFigure(&l) else { continue }
+            var sm: UInt64?? = .some(nil)
+            if l.current == 0x20 {
+                l.position += 1
+                sm = Self.optionalFigure(&l)
             }
-            guard l.isAtEnd else { continue }
-            processes.append((Int32(pid), Int(card), vram))
+            guard let smPercent = sm, l.isAtEnd else { continue }
+            processes.append(NVMLProcess(pid: Int32(pid), card: Int(card), vramBytes: vram, smPercent: smPercent.map { min($0, 100) }))
         }
+    }
+
+    /// A number or `-` (nil): `.some(nil)` for `-`, nil for neither.
+    private static func optionalFigure(_ l: inout ByteScanner) -> UInt64?? {
+        if l.current == UInt8(ascii: "-") { l.position += 1; return .some(nil) }
+        guard let v = l.unsigned() else { return nil }
+        return .some(v)
     }
 
     /// `INDEX BUSY MEMBUSY USED TOTAL CELSIUS MILLIWATTS CLOCK FAN NAME`.

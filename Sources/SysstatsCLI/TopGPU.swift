@@ -8,8 +8,9 @@ import ProcFS
 extension Top {
     /// One process's use of the GPUs.
     public struct GPUUse: Equatable, Sendable {
-        /// The busiest kind of engine's share of the interval, hundredths of a percent; nil
-        /// where the driver gives no busy time (NVIDIA: NVML lists memory only).
+        /// The busiest kind of engine's share of the interval (NVIDIA: NVML's newest sample of
+        /// its share of the streaming multiprocessors), hundredths of a percent; nil where
+        /// the driver gives no busy time.
         public var busyPermyriad: UInt64?
         /// Its GPU memory (device memory where the driver tells it apart), bytes; nil when unknown.
         public var memoryBytes: UInt64?
@@ -28,9 +29,9 @@ extension Top {
     }
 
     /// The processes' GPU use: their DRM clients between two readings `elapsedNs` apart, and
-    /// NVIDIA's processes (memory only).
+    /// NVIDIA's processes (memory, and busy where NVML sampled it).
     static func gpuUse(before: [Int32: [DRMClientReading]], after: [Int32: [DRMClientReading]], elapsedNs: UInt64,
-                       nvidia: [(pid: Int32, card: Int, vramBytes: UInt64?)]) -> [Int32: GPUUse] {
+                       nvidia: [NVMLProcess]) -> [Int32: GPUUse] {
         var use: [Int32: GPUUse] = [:]
         for (pid, clients) in after {
             var memory: UInt64 = 0
@@ -46,6 +47,7 @@ extension Top {
         for p in nvidia {
             var u = use[p.pid] ?? GPUUse(busyPermyriad: nil, memoryBytes: nil, drivers: [])
             if let bytes = p.vramBytes { u.memoryBytes = (u.memoryBytes ?? 0).addingReportingOverflow(bytes).partialValue }
+            if let sm = p.smPercent { u.busyPermyriad = max(u.busyPermyriad ?? 0, min(sm, 100) * 100) }
             if !u.drivers.contains("nvidia") { u.drivers.append("nvidia") }
             use[p.pid] = u
         }
@@ -55,7 +57,7 @@ extension Top {
     /// NVIDIA's processes from one frame of `helper` (`sysstatsd-gpu`), where `procRoot`'s
     /// `driver/nvidia/gpus` lists a device; none without one, or when the helper gives no
     /// frame within 3 s (its error line goes to `problems`).
-    static func nvidiaProcesses(procRoot: String, helper: String?, problems: inout [String]) -> [(pid: Int32, card: Int, vramBytes: UInt64?)] {
+    static func nvidiaProcesses(procRoot: String, helper: String?, problems: inout [String]) -> [NVMLProcess] {
         let devices = (try? FileManager.default.contentsOfDirectory(atPath: joinPath(procRoot, "driver/nvidia/gpus"))) ?? []
         guard !devices.isEmpty else { return [] }
         guard let helper, FileManager.default.isExecutableFile(atPath: helper) else {

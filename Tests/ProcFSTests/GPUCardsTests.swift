@@ -143,6 +143,20 @@ final class GPUCardsTests: XCTestCase {
         XCTAssertEqual(r.count, GPUCards.maximumCards)
     }
 
+    func testProcessLinesGiveEachProcessesMemoryAndShareAndBadOnesArePassedOver() {
+        let output = NVMLHelperOutput()
+        var r: [GPUReading] = []
+        XCTAssertTrue(frames("gpu 0 1 - - - - - - - A\nproc 4242 0 1073741824 64\nproc 4243 0 - -\nproc 4244 1 512\n"
+                             + "proc 0 0 1 1\nproc 5 300 1 1\nproc 6 0 x 1\nproc 7 0 1 1 junk\nproc 8 0 1 250\nend\n",
+                             into: &r, output: output))
+        XCTAssertEqual(output.processes, [
+            NVMLProcess(pid: 4242, card: 0, vramBytes: 1 << 30, smPercent: 64),
+            NVMLProcess(pid: 4243, card: 0, vramBytes: nil, smPercent: nil),
+            NVMLProcess(pid: 4244, card: 1, vramBytes: 512, smPercent: nil),
+            NVMLProcess(pid: 8, card: 0, vramBytes: 1, smPercent: 100),
+        ], "pid 0, card 300, a bad figure and anything after the share are refused; 250 % is clamped")
+    }
+
     func testAnErrorLineIsKeptAndALineLongerThanTheBufferIsDropped() {
         let output = NVMLHelperOutput()
         var r: [GPUReading] = []

@@ -30,7 +30,7 @@ final class TopGPUTests: XCTestCase {
         XCTAssertEqual(items[1]["drivers"] as? [String], ["i915"])
     }
 
-    func testNVIDIAProcessesComeFromTheHelperWithMemoryAndNoBusyShare() throws {
+    func testNVIDIAProcessesComeFromTheHelperWithMemoryAndNVMLsNewestShare() throws {
         XCTAssertNotNil(NVMLStub.install(), "cc could not build the NVML stub")
         setenv("NVML_STUB_PID", "200", 1)
         defer { unsetenv("NVML_STUB_PID") }
@@ -46,6 +46,7 @@ final class TopGPUTests: XCTestCase {
         let game = try XCTUnwrap(items.first { $0["pid"] as? Int == 200 })
         XCTAssertEqual(game["drivers"] as? [String], ["amdgpu", "nvidia"])
         XCTAssertEqual(game["gpu_memory_mib"] as? Double, 513 + 1024, "its amdgpu clients and NVML's 1 GiB")
+        XCTAssertEqual(game["gpu_percent"] as? Double, 64, "NVML's newest sample of it (64 %, not the older 10 %)")
         XCTAssertNil(items.first { $0["pid"] as? Int == 4243 }, "a process NVML lists that /proc does not have is left out")
 
         let missing = Top.run(procRoot: tree.path + "/proc", directory: temporary.file("none"), count: 10, sort: .cpu,

@@ -4,7 +4,8 @@
 //
 // One device, an "NVIDIA GeForce RTX 4090": 37 % busy, memory 12 %, 6 GiB of 24 GiB used,
 // 61 °C, 215.4 W, 2520 MHz, fan 45 %; processes 4242 (1 GiB, compute and graphics) and 4243
-// (512 MiB, graphics); NVML_STUB_PID=N names the first one N instead. NVML_STUB_FAIL=1:
+// (512 MiB, graphics); NVML_STUB_PID=N names the first one N instead. Per-process
+// utilization: two samples of 4242 (an older 10 %, the newest 64 %), none of 4243. NVML_STUB_FAIL=1:
 // nvmlInit_v2 fails as without a driver.
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,23 @@ static nvmlReturn_t list(unsigned int *count, nvmlProcessInfo_t *infos, const nv
     *count = n;
     return NVML_SUCCESS;
 }
+typedef struct {
+    unsigned int pid;
+    unsigned long long timeStamp;
+    unsigned int smUtil, memUtil, encUtil, decUtil;
+} nvmlProcessUtilizationSample_t;
+
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSample_t *samples,
+                                             unsigned int *count, unsigned long long lastSeenTimeStamp) {
+    (void)device; (void)lastSeenTimeStamp;
+    unsigned int pid = getenv("NVML_STUB_PID") ? (unsigned int)atoi(getenv("NVML_STUB_PID")) : 4242;
+    nvmlProcessUtilizationSample_t mine[] = {{pid, 2000, 64, 20, 0, 0}, {pid, 1000, 10, 5, 0, 0}};
+    if (!samples || *count < 2) { *count = 2; return NVML_ERROR_INSUFFICIENT_SIZE; }
+    memcpy(samples, mine, sizeof mine);
+    *count = 2;
+    return NVML_SUCCESS;
+}
+
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *count, nvmlProcessInfo_t *infos) {
     (void)device;
     nvmlProcessInfo_t compute[] = {{4242, 1 * gib, 0, 0}};
