@@ -65,6 +65,17 @@ public struct ByteScanner {
         position = end
     }
 
+    /// The line from the current position, without its newline, and moves past it; nil at
+    /// the end.
+    public mutating func nextLine() -> UnsafeRawBufferPointer? {
+        guard !isAtEnd else { return nil }
+        let start = position
+        skipLine()
+        var end = position
+        if end > start, bytes[end - 1] == 0x0A { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
     /// Skips blanks, then parses an unsigned decimal number.
     public mutating func unsigned() -> UInt64? {
         skipBlanks()

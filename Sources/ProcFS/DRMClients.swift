@@ -38,12 +38,8 @@ public struct DRMClientReading: Equatable, Sendable {
         var resident: (device: UInt64, all: UInt64, seen: Bool, deviceSeen: Bool) = (0, 0, false, false)
         var memory: (device: UInt64, all: UInt64, seen: Bool, deviceSeen: Bool) = (0, 0, false, false)
         var capacities: [(FixedName, UInt64)] = []
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            start = end + 1
+        var s = ByteScanner(bytes)
+        while let line = s.nextLine() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
             let key = UnsafeRawBufferPointer(rebasing: line[0..<colon])
             var v = colon + 1

@@ -106,6 +106,16 @@ public final class GPUCards {
         discover()
     }
 
+    /// How many devices the NVIDIA driver lists (`<procRoot>/driver/nvidia/gpus/<PCI address>`):
+    /// where there are any, NVML (through the sampler's helper) gives their figures.
+    public static func nvidiaDeviceCount(procRoot: String) -> Int {
+        var count = 0
+        DirectoryStream(joinPath(procRoot, "driver/nvidia/gpus")).forEachEntry { name, _ in
+            if name.first != UInt8(ascii: ".") { count += 1 }
+        }
+        return count
+    }
+
     /// How many cards were found.
     public var count: Int { cards.count }
 
@@ -152,12 +162,7 @@ public final class GPUCards {
         var driver: UnsafeRawBufferPointer?
         var pci = FixedName()
         var s = ByteScanner(bytes)
-        while !s.isAtEnd {
-            let start = s.position
-            s.skipLine()
-            var end = s.position
-            if end > start, bytes[end - 1] == 0x0A { end -= 1 }
-            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        while let line = s.nextLine() {
             if line.count > 7, bytesEqual(UnsafeRawBufferPointer(rebasing: line[0..<7]), "DRIVER=") {
                 driver = UnsafeRawBufferPointer(rebasing: line[7...])
             } else if line.count > 7, bytesEqual(UnsafeRawBufferPointer(rebasing: line[0..<7]), "PCI_ID=") {

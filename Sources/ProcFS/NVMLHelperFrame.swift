@@ -107,12 +107,7 @@ public final class NVMLHelperOutput {
                                   error: inout [UInt8]) {
         var n = 0
         var s = ByteScanner(frame)
-        while !s.isAtEnd {
-            let start = s.position
-            s.skipLine()
-            var end = s.position
-            if end > start, frame[end - 1] == 0x0A { end -= 1 }
-            let line = UnsafeRawBufferPointer(rebasing: frame[start..<end])
+        while let line = s.nextLine() {
             if line.count > 6, bytesEqual(UnsafeRawBufferPointer(rebasing: line[0..<6]), "error ") {
                 error = Array(line[6..<min(line.count, 6 + 200)])
                 continue
@@ -129,12 +124,7 @@ public final class NVMLHelperOutput {
     static func parseProcesses(_ frame: UnsafeRawBufferPointer, into processes: inout [NVMLProcess]) {
         processes.removeAll(keepingCapacity: true)
         var s = ByteScanner(frame)
-        while !s.isAtEnd && processes.count < maximumProcesses {
-            let start = s.position
-            s.skipLine()
-            var end = s.position
-            if end > start, frame[end - 1] == 0x0A { end -= 1 }
-            let line = UnsafeRawBufferPointer(rebasing: frame[start..<end])
+        while processes.count < maximumProcesses, let line = s.nextLine() {
             guard line.count > 5, bytesEqual(UnsafeRawBufferPointer(rebasing: line[0..<5]), "proc ") else { continue }
             var l = ByteScanner(UnsafeRawBufferPointer(rebasing: line[5...]))
             guard let pid = l.unsigned(), pid > 0, pid <= UInt64(Int32.max), l.current == 0x20 else { continue }

@@ -171,25 +171,18 @@ public enum Doctor {
     /// The GPUs the sampler finds: the sysfs cards it reads (amdgpu, i915, xe), and for an
     /// NVIDIA device whether its helper and NVML are there. A card without figures is a
     /// warning only where it leaves the gpu block `n/a` (an NVIDIA device without NVML).
-    public static func checkGPUs(procRoot: String, sysRoot: String, helper: String? = programBeside("sysstatsd-gpu"),
+    public static func checkGPUs(procRoot: String, sysRoot: String, helper: String? = programBesideThisOne("sysstatsd-gpu"),
                                  library: String = "libnvidia-ml.so.1") -> DoctorCheck {
         var found: [String] = []
         var readings: [GPUReading] = []
         GPUCards(sysRoot: sysRoot).update(ReadBuffer(capacity: 4096), monotonicNs: 1, into: &readings)
         for r in readings { found.append("card\(r.index) \(TerminalText.escape(Array(r.driver.description.utf8))) \(TerminalText.escape(Array(r.name.description.utf8)))") }
-        var nvidia: [String] = []
-        if let dir = opendir(joinPath(procRoot, "driver/nvidia/gpus")) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { nvidia.append(name) }
-            }
-            closedir(dir)
-        }
-        guard !nvidia.isEmpty else {
+        let nvidia = GPUCards.nvidiaDeviceCount(procRoot: procRoot)
+        guard nvidia > 0 else {
             if found.isEmpty { return DoctorCheck(.ok, "gpus", "none with figures (no amdgpu, i915 or xe card under \(TerminalText.escape(joinPath(sysRoot, "class/drm"))), no NVIDIA driver): the gpu block hides") }
             return DoctorCheck(.ok, "gpus", found.joined(separator: "; "))
         }
-        let devices = "\(nvidia.count) NVIDIA device\(nvidia.count == 1 ? "" : "s")"
+        let devices = "\(nvidia) NVIDIA device\(nvidia == 1 ? "" : "s")"
         guard let helper, access(helper, X_OK) == 0 else {
             return DoctorCheck(.warn, "gpus", (found + ["\(devices), but no sysstatsd-gpu beside sysstatsd to read them (reinstall)"]).joined(separator: "; "))
         }
@@ -198,16 +191,6 @@ public enum Doctor {
         }
         dlclose(handle)
         return DoctorCheck(.ok, "gpus", (found + ["\(devices) through NVML (\(library))"]).joined(separator: "; "))
-    }
-
-    /// The program `name` in this program's directory (installed together), or nil.
-    public static func programBeside(_ name: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[...slash]) + name
     }
 
     /// Why `path` cannot be read, or nil when it can. Reads a few bytes: a kernel

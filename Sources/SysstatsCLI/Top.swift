@@ -78,7 +78,7 @@ public enum Top {
 
     /// `sysstats top`: names from the database's rules (the built-in ones without a database).
     public static func run(procRoot: String, directory: String?, count: Int, sort: Sort, intervalMs: Int,
-                           json: Bool, gpu: Bool = false, helper: String? = Doctor.programBeside("sysstatsd-gpu")) -> CommandOutput {
+                           json: Bool, gpu: Bool = false, helper: String? = programBesideThisOne("sysstatsd-gpu")) -> CommandOutput {
         var rules = NameResolver(rules: BuiltinBookmarks.rules).rules
         if let directory {
             switch BookmarkCommands.readRules(directory: directory) {

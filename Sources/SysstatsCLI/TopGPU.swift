@@ -58,8 +58,7 @@ extension Top {
     /// `driver/nvidia/gpus` lists a device; none without one, or when the helper gives no
     /// frame within 3 s (its error line goes to `problems`).
     static func nvidiaProcesses(procRoot: String, helper: String?, problems: inout [String]) -> [NVMLProcess] {
-        let devices = (try? FileManager.default.contentsOfDirectory(atPath: joinPath(procRoot, "driver/nvidia/gpus"))) ?? []
-        guard !devices.isEmpty else { return [] }
+        guard GPUCards.nvidiaDeviceCount(procRoot: procRoot) > 0 else { return [] }
         guard let helper, FileManager.default.isExecutableFile(atPath: helper) else {
             problems.append("sysstats top: NVIDIA processes not listed: no sysstatsd-gpu beside sysstats")
             return []

@@ -16,7 +16,7 @@ struct GPUProbe {
 
     init(configuration: SamplerConfiguration) {
         cards = GPUCards(sysRoot: configuration.sysRoot)
-        if GPUProbe.hasNVIDIADevice(procRoot: configuration.procRoot),
+        if GPUCards.nvidiaDeviceCount(procRoot: configuration.procRoot) > 0,
            let path = configuration.gpuHelperPath ?? programBesideThisOne("sysstatsd-gpu") {
             nvidia = NVIDIAHelper(path: path, intervalMs: configuration.intervalMs)
         } else {
@@ -24,17 +24,6 @@ struct GPUProbe {
         }
         waitMs = configuration.once ? 3_000 : 0
         readings.reserveCapacity(GPUCards.maximumCards)
-    }
-
-    /// Whether the NVIDIA driver lists a device (`<procRoot>/driver/nvidia/gpus/<PCI address>`).
-    static func hasNVIDIADevice(procRoot: String) -> Bool {
-        var found = false
-        guard let dir = opendir(joinPath(procRoot, "driver/nvidia/gpus")) else { return false }
-        while let entry = readdir(dir) {
-            if entry.pointee.d_name.0 != 0x2E { found = true; break }
-        }
-        closedir(dir)
-        return found
     }
 
     /// The helper (tests).
