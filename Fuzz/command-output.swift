@@ -9,7 +9,9 @@
 //   the input was, never ending in half a character cut by the bound;
 // - the colour is empty or `#` and 6 or 8 hex digits;
 // - exit 33 sets urgent; another status shows the output as printed, never critical (i3blocks
-//   1.5); an empty full text hides the block;
+//   1.5); a block is shown exactly when its output gave a full text (an empty one too);
+// - the i3bar keys after the third line (or the JSON object's) never break the array: each
+//   is one member, checked JSON;
 // - i3bar (once and streaming), waybar and the plain outputs stay one well-formed line
 //   each (strict JSON, Pango markup, no raw control bytes), with no injected block;
 // - tmux's line has every `#` doubled, lemonbar's every `%`, polybar's no `%{`.
@@ -35,7 +37,8 @@ public func fuzzCommandOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         "colour \(printable(color))", color)
     if status == 33 { expect(value.urgent, "exit 33 is not urgent") }
     expect(value.level == .normal, "a command's own output is never a level of ours")
-    expect(value.visible == !value.full.isEmpty, "visible with an empty text, or hidden with one")
+    expect(value.visible == (value.given & 1 != 0), "visible without a full text given, or hidden with one")
+    expect(value.full.isEmpty || value.given & 1 != 0, "a full text that was not given")
 
     // Through every text output, beside a built-in block.
     var command = BarBlock(.command)

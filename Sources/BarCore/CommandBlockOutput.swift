@@ -1,9 +1,12 @@
 // What a command block's command printed, turned into a block's values. The conventions are
-// i3blocks': the first line is the full text, the second the short text, the third a colour;
-// exit status 33 sets the urgent flag. A first line that is a JSON object is read as one
-// instead (`full_text`, `short_text`, `color`, `urgent`), like i3blocks' `format=json` and
-// i3bar's own blocks. Command output is hostile: only the first 1 KiB of each line is kept,
-// a colour is kept only when it is `#RRGGBB[AA]`, and the outputs escape the text like any other.
+// i3blocks 1.5's: each line is the next of i3bar's block keys (full text, short text, colour,
+// background, border, min_width, align, name, instance, urgent, separator,
+// separator_block_width, markup, border_top, border_bottom, border_left, border_right; more
+// lines are ignored); exit status 33 sets the urgent flag. With `format = "json"` the first
+// line is one JSON object, whose i3bar members are read the same way. Command output is
+// hostile: only the first 1 KiB of each line is kept, a colour is kept only when it is
+// `#RRGGBB[AA]`, other values are written back escaped (a number or literal only where
+// i3bar takes one), and the outputs escape the text like any other.
 
 #if hasFeature(Embedded)
 import UTF8TextEmbedded
@@ -20,12 +23,26 @@ public enum CommandBlockOutput {
 
     /// Bytes kept of a line (more are dropped).
     public static let maximumLineLength = 1024
+    /// Bytes kept of a value other than the texts (a width, an alignment, a colour).
+    static let maximumMemberLength = 256
+
+    /// i3bar's block keys in the order i3blocks 1.5 takes a run's lines for them, and
+    /// whether i3bar takes each as a string (else a number or `true`/`false`, given as is).
+    public static let i3barKeys: [(key: StaticString, string: Bool)] = [
+        ("full_text", true), ("short_text", true), ("color", true), ("background", true), ("border", true),
+        ("min_width", false), ("align", true), ("name", true), ("instance", true), ("urgent", false),
+        ("separator", false), ("separator_block_width", false), ("markup", true),
+        ("border_top", false), ("border_bottom", false), ("border_left", false), ("border_right", false),
+    ]
+    static let fullText = 0, shortText = 1, color = 2, name = 7, instance = 8, urgent = 9, markup = 12
 
     /// Fills `v` from `output` (everything the command printed: a whole run, or one line of
     /// a persistent command) and its exit status (0 for a persistent command's line), as
-    /// i3blocks reads it: lines (full text, short text, colour), or with `json` one JSON
-    /// object. Exit status 33 makes the block urgent; any other is shown as it printed (a
-    /// run that printed nothing shows nothing: the block is hidden).
+    /// i3blocks 1.5 reads it: lines, or with `json` one JSON object. ``BlockValue/given``
+    /// says which keys the output gave (an empty line gives an empty value: an empty full
+    /// text is a block still shown, as i3blocks shows it). Exit status 33 makes the block
+    /// urgent; any other is shown as it printed. A run that printed no full text is hidden
+    /// (unless its config gives one).
     public static func parse(_ output: UnsafeRawBufferPointer, exitStatus: Int32, json: Bool = false, into v: inout BlockValue) {
         v.reset()
         var lines = LineCursor(output)
@@ -36,12 +53,120 @@ public enum CommandBlockOutput {
                 break
             }
         } else {
-            if let first = lines.next() { appendLine(output, first, to: &v.full) }
-            if let second = lines.next() { appendLine(output, second, to: &v.short) }
-            if let third = lines.next() { setColor(UnsafeRawBufferPointer(rebasing: output[third]), into: &v) }
+            var k = 0
+            while k < i3barKeys.count, let line = lines.next() {
+                set(k, UnsafeRawBufferPointer(rebasing: output[line]), into: &v)
+                k += 1
+            }
         }
         if exitStatus == 33 { v.urgent = true }
-        if v.full.isEmpty { v.visible = false }
+        v.visible = v.gave(fullText)
+    }
+
+    /// The index in ``i3barKeys`` of `key`; nil for another key.
+    static func keyIndex<Bytes: Collection>(_ key: Bytes) -> Int? where Bytes.Element == UInt8 {
+        for (k, entry) in i3barKeys.enumerated() where bytesEqual(key, entry.key) { return k }
+        return nil
+    }
+
+    /// The index in ``i3barKeys`` of the key of `member` (`"key":value`); nil for another key.
+    public static func memberKeyIndex(_ member: [UInt8]) -> Int? {
+        guard member.first == UInt8(ascii: "\""), let close = member.dropFirst().firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return keyIndex(member[1..<close])
+    }
+
+    /// Sets key `k` of ``i3barKeys`` to `value` (a line, or a JSON member's decoded value).
+    /// The block's own name and instance stay (clicks come back with them).
+    static func set(_ k: Int, _ value: UnsafeRawBufferPointer, into v: inout BlockValue) {
+        switch k {
+        case fullText:
+            v.full.reset(); appendLine(value, 0..<value.count, to: &v.full)
+        case shortText:
+            v.short.reset(); appendLine(value, 0..<value.count, to: &v.short)
+        case color, 3, 4:
+            guard Theme.isColor(value) else { return }
+            if k == color { v.color.reset(); for b in value { v.color.append(b) } } else { appendMember(k, value, into: &v) }
+        case name, instance:
+            return
+        case urgent:
+            v.urgent = bytesEqual(value, "true")
+        default:
+            if k == markup { v.pango = bytesEqual(value, "pango") }
+            appendMember(k, value, into: &v)
+        }
+        v.given |= 1 << UInt32(k)
+    }
+
+    /// `,"key":value` into ``BlockValue/members``: a string key's value as a JSON string;
+    /// another's as it is when it is a JSON number or literal, else as a string (i3blocks 1.5).
+    static func appendMember(_ k: Int, _ value: UnsafeRawBufferPointer, into v: inout BlockValue) {
+        let kept = UnsafeRawBufferPointer(rebasing: value[0..<min(value.count, maximumMemberLength)])
+        v.members.append(",\"")
+        v.members.append(i3barKeys[k].key)
+        v.members.append("\":")
+        if !i3barKeys[k].string && isJSONScalar(kept) {
+            for b in kept { v.members.append(b) }
+        } else {
+            v.members.append(UInt8(ascii: "\""))
+            v.members.append(escaped: kept, .json)
+            v.members.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Whether `text` is a JSON number (RFC 8259: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`),
+    /// `true`, `false` or `null`, whole.
+    static func isJSONScalar(_ text: UnsafeRawBufferPointer) -> Bool {
+        if bytesEqual(text, "true") || bytesEqual(text, "false") || bytesEqual(text, "null") { return true }
+        var i = 0
+        func digits() -> Int {
+            let start = i
+            while i < text.count && text[i] >= 0x30 && text[i] <= 0x39 { i += 1 }
+            return i - start
+        }
+        if i < text.count && text[i] == UInt8(ascii: "-") { i += 1 }
+        let whole = i
+        guard digits() > 0, !(text[whole] == 0x30 && i - whole > 1) else { return false }
+        if i < text.count && text[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() > 0 else { return false }
+        }
+        if i < text.count && (text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < text.count && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) { i += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return i == text.count
+    }
+
+    /// The command a shell's message says it did not find: `sh: 1: jq: not found` (dash),
+    /// `./cpu: line 3: jq: command not found` (bash), `zsh:1: command not found: jq`; nil
+    /// for another message. Only a short printable name (at most 64 bytes) is taken.
+    public static func commandNotFound(_ line: [UInt8]) -> ArraySlice<UInt8>? {
+        var name: ArraySlice<UInt8>
+        if let end = suffixStart(line, ": command not found") ?? suffixStart(line, ": not found") {
+            var start = end
+            while start > 1 && !(line[start - 2] == UInt8(ascii: ":") && line[start - 1] == 0x20) { start -= 1 }
+            name = line[(start > 1 ? start : 0)..<end]
+        } else if let marker = firstRange(line, "command not found: ") {
+            name = line[marker.upperBound...]
+        } else {
+            return nil
+        }
+        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else { return nil }
+        return name
+    }
+
+    static func suffixStart(_ line: [UInt8], _ suffix: StaticString) -> Int? {
+        let n = suffix.utf8CodeUnitCount
+        guard line.count > n, bytesEqual(line[(line.count - n)...], suffix) else { return nil }
+        return line.count - n
+    }
+
+    static func firstRange(_ line: [UInt8], _ word: StaticString) -> Range<Int>? {
+        let n = word.utf8CodeUnitCount
+        guard line.count >= n else { return nil }
+        for start in 0...(line.count - n) where bytesEqual(line[start..<(start + n)], word) { return start..<(start + n) }
+        return nil
     }
 
     /// The ranges of the lines of `bytes`, without their `\n` (and a `\r` before it).
@@ -74,20 +199,13 @@ public enum CommandBlockOutput {
         return i < range.upperBound ? i : nil
     }
 
-    static func setColor(_ text: UnsafeRawBufferPointer, into v: inout BlockValue) {
-        guard Theme.isColor(text) else { return }
-        v.color.reset()
-        for b in text { v.color.append(b) }
-    }
-
-    /// A flat JSON object: the known members are read, others skipped; anything malformed
-    /// stops the reading (what was read stays).
+    /// A flat JSON object: its i3bar members are read (``set(_:_:into:)``), others skipped
+    /// (they come back to the next run); anything malformed stops the reading (what was
+    /// read stays).
     static func parseJSON(_ bytes: UnsafeRawBufferPointer, into v: inout BlockValue) {
-        forEachMember(bytes) { key, value, isString in
-            if isString && bytesEqual(key, "full_text") { v.full.reset(); for b in value { v.full.append(b) } }
-            else if isString && bytesEqual(key, "short_text") { v.short.reset(); for b in value { v.short.append(b) } }
-            else if isString && bytesEqual(key, "color") { value.withUnsafeBytes { setColor($0, into: &v) } }
-            else if bytesEqual(key, "urgent") && bytesEqual(value, "true") { v.urgent = true }
+        forEachMember(bytes) { key, value, _ in
+            guard let k = keyIndex(key) else { return }
+            value.withUnsafeBytes { set(k, $0, into: &v) }
         }
     }
 

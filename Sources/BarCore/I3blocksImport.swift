@@ -35,8 +35,8 @@ public enum I3blocksImport {
     /// `[name]` (nothing after the `]`), or `key=value` (the key starting with a letter or
     /// `_`; neither side trimmed: i3blocks reads them as they are). Keys before the first
     /// section are every section's defaults (i3blocks' globals; `SCRIPT_DIR=…`).
-    /// `folder`: the file's folder, where i3blocks runs the commands (it changes to it): a
-    /// command that starts with a relative path (`./battery`, `scripts/cpu`) is run from there.
+    /// `folder`: the file's folder, where i3blocks runs the commands (it changes to it once):
+    /// every command is run from there (`./battery`, `cat data.txt`).
     public static func convert(_ file: [UInt8], folder: [UInt8] = []) -> Result<Converted, I3blocksError> {
         var out = Converted()
         var globals: [(key: [UInt8], value: [UInt8], line: Int)] = []
@@ -118,7 +118,7 @@ public enum I3blocksImport {
             var text: [UInt8] = []
             appendKey(entry.key, to: &text)
             text.append(contentsOf: bytes(" = "))
-            if entry.key == bytes("command") && !folder.isEmpty && startsWithRelativePath(entry.value) {
+            if entry.key == bytes("command") && !folder.isEmpty {
                 var command = bytes("cd -- ")
                 appendShellQuoted(folder, to: &command)
                 command.append(contentsOf: bytes(" && "))
@@ -175,20 +175,6 @@ public enum I3blocksImport {
             return
         }
         appendQuoted(value, to: &text)
-    }
-
-    /// Whether the command's first word is a path relative to the folder: it has a slash and
-    /// starts with none of `/`, `~`, `$`.
-    static func startsWithRelativePath(_ command: [UInt8]) -> Bool {
-        var i = 0
-        while i < command.count && command[i] == 0x20 { i += 1 }
-        guard i < command.count, command[i] != UInt8(ascii: "/"), command[i] != UInt8(ascii: "~"),
-              command[i] != UInt8(ascii: "$") else { return false }
-        while i < command.count && command[i] != 0x20 && command[i] != 0x09 {
-            if command[i] == UInt8(ascii: "/") { return true }
-            i += 1
-        }
-        return false
     }
 
     /// `'text'` for /bin/sh, a `'` inside as `'\''`.

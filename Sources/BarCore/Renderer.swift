@@ -198,25 +198,35 @@ public struct Renderer {
     public mutating func continueStream() { protocolOutput.continueStream() }
 
     /// Shows what command block `blockIndex`'s command printed (``CommandBlockOutput``).
-    public mutating func setCommandOutput(_ blockIndex: Int, _ output: UnsafeRawBufferPointer, exitStatus: Int32) {
+    /// `errorLine`: the last line the run wrote to stderr; at exit status 127 with nothing to
+    /// show, the command the shell said it did not find is named (a script's missing tool,
+    /// not the script).
+    public mutating func setCommandOutput(_ blockIndex: Int, _ output: UnsafeRawBufferPointer, exitStatus: Int32,
+                                          errorLine: [UInt8] = []) {
         let slot = commandSlot[blockIndex]
         guard slot >= 0 else { return }
         let spec = blocks[blockIndex].command
         CommandBlockOutput.parse(output, exitStatus: exitStatus, json: spec?.json ?? false, into: &commandValues[slot])
         if let spec { Self.applyConfigText(spec, to: &commandValues[slot]) }
-        if !commandValues[slot].visible && (exitStatus == 126 || exitStatus == 127) {
-            setCommandProblem(blockIndex, exitStatus == 127 ? "command not found" : "command not executable")
+        guard !commandValues[slot].visible && (exitStatus == 126 || exitStatus == 127) else { return }
+        if exitStatus == 127, let missing = CommandBlockOutput.commandNotFound(errorLine) {
+            setCommandProblem(blockIndex, "")
+            commandValues[slot].full.append(bytes: Array(missing))
+            commandValues[slot].full.append(": command not found")
+            return
         }
+        setCommandProblem(blockIndex, exitStatus == 127 ? "command not found" : "command not executable")
     }
 
-    /// The config's `full_text`, `short_text` and `color` where the output gave none, then
-    /// the `label` before the full text (i3blocks' order); hidden without any text.
+    /// The config's `full_text`, `short_text`, `color` and `markup` where the output gave
+    /// none, then the `label` before the full text (i3blocks' order: an empty first line
+    /// shows the label alone); hidden when neither gave a full text.
     static func applyConfigText(_ spec: CommandSpec, to v: inout BlockValue) {
-        if v.full.isEmpty { v.full.append(bytes: spec.fullText) }
-        if v.short.isEmpty { v.short.append(bytes: spec.shortText) }
-        if v.color.isEmpty { v.color.append(bytes: spec.color) }
-        v.visible = !v.full.isEmpty
-        v.pango = spec.pango
+        if !v.gave(CommandBlockOutput.fullText) { v.full.reset(); v.full.append(bytes: spec.fullText) }
+        if !v.gave(CommandBlockOutput.shortText) { v.short.reset(); v.short.append(bytes: spec.shortText) }
+        if !v.gave(CommandBlockOutput.color) { v.color.reset(); v.color.append(bytes: spec.color) }
+        v.visible = v.gave(CommandBlockOutput.fullText) || !spec.fullText.isEmpty
+        if !v.gave(CommandBlockOutput.markup) { v.pango = spec.pango }
         guard v.visible, !spec.label.isEmpty else { return }
         var text = spec.label
         text.append(contentsOf: v.full.bytes)
@@ -262,7 +272,8 @@ public struct Renderer {
             }
             if block.kind.runsCommand {
                 let slot = commandSlot[index]
-                guard commandValues[slot].visible else { continue }
+                // An empty full text is an empty block in i3bar (i3blocks shows one), nothing elsewhere.
+                guard commandValues[slot].visible, output == .i3bar || !commandValues[slot].full.isEmpty else { continue }
                 summary.add(commandValues[slot])
                 protocolOutput.block(block, commandValues[slot], first: first, &line)
                 first = false
@@ -343,7 +354,8 @@ public struct Renderer {
                 protocolOutput.messageBlock(message, first: first, &line)
             } else if block.kind.runsCommand {
                 let slot = commandSlot[index]
-                guard commandValues[slot].visible else { continue }
+                // An empty full text is an empty block in i3bar (i3blocks shows one), nothing elsewhere.
+                guard commandValues[slot].visible, output == .i3bar || !commandValues[slot].full.isEmpty else { continue }
                 protocolOutput.block(block, commandValues[slot], first: first, &line)
             } else {
                 clocks.render(index, nowMs: nowMs, into: &value)

@@ -1,7 +1,7 @@
 // What a command block's command is given, as i3blocks 1.5 gives it: every key of its
-// section as an environment variable (with the old BLOCK_NAME, BLOCK_INSTANCE and
-// BLOCK_INTERVAL), what its last run printed (its JSON members, or full_text, short_text and
-// color), and a click's fields (button, x, y, relative_x, …, with BLOCK_BUTTON, BLOCK_X and
+// section as an environment variable (with the old BLOCK_NAME, BLOCK_INTERVAL, and
+// BLOCK_INSTANCE when it has an instance), what its last run printed (its JSON members, or
+// its lines as full_text, short_text, color and i3bar's other keys in i3blocks' order), and a click's fields (button, x, y, relative_x, …, with BLOCK_BUTTON, BLOCK_X and
 // BLOCK_Y) for the run the click starts. A persistent command is not restarted by a click:
 // the click is written to its stdin, the button number on a line, or with `format = "json"`
 // a JSON object of the block's keys and the click's.
@@ -22,7 +22,8 @@ enum CommandEnvironment {
             if entry.starts(with: "interval=".utf8) { out.append(environmentEntry("BLOCK_INTERVAL=", Array(entry.dropFirst(9)))) }
         }
         out.append(environmentEntry("BLOCK_NAME=", spec.name))
-        out.append(environmentEntry("BLOCK_INSTANCE=", spec.instance))
+        // Unset without an instance, as i3blocks 1.5 leaves it (`${BLOCK_INSTANCE:-default}`).
+        if !spec.instance.isEmpty { out.append(environmentEntry("BLOCK_INSTANCE=", spec.instance)) }
         return out
     }
 
@@ -55,11 +56,19 @@ enum CommandEnvironment {
             }
             return out
         }
-        let names: [StaticString] = ["full_text=", "short_text=", "color="]
-        var k = 0
-        for line in output.split(separator: 0x0A, maxSplits: 3, omittingEmptySubsequences: false) where k < names.count {
-            out.append(environmentEntry(names[k], line.filter { $0 >= 0x20 || $0 == 0x09 }))
+        // Each line as the i3bar key i3blocks 1.5 takes it for (a last line without its
+        // newline too; none after the last newline).
+        var k = 0, start = 0
+        while k < CommandBlockOutput.i3barKeys.count && start < output.count {
+            var end = start
+            while end < output.count && output[end] != 0x0A { end += 1 }
+            var entry = ByteWriter(capacity: end - start + 32)
+            entry.append(CommandBlockOutput.i3barKeys[k].key)
+            entry.append(UInt8(ascii: "="))
+            for b in output[start..<end] where b >= 0x20 || b == 0x09 { entry.append(b) }
+            out.append(cString(entry.bytes))
             k += 1
+            start = end + 1
         }
         return out
     }

@@ -20,8 +20,12 @@ import CBarSys
 struct CommandRunner {
     /// Bytes kept of one run's output (or of one line of a persistent command).
     static let bufferSize = 4096
-    /// A persistent command that ended is started again after this, doubling up to a minute.
+    /// A persistent command that ended is started again after this, doubling up to a minute
+    /// (whether or not it printed); one that ran longer than a minute starts over at this.
     static let firstBackOffMs: UInt64 = 1000
+    static let maximumBackOffMs: UInt64 = 60_000
+    /// Bytes kept of the last line a run wrote to stderr.
+    static let errorLineLength = 256
 
     struct Child {
         let blockIndex: Int
@@ -30,6 +34,14 @@ struct CommandRunner {
         let command: [CChar]
         var pid: Int32 = 0
         var fd: Int32 = -1
+        /// A run's stderr (-1 for a persistent command or a wrapped program: /dev/null).
+        var errorFD: Int32 = -1
+        /// The last line the run wrote to stderr (its first 256 bytes): what the shell said
+        /// when a command was not found.
+        var errorLine: [UInt8] = []
+        var errorLineEnded = false
+        /// The run was started by a click: its end leaves the interval's schedule as it was.
+        var startedByClick = false
         /// A wrapped i3bar program's stdin (click events go there); -1 otherwise.
         var inputFD: Int32 = -1
         /// Click events written to it since it started (the first opens the endless array).
@@ -93,14 +105,17 @@ struct CommandRunner {
         for i in children.indices where children[i].spec.runsAtStart { start(i, nowMs: nowMs, renderer: &renderer) }
     }
 
-    /// Starts child `i` unless it runs already.
-    mutating func start(_ i: Int, nowMs: UInt64, renderer: inout Renderer) {
+    /// Descriptors a poll may need for the children: each one's output and its stderr.
+    var pollSlots: Int { children.count * 2 }
+
+    /// Starts child `i` unless it runs already; `byClick`: a click starts it.
+    mutating func start(_ i: Int, nowMs: UInt64, renderer: inout Renderer, byClick: Bool = false) {
         guard children[i].pid == 0 else { return }
         var env: [UnsafeMutablePointer<CChar>?] = []
         // After the bar's own environment, and the later of two entries wins in /bin/sh: the
         // block's keys, what its last run printed, the click's fields (i3blocks' order).
         var storage = children[i].baseEnvironment + children[i].feedback + children[i].clickEnvironment
-        var fd: Int32 = -1, inputFD: Int32 = -1
+        var fd: Int32 = -1, inputFD: Int32 = -1, errorFD: Int32 = -1
         // A wrapped program takes click events on stdin, a persistent command its clicks.
         let duplex = children[i].spec.wrapsI3bar || children[i].spec.persist
         let pid: Int32 = storage.withUnsafeMutableBufferPointer { all in
@@ -109,7 +124,7 @@ struct CommandRunner {
             return children[i].command.withUnsafeBufferPointer { cmd in
                 env.withUnsafeMutableBufferPointer { e in
                     duplex ? cbarsys_spawn_shell_duplex(cmd.baseAddress!, e.baseAddress!, &fd, &inputFD)
-                           : cbarsys_spawn_shell(cmd.baseAddress!, e.baseAddress!, &fd)
+                           : cbarsys_spawn_shell(cmd.baseAddress!, e.baseAddress!, &fd, &errorFD)
                 }
             }
         }
@@ -121,6 +136,10 @@ struct CommandRunner {
         }
         children[i].pid = pid
         children[i].fd = fd
+        children[i].errorFD = errorFD
+        children[i].errorLine.removeAll(keepingCapacity: true)
+        children[i].errorLineEnded = false
+        children[i].startedByClick = byClick
         children[i].inputFD = inputFD
         children[i].clicksWritten = 0
         children[i].count = 0
@@ -129,52 +148,6 @@ struct CommandRunner {
         children[i].exitStatus = nil
         children[i].killed = false
         children[i].startedMs = nowMs
-    }
-
-    private mutating func schedule(_ i: Int, nowMs: UInt64) {
-        let spec = children[i].spec
-        if spec.persist {
-            children[i].nextRunMs = nowMs + children[i].backOffMs
-            children[i].backOffMs = min(children[i].backOffMs * 2, 60_000)
-        } else if spec.repeats {
-            // At once, but not more than ten times a second when the command fails at once.
-            children[i].nextRunMs = max(nowMs, children[i].startedMs + 100)
-        } else if spec.intervalMs > 0 {
-            // From the start of the run that ended (i3blocks): a 3-s command every 5 s, not 8.
-            children[i].nextRunMs = max(nowMs, children[i].startedMs + UInt64(spec.intervalMs))
-        } else {
-            children[i].nextRunMs = 0   // once: only a signal or a click runs it again
-        }
-    }
-
-    /// The earliest deadline (a run due, a timeout), realtime ms; nil when none.
-    func nextDeadline() -> UInt64? {
-        var next: UInt64? = nil
-        for c in children {
-            if c.pid == 0, c.nextRunMs != 0 { next = min(next ?? .max, c.nextRunMs) }
-            if c.pid != 0, !c.spec.persist, !c.killed, c.spec.timeoutMs > 0 {
-                next = min(next ?? .max, c.startedMs + UInt64(c.spec.timeoutMs))
-            }
-        }
-        return next
-    }
-
-    /// Starts what is due and kills what overran its timeout. Returns true when a block changed.
-    mutating func runDue(nowMs: UInt64, renderer: inout Renderer) -> Bool {
-        var changed = false
-        for i in children.indices {
-            if children[i].pid == 0, children[i].nextRunMs != 0, children[i].nextRunMs <= nowMs {
-                start(i, nowMs: nowMs, renderer: &renderer)
-            } else if children[i].pid != 0, !children[i].spec.persist, !children[i].killed, children[i].spec.timeoutMs > 0,
-                      nowMs >= children[i].startedMs + UInt64(children[i].spec.timeoutMs) {
-                _ = cbarsys_kill_group(children[i].pid, SIGKILL)
-                children[i].killed = true
-                renderer.setCommandProblem(children[i].blockIndex, "command timed out")
-                children[i].settled = true
-                changed = true
-            }
-        }
-        return changed
     }
 
     /// Runs the commands listening to SIGRTMIN+`offset` now.
@@ -196,9 +169,10 @@ struct CommandRunner {
                 guard children[i].inputFD >= 0 else { return true }
                 let line = CommandEnvironment.clickLine(click, children[i].spec)
                 _ = line.bytes.withUnsafeBytes { write(children[i].inputFD, $0.baseAddress, $0.count) }
-            } else {
+            } else if children[i].pid == 0 {
+                // A click while the command runs is dropped, as i3blocks 1.5 drops it.
                 children[i].clickEnvironment = CommandEnvironment.click(click)
-                start(i, nowMs: nowMs, renderer: &renderer)
+                start(i, nowMs: nowMs, renderer: &renderer, byClick: true)
             }
             return true
         }
@@ -209,9 +183,15 @@ struct CommandRunner {
     /// newest line waits for the next update is left alone until then (``flushPending(renderer:)``).
     func pollFDs(into fds: UnsafeMutablePointer<pollfd>, from first: Int) -> Int {
         var n = 0
-        for c in children where c.fd >= 0 && !c.hasPending {
-            fds[first + n] = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
-            n += 1
+        for c in children {
+            if c.fd >= 0 && !c.hasPending {
+                fds[first + n] = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
+                n += 1
+            }
+            if c.errorFD >= 0 {
+                fds[first + n] = pollfd(fd: c.errorFD, events: Int16(POLLIN), revents: 0)
+                n += 1
+            }
         }
         return n
     }
@@ -219,6 +199,10 @@ struct CommandRunner {
     /// Reads what the pipe of `fd` has; true when the block changed (a persistent command's
     /// line, or a run's end seen at end of file after its exit).
     mutating func readOutput(fd: Int32, nowMs: UInt64, renderer: inout Renderer) -> Bool {
+        if let i = children.firstIndex(where: { $0.errorFD == fd }) {
+            drainErrors(i)
+            return false
+        }
         guard let i = children.firstIndex(where: { $0.fd == fd }) else { return false }
         let (changed, ended) = drain(i, renderer: &renderer)
         if ended {
@@ -243,6 +227,23 @@ struct CommandRunner {
             for k in 0..<n { if accept(i, scratch[k], renderer: &renderer) { changed = true } }
         }
         return (changed, false)
+    }
+
+    /// Reads child `i`'s stderr until it is empty or at its end (then closed), keeping its
+    /// last line; at most ``readsPerWake`` reads.
+    private mutating func drainErrors(_ i: Int) {
+        let fd = children[i].errorFD
+        for _ in 0..<CommandRunner.readsPerWake {
+            let n = readSome(fd, scratch)
+            if n < 0 { return }
+            if n == 0 { _ = close(fd); children[i].errorFD = -1; return }
+            for k in 0..<n {
+                let b = scratch[k]
+                if b == 0x0A { children[i].errorLineEnded = true; continue }
+                if children[i].errorLineEnded { children[i].errorLine.removeAll(keepingCapacity: true); children[i].errorLineEnded = false }
+                if children[i].errorLine.count < CommandRunner.errorLineLength { children[i].errorLine.append(b) }
+            }
+        }
     }
 
     /// Shows the newest line of every child that has one waiting: reads what its pipe holds
@@ -273,7 +274,6 @@ struct CommandRunner {
             renderer.setCommandOutput(children[i].blockIndex, line, exitStatus: 0)
         }
         children[i].settled = true
-        children[i].backOffMs = CommandRunner.firstBackOffMs
         return true
     }
 
@@ -331,8 +331,9 @@ struct CommandRunner {
             renderer.setCommandProblem(c.blockIndex, status == 0 ? "ended, starting it again" : "failed, starting it again")
             if c.inputFD >= 0 { _ = close(c.inputFD); children[i].inputFD = -1 }
         } else if !c.killed && !c.spec.persist {
+            if c.errorFD >= 0 { drainErrors(i) }
             let output = UnsafeRawBufferPointer(rebasing: c.buffer[0..<c.count])
-            renderer.setCommandOutput(c.blockIndex, output, exitStatus: status)
+            renderer.setCommandOutput(c.blockIndex, output, exitStatus: status, errorLine: children[i].errorLine)
             children[i].feedback = CommandEnvironment.feedback(output, json: c.spec.json)
         } else if c.spec.persist && c.count > 0 {
             // A last line without its newline.
@@ -341,6 +342,7 @@ struct CommandRunner {
         children[i].pid = 0
         children[i].exitStatus = nil
         if c.fd >= 0 { _ = close(c.fd); children[i].fd = -1 }
+        if children[i].errorFD >= 0 { _ = close(children[i].errorFD); children[i].errorFD = -1 }
         schedule(i, nowMs: nowMs)
     }
 
@@ -372,6 +374,7 @@ struct CommandRunner {
         for i in children.indices {
             if children[i].pid != 0 { stopping.terminate(children[i].pid, nowMs: nowMs); children[i].pid = 0 }
             if children[i].fd >= 0 { _ = close(children[i].fd); children[i].fd = -1 }
+            if children[i].errorFD >= 0 { _ = close(children[i].errorFD); children[i].errorFD = -1 }
             if children[i].inputFD >= 0 { _ = close(children[i].inputFD); children[i].inputFD = -1 }
         }
     }

@@ -162,9 +162,9 @@ extension Bar {
             renderer = fresh
             if dirChecked { registerWants() }
             commands = CommandRunner(blocks: renderer.blocks)
-            if Bar.fixedFDs + commands.children.count > fdCapacity {
+            if Bar.fixedFDs + commands.pollSlots > fdCapacity {
                 fds.deallocate()
-                fdCapacity = Bar.fixedFDs + commands.children.count
+                fdCapacity = Bar.fixedFDs + commands.pollSlots
                 fds = .allocate(capacity: fdCapacity)
             }
             commands.startAll(nowMs: nowMs(), renderer: &renderer)

@@ -178,7 +178,7 @@ public struct Bar<Sink: BarSink> {
         starter = SamplerStarter(options: options, runtimeDir: runtimeDir,
                                  environmentSaysNo: getenv("SYSSTATS_NO_START_SAMPLER").map { $0.pointee != 0 && $0.pointee != 0x30 } ?? false)
         configPath = configFilePath(options)
-        fdCapacity = Bar.fixedFDs + commands.children.count
+        fdCapacity = Bar.fixedFDs + commands.pollSlots
         fds = .allocate(capacity: fdCapacity)
         lastLine.reserveCapacity(8192)
         let page = sysconf(Int32(_SC_PAGESIZE))

@@ -165,23 +165,29 @@ static int spawn_program(const char *path, char *const argv[], char *const env[]
     return error == 0 ? (int)pid : -error;
 }
 
-static int spawn(const char *command, char *const extra_env[], int stdin_fd, int stdout_fd, short flags) {
+static int spawn(const char *command, char *const extra_env[], int stdin_fd, int stdout_fd, int stderr_fd, short flags) {
     char **env = merged_environment(extra_env);
     if (env == NULL) return -ENOMEM;
     char *argv[] = { "sh", "-c", (char *)command, NULL };
-    int pid = spawn_program("/bin/sh", argv, env, stdin_fd, stdout_fd, -1, flags);
+    int pid = spawn_program("/bin/sh", argv, env, stdin_fd, stdout_fd, stderr_fd, flags);
     free(env);
     return pid;
 }
 
-int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd) {
-    int fds[2];
+int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd, int *err_fd) {
+    int fds[2], errs[2] = { -1, -1 };
     if (pipe2(fds, O_CLOEXEC) != 0) return -errno;
-    int pid = spawn(command, extra_env, -1, fds[1], POSIX_SPAWN_SETPGROUP);
+    if (err_fd != NULL && pipe2(errs, O_CLOEXEC) != 0) { int e = errno; close(fds[0]); close(fds[1]); return -e; }
+    int pid = spawn(command, extra_env, -1, fds[1], errs[1], POSIX_SPAWN_SETPGROUP);
     close(fds[1]);
-    if (pid < 0) { close(fds[0]); return pid; }
+    if (errs[1] >= 0) close(errs[1]);
+    if (pid < 0) { close(fds[0]); if (errs[0] >= 0) close(errs[0]); return pid; }
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     *out_fd = fds[0];
+    if (err_fd != NULL) {
+        fcntl(errs[0], F_SETFL, fcntl(errs[0], F_GETFL) | O_NONBLOCK);
+        *err_fd = errs[0];
+    }
     return pid;
 }
 
@@ -189,7 +195,7 @@ int cbarsys_spawn_shell_duplex(const char *command, char *const extra_env[], int
     int out[2], in[2];
     if (pipe2(out, O_CLOEXEC) != 0) return -errno;
     if (pipe2(in, O_CLOEXEC) != 0) { int e = errno; close(out[0]); close(out[1]); return -e; }
-    int pid = spawn(command, extra_env, in[0], out[1], POSIX_SPAWN_SETPGROUP);
+    int pid = spawn(command, extra_env, in[0], out[1], -1, POSIX_SPAWN_SETPGROUP);
     close(out[1]);
     close(in[0]);
     if (pid < 0) { close(out[0]); close(in[1]); return pid; }
@@ -205,7 +211,7 @@ int cbarsys_kill(int pid, int signal) {
 }
 
 int cbarsys_spawn_detached(const char *command, char *const extra_env[]) {
-    return spawn(command, extra_env, -1, -1, POSIX_SPAWN_SETSID);
+    return spawn(command, extra_env, -1, -1, -1, POSIX_SPAWN_SETSID);
 }
 
 int cbarsys_reap(int *status) {

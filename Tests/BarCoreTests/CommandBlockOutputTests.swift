@@ -36,7 +36,64 @@ final class CommandBlockOutputTests: XCTestCase {
         XCTAssertEqual(parse("oops\n", exit: 1).level, .normal, "i3blocks 1.5 shows it as printed")
         XCTAssertEqual(text(parse("oops\n", exit: 1).full), "oops")
         XCTAssertFalse(parse("", exit: 0).visible, "no output: nothing to show")
-        XCTAssertFalse(parse("\n\n", exit: 0).visible)
+    }
+
+    /// i3blocks 1.5 sets a key for every line it reads: an empty first line is an empty full
+    /// text, a block still shown (its label alone), and an empty second line a `short_text` of "".
+    func testAnEmptyLineIsAnEmptyValueNotAMissingOne() {
+        let v = parse("\n\n")
+        XCTAssertTrue(v.visible)
+        XCTAssertEqual(text(v.full), "")
+        XCTAssertEqual(v.given & 3, 3, "full_text and short_text given")
+        XCTAssertEqual(parse("x\n").given, 1, "one line: full_text only")
+    }
+
+    /// Lines 4 to 17 are i3bar's other keys in the order i3blocks 1.5 reads them; an 18th is
+    /// ignored; the block's own name and instance stay (lines 8 and 9 are read, not shown).
+    func testLinesAfterTheThirdAreI3barKeysInI3blocksOrder() {
+        let lines = ["all", "", "#AABBCC", "#000000", "#FF0000", "120", "center", "other-name", "other-instance",
+                     "true", "false", "20", "pango", "1", "2", "3", "4", "ignored"]
+        let v = parse(lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(text(v.members), ##","background":"#000000","border":"#FF0000","min_width":120,"align":"center","separator":false,"separator_block_width":20,"markup":"pango","border_top":1,"border_bottom":2,"border_left":3,"border_right":4"##)
+        XCTAssertTrue(v.urgent)
+        XCTAssertTrue(v.pango)
+        XCTAssertEqual(text(v.color), "#AABBCC")
+    }
+
+    /// A number or `true`/`false` goes to i3bar as it is only where i3bar takes one; anything
+    /// else is a JSON string, escaped: no output can add members or break the array.
+    func testAValueIsWrittenAsJSONTheKeyTakesAndNeverAsRawText() {
+        let v = parse(["x", "", "", "", "", #"1,"urgent":true"#, ##"left"},{"full_text":"##, "", "", "", "-2.5e1", "12abc"].joined(separator: "\n"))
+        XCTAssertEqual(text(v.members), #","min_width":"1,\"urgent\":true","align":"left\"},{\"full_text\":","separator":-2.5e1,"separator_block_width":"12abc""#)
+        XCTAssertEqual(parse("x\n\n\nred\nblue\n").members.count, 0, "a background or border that is not a colour is dropped")
+        for notANumber in ["01", "1.", ".5", "1e", "-", "+1", "1e+", "--1", "0x10", "1 "] {
+            XCTAssertEqual(text(parse("x\n\n\n\n\n" + notANumber).members), #","min_width":""# + notANumber + "\"", notANumber)
+        }
+        for number in ["0", "-0", "10", "1.5", "-2.5e-3", "7E+2"] {
+            XCTAssertEqual(text(parse("x\n\n\n\n\n" + number).members), #","min_width":"# + number, number)
+        }
+    }
+
+    func testAJSONObjectsI3barMembersAreAllRead() {
+        let v = parseJSON(##"{"full_text":"j","background":"#040506","border_top":1,"min_width":"wide","align":"right","separator":false,"separator_block_width":7,"markup":"pango","name":"x","count":5}"##)
+        XCTAssertEqual(text(v.members), ##","background":"#040506","border_top":1,"min_width":"wide","align":"right","separator":false,"separator_block_width":7,"markup":"pango""##)
+        XCTAssertTrue(v.pango)
+    }
+
+    /// What /bin/sh (dash), bash and zsh say when a command is missing, in a script too: the
+    /// missing command is named, not the script.
+    func testTheCommandAShellDidNotFindIsNamed() {
+        func name(_ line: String) -> String? { CommandBlockOutput.commandNotFound(Array(line.utf8)).map { String(decoding: $0, as: UTF8.self) } }
+        XCTAssertEqual(name("sh: 1: nosuchtool: not found"), "nosuchtool")
+        XCTAssertEqual(name("/home/me/bin/cpu: 3: jq: not found"), "jq")
+        XCTAssertEqual(name("/home/me/bin/cpu: line 3: jq: command not found"), "jq")
+        XCTAssertEqual(name("bash: line 1: ./battery: command not found"), "./battery")
+        XCTAssertEqual(name("zsh:1: command not found: jq"), "jq")
+        XCTAssertEqual(name("jq: not found"), "jq")
+        XCTAssertNil(name("cpu: exiting with 127"))
+        XCTAssertNil(name(""))
+        XCTAssertNil(name("sh: 1: " + String(repeating: "x", count: 100) + ": not found"), "a name is short")
+        XCTAssertNil(name("sh: 1: a\u{1B}[31m: not found"), "controls are not a name")
     }
 
     func testABadColourIsIgnored() {

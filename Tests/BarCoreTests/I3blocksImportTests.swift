@@ -80,14 +80,15 @@ final class I3blocksImportTests: XCTestCase {
         XCTAssertEqual(blocks.first?.command?.fullText, Array("|".utf8))
     }
 
-    /// i3blocks runs commands in its config file's folder: a relative path is run from there.
-    func testARelativeCommandRunsFromTheFilesFolder() throws {
-        let toml = try convert("[a]\ncommand=./battery 1\n[b]\ncommand=scripts/cpu\n[c]\ncommand=date\n[d]\ncommand=$HOME/x\n",
+    /// i3blocks changes to its config file's folder once: every command runs from there, a
+    /// relative path and a relative file name alike (`cat data.txt`).
+    func testEveryCommandRunsFromTheFilesFolder() throws {
+        let toml = try convert("[a]\ncommand=./battery 1\n[b]\ncommand=scripts/cpu\n[c]\ncommand=cat data.txt\n[d]\ncommand=$HOME/x\n",
                                folder: "/home/me/.config/it's")
-        XCTAssertTrue(toml.contains(#"command = "cd -- '/home/me/.config/it'\\''s' && ./battery 1""#), toml)
-        XCTAssertTrue(toml.contains(#"command = "cd -- '/home/me/.config/it'\\''s' && scripts/cpu""#), toml)
-        XCTAssertTrue(toml.contains(#"command = "date""#), toml)
-        XCTAssertTrue(toml.contains(#"command = "$HOME/x""#), toml)
+        for command in ["./battery 1", "scripts/cpu", "cat data.txt", "$HOME/x"] {
+            XCTAssertTrue(toml.contains(#"command = "cd -- '/home/me/.config/it'\\''s' && "# + command + "\""), toml)
+        }
+        XCTAssertTrue(try convert("[c]\ncommand=date\n").contains(#"command = "date""#), "no folder given: as written")
     }
 
     func testWhatI3blocksRefusesAndWhatTheConfigRefusesAreReportedAtTheirLine() {

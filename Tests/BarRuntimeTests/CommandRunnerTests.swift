@@ -43,7 +43,7 @@ class CommandRunnerHarness: XCTestCase {
 
     /// One turn of the loop for the commands: poll their pipes (20 ms), read, reap.
     func turn() {
-        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 8)
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: max(8, runner.pollSlots))
         defer { fds.deallocate() }
         let n = runner.pollFDs(into: fds, from: 0)
         _ = poll(fds, nfds_t(n), 20)
@@ -69,7 +69,7 @@ final class CommandRunnerTests: CommandRunnerHarness {
     func testAPersistentFloodKeepsTheNewestLineAndIsNotReadWhileItWaits() throws {
         try start("[[block]]\nblock = \"command\"\nname = \"flood\"\ncommand = \"seq 1 1000000000\"\npersist = true\n")
         XCTAssertTrue(turn(until: { runner.children[0].hasPending }), "a line waits")
-        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: 8)
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: max(8, runner.pollSlots))
         defer { fds.deallocate() }
         XCTAssertEqual(runner.pollFDs(into: fds, from: 0), 0, "its pipe is not polled while its line waits")
         XCTAssertTrue(runner.flushPending(renderer: &renderer))

@@ -171,6 +171,59 @@ final class I3blocksCompatibilityTests: CommandRunnerHarness {
                       "a new run after the last ended: \(shown())")
     }
 
+    /// i3blocks 1.5 moves a block's schedule only for its timed (and signalled) runs: a
+    /// click's run ends with the next timed run where it was, and a click while the command
+    /// runs is dropped, not kept for the next run.
+    func testAClicksRunLeavesTheIntervalsScheduleAsItWas() throws {
+        try start(block("name = \"k\"\ncommand = 'echo \"b=$BLOCK_BUTTON\"; sleep 0.2'\ninterval = 30\n"), output: .text)
+        XCTAssertTrue(runner.click(click("k", button: 1), nowMs: nowMs(), renderer: &renderer))
+        XCTAssertTrue(runner.children[0].clickEnvironment.isEmpty, "a click while it runs is dropped")
+        XCTAssertTrue(turn(until: { shown() == "b=" && runner.children[0].pid == 0 }), shown())
+        let due = runner.children[0].nextRunMs
+        XCTAssertEqual(due, runner.children[0].startedMs + 30_000)
+        XCTAssertTrue(runner.click(click("k", button: 3), nowMs: nowMs(), renderer: &renderer))
+        XCTAssertTrue(turn(until: { shown() == "b=3" && runner.children[0].pid == 0 }), shown())
+        XCTAssertEqual(runner.children[0].nextRunMs, due, "the click's run did not move the next timed run")
+    }
+
+    /// A persistent command that ends is started again after 1 s, then 2, 4 … up to a minute,
+    /// whether or not it printed (one that printed was restarted every second for ever).
+    func testAPersistentCommandThatEndsIsStartedAgainLaterEachTime() throws {
+        try start(block("name = \"p\"\ncommand = 'echo once'\ninterval = \"persist\"\n"), output: .text)
+        var waits: [UInt64] = []
+        for _ in 0..<2 {
+            XCTAssertTrue(turn(until: { runner.children[0].pid == 0 }))
+            waits.append(runner.children[0].nextRunMs - runner.children[0].startedMs)
+            XCTAssertTrue(turn(until: { _ = runner.runDue(nowMs: nowMs(), renderer: &renderer); return runner.children[0].pid != 0 }, seconds: 3))
+        }
+        XCTAssertTrue(turn(until: { runner.children[0].pid == 0 }))
+        waits.append(runner.children[0].nextRunMs - runner.children[0].startedMs)
+        XCTAssertEqual(waits.map { ($0 + 500) / 1000 }, [1, 2, 4], "\(waits) ms after each start")
+        _ = runner.flushPending(renderer: &renderer)
+        XCTAssertEqual(shown(), "once", "its last line stays shown meanwhile")
+    }
+
+    /// Exit 127 and nothing printed: the command the shell did not find is named — a script's
+    /// missing tool, not the script, which exists.
+    func testTheCommandTheShellDidNotFindIsNamed() throws {
+        let script = NSTemporaryDirectory() + "sysstats-cpu-script-\(UUID().uuidString)"
+        defer { unlink(script) }
+        try Data("#!/bin/sh\nnosuchtool-sysstats --json\n".utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        try start(block("name = \"s\"\ncommand = '\(script)'\ninterval = \"once\"\n")
+                  + block("name = \"m\"\ncommand = 'nosuchcommand-sysstats 1'\ninterval = \"once\"\n")
+                  + block("name = \"q\"\ncommand = 'exit 127'\ninterval = \"once\"\n"), output: .text)
+        XCTAssertTrue(turn(until: { runner.allSettled && runner.children.allSatisfy { $0.pid == 0 } }))
+        XCTAssertEqual(shown(), "nosuchtool-sysstats: command not found | nosuchcommand-sysstats: command not found | command not found")
+    }
+
+    /// Keys the section did not set are unset for the command, BLOCK_INSTANCE too.
+    func testWithoutAnInstanceBlockInstanceIsUnset() throws {
+        try start(block("name = \"u\"\ncommand = 'echo \"[${BLOCK_INSTANCE-unset}] [${instance-unset}]\"'\ninterval = \"once\"\n"), output: .text)
+        XCTAssertTrue(turn(until: { !shown().isEmpty }))
+        XCTAssertEqual(shown(), "[unset] [unset]")
+    }
+
     func testWithoutAnIntervalACommandRunsOnlyOnAClickOrItsSignal() throws {
         try start(block("name = \"c\"\ncommand = \"echo ran\"\nsignal = 3\n"), output: .text)
         XCTAssertEqual(runner.children[0].pid, 0, "not started with the bar")

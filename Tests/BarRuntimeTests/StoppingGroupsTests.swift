@@ -8,7 +8,7 @@ final class StoppingGroupsTests: XCTestCase {
     /// A shell command in a process group of its own (as a command block's), its output discarded.
     func spawn(_ command: String) -> Int32 {
         var fd: Int32 = -1
-        let pid = command.withCString { cbarsys_spawn_shell($0, nil, &fd) }
+        let pid = command.withCString { cbarsys_spawn_shell($0, nil, &fd, nil) }
         if fd >= 0 { close(fd) }
         return pid
     }

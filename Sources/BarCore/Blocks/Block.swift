@@ -170,6 +170,11 @@ public struct BlockValue {
     public var alt: StaticString? = nil
     /// The text is Pango markup the outputs pass through (a command block's `markup = "pango"`).
     public var pango = false
+    /// A command's own i3bar members beyond its texts, colour and urgency (`,"key":value`
+    /// each, checked JSON) for the i3bar output; empty for the other blocks.
+    public var members = ByteWriter(capacity: 0)
+    /// Which of ``CommandBlockOutput/i3barKeys`` a command's output gave (bit k: key k).
+    public var given: UInt32 = 0
 
     public init() {}
 
@@ -178,7 +183,12 @@ public struct BlockValue {
         minWidth.reset()
         alt = nil
         pango = false
+        members.reset()
+        given = 0
     }
+
+    /// Whether a command's output gave key `k` of ``CommandBlockOutput/i3barKeys``.
+    func gave(_ k: Int) -> Bool { given & (1 << UInt32(k)) != 0 }
 }
 
 /// Fills `v` with `block`'s values for `snap` at `nowMs`. With a format for the block (its
@@ -298,8 +308,8 @@ func appendBar(_ w: inout ByteWriter, permyriad: UInt64, cells: UInt64) {
     }
 }
 
-/// Byte-wise equality of a slice and a literal.
-func bytesEqual(_ a: ArraySlice<UInt8>, _ b: StaticString) -> Bool {
+/// Byte-wise equality of bytes and a literal.
+func bytesEqual<Bytes: Collection>(_ a: Bytes, _ b: StaticString) -> Bool where Bytes.Element == UInt8 {
     guard a.count == b.utf8CodeUnitCount else { return false }
     let p = b.utf8Start
     var i = 0

@@ -47,7 +47,7 @@ struct I3barOutput {
         line.append("\",\"full_text\":\"")
         line.append(escaped: v.full.bytes, .json)
         line.append(UInt8(ascii: "\""))
-        if !v.short.isEmpty {
+        if !v.short.isEmpty || v.gave(CommandBlockOutput.shortText) {
             line.append(",\"short_text\":\"")
             line.append(escaped: v.short.bytes, .json)
             line.append(UInt8(ascii: "\""))
@@ -60,15 +60,18 @@ struct I3barOutput {
         case .warning: line.append(",\"color\":\""); line.append(bytes: warningColor); line.append(UInt8(ascii: "\""))
         case .critical: line.append(",\"color\":\""); line.append(bytes: criticalColor); line.append(UInt8(ascii: "\""))
         }
-        if v.urgent { line.append(",\"urgent\":true") }
+        if v.urgent { line.append(",\"urgent\":true") } else if v.gave(CommandBlockOutput.urgent) { line.append(",\"urgent\":false") }
         if !v.minWidth.isEmpty {
             line.append(",\"min_width\":\"")
             line.append(escaped: v.minWidth.bytes, .json)
             line.append(UInt8(ascii: "\""))
         }
-        // A command block's i3bar keys from the config file (checked JSON), after its own.
+        // A command block's i3bar keys from its output, then from the config file where the
+        // output gave none (both checked JSON).
+        line.append(v.members)
         if let members = block.command?.members {
-            for member in members where !(v.urgent && member.starts(with: "\"urgent\"".utf8)) {
+            for member in members {
+                if let k = CommandBlockOutput.memberKeyIndex(member), v.gave(k) || (v.urgent && k == CommandBlockOutput.urgent) { continue }
                 line.append(UInt8(ascii: ","))
                 line.append(bytes: member)
             }

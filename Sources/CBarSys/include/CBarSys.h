@@ -83,11 +83,12 @@ int cbarsys_group_alive(int pgid);
 /// SIGRTMIN (glibc's value, a function call there).
 static inline int cbarsys_sigrtmin(void) { return SIGRTMIN; }
 /// Starts `/bin/sh -c command` in a process group of its own (so a timeout kills all it
-/// started), with stdin and stderr on /dev/null, stdout a pipe whose non-blocking read end
-/// is stored in *out_fd (close-on-exec), the default signal mask and dispositions (the bar
-/// blocks and ignores some), and the environment plus `extra_env` (NULL-terminated
-/// "KEY=VALUE" strings, or NULL). Returns the pid, or -errno.
-int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd);
+/// started), with stdin on /dev/null, stdout a pipe whose non-blocking read end is stored
+/// in *out_fd (close-on-exec), stderr another such pipe in *err_fd (NULL: /dev/null), the
+/// default signal mask and dispositions (the bar blocks and ignores some), and the
+/// environment plus `extra_env` (NULL-terminated "KEY=VALUE" strings, or NULL). Returns
+/// the pid, or -errno.
+int cbarsys_spawn_shell(const char *command, char *const extra_env[], int *out_fd, int *err_fd);
 /// As cbarsys_spawn_shell, and its stdin is a pipe too: `*in_fd` (non-blocking) writes to it.
 int cbarsys_spawn_shell_duplex(const char *command, char *const extra_env[], int *out_fd, int *in_fd);
 /// 1 when a sampler holds the runtime directory `dir`'s lock (a shared, non-blocking flock
