@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs sysstats for the current user (or under PREFIX):
 #   the five programs to $PREFIX/bin (default ~/.local/bin),
-#   their manual pages to $PREFIX/share/man/man1, the config file's (sysstats-config(5)) to man5,
+#   their manual pages to $PREFIX/share/man/man1, the config and budgets files' (sysstats-config(5), sysstats-budget(5)) to man5,
 #   README.md, CHANGELOG.md and docs/*.md to $PREFIX/share/doc/sysstats (docs/ under it),
 #   bash, zsh and fish completions (bash and fish in $XDG_DATA_HOME, zsh in $PREFIX/share/zsh),
 #   the bookmarks file type (shared-mime-info package) to $XDG_DATA_HOME/mime/packages,
@@ -62,7 +62,7 @@ done
 say "programs in $prefix/bin"
 
 # Manual pages: the programs' in man1 (man sysstatsd; the unit's Documentation= names it),
-# the config file's in man5 (man sysstats-config; the programs' errors and --help name it).
+# the config file's and the budgets file's in man5 (man sysstats-config, man sysstats-budget).
 for section in 1 5; do
     install -d "$prefix/share/man/man$section"
     for page in assets/man/*."$section"; do

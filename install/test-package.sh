@@ -265,12 +265,13 @@ deb_has_config_page() {
     local listing
     listing=$(dpkg-deb -c "$deb") || fail "dpkg-deb -c $deb failed"
     grep -q ' \./usr/share/man/man5/sysstats-config\.5\.gz$' <<< "$listing" || fail "no usr/share/man/man5/sysstats-config.5.gz in ${deb##*/}"
+    grep -q ' \./usr/share/man/man5/sysstats-budget\.5\.gz$' <<< "$listing" || fail "no usr/share/man/man5/sysstats-budget.5.gz in ${deb##*/}"
 }
 # Errors and warnings fail; what stays is explained in docs/packaging.md (overrides, infos).
 lintian_clean() { local out; out=$(lintian --fail-on error,warning "$deb" 2>&1) || fail "$out"; }
 check "deb: lintian finds no error or warning" lintian_clean
 check "deb: no maintainer scripts" no_maintainer_scripts
-check "deb: it has usr/share/man/man5/sysstats-config.5.gz" deb_has_config_page
+check "deb: it has usr/share/man/man5/sysstats-config.5.gz and sysstats-budget.5.gz" deb_has_config_page
 check "deb: apt installs it and its Depends" install_deb
 check "deb: no Swift in the root" check_no_swift
 check "deb: every program's libraries are Debian's" check_libraries /usr/bin

@@ -14,7 +14,7 @@ for p in sysstats sysstatsd sysstats-bar; do
     rm -f "$prefix/share/man/man1/$p.1" "$data/bash-completion/completions/$p" \
           "$prefix/share/zsh/site-functions/_$p" "$data/fish/vendor_completions.d/$p.fish"
 done
-rm -f "$prefix/share/man/man5/sysstats-config.5"
+rm -f "$prefix/share/man/man5/sysstats-config.5" "$prefix/share/man/man5/sysstats-budget.5"
 # The documentation: the files install.sh put there, then its folders if that left them empty.
 doc=$prefix/share/doc/sysstats
 rm -f "$doc/README.md" "$doc/CHANGELOG.md" "$doc"/docs/*.md

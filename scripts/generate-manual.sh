@@ -5,6 +5,8 @@
 #   missing from the page);
 # - docs/reference.md's generated parts (BarReferenceTests, SamplerReferenceTests,
 #   CLIReferenceTests write them from the code and fail when they differ);
+# - assets/man/sysstats-budget.5 and docs/budgets.md's key table from the budgets-file
+#   parser's key table (BudgetManualTests);
 # - the SYNOPSIS and OPTIONS sections of assets/man/sysstatsd.1 and sysstats-bar.1 from
 #   their programs' option tables (SamplerOptions.table, BarOptions.table), which
 #   SamplerManualTests and BarManualTests compare with the pages.
@@ -14,5 +16,5 @@ cd "$(dirname "$0")/.."
 swift package generate-manual --date "$(git log -1 --format=%cs)" --authors "sysstats"
 install -m 0644 .build/plugins/GenerateManual/outputs/sysstats/sysstats.1 assets/man/sysstats.1
 echo "generate-manual: assets/man/sysstats.1"
-SYSSTATS_UPDATE_MANUAL=1 swift test --disable-swift-testing --filter 'SamplerManualTests|BarManualTests|BarReferenceTests|SamplerReferenceTests|CLIReferenceTests' >/dev/null
+SYSSTATS_UPDATE_MANUAL=1 swift test --disable-swift-testing --filter 'SamplerManualTests|BarManualTests|BarReferenceTests|SamplerReferenceTests|CLIReferenceTests|BudgetManualTests' >/dev/null
 echo "generate-manual: assets/man/sysstatsd.1, assets/man/sysstats-bar.1 (SYNOPSIS, OPTIONS), docs/reference.md"

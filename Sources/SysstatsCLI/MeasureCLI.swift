@@ -37,7 +37,7 @@ struct MeasureCommand: ParsableCommand {
             be made (root, or a delegated subtree) the kernel's exact peak of the tree is shown too.
             The report goes to stderr (or --output FILE), so the command's own output stays as it \
             is; sysstats exits with the command's status (0 when --duration stopped it).
-            See docs/budgets.md.
+            The budgets file: man sysstats-budget; more in budgets.md in /usr/share/doc/sysstats/docs.
             """)
 
     @Option(help: ArgumentHelp("Time between samples (default 10ms).", valueName: "duration"), transform: parseDurationOption)

@@ -13,8 +13,9 @@ final class ManualAndCompletionTests: XCTestCase {
     override func setUpWithError() throws { directory = try TemporaryDirectory("manual") }
     override func tearDownWithError() throws { directory = nil }
 
-    /// Every page in assets/man and its section: the programs' in 1, the config file's in 5.
-    let pages: [(name: String, section: Int)] = [("sysstats", 1), ("sysstatsd", 1), ("sysstats-bar", 1), ("sysstats-config", 5)]
+    /// Every page in assets/man and its section: the programs' in 1, the config file's and the
+    /// budgets file's in 5.
+    let pages: [(name: String, section: Int)] = [("sysstats", 1), ("sysstatsd", 1), ("sysstats-bar", 1), ("sysstats-config", 5), ("sysstats-budget", 5)]
     func page(_ name: String, section: Int = 1) -> String {
         Programs.packageRoot.appendingPathComponent("assets/man/\(name).\(section)").path
     }

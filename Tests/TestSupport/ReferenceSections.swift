@@ -1,6 +1,6 @@
 import Foundation
 
-/// docs/reference.md's generated parts: each between `<!-- generated: NAME -->` and
+/// docs/reference.md's generated parts (and another doc's, named): each between `<!-- generated: NAME -->` and
 /// `<!-- end: NAME -->`, written from the code by the test that names it. Compared with the
 /// committed file, or written into it with SYSSTATS_UPDATE_MANUAL=1
 /// (scripts/generate-manual.sh), as the manual pages' generated sections are.
@@ -10,15 +10,15 @@ public enum ReferenceSections {
     /// Sets each named part to its text; returns the names of those that differed from the
     /// committed file (or are missing from it). When updating, writes the file and returns
     /// only the missing ones.
-    public static func differing(_ sections: [(name: String, text: String)]) throws -> [String] {
-        let url = Fixtures.packageRoot.appendingPathComponent(relativePath)
+    public static func differing(_ sections: [(name: String, text: String)], in file: String = relativePath) throws -> [String] {
+        let url = Fixtures.packageRoot.appendingPathComponent(file)
         var page = try String(contentsOf: url, encoding: .utf8)
         var differing: [String] = [], missing: [String] = []
         for (name, text) in sections {
             let open = "<!-- generated: \(name) -->\n", close = "<!-- end: \(name) -->"
             guard let start = page.range(of: open)?.upperBound,
                   let end = page.range(of: close, range: start..<page.endIndex)?.lowerBound else {
-                missing.append("\(name) (no such part in \(relativePath))")
+                missing.append("\(name) (no such part in \(file))")
                 continue
             }
             let body = text.hasSuffix("\n") ? text : text + "\n"

@@ -48,12 +48,42 @@ public struct BudgetFileError: Error, Equatable, Sendable {
     public func describe(file: String) -> String { "\(file):\(line):\(column): \(reason)" }
 }
 
+/// One key of a `[[budget]]`: what the parser takes and what sysstats-budget(5) and
+/// docs/budgets.md say of it (both written from ``BudgetFile/keyTable``).
+public struct BudgetKey: Sendable {
+    public let name: String
+    /// What it takes: "string", "size", "duration".
+    public let takes: String
+    public let meaning: String
+    /// A limit (at least one per budget).
+    public let isLimit: Bool
+
+    init(_ name: String, _ takes: String, _ meaning: String, limit: Bool = false) {
+        self.name = name; self.takes = takes; self.meaning = meaning; isLimit = limit
+    }
+}
+
 public enum BudgetFile {
     /// The largest budgets file read: the TOML parser's own cap.
     public static let maximumSize = TOMLDocument.maximumSize
     public static let maximumBudgets = 256
-    static let keys: Set<String> = ["name", "command", "setup", "warmup", "duration", "interval", "process",
-                                    "peak_rss", "peak_pss", "steady_uss", "growth_per_minute"]
+    /// The longest `process` name: a comm, as the kernel keeps it.
+    public static let maximumProcessName = 15
+    /// Every key of a `[[budget]]`, in the order the manual gives them.
+    public static let keyTable: [BudgetKey] = [
+        BudgetKey("name", "string", "shown in the lines and the JUnit file; unique in the file (required)"),
+        BudgetKey("command", "string", "run by /bin/sh -c from the budgets file's folder, stdin and stdout on /dev/null (required); write exec before a single program, or the shell is measured too"),
+        BudgetKey("setup", "string", "run first, to its end, not measured (a fixture, a build); a failure fails the budget"),
+        BudgetKey("warmup", "duration", "the steady state and the growth are computed over the samples after this (default none)"),
+        BudgetKey("duration", "duration", "stop the command after this long: SIGTERM, then SIGKILL after a second (for programs that do not end by themselves)"),
+        BudgetKey("interval", "duration", "time between samples, 1ms to \(Budget.longestIntervalMs / 1000)s (default 10ms)"),
+        BudgetKey("process", "string", "count only the processes with this name (their comm, as ps -o comm shows it, at most \(maximumProcessName) bytes)"),
+        BudgetKey("peak_rss", "size", "the largest RSS of the tree", limit: true),
+        BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users)", limit: true),
+        BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up", limit: true),
+        BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails; a slope that is not significant passes", limit: true),
+    ]
+    static let keys: Set<String> = Set(keyTable.map(\.name))
 
     /// The budgets in file order.
     public static func parse(_ bytes: [UInt8]) throws(BudgetFileError) -> [Budget] {
@@ -116,17 +146,17 @@ public enum BudgetFile {
             throw BudgetFileError(line: at.line, column: at.column, reason: "interval is 1ms to 60s")
         }
         budget.process = try string(table, "process")
-        if let process = budget.process, process.isEmpty || process.utf8.count > 15 {
+        if let process = budget.process, process.isEmpty || process.utf8.count > maximumProcessName {
             let at = table["process"]!
-            throw BudgetFileError(line: at.line, column: at.column, reason: "process is a command name of 1 to 15 bytes (as ps -o comm shows it)")
+            throw BudgetFileError(line: at.line, column: at.column, reason: "process is a command name of 1 to \(maximumProcessName) bytes (as ps -o comm shows it)")
         }
         budget.peakRSS = try size(table, "peak_rss")
         budget.peakPSS = try size(table, "peak_pss")
         budget.steadyUSS = try size(table, "steady_uss")
         budget.growthPerMinute = try size(table, "growth_per_minute")
         if budget.peakRSS == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil {
-            throw BudgetFileError(line: header.keyLine, column: header.keyColumn,
-                                  reason: "budget '\(name)' sets no limit (peak_rss, peak_pss, steady_uss, growth_per_minute)")
+            let limits = keyTable.filter(\.isLimit).map(\.name).joined(separator: ", ")
+            throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' sets no limit (\(limits))")
         }
         return budget
     }
