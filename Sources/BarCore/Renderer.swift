@@ -75,6 +75,17 @@ public struct Renderer {
         request.parts = partsShown
         return request
     }
+
+    /// Whether a block names a mount, sensor or interface `snap` does not have: the sampler
+    /// measures a name from its first sample after a renderer asked for it (a path that does
+    /// not exist is then in the snapshot too, marked missing: `no such mount`).
+    public func namesMissing(from snap: Snapshot) -> Bool {
+        let asked = BlockKind.request(of: blocks)
+        for name in asked.disks where DiskBlock.disk(snap, name) == nil { return true }
+        for name in asked.sensors where TempBlock.sensor(snap, name) == nil { return true }
+        for name in asked.interfaces where NetBlock.interface(snap, name) == nil { return true }
+        return false
+    }
     /// The mem block's current form (clicks change it).
     public var memForm: MemForm = .usedTotal
     /// `--format` per block (parsed once); blocks without one use their built-in text.

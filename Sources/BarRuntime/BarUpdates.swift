@@ -65,7 +65,7 @@ extension Bar {
     /// Draws and writes one update (one write()), unless it is the line written last. Exits 0
     /// when stdout is gone.
     mutating func emit() {
-        if paused || exitStatus != nil { return }
+        if paused || exitStatus != nil || holdsFirstUpdate(nowMs: nowMs()) { return }
         draw()
         lastEmitMs = nowMs()
         emitDueMs = nil

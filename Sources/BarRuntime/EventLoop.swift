@@ -105,6 +105,9 @@ public struct Bar<Sink: BarSink> {
     /// command output is shown at most every ``commandUpdateGapMs``.
     var lastEmitMs: UInt64 = 0
     var emitDueMs: UInt64? = nil
+    /// The first update waits until then for a mount, sensor or interface the blocks name and
+    /// the running sampler did not measure yet (``holdsFirstUpdate(nowMs:)``); nil: not held.
+    var firstUpdateHeldUntilMs: UInt64? = nil
     /// At most this many updates a second come from command output (a flood of lines is
     /// coalesced to the newest; i3bar could not draw more anyway).
     static var commandUpdatesPerSecond: UInt64 { 20 }
@@ -220,9 +223,24 @@ public struct Bar<Sink: BarSink> {
     mutating func begin() {
         _ = addWatch()
         addConfigWatch()
-        _ = load()
+        if case .fresh = load(), isCurrent(nowMs()), renderer.namesMissing(from: snapshot) {
+            // The sampler measures what this bar's wants file names from its next sample.
+            firstUpdateHeldUntilMs = nowMs() + Bar.namedPartsWaitMs(intervalMs: snapshot.intervalMs)
+        }
         commands.startAll(nowMs: nowMs(), renderer: &renderer)
         emit()
+    }
+
+    /// How long a first update waits for what its blocks name: two of the sampler's intervals.
+    static func namedPartsWaitMs(intervalMs: UInt32) -> UInt64 { min(2 * UInt64(max(intervalMs, 100)) + 100, 20_000) }
+
+    /// Whether the first update still waits for a snapshot with what the blocks name (a bar
+    /// that shows `n/a` for a second and then the figures slides, and `--once` would print it).
+    mutating func holdsFirstUpdate(nowMs now: UInt64) -> Bool {
+        guard let until = firstUpdateHeldUntilMs else { return false }
+        if now < until && haveSnapshot && renderer.namesMissing(from: snapshot) { return true }
+        firstUpdateHeldUntilMs = nil
+        return false
     }
 
     /// Runs until a signal ends it, stdout closes or its window goes; returns the exit status.
@@ -318,6 +336,7 @@ public struct Bar<Sink: BarSink> {
         deadlines.add(commands.nextDeadline())
         deadlines.add(stopping.nextDeadline)
         deadlines.add(emitDueMs)
+        deadlines.add(firstUpdateHeldUntilMs)
         return deadlines.timeout(now: now)
     }
 
@@ -347,12 +366,31 @@ public struct Bar<Sink: BarSink> {
         commands.stopAll(into: &stopping, nowMs: nowMs())
     }
 
+    /// `--once` naming a mount, sensor or interface the running sampler does not measure yet
+    /// (`disk:/home`, first named here): asks for it (the wants file, removed at exit) and
+    /// waits for a snapshot that has it, at most two of the sampler's intervals (a path that
+    /// does not exist comes back marked missing: `no such mount`).
+    mutating func waitForNamedParts() {
+        registerWants(force: true)
+        let deadline = nowMs() + Bar.namedPartsWaitMs(intervalMs: snapshot.intervalMs)
+        let first = snapshot.sequence
+        while nowMs() < deadline {
+            _ = poll(nil, 0, 25)
+            guard case .fresh = load() else { continue }
+            if snapshot.sequence != first && !renderer.namesMissing(from: snapshot) { return }
+        }
+        // A read that failed last (the sampler mid-write) leaves nothing to show: once more.
+        if !haveSnapshot { _ = load() }
+    }
+
     /// `--once`: prints the current snapshot (or the stale message); returns status 0 for a
     /// current snapshot, 1 otherwise.
     public mutating func runOnce() -> Int32 {
         cbarsys_ignore_sigpipe()
         runCommandsOnce()
-        if case .refused = load(), let p = problem { writeError("sysstats-bar: ", p) }
+        let loaded = load()
+        if case .refused = loaded, let p = problem { writeError("sysstats-bar: ", p) }
+        if case .fresh = loaded, renderer.namesMissing(from: snapshot) { waitForNamedParts() }
         let current = isCurrent(nowMs())
         draw()
         let err = showDrawn()

@@ -70,10 +70,11 @@ extension Bar {
     /// Tells the sampler which parts this bar shows and the mounts, sensors and interfaces
     /// its blocks name (`wants/<pid>` in the runtime dir, removed at exit): parts no running
     /// renderer shows are measured less often, the names are measured besides the sampler's
-    /// own. A one-shot run does not (it reads one snapshot); a picture shows every part.
-    /// Best effort: without the file the sampler measures everything every interval.
-    func registerWants() {
-        if options.once { return }
+    /// own. A one-shot run does only when it names something the snapshot lacks (`force`;
+    /// ``waitForNamedParts()``); a picture shows every part. Best effort: without the file the
+    /// sampler measures everything every interval.
+    func registerWants(force: Bool = false) {
+        if options.once && !force { return }
         var request = renderer.request
         request.parts = partsShown
         let text = request.wantsFileText

@@ -73,6 +73,34 @@ final class BarStartsSamplerTests: XCTestCase {
         XCTAssertEqual(samplers(), [sampler], "the sampler outlives the bars (the next bar finds it)")
     }
 
+    /// `--once` naming a path the running sampler was not asked about (`disk:/home` on the
+    /// root file system) read `n/a`, while the stream showed it a few seconds later: it asks
+    /// the sampler and waits for the snapshot that has it (at most two intervals), and a path
+    /// that does not exist says so.
+    func testOnceAsksTheRunningSamplerForANewMountAndWaitsForIt() throws {
+        let bar = try userBar()
+        XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last?.hasPrefix("procs ") == true }, "\(bar.lines)")
+        let folder = base.appendingPathComponent("m").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let once = try BarProcess.run(["--once", "--runtime-dir", runtime, "--blocks", "disk:\(folder),disk:/nonexistent-sysstats"])
+        XCTAssertEqual(once.status, 0, once.stderr)
+        XCTAssertTrue(once.stdout.hasPrefix("disk "), once.stdout)
+        XCTAssertFalse(once.stdout.contains("n/a"), "the new mount measured, not n/a: \(once.stdout)")
+        XCTAssertTrue(once.stdout.contains("/nonexistent-sysstats: no such mount"), once.stdout)
+        let wants = try FileManager.default.contentsOfDirectory(atPath: runtime + "/wants")
+        XCTAssertEqual(wants, ["\(bar.pid)"], "the one-shot bar's wants file is gone, the stream's stays")
+
+        // A streaming bar's first update waits for it as well: no n/a first, figures after.
+        let other = base.appendingPathComponent("o").path
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+        let stream = try BarProcess(["--runtime-dir", runtime, "--blocks", "disk:\(other)"])
+        XCTAssertTrue(stream.waitFor(timeout: 5) { !$0.isEmpty }, "\(stream.lines)")
+        XCTAssertTrue(stream.lines.first?.hasPrefix("disk \(other) ") == true, "\(stream.lines)")
+        XCTAssertFalse(stream.lines.first?.contains("n/a") ?? true, "the first update: \(stream.lines)")
+        XCTAssertEqual(stream.stop(), 0)
+        XCTAssertEqual(bar.stop(), 0)
+    }
+
     func testNoStartSamplerAndTheEnvironmentKeepTheBarFromStartingOne() throws {
         let bar = try userBar(["--no-start-sampler"])
         XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last == "sysstatsd stopped" }, "\(bar.lines)")
