@@ -60,7 +60,14 @@ struct MeasureCommand: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
+        // Before `--`, these are sysstats's own (the passthrough argument takes them otherwise).
+        switch command.first {
+        case "--help", "-h", "-help": throw CleanExit.helpRequest(self)
+        case "--version": throw CleanExit.message("sysstats " + sysstatsCLIVersion)
+        default: break
+        }
         if interval == 0 || interval > Budget.longestIntervalMs { throw ValidationError("--interval is 1ms to 60s") }
+        if let duration, warmup >= duration { throw ValidationError("--warmup must end before --duration: nothing would be measured after it") }
         if arguments.isEmpty { throw ValidationError("no command: sysstats measure [options] -- COMMAND [ARGS...]") }
     }
 

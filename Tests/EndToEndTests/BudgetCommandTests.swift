@@ -51,6 +51,34 @@ final class BudgetCommandTests: XCTestCase {
         XCTAssertTrue(xml.contains("<testsuites tests=\"2\" failures=\"1\""), xml)
     }
 
+    /// `process = "python"` for a program named python3 passed on a figure of 0 B: a filter
+    /// that matched nothing fails and names the processes that ran.
+    func testAProcessFilterThatMatchedNothingFailsNamingWhatRan() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "filtered"
+            command = "exec ./touch-memory private 1 100"
+            process = "touch-mem"
+            peak_rss = "5 MiB"
+            """)
+        let run = try sysstats(["budget", "check", file])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("FAIL filtered: process = 'touch-mem' matched none of the processes that ran (touch-memory); nothing checked"), run.stdout)
+    }
+
+    /// `sysstats measure --help` ran a program called `--help` (exit 127).
+    func testMeasureHelpAndVersionAreSysstatssOwn() throws {
+        let help = try sysstats(["measure", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        XCTAssertTrue(help.stdout.contains("USAGE: sysstats measure"), help.stdout)
+        let version = try sysstats(["measure", "--version"])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.stdout.hasPrefix("sysstats "), version.stdout)
+        let warm = try sysstats(["measure", "--warmup", "2s", "--duration", "1s", "--", "true"])
+        XCTAssertEqual(warm.status, 2, warm.stderr)
+        XCTAssertTrue(warm.stderr.contains("--warmup must end before --duration"), warm.stderr)
+    }
+
     func testARecordedBaselineCatchesARegressionBeyondTheTolerance() throws {
         let file = try budgets("""
             [[budget]]

@@ -47,6 +47,14 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertNil(budgets[1].durationMs)
     }
 
+    /// The report prints a growth as `+1.20 MiB/min`: the budget takes it written so.
+    func testAGrowthLimitTakesPerMinuteAsTheReportWritesIt() throws {
+        let text = "[[budget]]\nname = \"x\"\ncommand = \"y\"\ngrowth_per_minute = \"1 MiB/min\"\n[[budget]]\nname = \"z\"\ncommand = \"y\"\ngrowth_per_minute = \"1 MiB\"\n"
+        XCTAssertEqual(try BudgetFile.parse(Array(text.utf8)).map(\.growthPerMinute), [1 << 20, 1 << 20])
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"1 MiB/min\"\n"),
+                       "b.toml:4:12: peak_rss: '1 MiB/min' is not a size (e.g. \"2 MiB\", \"300K\")", "a peak is no rate")
+    }
+
     func testEachMistakeIsOneLineWithItsLineAndColumn() {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
                        "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
@@ -67,6 +75,11 @@ final class BudgetFileTests: XCTestCase {
                        "b.toml:5:12: interval is 1ms to 60s", "a typo's hours would hold the run that long")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nprocess = \"a-name-too-long-for-comm\"\n"),
                        "b.toml:5:11: process is a command name of 1 to 15 bytes (as ps -o comm shows it)")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nwarmup = \"5s\"\nduration = \"5s\"\n"),
+                       "b.toml:5:10: warmup must end before the duration: nothing would be measured after it",
+                       "refused when read, not after the run")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"30 mb\"\n"),
+                       "b.toml:4:12: peak_rss: '30 mb' is ambiguous: write MB (powers of 1000) or MiB (powers of 1024)")
         XCTAssertEqual(error("[budget]\nname = \"x\"\n"), "b.toml:1:2: 'budget' must be written [[budget]]")
         XCTAssertEqual(error("title = \"x\"\n"), "b.toml:1:1: unknown key 'title' (the file holds [[budget]] tables)")
         XCTAssertEqual(error("# nothing\n"), "b.toml:1:1: no [[budget]] table")
@@ -167,7 +180,11 @@ final class BudgetCheckTests: XCTestCase {
         result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
         result.compare(with: ["peak_rss": 1800 * 1024 / 1.06, "peak_pss": 1], tolerance: 0.05)
         XCTAssertFalse(result.passed)
-        XCTAssertTrue(result.line.contains("peak_rss 1.76 MiB regressed over the baseline 1.66 MiB by more than the tolerance"), result.line)
+        XCTAssertTrue(result.line.contains("peak_rss 1.76 MiB regressed over the baseline 1.66 MiB by 6.0%, tolerance 5.0%"), result.line)
+        XCTAssertFalse(result.line.contains("peak_pss"), "the budget sets no peak_pss: its baseline is not compared: \(result.line)")
+        budget.peakPSS = 1 << 30
+        result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
+        result.compare(with: ["peak_pss": 1], tolerance: 0.05)
         XCTAssertTrue(result.line.contains("peak_pss 1.37 MiB regressed over the baseline 1 B"), result.line)
     }
 
@@ -193,10 +210,16 @@ final class BudgetCheckTests: XCTestCase {
         failing.peakRSS = 1024
         let results = [ok, failing].map { BudgetResult(budget: $0, summary: MeasureSummary(Self.recording(), warmupMs: 0)) }
         let xml = JUnitReport.xml(results)
-        XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"2\" failures=\"1\" time=\"0.900\">"), xml)
+        XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"2\" failures=\"1\" errors=\"0\" time=\"0.900\">"), xml)
         XCTAssertTrue(xml.contains("<testcase classname=\"sysstats-budget\" name=\"a&lt;b&gt;&amp;&quot;c&quot;\" time=\"0.450\">"), xml)
         XCTAssertTrue(xml.contains("<failure message=\"FAIL small: peak_rss 1.76 MiB of 1.00 KiB"), xml)
         XCTAssertEqual(JUnitReport.escape("a\u{1}b\u{FFFE}\tc'"), "a\u{FFFD}b\u{FFFD}\tc&apos;")
+        // A budget whose command could not run checked nothing: an error, not a failure.
+        var broken = BudgetResult(budget: failing)
+        broken.failure = "could not start: No such file or directory"
+        let withError = JUnitReport.xml(results + [broken])
+        XCTAssertTrue(withError.contains("<testsuite name=\"sysstats budget\" tests=\"3\" failures=\"1\" errors=\"1\""), withError)
+        XCTAssertTrue(withError.contains("<error message=\"FAIL small: could not start: No such file or directory\" type=\"run\">"), withError)
         XCTAssertNoThrow(try XMLDocument(xmlString: xml))
     }
 

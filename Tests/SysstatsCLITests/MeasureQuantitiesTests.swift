@@ -18,6 +18,17 @@ final class MeasureQuantitiesTests: XCTestCase {
         XCTAssertEqual(size(" 7 M "), 7 << 20)
     }
 
+    /// `"30 mb"` was taken as decimal megabytes without a word: an ambiguous spelling is
+    /// refused, naming both readings; kB, MB, GB, TB written so stay decimal.
+    func testAnAmbiguousUnitIsRefusedNamingBothReadings() {
+        XCTAssertEqual(SizeText.parse("30 mb").failure?.message, "'30 mb' is ambiguous: write MB (powers of 1000) or MiB (powers of 1024)")
+        XCTAssertEqual(SizeText.parse("2 KB").failure?.message, "'2 KB' is ambiguous: write kB (powers of 1000) or KiB (powers of 1024)")
+        for bad in ["1 gb", "1 Gb", "1 kb", "1 tB"] { XCTAssertNil(size(bad), bad) }
+        XCTAssertEqual(size("30 MB"), 30_000_000)
+        XCTAssertEqual(size("3 kB"), 3_000)
+        XCTAssertEqual(size("30 mib"), 30 << 20, "a binary unit in any case")
+    }
+
     func testSizesRefuseWhatIsNotOneWithTheTextInTheMessage() {
         for bad in ["", "MiB", "2 parsecs", "1.2345 MiB", "1.", ".5M", "-1 MiB", "2 MiB x", "1e3", "99999999999999999999", "20000000 TiB"] {
             switch SizeText.parse(bad) {

@@ -26,6 +26,9 @@ public struct BudgetResult: Sendable {
     public var wallMs: UInt64 = 0
 
     public var passed: Bool { failure == nil && checks.allSatisfy(\.passed) && regressions.allSatisfy(\.passed) }
+    /// The run gave nothing to check (its command or setup could not run, it was stopped, its
+    /// process filter matched nothing): an error in JUnit's terms, not a limit failed.
+    public var isError: Bool { failure != nil && checks.isEmpty }
 
     public init(budget: Budget) { self.budget = budget }
 
@@ -63,14 +66,17 @@ public struct BudgetResult: Sendable {
         }
     }
 
-    /// Adds a check of each figure against `baseline` × (1 + tolerance). Growth is left out:
-    /// a slope over a short run moves more than any useful tolerance.
+    /// Adds a check of each figure the budget limits against `baseline` × (1 + tolerance): a
+    /// figure it does not name is not its business. Growth is left out: a slope over a short
+    /// run moves more than any useful tolerance.
     public mutating func compare(with baseline: [String: Double], tolerance: Double) {
-        for key in ["peak_rss", "peak_pss", "steady_uss"] {
+        let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS)]
+        for (key, limit) in named where limit != nil {
             guard let base = baseline[key], let value = figures[key] else { continue }
             let allowed = base * (1 + tolerance)
+            let change = base > 0 ? (value - base) / base * 100 : 0
             regressions.append(Check(key: key, value: value, limit: allowed, passed: value <= allowed,
-                                     note: "baseline \(SizeText.format(UInt64(max(base, 0))))"))
+                                     note: "baseline \(SizeText.format(UInt64(max(base, 0)))) by \(fixed(change, decimals: 1))%, tolerance \(fixed(tolerance * 100, decimals: 1))%"))
         }
     }
 
@@ -86,7 +92,7 @@ public struct BudgetResult: Sendable {
             parts.append(text)
         }
         for r in regressions where !r.passed {
-            parts.append("\(r.key) \(SizeText.format(UInt64(max(r.value, 0)))) regressed over the \(r.note ?? "baseline") by more than the tolerance")
+            parts.append("\(r.key) \(SizeText.format(UInt64(max(r.value, 0)))) regressed over the \(r.note ?? "baseline")")
         }
         if let failure { parts.append(failure) }
         var line = (passed ? "ok   " : "FAIL ") + TerminalText.escape(budget.name) + ": " + parts.joined(separator: "; ")

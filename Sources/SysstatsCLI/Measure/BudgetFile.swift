@@ -74,14 +74,14 @@ public enum BudgetFile {
         BudgetKey("name", "string", "shown in the lines and the JUnit file; unique in the file (required)"),
         BudgetKey("command", "string", "run by /bin/sh -c from the budgets file's folder, stdin and stdout on /dev/null (required); write exec before a single program, or the shell is measured too"),
         BudgetKey("setup", "string", "run first, to its end, not measured (a fixture, a build); a failure fails the budget"),
-        BudgetKey("warmup", "duration", "the steady state and the growth are computed over the samples after this (default none)"),
+        BudgetKey("warmup", "duration", "the steady state and the growth are computed over the samples after this (default none; shorter than duration)"),
         BudgetKey("duration", "duration", "stop the command after this long: SIGTERM, then SIGKILL after a second (for programs that do not end by themselves)"),
         BudgetKey("interval", "duration", "time between samples, 1ms to \(Budget.longestIntervalMs / 1000)s (default 10ms)"),
-        BudgetKey("process", "string", "count only the processes with this name (their comm, as ps -o comm shows it, at most \(maximumProcessName) bytes)"),
+        BudgetKey("process", "string", "count only the processes with this name (their comm, as ps -o comm shows it, at most \(maximumProcessName) bytes); one that matched no process fails the budget, naming those that ran"),
         BudgetKey("peak_rss", "size", "the largest RSS of the tree", limit: true),
         BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users)", limit: true),
         BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up", limit: true),
-        BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails; a slope that is not significant passes", limit: true),
+        BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails (\"1 MiB\" or \"1 MiB/min\"); a slope that is not significant passes", limit: true),
     ]
     static let keys: Set<String> = Set(keyTable.map(\.name))
 
@@ -145,6 +145,10 @@ public enum BudgetFile {
             let at = table["interval"]!
             throw BudgetFileError(line: at.line, column: at.column, reason: "interval is 1ms to 60s")
         }
+        if let duration = budget.durationMs, budget.warmupMs >= duration {
+            let at = table["warmup"]!
+            throw BudgetFileError(line: at.line, column: at.column, reason: "warmup must end before the duration: nothing would be measured after it")
+        }
         budget.process = try string(table, "process")
         if let process = budget.process, process.isEmpty || process.utf8.count > maximumProcessName {
             let at = table["process"]!
@@ -153,7 +157,7 @@ public enum BudgetFile {
         budget.peakRSS = try size(table, "peak_rss")
         budget.peakPSS = try size(table, "peak_pss")
         budget.steadyUSS = try size(table, "steady_uss")
-        budget.growthPerMinute = try size(table, "growth_per_minute")
+        budget.growthPerMinute = try size(table, "growth_per_minute", perMinute: true)
         if budget.peakRSS == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil {
             let limits = keyTable.filter(\.isLimit).map(\.name).joined(separator: ", ")
             throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' sets no limit (\(limits))")
@@ -172,8 +176,9 @@ public enum BudgetFile {
         return text
     }
 
-    /// A size: a string such as "2 MiB", or a whole number of bytes.
-    static func size(_ table: TOMLTable, _ key: StaticString) throws(BudgetFileError) -> UInt64? {
+    /// A size: a string such as "2 MiB", or a whole number of bytes; `perMinute`: a growth,
+    /// written with `/min` as the report prints it, or without.
+    static func size(_ table: TOMLTable, _ key: StaticString, perMinute: Bool = false) throws(BudgetFileError) -> UInt64? {
         guard let value = table[key] else { return nil }
         if let n = value.integer {
             guard n >= 0 else { throw BudgetFileError(line: value.line, column: value.column, reason: "\(key) cannot be negative") }
@@ -182,7 +187,9 @@ public enum BudgetFile {
         guard let bytes = value.string else {
             throw BudgetFileError(line: value.line, column: value.column, reason: "\(key) must be a size such as \"2 MiB\", not \(value.kind.name)")
         }
-        switch SizeText.parse(String(decoding: bytes, as: UTF8.self)) {
+        var text = String(decoding: bytes, as: UTF8.self)
+        if perMinute, text.hasSuffix("/min") { text.removeLast(4) }
+        switch SizeText.parse(text) {
         case .success(let n): return n
         case .failure(let e): throw BudgetFileError(line: value.line, column: value.column, reason: "\(key): \(e.message)")
         }

@@ -53,8 +53,9 @@ public enum BudgetManual {
         out += """
             .SH SIZES AND DURATIONS
             A size is a string such as \\fB"2 MiB"\\fR or \\fB"300K"\\fR (K, M, G, T and KiB, MiB, GiB,
-            TiB are powers of 1024; kB, MB, GB, TB of 1000; B or no unit is bytes; case does not
-            matter), or a whole number of bytes. A duration is a string with a unit:
+            TiB, in any case, are powers of 1024; kB, MB, GB, TB, written so, of 1000; another case
+            of those, such as mb, is refused as ambiguous; B or no unit is bytes), or a whole
+            number of bytes. A duration is a string with a unit:
             \\fB"500ms"\\fR, \\fB"1s"\\fR, \\fB"2m"\\fR (or min), \\fB"1h"\\fR.
             .SH ENVIRONMENT
             Each budget's setup and command run with \\fBSYSSTATS_BUDGET_TMP\\fR, a fresh temporary

@@ -89,8 +89,19 @@ public enum BudgetRunner {
             return r
         case .success(var recording):
             if let name = budget.process {
+                let ran = recording.processes.map(\.name)
                 recording.processes.removeAll { $0.name != Array(name.utf8) }
                 recording.unseenProcesses = 0
+                if recording.processes.isEmpty {
+                    // A filter that matched nothing measured nothing: a budget on zero passes for no reason.
+                    var names: [String] = []
+                    for n in ran where !names.contains(TerminalText.escape(n)) { names.append(TerminalText.escape(n)) }
+                    var r = BudgetResult(budget: budget)
+                    r.failure = "process = '\(TerminalText.escape(name))' matched none of the processes that ran ("
+                        + (names.isEmpty ? "none seen" : names.prefix(8).joined(separator: ", ")) + "); nothing checked"
+                    r.wallMs = recording.wallMs
+                    return r
+                }
             }
             return BudgetResult(budget: budget, summary: MeasureSummary(recording, warmupMs: budget.warmupMs))
         }

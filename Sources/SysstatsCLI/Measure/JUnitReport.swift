@@ -2,15 +2,18 @@
 /// dashboards (GitLab's and Jenkins' readers, GitHub actions that publish test results).
 public enum JUnitReport {
     public static func xml(_ results: [BudgetResult], suite: String = "sysstats budget") -> String {
-        let failures = results.filter { !$0.passed }.count
+        let errors = results.filter(\.isError).count
+        let failures = results.filter { !$0.passed && !$0.isError }.count
         let total = results.reduce(0) { $0 + $1.wallMs }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" time=\"\(seconds(total))\">\n"
-        out += "  <testsuite name=\"\(escape(suite))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(total))\">\n"
+        out += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(total))\">\n"
+        out += "  <testsuite name=\"\(escape(suite))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(total))\">\n"
         for r in results {
             out += "    <testcase classname=\"sysstats-budget\" name=\"\(escape(r.budget.name))\" time=\"\(seconds(r.wallMs))\""
             if r.passed {
                 out += ">\n      <system-out>\(escape(r.line))</system-out>\n    </testcase>\n"
+            } else if r.isError {
+                out += ">\n      <error message=\"\(escape(r.line))\" type=\"run\">\(escape(r.line))</error>\n    </testcase>\n"
             } else {
                 out += ">\n      <failure message=\"\(escape(r.line))\" type=\"budget\">\(escape(r.line))</failure>\n    </testcase>\n"
             }

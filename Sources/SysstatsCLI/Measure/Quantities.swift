@@ -2,12 +2,19 @@
 // them. No Foundation: the budgets-file fuzz target compiles this file on its own.
 
 /// A size in bytes from text: a number (up to three decimals) and a unit. K, M, G, T and
-/// their KiB/MiB/… spellings are powers of 1024 (as `ulimit`, `ps` and GNU `time` count);
-/// kB, MB, GB, TB are powers of 1000; B or no unit is bytes. Case does not matter.
+/// their KiB/MiB/… spellings are powers of 1024 (as `ulimit`, `ps` and GNU `time` count), in
+/// any case; kB, MB, GB, TB, written so, are powers of 1000; B or no unit is bytes. Another
+/// case of those (`mb`, `KB`) is refused: people mean either.
 public enum SizeText {
     /// The size in bytes, or the reason the text is not one.
     public static func parse(_ text: String) -> Result<UInt64, QuantityError> {
         guard let (number, unit) = split(text) else { return .failure(.init("'\(text)' is not a size (e.g. \"2 MiB\", \"300K\")")) }
+        let decimal = ["kB", "MB", "GB", "TB"]
+        if unit.utf8.count == 2, unit.lowercased().hasSuffix("b"), unit.lowercased() != "ib", !decimal.contains(unit) {
+            let prefix = unit.first!.uppercased()
+            let si = prefix == "K" ? "kB" : prefix + "B"
+            return .failure(.init("'\(text)' is ambiguous: write \(si) (powers of 1000) or \(prefix)iB (powers of 1024)"))
+        }
         let multiplier: UInt64
         switch unit.lowercased() {
         case "", "b": multiplier = 1
