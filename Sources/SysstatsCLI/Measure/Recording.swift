@@ -58,6 +58,9 @@ public struct RecordedProcess: Sendable {
     public var name: [UInt8]
     /// The first sample it was in; `values[i]` is sample `firstSample + i`.
     public var firstSample: Int
+    /// Its start time (ticks after boot): with the pid, the process, not a later one that
+    /// reuses the pid.
+    public var startTime: UInt64 = 0
     public var values: [ProcessValues] = []
     public var threadsPeak: UInt64 = 0
     public var cpuTicks: UInt64 = 0

@@ -147,7 +147,8 @@ final class TreeSampler {
         var added = false
         for candidate in pids {
             let pid = Int32(truncatingIfNeeded: candidate)
-            guard pid > 0, !excluded.contains(pid), let stat = readStat(pid), members.contains(stat.parentPid),
+            // A walk since the last loadavg read may have found it already: once only.
+            guard pid > 0, !members.contains(pid), !excluded.contains(pid), let stat = readStat(pid), members.contains(stat.parentPid),
                   stat.state != UInt8(ascii: "Z"), isProcess(pid) else { continue }
             members.insert(pid)
             add(pid, stat, into: &recording, index: index)
@@ -165,9 +166,18 @@ final class TreeSampler {
         return statusNumber(bytes, key: "Tgid:").map { Int32(clamping: $0) }
     }
 
+    /// Follows `pid` from this sample on: under its own entry when it is the process seen
+    /// before (same start time; one whose statm read zeros while it exited, then read again),
+    /// else under a new one.
     private func add(_ pid: Int32, _ stat: StatFigures, into recording: inout Recording, index: Int) {
-        let position = recording.processes.count
-        recording.processes.append(RecordedProcess(pid: pid, parentPid: stat.parentPid, name: stat.name, firstSample: index))
+        let position: Int
+        if let known = positions[pid], recording.processes[known].startTime == stat.startTime {
+            position = known
+        } else {
+            position = recording.processes.count
+            recording.processes.append(RecordedProcess(pid: pid, parentPid: stat.parentPid, name: stat.name, firstSample: index))
+            recording.processes[position].startTime = stat.startTime
+        }
         record(stat, into: &recording.processes[position])
         positions[pid] = position
         entries.append(Live(pid: pid, position: position, statm: open("\(procRoot)/\(pid)/statm"),
