@@ -61,6 +61,27 @@ public struct HistoryCollector: Sendable {
         return makeBatch(samples: samples, nowSeconds: nowMs / 1000, endsCleanly: true)
     }
 
+    /// The last batch before the sampler starts again in place (a `[sampler]` change): the
+    /// pending exits, ending cleanly as ``finish(nowMs:)``'s, and the minute being collected
+    /// as text for the next image (``MinuteRollup/carried``) rather than as a partial row
+    /// that the next image's row for the same minute would replace.
+    public mutating func handOver(nowMs: UInt64) -> (batch: HistoryBatch, minute: String?) {
+        let minute = rollup?.carried
+        rollup = nil
+        return (makeBatch(samples: [], nowSeconds: nowMs / 1000, endsCleanly: true), minute)
+    }
+
+    /// Goes on with the minute the previous image carried (``handOver(nowMs:)``) when it is
+    /// the minute of `nowMs` or the one before (a restart across the turn of a minute: its
+    /// row is written at the first sample); false, and nothing kept, otherwise.
+    public mutating func resume(_ carried: String, nowMs: UInt64) -> Bool {
+        let now = MinuteRollup.minute(ofMs: nowMs)
+        guard rollup == nil, let carried = MinuteRollup(carried: carried),
+              carried.minute <= now, carried.minute + 60 >= now else { return false }
+        rollup = carried
+        return true
+    }
+
     private mutating func makeBatch(samples: [MinuteSample], nowSeconds: UInt64, endsCleanly: Bool) -> HistoryBatch {
         let batch = HistoryBatch(bootID: bootID, bootTime: bootTime, uptimeSeconds: uptimeSeconds,
                                  nowSeconds: nowSeconds, samples: samples, exits: pendingExits, endsCleanly: endsCleanly)

@@ -67,6 +67,35 @@ struct InterfaceCounters: Sendable {
         return (rx, tx)
     }
 
+    /// The previous reading as numbers (``MinuteRollup/carried``): how many, then each
+    /// interface's name key and counters.
+    var carried: [UInt64] {
+        var out: [UInt64] = [UInt64(count)]
+        for j in 0..<count {
+            out += [slots[j].key.low, slots[j].key.high, UInt64(slots[j].key.length), slots[j].rx, slots[j].tx]
+        }
+        return out
+    }
+
+    /// A reading from ``carried``'s numbers; nil when they are not one.
+    init?(carried fields: ArraySlice<UInt64?>) {
+        guard let first = fields.first, let n = first, n <= UInt64(InterfaceCounters.capacity),
+              fields.count == 1 + Int(n) * 5 else { return nil }
+        var values: [UInt64] = []
+        for field in fields.dropFirst() {
+            guard let v = field else { return nil }
+            values.append(v)
+        }
+        for j in 0..<Int(n) {
+            let base = j * 5
+            guard values[base + 2] <= 4096 else { return nil }
+            var key = NameKey()
+            key.low = values[base]; key.high = values[base + 1]; key.length = Int(values[base + 2])
+            slots[j] = Slot(key: key, rx: values[base + 3], tx: values[base + 4])
+        }
+        count = Int(n)
+    }
+
     /// The slot of the previous reading holding `key`, if any.
     private func slot(_ key: NameKey) -> Int? {
         for j in 0..<count where slots[j].key == key { return j }

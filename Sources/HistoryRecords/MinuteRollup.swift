@@ -119,3 +119,73 @@ extension Snapshot {
         }
     }
 }
+
+/// The minute being collected, carried across the sampler's re-execution (a `[sampler]`
+/// change starts it again in place): its sums as decimal fields in the new image's
+/// environment, read back at its start, so that the minute's row covers the whole minute —
+/// the partial row a restart wrote was replaced by the new process's (its traffic read 0 B).
+extension MinuteRollup {
+    /// The variable that carries it (unset by the new image before it starts anything).
+    public static let environmentName = "SYSSTATSD_MINUTE"
+
+    /// The fields, comma-separated; an absent optional is an empty field.
+    public var carried: String {
+        var fields: [UInt64?] = [minute, count, cpuSum, UInt64(cpuMaximum), usedSum, availableSum,
+                                 last.swapUsedKiB, UInt64(last.load1), UInt64(last.processCount),
+                                 last.batteryPercent.map(UInt64.init), last.batteryState.map(UInt64.init),
+                                 networkMeasured ? 1 : 0, rxSum, txSum,
+                                 hottestPackage.map { UInt64(UInt32(bitPattern: $0)) },
+                                 hottestSensor.map { UInt64(UInt32(bitPattern: $0)) }, rootUsed.map(UInt64.init)]
+        fields.append(contentsOf: counters.carried.map { Optional($0) })
+        var text = ""
+        for (i, field) in fields.enumerated() {
+            if i > 0 { text += "," }
+            if let field { text += String(field) }
+        }
+        return text
+    }
+
+    /// The rollup `carried` describes; nil for text that is not one (the environment is the
+    /// user's: a value out of its range is refused, not taken).
+    public init?(carried text: String) {
+        var fields: [UInt64?] = []
+        for part in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            guard part.count <= 20 else { return nil }
+            if part.isEmpty { fields.append(nil); continue }
+            var n: UInt64 = 0
+            for b in part {
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                let (times, o1) = n.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(UInt64(b - 0x30))
+                guard !o1, !o2 else { return nil }
+                n = sum
+            }
+            fields.append(n)
+        }
+        guard fields.count >= 17, let minute = fields[0], minute % 60 == 0 else { return nil }
+        func value(_ i: Int, max limit: UInt64 = .max) -> UInt64? { fields[i].flatMap { $0 <= limit ? $0 : nil } }
+        guard let count = value(1, max: 1_000_000), let cpuSum = value(2), let cpuMaximum = value(3, max: 10_000),
+              let usedSum = value(4), let availableSum = value(5), let swap = value(6),
+              let load1 = value(7, max: UInt64(UInt32.max)), let processes = value(8, max: UInt64(UInt32.max)),
+              let measured = value(11, max: 1), let rx = value(12), let tx = value(13),
+              let counters = InterfaceCounters(carried: fields[17...]) else { return nil }
+        self.init(minute: minute)
+        self.count = count
+        self.cpuSum = cpuSum
+        self.cpuMaximum = UInt32(cpuMaximum)
+        self.usedSum = usedSum
+        self.availableSum = availableSum
+        last.swapUsedKiB = swap
+        last.load1 = UInt32(load1)
+        last.processCount = UInt32(processes)
+        last.batteryPercent = value(9, max: 100).map { UInt32($0) }
+        last.batteryState = value(10, max: 255).map { UInt8($0) }
+        networkMeasured = measured == 1
+        rxSum = rx
+        txSum = tx
+        hottestPackage = value(14, max: UInt64(UInt32.max)).map { Int32(bitPattern: UInt32($0)) }
+        hottestSensor = value(15, max: UInt64(UInt32.max)).map { Int32(bitPattern: UInt32($0)) }
+        rootUsed = value(16, max: 10_000).map { UInt32($0) }
+        self.counters = counters
+    }
+}

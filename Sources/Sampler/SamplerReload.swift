@@ -12,7 +12,9 @@ nonisolated(unsafe) var reloadRequested: sig_atomic_t = 0
 /// changed: nothing. A mistake: one line on stderr, and the running settings stay. A
 /// change: the sampler starts again in place (`execv` of its own program, same pid, same
 /// arguments), after finishing as at a clean stop — the simplest way for every key
-/// (interval, history, the textfile export) to take effect; the snapshot's graphs start over.
+/// (interval, history, the textfile export) to take effect; the snapshot's graphs start over,
+/// and the history's minute being collected goes on in the new image (``SamplerRun/finish()``,
+/// ``MinuteRollup/carried``).
 public enum SamplerReload {
     public enum Decision: Equatable {
         case unchanged

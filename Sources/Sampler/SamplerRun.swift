@@ -35,6 +35,10 @@ final class SamplerRun {
 
     init(_ configuration: SamplerConfiguration, _ directory: OpenRuntimeDirectory, textfile: TextfileWriter?,
          reloadArguments: [[UInt8]]?) {
+        // The minute the image before this one was collecting (a restart in place): taken,
+        // and gone from the environment before anything is started.
+        let carriedMinute = getenv(MinuteRollup.environmentName).map { String(cString: $0) }
+        unsetenv(MinuteRollup.environmentName)
         self.configuration = configuration
         sampler = Sampler(configuration: configuration)
         reloads = configuration.once ? nil : reloadArguments
@@ -58,6 +62,9 @@ final class SamplerRun {
             ? SamplerLoop.dataDirectory(configuration).map { BootSummaryReader(dataDirectory: $0) } : nil
         sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
         history = wantsHistory ? SamplerLoop.startHistory(configuration, first: sampler.snapshot) : nil
+        if let carriedMinute, history != nil, !history!.collector.resume(carriedMinute, nowMs: sampler.snapshot.timestampMs) {
+            printError("sysstatsd: the minute carried over the restart could not be taken up; its row keeps what came after")
+        }
         startedNs = Clock.monotonicNs()
         unwatchedLimitNs = configuration.exitWhenUnwatchedSeconds.map { UInt64($0) * 1_000_000_000 }
     }
@@ -142,8 +149,16 @@ final class SamplerRun {
     /// them. The exit status.
     func finish() -> Int32 {
         if var h = history {
-            if let dropped = h.handoff.finish(h.collector.finish(nowMs: Clock.realtimeMs()),
-                                              deadlineMs: configuration.shutdownDeadlineMs) {
+            let last: HistoryBatch
+            if restart, reloads != nil {
+                // The minute being collected goes on in the next image: no partial row now.
+                let (batch, minute) = h.collector.handOver(nowMs: Clock.realtimeMs())
+                last = batch
+                if let minute { setenv(MinuteRollup.environmentName, minute, 1) }
+            } else {
+                last = h.collector.finish(nowMs: Clock.realtimeMs())
+            }
+            if let dropped = h.handoff.finish(last, deadlineMs: configuration.shutdownDeadlineMs) {
                 printError(dropped)
             }
             history = nil

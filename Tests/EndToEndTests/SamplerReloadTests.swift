@@ -114,6 +114,7 @@ final class SamplerReloadTests: XCTestCase {
         usleep(300_000)
         XCTAssertTrue(sampler.isRunning)
         XCTAssertLessThanOrEqual(descriptors(pid), first + 1, "no descriptor survives an exec (a history writer's pipe may be open)")
+        XCTAssertFalse(text(log).contains("could not be taken up"), "each image took up the minute the one before carried: \(text(log).suffix(600))")
     }
 
     /// After a package upgrade replaced the program, a re-execution ran the deleted old image

@@ -212,3 +212,58 @@ final class MinuteRollupTests: XCTestCase {
         XCTAssertEqual(row?.rootUsedPermyriad, (59 * 10_000 + 158) / 159)
     }
 }
+
+/// A restart in place (a `[sampler]` change) carries the minute being collected to the next
+/// image (issue 45, item 3): the minute's row is the one an unbroken run writes. Before, the
+/// old image wrote its partial row and the new image's row for the same minute replaced it
+/// (23 MB downloaded read `net rx 0 B`).
+extension MinuteRollupTests {
+    func samples(_ range: StrideThrough<UInt64>) -> [Snapshot] {
+        range.map { t in
+            var s = snapshot(atMs: minute0 + t, interfaces: [interface("eth0", rx: 1_000 + t * 400, tx: 10 + t)],
+                             temperatures: [sensor(Int32(40_000 + t), package: true)],
+                             disks: [disk("/", used: 30, available: 70)])
+            s.cpuBusy = Permyriad(t / 10)
+            s.load1 = UInt32(t)
+            s.battery.count = 1
+            s.battery.percent = 80
+            return s
+        }
+    }
+
+    func testTheMinuteCarriedOverARestartGivesTheRowAnUnbrokenRunGives() throws {
+        var unbroken = HistoryCollector(bootID: "b", bootTime: 1)
+        for s in samples(stride(from: 0, through: 59_000, by: 1_000)) { XCTAssertNil(unbroken.record(s)) }
+        let next = samples(stride(from: 60_000, through: 60_000, by: 1_000))[0]
+        let expected = try XCTUnwrap(unbroken.record(next)?.samples.first)
+
+        var before = HistoryCollector(bootID: "b", bootTime: 1)
+        for s in samples(stride(from: 0, through: 20_000, by: 1_000)) { XCTAssertNil(before.record(s)) }
+        let (last, carried) = before.handOver(nowMs: minute0 + 20_500)
+        XCTAssertEqual(last.samples.count, 0, "no partial row for the next image's to replace")
+        XCTAssertTrue(last.endsCleanly)
+        var after = HistoryCollector(bootID: "b", bootTime: 1)
+        XCTAssertTrue(after.resume(try XCTUnwrap(carried), nowMs: minute0 + 21_000))
+        for s in samples(stride(from: 21_000, through: 59_000, by: 1_000)) { XCTAssertNil(after.record(s)) }
+        let row = try XCTUnwrap(after.record(next)?.samples.first)
+        XCTAssertEqual(row, expected)
+        XCTAssertEqual(row.rxBytes, 59_000 * 400, "every byte of the minute, the restart's second too")
+    }
+
+    /// The environment is the user's: text that is not a carried minute, or a minute that is
+    /// not this one or the one before, is not taken.
+    func testOnlyACarriedMinuteOfNowOrTheMinuteBeforeIsTaken() {
+        var c = HistoryCollector(bootID: "b", bootTime: 1)
+        for bad in ["", "x", "60,1", "61,1,1,1,1,1,1,1,1,,,0,0,0,,,,0", "60,1,1,1,1,1,1,1,1,,,2,0,0,,,,0",
+                    "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,9", "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,1,1,1,1,1",
+                    "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,5", "60,1,1,99999999999999999999,1,1,1,1,1,,,0,0,0,,,,0"] {
+            XCTAssertNil(MinuteRollup(carried: bad), bad)
+            XCTAssertFalse(c.resume(bad, nowMs: 60_000), bad)
+        }
+        let valid = MinuteRollup(minute: 120).carried
+        XCTAssertNotNil(MinuteRollup(carried: valid))
+        XCTAssertFalse(c.resume(valid, nowMs: 300_000), "minutes ago")
+        XCTAssertFalse(c.resume(valid, nowMs: 60_000), "in the future")
+        XCTAssertTrue(c.resume(valid, nowMs: 185_000), "the minute before: written at the first sample")
+    }
+}
