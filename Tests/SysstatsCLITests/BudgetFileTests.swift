@@ -59,9 +59,9 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
                        "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rs = \"2 MiB\"\n"),
-                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_pss, peak_rss, process, setup, steady_uss, warmup)")
+                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_cgroup, peak_pss, peak_rss, process, setup, steady_uss, warmup)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\n"),
-                       "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_pss, steady_uss, growth_per_minute)")
+                       "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_pss, steady_uss, peak_cgroup, growth_per_minute)")
         XCTAssertEqual(error("[[budget]]\ncommand = \"y\"\npeak_rss = 1\n"), "b.toml:1:1: a [[budget]] needs a name")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\npeak_rss = 1\n"), "b.toml:1:1: budget 'x' needs a command")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\n[[budget]]\nname = \"x\"\ncommand = \"z\"\npeak_rss = 1\n"),
@@ -157,6 +157,23 @@ final class BudgetCheckTests: XCTestCase {
         let result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 100))
         XCTAssertTrue(result.passed, result.line)
         XCTAssertEqual(result.line, "ok   tool: peak_pss 1.37 MiB of 2.00 MiB (32% headroom); growth_per_minute +23.4 MiB/min of 64.0 MiB/min (63% headroom) [not significant]")
+    }
+
+    /// The kernel's exact peak can be budgeted (a child's spike between two samples is in
+    /// it); where no memory cgroup could be made the budget fails and says why, not passes.
+    func testTheCgroupPeakIsBudgetedAndFailsWhereItCouldNotBeHad() {
+        var budget = Budget(name: "exact", command: "x")
+        budget.peakCgroup = 100 << 20
+        var r = Self.recording()
+        r.cgroup = .measured(bytes: 101 << 20, source: "cgroup v2 memory.peak")
+        var result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
+        XCTAssertFalse(result.passed)
+        XCTAssertTrue(result.line.hasPrefix("FAIL exact: peak_cgroup 101 MiB of 100 MiB (1% over)"), result.line)
+        r.cgroup = .unavailable(reason: "no delegated cgroup subtree")
+        result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
+        XCTAssertFalse(result.passed)
+        XCTAssertTrue(result.line.contains("peak_cgroup n/a of 100 MiB [no memory cgroup: no delegated cgroup subtree]"), result.line)
+        XCTAssertFalse(result.isError, "a limit that could not be checked fails the budget")
     }
 
     func testACommandThatFailsFailsItsBudget() {

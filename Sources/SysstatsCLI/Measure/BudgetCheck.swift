@@ -33,7 +33,7 @@ public struct BudgetResult: Sendable {
     public init(budget: Budget) { self.budget = budget }
 
     /// Keys in the order lines show them.
-    public static let keys = ["peak_rss", "peak_pss", "steady_uss", "growth_per_minute"]
+    public static let keys = ["peak_rss", "peak_pss", "steady_uss", "peak_cgroup", "growth_per_minute"]
 
     /// Fills the figures from a measured run and checks the limits.
     public init(budget: Budget, summary s: MeasureSummary) {
@@ -43,15 +43,20 @@ public struct BudgetResult: Sendable {
         if let p = s.treePeaks[.pss] { figures["peak_pss"] = Double(p.kib) * 1024 }
         if let u = s.steady?[.uss] { figures["steady_uss"] = Double(u) * 1024 }
         if let g = s.growth { figures["growth_per_minute"] = g.kibPerMinute * 1024; growthSignificant = g.significant }
+        if case .measured(let bytes, _) = s.recording.cgroup { figures["peak_cgroup"] = Double(bytes) }
         if let exit = s.recording.commandExit, !s.recording.stoppedAtDuration, exit != .exited(0) {
             failure = "the command ended with \(exit.description)"
         }
         let limits: [(String, UInt64?, MemoryFigure)] = [("peak_rss", budget.peakRSS, .rss), ("peak_pss", budget.peakPSS, .pss),
-                                                         ("steady_uss", budget.steadyUSS, .uss), ("growth_per_minute", budget.growthPerMinute, .pss)]
+                                                         ("steady_uss", budget.steadyUSS, .uss), ("peak_cgroup", budget.peakCgroup, .rss),
+                                                         ("growth_per_minute", budget.growthPerMinute, .pss)]
         for (key, limit, figure) in limits {
             guard let limit else { continue }
             guard let value = figures[key] else {
-                checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false, note: "no sample after the warm-up"))
+                // A figure that could not be had fails the budget and says why: it does not pass.
+                var why = "no sample after the warm-up"
+                if key == "peak_cgroup", case .unavailable(let reason) = s.recording.cgroup { why = "no memory cgroup: \(reason)" }
+                checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false, note: why))
                 continue
             }
             var check = Check(key: key, value: value, limit: Double(limit), passed: value <= Double(limit))
@@ -70,7 +75,8 @@ public struct BudgetResult: Sendable {
     /// figure it does not name is not its business. Growth is left out: a slope over a short
     /// run moves more than any useful tolerance.
     public mutating func compare(with baseline: [String: Double], tolerance: Double) {
-        let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS)]
+        let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS),
+                                          ("peak_cgroup", budget.peakCgroup)]
         for (key, limit) in named where limit != nil {
             guard let base = baseline[key], let value = figures[key] else { continue }
             let allowed = base * (1 + tolerance)

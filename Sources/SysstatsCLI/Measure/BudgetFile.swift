@@ -23,6 +23,8 @@ public struct Budget: Equatable, Sendable {
     public var peakPSS: UInt64?
     public var steadyUSS: UInt64?
     public var growthPerMinute: UInt64?
+    /// The kernel's exact peak of the tree (its memory cgroup's), where one can be made.
+    public var peakCgroup: UInt64?
     /// The line of its `[[budget]]` header.
     public var line: Int
 
@@ -81,6 +83,7 @@ public enum BudgetFile {
         BudgetKey("peak_rss", "size", "the largest RSS of the tree", limit: true),
         BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users)", limit: true),
         BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up", limit: true),
+        BudgetKey("peak_cgroup", "size", "the kernel's exact peak of the tree's memory (its memory cgroup's memory.peak, which no sample can miss; page cache and kernel memory counted too); where no cgroup can be made the budget fails, saying why", limit: true),
         BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails (\"1 MiB\" or \"1 MiB/min\"); a slope that is not significant passes", limit: true),
     ]
     static let keys: Set<String> = Set(keyTable.map(\.name))
@@ -158,7 +161,9 @@ public enum BudgetFile {
         budget.peakPSS = try size(table, "peak_pss")
         budget.steadyUSS = try size(table, "steady_uss")
         budget.growthPerMinute = try size(table, "growth_per_minute", perMinute: true)
-        if budget.peakRSS == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil {
+        budget.peakCgroup = try size(table, "peak_cgroup")
+        if budget.peakRSS == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil
+            && budget.peakCgroup == nil {
             let limits = keyTable.filter(\.isLimit).map(\.name).joined(separator: ", ")
             throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' sets no limit (\(limits))")
         }
