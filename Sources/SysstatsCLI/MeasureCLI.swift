@@ -97,7 +97,7 @@ struct MeasureCommand: ParsableCommand {
         } else {
             writeStderr(report)
         }
-        if let png, let problem = PNG.writeFile(MeasureChart(summary).png(), to: png) {
+        if let png, let problem = PNG.writeFile(MeasureChart(summary, command: arguments).png(), to: png) {
             printError("sysstats: cannot write \(TerminalText.escape(png)): \(problem)")
             failed = true
         }

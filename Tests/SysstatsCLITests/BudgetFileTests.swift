@@ -276,4 +276,26 @@ final class BudgetCheckTests: XCTestCase {
         // At the last column only "big" is left, in the first colour, from the axis up.
         XCTAssertEqual(chart.image[MeasureChart.right - 1, MeasureChart.bottom - 2], MeasureChart.palette[0])
     }
+
+    /// In a storm of short children the colours went to one-sample spikes, the process that
+    /// lived the whole run grey: the colours go to the most area (PSS over time). The command
+    /// is the title.
+    func testTheChartColoursTheProcessesThatTakeTheMostOfItAndIsTitled() {
+        var r = Recording()
+        r.sampleTimesMs = (0..<100).map { UInt64($0) * 10 }
+        var steady = RecordedProcess(pid: 10, parentPid: 1, name: Array("server".utf8), firstSample: 0)
+        steady.values = Array(repeating: ProcessValues(rssKiB: 1024, pssKiB: 1024, ussKiB: 1024, swapKiB: 0), count: 100)
+        r.processes = [steady]
+        for k in 0..<10 {
+            var spike = RecordedProcess(pid: Int32(100 + k), parentPid: 10, name: Array("child".utf8), firstSample: k * 10)
+            spike.values = [ProcessValues(rssKiB: 4096, pssKiB: 4096, ussKiB: 4096, swapKiB: 0)]
+            r.processes.append(spike)
+        }
+        let summary = MeasureSummary(r, warmupMs: 0)
+        let chart = MeasureChart(summary, command: ["./server", "--port", "80"]), untitled = MeasureChart(summary)
+        XCTAssertEqual(chart.order.first, 0, "the server, 100 samples of 1 MiB, before a child's one of 4 MiB")
+        // Its colour at the last column, from the axis up; the title's ink on the first row.
+        XCTAssertEqual(chart.image[MeasureChart.right - 1, MeasureChart.bottom - 2], MeasureChart.palette[0])
+        XCTAssertTrue((4..<100).contains { x in (2..<10).contains { y in chart.image[x, y] != untitled.image[x, y] } }, "a title drawn")
+    }
 }

@@ -3,7 +3,9 @@ import BarCore
 /// `measure --png`: the tree's PSS over time, stacked by process, drawn like the history
 /// chart (BarCore's ``PanelImage``, bitmap font and PNG encoder). PSS, not RSS: stacked RSS
 /// would count each shared page once per process and stand taller than the memory used.
-/// The six processes with the highest PSS peaks get a colour each, the others share grey.
+/// The six processes that take the most of the chart (PSS over time: in a storm of short
+/// children the long-lived ones, not a child's one-sample spike) get a colour each, the
+/// others share grey. The command is the title.
 public struct MeasureChart {
     public static let width = 720, height = 240
     public static let left = 64, right = 710, top = 30, bottom = 220
@@ -13,11 +15,16 @@ public struct MeasureChart {
     public private(set) var image = PanelImage(width: MeasureChart.width, height: MeasureChart.height, color: 0xFFFFFF)
     /// The top of the scale, KiB.
     public private(set) var scaleKiB: UInt64 = 0
+    /// The processes (indices in the recording) in the legend's order: most area first.
+    public private(set) var order: [Int] = []
 
-    public init(_ summary: MeasureSummary) {
+    /// The chart of `summary`, titled `command` (the words as given; shown in the bitmap
+    /// font's ASCII, cut to the width).
+    public init(_ summary: MeasureSummary, command: [String] = []) {
         let r = summary.recording
         let plotWidth = Self.right - Self.left, plotHeight = Self.bottom - Self.top
-        let order = r.processes.indices.sorted { r.processes[$0].values.map(\.pssKiB).max() ?? 0 > r.processes[$1].values.map(\.pssKiB).max() ?? 0 }
+        let area = r.processes.map { p in p.values.reduce(UInt64(0)) { $0 &+ UInt64($1.pssKiB) } }
+        order = r.processes.indices.sorted { area[$0] != area[$1] ? area[$0] > area[$1] : $0 < $1 }
         var colour = [Int: UInt32]()
         for (rank, i) in order.enumerated() { colour[i] = rank < Self.palette.count ? Self.palette[rank] : Self.others }
         let peak = max(summary.treePeaks[.pss]?.kib ?? 0, 1)
@@ -55,13 +62,15 @@ public struct MeasureChart {
         image.drawText(Array("0 s".utf8), x: Self.left - 1, y: Self.bottom + 7, color: Self.axis)
         let endLabel = Array(DurationText.format(ms: end).utf8)
         image.drawText(endLabel, x: Self.right + 1 - endLabel.count * PanelFont.cellWidth, y: Self.bottom + 7, color: Self.axis)
+        let title = Self.printable(Array(command.joined(separator: " ").utf8), limit: (Self.width - 8) / PanelFont.cellWidth)
+        image.drawText(title, x: 4, y: 2, color: Self.axis)
         // The legend: "PSS by process", then a swatch and a name for each coloured process.
-        var x = image.drawText(Array("PSS by process:".utf8), x: 4, y: 3, color: Self.axis) + 10
+        var x = image.drawText(Array("PSS by process:".utf8), x: 4, y: 16, color: Self.axis) + 10
         for (rank, i) in order.enumerated() where rank <= Self.palette.count {
             let name = rank == Self.palette.count ? Array("others".utf8) : Self.printable(r.processes[i].name) + Array(" \(r.processes[i].pid)".utf8)
             if x + 14 + name.count * PanelFont.cellWidth > Self.width { break }
-            image.fill(PanelRect(x: x, y: 4, width: 10, height: 6), colour[i]!)
-            x = image.drawText(name, x: x + 14, y: 3, color: Self.axis) + 10
+            image.fill(PanelRect(x: x, y: 17, width: 10, height: 6), colour[i]!)
+            x = image.drawText(name, x: x + 14, y: 16, color: Self.axis) + 10
         }
     }
 
@@ -92,8 +101,8 @@ public struct MeasureChart {
         }
     }
 
-    /// A process's name in the bitmap font's ASCII: anything else as '?'.
-    static func printable(_ name: [UInt8]) -> [UInt8] {
-        name.prefix(15).map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }
+    /// A process's name (or the title) in the bitmap font's ASCII: anything else as '?'.
+    static func printable(_ name: [UInt8], limit: Int = 15) -> [UInt8] {
+        name.prefix(limit).map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x3F }
     }
 }
