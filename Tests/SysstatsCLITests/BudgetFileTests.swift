@@ -59,9 +59,9 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
                        "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rs = \"2 MiB\"\n"),
-                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_cgroup, peak_pss, peak_rss, process, setup, steady_uss, warmup)")
+                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_anon, peak_cgroup, peak_pss, peak_rss, process, setup, steady_anon, steady_uss, warmup)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\n"),
-                       "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_pss, steady_uss, peak_cgroup, growth_per_minute)")
+                       "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_pss, steady_uss, peak_anon, steady_anon, peak_cgroup, growth_per_minute)")
         XCTAssertEqual(error("[[budget]]\ncommand = \"y\"\npeak_rss = 1\n"), "b.toml:1:1: a [[budget]] needs a name")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\npeak_rss = 1\n"), "b.toml:1:1: budget 'x' needs a command")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\n[[budget]]\nname = \"x\"\ncommand = \"z\"\npeak_rss = 1\n"),
@@ -174,6 +174,17 @@ final class BudgetCheckTests: XCTestCase {
         XCTAssertFalse(result.passed)
         XCTAssertTrue(result.line.contains("peak_cgroup n/a of 100 MiB [no memory cgroup: no delegated cgroup subtree]"), result.line)
         XCTAssertFalse(result.isError, "a limit that could not be checked fails the budget")
+    }
+
+    /// Anonymous memory can be budgeted, peak and steady (the recording's values carry it).
+    func testAnonymousMemoryIsBudgetedPeakAndSteady() {
+        var budget = Budget(name: "anon", command: "x")
+        budget.peakAnon = 1 << 20
+        budget.steadyAnon = 1 << 30
+        var r = Self.recording()
+        for p in r.processes.indices { for v in r.processes[p].values.indices { r.processes[p].values[v].anonKiB = 700 } }
+        let result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
+        XCTAssertTrue(result.line.hasPrefix("FAIL anon: peak_anon 1.37 MiB of 1.00 MiB (37% over); steady_anon "), result.line)
     }
 
     func testACommandThatFailsFailsItsBudget() {

@@ -119,11 +119,21 @@ final class ProcessFiguresTests: XCTestCase {
             Shared_Clean:       1500 kB
             Private_Clean:       300 kB
             Private_Dirty:      2200 kB
+            Anonymous:          2100 kB
             Swap:                 12 kB
             SwapPss:              12 kB
 
             """
-        XCTAssertEqual(parse(text), MemoryFigures(rssKiB: 4000, pssKiB: 2500, ussKiB: 2500, swapKiB: 12))
+        XCTAssertEqual(parse(text), MemoryFigures(rssKiB: 4000, pssKiB: 2500, ussKiB: 2500, swapKiB: 12, anonKiB: 2112))
+    }
+
+    /// USS counted a mapped file's page cache (200 MiB for a program with 0.1 MiB of its own):
+    /// the anonymous figure is the program's own memory, resident or swapped out.
+    func testAnonymousMemoryLeavesOutAMappedFilesPageCache() {
+        let text = "Rss: 204900 kB\nPss: 204900 kB\nPrivate_Clean: 204800 kB\nPrivate_Dirty: 100 kB\nAnonymous: 100 kB\nSwap: 4 kB\n"
+        let figures = parse(text)
+        XCTAssertEqual(figures?.ussKiB, 204_900, "USS: the file's clean private pages too")
+        XCTAssertEqual(figures?.anonKiB, 104, "anonymous: its own pages and its swap")
     }
 
     func testAZombiesEmptyRollupAndHostileNumbersNeverTrap() {

@@ -33,7 +33,7 @@ public struct BudgetResult: Sendable {
     public init(budget: Budget) { self.budget = budget }
 
     /// Keys in the order lines show them.
-    public static let keys = ["peak_rss", "peak_pss", "steady_uss", "peak_cgroup", "growth_per_minute"]
+    public static let keys = ["peak_rss", "peak_pss", "steady_uss", "peak_anon", "steady_anon", "peak_cgroup", "growth_per_minute"]
 
     /// Fills the figures from a measured run and checks the limits.
     public init(budget: Budget, summary s: MeasureSummary) {
@@ -42,13 +42,16 @@ public struct BudgetResult: Sendable {
         figures["peak_rss"] = Double(s.peakRSSKiB) * 1024
         if let p = s.treePeaks[.pss] { figures["peak_pss"] = Double(p.kib) * 1024 }
         if let u = s.steady?[.uss] { figures["steady_uss"] = Double(u) * 1024 }
+        if let a = s.treePeaks[.anon] { figures["peak_anon"] = Double(a.kib) * 1024 }
+        if let a = s.steady?[.anon] { figures["steady_anon"] = Double(a) * 1024 }
         if let g = s.growth { figures["growth_per_minute"] = g.kibPerMinute * 1024; growthSignificant = g.significant }
         if case .measured(let bytes, _) = s.recording.cgroup { figures["peak_cgroup"] = Double(bytes) }
         if let exit = s.recording.commandExit, !s.recording.stoppedAtDuration, exit != .exited(0) {
             failure = "the command ended with \(exit.description)"
         }
         let limits: [(String, UInt64?, MemoryFigure)] = [("peak_rss", budget.peakRSS, .rss), ("peak_pss", budget.peakPSS, .pss),
-                                                         ("steady_uss", budget.steadyUSS, .uss), ("peak_cgroup", budget.peakCgroup, .rss),
+                                                         ("steady_uss", budget.steadyUSS, .uss), ("peak_anon", budget.peakAnon, .anon),
+                                                         ("steady_anon", budget.steadyAnon, .anon), ("peak_cgroup", budget.peakCgroup, .rss),
                                                          ("growth_per_minute", budget.growthPerMinute, .pss)]
         for (key, limit, figure) in limits {
             guard let limit else { continue }
@@ -76,7 +79,7 @@ public struct BudgetResult: Sendable {
     /// run moves more than any useful tolerance.
     public mutating func compare(with baseline: [String: Double], tolerance: Double) {
         let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS),
-                                          ("peak_cgroup", budget.peakCgroup)]
+                                          ("peak_anon", budget.peakAnon), ("steady_anon", budget.steadyAnon), ("peak_cgroup", budget.peakCgroup)]
         for (key, limit) in named where limit != nil {
             guard let base = baseline[key], let value = figures[key] else { continue }
             let allowed = base * (1 + tolerance)

@@ -23,6 +23,9 @@ public struct Budget: Equatable, Sendable {
     public var peakPSS: UInt64?
     public var steadyUSS: UInt64?
     public var growthPerMinute: UInt64?
+    /// Anonymous memory (heap, stacks, anonymous maps, swap) without file page cache.
+    public var peakAnon: UInt64?
+    public var steadyAnon: UInt64?
     /// The kernel's exact peak of the tree (its memory cgroup's), where one can be made.
     public var peakCgroup: UInt64?
     /// The line of its `[[budget]]` header.
@@ -83,6 +86,8 @@ public enum BudgetFile {
         BudgetKey("peak_rss", "size", "the largest RSS of the tree", limit: true),
         BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users)", limit: true),
         BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up", limit: true),
+        BudgetKey("peak_anon", "size", "the largest anonymous memory of the tree (heap, stacks, anonymous maps, swapped out too): the program's own, without the page cache of the files it maps", limit: true),
+        BudgetKey("steady_anon", "size", "the mean anonymous memory after the warm-up", limit: true),
         BudgetKey("peak_cgroup", "size", "the kernel's exact peak of the tree's memory (its memory cgroup's memory.peak, which no sample can miss; page cache and kernel memory counted too); where no cgroup can be made the budget fails, saying why", limit: true),
         BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails (\"1 MiB\" or \"1 MiB/min\"); a slope that is not significant passes", limit: true),
     ]
@@ -162,8 +167,10 @@ public enum BudgetFile {
         budget.steadyUSS = try size(table, "steady_uss")
         budget.growthPerMinute = try size(table, "growth_per_minute", perMinute: true)
         budget.peakCgroup = try size(table, "peak_cgroup")
+        budget.peakAnon = try size(table, "peak_anon")
+        budget.steadyAnon = try size(table, "steady_anon")
         if budget.peakRSS == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil
-            && budget.peakCgroup == nil {
+            && budget.peakCgroup == nil && budget.peakAnon == nil && budget.steadyAnon == nil {
             let limits = keyTable.filter(\.isLimit).map(\.name).joined(separator: ", ")
             throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' sets no limit (\(limits))")
         }

@@ -15,6 +15,7 @@ public enum BudgetManual {
         interval = "20ms"
         peak_rss = "12 MiB"
         steady_uss = "8 MiB"
+        steady_anon = "6 MiB"
         growth_per_minute = "256 KiB"
 
         [[budget]]
@@ -24,6 +25,7 @@ public enum BudgetManual {
         process = "importer"
         peak_pss = "64 MiB"
         peak_cgroup = "80 MiB"
+        peak_anon = "48 MiB"
 
         """
 

@@ -107,6 +107,7 @@ public enum MeasureReport {
         public var peakPss: UInt64
         public var peakUss: UInt64
         public var peakSwap: UInt64
+        public var peakAnon: UInt64
         public var peakPssAtMs: UInt64
         /// VmHWM's last reading: the kernel's peak RSS since exec.
         public var highWaterRss: UInt64?
@@ -129,6 +130,7 @@ public enum MeasureReport {
         public var pss: [UInt64]
         public var uss: [UInt64]
         public var swap: [UInt64]
+        public var anon: [UInt64]
     }
 
     public static func json(_ s: MeasureSummary, command: [String]) -> JSON {
@@ -158,13 +160,14 @@ public enum MeasureReport {
                         ProcessJSON(pid: p.pid, parentPid: p.parentPid, name: String(decoding: p.name, as: UTF8.self),
                                     peakRss: p.peaks[.rss]!.kib * 1024, peakPss: p.peaks[.pss]!.kib * 1024,
                                     peakUss: p.peaks[.uss]!.kib * 1024, peakSwap: p.peaks[.swap]!.kib * 1024,
+                                    peakAnon: p.peaks[.anon]!.kib * 1024,
                                     peakPssAtMs: p.peaks[.pss]!.atMs, highWaterRss: p.highWaterKiB.map { $0 * 1024 },
                                     wait4MaxRss: p.exactMaxRSSKiB.map { $0 * 1024 },
                                     steadyPss: p.steady.map { $0[.pss]! * 1024 }, steadyUss: p.steady.map { $0[.uss]! * 1024 },
                                     cpuMs: p.cpuMs, firstSeenMs: p.firstMs, lastSeenMs: p.lastMs, threads: p.threadsPeak,
                                     exitStatus: exitCode(p.exit), signal: signalNumber(p.exit))
                     },
-                    timeline: TimelineJSON(ms: r.sampleTimesMs, rss: bytes(.rss), pss: bytes(.pss), uss: bytes(.uss), swap: bytes(.swap)))
+                    timeline: TimelineJSON(ms: r.sampleTimesMs, rss: bytes(.rss), pss: bytes(.pss), uss: bytes(.uss), swap: bytes(.swap), anon: bytes(.anon)))
     }
 
     /// `value` as one line of JSON, snake_case keys sorted, terminal-safe (``JSONText``).

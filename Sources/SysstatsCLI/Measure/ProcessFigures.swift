@@ -10,16 +10,19 @@ public struct MemoryFigures: Equatable, Sendable {
     /// Unique set size: Private_Clean + Private_Dirty, what exiting would give back.
     public var ussKiB: UInt64 = 0
     public var swapKiB: UInt64 = 0
+    /// Anonymous memory, resident (Anonymous: heap, stacks, anonymous maps) and swapped out:
+    /// the program's own, without the page cache of the files it maps (which USS counts).
+    public var anonKiB: UInt64 = 0
 
-    public init(rssKiB: UInt64 = 0, pssKiB: UInt64 = 0, ussKiB: UInt64 = 0, swapKiB: UInt64 = 0) {
-        self.rssKiB = rssKiB; self.pssKiB = pssKiB; self.ussKiB = ussKiB; self.swapKiB = swapKiB
+    public init(rssKiB: UInt64 = 0, pssKiB: UInt64 = 0, ussKiB: UInt64 = 0, swapKiB: UInt64 = 0, anonKiB: UInt64 = 0) {
+        self.rssKiB = rssKiB; self.pssKiB = pssKiB; self.ussKiB = ussKiB; self.swapKiB = swapKiB; self.anonKiB = anonKiB
     }
 
     /// Parses smaps_rollup ("Rss:   1234 kB" lines after a header); nil without an Rss line
     /// (a zombie's or a kernel thread's file is the header alone).
     public static func parseSmapsRollup(_ bytes: UnsafeRawBufferPointer) -> MemoryFigures? {
         var figures = MemoryFigures(), sawRss = false
-        var privateClean: UInt64 = 0, privateDirty: UInt64 = 0
+        var privateClean: UInt64 = 0, privateDirty: UInt64 = 0, anonymous: UInt64 = 0
         forEachLine(bytes) { key, value in
             switch key {
             case .rss: figures.rssKiB = value; sawRss = true
@@ -27,19 +30,23 @@ public struct MemoryFigures: Equatable, Sendable {
             case .privateClean: privateClean = value
             case .privateDirty: privateDirty = value
             case .swap: figures.swapKiB = value
+            case .anonymous: anonymous = value
             }
         }
         let (uss, overflow) = privateClean.addingReportingOverflow(privateDirty)
         figures.ussKiB = overflow ? .max : uss
+        let (anon, anonOverflow) = anonymous.addingReportingOverflow(figures.swapKiB)
+        figures.anonKiB = anonOverflow ? .max : anon
         return sawRss ? figures : nil
     }
 
     /// The lines of smaps_rollup `measure` reads.
     enum Key: CaseIterable {
-        case rss, pss, privateClean, privateDirty, swap
+        case rss, pss, privateClean, privateDirty, swap, anonymous
 
         var bytes: [UInt8] {
             switch self {
+            case .anonymous: Array("Anonymous".utf8)
             case .rss: Array("Rss".utf8)
             case .pss: Array("Pss".utf8)
             case .privateClean: Array("Private_Clean".utf8)

@@ -89,14 +89,15 @@ public struct ProcessValues: Equatable, Sendable {
     public var pssKiB: UInt32
     public var ussKiB: UInt32
     public var swapKiB: UInt32
+    public var anonKiB: UInt32
 
-    public init(rssKiB: UInt32, pssKiB: UInt32, ussKiB: UInt32, swapKiB: UInt32) {
-        self.rssKiB = rssKiB; self.pssKiB = pssKiB; self.ussKiB = ussKiB; self.swapKiB = swapKiB
+    public init(rssKiB: UInt32, pssKiB: UInt32, ussKiB: UInt32, swapKiB: UInt32, anonKiB: UInt32 = 0) {
+        self.rssKiB = rssKiB; self.pssKiB = pssKiB; self.ussKiB = ussKiB; self.swapKiB = swapKiB; self.anonKiB = anonKiB
     }
 
     public init(_ m: MemoryFigures) {
         self.init(rssKiB: UInt32(clamping: m.rssKiB), pssKiB: UInt32(clamping: m.pssKiB),
-                  ussKiB: UInt32(clamping: m.ussKiB), swapKiB: UInt32(clamping: m.swapKiB))
+                  ussKiB: UInt32(clamping: m.ussKiB), swapKiB: UInt32(clamping: m.swapKiB), anonKiB: UInt32(clamping: m.anonKiB))
     }
 
     subscript(figure: MemoryFigure) -> UInt64 {
@@ -105,13 +106,14 @@ public struct ProcessValues: Equatable, Sendable {
         case .pss: UInt64(pssKiB)
         case .uss: UInt64(ussKiB)
         case .swap: UInt64(swapKiB)
+        case .anon: UInt64(anonKiB)
         }
     }
 }
 
 /// The four figures, for tables and loops.
 public enum MemoryFigure: String, CaseIterable, Sendable, Codable {
-    case rss, pss, uss, swap
+    case rss, pss, uss, swap, anon
 
     public var label: String {
         switch self {
@@ -119,6 +121,7 @@ public enum MemoryFigure: String, CaseIterable, Sendable, Codable {
         case .pss: "PSS"
         case .uss: "USS"
         case .swap: "swap"
+        case .anon: "anon"
         }
     }
 }
