@@ -28,16 +28,20 @@ extension Bar {
     /// A folder whose missing parts are awaited (its nearest existing ancestor watched for
     /// the next one) reloads the config when that part appears, which watches deeper.
     mutating func watchIncludedFiles() {
-        // Not the config file's or the runtime directory's own watch (the same folder: one watch).
-        for old in includeWatches where old.watch != configWatch && old.watch != watch {
-            _ = inotify_rm_watch(inotifyFD, old.watch)
-        }
+        // The new watches first: a folder still named keeps its watch (inotify gives the same
+        // one back), so an edit made while the config reloads is not lost between a removal
+        // and a new watch (whose number would differ from the queued event's).
+        let old = includeWatches
         includeWatches.removeAll()
         for path in options.includedFiles {
             let (dir, name) = splitLast(path)
             guard !dir.isEmpty, !name.isEmpty else { continue }
             let (wd, next, _) = watchNearest(dir)
             if wd >= 0 { includeWatches.append((wd, next.isEmpty ? name : next)) }
+        }
+        // Not the config file's or the runtime directory's own watch (the same folder: one watch).
+        for gone in old where gone.watch != configWatch && gone.watch != watch && !includeWatches.contains(where: { $0.watch == gone.watch }) {
+            _ = inotify_rm_watch(inotifyFD, gone.watch)
         }
     }
 

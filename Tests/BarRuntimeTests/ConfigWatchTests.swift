@@ -115,6 +115,14 @@ final class ConfigWatchTests: RuntimeDirectoryHarness {
         try write("[hello]\ncommand=echo bye\ninterval=once\n", to: included)
         _ = b.readInotify()
         XCTAssertTrue(b.configChanged, "a change of the included file is a change of the config")
+
+        // An edit made while the bar reloads (queued before the reload's watches are set up
+        // again) is still seen: the folder keeps its watch, and the event's number is its.
+        b.configChanged = false
+        try write("[hello]\ncommand=echo again\ninterval=once\n", to: included)
+        b.reloadConfig()
+        _ = b.readInotify()
+        XCTAssertTrue(b.configChanged, "the edit queued during the reload")
     }
 }
 
