@@ -31,28 +31,7 @@
 
 #include "CGPUHelper.h"
 
-// NVML's types and calls this helper uses, as NVML's documentation (nvml.h) declares them.
-typedef int nvmlReturn_t;
-typedef struct nvmlDevice_st *nvmlDevice_t;
-typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
-typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
-typedef struct { unsigned int version; unsigned long long total, reserved, free, used; } nvmlMemory_v2_t;
-typedef struct {
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-    unsigned int gpuInstanceId, computeInstanceId;
-} nvmlProcessInfo_t;
-typedef struct {
-    unsigned int pid;
-    unsigned long long timeStamp;
-    unsigned int smUtil, memUtil, encUtil, decUtil;
-} nvmlProcessUtilizationSample_t;
-#define NVML_SUCCESS 0
-#define NVML_ERROR_INSUFFICIENT_SIZE 7
-#define NVML_TEMPERATURE_GPU 0
-#define NVML_CLOCK_GRAPHICS 0
-#define NVML_MEMORY_V2 ((unsigned int)(sizeof(nvmlMemory_v2_t) | (2u << 24)))
-#define NVML_VALUE_NOT_AVAILABLE_ULL 0xFFFFFFFFFFFFFFFFull
+#include "nvml-declarations.h"
 
 static struct {
     nvmlReturn_t (*init)(void);

@@ -18,25 +18,12 @@ Run this again after changing them (it rewrites the trees).
 """
 import os, shutil
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def link(path, target):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    os.symlink(target, path)
+from fixture_files import HERE, link, write
+import fixture_files
 
 
 def fresh(name, readme):
-    root = os.path.join(HERE, name)
-    shutil.rmtree(root, ignore_errors=True)
-    write(os.path.join(root, "README.md"), readme + "\n(Written by make-gpu-fixtures.py.)\n")
-    return root
+    return fixture_files.fresh(name, readme, "make-gpu-fixtures.py")
 
 
 def card(root, n, pci_path, driver, pci_id, files, connectors=()):

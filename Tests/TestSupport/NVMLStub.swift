@@ -13,7 +13,8 @@ public enum NVMLStub {
         guard let directory = try? TemporaryDirectory("nvml") else { return nil }
         let cc = Process()
         cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        cc.arguments = ["-shared", "-fPIC", "-o", directory.file("libnvidia-ml.so.1"), Fixtures.path("nvml-stub/nvml_stub.c")]
+        cc.arguments = ["-shared", "-fPIC", "-I", Fixtures.packageRoot.appendingPathComponent("Sources/CGPUHelper").path,
+                        "-o", directory.file("libnvidia-ml.so.1"), Fixtures.path("nvml-stub/nvml_stub.c")]
         guard (try? cc.run()) != nil else { return nil }
         cc.waitUntilExit()
         guard cc.terminationStatus == 0 else { return nil }

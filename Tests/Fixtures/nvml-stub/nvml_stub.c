@@ -10,19 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef int nvmlReturn_t;
-typedef struct nvmlDevice_st *nvmlDevice_t;
-typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
-typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
-typedef struct { unsigned int version; unsigned long long total, reserved, free, used; } nvmlMemory_v2_t;
-typedef struct {
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-    unsigned int gpuInstanceId, computeInstanceId;
-} nvmlProcessInfo_t;
-
-enum { NVML_SUCCESS = 0, NVML_ERROR_INVALID_ARGUMENT = 2, NVML_ERROR_NOT_SUPPORTED = 3,
-       NVML_ERROR_INSUFFICIENT_SIZE = 7, NVML_ERROR_DRIVER_NOT_LOADED = 9 };
+// NVML's declarations, shared with the helper that calls them (built with -I Sources/CGPUHelper).
+#include "nvml-declarations.h"
 
 static struct nvmlDevice_st { int index; } device0 = {0};
 static const unsigned long long gib = 1024ull * 1024 * 1024;
@@ -70,12 +59,6 @@ static nvmlReturn_t list(unsigned int *count, nvmlProcessInfo_t *infos, const nv
     *count = n;
     return NVML_SUCCESS;
 }
-typedef struct {
-    unsigned int pid;
-    unsigned long long timeStamp;
-    unsigned int smUtil, memUtil, encUtil, decUtil;
-} nvmlProcessUtilizationSample_t;
-
 nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSample_t *samples,
                                              unsigned int *count, unsigned long long lastSeenTimeStamp) {
     (void)device; (void)lastSeenTimeStamp;
