@@ -58,6 +58,7 @@ let package = Package(
         .executable(name: "sysstatsd", targets: ["sysstatsd"]),
         .executable(name: "sysstatsd-history", targets: ["sysstatsd-history"]),
         .executable(name: "sysstatsd-gpu", targets: ["sysstatsd-gpu"]),
+        .executable(name: "sysstats-spawn", targets: ["sysstats-spawn"]),
         .executable(name: "sysstats", targets: ["sysstats"]),
         .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
         .executable(name: "sysstats-bar-x11", targets: ["sysstats-bar-x11"]),
@@ -130,6 +131,11 @@ let package = Package(
 
         // prctl(PR_SET_CHILD_SUBREAPER) and posix_spawn for `sysstats measure` (docs/budgets.md).
         .target(name: "CMeasureSys"),
+        // The small parent `measure` forks its command from, so that the command's kernel peak
+        // RSS (wait4) does not include a copy of sysstats. In C, with an Embedded Swift main,
+        // as the NVIDIA helper.
+        .target(name: "CSpawnHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")]),
+        .executableTarget(name: "sysstats-spawn", dependencies: ["CSpawnHelper"], swiftSettings: embedded),
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text", "CMeasureSys",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs sysstats for the current user (or under PREFIX):
-#   the five programs to $PREFIX/bin (default ~/.local/bin),
+#   the programs install/programs.sh names to $PREFIX/bin (default ~/.local/bin),
 #   their manual pages to $PREFIX/share/man/man1, the config and budgets files' (sysstats-config(5), sysstats-budget(5)) to man5,
 #   README.md, CHANGELOG.md and docs/*.md to $PREFIX/share/doc/sysstats (docs/ under it),
 #   bash, zsh and fish completions (bash and fish in $XDG_DATA_HOME, zsh in $PREFIX/share/zsh),
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-programs=(sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11)
+source install/programs.sh
 prefix=${PREFIX:-$HOME/.local}
 data=${XDG_DATA_HOME:-$HOME/.local/share}
 config=${XDG_CONFIG_HOME:-$HOME/.config}

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-programs=(sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11)
+source install/programs.sh
 bin_dir= out=dist
 while (($# > 0)); do
     case $1 in
@@ -86,6 +86,7 @@ stage_tree() {
     # The helper programs share their callers' pages (each page says how they are started).
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-history.1.gz"
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-gpu.1.gz"
+    ln -s sysstats.1.gz "$root/share/man/man1/sysstats-spawn.1.gz"
     ln -s sysstats-bar.1.gz "$root/share/man/man1/sysstats-bar-x11.1.gz"
 
     install -d "$root/share/bash-completion/completions" "$root/$zsh_dir" "$root/share/fish/vendor_completions.d"

@@ -13,6 +13,7 @@
 # (its package lists must match the mirror's); SYSSTATS_PACKAGE_TEST_FRESH=1 builds it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source install/programs.sh
 repo=$PWD
 
 dist=dist
@@ -121,14 +122,14 @@ valid_report() { python3 -c 'import json, sys; r = json.load(sys.stdin); assert 
 
 check_versions() {
     local p out
-    for p in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
+    for p in "${programs[@]}"; do
         out=$(in_root "$1/$p" --version) || fail "$p --version failed: $out"
         [[ $out == "$p $version" ]] || fail "$p --version printed '$out', not '$p $version'"
     done
 }
 check_libraries() {
     local p out
-    for p in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
+    for p in "${programs[@]}"; do
         out=$(in_root ldd "$1/$p" 2>&1) || [[ $out == *"not a dynamic executable"* ]] || fail "ldd $p: $out"
         ! grep -q 'not found' <<< "$out" || fail "$p: $(grep 'not found' <<< "$out" | tr '\n' ' ')"
         if awk '$3 ~ /^\// && $3 !~ /^\/(usr\/)?lib(64)?\// {bad = 1} END {exit !bad}' <<< "$out"; then
@@ -148,10 +149,15 @@ check_sampler_once() {
     [[ -s $root/run/user/0/sysstats/snapshot ]] || fail "no snapshot in /run/user/0/sysstats"
 }
 check_report() { in_root "$1/sysstats" report --json | valid_report; }
+# measure forks its command from sysstats-spawn, found beside sysstats.
+check_measure() {
+    in_root "$1/sysstats" measure --json --no-cgroup -- /bin/true 2>&1 >/dev/null \
+        | python3 -c 'import json, sys; r = json.load(sys.stdin); assert r["command_from_spawn_helper"] and r["exact_peak_rss"] > 0, r'
+}
 check_bar() { in_root "$1/sysstats-bar" --once --output i3bar --no-start-sampler | valid_i3bar; }
 check_manual() {
     local p out
-    for p in sysstats sysstatsd sysstats-bar sysstatsd-history sysstatsd-gpu sysstats-bar-x11; do
+    for p in "${programs[@]}"; do
         # The helpers' pages are links to their callers', which man -w names.
         out=$(in_root man -w "$p") || fail "man -w $p found no page"
         [[ $out == "$2"/man1/sysstats*.1.gz && -f $root$out ]] || fail "man -w $p: $out, not a page in $2/man1"
@@ -280,6 +286,7 @@ check "deb: the 0.1.0 config and history are kept and read" check_old_data /usr/
 check "deb: a 0.1.0 sampler's snapshot serves the new CLI and bar" check_old_sampler /usr/bin
 check "deb: sysstatsd --once writes a snapshot" check_sampler_once /usr/bin
 check "deb: sysstats report --json parses" check_report /usr/bin
+check "deb: sysstats measure forks from sysstats-spawn" check_measure /usr/bin
 check "deb: sysstats-bar --once --output i3bar is valid" check_bar /usr/bin
 check "deb: man -w finds every page" check_manual /usr/bin /usr/share/man
 check "deb: bash completions load" check_completion
@@ -311,6 +318,7 @@ check "tarball: every program's libraries are Debian's" check_libraries "$home/.
 check "tarball: every program prints its name and $version" check_versions "$home/.local/bin"
 check "tarball: sysstatsd --once writes a snapshot" check_sampler_once "$home/.local/bin"
 check "tarball: sysstats report --json parses" check_report "$home/.local/bin"
+check "tarball: sysstats measure forks from sysstats-spawn" check_measure "$home/.local/bin"
 check "tarball: sysstats-bar --once --output i3bar is valid" check_bar "$home/.local/bin"
 check "tarball: man -w finds every page" check_manual "$home/.local/bin" "$home/.local/share/man"
 check "tarball: bash completions load" check_completion

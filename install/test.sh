@@ -20,6 +20,7 @@
 # and check passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source install/programs.sh
 
 quick=0
 case ${1:-} in
@@ -59,7 +60,7 @@ if ((!quick)); then
     # (BarRuntimeHosted) stays out of the release build.
     release_build() {
         local product
-        for product in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
+        for product in "${programs[@]}"; do
             swift build -c release --product "$product"
         done
     }

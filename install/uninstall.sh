@@ -2,12 +2,13 @@
 # Removes what install/install.sh installed (same PREFIX, XDG_DATA_HOME, XDG_CONFIG_HOME).
 # Keeps the data: history.sqlite, bookmarks and the Inbox in $XDG_DATA_HOME/sysstats.
 set -euo pipefail
+source "$(dirname "$0")/programs.sh"
 
 prefix=${PREFIX:-$HOME/.local}
 data=${XDG_DATA_HOME:-$HOME/.local/share}
 config=${XDG_CONFIG_HOME:-$HOME/.config}
 
-for p in sysstatsd sysstatsd-history sysstatsd-gpu sysstats sysstats-bar sysstats-bar-x11; do
+for p in "${programs[@]}"; do
     rm -f "$prefix/bin/$p"
 done
 for p in sysstats sysstatsd sysstats-bar; do

@@ -3,6 +3,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <signal.h>
 #include <spawn.h>
 #include <poll.h>
@@ -16,7 +20,8 @@ int measure_set_child_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
-pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const char *cwd) {
+static pid_t spawn_with(const char *path, char *const argv[], int null_stdin, int null_stdout,
+                        const char *cwd, int report_fd) {
     posix_spawnattr_t attr;
     posix_spawn_file_actions_t actions;
     int rc = posix_spawnattr_init(&attr);
@@ -33,11 +38,67 @@ pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const c
     if (null_stdin) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     if (null_stdout) posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     if (cwd) posix_spawn_file_actions_addchdir_np(&actions, cwd);
+    if (report_fd >= 0) posix_spawn_file_actions_adddup2(&actions, report_fd, 3);
     pid_t pid = -1;
-    rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
+    rc = path ? posix_spawn(&pid, path, &actions, &attr, argv, environ)
+              : posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     return rc == 0 ? pid : -rc;
+}
+
+/// The helper's one line: "P<pid>" or "E<errno>"; -EPROTO for anything else.
+static pid_t helper_answer(int fd) {
+    char line[32];
+    size_t used = 0;
+    while (used < sizeof line - 1) {
+        ssize_t n = read(fd, line + used, sizeof line - 1 - used);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        used += (size_t)n;
+    }
+    line[used] = 0;
+    char *end = NULL;
+    long value = used > 1 ? strtol(line + 1, &end, 10) : 0;
+    if (end == NULL || *end != '\n' || value <= 0 || value > INT_MAX) return -EPROTO;
+    if (line[0] == 'P') return (pid_t)value;
+    if (line[0] == 'E') return (pid_t)-value;
+    return -EPROTO;
+}
+
+pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const char *cwd, const char *helper) {
+    if (helper == NULL) return spawn_with(NULL, argv, null_stdin, null_stdout, cwd, -1);
+    size_t count = 0;
+    while (argv[count]) count++;
+    char **helper_argv = calloc(count + 3, sizeof *helper_argv);
+    if (helper_argv == NULL) return -ENOMEM;
+    helper_argv[0] = (char *)helper;
+    helper_argv[1] = "--";
+    for (size_t i = 0; i < count; i++) helper_argv[i + 2] = argv[i];
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) { int e = errno; free(helper_argv); return -e; }
+    // Above 3, so that the spawn's dup2 onto 3 is a real one (it clears close-on-exec).
+    int writer = fcntl(report[1], F_DUPFD_CLOEXEC, 10);
+    close(report[1]);
+    if (writer < 0) { int e = errno; close(report[0]); free(helper_argv); return -e; }
+    pid_t spawner = spawn_with(helper, helper_argv, null_stdin, null_stdout, cwd, writer);
+    close(writer);
+    free(helper_argv);
+    if (spawner < 0) { close(report[0]); return spawner; }
+    pid_t answer = helper_answer(report[0]);
+    close(report[0]);
+    int status;
+    while (waitpid(spawner, &status, 0) < 0 && errno == EINTR) {}
+    return answer;
+}
+
+pid_t measure_ended_child(void) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    while (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+        if (errno != EINTR) return -1;
+    }
+    return info.si_pid;
 }
 
 static volatile sig_atomic_t child_ended, termination, termination_unseen;

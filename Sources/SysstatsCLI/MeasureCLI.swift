@@ -33,8 +33,11 @@ struct MeasureCommand: ParsableCommand {
             child subreaper), reading RSS, PSS, USS and swap from /proc/PID/smaps_rollup every \
             interval. Reports each figure's peak and when, the mean after --warmup, the growth of \
             PSS after it (least squares, with R^2 and whether it is significant), wall and CPU time, \
-            and per process the peaks and the kernel's high-water mark of its RSS (VmHWM). Where a memory cgroup can \
-            be made (root, or a delegated subtree) the kernel's exact peak of the tree is shown too.
+            and per process the peaks, its peak RSS being the largest of the samples, VmHWM and the \
+            kernel's exact figure at its end (wait4, for the processes sysstats reaps: the command \
+            is forked from the small helper sysstats-spawn, so the figure is its own). Where a \
+            memory cgroup can be made (root, or a delegated subtree) the kernel's exact peak of \
+            the tree is shown too.
             The report goes to stderr (or --output FILE), so the command's own output stays as it \
             is; sysstats exits with the command's status (0 when --duration stopped it).
             The budgets file: man sysstats-budget; more in budgets.md in /usr/share/doc/sysstats/docs.

@@ -104,6 +104,36 @@ final class MeasureAccuracyTests: XCTestCase {
         assertWithin(number(processes(report).first?["high_water_rss"]), timeKiB * 1024, 0.02, "VmHWM against GNU time's")
     }
 
+    /// A program that touches 40 MiB and ends at once lives less than a few samples: its
+    /// peak is the kernel's at its end (wait4), as GNU time reports it, not the last VmHWM
+    /// read (32.0-41.6 MiB before). The command is forked from sysstats-spawn, so the figure
+    /// is not sysstats's own RSS (15 MiB for `sleep` before).
+    func testAShortProgramsPeakRSSIsTheKernelsAtItsEndAsUnderGNUTime() throws {
+        let timed = try Programs.run("/usr/bin/time", ["-v", program, "private", "40", "0"])
+        XCTAssertEqual(timed.status, 0, timed.stderr)
+        let line = try XCTUnwrap(timed.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+        let timeKiB = try XCTUnwrap(Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+        for _ in 0..<3 {
+            let report = try measure(["private", "40", "0"], options: ["--interval", "250ms"])
+            XCTAssertEqual(report["command_from_spawn_helper"] as? Bool, true, "sysstats-spawn is beside sysstats")
+            assertWithin(number(report["peak_rss"]), timeKiB * 1024, 0.02, "measure's peak RSS against GNU time's")
+            assertWithin(number(report["exact_peak_rss"]), timeKiB * 1024, 0.02, "the exact peak against GNU time's")
+        }
+        let small = try measure([], command: ["/bin/true"])
+        XCTAssertLessThan(number(small["exact_peak_rss"]), 4 * Self.mib, "a small program's figure does not count sysstats's RSS")
+        XCTAssertGreaterThan(number(small["peak_rss"]), 0, "a program no sample saw still has its peak")
+    }
+
+    /// A 100 MiB child reaped by its own parent between two samples: no sample sees it (1.0-1.1
+    /// MiB before), but the parent's figure at its end includes its reaped child's, and the
+    /// cgroup's peak has it too.
+    func testAChildsSpikeBetweenSamplesIsInTheExactPeak() throws {
+        let report = try measure(["spike", "100", "300"], options: ["--interval", "250ms"])
+        assertWithin(number(report["exact_peak_rss"]), 100 * Self.mib, 0.03, "the exact peak")
+        XCTAssertGreaterThanOrEqual(number(report["peak_rss"]), 100 * Self.mib, "the tree's peak RSS")
+        XCTAssertEqual(report["peak_rss_source"] as? String, "one process's wait4 at its end")
+    }
+
     /// The kernel's own peak of the cgroup measure made for the command (root, or a delegated
     /// subtree) against the tree's peak USS: within 2 %. The cgroup also counts page tables and
     /// the pages the program was first to read from files, which a small C program barely has.

@@ -59,9 +59,9 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
                        "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rs = \"2 MiB\"\n"),
-                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_anon, peak_cgroup, peak_pss, peak_rss, process, setup, steady_anon, steady_uss, warmup)")
+                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_anon, peak_cgroup, peak_pss, peak_rss, peak_rss_exact, process, setup, steady_anon, steady_uss, warmup)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\n"),
-                       "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_pss, steady_uss, peak_anon, steady_anon, peak_cgroup, growth_per_minute)")
+                       "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_rss_exact, peak_pss, steady_uss, peak_anon, steady_anon, peak_cgroup, growth_per_minute)")
         XCTAssertEqual(error("[[budget]]\ncommand = \"y\"\npeak_rss = 1\n"), "b.toml:1:1: a [[budget]] needs a name")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\npeak_rss = 1\n"), "b.toml:1:1: budget 'x' needs a command")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\n[[budget]]\nname = \"x\"\ncommand = \"z\"\npeak_rss = 1\n"),
@@ -157,6 +157,63 @@ final class BudgetCheckTests: XCTestCase {
         let result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 100))
         XCTAssertTrue(result.passed, result.line)
         XCTAssertEqual(result.line, "ok   tool: peak_pss 1.37 MiB of 2.00 MiB (32% headroom); growth_per_minute +23.4 MiB/min of 64.0 MiB/min (63% headroom) [not significant]")
+    }
+
+    /// A process's peak RSS is the largest of its samples, VmHWM and wait4's figure at its
+    /// end, and says which; the tree's is at least the largest exact one.
+    func testAProcessPeakRSSIsTheLargestOfSamplesVmHWMAndItsEnd() throws {
+        var r = Self.recording()
+        r.commandPid = 10
+        r.commandFromHelper = true
+        r.processes[0].highWaterKiB = 1500
+        r.processes[0].exactMaxRSSKiB = 2500
+        r.processes[1].highWaterKiB = 600
+        var s = MeasureSummary(r, warmupMs: 0)
+        XCTAssertEqual(s.processes[0].peakRSSKiB, 2500)
+        XCTAssertEqual(s.processes[0].peakRSSSource, .exit)
+        XCTAssertEqual(s.processes[1].peakRSSKiB, 600)
+        XCTAssertEqual(s.processes[1].peakRSSSource, .highWater)
+        XCTAssertEqual(s.exactPeakRSSKiB, 2500)
+        XCTAssertEqual(s.peakRSSKiB, 2500)
+        XCTAssertEqual(s.peakRSSSource, "one process's wait4 at its end")
+        // Started without the helper, the command's figure counts measure's own RSS: unused.
+        r.commandFromHelper = false
+        s = MeasureSummary(r, warmupMs: 0)
+        XCTAssertNil(s.exactPeakRSSKiB)
+        XCTAssertEqual(s.processes[0].peakRSSKiB, 1500)
+        XCTAssertEqual(s.peakRSSKiB, 1800, "the sampled sum")
+        // A process reaped before any sample still has its end.
+        r.largestUnseen = UnseenProcess(pid: 12, name: Array("short".utf8), maxRSSKiB: 4000)
+        r.unseenProcesses = 1
+        s = MeasureSummary(r, warmupMs: 0)
+        XCTAssertEqual(s.exactPeakRSSKiB, 4000)
+        XCTAssertEqual(s.exactPeakHolder?.pid, 12)
+        XCTAssertEqual(s.peakRSSKiB, 4000)
+        XCTAssertEqual(s.processCount, 3)
+        let text = MeasureReport.text(s, command: ["x"])
+        XCTAssertTrue(text.contains("1 process ended before any sample; the largest: short (12) 3.91 MiB at its end"), "\(text)")
+        XCTAssertTrue(text.contains { $0.hasPrefix("the command was started without sysstats-spawn") }, "\(text)")
+        let json = MeasureReport.json(s, command: ["x"])
+        XCTAssertEqual(json.exactPeakRss, 4000 * 1024)
+        XCTAssertEqual(json.exactPeakName, "short")
+        XCTAssertEqual(json.processes[0].peakRssSource, "VmHWM")
+        XCTAssertEqual(json.processes[0].sampledPeakRss, 1400 * 1024)
+    }
+
+    /// The exact peak can be budgeted; where measure reaped no counted process it fails and
+    /// says why.
+    func testTheExactPeakIsBudgetedAndFailsWhereNoProcessEndWasSeen() {
+        var budget = Budget(name: "exact", command: "x")
+        budget.peakRSSExact = 2 << 20
+        var r = Self.recording()
+        r.commandFromHelper = true
+        r.processes[1].exactMaxRSSKiB = 3000
+        var result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
+        XCTAssertEqual(result.line, "FAIL exact: peak_rss_exact 2.93 MiB of 2.00 MiB (46% over); most at the peak: big (pid 10) held 1.27 MiB of RSS at the peak")
+        r.processes[1].exactMaxRSSKiB = nil
+        result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
+        XCTAssertFalse(result.passed)
+        XCTAssertTrue(result.line.contains("peak_rss_exact n/a of 2.00 MiB [measure reaped no counted process: each was reaped by its own parent]"), result.line)
     }
 
     /// The kernel's exact peak can be budgeted (a child's spike between two samples is in

@@ -13,8 +13,15 @@ int measure_set_child_subreaper(void);
 /// Starts argv[0] (searched in PATH) with argv, in the caller's process group (Ctrl-C reaches
 /// it), every signal at its default disposition and none blocked. With `null_stdin` its stdin
 /// is /dev/null, with `null_stdout` its stdout; with `cwd` (not NULL) it starts there.
-/// The child's pid, or -errno.
-pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const char *cwd);
+/// With `helper` (the path of sysstats-spawn), the helper starts it and exits: the command
+/// is then a child of the caller (a child subreaper) forked from a small program, so its
+/// wait4 ru_maxrss is its own; without, posix_spawnp starts it and that figure includes the
+/// caller's RSS. The command's pid, or -errno (-EPROTO: the helper did not answer).
+pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const char *cwd, const char *helper);
+
+/// A child that ended and is not reaped yet, left a zombie (waitid WNOWAIT: its /proc
+/// entry can still be read); 0 when none, -1 when there are no children.
+pid_t measure_ended_child(void);
 
 /// Handles SIGCHLD (a child ended: the sleep ends) and SIGTERM, SIGHUP, SIGINT (remembered:
 /// the measurement stops its tree and reports), and blocks them outside

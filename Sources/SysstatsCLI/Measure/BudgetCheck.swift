@@ -33,13 +33,14 @@ public struct BudgetResult: Sendable {
     public init(budget: Budget) { self.budget = budget }
 
     /// Keys in the order lines show them.
-    public static let keys = ["peak_rss", "peak_pss", "steady_uss", "peak_anon", "steady_anon", "peak_cgroup", "growth_per_minute"]
+    public static let keys = ["peak_rss", "peak_rss_exact", "peak_pss", "steady_uss", "peak_anon", "steady_anon", "peak_cgroup", "growth_per_minute"]
 
     /// Fills the figures from a measured run and checks the limits.
     public init(budget: Budget, summary s: MeasureSummary) {
         self.budget = budget
         wallMs = s.recording.wallMs
         figures["peak_rss"] = Double(s.peakRSSKiB) * 1024
+        if let e = s.exactPeakRSSKiB { figures["peak_rss_exact"] = Double(e) * 1024 }
         if let p = s.treePeaks[.pss] { figures["peak_pss"] = Double(p.kib) * 1024 }
         if let u = s.steady?[.uss] { figures["steady_uss"] = Double(u) * 1024 }
         if let a = s.treePeaks[.anon] { figures["peak_anon"] = Double(a.kib) * 1024 }
@@ -49,7 +50,8 @@ public struct BudgetResult: Sendable {
         if let exit = s.recording.commandExit, !s.recording.stoppedAtDuration, exit != .exited(0) {
             failure = "the command ended with \(exit.description)"
         }
-        let limits: [(String, UInt64?, MemoryFigure)] = [("peak_rss", budget.peakRSS, .rss), ("peak_pss", budget.peakPSS, .pss),
+        let limits: [(String, UInt64?, MemoryFigure)] = [("peak_rss", budget.peakRSS, .rss), ("peak_rss_exact", budget.peakRSSExact, .rss),
+                                                         ("peak_pss", budget.peakPSS, .pss),
                                                          ("steady_uss", budget.steadyUSS, .uss), ("peak_anon", budget.peakAnon, .anon),
                                                          ("steady_anon", budget.steadyAnon, .anon), ("peak_cgroup", budget.peakCgroup, .rss),
                                                          ("growth_per_minute", budget.growthPerMinute, .pss)]
@@ -59,6 +61,10 @@ public struct BudgetResult: Sendable {
                 // A figure that could not be had fails the budget and says why: it does not pass.
                 var why = "no sample after the warm-up"
                 if key == "peak_cgroup", case .unavailable(let reason) = s.recording.cgroup { why = "no memory cgroup: \(reason)" }
+                if key == "peak_rss_exact" {
+                    why = s.recording.commandFromHelper ? "measure reaped no counted process: each was reaped by its own parent"
+                        : "measure reaped no counted process but the command, started without sysstats-spawn"
+                }
                 checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false, note: why))
                 continue
             }
@@ -78,7 +84,7 @@ public struct BudgetResult: Sendable {
     /// figure it does not name is not its business. Growth is left out: a slope over a short
     /// run moves more than any useful tolerance.
     public mutating func compare(with baseline: [String: Double], tolerance: Double) {
-        let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS),
+        let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_rss_exact", budget.peakRSSExact), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS),
                                           ("peak_anon", budget.peakAnon), ("steady_anon", budget.steadyAnon), ("peak_cgroup", budget.peakCgroup)]
         for (key, limit) in named where limit != nil {
             guard let base = baseline[key], let value = figures[key] else { continue }

@@ -20,6 +20,8 @@ public struct Budget: Equatable, Sendable {
     /// program a wrapper script starts, without the script and the helpers it starts.
     public var process: String?
     public var peakRSS: UInt64?
+    /// The largest exact peak RSS, wait4's at a process's end.
+    public var peakRSSExact: UInt64?
     public var peakPSS: UInt64?
     public var steadyUSS: UInt64?
     public var growthPerMinute: UInt64?
@@ -84,6 +86,7 @@ public enum BudgetFile {
         BudgetKey("interval", "duration", "time between samples, 1ms to \(Budget.longestIntervalMs / 1000)s (default 10ms)"),
         BudgetKey("process", "string", "count only the processes with this name (their comm, as ps -o comm shows it, at most \(maximumProcessName) bytes); one that matched no process fails the budget, naming those that ran"),
         BudgetKey("peak_rss", "size", "the largest RSS of the tree", limit: true),
+        BudgetKey("peak_rss_exact", "size", "the largest peak RSS the kernel gave at a process's end (wait4's, GNU time's figure; a process that reaped a larger child reports the child's), of the processes measure reaped: exact, a spike between samples or a process shorter than an interval is in it; processes reaped by their own parent have none, and where no counted process has one the budget fails, saying why", limit: true),
         BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users)", limit: true),
         BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up", limit: true),
         BudgetKey("peak_anon", "size", "the largest anonymous memory of the tree (heap, stacks, anonymous maps, swapped out too): the program's own, without the page cache of the files it maps", limit: true),
@@ -163,13 +166,14 @@ public enum BudgetFile {
             throw BudgetFileError(line: at.line, column: at.column, reason: "process is a command name of 1 to \(maximumProcessName) bytes (as ps -o comm shows it)")
         }
         budget.peakRSS = try size(table, "peak_rss")
+        budget.peakRSSExact = try size(table, "peak_rss_exact")
         budget.peakPSS = try size(table, "peak_pss")
         budget.steadyUSS = try size(table, "steady_uss")
         budget.growthPerMinute = try size(table, "growth_per_minute", perMinute: true)
         budget.peakCgroup = try size(table, "peak_cgroup")
         budget.peakAnon = try size(table, "peak_anon")
         budget.steadyAnon = try size(table, "steady_anon")
-        if budget.peakRSS == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil
+        if budget.peakRSS == nil && budget.peakRSSExact == nil && budget.peakPSS == nil && budget.steadyUSS == nil && budget.growthPerMinute == nil
             && budget.peakCgroup == nil && budget.peakAnon == nil && budget.steadyAnon == nil {
             let limits = keyTable.filter(\.isLimit).map(\.name).joined(separator: ", ")
             throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' sets no limit (\(limits))")

@@ -24,6 +24,7 @@ public enum BudgetManual {
         command = "./build/importer \\"$SYSSTATS_BUDGET_TMP/rows.csv\\""
         process = "importer"
         peak_pss = "64 MiB"
+        peak_rss_exact = "72 MiB"
         peak_cgroup = "80 MiB"
         peak_anon = "48 MiB"
 

@@ -89,10 +89,11 @@ public enum BudgetRunner {
             return r
         case .success(var recording):
             if let name = budget.process {
-                let ran = recording.processes.map(\.name)
+                let ran = recording.processes.map(\.name) + (recording.largestUnseen.map { [$0.name] } ?? [])
                 recording.processes.removeAll { $0.name != Array(name.utf8) }
-                recording.unseenProcesses = 0
-                if recording.processes.isEmpty {
+                if recording.largestUnseen?.name != Array(name.utf8) { recording.largestUnseen = nil }
+                recording.unseenProcesses = recording.largestUnseen == nil ? 0 : 1
+                if recording.processes.isEmpty && recording.largestUnseen == nil {
                     // A filter that matched nothing measured nothing: a budget on zero passes for no reason.
                     var names: [String] = []
                     for n in ran where !names.contains(TerminalText.escape(n)) { names.append(TerminalText.escape(n)) }
@@ -113,7 +114,7 @@ public enum BudgetRunner {
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         cStrings.append(nil)
-        let pid = measure_spawn(cStrings, 1, 1, directory)
+        let pid = measure_spawn(cStrings, 1, 1, directory, nil)
         guard pid > 0 else { return "could not start: \(Errno(rawValue: -pid))" }
         var status: Int32 = 0
         var stopping: UInt64?

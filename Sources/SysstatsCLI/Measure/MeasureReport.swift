@@ -26,6 +26,16 @@ public enum MeasureReport {
         if s.peakRSSSource != "samples" {
             lines.append("peak RSS \(SizeText.format(s.peakRSSKiB * 1024)) by \(s.peakRSSSource) (higher than any sample)")
         }
+        if let exact = s.exactPeakRSSKiB, let holder = s.exactPeakHolder {
+            lines.append("exact peak RSS at a process's end (wait4): \(SizeText.format(exact * 1024)), \(TerminalText.escape(holder.name)) (\(holder.pid))")
+        }
+        if r.unseenProcesses > 0 {
+            let largest = r.largestUnseen.map { "; the largest: \(TerminalText.escape($0.name)) (\($0.pid)) \(SizeText.format($0.maxRSSKiB * 1024)) at its end" } ?? ""
+            lines.append("\(r.unseenProcesses) process\(r.unseenProcesses == 1 ? "" : "es") ended before any sample\(largest)")
+        }
+        if !r.commandFromHelper {
+            lines.append("the command was started without sysstats-spawn (not beside sysstats): its own wait4 peak counts sysstats's RSS and is not used")
+        }
         if let g = s.growth {
             lines.append("growth of PSS after the warm-up: \(SizeText.formatSigned(g.kibPerMinute * 1024))/min, R² \(fixed(g.rSquared, decimals: 2)), "
                          + (g.significant ? "significant" : "not significant") + " (\(g.samples) samples)")
@@ -36,15 +46,15 @@ public enum MeasureReport {
         case .measured(let bytes, let source): lines.append("cgroup peak: \(SizeText.format(bytes)) (\(source), exact; counts page cache and kernel memory too)")
         case .unavailable(let reason): lines.append("cgroup peak: n/a (\(TerminalText.escape(reason)))")
         }
-        lines.append("sources: peaks and steady state from smaps_rollup every \(r.intervalMs) ms; VmHWM: the kernel's peak RSS of each process (/proc/PID/status, last read); CPU from getrusage")
+        lines.append("sources: peaks and steady state from smaps_rollup every \(r.intervalMs) ms; a process's peak RSS is the largest of its samples, "
+                     + "VmHWM (/proc/PID/status, last read) and wait4's at its end (exact; \"from\" says which); CPU from getrusage")
         lines.append("")
-        lines.append(pad("pid", 8) + pad("name", 17) + pad("peak RSS", 11) + pad("VmHWM", 11) + pad("peak PSS", 11)
+        lines.append(pad("pid", 8) + pad("name", 17) + pad("peak RSS", 11) + pad("from", 9) + pad("peak PSS", 11)
                      + pad("peak USS", 11) + pad("swap", 10) + pad("thr", 5) + pad("CPU", 10) + pad("seen", 20) + "end")
         for p in s.processes {
             let seen = DurationText.format(ms: p.firstMs) + "-" + DurationText.format(ms: p.lastMs)
             lines.append(pad("\(p.pid)", 8) + pad(TerminalText.escape(p.name), 17)
-                         + pad(SizeText.format(p.peaks[.rss]!.kib * 1024), 11)
-                         + pad(p.highWaterKiB.map { SizeText.format($0 * 1024) } ?? "n/a", 11)
+                         + pad(SizeText.format(p.peakRSSKiB * 1024), 11) + pad(p.peakRSSSource.rawValue, 9)
                          + pad(SizeText.format(p.peaks[.pss]!.kib * 1024), 11) + pad(SizeText.format(p.peaks[.uss]!.kib * 1024), 11)
                          + pad(SizeText.format(p.peaks[.swap]!.kib * 1024), 10) + pad("\(p.threadsPeak)", 5)
                          + pad(DurationText.format(ms: p.cpuMs), 10) + pad(seen, 20) + (p.exit?.description ?? "not reaped by measure"))
@@ -74,6 +84,14 @@ public enum MeasureReport {
         /// Bytes; "peak_rss" is the tree's (see `peakRSSSource`).
         public var peakRss: UInt64
         public var peakRssSource: String
+        /// The largest wait4 peak at a process's end, and whose (``MeasureSummary/exactPeakRSSKiB``).
+        public var exactPeakRss: UInt64?
+        public var exactPeakPid: Int32?
+        public var exactPeakName: String?
+        /// Processes reaped before any sample saw them.
+        public var unseenProcesses: Int
+        /// Whether the command was forked from sysstats-spawn (its wait4 peak is its own).
+        public var commandFromSpawnHelper: Bool
         public var tree: [String: Figure]
         public var growth: GrowthJSON?
         public var cgroupPeak: UInt64?
@@ -103,7 +121,11 @@ public enum MeasureReport {
         public var pid: Int32
         public var parentPid: Int32
         public var name: String
+        /// The largest of the sampled peak, VmHWM and wait4's; `peak_rss_source` says which.
         public var peakRss: UInt64
+        /// "samples", "VmHWM" or "wait4" (exact: the kernel's figure at the process's end).
+        public var peakRssSource: String
+        public var sampledPeakRss: UInt64
         public var peakPss: UInt64
         public var peakUss: UInt64
         public var peakSwap: UInt64
@@ -111,7 +133,8 @@ public enum MeasureReport {
         public var peakPssAtMs: UInt64
         /// VmHWM's last reading: the kernel's peak RSS since exec.
         public var highWaterRss: UInt64?
-        /// wait4's ru_maxrss (what GNU time reports), for processes measure reaped.
+        /// wait4's ru_maxrss (what GNU time reports), for processes measure reaped (not for a
+        /// command started without sysstats-spawn: that counts sysstats's own RSS).
         public var wait4MaxRss: UInt64?
         public var steadyPss: UInt64?
         public var steadyUss: UInt64?
@@ -152,13 +175,17 @@ public enum MeasureReport {
         return JSON(command: command, exitStatus: exitCode(r.commandExit), signal: signalNumber(r.commandExit),
                     stoppedAtDuration: r.stoppedAtDuration, wallMs: r.wallMs, treeCpuMs: r.treeCPUMs,
                     measurerCpuMs: r.measurerCPUMs, intervalMs: r.intervalMs, warmupMs: s.warmupMs, samples: s.samples,
-                    processCount: s.processCount, peakRss: s.peakRSSKiB * 1024, peakRssSource: s.peakRSSSource, tree: tree,
+                    processCount: s.processCount, peakRss: s.peakRSSKiB * 1024, peakRssSource: s.peakRSSSource,
+                    exactPeakRss: s.exactPeakRSSKiB.map { $0 * 1024 }, exactPeakPid: s.exactPeakHolder?.pid,
+                    exactPeakName: s.exactPeakHolder.map { String(decoding: $0.name, as: UTF8.self) },
+                    unseenProcesses: r.unseenProcesses, commandFromSpawnHelper: r.commandFromHelper, tree: tree,
                     growth: s.growth.map { GrowthJSON(bytesPerMinute: $0.kibPerMinute * 1024, rSquared: $0.rSquared,
                                                       significant: $0.significant, samples: $0.samples) },
                     cgroupPeak: cgroupPeak, cgroupSource: cgroupSource, cgroupUnavailable: cgroupUnavailable,
                     processes: s.processes.map { p in
                         ProcessJSON(pid: p.pid, parentPid: p.parentPid, name: String(decoding: p.name, as: UTF8.self),
-                                    peakRss: p.peaks[.rss]!.kib * 1024, peakPss: p.peaks[.pss]!.kib * 1024,
+                                    peakRss: p.peakRSSKiB * 1024, peakRssSource: p.peakRSSSource.rawValue,
+                                    sampledPeakRss: p.peaks[.rss]!.kib * 1024, peakPss: p.peaks[.pss]!.kib * 1024,
                                     peakUss: p.peaks[.uss]!.kib * 1024, peakSwap: p.peaks[.swap]!.kib * 1024,
                                     peakAnon: p.peaks[.anon]!.kib * 1024,
                                     peakPssAtMs: p.peaks[.pss]!.atMs, highWaterRss: p.highWaterKiB.map { $0 * 1024 },

@@ -17,8 +17,16 @@ public struct MeasureOptions: Sendable {
     public var procRoot = "/proc"
     /// Where the command starts (nil: here).
     public var workingDirectory: String?
+    /// The spawn helper the command is forked from (``Recording/commandFromHelper``):
+    /// `sysstats-spawn` beside this program; nil when it is not there.
+    public var spawnHelper: String? = MeasureOptions.helperBesideThisProgram()
 
     public init(arguments: [String]) { self.arguments = arguments }
+
+    static func helperBesideThisProgram() -> String? {
+        guard let path = programBesideThisOne("sysstats-spawn"), access(path, X_OK) == 0 else { return nil }
+        return path
+    }
 }
 
 /// Why a command could not be measured.
@@ -96,7 +104,10 @@ public final class MeasureRun {
         var cStrings = options.arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         cStrings.append(nil)
-        return measure_spawn(cStrings, options.quiet ? 1 : 0, options.quiet ? 1 : 0, options.workingDirectory)
+        recording.commandFromHelper = options.spawnHelper != nil
+        let pid = measure_spawn(cStrings, options.quiet ? 1 : 0, options.quiet ? 1 : 0, options.workingDirectory, options.spawnHelper)
+        if pid > 0 { recording.commandPid = pid }
+        return pid
     }
 
     private func loop(commandPid: Int32, start: UInt64) {
@@ -137,20 +148,32 @@ public final class MeasureRun {
         }
     }
 
-    /// Reaps every child that ended (ours, and the orphans reparented to us).
+    /// Reaps every child that ended (ours, and the orphans reparented to us). A child no
+    /// sample saw is looked at while still a zombie, for its name.
     private func reap(commandPid: Int32) {
         while true {
+            let ended = measure_ended_child()
+            if ended <= 0 { return }
+            let unseenStat = sampler.positions[ended] == nil ? sampler.readStat(ended) : nil
             var status: Int32 = 0
             var usage = rusage()
-            let pid = wait4(-1, &status, WNOHANG, &usage)
+            let pid = wait4(ended, &status, WNOHANG, &usage)
             if pid < 0 && errno == EINTR { continue }
             if pid <= 0 { return }
-            sampler.excluded.remove(pid)
+            let wasExcluded = sampler.excluded.remove(pid) != nil
             let exit: ExitStatus = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
             if pid == commandPid { recording.commandExit = exit }
-            guard let position = sampler.positions.removeValue(forKey: pid) else { recording.unseenProcesses &+= 1; continue }
+            let maxRSSKiB = UInt64(max(usage.ru_maxrss, 0))
+            guard let position = sampler.positions.removeValue(forKey: pid) else {
+                if wasExcluded { continue }
+                recording.unseenProcesses &+= 1
+                if maxRSSKiB > recording.largestUnseen?.maxRSSKiB ?? 0, pid != commandPid || recording.commandFromHelper {
+                    recording.largestUnseen = UnseenProcess(pid: pid, name: unseenStat?.name ?? [], maxRSSKiB: maxRSSKiB)
+                }
+                continue
+            }
             recording.processes[position].exit = exit
-            recording.processes[position].exactMaxRSSKiB = UInt64(max(usage.ru_maxrss, 0))
+            recording.processes[position].exactMaxRSSKiB = maxRSSKiB
             recording.processes[position].exactCPUMs = ms(usage.ru_utime) &+ ms(usage.ru_stime)
         }
     }

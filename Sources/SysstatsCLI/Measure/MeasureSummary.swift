@@ -18,13 +18,28 @@ public struct MeasureSummary: Sendable {
         public var samples: Int
     }
 
+    /// Where a process's peak RSS came from, the largest of the three.
+    public enum PeakRSSSource: String, Sendable {
+        /// The highest sampled RSS (smaps_rollup).
+        case samples
+        /// The kernel's high-water mark (VmHWM), last read while it ran.
+        case highWater = "VmHWM"
+        /// The kernel's figure at its end (wait4's ru_maxrss, as GNU time): exact.
+        case exit = "wait4"
+    }
+
     public struct ProcessSummary: Sendable {
         public var pid: Int32
         public var parentPid: Int32
         public var name: [UInt8]
         public var peaks: [MemoryFigure: (kib: UInt64, atMs: UInt64)]
+        /// wait4's ru_maxrss, when `measure` reaped it (nil too for a command started without
+        /// the spawn helper: that figure counts `measure`'s own RSS).
         public var exactMaxRSSKiB: UInt64?
         public var highWaterKiB: UInt64?
+        /// The largest of the sampled peak, VmHWM and the exact figure, and which it was.
+        public var peakRSSKiB: UInt64
+        public var peakRSSSource: PeakRSSSource
         /// The mean of each figure over its samples after the warm-up; nil without any.
         public var steady: [MemoryFigure: UInt64]?
         public var cpuMs: UInt64
@@ -42,10 +57,16 @@ public struct MeasureSummary: Sendable {
     public var steadySamples = 0
     public var growth: Growth?
     public var processes: [ProcessSummary] = []
-    /// The tree's peak RSS: the sampled sum's peak, or a single process's high-water mark
-    /// (VmHWM) where that is higher (a spike between two samples).
+    /// The tree's peak RSS: the sampled sum's peak, or a single process's kernel peak
+    /// (VmHWM, or wait4's at its end) where that is higher (a spike between two samples, a
+    /// process shorter than an interval).
     public var peakRSSKiB: UInt64 = 0
     public var peakRSSSource = "samples"
+    /// The largest exact peak RSS, wait4's at a process's end, of the processes `measure`
+    /// reaped (``Recording/largestUnseen`` included); nil when it reaped none it can trust.
+    public var exactPeakRSSKiB: UInt64?
+    /// The process that had it.
+    public var exactPeakHolder: (pid: Int32, name: [UInt8])?
     public var recording: Recording
 
     /// The least change over the steady part that counts as growth: a few pages of jitter
@@ -87,36 +108,61 @@ public struct MeasureSummary: Sendable {
                                 significant: fit.isSignificant(spanX: span, noiseFloor: floor), samples: fit.count)
             }
         }
-        var exactPeak: UInt64 = 0
-        for p in recording.processes where !p.values.isEmpty && p.lastSample < recording.sampleTimesMs.count {
-            var peaks: [MemoryFigure: (kib: UInt64, atMs: UInt64)] = [:]
-            for figure in MemoryFigure.allCases {
-                var best: (kib: UInt64, atMs: UInt64) = (0, 0)
-                for (offset, v) in p.values.enumerated() where v[figure] > best.kib || offset == 0 {
-                    best = (v[figure], recording.sampleTimesMs[p.firstSample + offset])
-                }
-                peaks[figure] = best
+        var highWater: UInt64 = 0
+        for p in recording.processes {
+            // One admitted but ended before its first figures has no row, but its end counts.
+            if let exact = Self.trustedExactKiB(p, recording), exact > exactPeakRSSKiB ?? 0 || exactPeakRSSKiB == nil {
+                exactPeakRSSKiB = exact; exactPeakHolder = (p.pid, p.name)
             }
-            exactPeak = max(exactPeak, p.highWaterKiB ?? 0)
-            var processSteady: [MemoryFigure: UInt64]?
-            let after = p.values.indices.filter { recording.sampleTimesMs[p.firstSample + $0] >= warmupMs }
-            if !after.isEmpty {
-                var means: [MemoryFigure: UInt64] = [:]
-                for figure in MemoryFigure.allCases {
-                    means[figure] = UInt64(after.reduce(0.0) { $0 + Double(p.values[$1][figure]) } / Double(after.count))
-                }
-                processSteady = means
-            }
-            let cpu = p.exactCPUMs ?? p.cpuTicks.multipliedReportingOverflow(by: 1000).partialValue / max(ticksPerSecond, 1)
-            processes.append(ProcessSummary(pid: p.pid, parentPid: p.parentPid, name: p.name, peaks: peaks,
-                                            exactMaxRSSKiB: p.exactMaxRSSKiB, highWaterKiB: p.highWaterKiB,
-                                            steady: processSteady, cpuMs: cpu,
-                                            firstMs: recording.sampleTimesMs[p.firstSample],
-                                            lastMs: recording.sampleTimesMs[p.lastSample],
-                                            threadsPeak: p.threadsPeak, exit: p.exit))
+            guard !p.values.isEmpty && p.lastSample < recording.sampleTimesMs.count else { continue }
+            highWater = max(highWater, p.highWaterKiB ?? 0)
+            processes.append(Self.summary(of: p, recording, warmupMs: warmupMs, ticksPerSecond: ticksPerSecond))
+        }
+        if let unseen = recording.largestUnseen, unseen.maxRSSKiB > exactPeakRSSKiB ?? 0 || exactPeakRSSKiB == nil {
+            exactPeakRSSKiB = unseen.maxRSSKiB; exactPeakHolder = (unseen.pid, unseen.name)
         }
         peakRSSKiB = treePeaks[.rss]?.kib ?? 0
-        if exactPeak > peakRSSKiB { peakRSSKiB = exactPeak; peakRSSSource = "one process's VmHWM" }
+        if highWater > peakRSSKiB { peakRSSKiB = highWater; peakRSSSource = "one process's VmHWM" }
+        if let exact = exactPeakRSSKiB, exact > peakRSSKiB { peakRSSKiB = exact; peakRSSSource = "one process's wait4 at its end" }
+    }
+
+    /// wait4's figure for `p`, unless it is the command started without the spawn helper
+    /// (then it counts `measure`'s own RSS).
+    static func trustedExactKiB(_ p: RecordedProcess, _ recording: Recording) -> UInt64? {
+        p.pid == recording.commandPid && !recording.commandFromHelper ? nil : p.exactMaxRSSKiB
+    }
+
+    private static func summary(of p: RecordedProcess, _ recording: Recording, warmupMs: UInt64,
+                                ticksPerSecond: UInt64) -> ProcessSummary {
+        var peaks: [MemoryFigure: (kib: UInt64, atMs: UInt64)] = [:]
+        for figure in MemoryFigure.allCases {
+            var best: (kib: UInt64, atMs: UInt64) = (0, 0)
+            for (offset, v) in p.values.enumerated() where v[figure] > best.kib || offset == 0 {
+                best = (v[figure], recording.sampleTimesMs[p.firstSample + offset])
+            }
+            peaks[figure] = best
+        }
+        var processSteady: [MemoryFigure: UInt64]?
+        let after = p.values.indices.filter { recording.sampleTimesMs[p.firstSample + $0] >= warmupMs }
+        if !after.isEmpty {
+            var means: [MemoryFigure: UInt64] = [:]
+            for figure in MemoryFigure.allCases {
+                means[figure] = UInt64(after.reduce(0.0) { $0 + Double(p.values[$1][figure]) } / Double(after.count))
+            }
+            processSteady = means
+        }
+        let cpu = p.exactCPUMs ?? p.cpuTicks.multipliedReportingOverflow(by: 1000).partialValue / max(ticksPerSecond, 1)
+        let trusted = trustedExactKiB(p, recording)
+        var peak = (kib: peaks[.rss]!.kib, source: PeakRSSSource.samples)
+        if let h = p.highWaterKiB, h > peak.kib { peak = (h, .highWater) }
+        if let e = trusted, e >= peak.kib { peak = (e, .exit) }
+        return ProcessSummary(pid: p.pid, parentPid: p.parentPid, name: p.name, peaks: peaks,
+                              exactMaxRSSKiB: trusted, highWaterKiB: p.highWaterKiB,
+                              peakRSSKiB: peak.kib, peakRSSSource: peak.source,
+                              steady: processSteady, cpuMs: cpu,
+                              firstMs: recording.sampleTimesMs[p.firstSample],
+                              lastMs: recording.sampleTimesMs[p.lastSample],
+                              threadsPeak: p.threadsPeak, exit: p.exit)
     }
 
     /// The number of processes seen or reaped.

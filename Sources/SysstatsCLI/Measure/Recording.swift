@@ -24,9 +24,28 @@ public struct Recording: Sendable {
     /// Processes `measure` reaped without having seen them in a sample (they lived less
     /// than an interval).
     public var unseenProcesses = 0
+    /// Of those, the one with the largest peak RSS by wait4 (read from its zombie's stat
+    /// before it was reaped).
+    public var largestUnseen: UnseenProcess?
+    /// The command's pid; nil until it started.
+    public var commandPid: Int32?
+    /// Whether the command was forked from the spawn helper (sysstats-spawn), so that its
+    /// wait4 peak is its own; when not (the helper was missing), that figure includes the
+    /// RSS of `measure` itself and is not used as a peak.
+    public var commandFromHelper = false
     public var cgroup: CgroupPeak = .unavailable(reason: "not tried")
 
     public init() {}
+}
+
+/// A process `measure` reaped without having seen it in a sample.
+public struct UnseenProcess: Equatable, Sendable {
+    public var pid: Int32
+    public var name: [UInt8]
+    /// wait4's ru_maxrss.
+    public var maxRSSKiB: UInt64
+
+    public init(pid: Int32, name: [UInt8], maxRSSKiB: UInt64) { self.pid = pid; self.name = name; self.maxRSSKiB = maxRSSKiB }
 }
 
 /// How a process ended, as wait(2) said.
@@ -66,10 +85,10 @@ public struct RecordedProcess: Sendable {
     public var cpuTicks: UInt64 = 0
     /// The highest VmHWM read (the kernel's own peak RSS since its exec); nil when never read.
     public var highWaterKiB: UInt64?
-    /// Its maximum RSS by wait4's rusage, when `measure` reaped it. The kernel keeps the
-    /// larger of the process's and its reaped children's, and exec records the RSS of the
-    /// address space it replaces: a directly spawned command shows at least the spawner's
-    /// RSS. Kept for comparison with GNU time, which reports this figure.
+    /// Its maximum RSS by wait4's rusage, when `measure` reaped it: GNU time's figure, the
+    /// kernel's own at the process's end. It is the larger of the process's and its reaped
+    /// children's, and exec records the RSS of the address space it replaced (the command
+    /// is forked from the small spawn helper for that reason: see ``Recording/commandFromHelper``).
     public var exactMaxRSSKiB: UInt64?
     /// Its CPU time by wait4's rusage, when `measure` reaped it.
     public var exactCPUMs: UInt64?

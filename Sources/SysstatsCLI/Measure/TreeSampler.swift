@@ -211,7 +211,7 @@ final class TreeSampler {
         process.cpuTicks = stat.cpuTicks
     }
 
-    private func readStat(_ pid: Int32) -> StatFigures? {
+    func readStat(_ pid: Int32) -> StatFigures? {
         guard case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(pid)/stat") else { return nil }
         return StatFigures.parse(bytes)
     }

@@ -7,6 +7,8 @@
 //   touch-memory daemon MIB HOLD_MS          fork a daemon that double-forks away and touches MIB; exit at once
 //   touch-memory leak MIB_PER_S SECONDS      touch MIB_PER_S more every second, evenly
 //   touch-memory steady MIB SECONDS          touch MIB once, then hold it
+//   touch-memory spike MIB HOLD_MS           a child touches MIB and exits at once; the parent
+//                                            reaps it, then holds HOLD_MS with almost nothing
 //
 // Memory is touched by writing every page, so it is resident and private (or shared) at once.
 #define _GNU_SOURCE
@@ -103,6 +105,15 @@ int main(int argc, char **argv) {
             if (due > done) { touch(p + done, due - done); done = due; }
             sleep_ms(2);
         }
+    } else if (strcmp(mode, "spike") == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            char *p = map((size_t)a * MiB, MAP_PRIVATE);
+            touch(p, (size_t)a * MiB);
+            _exit(0);
+        }
+        waitpid(pid, NULL, 0);
+        sleep_ms(b);
     } else if (strcmp(mode, "steady") == 0) {
         char *p = map((size_t)a * MiB, MAP_PRIVATE);
         touch(p, (size_t)a * MiB);
