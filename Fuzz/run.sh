@@ -5,10 +5,10 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text wants-file i3blocks-config budget-file gpu-text (default: all).
+# prometheus-text wants-file i3blocks-config budget-file gpu-text smaps (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
-# Embedded ones; BudgetFile: the CLI's budgets-file parser) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
+# Embedded ones; BudgetFile and SmapsMappings: the CLI's budgets-file and smaps parsers) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
 # FUZZ_SEED=N fixes libFuzzer's seed (0, the default: a new one each run); the test
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps)
 seconds=60
 build_only=0
 targets=()
@@ -64,6 +64,7 @@ modules_of() {
         i3blocks-config) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         budget-file) echo UTF8Text TOML BudgetFile ;;
         gpu-text) echo ProcFS ;;
+        smaps) echo SmapsMappings ;;
     esac
 }
 support_of() {
@@ -116,6 +117,9 @@ build_module() {
         # import TOML alone, out of SysstatsCLI (Foundation, ArgumentParser).
         sources=(Sources/SysstatsCLI/Measure/BudgetFile.swift Sources/SysstatsCLI/Measure/Quantities.swift)
         deps=("$build/obj/UTF8Text.o" "$build/obj/TOML.o")
+    elif [[ $m == SmapsMappings ]]; then
+        # Not a package module: measure's smaps parser, the standard library alone.
+        sources=(Sources/SysstatsCLI/Measure/SmapsMappings.swift)
     else
         mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
     fi

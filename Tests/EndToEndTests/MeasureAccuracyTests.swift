@@ -51,6 +51,18 @@ final class MeasureAccuracyTests: XCTestCase {
         XCTAssertEqual(report["exit_status"] as? Int, 0)
     }
 
+    /// At its new high the process's smaps is read: the 64 MiB it touched (an anonymous
+    /// private map) is the largest kind of mapping, within 2 %.
+    func testTheBreakdownAtThePeakPutsTheTouchedMemoryInItsAnonymousMap() throws {
+        let report = try measure(["private", "64", "400"])
+        let only = try XCTUnwrap(processes(report).first)
+        let kinds = try XCTUnwrap(only["peak_mappings"] as? [[String: Any]], "\(only)")
+        XCTAssertEqual(kinds.first?["name"] as? String, "anon", "\(kinds)")
+        assertWithin(number(kinds.first?["rss"]), 64 * Self.mib, 0.02, "the anonymous maps' RSS at the peak")
+        assertWithin(number(kinds.first?["anon"]), 64 * Self.mib, 0.02, "their anonymous memory")
+        XCTAssertTrue(kinds.contains { ($0["name"] as? String)?.hasPrefix("libc.so") == true }, "the C library is a kind of its own: \(kinds)")
+    }
+
     /// The children hold the mapping 1.6 s: as they end one after another each one left
     /// holds a larger share, and on a loaded machine (a fresh-clone run: 16.54 MiB for 16
     /// with 0.8 s) that end weighs on the mean after the warm-up; the share while all four

@@ -200,6 +200,21 @@ final class BudgetCheckTests: XCTestCase {
         XCTAssertEqual(json.processes[0].sampledPeakRss, 1400 * 1024)
     }
 
+    /// A failing budget names the largest mappings of the process that held the most, by
+    /// the figure that failed.
+    func testAFailureNamesTheLargestMappingsOfTheProcessHoldingTheMost() {
+        var budget = Budget(name: "tool", command: "./tool")
+        budget.peakRSS = 1 << 20
+        var r = Self.recording()
+        var heap = MappingFigures(name: Array("[heap]".utf8)); heap.rssKiB = 900
+        var lib = MappingFigures(name: Array("libpython3.11.so".utf8)); lib.rssKiB = 300
+        var anon = MappingFigures(name: Array("anon".utf8)); anon.rssKiB = 100
+        var small = MappingFigures(name: Array("ld.so".utf8)); small.rssKiB = 4
+        r.processes[0].peakMappings = [heap, lib, anon, small]
+        let result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 100))
+        XCTAssertTrue(result.line.hasSuffix("most at the peak: big (pid 10) held 1.27 MiB of RSS at the peak: [heap] 900 KiB, libpython3.11.so 300 KiB, anon 100 KiB"), result.line)
+    }
+
     /// The exact peak can be budgeted; where measure reaped no counted process it fails and
     /// says why.
     func testTheExactPeakIsBudgetedAndFailsWhereNoProcessEndWasSeen() {

@@ -75,6 +75,9 @@ public struct BudgetResult: Sendable {
             }
             if !check.passed && culprit == nil, let peak = s.treePeaks[figure], let pid = peak.holderPid {
                 culprit = "\(TerminalText.escape(peak.holderName)) (pid \(pid)) held \(SizeText.format(peak.holderKiB * 1024)) of \(figure.label) at the peak"
+                if let kinds = s.processes.first(where: { $0.pid == pid })?.peakMappings, !kinds.isEmpty {
+                    culprit! += ": " + MeasureReport.mappingsText(kinds, figure, count: 3)
+                }
             }
             checks.append(check)
         }

@@ -59,7 +59,33 @@ public enum MeasureReport {
                          + pad(SizeText.format(p.peaks[.swap]!.kib * 1024), 10) + pad("\(p.threadsPeak)", 5)
                          + pad(DurationText.format(ms: p.cpuMs), 10) + pad(seen, 20) + (p.exit?.description ?? "not reaped by measure"))
         }
+        let broken = s.processes.filter { !$0.peakMappings.isEmpty }.sorted { $0.peakRSSKiB > $1.peakRSSKiB }
+        if !broken.isEmpty {
+            lines.append("")
+            lines.append("where the memory was at each process's highest RSS read with /proc/PID/smaps (RSS by mapping):")
+            for p in broken.prefix(maximumBreakdowns) {
+                lines.append("\(TerminalText.escape(p.name)) (\(p.pid)) at \(SizeText.format(bytes(p.peakMappingsRSSKiB))), "
+                             + "\(DurationText.format(ms: p.peakMappingsAtMs)): " + mappingsText(p.peakMappings, .rss, count: 6, withOther: true))
+            }
+        }
         return lines
+    }
+
+    /// The processes whose breakdown the table shows, largest peak RSS first.
+    static let maximumBreakdowns = 5
+
+    /// "[heap] 12.1 MiB, anon 5.20 MiB, libpython3.11.so 2.90 MiB": the `count` largest
+    /// kinds of mapping by `figure`, names escaped, and the rest as "other" when asked.
+    public static func mappingsText(_ kinds: [MappingFigures], _ figure: MemoryFigure, count: Int, withOther: Bool = false) -> String {
+        let named = kinds.filter { $0.name != Array("other".utf8) }
+        var parts = SmapsMappings.largest(named, count, by: { $0.kib(figure) }).filter { $0.kib(figure) > 0 }
+        if !withOther { parts.removeAll { $0.name == Array("other".utf8) } }
+        else if let other = kinds.first(where: { $0.name == Array("other".utf8) }), let last = parts.indices.last,
+                parts[last].name == Array("other".utf8) {
+            parts[last].rssKiB &+= other.rssKiB; parts[last].pssKiB &+= other.pssKiB
+            parts[last].ussKiB &+= other.ussKiB; parts[last].anonKiB &+= other.anonKiB
+        }
+        return parts.map { "\(TerminalText.escape($0.name)) \(SizeText.format(bytes($0.kib(figure))))" }.joined(separator: ", ")
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
@@ -144,6 +170,28 @@ public enum MeasureReport {
         public var threads: UInt64
         public var exitStatus: Int32?
         public var signal: Int32?
+        /// Its mappings by kind at its highest RSS read with smaps, and when (``MappingJSON``).
+        public var peakMappings: [MappingJSON]?
+        public var peakMappingsAtMs: UInt64?
+    }
+
+    /// One kind of mapping (``MappingFigures``), bytes.
+    public struct MappingJSON: Codable, Equatable {
+        public var name: String
+        public var rss: UInt64
+        public var pss: UInt64
+        public var uss: UInt64
+        public var anon: UInt64
+        public var mappings: UInt64
+
+        init(_ m: MappingFigures) {
+            name = String(decoding: m.name, as: UTF8.self)
+            rss = bytes(m.rssKiB)
+            pss = bytes(m.pssKiB)
+            uss = bytes(m.ussKiB)
+            anon = bytes(m.anonKiB)
+            mappings = m.mappings
+        }
     }
 
     /// The tree's totals per sample, bytes.
@@ -192,7 +240,9 @@ public enum MeasureReport {
                                     wait4MaxRss: p.exactMaxRSSKiB.map { $0 * 1024 },
                                     steadyPss: p.steady.map { $0[.pss]! * 1024 }, steadyUss: p.steady.map { $0[.uss]! * 1024 },
                                     cpuMs: p.cpuMs, firstSeenMs: p.firstMs, lastSeenMs: p.lastMs, threads: p.threadsPeak,
-                                    exitStatus: exitCode(p.exit), signal: signalNumber(p.exit))
+                                    exitStatus: exitCode(p.exit), signal: signalNumber(p.exit),
+                                    peakMappings: p.peakMappings.isEmpty ? nil : p.peakMappings.map(MappingJSON.init),
+                                    peakMappingsAtMs: p.peakMappings.isEmpty ? nil : p.peakMappingsAtMs)
                     },
                     timeline: TimelineJSON(ms: r.sampleTimesMs, rss: bytes(.rss), pss: bytes(.pss), uss: bytes(.uss), swap: bytes(.swap), anon: bytes(.anon)))
     }
@@ -206,6 +256,12 @@ public enum MeasureReport {
         // Plain numbers, strings, arrays and objects: encoding cannot fail.
         let data = try! encoder.encode(value)
         return JSONText.terminalSafe(String(decoding: data, as: UTF8.self))
+    }
+
+    /// KiB to bytes, saturating (a hostile smaps can say anything).
+    static func bytes(_ kib: UInt64) -> UInt64 {
+        let (product, overflow) = kib.multipliedReportingOverflow(by: 1024)
+        return overflow ? .max : product
     }
 
     static func exitCode(_ e: ExitStatus?) -> Int32? { if case .exited(let c)? = e { return c } else { return nil } }

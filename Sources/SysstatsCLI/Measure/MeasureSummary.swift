@@ -47,6 +47,10 @@ public struct MeasureSummary: Sendable {
         public var lastMs: UInt64
         public var threadsPeak: UInt64
         public var exit: ExitStatus?
+        /// Its mappings by kind at its highest RSS read with them (``RecordedProcess/peakMappings``).
+        public var peakMappings: [MappingFigures] = []
+        public var peakMappingsRSSKiB: UInt64 = 0
+        public var peakMappingsAtMs: UInt64 = 0
     }
 
     public var samples: Int
@@ -162,7 +166,8 @@ public struct MeasureSummary: Sendable {
                               steady: processSteady, cpuMs: cpu,
                               firstMs: recording.sampleTimesMs[p.firstSample],
                               lastMs: recording.sampleTimesMs[p.lastSample],
-                              threadsPeak: p.threadsPeak, exit: p.exit)
+                              threadsPeak: p.threadsPeak, exit: p.exit, peakMappings: p.peakMappings,
+                              peakMappingsRSSKiB: p.peakMappingsRSSKiB, peakMappingsAtMs: p.peakMappingsAtMs)
     }
 
     /// The number of processes seen or reaped.

@@ -92,6 +92,11 @@ public struct RecordedProcess: Sendable {
     public var exactMaxRSSKiB: UInt64?
     /// Its CPU time by wait4's rusage, when `measure` reaped it.
     public var exactCPUMs: UInt64?
+    /// Its mappings by kind (``SmapsMappings``) when its RSS was last read at a new high,
+    /// the RSS then, and when (ms after the start); empty when never read.
+    public var peakMappings: [MappingFigures] = []
+    public var peakMappingsRSSKiB: UInt64 = 0
+    public var peakMappingsAtMs: UInt64 = 0
     public var exit: ExitStatus?
 
     public init(pid: Int32, parentPid: Int32, name: [UInt8], firstSample: Int) {
@@ -141,6 +146,18 @@ public enum MemoryFigure: String, CaseIterable, Sendable, Codable {
         case .uss: "USS"
         case .swap: "swap"
         case .anon: "anon"
+        }
+    }
+}
+
+extension MappingFigures {
+    /// The figure a budget key is about (swap: the anonymous part, swapped out or not).
+    public func kib(_ figure: MemoryFigure) -> UInt64 {
+        switch figure {
+        case .rss: rssKiB
+        case .pss: pssKiB
+        case .uss: ussKiB
+        case .swap, .anon: anonKiB
         }
     }
 }

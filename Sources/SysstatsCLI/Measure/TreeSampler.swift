@@ -51,6 +51,8 @@ final class TreeSampler {
     private var lastPid: UInt64?
     private let loadavg: ProcFile
     private let buffer = ReadBuffer(capacity: 4096)
+    /// /proc/PID/smaps is read whole up to this: a few hundred bytes per mapping.
+    static let maximumSmapsBytes = 8 << 20
     private let me = getpid()
 
     init(procRoot: String, intervalMs: UInt64) {
@@ -135,7 +137,26 @@ final class TreeSampler {
                 recording.processes[e.position].values.append(last)
             }
             recording.processes[e.position].values.append(ProcessValues(e.memory))
+            readMappingsAtNewHigh(e, atMs: time, into: &recording)
         }
+    }
+
+    /// Reads where the process's memory is (/proc/PID/smaps, by kind of mapping) when its RSS
+    /// reached a new high: 5 % (at least 256 KiB) over the last reading, at most every 250 ms
+    /// per process, and not in its first 100 ms (a storm of short children reads none). The
+    /// cost is one walk of the page tables, as for smaps_rollup, at new highs only.
+    private func readMappingsAtNewHigh(_ e: Live, atMs time: UInt64, into recording: inout Recording) {
+        let p = recording.processes[e.position]
+        let rss = e.memory.rssKiB
+        guard time &- recording.sampleTimesMs[p.firstSample] >= 100,
+              rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 20),
+              p.peakMappings.isEmpty || time >= p.peakMappingsAtMs &+ 250,
+              let bytes = readWhole("\(procRoot)/\(e.pid)/smaps", upTo: Self.maximumSmapsBytes) else { return }
+        let kinds = bytes.withUnsafeBytes { SmapsMappings.parse($0) }
+        guard !kinds.isEmpty else { return }
+        recording.processes[e.position].peakMappings = SmapsMappings.largest(kinds, 32, by: \.rssKiB)
+        recording.processes[e.position].peakMappingsRSSKiB = rss
+        recording.processes[e.position].peakMappingsAtMs = time
     }
 
     /// Adds the processes among `pids` whose parent is in the tree (in pid order, so a new
@@ -259,6 +280,21 @@ final class TreeSampler {
     }
 
     /// A descriptor kept open on `path`, or nil (out of descriptors: read by path then).
+    /// A /proc file read to its end: a seq_file gives about a page per read, so one pread
+    /// (``ReadBuffer``) has only the first mappings of smaps.
+    private func readWhole(_ path: String, upTo limit: Int) -> [UInt8]? {
+        guard case .success(let fd) = FileDescriptor.open(path) else { return nil }
+        defer { fd.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            guard case .success(let n) = chunk.withUnsafeMutableBytes({ fd.readSome(into: $0) }) else { return nil }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<min(n, limit - bytes.count)])
+        }
+        return bytes
+    }
+
     private func open(_ path: String) -> FileDescriptor? {
         if case .success(let fd) = FileDescriptor.open(path, flags: O_CLOEXEC) { return fd }
         return nil
