@@ -59,6 +59,9 @@ struct MeasureCommand: ParsableCommand {
     var output: String?
     @Flag(name: .customLong("no-cgroup"), help: "Do not try to make a memory cgroup for the kernel's exact peak.")
     var noCgroup = false
+    @Option(help: ArgumentHelp("Follow this running process and its descendants instead of a command; it is not stopped: the measurement ends when it does, at --duration or at Ctrl-C.",
+                               valueName: "pid"))
+    var pid: Int32?
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
     var command: [String] = []
 
@@ -71,7 +74,12 @@ struct MeasureCommand: ParsableCommand {
         }
         if interval == 0 || interval > Budget.longestIntervalMs { throw ValidationError("--interval is 1ms to 60s") }
         if let duration, warmup >= duration { throw ValidationError("--warmup must end before --duration: nothing would be measured after it") }
-        if arguments.isEmpty { throw ValidationError("no command: sysstats measure [options] -- COMMAND [ARGS...]") }
+        if let pid {
+            if !arguments.isEmpty { throw ValidationError("--pid follows a running process: give it or a command, not both") }
+            if pid <= 0 { throw ValidationError("--pid is a process id, 1 or more") }
+        } else if arguments.isEmpty {
+            throw ValidationError("no command: sysstats measure [options] -- COMMAND [ARGS...] (or --pid PID)")
+        }
     }
 
     var arguments: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
@@ -81,6 +89,7 @@ struct MeasureCommand: ParsableCommand {
         options.intervalMs = interval
         options.durationMs = duration
         options.useCgroup = !noCgroup
+        options.attachPid = pid
         let recording: Recording
         switch MeasureRun(options).run() {
         case .success(let r): recording = r
@@ -100,11 +109,12 @@ struct MeasureCommand: ParsableCommand {
         } else {
             writeStderr(report)
         }
-        if let png, let problem = PNG.writeFile(MeasureChart(summary, command: arguments).png(), to: png) {
+        if let png, let problem = PNG.writeFile(MeasureChart(summary, command: pid.map { ["pid \($0)"] } ?? arguments).png(), to: png) {
             printError("sysstats: cannot write \(TerminalText.escape(png)): \(problem)")
             failed = true
         }
-        if let signal = recording.stoppedBySignal { SysstatsCommand.exit(withError: ExitCode(128 + signal)) }
+        // Attached, Ctrl-C is how a measurement of a daemon ends: the report is whole.
+        if let signal = recording.stoppedBySignal, recording.attachedPid == nil { SysstatsCommand.exit(withError: ExitCode(128 + signal)) }
         let status = recording.stoppedAtDuration ? 0 : (recording.commandExit?.shellStatus ?? 0)
         if status != 0 { SysstatsCommand.exit(withError: ExitCode(status)) }
         if failed { SysstatsCommand.exit(withError: ExitCode(1)) }

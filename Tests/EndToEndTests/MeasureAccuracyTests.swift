@@ -146,6 +146,29 @@ final class MeasureAccuracyTests: XCTestCase {
         XCTAssertEqual(report["peak_rss_source"] as? String, "one process's wait4 at its end")
     }
 
+    /// `--pid` follows a process measure did not start, with its children, and leaves it
+    /// running when `--duration` ends the measurement.
+    func testARunningProcessIsFollowedWithItsChildrenAndLeftRunning() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["shared", "32", "2", "1600"]   // then it ends its children and itself
+        try process.run()
+        defer { process.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.4)   // it touched its memory and started its children
+        let report = try measure([], options: ["--pid", "\(process.processIdentifier)", "--duration", "600ms"], command: [])
+        XCTAssertEqual(report["attached_pid"] as? Int, Int(process.processIdentifier))
+        XCTAssertEqual(report["stopped_at_duration"] as? Bool, true)
+        XCTAssertEqual(processes(report).count, 3, "the process and its two children")
+        assertWithin(number(tree(report, "pss")["steady"]), 32 * Self.mib, 0.03, "the tree's steady PSS")
+        XCTAssertTrue(process.isRunning, "measure --pid stops nothing")
+        let gone = try Programs.run(try Programs.path("sysstats"), ["measure", "--pid", "999999999"])
+        XCTAssertEqual(gone.status, 127)
+        XCTAssertTrue(gone.stderr.contains("no process 999999999"), gone.stderr)
+        let both = try Programs.run(try Programs.path("sysstats"), ["measure", "--pid", "1", "--", "true"])
+        XCTAssertEqual(both.status, 2, both.stderr)
+        XCTAssertTrue(both.stderr.contains("--pid follows a running process: give it or a command, not both"), both.stderr)
+    }
+
     /// The kernel's own peak of the cgroup measure made for the command (root, or a delegated
     /// subtree) against the tree's peak USS: within 2 %. The cgroup also counts page tables and
     /// the pages the program was first to read from files, which a small C program barely has.

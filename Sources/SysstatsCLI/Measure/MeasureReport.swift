@@ -9,8 +9,13 @@ public enum MeasureReport {
         let r = s.recording
         var lines: [String] = []
         let end = r.stoppedBySignal.map { "stopped by signal \($0)" }
-            ?? (r.stoppedAtDuration ? "stopped after --duration" : (r.commandExit?.description ?? "no status"))
-        lines.append("command: \(TerminalText.escape(command.joined(separator: " ")))")
+            ?? (r.stoppedAtDuration ? "stopped after --duration" : r.attachedEnded ? "it ended" : (r.commandExit?.description ?? "no status"))
+        if let pid = r.attachedPid {
+            let name = r.processes.first { $0.pid == pid }.map { " (" + TerminalText.escape($0.name) + ")" } ?? ""
+            lines.append("attached to pid \(pid)\(name) (--pid: not started, stopped or reaped by measure)")
+        } else {
+            lines.append("command: \(TerminalText.escape(command.joined(separator: " ")))")
+        }
         lines.append("\(end), wall \(DurationText.format(ms: r.wallMs)), tree CPU \(DurationText.format(ms: r.treeCPUMs)), "
                      + "\(s.processCount) process\(s.processCount == 1 ? "" : "es"), \(s.samples) samples every \(r.intervalMs) ms")
         lines.append("")
@@ -33,7 +38,7 @@ public enum MeasureReport {
             let largest = r.largestUnseen.map { "; the largest: \(TerminalText.escape($0.name)) (\($0.pid)) \(SizeText.format($0.maxRSSKiB * 1024)) at its end" } ?? ""
             lines.append("\(r.unseenProcesses) process\(r.unseenProcesses == 1 ? "" : "es") ended before any sample\(largest)")
         }
-        if !r.commandFromHelper {
+        if !r.commandFromHelper && r.attachedPid == nil {
             lines.append("the command was started without sysstats-spawn (not beside sysstats): its own wait4 peak counts sysstats's RSS and is not used")
         }
         if let g = s.growth {
@@ -118,6 +123,8 @@ public enum MeasureReport {
         public var unseenProcesses: Int
         /// Whether the command was forked from sysstats-spawn (its wait4 peak is its own).
         public var commandFromSpawnHelper: Bool
+        /// The running process followed with `--pid`.
+        public var attachedPid: Int32?
         public var tree: [String: Figure]
         public var growth: GrowthJSON?
         public var cgroupPeak: UInt64?
@@ -226,7 +233,8 @@ public enum MeasureReport {
                     processCount: s.processCount, peakRss: s.peakRSSKiB * 1024, peakRssSource: s.peakRSSSource,
                     exactPeakRss: s.exactPeakRSSKiB.map { $0 * 1024 }, exactPeakPid: s.exactPeakHolder?.pid,
                     exactPeakName: s.exactPeakHolder.map { String(decoding: $0.name, as: UTF8.self) },
-                    unseenProcesses: r.unseenProcesses, commandFromSpawnHelper: r.commandFromHelper, tree: tree,
+                    unseenProcesses: r.unseenProcesses, commandFromSpawnHelper: r.commandFromHelper,
+                    attachedPid: r.attachedPid, tree: tree,
                     growth: s.growth.map { GrowthJSON(bytesPerMinute: $0.kibPerMinute * 1024, rSquared: $0.rSquared,
                                                       significant: $0.significant, samples: $0.samples) },
                     cgroupPeak: cgroupPeak, cgroupSource: cgroupSource, cgroupUnavailable: cgroupUnavailable,

@@ -17,6 +17,10 @@ public struct MeasureOptions: Sendable {
     public var procRoot = "/proc"
     /// Where the command starts (nil: here).
     public var workingDirectory: String?
+    /// Follow this running process and its descendants instead of starting a command
+    /// (`--pid`): it is not `measure`'s child, so nothing of it is reaped, stopped or put in
+    /// a cgroup; the measurement ends when it ends, at `durationMs`, or at a signal.
+    public var attachPid: Int32?
     /// The spawn helper the command is forked from (``Recording/commandFromHelper``):
     /// `sysstats-spawn` beside this program; nil when it is not there.
     public var spawnHelper: String? = MeasureOptions.helperBesideThisProgram()
@@ -50,12 +54,19 @@ public final class MeasureRun {
     public init(_ options: MeasureOptions) {
         self.options = options
         walker = ProcessTreeWalker(procRoot: options.procRoot)
-        sampler = TreeSampler(procRoot: options.procRoot, intervalMs: options.intervalMs)
+        let attached = options.attachPid.flatMap { pid in
+            TreeSampler(procRoot: options.procRoot, intervalMs: options.intervalMs).readStat(pid).map { (pid: pid, startTime: $0.startTime) }
+        }
+        sampler = TreeSampler(procRoot: options.procRoot, intervalMs: options.intervalMs, attachedTo: attached)
+        attachedFound = attached != nil
         recording.intervalMs = options.intervalMs
     }
 
+    private let attachedFound: Bool
+
     /// Measures the command; the recording, or why it could not be started.
     public func run() -> Result<Recording, MeasureError> {
+        if let pid = options.attachPid { return runAttached(to: pid) }
         guard !options.arguments.isEmpty else { return .failure(MeasureError(message: "no command to measure")) }
         guard measure_set_child_subreaper() == 0 else {
             return .failure(MeasureError(message: "cannot become a child subreaper: \(Errno.current)"))
@@ -179,6 +190,41 @@ public final class MeasureRun {
     }
 
     private func childrenCPUMs() -> UInt64 { cpuMs(RUSAGE_CHILDREN) }
+
+    /// Follows a running process (``MeasureOptions/attachPid``) until it ends, `durationMs`
+    /// passes or a termination signal comes; stops nothing.
+    private func runAttached(to pid: Int32) -> Result<Recording, MeasureError> {
+        guard pid > 0, attachedFound else {
+            return .failure(MeasureError(message: "no process \(pid) (\(options.procRoot)/\(pid)/stat cannot be read)"))
+        }
+        if case .failure(let e) = FileDescriptor.open("\(options.procRoot)/\(pid)/smaps_rollup").map({ $0.close() }) {
+            return .failure(MeasureError(message: "cannot read \(options.procRoot)/\(pid)/smaps_rollup: \(e)"
+                                         + (e.rawValue == EACCES ? " (another user's process: run sysstats as that user or as root)" : "")))
+        }
+        recording.attachedPid = pid
+        recording.cgroup = .unavailable(reason: "attached to a running process (--pid): its cgroup is not measure's to make")
+        measure_signals_install()
+        let start = monotonicMs()
+        var deadline = start
+        while true {
+            let now = monotonicMs()
+            sampler.sample(into: &recording, atMs: now &- start)
+            if sampler.liveCount == 0 { recording.attachedEnded = true; break }
+            let received = measure_termination_signal()
+            if received != 0 { recording.stoppedBySignal = received; break }
+            if let d = options.durationMs, now &- start >= d { recording.stoppedAtDuration = true; break }
+            deadline &+= options.intervalMs
+            if deadline < monotonicMs() { deadline = monotonicMs() }
+            if let d = options.durationMs { deadline = min(deadline, start &+ d) }
+            _ = measure_sleep_until(deadline)
+        }
+        recording.wallMs = monotonicMs() &- start
+        recording.measurerCPUMs = cpuMs(RUSAGE_SELF)
+        let hz = UInt64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
+        let ticks = recording.processes.reduce(UInt64(0)) { $0 &+ ($1.cpuTicks &- min($1.firstCPUTicks, $1.cpuTicks)) }
+        recording.treeCPUMs = ticks.multipliedReportingOverflow(by: 1000).partialValue / hz
+        return .success(recording)
+    }
 }
 
 func cpuMs(_ who: __rusage_who) -> UInt64 {

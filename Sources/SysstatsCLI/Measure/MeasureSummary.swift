@@ -155,7 +155,9 @@ public struct MeasureSummary: Sendable {
             }
             processSteady = means
         }
-        let cpu = p.exactCPUMs ?? p.cpuTicks.multipliedReportingOverflow(by: 1000).partialValue / max(ticksPerSecond, 1)
+        // Attached (--pid), a process's CPU time counts from when it was first seen.
+        let ticks = recording.attachedPid == nil ? p.cpuTicks : p.cpuTicks &- min(p.firstCPUTicks, p.cpuTicks)
+        let cpu = p.exactCPUMs ?? ticks.multipliedReportingOverflow(by: 1000).partialValue / max(ticksPerSecond, 1)
         let trusted = trustedExactKiB(p, recording)
         var peak = (kib: peaks[.rss]!.kib, source: PeakRSSSource.samples)
         if let h = p.highWaterKiB, h > peak.kib { peak = (h, .highWater) }

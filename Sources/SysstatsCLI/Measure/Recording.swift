@@ -29,6 +29,10 @@ public struct Recording: Sendable {
     public var largestUnseen: UnseenProcess?
     /// The command's pid; nil until it started.
     public var commandPid: Int32?
+    /// The running process followed instead of a command (`--pid`), and whether it ended
+    /// while followed.
+    public var attachedPid: Int32?
+    public var attachedEnded = false
     /// Whether the command was forked from the spawn helper (sysstats-spawn), so that its
     /// wait4 peak is its own; when not (the helper was missing), that figure includes the
     /// RSS of `measure` itself and is not used as a peak.
@@ -83,6 +87,8 @@ public struct RecordedProcess: Sendable {
     public var values: [ProcessValues] = []
     public var threadsPeak: UInt64 = 0
     public var cpuTicks: UInt64 = 0
+    /// utime + stime when it was first seen (with `--pid`, CPU time is counted from there).
+    public var firstCPUTicks: UInt64 = 0
     /// The highest VmHWM read (the kernel's own peak RSS since its exec); nil when never read.
     public var highWaterKiB: UInt64?
     /// Its maximum RSS by wait4's rusage, when `measure` reaped it: GNU time's figure, the

@@ -53,10 +53,16 @@ final class TreeSampler {
     private let buffer = ReadBuffer(capacity: 4096)
     /// /proc/PID/smaps is read whole up to this: a few hundred bytes per mapping.
     static let maximumSmapsBytes = 8 << 20
-    private let me = getpid()
+    /// Where the walks start: `measure` itself, or the running process it attached to
+    /// (`--pid`), which is then a member of the tree itself while its start time is
+    /// ``rootStartTime`` (a later process that reuses the pid is not followed).
+    private let root: Int32
+    private let rootStartTime: UInt64?
 
-    init(procRoot: String, intervalMs: UInt64) {
+    init(procRoot: String, intervalMs: UInt64, attachedTo attached: (pid: Int32, startTime: UInt64)? = nil) {
         self.procRoot = procRoot
+        root = attached?.pid ?? getpid()
+        rootStartTime = attached?.startTime
         walker = ProcessTreeWalker(procRoot: procRoot)
         loadavg = ProcFile(procRoot + "/loadavg")
         refreshEvery = Int(max(1, 1000 / max(intervalMs, 1)))
@@ -164,7 +170,7 @@ final class TreeSampler {
     /// left out. True when one was added.
     private func admit(pids: ClosedRange<UInt64>, into recording: inout Recording, index: Int) -> Bool {
         var members = Set(entries.map(\.pid))
-        members.insert(me)
+        members.insert(root)
         var added = false
         for candidate in pids {
             let pid = Int32(truncatingIfNeeded: candidate)
@@ -198,6 +204,7 @@ final class TreeSampler {
             position = recording.processes.count
             recording.processes.append(RecordedProcess(pid: pid, parentPid: stat.parentPid, name: stat.name, firstSample: index))
             recording.processes[position].startTime = stat.startTime
+            recording.processes[position].firstCPUTicks = stat.cpuTicks
         }
         record(stat, into: &recording.processes[position])
         positions[pid] = position
@@ -208,7 +215,11 @@ final class TreeSampler {
     /// Walks the tree again: keeps the entries of the processes still in it, adds the new
     /// ones (recorded from this sample on), closes the others. True when the set changed.
     private func walk(into recording: inout Recording, index: Int) -> Bool {
-        let pids = walker.descendants(of: me, excluding: excluded)
+        var pids = walker.descendants(of: root, excluding: excluded)
+        if let start = rootStartTime {
+            guard readStat(root)?.startTime == start else { pids = []; return walkDropping(into: &recording) }
+            pids.insert(root, at: 0)
+        }
         var previous: [Int32: Live] = [:]
         for e in entries { previous[e.pid] = e }
         var next: [Live] = []
@@ -224,6 +235,14 @@ final class TreeSampler {
         entries = next
         for (pid, stat) in added { add(pid, stat, into: &recording, index: index) }
         return !added.isEmpty || !previous.isEmpty
+    }
+
+    /// The attached process ended: its tree can no longer be walked (its children went to
+    /// their subreaper or init), so every entry is closed. True when there were any.
+    private func walkDropping(into recording: inout Recording) -> Bool {
+        for e in entries { e.statm?.close() }
+        defer { entries = [] }
+        return !entries.isEmpty
     }
 
     private func record(_ stat: StatFigures, into process: inout RecordedProcess) {
