@@ -146,6 +146,21 @@ final class MeasureAccuracyTests: XCTestCase {
         XCTAssertEqual(report["peak_rss_source"] as? String, "one process's wait4 at its end")
     }
 
+    /// `sh -c "...; exec prog"`: the shell and the program it became are two rows of one
+    /// pid, the first ending in `exec`; wait4's figure at the end covers both images, so it
+    /// is not the program's own (it counts for the tree only).
+    func testAProgramAShellExecsIsARowOfItsOwnWithoutTheShellsFigure() throws {
+        let report = try measure([], command: ["/bin/sh", "-c", "sleep 0.1; exec \(program) private 16 300"])
+        let rows = processes(report)
+        let shell = try XCTUnwrap(rows.first { $0["name"] as? String == "sh" }, "\(rows)")
+        let touched = try XCTUnwrap(rows.first { $0["name"] as? String == "touch-memory" }, "\(rows)")
+        XCTAssertEqual(shell["execd"] as? Bool, true)
+        XCTAssertEqual(shell["pid"] as? Int, touched["pid"] as? Int)
+        XCTAssertEqual(touched["wait4_is_own"] as? Bool, false, "the shell reaped sleep and was the image before")
+        assertWithin(number(touched["peak_uss"]), 16 * Self.mib, 0.03, "the program's own peak USS")
+        XCTAssertNotEqual(touched["peak_rss_source"] as? String, "wait4")
+    }
+
     /// `--pid` follows a process measure did not start, with its children, and leaves it
     /// running when `--duration` ends the measurement.
     func testARunningProcessIsFollowedWithItsChildrenAndLeftRunning() throws {

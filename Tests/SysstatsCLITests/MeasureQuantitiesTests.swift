@@ -154,6 +154,9 @@ final class ProcessFiguresTests: XCTestCase {
         XCTAssertEqual(stat.cpuTicks, 10)
         XCTAssertEqual(stat.threads, 5)
         XCTAssertEqual(stat.startTime, 123456)
+        XCTAssertEqual(stat.childrenFaults, 0, "it reaped no child that ran")
+        let parent = "4243 (sh) Z 1 4243 4243 0 -1 4194560 100 55 0 2 7 3 0 0 20 0 1 0 123457 0 0 0\n"
+        XCTAssertEqual(Array(parent.utf8).withUnsafeBytes { StatFigures.parse($0) }?.childrenFaults, 57, "cminflt + cmajflt")
     }
 
     func testTruncatedStatIsRefused() {

@@ -21,7 +21,7 @@ public enum BudgetRunner {
     public struct Options {
         public var file: String
         public var baseline: String?
-        public var tolerance = 0.05
+        public var tolerance = BudgetResult.defaultTolerance
         public var junit: String?
         public var only: [String] = []
         public init(file: String) { self.file = file }
@@ -93,6 +93,7 @@ public enum BudgetRunner {
                 recording.processes.removeAll { $0.name != Array(name.utf8) }
                 if recording.largestUnseen?.name != Array(name.utf8) { recording.largestUnseen = nil }
                 recording.unseenProcesses = recording.largestUnseen == nil ? 0 : 1
+                recording.ownExactFiguresOnly = true
                 if recording.processes.isEmpty && recording.largestUnseen == nil {
                     // A filter that matched nothing measured nothing: a budget on zero passes for no reason.
                     var names: [String] = []

@@ -62,7 +62,7 @@ public enum MeasureReport {
                          + pad(SizeText.format(p.peakRSSKiB * 1024), 11) + pad(p.peakRSSSource.rawValue, 9)
                          + pad(SizeText.format(p.peaks[.pss]!.kib * 1024), 11) + pad(SizeText.format(p.peaks[.uss]!.kib * 1024), 11)
                          + pad(SizeText.format(p.peaks[.swap]!.kib * 1024), 10) + pad("\(p.threadsPeak)", 5)
-                         + pad(DurationText.format(ms: p.cpuMs), 10) + pad(seen, 20) + (p.exit?.description ?? "not reaped by measure"))
+                         + pad(DurationText.format(ms: p.cpuMs), 10) + pad(seen, 20) + (p.exit?.description ?? (p.execd ? "exec" : "not reaped by measure")))
         }
         let broken = s.processes.filter { !$0.peakMappings.isEmpty }.sorted { $0.peakRSSKiB > $1.peakRSSKiB }
         if !broken.isEmpty {
@@ -169,6 +169,11 @@ public enum MeasureReport {
         /// wait4's ru_maxrss (what GNU time reports), for processes measure reaped (not for a
         /// command started without sysstats-spawn: that counts sysstats's own RSS).
         public var wait4MaxRss: UInt64?
+        /// Whether wait4's figure is its program's own: false when it reaped children that
+        /// ran, or exec'd over another image (``RecordedProcess/exactIsOwn``).
+        public var wait4IsOwn: Bool?
+        /// True when it ended by exec'ing another program (the next entry with its pid).
+        public var execd: Bool?
         public var steadyPss: UInt64?
         public var steadyUss: UInt64?
         public var cpuMs: UInt64
@@ -246,6 +251,8 @@ public enum MeasureReport {
                                     peakAnon: p.peaks[.anon]!.kib * 1024,
                                     peakPssAtMs: p.peaks[.pss]!.atMs, highWaterRss: p.highWaterKiB.map { $0 * 1024 },
                                     wait4MaxRss: p.exactMaxRSSKiB.map { $0 * 1024 },
+                                    wait4IsOwn: p.exactMaxRSSKiB == nil ? nil : p.exactIsOwn,
+                                    execd: p.execd ? true : nil,
                                     steadyPss: p.steady.map { $0[.pss]! * 1024 }, steadyUss: p.steady.map { $0[.uss]! * 1024 },
                                     cpuMs: p.cpuMs, firstSeenMs: p.firstMs, lastSeenMs: p.lastMs, threads: p.threadsPeak,
                                     exitStatus: exitCode(p.exit), signal: signalNumber(p.exit),

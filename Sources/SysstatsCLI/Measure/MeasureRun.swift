@@ -165,7 +165,9 @@ public final class MeasureRun {
         while true {
             let ended = measure_ended_child()
             if ended <= 0 { return }
-            let unseenStat = sampler.positions[ended] == nil ? sampler.readStat(ended) : nil
+            // Its zombie's stat: its name, and whether wait4's figure is its own.
+            let zombie = sampler.readStat(ended)
+            let isOwn = zombie.map { figureIsOwn(ended, $0, commandPid: commandPid) } ?? false
             var status: Int32 = 0
             var usage = rusage()
             let pid = wait4(ended, &status, WNOHANG, &usage)
@@ -179,17 +181,35 @@ public final class MeasureRun {
                 if wasExcluded { continue }
                 recording.unseenProcesses &+= 1
                 if maxRSSKiB > recording.largestUnseen?.maxRSSKiB ?? 0, pid != commandPid || recording.commandFromHelper {
-                    recording.largestUnseen = UnseenProcess(pid: pid, name: unseenStat?.name ?? [], maxRSSKiB: maxRSSKiB)
+                    recording.largestUnseen = UnseenProcess(pid: pid, name: zombie?.name ?? [], maxRSSKiB: maxRSSKiB, isOwn: isOwn)
                 }
                 continue
             }
             recording.processes[position].exit = exit
             recording.processes[position].exactMaxRSSKiB = maxRSSKiB
+            recording.processes[position].exactIsOwn = isOwn
             recording.processes[position].exactCPUMs = ms(usage.ru_utime) &+ ms(usage.ru_stime)
         }
     }
 
     private func childrenCPUMs() -> UInt64 { cpuMs(RUSAGE_CHILDREN) }
+
+    /// Whether the kernel's peak at `pid`'s end (wait4) is its own program's. It is the
+    /// largest of every image the process had and of the children it waited for: not its own
+    /// when it reaped a child that ran (its zombie counts their page faults), nor when it
+    /// exec'd over an image that was not small — the command past the first exec the spawn
+    /// helper made (`sh -c "exec prog"`: the shell's), another process at all (a forked
+    /// copy of its parent, unless it kept its parent's program, its name).
+    private func figureIsOwn(_ pid: Int32, _ zombie: StatFigures, commandPid: Int32) -> Bool {
+        guard zombie.childrenFaults == 0 else { return false }
+        if pid == commandPid {
+            let program = options.arguments.first.map { Array($0.utf8.split(separator: 0x2F).last ?? []) } ?? []
+            return recording.commandFromHelper && zombie.name == Array(program.prefix(15))
+        }
+        guard let position = sampler.positions[pid] else { return false }
+        let parent = recording.processes[position].parentPid
+        return recording.processes.last(where: { $0.pid == parent })?.name == zombie.name
+    }
 
     /// Follows a running process (``MeasureOptions/attachPid``) until it ends, `durationMs`
     /// passes or a termination signal comes; stops nothing.

@@ -36,6 +36,8 @@ public struct MeasureSummary: Sendable {
         /// wait4's ru_maxrss, when `measure` reaped it (nil too for a command started without
         /// the spawn helper: that figure counts `measure`'s own RSS).
         public var exactMaxRSSKiB: UInt64?
+        /// Whether that is its own, not possibly a child's it reaped (``RecordedProcess/exactIsOwn``).
+        public var exactIsOwn: Bool
         public var highWaterKiB: UInt64?
         /// The largest of the sampled peak, VmHWM and the exact figure, and which it was.
         public var peakRSSKiB: UInt64
@@ -47,6 +49,8 @@ public struct MeasureSummary: Sendable {
         public var lastMs: UInt64
         public var threadsPeak: UInt64
         public var exit: ExitStatus?
+        /// Whether it ended by exec'ing another program (the next row with its pid).
+        public var execd = false
         /// Its mappings by kind at its highest RSS read with them (``RecordedProcess/peakMappings``).
         public var peakMappings: [MappingFigures] = []
         public var peakMappingsRSSKiB: UInt64 = 0
@@ -122,7 +126,8 @@ public struct MeasureSummary: Sendable {
             highWater = max(highWater, p.highWaterKiB ?? 0)
             processes.append(Self.summary(of: p, recording, warmupMs: warmupMs, ticksPerSecond: ticksPerSecond))
         }
-        if let unseen = recording.largestUnseen, unseen.maxRSSKiB > exactPeakRSSKiB ?? 0 || exactPeakRSSKiB == nil {
+        if let unseen = recording.largestUnseen, unseen.isOwn || !recording.ownExactFiguresOnly,
+           unseen.maxRSSKiB > exactPeakRSSKiB ?? 0 || exactPeakRSSKiB == nil {
             exactPeakRSSKiB = unseen.maxRSSKiB; exactPeakHolder = (unseen.pid, unseen.name)
         }
         peakRSSKiB = treePeaks[.rss]?.kib ?? 0
@@ -132,8 +137,11 @@ public struct MeasureSummary: Sendable {
 
     /// wait4's figure for `p`, unless it is the command started without the spawn helper
     /// (then it counts `measure`'s own RSS).
+    /// With ``Recording/ownExactFiguresOnly`` only a figure that is the process's own.
     static func trustedExactKiB(_ p: RecordedProcess, _ recording: Recording) -> UInt64? {
-        p.pid == recording.commandPid && !recording.commandFromHelper ? nil : p.exactMaxRSSKiB
+        if p.pid == recording.commandPid && !recording.commandFromHelper { return nil }
+        if recording.ownExactFiguresOnly && !p.exactIsOwn { return nil }
+        return p.exactMaxRSSKiB
     }
 
     private static func summary(of p: RecordedProcess, _ recording: Recording, warmupMs: UInt64,
@@ -161,14 +169,15 @@ public struct MeasureSummary: Sendable {
         let trusted = trustedExactKiB(p, recording)
         var peak = (kib: peaks[.rss]!.kib, source: PeakRSSSource.samples)
         if let h = p.highWaterKiB, h > peak.kib { peak = (h, .highWater) }
-        if let e = trusted, e >= peak.kib { peak = (e, .exit) }
+        // A figure that may be a reaped child's is not this process's peak.
+        if let e = trusted, p.exactIsOwn, e >= peak.kib { peak = (e, .exit) }
         return ProcessSummary(pid: p.pid, parentPid: p.parentPid, name: p.name, peaks: peaks,
-                              exactMaxRSSKiB: trusted, highWaterKiB: p.highWaterKiB,
+                              exactMaxRSSKiB: trusted, exactIsOwn: p.exactIsOwn, highWaterKiB: p.highWaterKiB,
                               peakRSSKiB: peak.kib, peakRSSSource: peak.source,
                               steady: processSteady, cpuMs: cpu,
                               firstMs: recording.sampleTimesMs[p.firstSample],
                               lastMs: recording.sampleTimesMs[p.lastSample],
-                              threadsPeak: p.threadsPeak, exit: p.exit, peakMappings: p.peakMappings,
+                              threadsPeak: p.threadsPeak, exit: p.exit, execd: p.execd, peakMappings: p.peakMappings,
                               peakMappingsRSSKiB: p.peakMappingsRSSKiB, peakMappingsAtMs: p.peakMappingsAtMs)
     }
 

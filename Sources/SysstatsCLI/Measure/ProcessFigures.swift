@@ -111,6 +111,9 @@ public struct StatFigures: Equatable, Sendable {
     public var threads: UInt64
     /// Ticks after boot: with the pid, tells a process from a later one that reuses its pid.
     public var startTime: UInt64
+    /// Page faults of the children it waited for (cminflt + cmajflt): 0 when it reaped none
+    /// that ran (a program cannot run without faulting a page in).
+    public var childrenFaults: UInt64 = 0
 
     /// Parses stat's bytes; the name lies between the first "(" and the last ")", since a
     /// process may put anything in it, and the fields are counted from that last ")".
@@ -126,12 +129,13 @@ public struct StatFigures: Equatable, Sendable {
             if field == 3 { state = bytes[i] } else { fields.append(saturatingDecimal(bytes, from: i, to: end, allowMinus: true) ?? 0) }
             i = end; field += 1
         }
-        // fields[0] is field 4 (ppid): fields 14, 15, 20 and 22 are at 10, 11, 16 and 18.
+        // fields[0] is field 4 (ppid): fields 11, 13, 14, 15, 20 and 22 are at 7, 9, 10, 11, 16 and 18.
         guard state != 0, fields.count >= 19 else { return nil }
         let (cpu, overflow) = fields[10].addingReportingOverflow(fields[11])
+        let (faults, faultsOverflow) = fields[7].addingReportingOverflow(fields[9])
         return StatFigures(name: Array(bytes[(open + 1)..<close].prefix(64)), state: state,
                            parentPid: Int32(clamping: fields[0]), cpuTicks: overflow ? .max : cpu,
-                           threads: fields[16], startTime: fields[18])
+                           threads: fields[16], startTime: fields[18], childrenFaults: faultsOverflow ? .max : faults)
     }
 }
 

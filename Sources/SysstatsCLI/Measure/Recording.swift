@@ -29,6 +29,9 @@ public struct Recording: Sendable {
     public var largestUnseen: UnseenProcess?
     /// The command's pid; nil until it started.
     public var commandPid: Int32?
+    /// Whether the exact peak may only be a process's own figure (a budget's `process`
+    /// filter: a figure that may be a reaped child's may be a process the filter left out).
+    public var ownExactFiguresOnly = false
     /// The running process followed instead of a command (`--pid`), and whether it ended
     /// while followed.
     public var attachedPid: Int32?
@@ -48,8 +51,12 @@ public struct UnseenProcess: Equatable, Sendable {
     public var name: [UInt8]
     /// wait4's ru_maxrss.
     public var maxRSSKiB: UInt64
+    /// Whether that is its own (``RecordedProcess/exactIsOwn``).
+    public var isOwn: Bool
 
-    public init(pid: Int32, name: [UInt8], maxRSSKiB: UInt64) { self.pid = pid; self.name = name; self.maxRSSKiB = maxRSSKiB }
+    public init(pid: Int32, name: [UInt8], maxRSSKiB: UInt64, isOwn: Bool = true) {
+        self.pid = pid; self.name = name; self.maxRSSKiB = maxRSSKiB; self.isOwn = isOwn
+    }
 }
 
 /// How a process ended, as wait(2) said.
@@ -96,6 +103,9 @@ public struct RecordedProcess: Sendable {
     /// children's, and exec records the RSS of the address space it replaced (the command
     /// is forked from the small spawn helper for that reason: see ``Recording/commandFromHelper``).
     public var exactMaxRSSKiB: UInt64?
+    /// Whether ``exactMaxRSSKiB`` is its own: it reaped no child that ran (its zombie's stat
+    /// counts no page fault of a waited-for child). When not, the figure may be a child's.
+    public var exactIsOwn = false
     /// Its CPU time by wait4's rusage, when `measure` reaped it.
     public var exactCPUMs: UInt64?
     /// Its mappings by kind (``SmapsMappings``) when its RSS was last read at a new high,
@@ -104,6 +114,9 @@ public struct RecordedProcess: Sendable {
     public var peakMappingsRSSKiB: UInt64 = 0
     public var peakMappingsAtMs: UInt64 = 0
     public var exit: ExitStatus?
+    /// True when the process exec'd another program: its next image is the next entry
+    /// with its pid.
+    public var execd = false
 
     public init(pid: Int32, parentPid: Int32, name: [UInt8], firstSample: Int) {
         self.pid = pid; self.parentPid = parentPid; self.name = name; self.firstSample = firstSample

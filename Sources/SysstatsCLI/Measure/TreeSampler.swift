@@ -131,13 +131,8 @@ final class TreeSampler {
                let m = MemoryFigures.parseSmapsRollup(bytes) {
                 entries[i].memory = m
             }
+            if entries[i].changed || refresh { readStatAndHighWater(&entries[i], index: index, into: &recording) }
             let e = entries[i]
-            if e.changed || refresh {
-                if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(e.pid)/status"), let hwm = parseStatusHWM(bytes) {
-                    recording.processes[e.position].highWaterKiB = max(recording.processes[e.position].highWaterKiB ?? 0, hwm)
-                }
-                if let stat = readStat(e.pid) { record(stat, into: &recording.processes[e.position]) }
-            }
             // A sample it was missed in (a failed read) repeats its last values.
             while recording.processes[e.position].lastSample < index - 1, let last = recording.processes[e.position].values.last {
                 recording.processes[e.position].values.append(last)
@@ -145,6 +140,28 @@ final class TreeSampler {
             recording.processes[e.position].values.append(ProcessValues(e.memory))
             readMappingsAtNewHigh(e, atMs: time, into: &recording)
         }
+    }
+
+    /// Reads stat and VmHWM. A process that exec'd (its name changed, or VmHWM, which only
+    /// rises within one image, fell) is a new program: its samples from here on go to an
+    /// entry of their own, so that neither the image before (`sh -c "exec prog"`: the shell)
+    /// nor its high-water mark is counted as the new program's.
+    private func readStatAndHighWater(_ e: inout Live, index: Int, into recording: inout Recording) {
+        guard let stat = readStat(e.pid) else { return }
+        var hwm: UInt64?
+        if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(e.pid)/status") { hwm = parseStatusHWM(bytes) }
+        let known = recording.processes[e.position]
+        if stat.startTime == known.startTime && (stat.name != known.name || (hwm ?? .max) < (known.highWaterKiB ?? 0)) {
+            recording.processes[e.position].execd = true
+            var image = RecordedProcess(pid: e.pid, parentPid: known.parentPid, name: stat.name, firstSample: index)
+            image.startTime = stat.startTime
+            image.firstCPUTicks = known.cpuTicks
+            e.position = recording.processes.count
+            recording.processes.append(image)
+            positions[e.pid] = e.position
+        }
+        record(stat, into: &recording.processes[e.position])
+        if let hwm { recording.processes[e.position].highWaterKiB = max(recording.processes[e.position].highWaterKiB ?? 0, hwm) }
     }
 
     /// Reads where the process's memory is (/proc/PID/smaps, by kind of mapping) when its RSS
