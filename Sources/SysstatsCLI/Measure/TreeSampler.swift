@@ -78,7 +78,7 @@ final class TreeSampler {
     func sample(into recording: inout Recording, atMs time: UInt64) {
         let index = recording.sampleTimesMs.count
         let refresh = index % refreshEvery == 0
-        var anyChange = index % smapsRefreshEvery == 0
+        var anyChange = index % smapsRefreshEvery == 0 || rollupsUnsettled
         let newest = newestPid()
         if walkNeeded || refresh || newest == nil || lastPid == nil {
             anyChange = walk(into: &recording, index: index) || anyChange
@@ -124,13 +124,10 @@ final class TreeSampler {
             kept += 1
         }
         entries.removeSubrange(kept...)
+        if anyChange { readRollups() }
         guard !entries.isEmpty else { return }
         recording.sampleTimesMs.append(time)
         for i in entries.indices {
-            if anyChange, case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
-               let m = MemoryFigures.parseSmapsRollup(bytes) {
-                entries[i].memory = m
-            }
             if entries[i].changed || refresh { readStatAndHighWater(&entries[i], index: index, into: &recording) }
             let e = entries[i]
             // A sample it was missed in (a failed read) repeats its last values.
@@ -139,6 +136,68 @@ final class TreeSampler {
             }
             recording.processes[e.position].values.append(ProcessValues(e.memory))
             readMappingsAtNewHigh(e, atMs: time, into: &recording)
+        }
+    }
+
+    /// Reads every member's smaps_rollup as one consistent round. PSS splits each shared page
+    /// among the processes that map it when each file is read, so a round during which
+    /// sharing changed does not add up: children faulting in a parent's shared pages after the
+    /// parent was read leave the parent's whole share and theirs both counted (64.3-78.8 MiB
+    /// for 64 MiB shared by four), a sharer that ends leaves those read after it with larger
+    /// shares while its own still counts. So statm is read again after the round: when a
+    /// member ended, it is dropped and the round read again; when a member's
+    /// shared pages moved, the round is read again, until one is read while nothing moves;
+    /// while it keeps moving (``maximumRounds``), each process's PSS and USS are the mean of
+    /// its last two readings, taken in opposite orders — on average every process is then
+    /// read at the same moment — and the next sample reads again. A tree whose sharing is
+    /// quiet costs one statm read per member more.
+    private func readRollups() {
+        var reversed = false, previous: [MemoryFigures] = []
+        rollupsUnsettled = false
+        for round in 0..<Self.maximumRounds {
+            readRound(reversed: reversed)
+            reversed.toggle()
+            var kept = 0, moved = false
+            for var e in entries {
+                guard let (size, resident, shared) = readStatm(e.pid, e.statm), size > 0 else { e.statm?.close(); continue }
+                // Only shared (file and shmem) pages coming or going move other members' shares.
+                if shared != e.shared { moved = true }
+                (e.resident, e.shared) = (resident, shared)
+                entries[kept] = e
+                kept += 1
+            }
+            if kept < entries.count {
+                // A member ended: the next round, without it, starts afresh.
+                entries.removeSubrange(kept...)
+                walkNeeded = true
+                previous = []
+                continue
+            }
+            if !moved { return }   // nothing moved while this round was read: it holds
+            if round == Self.maximumRounds - 1 && !previous.isEmpty {
+                for i in entries.indices {
+                    entries[i].memory.pssKiB = previous[i].pssKiB / 2 + entries[i].memory.pssKiB / 2
+                    entries[i].memory.ussKiB = previous[i].ussKiB / 2 + entries[i].memory.ussKiB / 2
+                }
+            }
+            previous = entries.map(\.memory)
+        }
+        // Still moving: the next sample reads every member again, even if none of them ran.
+        rollupsUnsettled = true
+    }
+
+    /// Whether the last sample's rollups were read while sharing still moved.
+    private var rollupsUnsettled = false
+    /// Rounds of smaps_rollup reads a sample takes at most while sharing moves.
+    static let maximumRounds = 6
+
+    private func readRound(reversed: Bool) {
+        for n in entries.indices {
+            let i = reversed ? entries.count - 1 - n : n
+            if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
+               let m = MemoryFigures.parseSmapsRollup(bytes) {
+                entries[i].memory = m
+            }
         }
     }
 
