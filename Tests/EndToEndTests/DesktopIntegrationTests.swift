@@ -95,8 +95,12 @@ final class DesktopIntegrationTests: XCTestCase {
             }
         }
         XCTAssertEqual(try String(contentsOfFile: configFile, encoding: .utf8), "[[block]]\nblock = \"cpu\"\n", "kept")
-        XCTAssertEqual(Set(try fm.contentsOfDirectory(atPath: prefix + "/bin")),
-                       ["sysstatsd", "sysstatsd-history", "sysstatsd-gpu", "sysstats", "sysstats-bar", "sysstats-bar-x11"])
+        // The programs install/programs.sh names, the one list the scripts share.
+        let list = try String(contentsOf: Programs.packageRoot.appendingPathComponent("install/programs.sh"), encoding: .utf8)
+        let line = try XCTUnwrap(list.split(separator: "\n").first { $0.hasPrefix("programs=(") })
+        let programs = Set(line.dropFirst("programs=(".count).dropLast().split(separator: " ").map(String.init))
+        XCTAssertTrue(programs.isSuperset(of: ["sysstatsd", "sysstatsd-history", "sysstatsd-gpu", "sysstats", "sysstats-spawn", "sysstats-bar", "sysstats-bar-x11"]))
+        XCTAssertEqual(Set(try fm.contentsOfDirectory(atPath: prefix + "/bin")), programs)
         XCTAssertTrue(fm.isExecutableFile(atPath: prefix + "/bin/sysstats"))
         for file in try writeSamples() {
             let query = try run(xdgMime, ["query", "filetype", file], environment: ["XDG_DATA_HOME": data])
