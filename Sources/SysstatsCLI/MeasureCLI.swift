@@ -170,6 +170,8 @@ struct BudgetCheck: ParsableCommand {
     var tolerance: Double = BudgetResult.defaultTolerance
     @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
+    @Option(help: ArgumentHelp("Write a chart of each budget's run, its limit drawn, to DIR/NAME.png (made if missing).", valueName: "dir"))
+    var png: String?
 
     func run() throws {
         let budgets = file.budgets()
@@ -189,6 +191,10 @@ struct BudgetCheck: ParsableCommand {
         writeStdout("\(results.count - failed) of \(results.count) budgets kept\n")
         if let junit, let problem = writeFileAtomically(Array(JUnitReport.xml(results).utf8), to: junit, mode: 0o644) {
             printError("sysstats: cannot write \(TerminalText.escape(junit)): \(TerminalText.escape(problem.description))")
+            SysstatsCommand.exit(withError: ExitCode(1))
+        }
+        if let png, let problem = BudgetCharts.write(results, to: png) {
+            printError("sysstats: \(TerminalText.escape(problem))")
             SysstatsCommand.exit(withError: ExitCode(1))
         }
         let signal = measure_termination_signal()

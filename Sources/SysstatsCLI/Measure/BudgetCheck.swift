@@ -24,6 +24,8 @@ public struct BudgetResult: Sendable {
     /// The process holding the most of the figure that failed, at that figure's peak.
     public var culprit: String?
     public var wallMs: UInt64 = 0
+    /// The measured run's summary (`budget check --png` draws it); nil when nothing ran.
+    public var summary: MeasureSummary?
 
     public var passed: Bool { failure == nil && checks.allSatisfy(\.passed) && regressions.allSatisfy(\.passed) }
     /// The run gave nothing to check (its command or setup could not run, it was stopped, its
@@ -38,6 +40,7 @@ public struct BudgetResult: Sendable {
     /// Fills the figures from a measured run and checks the limits.
     public init(budget: Budget, summary s: MeasureSummary) {
         self.budget = budget
+        summary = s
         wallMs = s.recording.wallMs
         figures["peak_rss"] = Double(s.peakRSSKiB) * 1024
         if let e = s.exactPeakRSSKiB { figures["peak_rss_exact"] = Double(e) * 1024 }
@@ -106,6 +109,15 @@ public struct BudgetResult: Sendable {
                                      note: "baseline \(SizeText.format(UInt64(max(base, 0)))) by \(fixed(change, decimals: 1))%, "
                                          + "tolerance \(fixed(tolerance * 100, decimals: 1))% + 256 KiB"))
         }
+    }
+
+    /// The limit a chart of PSS over time draws as a line: peak_pss's, else the first size
+    /// limit the budget sets (an RSS limit is a ceiling PSS stays under), with its key.
+    public var chartLimit: (key: String, bytes: UInt64)? {
+        let sizes: [(String, UInt64?)] = [("peak_pss", budget.peakPSS), ("peak_rss", budget.peakRSS), ("peak_rss_exact", budget.peakRSSExact),
+                                          ("steady_uss", budget.steadyUSS), ("peak_anon", budget.peakAnon), ("steady_anon", budget.steadyAnon),
+                                          ("peak_cgroup", budget.peakCgroup)]
+        return sizes.first { $0.1 != nil }.map { ($0.0, $0.1!) }
     }
 
     /// One line: "ok"/"FAIL", the name, then each check (value, limit, headroom).

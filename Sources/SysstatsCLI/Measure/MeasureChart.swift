@@ -10,7 +10,7 @@ public struct MeasureChart {
     public static let width = 720, height = 240
     public static let left = 64, right = 710, top = 30, bottom = 220
     static let palette: [UInt32] = [0x1E5AC8, 0xDC2828, 0xE68200, 0x2CA02C, 0x9467BD, 0x17BECF]
-    static let others: UInt32 = 0xA0A0A0, axis: UInt32 = 0x000000, grid: UInt32 = 0xD2D2D2
+    static let others: UInt32 = 0xA0A0A0, axis: UInt32 = 0x000000, grid: UInt32 = 0xD2D2D2, limitColour: UInt32 = 0xC80000
 
     public private(set) var image = PanelImage(width: MeasureChart.width, height: MeasureChart.height, color: 0xFFFFFF)
     /// The top of the scale, KiB.
@@ -19,15 +19,15 @@ public struct MeasureChart {
     public private(set) var order: [Int] = []
 
     /// The chart of `summary`, titled `command` (the words as given; shown in the bitmap
-    /// font's ASCII, cut to the width).
-    public init(_ summary: MeasureSummary, command: [String] = []) {
+    /// font's ASCII, cut to the width), with a budget's `limit` as a dashed red line.
+    public init(_ summary: MeasureSummary, command: [String] = [], limit: (label: String, bytes: UInt64)? = nil) {
         let r = summary.recording
         let plotWidth = Self.right - Self.left, plotHeight = Self.bottom - Self.top
         let area = r.processes.map { p in p.values.reduce(UInt64(0)) { $0 &+ UInt64($1.pssKiB) } }
         order = r.processes.indices.sorted { area[$0] != area[$1] ? area[$0] > area[$1] : $0 < $1 }
         var colour = [Int: UInt32]()
         for (rank, i) in order.enumerated() { colour[i] = rank < Self.palette.count ? Self.palette[rank] : Self.others }
-        let peak = max(summary.treePeaks[.pss]?.kib ?? 0, 1)
+        let peak = max(summary.treePeaks[.pss]?.kib ?? 0, (limit?.bytes ?? 0) / 1024, 1)
         scaleKiB = Self.niceScale(peak)
         let end = max(r.sampleTimesMs.last ?? 1, 1)
         for step in 1...4 {
@@ -49,6 +49,12 @@ public struct MeasureChart {
                 let y1 = Self.bottom - Int(min(base, scaleKiB) * UInt64(plotHeight) / scaleKiB)
                 if y0 > y1 { image.vline(x: Self.left + column, y: y1, length: y0 - y1, colour[i]!) }
             }
+        }
+        if let limit {
+            let y = Self.bottom - Int(min(limit.bytes / 1024, scaleKiB) * UInt64(plotHeight) / scaleKiB)
+            for x in stride(from: Self.left, to: Self.right, by: 6) { image.hline(x: x, y: y, length: 4, Self.limitColour) }
+            let text = Self.printable(Array("\(limit.label) \(SizeText.format(limit.bytes))".utf8), limit: 40)
+            image.drawText(text, x: Self.right - 2 - text.count * PanelFont.cellWidth, y: max(y - PanelFont.cellHeight - 1, Self.top), color: Self.limitColour)
         }
         image.vline(x: Self.left - 1, y: Self.top, length: plotHeight + 1, Self.axis)
         image.hline(x: Self.left - 1, y: Self.bottom, length: plotWidth + 2, Self.axis)
