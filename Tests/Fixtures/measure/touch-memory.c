@@ -9,9 +9,17 @@
 //   touch-memory steady MIB SECONDS          touch MIB once, then hold it
 //   touch-memory spike MIB HOLD_MS           a child touches MIB and exits at once; the parent
 //                                            reaps it, then holds HOLD_MS with almost nothing
+//   touch-memory selfspike MIB HOLD_MS       touch MIB, unmap it at once, then hold HOLD_MS
+//   touch-memory threads N MIB_EACH HOLD_MS  N threads each touch MIB_EACH, all held HOLD_MS
+//   touch-memory file MIB HOLD_MS PATH       write a MIB file at PATH, map it shared, read every
+//                                            page, hold HOLD_MS (page cache, no anonymous memory)
+//   touch-memory storm N MIB                 N children one after the other, each touching MIB
+//                                            and exiting; the parent waits for each
 //
 // Memory is touched by writing every page, so it is resident and private (or shared) at once.
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +59,39 @@ static unsigned long read_all(const volatile char *p, size_t bytes) {
     unsigned long sum = 0;
     for (size_t i = 0; i < bytes; i += (size_t)page) sum += (unsigned char)p[i];
     return sum;
+}
+
+struct thread_work { size_t bytes; long hold_ms; };
+
+static void *thread_touch(void *arg) {
+    struct thread_work *w = arg;
+    char *p = map(w->bytes, MAP_PRIVATE);
+    touch(p, w->bytes);
+    sleep_ms(w->hold_ms);
+    return NULL;
+}
+
+static int run_threads(long n, long mib, long hold) {
+    if (n < 1 || n > 64) return 2;
+    pthread_t threads[64];
+    struct thread_work w = { (size_t)mib * MiB, hold };
+    for (long i = 0; i < n; i++) if (pthread_create(&threads[i], NULL, thread_touch, &w) != 0) return 3;
+    for (long i = 0; i < n; i++) pthread_join(threads[i], NULL);
+    return 0;
+}
+
+static int run_file(long mib, long hold, const char *path) {
+    size_t bytes = (size_t)mib * MiB;
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return 3;
+    static char block[1 << 16];
+    memset(block, 1, sizeof block);
+    for (size_t done = 0; done < bytes; done += sizeof block) if (write(fd, block, sizeof block) != (ssize_t)sizeof block) return 3;
+    char *p = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) return 3;
+    if (read_all(p, bytes) == 0) return 3;
+    sleep_ms(hold);
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -114,6 +155,29 @@ int main(int argc, char **argv) {
         }
         waitpid(pid, NULL, 0);
         sleep_ms(b);
+    } else if (strcmp(mode, "selfspike") == 0) {
+        char *p = map((size_t)a * MiB, MAP_PRIVATE);
+        touch(p, (size_t)a * MiB);
+        munmap(p, (size_t)a * MiB);
+        sleep_ms(b);
+    } else if (strcmp(mode, "threads") == 0) {
+        if (argc < 5) return 2;
+        return run_threads(a, b, atol(argv[4]));
+    } else if (strcmp(mode, "file") == 0) {
+        if (argc < 5) return 2;
+        return run_file(a, b, argv[4]);
+    } else if (strcmp(mode, "storm") == 0) {
+        if (a < 0 || a > 100000) return 2;
+        for (long i = 0; i < a; i++) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                char *p = map((size_t)b * MiB, MAP_PRIVATE);
+                touch(p, (size_t)b * MiB);
+                _exit(0);
+            }
+            if (pid < 0) return 3;
+            waitpid(pid, NULL, 0);
+        }
     } else if (strcmp(mode, "steady") == 0) {
         char *p = map((size_t)a * MiB, MAP_PRIVATE);
         touch(p, (size_t)a * MiB);
