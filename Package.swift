@@ -59,6 +59,8 @@ let package = Package(
         .executable(name: "sysstatsd-history", targets: ["sysstatsd-history"]),
         .executable(name: "sysstatsd-gpu", targets: ["sysstatsd-gpu"]),
         .executable(name: "sysstats-spawn", targets: ["sysstats-spawn"]),
+        // A memory budget inside a test suite (XCTest and Swift Testing): docs/budgets.md.
+        .library(name: "MemoryBudget", targets: ["MemoryBudget"]),
         .executable(name: "sysstats", targets: ["sysstats"]),
         .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
         .executable(name: "sysstats-bar-x11", targets: ["sysstats-bar-x11"]),
@@ -134,6 +136,8 @@ let package = Package(
         // The small parent `measure` forks its command from, so that the command's kernel peak
         // RSS (wait4) does not include a copy of sysstats. In C, with an Embedded Swift main,
         // as the NVIDIA helper.
+        // What a closure costs in memory in the test's own process, from the kernel's figures.
+        .target(name: "MemoryBudget"),
         .target(name: "CSpawnHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")]),
         .executableTarget(name: "sysstats-spawn", dependencies: ["CSpawnHelper"], swiftSettings: embedded),
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
@@ -176,7 +180,8 @@ let package = Package(
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
-        .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport", "MemoryBudget"]),
+        .testTarget(name: "MemoryBudgetTests", dependencies: ["MemoryBudget"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
