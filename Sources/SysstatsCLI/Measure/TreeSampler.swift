@@ -12,10 +12,11 @@ import ProcFS
 /// memory cannot have grown; what the kernel took from it meanwhile (reclaim, swap) shows
 /// when it next runs, or at the refresh below. A process that ran has /proc/PID/statm (its
 /// size, resident and shared page counts) read through a descriptor kept open. Only when
-/// some process of the tree changed, one appeared or one left is every smaps_rollup read
-/// again (PSS is a split among the mappers: one process's change can move another's share),
-/// and VmHWM and stat (a name changed by exec) are read for the processes that changed. A
-/// quiet tree costs a clock read per process. Once a second statm, stat and status are read
+/// some process's shared pages moved, one appeared or one left is every smaps_rollup read
+/// again (PSS is a split among the mappers: one process's change can move another's share);
+/// a process whose private pages alone changed has its figures moved by them
+/// (TreeSamplerReads.swift). stat (a name changed by exec) is read for the processes that
+/// changed, VmHWM for those every 100 ms. A quiet tree costs a clock read per process. Once a second statm, stat and status are read
 /// for every process anyway, for CPU time, threads and a high-water mark that rose and fell
 /// between two samples (VmHWM only rises: a later reading still has it), and every five
 /// seconds smaps_rollup, for shares moved by processes outside the tree (a program starting
@@ -34,11 +35,18 @@ final class TreeSampler {
         var shared: UInt64 = .max
         var memory = MemoryFigures()
         var changed = false
+        /// Private pages (resident − shared) it gained since its figures were last set, KiB.
+        var privateGrowthKiB: Int64 = 0
+        /// The sample its VmHWM was last read in, and whether it changed since.
+        var highWaterSample = Int.min / 2
+        var highWaterPending = false
     }
 
     let procRoot: String
     let walker: ProcessTreeWalker
     let refreshEvery: Int
+    /// Samples between two readings of a busy process's VmHWM (about 100 ms).
+    let highWaterEvery: Int
     let smapsRefreshEvery: Int
     /// Processes not of the command's tree (a budget's setup left them behind).
     var excluded: Set<Int32> = []
@@ -46,11 +54,15 @@ final class TreeSampler {
     var positions: [Int32: Int] = [:]
     /// The tree's processes as the last walk found them, in its order; a sample goes through
     /// this array alone (no hashing, no allocation) when nothing changed.
-    private var entries: [Live] = []
-    private var walkNeeded = true
+    var entries: [Live] = []
+    var walkNeeded = true
     private var lastPid: UInt64?
+    /// Whether the last sample's rollups were read while sharing still moved.
+    var rollupsUnsettled = false
+    /// Whether figures were moved by private growth since the rollups were last read.
+    var figuresEstimated = false
     private let loadavg: ProcFile
-    private let buffer = ReadBuffer(capacity: 4096)
+    let buffer = ReadBuffer(capacity: 4096)
     /// /proc/PID/smaps is read whole up to this: a few hundred bytes per mapping.
     static let maximumSmapsBytes = 8 << 20
     /// Where the walks start: `measure` itself, or the running process it attached to
@@ -66,6 +78,7 @@ final class TreeSampler {
         walker = ProcessTreeWalker(procRoot: procRoot)
         loadavg = ProcFile(procRoot + "/loadavg")
         refreshEvery = Int(max(1, 1000 / max(intervalMs, 1)))
+        highWaterEvery = Int(max(1, 100 / max(intervalMs, 1)))
         smapsRefreshEvery = Int(max(1, 5000 / max(intervalMs, 1)))
     }
 
@@ -78,24 +91,51 @@ final class TreeSampler {
     func sample(into recording: inout Recording, atMs time: UInt64) {
         let index = recording.sampleTimesMs.count
         let refresh = index % refreshEvery == 0
-        var anyChange = index % smapsRefreshEvery == 0 || rollupsUnsettled
+        var rollupsDue = index % smapsRefreshEvery == 0 || rollupsUnsettled || (refresh && figuresEstimated)
         let newest = newestPid()
         if walkNeeded || refresh || newest == nil || lastPid == nil {
-            anyChange = walk(into: &recording, index: index) || anyChange
+            rollupsDue = walk(into: &recording, index: index) || rollupsDue
             walkNeeded = false
         } else if let newest, let last = lastPid, newest != last {
             // Only the pids handed out since the last sample can be new members: a few on a busy
             // machine, where a walk of the whole tree would cost a read per member. After the
             // pid counter wrapped, or when many were handed out, walk.
             if newest > last && newest - last <= 64 {
-                anyChange = admit(pids: (last + 1)...newest, into: &recording, index: index) || anyChange
+                rollupsDue = admit(pids: (last + 1)...newest, into: &recording, index: index) || rollupsDue
             } else {
-                anyChange = walk(into: &recording, index: index) || anyChange
+                rollupsDue = walk(into: &recording, index: index) || rollupsDue
             }
         }
         lastPid = newest
-        // First the cheap file of each: which changed, which are gone.
-        var kept = 0
+        rollupsDue = readStatms(refresh: refresh) || rollupsDue
+        if rollupsDue {
+            readRollups()
+            figuresEstimated = false
+        } else {
+            addPrivateGrowth()
+        }
+        guard !entries.isEmpty else { return }
+        recording.sampleTimesMs.append(time)
+        for i in entries.indices {
+            if entries[i].changed || refresh || (entries[i].highWaterPending && index - entries[i].highWaterSample >= highWaterEvery) {
+                readStatAndHighWater(&entries[i], index: index, into: &recording, refresh: refresh)
+            }
+            let e = entries[i]
+            // A sample it was missed in (a failed read) repeats its last values.
+            while recording.processes[e.position].lastSample < index - 1, let last = recording.processes[e.position].values.last {
+                recording.processes[e.position].values.append(last)
+            }
+            recording.processes[e.position].values.append(ProcessValues(e.memory))
+            readMappingsAtNewHigh(e, atMs: time, into: &recording)
+        }
+    }
+
+    /// Reads statm, the cheap file, of each member that ran (of each, on a refresh): which
+    /// changed, which are gone. True when smaps_rollup must be read: a member ended, is new,
+    /// or its shared pages moved (which moves other members' shares). A member whose private
+    /// pages alone changed keeps the change in ``Live/privateGrowthKiB``.
+    func readStatms(refresh: Bool) -> Bool {
+        var kept = 0, rollupsDue = false
         for i in entries.indices {
             var e = entries[i]
             var ran = true
@@ -114,101 +154,41 @@ final class TreeSampler {
                 // Ended (a zombie's statm is all zeros) or reaped: walk again next time.
                 e.statm?.close()
                 walkNeeded = true
-                anyChange = true
+                rollupsDue = true
                 continue
             }
             e.changed = resident != e.resident || shared != e.shared || size != e.size
-            if e.changed { anyChange = true }
+            if e.resident == .max || shared != e.shared {
+                rollupsDue = true
+            } else if resident != e.resident {
+                let pages = (Int64(clamping: resident) &- Int64(clamping: shared)) &- (Int64(clamping: e.resident) &- Int64(clamping: e.shared))
+                e.privateGrowthKiB &+= pages &* Self.pageKiB
+            }
             (e.size, e.resident, e.shared) = (size, resident, shared)
             entries[kept] = e
             kept += 1
         }
         entries.removeSubrange(kept...)
-        if anyChange { readRollups() }
-        guard !entries.isEmpty else { return }
-        recording.sampleTimesMs.append(time)
-        for i in entries.indices {
-            if entries[i].changed || refresh { readStatAndHighWater(&entries[i], index: index, into: &recording) }
-            let e = entries[i]
-            // A sample it was missed in (a failed read) repeats its last values.
-            while recording.processes[e.position].lastSample < index - 1, let last = recording.processes[e.position].values.last {
-                recording.processes[e.position].values.append(last)
-            }
-            recording.processes[e.position].values.append(ProcessValues(e.memory))
-            readMappingsAtNewHigh(e, atMs: time, into: &recording)
-        }
-    }
-
-    /// Reads every member's smaps_rollup as one consistent round. PSS splits each shared page
-    /// among the processes that map it when each file is read, so a round during which
-    /// sharing changed does not add up: children faulting in a parent's shared pages after the
-    /// parent was read leave the parent's whole share and theirs both counted (64.3-78.8 MiB
-    /// for 64 MiB shared by four), a sharer that ends leaves those read after it with larger
-    /// shares while its own still counts. So statm is read again after the round: when a
-    /// member ended, it is dropped and the round read again; when a member's
-    /// shared pages moved, the round is read again, until one is read while nothing moves;
-    /// while it keeps moving (``maximumRounds``), each process's PSS and USS are the mean of
-    /// its last two readings, taken in opposite orders — on average every process is then
-    /// read at the same moment — and the next sample reads again. A tree whose sharing is
-    /// quiet costs one statm read per member more.
-    private func readRollups() {
-        var reversed = false, previous: [MemoryFigures] = []
-        rollupsUnsettled = false
-        for round in 0..<Self.maximumRounds {
-            readRound(reversed: reversed)
-            reversed.toggle()
-            var kept = 0, moved = false
-            for var e in entries {
-                guard let (size, resident, shared) = readStatm(e.pid, e.statm), size > 0 else { e.statm?.close(); continue }
-                // Only shared (file and shmem) pages coming or going move other members' shares.
-                if shared != e.shared { moved = true }
-                (e.resident, e.shared) = (resident, shared)
-                entries[kept] = e
-                kept += 1
-            }
-            if kept < entries.count {
-                // A member ended: the next round, without it, starts afresh.
-                entries.removeSubrange(kept...)
-                walkNeeded = true
-                previous = []
-                continue
-            }
-            if !moved { return }   // nothing moved while this round was read: it holds
-            if round == Self.maximumRounds - 1 && !previous.isEmpty {
-                for i in entries.indices {
-                    entries[i].memory.pssKiB = previous[i].pssKiB / 2 + entries[i].memory.pssKiB / 2
-                    entries[i].memory.ussKiB = previous[i].ussKiB / 2 + entries[i].memory.ussKiB / 2
-                }
-            }
-            previous = entries.map(\.memory)
-        }
-        // Still moving: the next sample reads every member again, even if none of them ran.
-        rollupsUnsettled = true
-    }
-
-    /// Whether the last sample's rollups were read while sharing still moved.
-    private var rollupsUnsettled = false
-    /// Rounds of smaps_rollup reads a sample takes at most while sharing moves.
-    static let maximumRounds = 6
-
-    private func readRound(reversed: Bool) {
-        for n in entries.indices {
-            let i = reversed ? entries.count - 1 - n : n
-            if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
-               let m = MemoryFigures.parseSmapsRollup(bytes) {
-                entries[i].memory = m
-            }
-        }
+        return rollupsDue
     }
 
     /// Reads stat and VmHWM. A process that exec'd (its name changed, or VmHWM, which only
     /// rises within one image, fell) is a new program: its samples from here on go to an
     /// entry of their own, so that neither the image before (`sh -c "exec prog"`: the shell)
     /// nor its high-water mark is counted as the new program's.
-    private func readStatAndHighWater(_ e: inout Live, index: Int, into recording: inout Recording) {
+    private func readStatAndHighWater(_ e: inout Live, index: Int, into recording: inout Recording, refresh: Bool) {
         guard let stat = readStat(e.pid) else { return }
         var hwm: UInt64?
-        if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(e.pid)/status") { hwm = parseStatusHWM(bytes) }
+        // VmHWM only rises: a later reading still has a peak between samples, so a busy
+        // process's status (the longest file) is read every 100 ms, not every sample.
+        // A process that changed since is read once it is due, even if it then sleeps.
+        if refresh || index - e.highWaterSample >= highWaterEvery || stat.name != recording.processes[e.position].name {
+            if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(e.pid)/status") { hwm = parseStatusHWM(bytes) }
+            e.highWaterSample = index
+            e.highWaterPending = false
+        } else {
+            e.highWaterPending = true
+        }
         let known = recording.processes[e.position]
         if stat.startTime == known.startTime && (stat.name != known.name || (hwm ?? .max) < (known.highWaterKiB ?? 0)) {
             recording.processes[e.position].execd = true
@@ -221,24 +201,6 @@ final class TreeSampler {
         }
         record(stat, into: &recording.processes[e.position])
         if let hwm { recording.processes[e.position].highWaterKiB = max(recording.processes[e.position].highWaterKiB ?? 0, hwm) }
-    }
-
-    /// Reads where the process's memory is (/proc/PID/smaps, by kind of mapping) when its RSS
-    /// reached a new high: 5 % (at least 256 KiB) over the last reading, at most every 250 ms
-    /// per process, and not in its first 100 ms (a storm of short children reads none). The
-    /// cost is one walk of the page tables, as for smaps_rollup, at new highs only.
-    private func readMappingsAtNewHigh(_ e: Live, atMs time: UInt64, into recording: inout Recording) {
-        let p = recording.processes[e.position]
-        let rss = e.memory.rssKiB
-        guard time &- recording.sampleTimesMs[p.firstSample] >= 100,
-              rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 20),
-              p.peakMappings.isEmpty || time >= p.peakMappingsAtMs &+ 250,
-              let bytes = readWhole("\(procRoot)/\(e.pid)/smaps", upTo: Self.maximumSmapsBytes) else { return }
-        let kinds = bytes.withUnsafeBytes { SmapsMappings.parse($0) }
-        guard !kinds.isEmpty else { return }
-        recording.processes[e.position].peakMappings = SmapsMappings.largest(kinds, 32, by: \.rssKiB)
-        recording.processes[e.position].peakMappingsRSSKiB = rss
-        recording.processes[e.position].peakMappingsAtMs = time
     }
 
     /// Adds the processes among `pids` whose parent is in the tree (in pid order, so a new
@@ -334,7 +296,7 @@ final class TreeSampler {
 
     /// statm's size, resident and shared pages, through the kept descriptor when there is one
     /// (it stays bound to the process it was opened for: a reused pid cannot answer for it).
-    private func readStatm(_ pid: Int32, _ fd: FileDescriptor?) -> (UInt64, UInt64, UInt64)? {
+    func readStatm(_ pid: Int32, _ fd: FileDescriptor?) -> (UInt64, UInt64, UInt64)? {
         let result = fd.map { buffer.fill(from: $0) } ?? buffer.fill(path: "\(procRoot)/\(pid)/statm")
         guard case .success(let bytes) = result else { return nil }
         // Three numbers into locals, not an array: this runs for every process every sample.
@@ -375,21 +337,6 @@ final class TreeSampler {
     }
 
     /// A descriptor kept open on `path`, or nil (out of descriptors: read by path then).
-    /// A /proc file read to its end: a seq_file gives about a page per read, so one pread
-    /// (``ReadBuffer``) has only the first mappings of smaps.
-    private func readWhole(_ path: String, upTo limit: Int) -> [UInt8]? {
-        guard case .success(let fd) = FileDescriptor.open(path) else { return nil }
-        defer { fd.close() }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count < limit {
-            guard case .success(let n) = chunk.withUnsafeMutableBytes({ fd.readSome(into: $0) }) else { return nil }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[..<min(n, limit - bytes.count)])
-        }
-        return bytes
-    }
-
     private func open(_ path: String) -> FileDescriptor? {
         if case .success(let fd) = FileDescriptor.open(path, flags: O_CLOEXEC) { return fd }
         return nil

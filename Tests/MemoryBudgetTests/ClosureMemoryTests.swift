@@ -2,7 +2,7 @@ import MemoryBudget
 import XCTest
 
 /// The in-test memory budget against memory a closure is known to touch.
-final class MemoryBudgetTests: XCTestCase {
+final class ClosureMemoryTests: XCTestCase {
     static let mib: UInt64 = 1 << 20
 
     /// Touches `mib` MiB (every byte written, so every page is resident); the block is freed

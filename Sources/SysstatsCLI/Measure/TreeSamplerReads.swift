@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ProcFS
+
+// TreeSampler's reading of the memory figures: smaps_rollup in consistent rounds, private
+// growth from statm between them, and smaps at a process's new high.
+extension TreeSampler {
+    /// Private pages gained or given back: a page mapped by one process only is a page of
+    /// RSS, PSS, USS and anonymous memory alike, so the figures move by it without reading
+    /// smaps_rollup, whose page-table walk was most of the measurer's cost on a program
+    /// allocating fast. The next refresh (a second) reads the rollups again.
+    func addPrivateGrowth() {
+        for i in entries.indices where entries[i].privateGrowthKiB != 0 {
+            let growth = entries[i].privateGrowthKiB
+            entries[i].privateGrowthKiB = 0
+            var m = entries[i].memory
+            m.rssKiB = entries[i].resident &* UInt64(Self.pageKiB)
+            m.pssKiB = Self.moved(m.pssKiB, by: growth)
+            m.ussKiB = Self.moved(m.ussKiB, by: growth)
+            m.anonKiB = Self.moved(m.anonKiB, by: growth)
+            entries[i].memory = m
+            figuresEstimated = true
+        }
+    }
+
+    static func moved(_ kib: UInt64, by growth: Int64) -> UInt64 {
+        growth >= 0 ? kib.addingReportingOverflow(UInt64(growth)).partialValue : kib - min(kib, growth.magnitude)
+    }
+
+    /// The page size, KiB.
+    static let pageKiB = Int64(max(sysconf(Int32(_SC_PAGESIZE)), 1024) / 1024)
+
+    /// Reads every member's smaps_rollup as one consistent round. PSS splits each shared page
+    /// among the processes that map it when each file is read, so a round during which
+    /// sharing changed does not add up: children faulting in a parent's shared pages after the
+    /// parent was read leave the parent's whole share and theirs both counted (64.3-78.8 MiB
+    /// for 64 MiB shared by four), a sharer that ends leaves those read after it with larger
+    /// shares while its own still counts. So statm is read again after the round: when a
+    /// member ended, it is dropped and the round read again; when a member's
+    /// shared pages moved, the round is read again, until one is read while nothing moves;
+    /// while it keeps moving (``maximumRounds``), each process's PSS and USS are the mean of
+    /// its last two readings, taken in opposite orders — on average every process is then
+    /// read at the same moment — and the next sample reads again. A tree whose sharing is
+    /// quiet costs one statm read per member more.
+    func readRollups() {
+        var reversed = false, previous: [MemoryFigures] = []
+        rollupsUnsettled = false
+        for round in 0..<Self.maximumRounds {
+            readRound(reversed: reversed)
+            reversed.toggle()
+            var kept = 0, moved = false
+            for var e in entries {
+                guard let (size, resident, shared) = readStatm(e.pid, e.statm), size > 0 else { e.statm?.close(); continue }
+                // Only shared (file and shmem) pages coming or going move other members' shares.
+                if shared != e.shared { moved = true }
+                (e.resident, e.shared) = (resident, shared)
+                entries[kept] = e
+                kept += 1
+            }
+            if kept < entries.count {
+                // A member ended: the next round, without it, starts afresh.
+                entries.removeSubrange(kept...)
+                walkNeeded = true
+                previous = []
+                continue
+            }
+            if !moved { return }   // nothing moved while this round was read: it holds
+            if round == Self.maximumRounds - 1 && !previous.isEmpty {
+                for i in entries.indices {
+                    entries[i].memory.pssKiB = previous[i].pssKiB / 2 + entries[i].memory.pssKiB / 2
+                    entries[i].memory.ussKiB = previous[i].ussKiB / 2 + entries[i].memory.ussKiB / 2
+                }
+            }
+            previous = entries.map(\.memory)
+        }
+        // Still moving: the next sample reads every member again, even if none of them ran.
+        rollupsUnsettled = true
+    }
+
+    /// Rounds of smaps_rollup reads a sample takes at most while sharing moves.
+    static let maximumRounds = 6
+
+    func readRound(reversed: Bool) {
+        for n in entries.indices {
+            let i = reversed ? entries.count - 1 - n : n
+            entries[i].privateGrowthKiB = 0
+            if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
+               let m = MemoryFigures.parseSmapsRollup(bytes) {
+                entries[i].memory = m
+            }
+        }
+    }
+
+    /// Reads where the process's memory is (/proc/PID/smaps, by kind of mapping) when its RSS
+    /// reached a new high: 5 % (at least 256 KiB) over the last reading, at most every 250 ms
+    /// per process, and not in its first 100 ms (a storm of short children reads none). The
+    /// cost is one walk of the page tables, as for smaps_rollup, at new highs only.
+    func readMappingsAtNewHigh(_ e: Live, atMs time: UInt64, into recording: inout Recording) {
+        let p = recording.processes[e.position]
+        let rss = e.memory.rssKiB
+        guard time &- recording.sampleTimesMs[p.firstSample] >= 100,
+              rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 20),
+              p.peakMappings.isEmpty || time >= p.peakMappingsAtMs &+ 250,
+              let bytes = readWhole("\(procRoot)/\(e.pid)/smaps", upTo: Self.maximumSmapsBytes) else { return }
+        let kinds = bytes.withUnsafeBytes { SmapsMappings.parse($0) }
+        guard !kinds.isEmpty else { return }
+        recording.processes[e.position].peakMappings = SmapsMappings.largest(kinds, 32, by: \.rssKiB)
+        recording.processes[e.position].peakMappingsRSSKiB = rss
+        recording.processes[e.position].peakMappingsAtMs = time
+    }
+
+    /// A /proc file read to its end: a seq_file gives about a page per read, so one pread
+    /// (``ReadBuffer``) has only the first mappings of smaps.
+    func readWhole(_ path: String, upTo limit: Int) -> [UInt8]? {
+        guard case .success(let fd) = FileDescriptor.open(path) else { return nil }
+        defer { fd.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            guard case .success(let n) = chunk.withUnsafeMutableBytes({ fd.readSome(into: $0) }) else { return nil }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<min(n, limit - bytes.count)])
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""What `sysstats measure` costs on busy trees, per kind of workload, side by side.
+
+    bench/measure-busy-overhead.py [--runs 5] [--bin DIR] [--against PATH]
+
+The measurer's CPU time over the wall time (`measurer_cpu_ms` / `wall_ms` of --json: its
+share of one core) at the default 10 ms interval, for workloads that change every sample:
+a C program leaking 20 MiB/s, a Python program growing 60 MiB over 3 s, a storm of 2,000
+children one after another (4 MiB each), a shell running /bin/true 1,500 times, and a parent
+with 49 children sharing 8 MiB (the tree of bench/measure-overhead.sh). With --against, another sysstats (an older build)
+is run alternately with DIR/sysstats, run for run. Prints medians and ranges as a Markdown
+table; docs/budgets.md ("Overhead") quotes it.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GROW = "import time\na = []\nfor i in range(300):\n    a.append(b'\\x01' * 200000)\n    time.sleep(0.01)\n"
+
+
+def share(sysstats, command):
+    run = subprocess.run([sysstats, "measure", "--json", "--output", "-", "--"] + command,
+                         capture_output=True, text=True, timeout=120, check=True)
+    report = json.loads(run.stdout)
+    return 100.0 * report["measurer_cpu_ms"] / max(report["wall_ms"], 1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--against")
+    args = parser.parse_args()
+    scratch = tempfile.mkdtemp(prefix="measure-busy-")
+    program = os.path.join(scratch, "touch-memory")
+    subprocess.run(["cc", "-O2", "-o", program, os.path.join(ROOT, "Tests/Fixtures/measure/touch-memory.c")], check=True)
+    python = os.path.realpath(sys.executable)
+    workloads = [
+        ("a C program leaking 20 MiB/s for 3 s", [program, "leak", "20", "3"]),
+        ("Python growing 60 MiB over 3 s", [python, "-c", GROW]),
+        ("2,000 children one after another, 4 MiB each", [program, "storm", "2000", "4"]),
+        ("a shell running /bin/true 1,500 times", ["/bin/bash", "-c", "for i in $(seq 1 1500); do /bin/true; done"]),
+        ("a parent and 49 children sharing 8 MiB, 3 s", [program, "shared", "8", "49", "3000"]),
+    ]
+    builds = [("now", os.path.join(args.bin, "sysstats"))] + ([("against", args.against)] if args.against else [])
+    print("| workload | " + " | ".join(name for name, _ in builds) + " |")
+    print("|---|" + "---|" * len(builds))
+    for name, command in workloads:
+        shares = {b: [] for b, _ in builds}
+        for _ in range(args.runs):
+            for b, path in builds:
+                shares[b].append(share(path, command))
+        cells = [f"{statistics.median(v):.1f} % ({min(v):.1f}-{max(v):.1f})" for v in shares.values()]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
