@@ -92,6 +92,23 @@ pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const c
     return answer;
 }
 
+pid_t measure_spawn_output(char *const argv[], int *out_fd) {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) return -errno;
+    posix_spawn_file_actions_t actions;
+    int rc = posix_spawn_file_actions_init(&actions);
+    if (rc != 0) { close(p[0]); close(p[1]); return -rc; }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, p[1], 1);
+    pid_t pid = -1;
+    rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(p[1]);
+    if (rc != 0) { close(p[0]); return -rc; }
+    *out_fd = p[0];
+    return pid;
+}
+
 pid_t measure_ended_child(void) {
     siginfo_t info;
     memset(&info, 0, sizeof info);

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Bookmarks
 
 /// How rules are shown: in `bookmarks list`, in the messages of add/remove, as JSON.

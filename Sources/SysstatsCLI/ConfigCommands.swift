@@ -2,7 +2,7 @@
 // (BarCore's BarConfig) and the sampler (SystemDirs' SamplerSettings) make when they load
 // the file, so a file that passes here loads there.
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import BarCore
 import Bookmarks
 import ProcFS
@@ -187,7 +187,7 @@ extension ConfigCommands {
 /// The folder `path` is in, as an absolute path: the imported commands run from there
 /// wherever the bar is started (`battery.conf` from the current folder, not `.`).
 func absoluteFolder(of path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
-    var folder = (path as NSString).deletingLastPathComponent
+    var folder = folderOf(path)
     if !folder.hasPrefix("/") { folder = folder.isEmpty || folder == "." ? currentDirectory : currentDirectory + "/" + folder }
     while folder.hasSuffix("/.") { folder.removeLast(2) }
     return folder.isEmpty ? "/" : folder
@@ -200,7 +200,23 @@ func resolveIncluded(_ written: String, relativeTo config: String) -> String {
         return home + written.dropFirst()
     }
     if written.hasPrefix("/") { return written }
-    return (config as NSString).deletingLastPathComponent + "/" + written
+    return folderOf(config) + "/" + written
+}
+
+/// `path` without its last component, as NSString's deletingLastPathComponent: "a/b" → "a",
+/// "a" → "", "/a" → "/", trailing slashes ignored.
+func folderOf(_ path: String) -> String {
+    var p = Substring(path)
+    while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+    guard let slash = p.lastIndex(of: "/") else { return "" }
+    var folder = p[..<slash]
+    while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+    return folder.isEmpty ? "/" : String(folder)
+}
+
+/// `text` without the characters of `set` at either end.
+func trimmed<S: StringProtocol>(_ text: S, of set: Set<Character>) -> String {
+    String(text.drop(while: { set.contains($0) }).reversed().drop(while: { set.contains($0) }).reversed())
 }
 
 extension ConfigCommands {
@@ -211,7 +227,7 @@ extension ConfigCommands {
         let words = command.split(separator: " ").map(String.init)
         var file: String?
         for (i, w) in words.enumerated() where (w == "-c" || w == "--config") && i + 1 < words.count {
-            file = words[i + 1].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+            file = trimmed(words[i + 1], of: ["'", "\""])
         }
         if file == nil {
             var candidates: [String] = []
@@ -227,7 +243,7 @@ extension ConfigCommands {
         let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\n") {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "=" })
-            if words.count >= 2, words[0] == "output_format", words[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) == "i3bar" {
+            if words.count >= 2, words[0] == "output_format", trimmed(words[1], of: ["\""]) == "i3bar" {
                 return nil
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UTF8Text
 
 /// The command line's JSON: one line, keys sorted, and terminal-safe like its text. Names come

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SnapshotCodec
 
 /// `sysstats report --json`: the report's data as one JSON object.

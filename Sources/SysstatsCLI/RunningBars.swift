@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The `sysstats-bar` processes running now, found by the files they leave in the runtime
 /// directory's `wants/` folder (one per living bar, named by its pid), with their command

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import Bookmarks
 import ProcFS
 
@@ -42,7 +45,7 @@ public enum Top {
         let before = cpu.update(buffer)
         table.scan(buffer)
         let clientsBefore = gpu ? drmClients(table.processes.map(\.pid), procRoot: procRoot, buffer: buffer) : [:]
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = monotonicNs()
         if intervalMs > 0 { usleep(UInt32(min(intervalMs, 60_000)) * 1000) }
         let after = cpu.update(buffer)
         table.scan(buffer)
@@ -50,7 +53,7 @@ public enum Top {
         if gpu {
             let clientsAfter = drmClients(table.processes.map(\.pid), procRoot: procRoot, buffer: buffer)
             let nvidia = nvidiaProcesses(procRoot: procRoot, helper: helper, problems: &problems)
-            use = gpuUse(before: clientsBefore, after: clientsAfter, elapsedNs: DispatchTime.now().uptimeNanoseconds - start,
+            use = gpuUse(before: clientsBefore, after: clientsAfter, elapsedNs: monotonicNs() &- start,
                          nvidia: nvidia)
         }
         // The sampler's rules for the CPU share's scale and for the executable name.

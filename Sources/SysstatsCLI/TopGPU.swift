@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMeasureSys
+import FoundationEssentials
 import Bookmarks
 import ProcFS
 
@@ -63,20 +67,24 @@ extension Top {
             problems.append("sysstats top: NVIDIA processes not listed: no sysstatsd-gpu beside sysstats")
             return []
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = ["500"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
-        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
-        let fd = pipe.fileHandleForReading.fileDescriptor
+        var fd: Int32 = -1
+        let arguments = [helper, "500"]
+        var cStrings = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        cStrings.append(nil)
+        let pid = measure_spawn_output(cStrings, &fd)
+        guard pid > 0 else { return [] }
+        defer {
+            close(fd)
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let output = NVMLHelperOutput()
         var readings: [GPUReading] = []
-        let deadline = Date().addingTimeInterval(3)
-        while Date() < deadline {
+        let deadline = monotonicMs() &+ 3_000
+        while monotonicMs() < deadline {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             _ = poll(&p, 1, 100)
             let open = output.fill(from: FileDescriptor(rawValue: fd))

@@ -207,4 +207,18 @@ extension ConfigCommandTests {
         XCTAssertTrue(try ExitedCommand.parse([]).newestFirst)
         XCTAssertFalse(try ExitedCommand.parse(["--oldest-first"]).newestFirst)
     }
+
+    /// The folder of a path as NSString's deletingLastPathComponent gave it, which the CLI
+    /// used until it dropped swift-corelibs-foundation (and ICU's 34 MB of data with it).
+    func testTheFolderOfAPathIsWhatNSStringGave() {
+        for path in ["a/b", "/a", "/", "a/b/", "/a/b//", "a//b", "./battery.conf", "../x/y", "//a"] {
+            XCTAssertEqual(folderOf(path), (path as NSString).deletingLastPathComponent, "'\(path)'")
+        }
+        // The test runner's libFoundation traps on a path of one component and on "".
+        XCTAssertEqual(folderOf("battery.conf"), "")
+        XCTAssertEqual(folderOf(""), "")
+        XCTAssertEqual(absoluteFolder(of: "battery.conf", currentDirectory: "/home/u"), "/home/u")
+        XCTAssertEqual(trimmed("'\"x\"'", of: ["'", "\""]), "x")
+        XCTAssertEqual(trimmed("\"\"", of: ["\""]), "")
+    }
 }

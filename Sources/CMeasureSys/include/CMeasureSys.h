@@ -19,6 +19,11 @@ int measure_set_child_subreaper(void);
 /// caller's RSS. The command's pid, or -errno (-EPROTO: the helper did not answer).
 pid_t measure_spawn(char *const argv[], int null_stdin, int null_stdout, const char *cwd, const char *helper);
 
+/// Starts the program at argv[0] (a path) with stdin /dev/null and stdout a new pipe, whose
+/// reading end (close-on-exec) goes to *out_fd. Its pid, or -errno. (`sysstats top --gpu`
+/// reads the NVIDIA helper this way; swift-corelibs-foundation's Process would link ICU.)
+pid_t measure_spawn_output(char *const argv[], int *out_fd);
+
 /// A child that ended and is not reaped yet, left a zombie (waitid WNOWAIT: its /proc
 /// entry can still be read); 0 when none, -1 when there are no children.
 pid_t measure_ended_child(void);

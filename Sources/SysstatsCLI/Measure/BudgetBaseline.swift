@@ -1,5 +1,5 @@
 import Bookmarks
-import Foundation
+import FoundationEssentials
 import ProcFS
 
 /// The baseline `budget record` writes and `budget check --baseline` compares with: each

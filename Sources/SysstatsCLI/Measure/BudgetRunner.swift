@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Bookmarks
 import CMeasureSys
-import Foundation
+import FoundationEssentials
 import ProcFS
 
 /// Why the budgets file was not used: one line for stderr.
@@ -62,7 +62,7 @@ public enum BudgetRunner {
 
     /// One budget, in a fresh temporary directory named by $SYSSTATS_BUDGET_TMP.
     static func runOne(_ budget: Budget, directory: String) -> BudgetResult {
-        var template = Array((NSTemporaryDirectory() + "/sysstats-budget-XXXXXX").utf8CString)
+        var template = Array((temporaryDirectory() + "/sysstats-budget-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             var r = BudgetResult(budget: budget); r.failure = "cannot make a temporary directory: \(Errno.current)"; return r
         }

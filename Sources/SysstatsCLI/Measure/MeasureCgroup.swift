@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import ProcFS
 
 /// A memory cgroup made for one measured command, for the kernel's exact peak of the tree.

@@ -1,5 +1,5 @@
 import Bookmarks
-import Foundation
+import FoundationEssentials
 
 /// `measure`'s output: the table people read and the JSON programs read.
 public enum MeasureReport {

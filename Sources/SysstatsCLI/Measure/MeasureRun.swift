@@ -257,6 +257,18 @@ func ms(_ t: timeval) -> UInt64 {
     UInt64(max(t.tv_sec, 0)) &* 1000 &+ UInt64(max(t.tv_usec, 0)) / 1000
 }
 
+/// The directory for temporary files: $TMPDIR, else /tmp.
+func temporaryDirectory() -> String {
+    guard let dir = getenv("TMPDIR"), dir.pointee != 0 else { return "/tmp" }
+    return String(cString: dir)
+}
+
+func monotonicNs() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+}
+
 func monotonicMs() -> UInt64 {
     var t = timespec()
     clock_gettime(CLOCK_MONOTONIC, &t)
