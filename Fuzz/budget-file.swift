@@ -28,7 +28,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             expect(b.setup.map { !$0.utf8.contains(0) } ?? true, "a setup with NUL")
             expect(b.intervalMs >= 1, "an interval of 0")
             expect(b.process.map { !$0.isEmpty && $0.utf8.count <= 15 } ?? true, "a process name of the wrong length")
-            expect(b.peakRSS != nil || b.peakPSS != nil || b.steadyUSS != nil || b.growthPerMinute != nil, "a budget without a limit")
+            let limits: [UInt64?] = [b.peakRSS, b.peakRSSExact, b.peakPSS, b.steadyUSS, b.peakAnon, b.steadyAnon, b.peakCgroup, b.growthPerMinute]
+            expect(limits.contains { $0 != nil }, "a budget without a limit")
+            expect(b.durationMs.map { b.warmupMs < $0 } ?? true, "a warm-up that does not end before the duration")
             expect(b.line >= 1 && b.line <= lines, "a budget at line \(b.line) of \(lines)")
         }
     } catch {

@@ -78,6 +78,9 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nwarmup = \"5s\"\nduration = \"5s\"\n"),
                        "b.toml:5:10: warmup must end before the duration: nothing would be measured after it",
                        "refused when read, not after the run")
+        // Found by the budget-file fuzz target: a duration of 0 with no warm-up trapped.
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\nduration = \"00s\"\npeak_rss = 1\n"),
+                       "b.toml:4:12: duration must be longer than 0: nothing would be measured")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"30 mb\"\n"),
                        "b.toml:4:12: peak_rss: '30 mb' is ambiguous: write MB (powers of 1000) or MiB (powers of 1024)")
         XCTAssertEqual(error("[budget]\nname = \"x\"\n"), "b.toml:1:2: 'budget' must be written [[budget]]")

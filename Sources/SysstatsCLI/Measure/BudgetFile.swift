@@ -157,8 +157,11 @@ public enum BudgetFile {
             throw BudgetFileError(line: at.line, column: at.column, reason: "interval is 1ms to 60s")
         }
         if let duration = budget.durationMs, budget.warmupMs >= duration {
-            let at = table["warmup"]!
-            throw BudgetFileError(line: at.line, column: at.column, reason: "warmup must end before the duration: nothing would be measured after it")
+            // No warm-up given (0) and a duration of 0: the duration is the mistake.
+            let at = table["warmup"] ?? table["duration"]!
+            throw BudgetFileError(line: at.line, column: at.column, reason: table["warmup"] == nil
+                                  ? "duration must be longer than 0: nothing would be measured"
+                                  : "warmup must end before the duration: nothing would be measured after it")
         }
         budget.process = try string(table, "process")
         if let process = budget.process, process.isEmpty || process.utf8.count > maximumProcessName {
