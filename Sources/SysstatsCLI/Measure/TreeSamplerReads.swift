@@ -39,12 +39,19 @@ extension TreeSampler {
     /// shares while its own still counts. So statm is read again after the round: when a
     /// member ended, it is dropped and the round read again; when a member's
     /// shared pages moved, the round is read again, until one is read while nothing moves;
-    /// while it keeps moving (``maximumRounds``), each process's PSS and USS are the mean of
-    /// its last two readings, taken in opposite orders — on average every process is then
-    /// read at the same moment — and the next sample reads again. A tree whose sharing is
+    /// while it keeps moving (``maximumRounds``), each process keeps the PSS and USS of the
+    /// sample before (once), or they are the mean of its last two readings, taken in
+    /// opposite orders — on average every process is then read at the same moment — and the
+    /// next sample reads again. A tree whose sharing is
     /// quiet costs one statm read per member more.
     func readRollups() {
         var reversed = false, previous: [MemoryFigures] = []
+        // The shares of the sample before, when it held still: a sample whose rounds never do
+        // keeps them (once: if sharing keeps moving, the mean of the last two rounds it is).
+        var settled: [Int32: (pss: UInt64, uss: UInt64)] = [:]
+        if !rollupsUnsettled {
+            for e in entries where e.memory.rssKiB > 0 { settled[e.pid] = (e.memory.pssKiB, e.memory.ussKiB) }
+        }
         rollupsUnsettled = false
         for round in 0..<Self.maximumRounds {
             readRound(reversed: reversed)
@@ -68,8 +75,12 @@ extension TreeSampler {
             if !moved { return }   // nothing moved while this round was read: it holds
             if round == Self.maximumRounds - 1 && !previous.isEmpty {
                 for i in entries.indices {
-                    entries[i].memory.pssKiB = previous[i].pssKiB / 2 + entries[i].memory.pssKiB / 2
-                    entries[i].memory.ussKiB = previous[i].ussKiB / 2 + entries[i].memory.ussKiB / 2
+                    if let kept = settled[entries[i].pid] {
+                        (entries[i].memory.pssKiB, entries[i].memory.ussKiB) = kept
+                    } else {
+                        entries[i].memory.pssKiB = previous[i].pssKiB / 2 + entries[i].memory.pssKiB / 2
+                        entries[i].memory.ussKiB = previous[i].ussKiB / 2 + entries[i].memory.ussKiB / 2
+                    }
                 }
             }
             previous = entries.map(\.memory)
