@@ -28,25 +28,41 @@ public final class ReadBuffer {
 
     /// Reads the whole file from offset 0 (`pread`), growing the buffer if it was
     /// filled to the brim. Returns the bytes, or the error of the read.
+    ///
+    /// A /proc file listed record by record (a seq_file: /proc/diskstats, /proc/net/dev,
+    /// /proc/PID/smaps) gives at most about a page per read, however large the buffer: after
+    /// a read of ``continuedReadBytes`` or more, the next bytes are read from where it
+    /// stopped, until a short read. Smaller files (most of what a sample reads) take one
+    /// read, as before.
     @discardableResult
     public func fill(from fd: FileDescriptor) -> Result<UnsafeRawBufferPointer, Errno> {
+        var total = 0
         while true {
-            switch fd.read(into: storage) {
+            if total == storage.count {
+                guard storage.count < maximumCapacity else { break }
+                // Grow and read again from 0: a file generated whole at each read (/proc/stat)
+                // would otherwise join two generations at the seam.
+                let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: min(storage.count * 2, maximumCapacity), alignment: 8)
+                storage.deallocate()
+                storage = bigger
+                total = 0
+            }
+            switch fd.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[total...]), at: total) {
             case .failure(let e): count = 0; return .failure(e)
             case .success(let n):
-                // A full buffer may mean a truncated file: grow and re-read from 0
-                // (a /proc file is generated at read time, so re-read, do not append).
-                if n == storage.count && storage.count < maximumCapacity {
-                    let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 8)
-                    storage.deallocate()
-                    storage = bigger
-                    continue
+                total += n
+                if n == 0 || (n < Self.continuedReadBytes && total < storage.count) {
+                    count = total
+                    return .success(bytes)
                 }
-                count = n
-                return .success(bytes)
             }
         }
+        count = total
+        return .success(bytes)
     }
+
+    /// A read this long may have stopped at a page's worth of a seq_file's records.
+    public static let continuedReadBytes = 2048
 
     /// Opens `path`, reads it whole, and closes it.
     @discardableResult

@@ -16,9 +16,10 @@ import ProcFS
 /// again (PSS is a split among the mappers: one process's change can move another's share);
 /// a process whose private pages alone changed has its figures moved by them
 /// (TreeSamplerReads.swift). stat (a name changed by exec) is read for the processes that
-/// changed, VmHWM for those every 100 ms. A quiet tree costs a clock read per process. Once a second statm, stat and status are read
-/// for every process anyway, for CPU time, threads and a high-water mark that rose and fell
-/// between two samples (VmHWM only rises: a later reading still has it), and every five
+/// changed, VmHWM for those every 100 ms. A quiet tree costs a clock read per process.
+/// Once a second statm, stat and status are read for every process anyway, for CPU time,
+/// threads and a high-water mark that rose and fell between two samples (VmHWM only rises:
+/// a later reading still has it), and every five
 /// seconds smaps_rollup, for shares moved by processes outside the tree (a program starting
 /// elsewhere maps the same libc). The tree is walked again only when a process was created
 /// (the last pid in /proc/loadavg moved) or one of it left.
@@ -63,8 +64,8 @@ final class TreeSampler {
     var figuresEstimated = false
     private let loadavg: ProcFile
     let buffer = ReadBuffer(capacity: 4096)
-    /// /proc/PID/smaps is read whole up to this: a few hundred bytes per mapping.
-    static let maximumSmapsBytes = 8 << 20
+    /// For /proc/PID/smaps, read at new highs only: a few hundred bytes per mapping, up to 8 MiB.
+    let smapsBuffer = ReadBuffer(capacity: 64 * 1024, maximumCapacity: 8 << 20)
     /// Where the walks start: `measure` itself, or the running process it attached to
     /// (`--pid`), which is then a member of the tree itself while its start time is
     /// ``rootStartTime`` (a later process that reuses the pid is not followed).

@@ -42,8 +42,8 @@ extension TreeSampler {
     /// while it keeps moving (``maximumRounds``), each process keeps the PSS and USS of the
     /// sample before (once), or they are the mean of its last two readings, taken in
     /// opposite orders — on average every process is then read at the same moment — and the
-    /// next sample reads again. A tree whose sharing is
-    /// quiet costs one statm read per member more.
+    /// next sample reads again. A tree whose sharing is quiet costs one statm read per member
+    /// more.
     func readRollups() {
         var reversed = false, previous: [MemoryFigures] = []
         // The shares of the sample before, when it held still: a sample whose rounds never do
@@ -113,26 +113,11 @@ extension TreeSampler {
         guard time &- recording.sampleTimesMs[p.firstSample] >= 100,
               rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 20),
               p.peakMappings.isEmpty || time >= p.peakMappingsAtMs &+ 250,
-              let bytes = readWhole("\(procRoot)/\(e.pid)/smaps", upTo: Self.maximumSmapsBytes) else { return }
-        let kinds = bytes.withUnsafeBytes { SmapsMappings.parse($0) }
+              case .success(let bytes) = smapsBuffer.fill(path: "\(procRoot)/\(e.pid)/smaps") else { return }
+        let kinds = SmapsMappings.parse(bytes)
         guard !kinds.isEmpty else { return }
         recording.processes[e.position].peakMappings = SmapsMappings.largest(kinds, 32, by: \.rssKiB)
         recording.processes[e.position].peakMappingsRSSKiB = rss
         recording.processes[e.position].peakMappingsAtMs = time
-    }
-
-    /// A /proc file read to its end: a seq_file gives about a page per read, so one pread
-    /// (``ReadBuffer``) has only the first mappings of smaps.
-    func readWhole(_ path: String, upTo limit: Int) -> [UInt8]? {
-        guard case .success(let fd) = FileDescriptor.open(path) else { return nil }
-        defer { fd.close() }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count < limit {
-            guard case .success(let n) = chunk.withUnsafeMutableBytes({ fd.readSome(into: $0) }) else { return nil }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[..<min(n, limit - bytes.count)])
-        }
-        return bytes
     }
 }
