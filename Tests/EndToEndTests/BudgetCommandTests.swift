@@ -43,7 +43,8 @@ final class BudgetCommandTests: XCTestCase {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, run.stdout)
         XCTAssertTrue(lines[0].hasPrefix("ok   fits: peak_pss 8."), lines[0])
-        XCTAssertTrue(lines[0].contains("MiB of 16.0 MiB (4"), lines[0])
+        // 8 MiB and the program's few pages (8.07-8.26 MiB seen) of 16: 48-50 % headroom.
+        XCTAssertTrue((45...50).contains { lines[0].contains("MiB of 16.0 MiB (\($0)% headroom)") }, lines[0])
         XCTAssertTrue(lines[1].hasPrefix("FAIL too big: peak_rss "), lines[1])
         XCTAssertTrue(lines[1].contains("most at the peak: touch-memory (pid "), lines[1])
         XCTAssertEqual(lines[2], "1 of 2 budgets kept")

@@ -226,7 +226,7 @@ public enum MeasureReport {
                                            peakHolderBytes: p.holderPid == nil ? nil : p.holderKiB * 1024)
         }
         let totals = MeasureSummary.totals(r)
-        let bytes = { (figure: MemoryFigure) in totals[figure]!.map { $0.multipliedReportingOverflow(by: 1024).overflow ? UInt64.max : $0 * 1024 } }
+        let bytes = { (figure: MemoryFigure) in totals[figure]!.map(Self.bytes) }
         var cgroupPeak: UInt64?, cgroupSource: String?, cgroupUnavailable: String?
         switch r.cgroup {
         case .measured(let b, let source): cgroupPeak = b; cgroupSource = source

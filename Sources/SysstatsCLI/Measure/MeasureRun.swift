@@ -54,8 +54,14 @@ public final class MeasureRun {
     public init(_ options: MeasureOptions) {
         self.options = options
         walker = ProcessTreeWalker(procRoot: options.procRoot)
-        let attached = options.attachPid.flatMap { pid in
-            TreeSampler(procRoot: options.procRoot, intervalMs: options.intervalMs).readStat(pid).map { (pid: pid, startTime: $0.startTime) }
+        // The attached process's start time: with its pid, the process, not a later one.
+        let attached = options.attachPid.flatMap { pid -> (pid: Int32, startTime: UInt64)? in
+            let buffer = ReadBuffer(capacity: 1024)
+            let stat = withExtendedLifetime(buffer) { () -> StatFigures? in
+                guard case .success(let bytes) = buffer.fill(path: "\(options.procRoot)/\(pid)/stat") else { return nil }
+                return StatFigures.parse(bytes)
+            }
+            return stat.map { (pid, $0.startTime) }
         }
         sampler = TreeSampler(procRoot: options.procRoot, intervalMs: options.intervalMs, attachedTo: attached)
         attachedFound = attached != nil
@@ -269,8 +275,4 @@ func monotonicNs() -> UInt64 {
     return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
 }
 
-func monotonicMs() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return UInt64(t.tv_sec) &* 1000 &+ UInt64(t.tv_nsec) / 1_000_000
-}
+func monotonicMs() -> UInt64 { monotonicNs() / 1_000_000 }
