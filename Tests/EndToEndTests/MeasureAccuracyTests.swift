@@ -75,7 +75,7 @@ final class MeasureAccuracyTests: XCTestCase {
         // Read while the children fault the pages in, PSS process by process summed to 64.3-78.8
         // MiB before each round was read until sharing held still. Within 2 % on a machine
         // with two busy loops beside (bench/measure-accuracy.py); beside the test command's
-        // other shard a fresh-clone run read 68.90: 15 % here, which the old reading passed.
+        // other shard a fresh-clone run read 68.90: 15 % here, which the old 78.8 fails.
         assertWithin(number(tree(report, "pss")["peak"]), 64 * Self.mib, 0.15, "the tree's peak PSS")
         XCTAssertGreaterThan(number(tree(report, "rss")["peak"]), 4 * 64 * Self.mib, "RSS summed counts the shared part four times")
         for child in all.dropFirst() {
