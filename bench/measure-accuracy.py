@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`sysstats measure` against twelve programs whose memory is known, run after run.
+"""`sysstats measure` against thirteen programs whose memory is known, run after run.
 
     bench/measure-accuracy.py [--bin DIR] [--runs 10] [--busy 2] [--only NAME ...]
 
@@ -59,6 +59,9 @@ def workloads(program, python, scratch):
             "tree peak PSS": (64 * MIB, 0.02, lambda r: r["tree"]["pss"]["peak"]),
             "tree steady PSS": (64 * MIB, 0.02, lambda r: r["tree"]["pss"]["steady"]),
             "a child's steady PSS": (16 * MIB, 0.02, lambda r: max(p["steady_pss"] for p in processes(r)[1:])),
+        }),
+        ("sharing starts while measured", [program, "shared", "64", "3", "1600", "1000"], ["--warmup", "300ms"], {
+            "tree peak PSS": (64 * MIB, 0.02, lambda r: r["tree"]["pss"]["peak"]),
         }),
         ("double-forked daemon 32 MiB", [program, "daemon", "32", "600"], [], {
             "the daemon's peak USS": (32 * MIB, 0.02, lambda r: max(p["peak_uss"] for p in processes(r))),

@@ -74,8 +74,12 @@ extension TreeSampler {
             }
             if !moved { return }   // nothing moved while this round was read: it holds
             if round == Self.maximumRounds - 1 && !previous.isEmpty {
+                // The shares of the sample before add up only among the same members: kept for
+                // some and read afresh for others (a child that joined since) they count a
+                // parent's whole shared map and its children's new shares of it both.
+                let keep = settled.count == entries.count && entries.allSatisfy { settled[$0.pid] != nil }
                 for i in entries.indices {
-                    if let kept = settled[entries[i].pid] {
+                    if keep, let kept = settled[entries[i].pid] {
                         (entries[i].memory.pssKiB, entries[i].memory.ussKiB) = kept
                     } else {
                         entries[i].memory.pssKiB = previous[i].pssKiB / 2 + entries[i].memory.pssKiB / 2

@@ -2,7 +2,10 @@
 // (Tests/SysstatsCLITests/MeasureAccuracyTests.swift compiles it with cc).
 //
 //   touch-memory private MIB HOLD_MS         touch MIB of private memory, hold it, exit
-//   touch-memory shared MIB CHILDREN HOLD_MS  share MIB (MAP_SHARED) with CHILDREN children that all touch it;
+//   touch-memory shared MIB CHILDREN HOLD_MS [READ_MS]
+//                                            share MIB (MAP_SHARED) with CHILDREN children that all touch it
+//                                            (200 ms after, half at once and the rest evenly over
+//                                            READ_MS: sharing moves all that time);
 //                                            after HOLD_MS the parent ends them all at once
 //   touch-memory daemon MIB HOLD_MS          fork a daemon that double-forks away and touches MIB; exit at once
 //   touch-memory leak MIB_PER_S SECONDS      touch MIB_PER_S more every second, evenly
@@ -61,6 +64,24 @@ static unsigned long read_all(const volatile char *p, size_t bytes) {
     return sum;
 }
 
+/// Reads the first half of the pages at once and the rest over `ms`, a few at a time as the
+/// time passes: the shares of every process that maps them move all that time, while the
+/// pages themselves (the tree's PSS) stay as they are.
+static unsigned long read_evenly(const volatile char *p, size_t bytes, long ms) {
+    if (ms <= 0) return read_all(p, bytes);
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned long sum = read_all(p, bytes / 2);
+    double start = now_s();
+    for (size_t at = bytes / 2; at < bytes; ) {
+        double done = (now_s() - start) * 1000.0 / (double)ms;
+        size_t due = done >= 1.0 ? bytes : bytes / 2 + (size_t)(done * (double)(bytes / 2));
+        for (; at < due; at += (size_t)page) sum += (unsigned char)p[at];
+        struct timespec t = {0, 100000};
+        nanosleep(&t, NULL);
+    }
+    return sum;
+}
+
 struct thread_work { size_t bytes; long hold_ms; };
 
 static void *thread_touch(void *arg) {
@@ -104,15 +125,17 @@ int main(int argc, char **argv) {
         sleep_ms(b);
     } else if (strcmp(mode, "shared") == 0) {
         if (argc < 5) return 2;
-        long children = b, hold = atol(argv[4]);
+        long children = b, hold = atol(argv[4]), read_ms = argc > 5 ? atol(argv[5]) : 0;
         if (children < 0 || children > 1024) return 2;
         pid_t pids[1024];
         char *p = map((size_t)a * MiB, MAP_SHARED);
         touch(p, (size_t)a * MiB);
+        // Sharing that starts while measure watches: a sample with the parent alone first.
+        if (read_ms > 0) sleep_ms(200);
         for (long i = 0; i < children; i++) {
             pids[i] = fork();
             if (pids[i] == 0) {
-                if (read_all(p, (size_t)a * MiB) == 0) return 3;
+                if (read_evenly(p, (size_t)a * MiB, read_ms) == 0) return 3;
                 sleep_ms(hold + 10000);
                 _exit(0);
             }
