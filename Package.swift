@@ -64,6 +64,7 @@ let package = Package(
         .executable(name: "sysstats", targets: ["sysstats"]),
         .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
         .executable(name: "sysstats-bar-x11", targets: ["sysstats-bar-x11"]),
+        .executable(name: "sysstats-bar-wayland", targets: ["sysstats-bar-wayland"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -169,6 +170,11 @@ let package = Package(
         // X through libxcb, not Xlib: Xlib's pages cost ~0.4 MB more resident memory.
         .target(name: "CBarX11", linkerSettings: [.linkedLibrary("xcb")]),
         .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11", "SnapshotCodecEmbedded"],
+                          swiftSettings: embedded),
+        // The Wayland panel (wayland-panel) in a binary of its own, as the X11 outputs are:
+        // only it links libwayland-client; `sysstats-bar --output wayland-panel|panel` execs it.
+        .target(name: "CBarWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .executableTarget(name: "sysstats-bar-wayland", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarWayland", "SnapshotCodecEmbedded"],
                           swiftSettings: embedded),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec", "CommandOptions", "TestSupport"], exclude: ["Golden"]),
         // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.

@@ -22,7 +22,16 @@ import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PROGRAMS = ["sysstatsd", "sysstatsd-history", "sysstatsd-gpu", "sysstats", "sysstats-spawn", "sysstats-bar", "sysstats-bar-x11"]
+def installed_programs():
+    """The programs install/programs.sh names (the one list the install scripts share)."""
+    with open(os.path.join(ROOT, "install/programs.sh")) as f:
+        for line in f:
+            if line.startswith("programs=("):
+                return line.strip()[len("programs=("):-1].split()
+    raise SystemExit("program-bytes: no programs=( line in install/programs.sh")
+
+
+PROGRAMS = installed_programs()
 PARTS = ["ICU data", "ICU code", "Foundation", "FoundationEssentials", "Swift standard library and runtime",
          "ArgumentParser", "SQLite", "sysstats", "C and C++ libraries"]
 OWN = {"SysstatsCLI", "sysstats", "ProcFS", "SnapshotCodec", "BarCore", "BarCoreEmbedded", "BarRuntime", "Sampler",

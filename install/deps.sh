@@ -27,10 +27,11 @@ case ${1:-} in
     *) echo "deps: usage: install/deps.sh [--build | --check-programs]" >&2; exit 2 ;;
 esac
 
-# Build: libsqlite3 (history database), libxcb (the X11 outputs of the renderer), pkg-config
+# Build: libsqlite3 (history database), libxcb (the X11 outputs of the renderer), libwayland
+# (its Wayland panel; the headers and libwayland-client), pkg-config
 # to find them, libc6-dev for the static C library the always-on programs link, tzdata for
 # the time block's zones.
-build_packages=(libsqlite3-dev libxcb1-dev pkg-config libc6-dev tzdata)
+build_packages=(libsqlite3-dev libxcb1-dev libwayland-dev pkg-config libc6-dev tzdata)
 # The sampler is linked by lld (Package.swift: its symbol ordering). swift.org's toolchains
 # carry ld.lld beside swift; a toolchain without it takes Debian's.
 if command -v swift >/dev/null 2>&1 && ! command -v ld.lld >/dev/null 2>&1 &&
@@ -56,6 +57,7 @@ fi
 # prometheus-node-exporter (its textfile collector), run on loopback.
 # The bars docs/integrations.md's snippets are run under (IntegrationSnippetTests): dwm,
 # polybar and lemonbar on Xvfb, sway (headless wlroots; swaybar) and waybar under it;
+# the Wayland panel (WaylandPanelTests) under headless sway, grim taking its screenshots;
 # util-linux's setpriv runs sway as nobody when the tests run as root (sway refuses root).
 # xfwm4 (with dbus) checks the x11-window types under a stacking window manager.
 # The release artefacts (install/package.sh, install/test-package.sh): dpkg-dev
@@ -69,7 +71,7 @@ test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks val
                bash-completion zsh fish
                shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl
                prometheus prometheus-node-exporter
-               dwm polybar lemonbar sway waybar util-linux
+               dwm polybar lemonbar sway waybar grim util-linux
                xfwm4 dbus
                dpkg-dev lintian mmdebstrap
                gcc time)

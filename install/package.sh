@@ -88,6 +88,7 @@ stage_tree() {
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-gpu.1.gz"
     ln -s sysstats.1.gz "$root/share/man/man1/sysstats-spawn.1.gz"
     ln -s sysstats-bar.1.gz "$root/share/man/man1/sysstats-bar-x11.1.gz"
+    ln -s sysstats-bar.1.gz "$root/share/man/man1/sysstats-bar-wayland.1.gz"
 
     install -d "$root/share/bash-completion/completions" "$root/$zsh_dir" "$root/share/fish/vendor_completions.d"
     # A completion file is sourced, not run: no #! line (swift-argument-parser writes one).

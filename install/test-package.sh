@@ -255,7 +255,7 @@ cp "$deb" "$root/tmp/sysstats.deb"
 install_deb() {
     in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends /tmp/sysstats.deb
     local p
-    for p in libsqlite3-0 libxcb1; do
+    for p in libsqlite3-0 libxcb1 libwayland-client0; do
         in_root dpkg-query -W -f='${Status}\n' "$p" | grep -qx 'install ok installed' || fail "apt did not install $p"
     done
 }
@@ -305,7 +305,7 @@ install -d -m 0700 "$root$home"
 # The tarball's programs need the libraries the .deb depends on; docs/packaging.md says to
 # install them (the .deb's removal took them away again).
 tarball_libraries() {
-    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libsqlite3-0 libxcb1
+    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libsqlite3-0 libxcb1 libwayland-client0
 }
 check "tarball: apt installs the libraries it needs" tarball_libraries
 root_files > "$work/before"

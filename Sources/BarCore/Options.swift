@@ -36,6 +36,13 @@ public struct BarOptions: Equatable, Sendable {
     public var positionY = 0
     /// `--window-type` for x11-window.
     public var windowType = WindowType.override
+    /// `--anchor`, `--layer`, `--margin`, `--exclusive` and `--wayland-output` for wayland-panel.
+    public var anchor = PanelAnchor.topRight
+    public var layer = PanelLayer.top
+    public var margin = 0
+    public var exclusive = false
+    /// The output's name, without a trailing NUL; nil: the compositor's choice.
+    public var waylandOutput: [UInt8]? = nil
     /// The PNG file: `--output png:FILE`, or `--image FILE` for genmon; nil for the default.
     public var imagePath: [UInt8]? = nil
     /// `--click BUTTON` (genmon): apply a click to the persisted graph form and exit; 0 when not given.
@@ -68,12 +75,13 @@ public struct BarOptions: Equatable, Sendable {
     public enum Flag: UInt8, Sendable {
         case output, runtimeDir, blocks, format, once, size, position, windowType, image, click, config
         case noStartSampler, samplerOption, help, version
+        case anchor, layer, margin, exclusive, waylandOutput
     }
 
     /// Parses arguments (without the program name). Accepts `--opt value` and `--opt=value`.
     public static func parse(_ args: [[UInt8]]) throws(OptionsError) -> BarOptions {
         var o = BarOptions()
-        var imageGiven = false, windowOptionGiven = false, sizeGiven = false
+        var imageGiven = false, windowOptionGiven = false, sizeGiven = false, waylandOptionGiven = false
         try table.parse(args, failure: OptionsError.init(commandLine:)) { id, given throws(OptionsError) in
             guard let flag = Flag(rawValue: id) else { return true }
             let v = given ?? []
@@ -108,6 +116,9 @@ public struct BarOptions: Equatable, Sendable {
                 guard let type = WindowType.allCases.first(where: { bytesEqual(v, $0.name) }) else { throw .badWindowType }
                 o.windowType = type
                 windowOptionGiven = true
+            case .anchor, .layer, .margin, .exclusive, .waylandOutput:
+                try o.parsePlacement(flag, v)
+                waylandOptionGiven = true
             case .click:
                 guard v.count == 1, v.first == UInt8(ascii: "1") || v.first == UInt8(ascii: "3") else { throw .badClick }
                 o.click = Int(v[v.startIndex] - 48)
@@ -135,9 +146,34 @@ public struct BarOptions: Equatable, Sendable {
         }
         // An option the chosen output would ignore is refused, not silently dropped.
         if (imageGiven || o.click != 0) && o.output != .genmon { throw .genmonOnlyOption }
-        if windowOptionGiven && o.output != .x11Window { throw .positionNeedsWindow }
+        // `panel` takes both sets: which one applies is the session's (Wayland or X11).
+        if windowOptionGiven && o.output != .x11Window && o.output != .panel { throw .positionNeedsWindow }
+        if waylandOptionGiven && o.output != .waylandPanel && o.output != .panel { throw .placementNeedsWayland }
+        if o.exclusive && !o.anchor.isEdge { throw .exclusiveNeedsEdge }
         if sizeGiven && !o.output.isImage { throw .sizeNeedsImage }
         return o
+    }
+}
+
+extension BarOptions {
+    /// One of wayland-panel's options: where its surface sits.
+    mutating func parsePlacement(_ flag: Flag, _ v: ArraySlice<UInt8>) throws(OptionsError) {
+        switch flag {
+        case .anchor:
+            guard let anchor = PanelAnchor.allCases.first(where: { bytesEqual(v, $0.name) }) else { throw .badAnchor }
+            self.anchor = anchor
+        case .layer:
+            guard let layer = PanelLayer.allCases.first(where: { bytesEqual(v, $0.name) }) else { throw .badLayer }
+            self.layer = layer
+        case .margin:
+            guard let margin = parseSmallInt(v, signed: false), margin <= 4096 else { throw .badMargin }
+            self.margin = margin
+        case .exclusive:
+            exclusive = true
+        default:
+            guard !v.isEmpty, v.count < 64, !v.contains(0) else { throw .badWaylandOutput }
+            waylandOutput = Array(v)
+        }
     }
 }
 
@@ -210,7 +246,7 @@ func parsePair(_ v: ArraySlice<UInt8>, separator: UInt8, signed: Bool) -> (Int, 
     return (a, b)
 }
 
-private func parseSmallInt(_ v: ArraySlice<UInt8>, signed: Bool) -> Int? {
+func parseSmallInt(_ v: ArraySlice<UInt8>, signed: Bool) -> Int? {
     var digits = v
     var negative = false
     if signed, digits.first == UInt8(ascii: "-") { negative = true; digits = digits.dropFirst() }

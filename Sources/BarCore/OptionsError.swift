@@ -66,6 +66,19 @@ public enum OptionsError: Error, Equatable, Sendable {
     case badWindowType
     /// `--size` with a text output.
     case sizeNeedsImage
+    /// `--anchor` not one of ``PanelAnchor``'s names.
+    case badAnchor
+    /// `--layer` not background, bottom, top or overlay.
+    case badLayer
+    /// `--margin` not a number of pixels up to 4096.
+    case badMargin
+    /// `--wayland-output` empty, over 63 bytes or with a NUL byte.
+    case badWaylandOutput
+    /// `--anchor`, `--layer`, `--margin`, `--exclusive` or `--wayland-output` with another
+    /// output than wayland-panel or panel.
+    case placementNeedsWayland
+    /// `--exclusive` with a corner anchor (a compositor reserves a strip of one edge only).
+    case exclusiveNeedsEdge
 
     /// One line for stderr.
     public var message: StaticString {
@@ -74,7 +87,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .duplicateBlock: "sysstats-bar: --blocks names a block twice"
         case .missingValue: "sysstats-bar: option needs a value (see --help)"
         case .unexpectedValue: "sysstats-bar: an option that takes no value was given one (see --help)"
-        case .unknownOutput: "sysstats-bar: --output must be text, tmux, lemonbar, polybar, i3bar, waybar, x11-root, x11-window, png:FILE or genmon"
+        case .unknownOutput: "sysstats-bar: --output must be text, tmux, lemonbar, polybar, i3bar, waybar, x11-root, x11-window, wayland-panel, panel, png:FILE or genmon"
         case .unknownBlock: "sysstats-bar: --blocks takes a comma-separated list of blocks (see --help)"
         case .emptyRuntimeDir: "sysstats-bar: --runtime-dir must not be empty"
         case .formatSyntax: "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"
@@ -95,9 +108,15 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .emptyConfigPath: "sysstats-bar: --config needs a file name"
         case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", man sysstats-config)"
         case .genmonOnlyOption: "sysstats-bar: --image and --click apply to --output genmon only"
-        case .positionNeedsWindow: "sysstats-bar: --position and --window-type apply to --output x11-window only"
+        case .positionNeedsWindow: "sysstats-bar: --position and --window-type apply to --output x11-window and panel only"
         case .badWindowType: "sysstats-bar: --window-type must be override, dock, desktop or normal"
-        case .sizeNeedsImage: "sysstats-bar: --size applies to the panel image outputs only: x11-window, png:FILE, genmon"
+        case .sizeNeedsImage: "sysstats-bar: --size applies to the panel image outputs only: x11-window, wayland-panel, panel, png:FILE, genmon"
+        case .badAnchor: "sysstats-bar: --anchor must be top, bottom, top-left, top-right, bottom-left or bottom-right"
+        case .badLayer: "sysstats-bar: --layer must be background, bottom, top or overlay"
+        case .badMargin: "sysstats-bar: --margin takes a number of pixels, 0 to 4096"
+        case .badWaylandOutput: "sysstats-bar: --wayland-output takes an output's name, e.g. HDMI-A-1 (swaymsg -t get_outputs lists them)"
+        case .placementNeedsWayland: "sysstats-bar: --anchor, --layer, --margin, --exclusive and --wayland-output apply to --output wayland-panel and panel only"
+        case .exclusiveNeedsEdge: "sysstats-bar: --exclusive needs --anchor top or bottom (a compositor reserves a strip of one edge only)"
         }
     }
 }

@@ -53,17 +53,22 @@ extension BarOptions {
     /// The command line: parsed by ``parse(_:)``, written out by `--help` and the manual's
     /// SYNOPSIS and OPTIONS (assets/man/sysstats-bar.1, checked by a test).
     public static let table = CommandOptions(program: "sysstats-bar", [
-        CommandOption(Flag.output, "--output", value: "text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|png:FILE|genmon", """
+        CommandOption(Flag.output, "--output", value: "text|tmux|lemonbar|polybar|i3bar|waybar|x11-root|x11-window|wayland-panel|panel|png:FILE|genmon", """
             bar protocol (default text); tmux, lemonbar and polybar are text lines with
             those bars' markup characters escaped; x11-root sets the root window name (dwm);
-            the panel image: x11-window (a window of its own), png:FILE (rewritten
+            the panel image: x11-window (a window of its own), wayland-panel (a
+            layer-shell surface: sway, Hyprland, river, KDE), panel (wayland-panel
+            where WAYLAND_DISPLAY is set, else x11-window), png:FILE (rewritten
             atomically per update), genmon (one shot for xfce4-genmon-plugin)
             """,
                       manual: #"""
             The bar protocol (default text). tmux, lemonbar and polybar print the text line
             with those bars' markup characters escaped (a process name cannot become a tmux
             format or a lemonbar/polybar command); x11\-root sets the root window name (dwm);
-            x11\-window shows the panel picture in a window of its own; png:FILE rewrites FILE
+            x11\-window shows the panel picture in a window of its own; wayland\-panel shows
+            it in a layer\-shell surface of a Wayland compositor (sway, Hyprland, river, KDE
+            Plasma; not GNOME, which has no layer shell); panel is wayland\-panel where
+            WAYLAND_DISPLAY is set, else x11\-window; png:FILE rewrites FILE
             atomically per update; genmon is one shot for xfce4\-genmon\-plugin.
             """#),
         CommandOption(Flag.runtimeDir, "--runtime-dir", value: "DIR", """
@@ -106,8 +111,8 @@ extension BarOptions {
             """#),
         CommandOption(Flag.size, "--size", value: "WxH", "panel image size, 64x24 to 1024x256 (default 180x56)",
                       manual: #"""
-            The panel picture's size for x11\-window, png:FILE and genmon, 64x24 to
-            1024x256 (default 180x56).
+            The panel picture's size for x11\-window, wayland\-panel, png:FILE and genmon,
+            64x24 to 1024x256 (default 180x56).
             """#),
         CommandOption(Flag.position, "--position", value: "X,Y",
                       "x11-window position (default 0,0; negative: from the right/bottom)",
@@ -124,6 +129,42 @@ extension BarOptions {
             override (default; override\-redirect, it keeps its size and place under any
             window manager, i3 included), dock, desktop (below other windows) or normal
             (managed; floating under i3).
+            """#),
+        CommandOption(Flag.anchor, "--anchor", value: "EDGE", """
+            wayland-panel: top, bottom (centred along the edge), top-left,
+            top-right (default), bottom-left or bottom-right
+            """,
+                      manual: #"""
+            Where wayland\-panel's surface sits: top or bottom (centred along that edge),
+            top\-left, top\-right (default), bottom\-left or bottom\-right.
+            """#),
+        CommandOption(Flag.margin, "--margin", value: "PIXELS", "wayland-panel: space from the anchored edges (default 0)",
+                      manual: #"""
+            wayland\-panel: the space between the surface and the edges it is anchored to (default 0).
+            """#),
+        CommandOption(Flag.layer, "--layer", value: "LAYER", """
+            wayland-panel: background, bottom (below windows), top (default: above
+            windows, below full-screen ones) or overlay
+            """,
+                      manual: #"""
+            wayland\-panel's layer: background, bottom (below windows), top (default; above
+            windows, below full\-screen ones) or overlay (above everything).
+            """#),
+        CommandOption(Flag.exclusive, "--exclusive", """
+            wayland-panel at the top or bottom: keep windows off its strip of the edge
+            """,
+                      manual: #"""
+            wayland\-panel anchored to the top or bottom edge: the compositor keeps windows
+            off the panel's strip of that edge, as it does for a bar.
+            """#),
+        CommandOption(Flag.waylandOutput, "--wayland-output", value: "NAME", """
+            wayland-panel: the output to show it on (e.g. HDMI-A-1; default: the
+            compositor's choice); it comes back when that output does
+            """,
+                      manual: #"""
+            The output wayland\-panel shows on, by its name (e.g. HDMI\-A\-1; swaymsg \-t
+            get_outputs lists them; default: the compositor's choice, the focused output).
+            When the output goes away, the panel comes back with it.
             """#),
         CommandOption(Flag.image, "--image", value: "FILE", "genmon: where to write the PNG (default RUNTIME-DIR/panel.png)",
                       manual: #"""

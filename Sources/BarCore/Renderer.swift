@@ -31,6 +31,11 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
     case genmon
     /// The panel image in an X11 window of its own (sysstats-bar-x11).
     case x11Window
+    /// The panel image in a Wayland layer-shell surface (sysstats-bar-wayland).
+    case waylandPanel
+    /// The panel image in the session's own kind of window: wayland-panel where
+    /// `WAYLAND_DISPLAY` is set, else x11-window.
+    case panel
 
     /// The name in `--output`.
     public var name: StaticString {
@@ -45,6 +50,8 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
         case .png: "png"
         case .genmon: "genmon"
         case .x11Window: "x11-window"
+        case .waylandPanel: "wayland-panel"
+        case .panel: "panel"
         }
     }
 
@@ -52,7 +59,9 @@ public enum OutputKind: UInt8, Sendable, CaseIterable {
     public var isTextLine: Bool { self == .text || self == .tmux || self == .lemonbar || self == .polybar }
 
     /// True for the outputs that show the panel image rather than a line of text.
-    public var isImage: Bool { self == .png || self == .genmon || self == .x11Window }
+    public var isImage: Bool {
+        self == .png || self == .genmon || self == .x11Window || self == .waylandPanel || self == .panel
+    }
 }
 
 /// Turns snapshots into one line of output for a protocol, reusing its buffers.

@@ -206,3 +206,10 @@ public func execSibling(_ name: StaticString) {
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { _ = execv($0, argv) }
     }
 }
+
+/// True when the session is Wayland (`WAYLAND_DISPLAY` set and not empty): `--output panel`
+/// shows a layer-shell surface there, an X11 window elsewhere.
+public func sessionIsWayland() -> Bool {
+    guard let display = getenv("WAYLAND_DISPLAY") else { return false }
+    return display.pointee != 0
+}

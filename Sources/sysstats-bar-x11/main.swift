@@ -9,7 +9,7 @@ import SnapshotCodecEmbedded
 
 func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     switch options.output {
-    case .x11Window:
+    case .x11Window, .panel:
         guard let sink = X11WindowSink(options: options) else { return 1 }
         return runBar(options, sink: sink, notice: notice)
     default:

@@ -12,6 +12,20 @@ func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
         execSibling("sysstats-bar-x11")
         writeError("sysstats-bar: cannot run sysstats-bar-x11 (installed next to sysstats-bar?)")
         return 1
+    case .waylandPanel:
+        // And the Wayland panel in a third, so that neither loads libwayland-client.
+        execSibling("sysstats-bar-wayland")
+        writeError("sysstats-bar: cannot run sysstats-bar-wayland (installed next to sysstats-bar?)")
+        return 1
+    case .panel:
+        if sessionIsWayland() {
+            execSibling("sysstats-bar-wayland")
+            writeError("sysstats-bar: cannot run sysstats-bar-wayland (installed next to sysstats-bar?)")
+        } else {
+            execSibling("sysstats-bar-x11")
+            writeError("sysstats-bar: cannot run sysstats-bar-x11 (installed next to sysstats-bar?)")
+        }
+        return 1
     case .png:
         return runBar(options, sink: PNGFileSink(path: options.imagePath ?? [], width: options.width, height: options.height), notice: notice)
     case .genmon:

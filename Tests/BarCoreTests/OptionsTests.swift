@@ -109,6 +109,56 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(error(["--output", "png:/tmp/p.png", "--window-type", "normal"]), .positionNeedsWindow)
     }
 
+    func testTheWaylandPanelTakesItsAnchorLayerMarginExclusiveZoneAndOutput() throws {
+        let plain = try parse(["--output", "wayland-panel"])
+        XCTAssertEqual(plain.output, .waylandPanel)
+        XCTAssertEqual([plain.anchor.name.description, plain.layer.name.description], ["top-right", "top"], "the defaults")
+        XCTAssertEqual(plain.margin, 0)
+        XCTAssertFalse(plain.exclusive)
+        XCTAssertNil(plain.waylandOutput)
+        let placed = try parse(["--output", "wayland-panel", "--anchor", "bottom", "--layer", "overlay", "--margin", "12",
+                                "--exclusive", "--wayland-output", "HDMI-A-1", "--size", "300x40"])
+        XCTAssertEqual(placed.anchor, .bottom)
+        XCTAssertEqual(placed.layer, .overlay)
+        XCTAssertEqual(placed.margin, 12)
+        XCTAssertTrue(placed.exclusive)
+        XCTAssertEqual(placed.waylandOutput, Array("HDMI-A-1".utf8))
+        XCTAssertEqual([placed.width, placed.height], [300, 40])
+        for anchor in PanelAnchor.allCases {
+            XCTAssertEqual(try parse(["--output=wayland-panel", "--anchor=\(anchor.name)"]).anchor, anchor)
+        }
+        // The layer-shell protocol's anchor bits (top 1, bottom 2, left 4, right 8) and layers.
+        XCTAssertEqual(PanelAnchor.allCases.map(\.rawValue), [1, 2, 5, 9, 6, 10])
+        XCTAssertEqual(PanelLayer.allCases.map(\.rawValue), [0, 1, 2, 3])
+        // `panel` takes both outputs' options: the session decides which apply.
+        let panel = try parse(["--output", "panel", "--anchor", "top-left", "--position", "5,5", "--window-type", "dock"])
+        XCTAssertEqual(panel.output, .panel)
+        XCTAssertEqual(panel.anchor, .topLeft)
+        XCTAssertEqual(panel.windowType, .dock)
+        XCTAssertTrue(OutputKind.waylandPanel.isImage && OutputKind.panel.isImage)
+    }
+
+    func testBadOrMisplacedWaylandPanelOptionsAreRefusedWithTheirReason() {
+        func error(_ args: [String]) -> OptionsError? {
+            do { _ = try parse(args); return nil } catch { return error }
+        }
+        let panel = ["--output", "wayland-panel"]
+        for bad in ["", "Top", "left", "top-centre", "top\0", String(repeating: "t", count: 4096)] {
+            XCTAssertEqual(error(panel + ["--anchor", bad]), .badAnchor, bad)
+        }
+        for bad in ["", "above", "TOP", "2"] { XCTAssertEqual(error(panel + ["--layer", bad]), .badLayer, bad) }
+        for bad in ["", "-1", "4097", "1e3", "99999999999"] { XCTAssertEqual(error(panel + ["--margin", bad]), .badMargin, bad) }
+        for bad in ["", "a\0b", String(repeating: "o", count: 64)] {
+            XCTAssertEqual(error(panel + ["--wayland-output", bad]), .badWaylandOutput, bad)
+        }
+        XCTAssertEqual(error(["--anchor", "top"]), .placementNeedsWayland, "text output")
+        XCTAssertEqual(error(["--output", "x11-window", "--exclusive"]), .placementNeedsWayland)
+        XCTAssertEqual(error(panel + ["--position", "0,0"]), .positionNeedsWindow)
+        XCTAssertEqual(error(panel + ["--exclusive"]), .exclusiveNeedsEdge, "the default anchor is a corner")
+        XCTAssertEqual(error(panel + ["--anchor", "bottom-left", "--exclusive"]), .exclusiveNeedsEdge)
+        XCTAssertNil(error(panel + ["--anchor", "top", "--exclusive"]))
+    }
+
     func testBadPanelOptionsAreRejectedWithTheirReason() {
         func error(_ args: [String]) -> OptionsError? {
             do { _ = try parse(args); return nil } catch { return error }

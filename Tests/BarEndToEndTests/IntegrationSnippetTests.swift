@@ -232,6 +232,81 @@ final class IntegrationSnippetTests: XCTestCase {
         XCTAssertEqual(errors, [], home.read(log))
     }
 
+    /// sway runs the snippet's `exec` with WAYLAND_DISPLAY set: `--output panel` shows the
+    /// layer surface, in the output's top-right corner (the default anchor).
+    func testTheSwayPanelSnippetShowsThePanelPictureInTheTopRightCorner() throws {
+        let sway = try tool("/usr/bin/sway", package: "sway")
+        _ = try tool("/usr/bin/grim", package: "grim")
+        let home = try SnippetHome(test: self, wayland: true)
+        let snapshot = panelSnapshot()
+        try home.publish(snapshot)
+        let config = try home.write("sway.conf", try snippet("sway-panel"))
+        let log = home.url.appendingPathComponent("sway.log")
+        let compositor = try home.start(sway, ["-c", config], log: log)
+        XCTAssertTrue(waitUntil(15) { home.waylandDisplay() != nil }, home.read(log))
+        try assertPanelShown(home, snapshot, "the sway snippet")
+        XCTAssertTrue(compositor.isRunning, home.read(log))
+    }
+
+    /// The commands the Hyprland and river lines run, under headless sway (neither compositor
+    /// is in Debian 12; both speak the layer-shell protocol sway does).
+    func testTheHyprlandAndRiverPanelSnippetsCommandsShowThePanelPicture() throws {
+        let sway = try tool("/usr/bin/sway", package: "sway")
+        _ = try tool("/usr/bin/grim", package: "grim")
+        let hyprland = try snippet("hyprland-panel").trimmingCharacters(in: .newlines)
+        let river = try snippet("river-panel").trimmingCharacters(in: .newlines)
+        XCTAssertTrue(hyprland.hasPrefix("exec-once = "), hyprland)
+        XCTAssertTrue(river.hasPrefix("riverctl spawn \"") && river.hasSuffix("\""), river)
+        let commands = [String(hyprland.dropFirst("exec-once = ".count)),
+                        String(river.dropFirst("riverctl spawn \"".count).dropLast())]
+        for command in commands {
+            let home = try SnippetHome(test: self, wayland: true)
+            let snapshot = panelSnapshot()
+            try home.publish(snapshot)
+            let log = home.url.appendingPathComponent("sway.log")
+            _ = try home.start(sway, ["-c", try home.write("sway.conf", "# the compositor only\n")], log: log)
+            XCTAssertTrue(waitUntil(15) { home.waylandDisplay() != nil }, home.read(log))
+            home.environment["WAYLAND_DISPLAY"] = try XCTUnwrap(home.waylandDisplay())
+            try home.start("/bin/sh", ["-c", command])
+            try assertPanelShown(home, snapshot, command)
+            home.stopAll()
+        }
+    }
+
+    /// A snapshot that stays current while the test looks (its staleness limit is 3 × the interval).
+    func panelSnapshot() -> Snapshot {
+        var s = sampleSnapshot(sequence: 3)
+        s.intervalMs = 600_000
+        return s
+    }
+
+    /// The output's top-right 180x56 (grim, as root: its socket is the user's) shows the PNG
+    /// output's picture of `snapshot`, within 10 s.
+    func assertPanelShown(_ home: SnippetHome, _ snapshot: Snapshot, _ what: String,
+                          file: StaticString = #filePath, line: UInt = #line) throws {
+        let (width, height) = (180, 56)
+        let dir = try RuntimeDir()
+        try dir.publish(snapshot)
+        let expected = try PanelPictures.png(of: dir, width: width, height: height)
+        let display = try XCTUnwrap(home.waylandDisplay())
+        let shot = home.url.appendingPathComponent("shot.ppm").path
+        var shown: [UInt32] = []
+        _ = waitUntil(10) {
+            let grim = Process()
+            grim.executableURL = URL(fileURLWithPath: "/usr/bin/grim")
+            grim.arguments = ["-t", "ppm", shot]
+            grim.environment = ["WAYLAND_DISPLAY": home.path + "/" + display]
+            guard (try? grim.run()) != nil else { return false }
+            grim.waitUntilExit()
+            guard let data = FileManager.default.contents(atPath: shot), let screen = PanelPictures.ppm([UInt8](data)),
+                  screen.width >= width, screen.height >= height else { return false }
+            shown = (0..<height).flatMap { y in screen.pixels[(y * screen.width + screen.width - width)..<((y + 1) * screen.width)] }
+            return shown == expected
+        }
+        XCTAssertTrue(shown == expected, "\(what): the top-right corner is not the panel's picture: "
+                      + PanelPictures.difference(shown, expected, width: width), file: file, line: line)
+    }
+
     // MARK: - systemd user unit (no user manager here: enabled, not started)
 
     /// The snippet's install/install.sh (given the release build, so it does not build again)

@@ -371,14 +371,7 @@ final class X11WindowTests: XCTestCase {
     }
 
     /// How two regions differ, in one line (XCTAssertEqual would print every pixel).
-    func difference(_ a: [UInt32], _ b: [UInt32]) -> String {
-        guard a.count == b.count else { return "\(a.count) pixels against \(b.count)" }
-        let differing = a.indices.filter { a[$0] != b[$0] }
-        guard let first = differing.first else { return "no difference" }
-        let hex = { (v: UInt32) in String(v, radix: 16) }
-        return "\(differing.count) pixels differ, the first at (\(first % Self.size.width), \(first / Self.size.width)): "
-            + "\(hex(a[first])) against \(hex(b[first]))"
-    }
+    func difference(_ a: [UInt32], _ b: [UInt32]) -> String { PanelPictures.difference(a, b, width: Self.size.width) }
 
     /// Screenshots until `predicate` holds (or 5 s pass); returns the last region.
     func waitForRegion(_ predicate: ([UInt32]) -> Bool) throws -> [UInt32] {
@@ -401,30 +394,9 @@ final class X11WindowTests: XCTestCase {
         return last
     }
 
-    /// The image the renderer draws for the runtime dir's snapshot, through the PNG
-    /// output (`--output png:FILE --once`), decoded by scripts/decode-png.py (Python's zlib).
+    /// The image the renderer draws for the runtime dir's snapshot (the PNG output's).
     func pngPixels(of dir: RuntimeDir) throws -> [UInt32] {
-        let png = dir.url.appendingPathComponent("expected.png").path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try BarProcess.binary())
-        p.arguments = ["--output", "png:\(png)", "--once", "--runtime-dir", dir.path,
-                       "--size", "\(Self.size.width)x\(Self.size.height)"]
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0)
-        let decoder = BarProcess.packageRoot.appendingPathComponent("scripts/decode-png.py").path
-        // "W H", then one line of hex RGB per row.
-        let lines = try run("/usr/bin/env", ["python3", decoder, png]).split(separator: "\n")
-        XCTAssertEqual(lines.first.map(String.init), "\(Self.size.width) \(Self.size.height)")
-        var pixels: [UInt32] = []
-        for row in lines.dropFirst() {
-            var i = row.startIndex
-            while let end = row.index(i, offsetBy: 6, limitedBy: row.endIndex), i < row.endIndex {
-                pixels.append(UInt32(row[i..<end], radix: 16) ?? 0xFF00_0000)
-                i = end
-            }
-        }
-        return pixels
+        try PanelPictures.png(of: dir, width: Self.size.width, height: Self.size.height)
     }
 
     /// What shows that a process did work: CPU time (ns, /proc/PID/schedstat, not rounded to

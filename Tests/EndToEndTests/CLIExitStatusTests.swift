@@ -89,7 +89,7 @@ extension CLIExitStatusTests {
     /// Every program prints `PROGRAM VERSION`, the release in Version.swift (issue 29: `sysstats
     /// --version` printed the bare number; issue 31: the packages are named after what they print).
     func testEveryProgramPrintsItsNameAndTheRelease() throws {
-        for program in ["sysstats", "sysstatsd", "sysstatsd-history", "sysstats-bar", "sysstats-bar-x11"] {
+        for program in ["sysstats", "sysstatsd", "sysstatsd-history", "sysstats-bar", "sysstats-bar-x11", "sysstats-bar-wayland"] {
             let r = try run(["--version"], program: program)
             XCTAssertEqual(r.status, 0, "\(program): \(r.stderr)")
             XCTAssertEqual(r.stdout, "\(program) \(sysstatsVersion)\n")

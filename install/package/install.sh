@@ -143,7 +143,7 @@ refresh_caches
 install -m 0644 "$new_created" "$created"
 # The programs link only the system's own libraries; name any this system lacks.
 missing=$(for p in "$bindir"/sysstats*; do { ldd "$p" 2>/dev/null || true; } | awk '/not found/ {print $1}'; done | sort -u | tr '\n' ' ')
-[[ -z $missing ]] || say "missing libraries: ${missing}(Debian and Ubuntu: apt install libsqlite3-0 libxcb1)"
+[[ -z $missing ]] || say "missing libraries: ${missing}(Debian and Ubuntu: apt install libsqlite3-0 libxcb1 libwayland-client0)"
 say "installed in $prefix ($(wc -l < "$list") files); remove with: PREFIX=$prefix $prefix/lib/sysstats/install.sh --uninstall"
 case ":$PATH:" in *":$bindir:"*) ;; *) say "add $bindir to PATH" ;; esac
 # A session started before the folder was on its PATH (~/.local/bin made by this install)
