@@ -208,5 +208,19 @@ final class MeasureAccuracyTests: XCTestCase {
         }
         print("cgroup source: \(report["cgroup_source"] ?? "?")")
         assertWithin(cgroupPeak.doubleValue, number(tree(report, "uss")["peak"]), 0.02, "the cgroup's peak against the tree's peak USS")
+        assertWithin(number(report["cgroup_peak_anon"]), 64 * Self.mib, 0.02, "memory.stat's anonymous memory at its largest")
+    }
+
+    /// A program that maps a 64 MiB file and reads it: the cgroup's peak counts the page cache
+    /// (64 MiB and more), which ending the program does not give back; memory.stat splits it:
+    /// almost no anonymous memory, the 64 MiB of page cache still charged at the end.
+    func testTheCgroupsPageCacheIsToldApartFromItsAnonymousMemory() throws {
+        let report = try measure(["file", "64", "400", work.file("mapped")])
+        guard report["cgroup_peak"] is NSNumber else {
+            throw XCTSkip("no cgroup could be made here: \(report["cgroup_unavailable"] ?? "?")")
+        }
+        XCTAssertGreaterThan(number(report["cgroup_peak"]), 64 * Self.mib, "the kernel's peak counts the page cache")
+        XCTAssertLessThan(number(report["cgroup_peak_anon"]), 4 * Self.mib, "anonymous memory: the program's own, not the file's")
+        assertWithin(number(report["cgroup_file_at_end"]), 64 * Self.mib, 0.02, "the page cache left charged")
     }
 }

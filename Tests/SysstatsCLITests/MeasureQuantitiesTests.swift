@@ -207,6 +207,19 @@ final class CgroupPathsTests: XCTestCase {
     }
 }
 
+final class CgroupMemoryStatTests: XCTestCase {
+    func testV2AnonAndFileAndV1RssAndCacheAreReadAndAnythingElseIsNil() {
+        let v2 = "anon 67108864\nfile 4096\nkernel 12288\nshmem 0\nfile_mapped 0\n"
+        XCTAssertEqual(CgroupMemoryStat.parse(v2), CgroupMemoryStat(anon: 67_108_864, file: 4096))
+        // v1: the hierarchy's totals (total_*), not the cgroup's own children-less figures.
+        let v1 = "cache 10\nrss 20\ntotal_cache 1048576\ntotal_rss 2097152\n"
+        XCTAssertEqual(CgroupMemoryStat.parse(v1), CgroupMemoryStat(anon: 2_097_152, file: 1_048_576))
+        for bad in ["", "anon 1\n", "anon x\nfile 1\n", "anon 1 2\nfile 3\n", "anon 99999999999999999999\nfile 1\n"] {
+            XCTAssertNil(CgroupMemoryStat.parse(bad), bad)
+        }
+    }
+}
+
 /// MeasureCgroup.create over a fixture: mountinfo points the hierarchies into a scratch
 /// folder laid out as the kernel lays out a cgroup's files (this machine's own memory
 /// controller is v1's, so the v2 path is pinned here).

@@ -17,9 +17,12 @@ public final class MeasureCgroup {
     public let peakFile: String
     public let source: String
     private let homeProcs: String
+    private let statFile: String
+    private let statBuffer = ReadBuffer(capacity: 8192, maximumCapacity: 1 << 16)
 
     init(directory: String, peakFile: String, source: String, homeProcs: String) {
         self.directory = directory; self.peakFile = peakFile; self.source = source; self.homeProcs = homeProcs
+        statFile = directory + "/memory.stat"
     }
 
     /// Makes the cgroup, named after the measuring process `pid`; the reason when none can be.
@@ -72,6 +75,15 @@ public final class MeasureCgroup {
     /// Moves the calling process back where it was.
     public func leave() { _ = writeText("\(getpid())", to: homeProcs) }
 
+    /// Anonymous memory (heap, stacks, anonymous maps) and page cache charged to the cgroup
+    /// now, bytes, from memory.stat (v2's `anon` and `file`, v1's `total_rss` and
+    /// `total_cache`); nil when it cannot be read. The kernel keeps no peak of either: the
+    /// loop samples it.
+    public func memoryStat() -> CgroupMemoryStat? {
+        guard case .success(let bytes) = statBuffer.fill(path: statFile) else { return nil }
+        return CgroupMemoryStat.parse(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// The peak, bytes; nil when it cannot be read.
     public func peakBytes() -> UInt64? {
         var text = readText(peakFile)
@@ -80,6 +92,25 @@ public final class MeasureCgroup {
 
     /// Removes the cgroup once its processes are gone (a process left behind keeps it).
     public func remove() { rmdir(directory) }
+}
+
+/// What memory.stat says of a cgroup's memory, bytes.
+public struct CgroupMemoryStat: Equatable, Sendable {
+    public var anon: UInt64
+    public var file: UInt64
+
+    /// v2's `anon` and `file` lines, else v1's `total_rss` and `total_cache`; nil without them.
+    static func parse(_ text: String) -> CgroupMemoryStat? {
+        var values: [Substring: UInt64] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let value = UInt64(fields[1]) else { continue }
+            values[fields[0]] = value
+        }
+        if let anon = values["anon"], let file = values["file"] { return CgroupMemoryStat(anon: anon, file: file) }
+        if let anon = values["total_rss"], let file = values["total_cache"] { return CgroupMemoryStat(anon: anon, file: file) }
+        return nil
+    }
 }
 
 /// Why no cgroup could be made.

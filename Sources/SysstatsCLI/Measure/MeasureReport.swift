@@ -48,7 +48,11 @@ public enum MeasureReport {
             lines.append("growth: n/a (fewer than two samples after the warm-up)")
         }
         switch r.cgroup {
-        case .measured(let bytes, let source): lines.append("cgroup peak: \(SizeText.format(bytes)) (\(source), exact; counts page cache and kernel memory too)")
+        case .measured(let bytes, let source):
+            lines.append("cgroup peak: \(SizeText.format(bytes)) (\(source), exact; counts page cache and kernel memory too)")
+            if let anon = r.cgroupPeakAnon, let file = r.cgroupFileAtEnd {
+                lines.append("cgroup memory.stat: anonymous at most \(SizeText.format(anon)) (sampled), page cache left charged \(SizeText.format(file))")
+            }
         case .unavailable(let reason): lines.append("cgroup peak: n/a (\(TerminalText.escape(reason)))")
         }
         lines.append("sources: peaks and steady state from smaps_rollup every \(r.intervalMs) ms; a process's peak RSS is the largest of its samples, "
@@ -130,6 +134,9 @@ public enum MeasureReport {
         public var cgroupPeak: UInt64?
         public var cgroupSource: String?
         public var cgroupUnavailable: String?
+        /// memory.stat's anonymous memory at its largest sample, and the page cache charged at the end.
+        public var cgroupPeakAnon: UInt64?
+        public var cgroupFileAtEnd: UInt64?
         public var processes: [ProcessJSON]
         public var timeline: TimelineJSON
     }
@@ -243,6 +250,7 @@ public enum MeasureReport {
                     growth: s.growth.map { GrowthJSON(bytesPerMinute: $0.kibPerMinute * 1024, rSquared: $0.rSquared,
                                                       significant: $0.significant, samples: $0.samples) },
                     cgroupPeak: cgroupPeak, cgroupSource: cgroupSource, cgroupUnavailable: cgroupUnavailable,
+                    cgroupPeakAnon: r.cgroupPeakAnon, cgroupFileAtEnd: r.cgroupFileAtEnd,
                     processes: s.processes.map { p in
                         ProcessJSON(pid: p.pid, parentPid: p.parentPid, name: String(decoding: p.name, as: UTF8.self),
                                     peakRss: p.peakRSSKiB * 1024, peakRssSource: p.peakRSSSource.rawValue,

@@ -105,13 +105,14 @@ public final class MeasureRun {
             cgroup?.remove()
             return .failure(MeasureError(message: "cannot run \(options.arguments[0]): \(Errno(rawValue: -pid))"))
         }
-        loop(commandPid: pid, start: start)
+        loop(commandPid: pid, start: start, cgroup: cgroup)
         recording.wallMs = monotonicMs() &- start
         recording.treeCPUMs = childrenCPUMs() &- usageBefore
         recording.measurerCPUMs = cpuMs(RUSAGE_SELF)
         if let c = cgroup {
             if let peak = c.peakBytes() { recording.cgroup = .measured(bytes: peak, source: c.source) }
             else { recording.cgroup = .unavailable(reason: "\(c.peakFile) could not be read") }
+            recording.cgroupFileAtEnd = c.memoryStat()?.file
             c.remove()
         }
         return .success(recording)
@@ -127,12 +128,18 @@ public final class MeasureRun {
         return pid
     }
 
-    private func loop(commandPid: Int32, start: UInt64) {
+    private func loop(commandPid: Int32, start: UInt64, cgroup: MeasureCgroup?) {
         var deadline = start, stopping: UInt64?
         let me = getpid()
         while true {
             let now = monotonicMs()
             sampler.sample(into: &recording, atMs: now &- start)
+            // memory.stat costs more than the statm reads of a quiet tree: read when the tree's
+            // memory moved, and each tenth sample.
+            if let c = cgroup, sampler.memoryChanged || recording.sampleTimesMs.count % 10 == 1,
+               let anon = c.memoryStat()?.anon {
+                recording.cgroupPeakAnon = max(recording.cgroupPeakAnon ?? 0, anon)
+            }
             reap(commandPid: commandPid)
             // Every orphan of the tree was reparented to us before its parent could be reaped:
             // once the command is reaped and nothing of the tree is left, it has ended.

@@ -41,6 +41,10 @@ public struct Recording: Sendable {
     /// RSS of `measure` itself and is not used as a peak.
     public var commandFromHelper = false
     public var cgroup: CgroupPeak = .unavailable(reason: "not tried")
+    /// The largest anonymous memory memory.stat showed in the cgroup at a sample, and the page
+    /// cache still charged to it at the end (what the tree read or mapped of files), bytes.
+    public var cgroupPeakAnon: UInt64?
+    public var cgroupFileAtEnd: UInt64?
 
     public init() {}
 }

@@ -88,6 +88,9 @@ final class TreeSampler {
     /// How many processes of the tree the last sample found alive.
     var liveCount: Int { entries.count }
 
+    /// Whether the last sample found a member's memory changed (or a new member).
+    var memoryChanged: Bool { entries.contains { $0.changed } }
+
     /// Samples the tree at `time` (ms after the start) into `recording`.
     func sample(into recording: inout Recording, atMs time: UInt64) {
         let index = recording.sampleTimesMs.count
