@@ -191,12 +191,13 @@ install -D -m 0644 install/package/lintian-overrides "$deb_root/usr/share/lintia
 
 install -d "$deb_root/DEBIAN"
 (cd "$deb_root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$deb_root/DEBIAN/md5sums"
+installed_kib=$(du -sk --apparent-size "$deb_root/usr" | cut -f1)
 cat > "$deb_root/DEBIAN/control" <<CONTROL
 Package: sysstats
 Version: $version
 Architecture: $arch
 Maintainer: $maintainer
-Installed-Size: $(du -sk --apparent-size "$deb_root/usr" | cut -f1)
+Installed-Size: $installed_kib
 Depends: $depends
 Section: utils
 Priority: optional
@@ -212,6 +213,12 @@ deb=$out/sysstats_${version}_${arch}.deb
 rm -f "$deb"
 dpkg-deb --root-owner-group -Zxz --build "$deb_root" "$deb" >/dev/null
 say "$deb ($(du -k "$deb" | cut -f1) KiB; Depends: $depends)"
+# The size budgets (install/package-budget.sh): a package that grew past them fails.
+source install/package-budget.sh
+deb_kib=$(( ($(stat -c %s "$deb") + 1023) / 1024 ))
+say "size: the .deb $deb_kib KiB of $deb_budget_kib, installed $installed_kib KiB of $installed_budget_kib (install/package-budget.sh)"
+((deb_kib <= deb_budget_kib)) || die "the .deb is $deb_kib KiB, over its budget of $deb_budget_kib KiB (install/package-budget.sh)"
+((installed_kib <= installed_budget_kib)) || die "the package installs $installed_kib KiB, over its budget of $installed_budget_kib KiB (install/package-budget.sh)"
 
 # The tarball: the same files under a prefix. zsh's own folder (site-functions) instead of
 # Debian's, the unit under share/systemd/user (systemd's user search path under
