@@ -4,33 +4,38 @@
 // Properties:
 // - decoding never traps, and the array and UnsafeRawBufferPointer forms agree;
 // - an accepted batch re-encodes to the input's own bytes in the current version's layout:
-//   a version-2 input exactly, except the fields a sample marks absent (their bytes are
-//   ignored on reading and written as 0); a version-1 input as version 2, each sample
-//   gaining the newer figures' 24 bytes of zeros (absent);
+//   a version-3 input exactly, except the fields a sample marks absent (their bytes are
+//   ignored on reading and written as 0); a version-2 input as version 3, each sample
+//   gaining the GPU figures' 13 bytes of zeros (absent); a version-1 input likewise, with
+//   the version-2 figures' 24 bytes of zeros before them;
 // - the re-encoding decodes to the same batch.
 
 import HistoryRecords
 
-/// `input` as the encoder writes the batch it decoded to: version 2, the ignored bytes
+/// `input` as the encoder writes the batch it decoded to: version 3, the ignored bytes
 /// (fields a sample marks absent) zeroed. The input has decoded, so every offset here is
 /// inside it.
 func canonical(_ input: [UInt8]) -> [UInt8] {
     let version = Int(input[4]) | Int(input[5]) << 8
-    let sampleSize = version == 1 ? 54 : 78
+    let sampleSize = version == 1 ? 54 : version == 2 ? 78 : 91
     let idLength = Int(input[12]) | Int(input[13]) << 8
     var p = 12 + 2 + idLength + 24
     let samples = Int(input[p]) | Int(input[p + 1]) << 8 | Int(input[p + 2]) << 16 | Int(input[p + 3]) << 24
     p += 4
     var out = Array(input[0..<p])
-    out[4] = 2
+    out[4] = 3
     out[5] = 0
     for _ in 0..<samples {
         var sample = Array(input[p..<(p + sampleSize)])
         if version == 1 { sample += [UInt8](repeating: 0, count: 24) }
-        let presence = sample[48]
+        if version <= 2 { sample += [UInt8](repeating: 0, count: 13) }
+        let presence = sample[48], more = sample[78]
         // (bit, first byte, end) of each optional field.
         for (bit, from, to) in [(1, 49, 53), (2, 53, 54), (8, 54, 62), (16, 62, 70), (32, 70, 74), (64, 74, 78)]
         where presence & UInt8(bit) == 0 {
+            for k in from..<to { sample[k] = 0 }
+        }
+        for (bit, from, to) in [(1, 79, 83), (2, 83, 91)] where more & UInt8(bit) == 0 {
             for k in from..<to { sample[k] = 0 }
         }
         out += sample

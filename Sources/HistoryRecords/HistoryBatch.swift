@@ -3,12 +3,12 @@ import SnapshotCodec
 /// What the sampler hands to the history writer (`sysstatsd-history`) on its stdin:
 /// the boot it runs in, rows to append, and whether this is the clean end.
 ///
-/// Encoding (little-endian, version 2):
+/// Encoding (little-endian, version 3):
 ///
 ///     "SSHB" u16 version, u16 flags (bit 0: endsCleanly), u32 length of the rest
 ///     bootID: u16 length + UTF-8 bytes (at most 64)
 ///     u64 bootTime, u64 uptimeSeconds, u64 nowSeconds
-///     u32 sample count, then each sample (78 bytes):
+///     u32 sample count, then each sample (91 bytes):
 ///       u64 minute, u32 cpuAverage, u32 cpuMaximum, u64 memoryUsedKiB, u64 memoryAvailableKiB,
 ///       u64 swapUsedKiB, u32 load1, u32 processCount,
 ///       u8 presence (bit 0 batteryPercent, bit 1 batteryState, bit 2 isHourly,
@@ -16,7 +16,9 @@ import SnapshotCodec
 ///                    bit 6 rootUsedPermyriad),
 ///       u32 batteryPercent, u8 batteryState,
 ///       u64 rxBytes, u64 txBytes, i32 cpuTemperatureMilliCelsius (two's complement),
-///       u32 rootUsedPermyriad
+///       u32 rootUsedPermyriad,
+///       u8 more presence (bit 0 gpuBusyPermyriad, bit 1 vramUsedBytes),
+///       u32 gpuBusyPermyriad, u64 vramUsedBytes
 ///     u32 exit count, then each exit:
 ///       u64 timeMs, u32 pid, u64 lastPrivateKiB, u64 freedKiB,
 ///       u32 name length + bytes (any bytes, at most 4096),
@@ -24,9 +26,10 @@ import SnapshotCodec
 ///
 /// A field whose presence bit is clear is written as 0 and ignored on reading.
 ///
-/// Version 1 (the first release) is read too: a sampler still running from before an upgrade
-/// hands its batches to the new writer. Its samples are 54 bytes, end after batteryState and
-/// have presence bits 0–2 only; the newer figures are nil. ``encode(into:)`` writes version 2.
+/// Versions 1 and 2 are read too: a sampler still running from before an upgrade hands its
+/// batches to the new writer. Version 1's samples are 54 bytes, end after batteryState and
+/// have presence bits 0–2 only; version 2's are 78 bytes and end after rootUsedPermyriad;
+/// the newer figures are nil. ``encode(into:)`` writes version 3.
 ///
 /// ``decode(_:)`` checks every count and length against the bytes left before it
 /// allocates, so garbage, truncation and oversize are refused without crashing.
@@ -53,11 +56,11 @@ public struct HistoryBatch: Equatable, Sendable {
 
     public static let magic: [UInt8] = [0x53, 0x53, 0x48, 0x42]  // "SSHB" (not `Array(_.utf8)`: CPath.swift)
     /// The version ``encode(into:)`` writes; ``decode(_:)`` reads it and every one before.
-    public static let version: UInt16 = 2
+    public static let version: UInt16 = 3
     /// The oldest version ``decode(_:)`` reads.
     public static let oldestReadableVersion: UInt16 = 1
-    /// Bytes of one sample in version 1 and in version 2.
-    static func sampleSize(version: UInt16) -> Int { version == 1 ? 54 : 78 }
+    /// Bytes of one sample in each version.
+    static func sampleSize(version: UInt16) -> Int { version == 1 ? 54 : version == 2 ? 78 : 91 }
     /// Bytes before the payload: magic, version, flags, length.
     public static let headerSize = 12
     /// A day of minutes.
@@ -108,6 +111,9 @@ public struct HistoryBatch: Equatable, Sendable {
             bytes.appendLE(s.txBytes ?? 0)
             bytes.appendLE(UInt32(bitPattern: s.cpuTemperatureMilliCelsius ?? 0))
             bytes.appendLE(s.rootUsedPermyriad ?? 0)
+            bytes.append((s.gpuBusyPermyriad != nil ? 1 : 0) | (s.vramUsedBytes != nil ? 2 : 0))
+            bytes.appendLE(s.gpuBusyPermyriad ?? 0)
+            bytes.appendLE(s.vramUsedBytes ?? 0)
         }
         let exitSlice = exits.prefix(HistoryBatch.maximumExits)
         bytes.appendLE(UInt32(exitSlice.count))
@@ -175,28 +181,7 @@ public struct HistoryBatch: Equatable, Sendable {
         let knownPresence: UInt8 = version == 1 ? 7 : 127
         var samples: [MinuteSample] = []
         samples.reserveCapacity(sampleCount)
-        for _ in 0..<sampleCount {
-            let minute = try r.u64(), cpuAverage = try r.u32(), cpuMaximum = try r.u32()
-            let used = try r.u64(), available = try r.u64(), swap = try r.u64()
-            let load1 = try r.u32(), processes = try r.u32()
-            let presence = try r.u8()
-            guard presence & ~knownPresence == 0 else { throw .malformed("unknown sample presence bits") }
-            let percent = try r.u32(), state = try r.u8()
-            var rx: UInt64 = 0, tx: UInt64 = 0, temperature: UInt32 = 0, rootUsed: UInt32 = 0
-            if version >= 2 {
-                rx = try r.u64(); tx = try r.u64(); temperature = try r.u32(); rootUsed = try r.u32()
-            }
-            samples.append(MinuteSample(minute: minute, cpuAverage: cpuAverage, cpuMaximum: cpuMaximum,
-                                        memoryUsedKiB: used, memoryAvailableKiB: available, swapUsedKiB: swap,
-                                        load1: load1, processCount: processes,
-                                        batteryPercent: presence & 1 != 0 ? percent : nil,
-                                        batteryState: presence & 2 != 0 ? state : nil,
-                                        rxBytes: presence & 8 != 0 ? rx : nil,
-                                        txBytes: presence & 16 != 0 ? tx : nil,
-                                        cpuTemperatureMilliCelsius: presence & 32 != 0 ? Int32(bitPattern: temperature) : nil,
-                                        rootUsedPermyriad: presence & 64 != 0 ? rootUsed : nil,
-                                        isHourly: presence & 4 != 0))
-        }
+        for _ in 0..<sampleCount { samples.append(try decodeSample(&r, version: version, knownPresence: knownPresence)) }
 
         let exitCount = Int(try r.u32())
         guard exitCount <= maximumExits else { throw .tooManyExits(exitCount) }
@@ -223,6 +208,38 @@ public struct HistoryBatch: Equatable, Sendable {
         guard r.remaining == 0 else { throw .trailingBytes }
         return HistoryBatch(bootID: bootID, bootTime: bootTime, uptimeSeconds: uptime, nowSeconds: now,
                             samples: samples, exits: exits, endsCleanly: flags & 1 != 0)
+    }
+
+    /// One sample of a batch of `version` (its layout: the type's doc comment).
+    private static func decodeSample(_ r: inout ByteReader<HistoryBatchError>, version: UInt16,
+                                     knownPresence: UInt8) throws(HistoryBatchError) -> MinuteSample {
+        let minute = try r.u64(), cpuAverage = try r.u32(), cpuMaximum = try r.u32()
+        let used = try r.u64(), available = try r.u64(), swap = try r.u64()
+        let load1 = try r.u32(), processes = try r.u32()
+        let presence = try r.u8()
+        guard presence & ~knownPresence == 0 else { throw .malformed("unknown sample presence bits") }
+        let percent = try r.u32(), state = try r.u8()
+        var rx: UInt64 = 0, tx: UInt64 = 0, temperature: UInt32 = 0, rootUsed: UInt32 = 0
+        if version >= 2 {
+            rx = try r.u64(); tx = try r.u64(); temperature = try r.u32(); rootUsed = try r.u32()
+        }
+        var more: UInt8 = 0, gpuBusy: UInt32 = 0, vram: UInt64 = 0
+        if version >= 3 {
+            more = try r.u8(); gpuBusy = try r.u32(); vram = try r.u64()
+            guard more & ~3 == 0 else { throw .malformed("unknown sample presence bits") }
+        }
+        return MinuteSample(minute: minute, cpuAverage: cpuAverage, cpuMaximum: cpuMaximum,
+                            memoryUsedKiB: used, memoryAvailableKiB: available, swapUsedKiB: swap,
+                            load1: load1, processCount: processes,
+                            batteryPercent: presence & 1 != 0 ? percent : nil,
+                            batteryState: presence & 2 != 0 ? state : nil,
+                            rxBytes: presence & 8 != 0 ? rx : nil,
+                            txBytes: presence & 16 != 0 ? tx : nil,
+                            cpuTemperatureMilliCelsius: presence & 32 != 0 ? Int32(bitPattern: temperature) : nil,
+                            rootUsedPermyriad: presence & 64 != 0 ? rootUsed : nil,
+                            gpuBusyPermyriad: more & 1 != 0 ? gpuBusy : nil,
+                            vramUsedBytes: more & 2 != 0 ? vram : nil,
+                            isHourly: presence & 4 != 0)
     }
 }
 

@@ -5,7 +5,8 @@ import SnapshotCodec
 /// CPU is averaged and its maximum kept; memory is averaged; swap, load,
 /// process count and battery are the minute's last values. Network traffic is summed from
 /// the interfaces' counters (``InterfaceCounters``), the CPU temperature is the minute's
-/// hottest reading, and the root file system's used share is its last measurement.
+/// hottest reading, the root file system's used share is its last measurement, the busiest
+/// GPU's busy share is averaged and all GPUs' video memory in use kept at its largest.
 ///
 /// Adding a sample allocates nothing: sums, maxima and the previous counters are fixed fields.
 public struct MinuteRollup: Sendable {
@@ -25,6 +26,9 @@ public struct MinuteRollup: Sendable {
     private var hottestPackage: Int32?
     private var hottestSensor: Int32?
     private var rootUsed: UInt32?
+    private var gpuBusySum: UInt64 = 0
+    private var gpuBusySamples: UInt64 = 0
+    private var vramUsedMaximum: UInt64?
 
     public init(minute: UInt64) { self.minute = minute }
 
@@ -48,6 +52,7 @@ public struct MinuteRollup: Sendable {
         addNetwork(s)
         addTemperature(s)
         addRootDisk(s)
+        addGPU(s)
         guard s.available.isSuperset(of: MinuteRollup.rolledUp) else { return }
         count += 1
         cpuSum &+= UInt64(s.cpuBusy)
@@ -83,6 +88,23 @@ public struct MinuteRollup: Sendable {
         }
     }
 
+    /// The busiest GPU's busy share and all GPUs' video memory in use, from a sample that
+    /// measured the GPUs (the sampler does while a renderer or the CLI shows them).
+    private mutating func addGPU(_ s: Snapshot) {
+        guard s.available.contains(.gpu) else { return }
+        var busiest: UInt16?, vram: UInt64?
+        for i in s.gpus.indices {
+            let g = s.gpus[i]
+            if g.known.contains(.busy) { busiest = max(busiest ?? 0, min(g.busy, 10_000)) }
+            if g.known.contains(.vram) { vram = saturatingSum(vram ?? 0, g.vramUsedBytes) }
+        }
+        if let busiest {
+            gpuBusySum &+= UInt64(busiest)
+            gpuBusySamples &+= 1
+        }
+        if let vram { vramUsedMaximum = max(vramUsedMaximum ?? 0, vram) }
+    }
+
     public var isEmpty: Bool { count == 0 }
 
     /// The history row for the minute so far.
@@ -94,7 +116,10 @@ public struct MinuteRollup: Sendable {
                             batteryPercent: last.batteryPercent, batteryState: last.batteryState,
                             rxBytes: networkMeasured ? rxSum : nil, txBytes: networkMeasured ? txSum : nil,
                             cpuTemperatureMilliCelsius: hottestPackage ?? hottestSensor,
-                            rootUsedPermyriad: rootUsed)
+                            rootUsedPermyriad: rootUsed,
+                            gpuBusyPermyriad: gpuBusySamples == 0 ? nil
+                                : UInt32(min((gpuBusySum + gpuBusySamples / 2) / gpuBusySamples, 10_000)),
+                            vramUsedBytes: vramUsedMaximum)
     }
 }
 
@@ -137,6 +162,9 @@ extension MinuteRollup {
                                  hottestPackage.map { UInt64(UInt32(bitPattern: $0)) },
                                  hottestSensor.map { UInt64(UInt32(bitPattern: $0)) }, rootUsed.map(UInt64.init)]
         fields.append(contentsOf: counters.carried.map { Optional($0) })
+        // After the counters (whose count says where they end): a minute carried by a build
+        // from before the GPU figures has none, and is taken without them.
+        fields += [gpuBusySum, gpuBusySamples, vramUsedMaximum]
         var text = ""
         for (i, field) in fields.enumerated() {
             if i > 0 { text += "," }
@@ -162,13 +190,17 @@ extension MinuteRollup {
             }
             fields.append(n)
         }
-        guard fields.count >= 17, let minute = fields[0], minute % 60 == 0 else { return nil }
+        guard fields.count >= 18, let minute = fields[0], minute % 60 == 0 else { return nil }
         func value(_ i: Int, max limit: UInt64 = .max) -> UInt64? { fields[i].flatMap { $0 <= limit ? $0 : nil } }
         guard let count = value(1, max: 1_000_000), let cpuSum = value(2), let cpuMaximum = value(3, max: 10_000),
               let usedSum = value(4), let availableSum = value(5), let swap = value(6),
               let load1 = value(7, max: UInt64(UInt32.max)), let processes = value(8, max: UInt64(UInt32.max)),
               let measured = value(11, max: 1), let rx = value(12), let tx = value(13),
-              let counters = InterfaceCounters(carried: fields[17...]) else { return nil }
+              let interfaces = value(17, max: UInt64(InterfaceCounters.capacity)) else { return nil }
+        let countersEnd = 18 + Int(interfaces) * 5
+        guard countersEnd <= fields.count, let counters = InterfaceCounters(carried: fields[17..<countersEnd]) else { return nil }
+        let gpu = fields[countersEnd...]
+        guard gpu.isEmpty || gpu.count == 3 else { return nil }
         self.init(minute: minute)
         self.count = count
         self.cpuSum = cpuSum
@@ -187,5 +219,12 @@ extension MinuteRollup {
         hottestSensor = value(15, max: UInt64(UInt32.max)).map { Int32(bitPattern: UInt32($0)) }
         rootUsed = value(16, max: 10_000).map { UInt32($0) }
         self.counters = counters
+        if gpu.count == 3 {
+            guard let sum = value(countersEnd), let samples = value(countersEnd + 1, max: 1_000_000),
+                  sum <= samples &* 10_000 else { return nil }
+            gpuBusySum = sum
+            gpuBusySamples = samples
+            vramUsedMaximum = value(countersEnd + 2)
+        }
     }
 }

@@ -36,19 +36,27 @@ public struct MinuteSample: Equatable, Sendable {
     /// The used share of the file system mounted at `/` (as `df`'s Use%), hundredths of a
     /// percent, at the minute's last sample that measured it; nil when none did.
     public var rootUsedPermyriad: UInt32?
+    /// The busiest GPU's busy share, hundredths of a percent, averaged over the minute's
+    /// samples that measured it; nil when none did (no GPU, or no block showing it).
+    public var gpuBusyPermyriad: UInt32?
+    /// The most video memory in use at one of the minute's samples, all GPUs together, bytes;
+    /// nil when no sample measured it.
+    public var vramUsedBytes: UInt64?
     /// True for a row rolled up from the minutes of one hour (older than the minute retention):
     /// averages are averages of the minute averages, ``cpuMaximum`` the largest minute maximum,
     /// ``rxBytes`` and ``txBytes`` the hour's totals, ``cpuTemperatureMilliCelsius`` its hottest
-    /// minute, ``rootUsedPermyriad`` the average of the minutes that measured it.
+    /// minute, ``rootUsedPermyriad`` and ``gpuBusyPermyriad`` the average of the minutes that
+    /// measured them, ``vramUsedBytes`` the hour's largest.
     public var isHourly: Bool
 
-    /// A sample; battery fields nil on a machine without a battery, the network, temperature
-    /// and root file system figures nil when not measured.
+    /// A sample; battery fields nil on a machine without a battery, the network, temperature,
+    /// root file system and GPU figures nil when not measured.
     public init(minute: UInt64, cpuAverage: UInt32, cpuMaximum: UInt32, memoryUsedKiB: UInt64,
                 memoryAvailableKiB: UInt64, swapUsedKiB: UInt64, load1: UInt32, processCount: UInt32,
                 batteryPercent: UInt32? = nil, batteryState: UInt8? = nil,
                 rxBytes: UInt64? = nil, txBytes: UInt64? = nil, cpuTemperatureMilliCelsius: Int32? = nil,
-                rootUsedPermyriad: UInt32? = nil, isHourly: Bool = false) {
+                rootUsedPermyriad: UInt32? = nil, gpuBusyPermyriad: UInt32? = nil, vramUsedBytes: UInt64? = nil,
+                isHourly: Bool = false) {
         self.minute = minute
         self.cpuAverage = cpuAverage
         self.cpuMaximum = cpuMaximum
@@ -63,6 +71,8 @@ public struct MinuteSample: Equatable, Sendable {
         self.txBytes = txBytes
         self.cpuTemperatureMilliCelsius = cpuTemperatureMilliCelsius
         self.rootUsedPermyriad = rootUsedPermyriad
+        self.gpuBusyPermyriad = gpuBusyPermyriad
+        self.vramUsedBytes = vramUsedBytes
         self.isHourly = isHourly
     }
 }

@@ -227,8 +227,8 @@ public final class HistoryDatabase {
             let insert = try connection.statement("""
                 INSERT OR REPLACE INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
                     swap_used_kib, load1, process_count, battery_percent, battery_state,
-                    rx_bytes, tx_bytes, cpu_temp_mc, root_used)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                    rx_bytes, tx_bytes, cpu_temp_mc, root_used, gpu_busy, vram_used)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                 """)
             for s in samples {
                 insert.bind(1, s.minute)
@@ -245,6 +245,8 @@ public final class HistoryDatabase {
                 insert.bind(12, s.txBytes)
                 insert.bind(13, s.cpuTemperatureMilliCelsius)
                 insert.bind(14, s.rootUsedPermyriad)
+                insert.bind(15, s.gpuBusyPermyriad)
+                insert.bind(16, s.vramUsedBytes)
                 try insert.run()
             }
         }
@@ -276,11 +278,13 @@ public final class HistoryDatabase {
     public func samples(from: UInt64, to: UInt64) throws(StoreError) -> [MinuteSample] {
         let query = try connection.statement("""
             SELECT hour, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
-                   process_count, battery_percent, battery_state, 1, rx_bytes, tx_bytes, cpu_temp_mc, root_used
+                   process_count, battery_percent, battery_state, 1, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
+                   gpu_busy, vram_used
             FROM hourly_samples WHERE hour >= ?1 AND hour < ?2
             UNION ALL
             SELECT minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
-                   process_count, battery_percent, battery_state, 0, rx_bytes, tx_bytes, cpu_temp_mc, root_used
+                   process_count, battery_percent, battery_state, 0, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
+                   gpu_busy, vram_used
             FROM samples WHERE minute >= ?1 AND minute < ?2
             ORDER BY 1, 11 DESC
             """)
@@ -299,6 +303,8 @@ public final class HistoryDatabase {
                 txBytes: query.isNull(12) ? nil : query.uint64(12),
                 cpuTemperatureMilliCelsius: query.isNull(13) ? nil : Int32(clamping: query.int64(13)),
                 rootUsedPermyriad: query.isNull(14) ? nil : query.uint32(14),
+                gpuBusyPermyriad: query.isNull(15) ? nil : query.uint32(15),
+                vramUsedBytes: query.isNull(16) ? nil : query.uint64(16),
                 isHourly: query.int64(10) != 0))
         }
         return result

@@ -2,8 +2,9 @@ extension HistoryDatabase {
     /// Applies `policy` at time `nowSeconds`, in one transaction: minute samples older than
     /// the minute retention are rolled up into hourly rows (whole hours only; averages of the
     /// minute averages, maximum of the minute maxima, battery state of the hour's last minute;
-    /// traffic summed, the hottest temperature, the root file system's used share averaged
-    /// over the minutes that measured it), then deleted; hourly rows and boots last seen
+    /// traffic summed, the hottest temperature and the most video memory, the root file
+    /// system's used share and the GPU's busy share averaged over the minutes that measured
+    /// them), then deleted; hourly rows and boots last seen
     /// before the hourly retention are deleted; exits older than the exit retention are deleted. Freed pages are returned to the file
     /// system (incremental vacuum). The sampler calls it at start and then about hourly.
     public func applyRetention(nowSeconds: UInt64, policy: RetentionPolicy = .default) throws(StoreError) {
@@ -16,7 +17,7 @@ extension HistoryDatabase {
             let rollUp = try connection.statement("""
                 INSERT INTO hourly_samples (hour, minutes, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
                     swap_used_kib, load1, process_count, battery_percent, battery_state,
-                    rx_bytes, tx_bytes, cpu_temp_mc, root_used)
+                    rx_bytes, tx_bytes, cpu_temp_mc, root_used, gpu_busy, vram_used)
                 SELECT minute - minute % 3600 AS h, count(*),
                     CAST(round(avg(cpu_avg)) AS INTEGER), max(cpu_max),
                     CAST(round(avg(mem_used_kib)) AS INTEGER), CAST(round(avg(mem_available_kib)) AS INTEGER),
@@ -26,7 +27,8 @@ extension HistoryDatabase {
                         AND s2.minute - s2.minute % 3600 = samples.minute - samples.minute % 3600
                         ORDER BY s2.minute DESC LIMIT 1),
                     \(Self.hourTotal("rx_bytes")), \(Self.hourTotal("tx_bytes")),
-                    max(cpu_temp_mc), CAST(round(avg(root_used)) AS INTEGER)
+                    max(cpu_temp_mc), CAST(round(avg(root_used)) AS INTEGER),
+                    CAST(round(avg(gpu_busy)) AS INTEGER), max(vram_used)
                 FROM samples WHERE minute < ?1 GROUP BY h
                 ON CONFLICT (hour) DO UPDATE SET
                     cpu_avg = CAST(round((cpu_avg * minutes + excluded.cpu_avg * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
@@ -46,6 +48,10 @@ extension HistoryDatabase {
                     root_used = CASE WHEN root_used IS NULL THEN excluded.root_used
                         WHEN excluded.root_used IS NULL THEN root_used
                         ELSE CAST(round((root_used * minutes + excluded.root_used * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER) END,
+                    gpu_busy = CASE WHEN gpu_busy IS NULL THEN excluded.gpu_busy
+                        WHEN excluded.gpu_busy IS NULL THEN gpu_busy
+                        ELSE CAST(round((gpu_busy * minutes + excluded.gpu_busy * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER) END,
+                    vram_used = coalesce(max(vram_used, excluded.vram_used), vram_used, excluded.vram_used),
                     minutes = minutes + excluded.minutes
                 """)
             rollUp.bind(1, hourCutoff)

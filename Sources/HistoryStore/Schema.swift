@@ -84,6 +84,15 @@ enum Schema {
             ALTER TABLE hourly_samples ADD COLUMN cpu_temp_mc INTEGER;
             ALTER TABLE hourly_samples ADD COLUMN root_used INTEGER;
             """),
+        // The busiest GPU's busy share (hundredths of a percent, the minute's average) and the
+        // video memory in use (bytes, all GPUs, the minute's largest), on minute and hourly
+        // rows; NULL where the GPUs were not measured, and in every row written before.
+        Migration(name: "4: samples GPU busy and video memory", sql: """
+            ALTER TABLE samples ADD COLUMN gpu_busy INTEGER;
+            ALTER TABLE samples ADD COLUMN vram_used INTEGER;
+            ALTER TABLE hourly_samples ADD COLUMN gpu_busy INTEGER;
+            ALTER TABLE hourly_samples ADD COLUMN vram_used INTEGER;
+            """),
     ]
 
     /// Applies the migrations after `user_version`, each in its own transaction that also

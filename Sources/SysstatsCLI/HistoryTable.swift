@@ -6,11 +6,12 @@ public enum HistoryTable {
     static let header = Columns.left("time", 18) + Columns.right("cpu avg", 9) + Columns.right("cpu max", 9)
         + Columns.right("used MiB", 10) + Columns.right("avail MiB", 11) + Columns.right("swap MiB", 10)
         + Columns.right("load", 7) + Columns.right("procs", 7) + Columns.right("net rx", 11) + Columns.right("net tx", 11)
-        + Columns.right("cpu °C", 8) + Columns.right("/ used", 8) + "  battery"
+        + Columns.right("cpu °C", 8) + Columns.right("/ used", 8) + Columns.right("gpu", 7) + Columns.right("vram", 9)
+        + "  battery"
 
     /// The footer printed when some rows are hourly rollups.
     static let hourlyNote = "h: one row per hour (minutes older than 90 days are rolled up: averages of the hour, "
-        + "cpu max and cpu °C its highest minute, net rx and tx its total)"
+        + "cpu max, cpu °C and vram its highest minute, net rx and tx its total)"
 
     /// The header, one line per sample (an hourly row's time ends in " h"), and the note on
     /// hourly rows when there are any.
@@ -36,6 +37,8 @@ public enum HistoryTable {
             + Columns.right(s.txBytes.map(Columns.bytes) ?? "-", 11)
             + Columns.right(s.cpuTemperatureMilliCelsius.map(Columns.celsiusOneDecimal) ?? "-", 8)
             + Columns.right(s.rootUsedPermyriad.map { Columns.percentOneDecimal(UInt64($0)) + "%" } ?? "-", 8)
+            + Columns.right(s.gpuBusyPermyriad.map { Columns.percentOneDecimal(UInt64($0)) + "%" } ?? "-", 7)
+            + Columns.right(s.vramUsedBytes.map(Columns.bytes) ?? "-", 9)
             + "  " + battery(s)
     }
 
@@ -47,8 +50,8 @@ public enum HistoryTable {
 
     /// `--json`: one object, keys sorted: `from`, `to` (unix seconds, `to` exclusive) and
     /// `samples`, each with `time` (unix seconds), `hourly`, percentages, MiB and load as numbers;
-    /// `rx_bytes` and `tx_bytes` (the minute's, or the hour's, traffic), `cpu_celsius` and
-    /// `root_used_percent` are null when not measured.
+    /// `rx_bytes` and `tx_bytes` (the minute's, or the hour's, traffic), `cpu_celsius`,
+    /// `root_used_percent`, `gpu_busy_percent` and `vram_used_bytes` are null when not measured.
     public static func json(_ samples: [MinuteSample], from: UInt64, to: UInt64) -> String {
         let document = Document(from: from, to: to, samples: samples.map(Row.init))
         return JSONText.encode(document)
@@ -71,13 +74,15 @@ public enum HistoryTable {
         var processes: UInt32
         var battery: Battery?
         var rxBytes, txBytes: UInt64?
-        var cpuCelsius, rootUsed: Double?
+        var cpuCelsius, rootUsed, gpuBusy: Double?
+        var vramUsed: UInt64?
 
         enum CodingKeys: String, CodingKey {
             case time, hourly, cpuAverage = "cpu_avg_percent", cpuMaximum = "cpu_max_percent"
             case memoryUsed = "mem_used_mib", memoryAvailable = "mem_available_mib", swapUsed = "swap_used_mib"
             case load1, processes, battery
             case rxBytes = "rx_bytes", txBytes = "tx_bytes", cpuCelsius = "cpu_celsius", rootUsed = "root_used_percent"
+            case gpuBusy = "gpu_busy_percent", vramUsed = "vram_used_bytes"
         }
 
         init(_ s: MinuteSample) {
@@ -91,6 +96,8 @@ public enum HistoryTable {
             rxBytes = s.rxBytes; txBytes = s.txBytes
             cpuCelsius = s.cpuTemperatureMilliCelsius.map { Double($0) / 1000 }
             rootUsed = s.rootUsedPermyriad.map { Double($0) / 100 }
+            gpuBusy = s.gpuBusyPermyriad.map { Double($0) / 100 }
+            vramUsed = s.vramUsedBytes
         }
 
         func encode(to encoder: Encoder) throws {
@@ -105,6 +112,7 @@ public enum HistoryTable {
             // Explicit nulls too: "not measured" (an older row, no sensor) is not 0.
             try encode(rxBytes, .rxBytes, &c); try encode(txBytes, .txBytes, &c)
             try encode(cpuCelsius, .cpuCelsius, &c); try encode(rootUsed, .rootUsed, &c)
+            try encode(gpuBusy, .gpuBusy, &c); try encode(vramUsed, .vramUsed, &c)
         }
 
         private func encode<T: Encodable>(_ value: T?, _ key: CodingKeys, _ c: inout KeyedEncodingContainer<CodingKeys>) throws {

@@ -18,7 +18,27 @@ final class HistoryBatchTests: XCTestCase {
                      batteryPercent: battery ? 8512 : nil, batteryState: battery ? 2 : nil,
                      rxBytes: i % 4 == 3 ? nil : .max - i, txBytes: i % 5 == 4 ? nil : i * 1_000_003,
                      cpuTemperatureMilliCelsius: i % 2 == 0 ? -12_500 - Int32(i) : (i % 7 == 1 ? nil : Int32.max),
-                     rootUsedPermyriad: i % 3 == 1 ? nil : UInt32(i % 10_001), isHourly: i % 3 == 0)
+                     rootUsedPermyriad: i % 3 == 1 ? nil : UInt32(i % 10_001),
+                     gpuBusyPermyriad: i % 4 == 1 ? nil : UInt32(i % 10_001), vramUsedBytes: i % 5 == 2 ? nil : .max - i * 7,
+                     isHourly: i % 3 == 0)
+    }
+
+    /// `b` in the version-2 layout: 78-byte samples, without the GPU figures (the current
+    /// encoding less the 13 bytes at each sample's end, relabelled).
+    static func versionTwo(_ b: HistoryBatch) -> [UInt8] {
+        let current = b.encoded
+        var bytes = Array(current[0..<HistoryBatch.headerSize])
+        bytes[4] = 2
+        var at = HistoryBatch.headerSize + 2 + b.bootID.utf8.count + 24
+        var body = Array(current[HistoryBatch.headerSize..<(at + 4)])
+        at += 4
+        for _ in b.samples {
+            body += current[at..<(at + 78)]
+            at += 91
+        }
+        body += current[at...]
+        for i in 0..<4 { bytes[8 + i] = UInt8(truncatingIfNeeded: body.count >> (8 * i)) }
+        return bytes + body
     }
 
     /// `b` in the version-1 layout (the first release's): 54-byte samples without the newer
@@ -70,24 +90,43 @@ final class HistoryBatchTests: XCTestCase {
     func testTheEncodingStartsWithMagicVersionAndLittleEndianLength() {
         let bytes = Self.batch().encoded
         XCTAssertEqual(Array(bytes[0..<4]), Array("SSHB".utf8))
-        XCTAssertEqual(Array(bytes[4..<8]), [2, 0, 1, 0])   // version 2, flags: endsCleanly
+        XCTAssertEqual(Array(bytes[4..<8]), [3, 0, 1, 0])   // version 3, flags: endsCleanly
         let length = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
         XCTAssertEqual(length, bytes.count - HistoryBatch.headerSize)
     }
 
-    func testASampleIsSeventyEightBytesWithTheNewFiguresAfterTheBatteryAndTheirPresenceBits() throws {
+    func testASampleIsNinetyOneBytesWithTheNewFiguresAfterTheBatteryAndTheirPresenceBits() throws {
         let one = HistoryBatch(bootID: "", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [
             MinuteSample(minute: 60, cpuAverage: 1, cpuMaximum: 2, memoryUsedKiB: 3, memoryAvailableKiB: 4, swapUsedKiB: 5,
                          load1: 6, processCount: 7, rxBytes: 0x0102_0304_0506_0708, txBytes: 9,
-                         cpuTemperatureMilliCelsius: -2, rootUsedPermyriad: 10_000),
+                         cpuTemperatureMilliCelsius: -2, rootUsedPermyriad: 10_000,
+                         gpuBusyPermyriad: 9_999, vramUsedBytes: 0x1122_3344_5566_7788),
         ], exits: [], endsCleanly: false).encoded
         let none = HistoryBatch(bootID: "", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [], exits: [],
                                 endsCleanly: false).encoded
-        XCTAssertEqual(one.count - none.count, 78)
+        XCTAssertEqual(one.count - none.count, 91)
         let at = HistoryBatch.headerSize + 2 + 24 + 4   // the first sample
         XCTAssertEqual(one[at + 48], 0b0111_1000, "presence: rx, tx, temperature, root; no battery, not hourly")
         XCTAssertEqual(Array(one[(at + 54)..<(at + 78)]),
                        [8, 7, 6, 5, 4, 3, 2, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0x10, 0x27, 0, 0])
+        XCTAssertEqual(Array(one[(at + 78)..<(at + 91)]), [0b11, 0x0F, 0x27, 0, 0, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11],
+                       "more presence: GPU busy and video memory; then the two")
+    }
+
+    /// A sampler from before the GPU figures (version 2) hands its batches to the new writer.
+    func testAVersionTwoBatchDecodesWithTheGPUFiguresNil() throws {
+        var old = Self.batch(samples: 5, exits: 3)
+        for i in old.samples.indices { old.samples[i].gpuBusyPermyriad = nil; old.samples[i].vramUsedBytes = nil }
+        let bytes = Self.versionTwo(old)
+        XCTAssertEqual(Array(bytes[4..<6]), [2, 0])
+        XCTAssertEqual(bytes.count, old.encoded.count - 5 * 13)
+        XCTAssertEqual(try HistoryBatch.decode(bytes), old)
+        // Version 3's more-presence byte knows bits 0 and 1 only.
+        var current = Self.batch(samples: 1, exits: 0).encoded
+        current[HistoryBatch.headerSize + 2 + 36 + 24 + 4 + 78] |= 4
+        XCTAssertThrowsError(try HistoryBatch.decode(current)) {
+            XCTAssertEqual($0 as? HistoryBatchError, .malformed("unknown sample presence bits"))
+        }
     }
 
     func testAVersionOneBatchFromASamplerStartedBeforeAnUpgradeDecodesWithTheNewFiguresNil() throws {
@@ -95,18 +134,19 @@ final class HistoryBatchTests: XCTestCase {
         for i in old.samples.indices {
             old.samples[i].rxBytes = nil; old.samples[i].txBytes = nil
             old.samples[i].cpuTemperatureMilliCelsius = nil; old.samples[i].rootUsedPermyriad = nil
+            old.samples[i].gpuBusyPermyriad = nil; old.samples[i].vramUsedBytes = nil
         }
         let bytes = Self.versionOne(old)
         XCTAssertEqual(Array(bytes[4..<6]), [1, 0])
         XCTAssertEqual(try HistoryBatch.decode(bytes), old)
-        XCTAssertEqual(try HistoryBatch.decode(HistoryBatch.decode(bytes).encoded), old, "and re-encodes as version 2")
+        XCTAssertEqual(try HistoryBatch.decode(HistoryBatch.decode(bytes).encoded), old, "and re-encodes as version 3")
         // Version 1 knows presence bits 0-2 only.
         var newBit = bytes
         newBit[HistoryBatch.headerSize + 2 + old.bootID.utf8.count + 24 + 4 + 48] |= 8
         XCTAssertThrowsError(try HistoryBatch.decode(newBit)) {
             XCTAssertEqual($0 as? HistoryBatchError, .malformed("unknown sample presence bits"))
         }
-        // A version-1 batch is not read as version 2 (its samples would run into the exits), nor the other way round.
+        // A version-1 batch is not read as version 2 (its samples would run into the exits), nor a current one as version 1.
         var relabelled = bytes; relabelled[4] = 2
         XCTAssertThrowsError(try HistoryBatch.decode(relabelled))
         var current = Self.batch().encoded; current[4] = 1
@@ -133,12 +173,12 @@ final class HistoryBatchTests: XCTestCase {
         XCTAssertEqual(error(Array("GIF89a random garbage".utf8)), .badMagic)
         var version = good; version[4] = 9
         XCTAssertEqual(error(version), .unsupportedVersion(9))
-        version[4] = 3
-        XCTAssertEqual(error(version), .unsupportedVersion(3))
+        version[4] = 4
+        XCTAssertEqual(error(version), .unsupportedVersion(4))
         version[4] = 0
         XCTAssertEqual(error(version), .unsupportedVersion(0))
-        XCTAssertEqual(HistoryBatchError.unsupportedVersion(3).description,
-                       "history batch version 3 is not supported (this build reads 1 to 2)")
+        XCTAssertEqual(HistoryBatchError.unsupportedVersion(4).description,
+                       "history batch version 4 is not supported (this build reads 1 to 3)")
         XCTAssertEqual(error(good + [0]), .trailingBytes)
         var flags = good; flags[6] = 0x80
         XCTAssertEqual(error(flags), .malformed("unknown flags"))

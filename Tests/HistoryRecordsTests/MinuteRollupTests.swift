@@ -32,9 +32,18 @@ final class MinuteRollupTests: XCTestCase {
         return d
     }
 
+    /// A GPU giving busy (hundredths of a percent) and VRAM in use (bytes) where not nil.
+    func gpu(busy: Permyriad?, vram: UInt64?) -> GPUFigures {
+        var g = GPUFigures()
+        g.driver = Array("amdgpu".utf8)
+        if let busy { g.busy = busy; g.known.insert(.busy) }
+        if let vram { g.vramUsedBytes = vram; g.vramTotalBytes = 8 << 30; g.known.insert(.vram) }
+        return g
+    }
+
     /// A sample with CPU and memory (so it counts in the row) and the given parts.
     func snapshot(atMs ms: UInt64, interfaces: [InterfaceFigures]? = nil, temperatures: [TemperatureFigures]? = nil,
-                  disks: [DiskFigures]? = nil, cpuAndMemory: Bool = true) -> Snapshot {
+                  disks: [DiskFigures]? = nil, gpus: [GPUFigures]? = nil, cpuAndMemory: Bool = true) -> Snapshot {
         var s = Snapshot()
         s.timestampMs = ms
         s.cpuBusy = 1000
@@ -43,6 +52,7 @@ final class MinuteRollupTests: XCTestCase {
         if let interfaces { s.interfaces = interfaces; s.available.insert(.network) }
         if let temperatures { s.temperatures = temperatures; s.available.insert(.temperature) }
         if let disks { s.disks = disks; s.available.insert(.disks) }
+        if let gpus { s.gpus = gpus; s.available.insert(.gpu) }
         return s
     }
 
@@ -190,6 +200,31 @@ final class MinuteRollupTests: XCTestCase {
         XCTAssertEqual(row.rxBytes, 1)
     }
 
+    // MARK: - GPU
+
+    func testTheGPUIsTheBusiestCardAveragedAndTheVideoMemoryOfAllCardsAtItsLargest() {
+        let row = rollup([
+            snapshot(atMs: 0, gpus: [gpu(busy: 1000, vram: 1 << 30), gpu(busy: 3000, vram: 2 << 30)]),
+            snapshot(atMs: 1000, gpus: [gpu(busy: 5001, vram: 512 << 20), gpu(busy: 0, vram: 0)]),
+            snapshot(atMs: 2000),   // not measured this time: neither average nor maximum moves
+            snapshot(atMs: 3000, gpus: [gpu(busy: nil, vram: 4 << 30)]),   // no busy figure: VRAM only
+        ])
+        XCTAssertEqual(row.gpuBusyPermyriad, 4001, "(3000 + 5001) / 2, rounded")
+        XCTAssertEqual(row.vramUsedBytes, 4 << 30)
+        XCTAssertEqual(row.cpuAverage, 1000, "the GPUs do not disturb the row's averages")
+    }
+
+    func testTheGPUFiguresAreNilWhenTheGPUsWereNotMeasuredOrGaveNone() {
+        XCTAssertNil(rollup([snapshot(atMs: 0)]).gpuBusyPermyriad)
+        XCTAssertNil(rollup([snapshot(atMs: 0)]).vramUsedBytes)
+        let none = rollup([snapshot(atMs: 0, gpus: []), snapshot(atMs: 1000, gpus: [gpu(busy: nil, vram: nil)])])
+        XCTAssertNil(none.gpuBusyPermyriad, "a measured machine without a GPU, or a card that gives neither")
+        XCTAssertNil(none.vramUsedBytes)
+        let hostile = rollup([snapshot(atMs: 0, gpus: [gpu(busy: .max, vram: .max), gpu(busy: 1, vram: .max)])])
+        XCTAssertEqual(hostile.gpuBusyPermyriad, 10_000, "a share over 100 % is clipped")
+        XCTAssertEqual(hostile.vramUsedBytes, .max, "the sum saturates")
+    }
+
     // MARK: - Allocation
 
     func testSamplesWithEveryPartWithinAMinuteAllocateNothing() {
@@ -199,7 +234,8 @@ final class MinuteRollupTests: XCTestCase {
             return snapshot(atMs: minute0 + 1000 * n,
                             interfaces: (0..<Snapshot.maximumInterfaces).map { interface("eth\($0)", rx: n * 1000, tx: n * 10) },
                             temperatures: (0..<Snapshot.maximumSensors).map { sensor(Int32(40_000 + $0), package: $0 == 3) },
-                            disks: [disk("/home", used: 5, available: 5), disk("/", used: n, available: 100)])
+                            disks: [disk("/home", used: 5, available: 5), disk("/", used: n, available: 100)],
+                            gpus: [gpu(busy: Permyriad(n * 100), vram: n << 20), gpu(busy: 10, vram: 1)])
         }
         for i in 0..<2 { _ = c.record(samples[i]) }   // warm up (one-time runtime metadata)
         allocation_counter_start()
@@ -222,7 +258,8 @@ extension MinuteRollupTests {
         range.map { t in
             var s = snapshot(atMs: minute0 + t, interfaces: [interface("eth0", rx: 1_000 + t * 400, tx: 10 + t)],
                              temperatures: [sensor(Int32(40_000 + t), package: true)],
-                             disks: [disk("/", used: 30, available: 70)])
+                             disks: [disk("/", used: 30, available: 70)],
+                             gpus: [gpu(busy: Permyriad(t / 10), vram: t << 10)])
             s.cpuBusy = Permyriad(t / 10)
             s.load1 = UInt32(t)
             s.battery.count = 1
@@ -248,6 +285,8 @@ extension MinuteRollupTests {
         let row = try XCTUnwrap(after.record(next)?.samples.first)
         XCTAssertEqual(row, expected)
         XCTAssertEqual(row.rxBytes, 59_000 * 400, "every byte of the minute, the restart's second too")
+        XCTAssertEqual(row.gpuBusyPermyriad, 2950, "the GPU's average over the whole minute")
+        XCTAssertEqual(row.vramUsedBytes, 59_000 << 10)
     }
 
     /// The environment is the user's: text that is not a carried minute, or a minute that is
@@ -262,6 +301,12 @@ extension MinuteRollupTests {
         }
         let valid = MinuteRollup(minute: 120).carried
         XCTAssertNotNil(MinuteRollup(carried: valid))
+        // A minute carried by a build from before the GPU figures (none after the counters) is taken.
+        XCTAssertNotNil(MinuteRollup(carried: "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0"))
+        for bad in ["60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,1,1", "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,20001,2,",
+                    "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,,1,"] {
+            XCTAssertNil(MinuteRollup(carried: bad), "GPU fields: two, not three; a sum over 100 % a sample; no sum: \(bad)")
+        }
         XCTAssertFalse(c.resume(valid, nowMs: 300_000), "minutes ago")
         XCTAssertFalse(c.resume(valid, nowMs: 60_000), "in the future")
         XCTAssertTrue(c.resume(valid, nowMs: 185_000), "the minute before: written at the first sample")

@@ -31,11 +31,11 @@ func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath:
 
 func sample(_ minute: UInt64, cpu: UInt32 = 1234, max: UInt32? = nil, used: UInt64 = 4_000_000,
             battery: UInt32? = nil, state: UInt8? = nil, rx: UInt64? = nil, tx: UInt64? = nil,
-            temperature: Int32? = nil, root: UInt32? = nil) -> MinuteSample {
+            temperature: Int32? = nil, root: UInt32? = nil, gpu: UInt32? = nil, vram: UInt64? = nil) -> MinuteSample {
     MinuteSample(minute: minute, cpuAverage: cpu, cpuMaximum: max ?? cpu + 100, memoryUsedKiB: used,
                  memoryAvailableKiB: used > 12_000_000 ? 0 : 12_000_000 - used, swapUsedKiB: 1024, load1: 87, processCount: 312,
                  batteryPercent: battery, batteryState: state, rxBytes: rx, txBytes: tx,
-                 cpuTemperatureMilliCelsius: temperature, rootUsedPermyriad: root)
+                 cpuTemperatureMilliCelsius: temperature, rootUsedPermyriad: root, gpuBusyPermyriad: gpu, vramUsedBytes: vram)
 }
 
 func exitRecord(_ timeMs: UInt64, name: [UInt8] = Array("firefox".utf8), friendly: String? = nil) -> ExitRecord {
@@ -92,4 +92,28 @@ func versionTwoSamples(minutes: Int = 1440) -> [MinuteSample] {
                          memoryUsedKiB: 4_000_000 + i, memoryAvailableKiB: 8_000_000 - i, swapUsedKiB: 1024, load1: 87,
                          processCount: 312, batteryPercent: i % 2 == 0 ? 8512 : nil, batteryState: i % 2 == 0 ? 2 : nil)
         }
+}
+
+/// A database as a build of schema version 3 left it (before the GPU columns), closed, at
+/// `path`: version 2's rows (``makeVersionTwoDatabase(_:minutes:)``), migrated by version 3,
+/// every other minute then given network, temperature and root figures.
+func makeVersionThreeDatabase(_ path: String, minutes: Int = 1440) throws {
+    try makeVersionTwoDatabase(path, minutes: minutes)
+    let raw = try rawConnection(path)
+    try Schema.migrate(raw, migrations: Array(Schema.migrations.prefix(3)))
+    try raw.execute("""
+        UPDATE samples SET rx_bytes = minute, tx_bytes = 7, cpu_temp_mc = -1500, root_used = 5000 WHERE minute % 120 = 0;
+        """)
+    XCTAssertEqual(try raw.integer("PRAGMA user_version"), 3)
+    raw.close()
+}
+
+/// The rows ``makeVersionThreeDatabase(_:minutes:)`` wrote, as `samples(from:to:)` reads them.
+func versionThreeSamples(minutes: Int = 1440) -> [MinuteSample] {
+    versionTwoSamples(minutes: minutes).map { s in
+        guard !s.isHourly, s.minute % 120 == 0 else { return s }
+        var m = s
+        m.rxBytes = s.minute; m.txBytes = 7; m.cpuTemperatureMilliCelsius = -1500; m.rootUsedPermyriad = 5000
+        return m
+    }
 }

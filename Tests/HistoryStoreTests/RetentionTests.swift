@@ -60,6 +60,29 @@ final class RetentionTests: XCTestCase {
         XCTAssertEqual(rows.map(\.rootUsedPermyriad), [5010, nil])
     }
 
+    func testAnHourlyRowAveragesTheGPUOverTheMinutesThatMeasuredItAndKeepsTheMostVideoMemory() throws {
+        let db = try Scratch().open()
+        let hour = now - 100 * day
+        // GPU busy in the first 10 minutes (1000...1009: 1004.5 → 1005), VRAM in minutes 20-39, largest at 33.
+        var minutes: [MinuteSample] = []
+        for i in 0..<60 {
+            let busy: UInt32? = i < 10 ? 1000 + UInt32(i) : nil
+            var vram: UInt64? = nil
+            if (20..<40).contains(i) { vram = i == 33 ? 5 << 30 : UInt64(i) << 20 }
+            minutes.append(sample(hour + UInt64(i) * 60, gpu: busy, vram: vram))
+        }
+        try db.append(samples: minutes)
+        try db.append(samples: (0..<60).map { sample(hour + 3600 + UInt64($0) * 60) })   // an hour without a GPU
+        try db.applyRetention(nowSeconds: now)
+        // Late minutes into the first hour: weighted by minutes, the larger VRAM kept.
+        try db.append(samples: (40..<50).map { sample(hour + UInt64($0) * 60, gpu: 4000, vram: 1 << 20) })
+        try db.applyRetention(nowSeconds: now)
+        let rows = try db.samples(from: 0, to: now)
+        XCTAssertEqual(rows.map(\.isHourly), [true, true])
+        XCTAssertEqual(rows.map(\.gpuBusyPermyriad), [1433, nil], "(60 × 1005 + 10 × 4000) / 70, rounded: weighted by minutes, as root_used")
+        XCTAssertEqual(rows.map(\.vramUsedBytes), [5 << 30, nil])
+    }
+
     func testLateMinutesMergeTheNewFiguresIntoAnHourAlreadyRolledUp() throws {
         let db = try Scratch().open()
         let hour = now - 100 * day

@@ -102,8 +102,8 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual((error as! StoreError).kind, .olderSchema, "the CLI asks for the sampler to upgrade it")
         }
         let db = try scratch.open()
-        XCTAssertEqual(HistoryDatabase.schemaVersion, 3)
-        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 3)
+        XCTAssertEqual(HistoryDatabase.schemaVersion, 4)
+        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 4)
         XCTAssertEqual(try db.samples(from: 0, to: .max), versionTwoSamples(), "every row, the new figures NULL")
         XCTAssertEqual(try db.boots().count, 1)
         XCTAssertEqual(try db.exits(sinceMs: 0).map(\.pid), [42, 43])
@@ -111,15 +111,29 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(try db.bookmarks().filter { $0.source == .user }.map(\.friendlyName), [Array("X server".utf8)])
         XCTAssertNil(try db.integrityProblem())
         for table in ["samples", "hourly_samples"] {
-            let added = try HistoryDatabase.columns(db.connection, table: table).suffix(4)
-            XCTAssertEqual(added.map(\.name), ["rx_bytes", "tx_bytes", "cpu_temp_mc", "root_used"], table)
+            let added = try HistoryDatabase.columns(db.connection, table: table).suffix(6)
+            XCTAssertEqual(added.map(\.name), ["rx_bytes", "tx_bytes", "cpu_temp_mc", "root_used", "gpu_busy", "vram_used"], table)
             XCTAssertEqual(Set(added.map(\.type)), ["INTEGER"])
             XCTAssertEqual(Set(added.map(\.notNull)), [false])
         }
         // The migrated file has exactly the schema of a new one (what restore compares with).
-        try HistoryDatabase.checkSchema(db.connection, version: 3, path: scratch.databasePath)
+        try HistoryDatabase.checkSchema(db.connection, version: 4, path: scratch.databasePath)
 
         let new = sample(1_800_086_400, rx: 123_456_789, tx: 0, temperature: -1500, root: 10_000)
+        try db.append(samples: [new])
+        XCTAssertEqual(try db.samples(from: 1_800_086_400, to: .max), [new])
+    }
+
+    func testMigrationFourOnAVersionThreeDatabaseKeepsEveryFigureAndAddsTheGPUColumnsNull() throws {
+        let scratch = try Scratch()
+        try makeVersionThreeDatabase(scratch.databasePath)
+        let db = try scratch.open()
+        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 4)
+        XCTAssertEqual(try db.samples(from: 0, to: .max), versionThreeSamples(), "every row and figure, the GPU's NULL")
+        XCTAssertEqual(try db.exits(sinceMs: 0).map(\.pid), [42, 43])
+        XCTAssertNil(try db.integrityProblem())
+        try HistoryDatabase.checkSchema(db.connection, version: 4, path: scratch.databasePath)
+        let new = sample(1_800_086_400, gpu: 10_000, vram: UInt64(Int64.max))
         try db.append(samples: [new])
         XCTAssertEqual(try db.samples(from: 1_800_086_400, to: .max), [new])
     }

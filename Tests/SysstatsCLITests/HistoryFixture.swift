@@ -14,7 +14,7 @@ final class HistoryFixture {
     static let now: UInt64 = base + 7200
 
     /// Three minutes of the hour at `base` (rolled up into one hourly row: traffic received in
-    /// each, sent in none, the hottest minute 71 °C, / used in two), then two minute rows at
+    /// each, sent in none, the hottest minute 71 °C, / used and the GPU in two), then two minute rows at
     /// `base + 1 h` (with and without a battery, with every newer figure and with none);
     /// three boots; two exits.
     init() throws {
@@ -25,10 +25,12 @@ final class HistoryFixture {
         try database.append(samples: [
             MinuteSample(minute: b, cpuAverage: 1000, cpuMaximum: 4000, memoryUsedKiB: 2_097_152,
                          memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 50, processCount: 100,
-                         rxBytes: 1000, cpuTemperatureMilliCelsius: 45_000, rootUsedPermyriad: 5000),
+                         rxBytes: 1000, cpuTemperatureMilliCelsius: 45_000, rootUsedPermyriad: 5000,
+                         gpuBusyPermyriad: 4000, vramUsedBytes: 1 << 30),
             MinuteSample(minute: b + 60, cpuAverage: 2000, cpuMaximum: 9000, memoryUsedKiB: 2_097_152,
                          memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 70, processCount: 110,
-                         rxBytes: 2000, cpuTemperatureMilliCelsius: 71_000, rootUsedPermyriad: 5101),
+                         rxBytes: 2000, cpuTemperatureMilliCelsius: 71_000, rootUsedPermyriad: 5101,
+                         gpuBusyPermyriad: 6001, vramUsedBytes: 2 << 30),
             MinuteSample(minute: b + 120, cpuAverage: 3000, cpuMaximum: 5000, memoryUsedKiB: 2_097_152,
                          memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 90, processCount: 120,
                          rxBytes: 3000, cpuTemperatureMilliCelsius: 52_000),
@@ -39,7 +41,8 @@ final class HistoryFixture {
             MinuteSample(minute: b + 3600, cpuAverage: 2345, cpuMaximum: 10_000, memoryUsedKiB: 3_145_728,
                          memoryAvailableKiB: 5_242_880, swapUsedKiB: 51_200, load1: 123, processCount: 39,
                          batteryPercent: 8512, batteryState: 2, rxBytes: 1_288_490_189, txBytes: 35_021,
-                         cpuTemperatureMilliCelsius: 72_450, rootUsedPermyriad: 6123),
+                         cpuTemperatureMilliCelsius: 72_450, rootUsedPermyriad: 6123,
+                         gpuBusyPermyriad: 1234, vramUsedBytes: 3_435_973_837),
             MinuteSample(minute: b + 3660, cpuAverage: 5, cpuMaximum: 99, memoryUsedKiB: 1536,
                          memoryAvailableKiB: 1_048_576, swapUsedKiB: 0, load1: 7, processCount: 1),
         ])
