@@ -16,6 +16,10 @@ public final class HistoryDatabase {
     public static let applicationID: Int32 = 0x5379_7353
     /// The schema version this build writes (`PRAGMA user_version`): the number of migrations.
     public static var schemaVersion: Int32 { Int32(Schema.migrations.count) }
+    /// The oldest schema version a read-only open (the CLI) reads: the versions since added
+    /// nullable columns only, read as NULL, so that `sysstats history` and `reboots` work
+    /// right after an upgrade, before the new sampler has migrated the file.
+    public static let oldestReadableSchemaVersion: Int32 = 3
     /// The database's file name inside the data directory.
     public static let fileName = "history.sqlite"
 
@@ -33,6 +37,8 @@ public final class HistoryDatabase {
     public let path: String
     /// True when opened read-only (the CLI).
     public let readOnly: Bool
+    /// The file's schema version once opened (read-write: this build's, after migrating).
+    public private(set) var version: Int32 = 0
     /// Where every change to the bookmarks is mirrored for the sampler (the rules cache,
     /// Bookmarks.swift): `bookmarks.rules` beside the database unless set otherwise;
     /// nil writes none.
@@ -42,7 +48,7 @@ public final class HistoryDatabase {
     ///
     /// Read-write (the sampler): creates the folder (0700) and the file (0600) if missing,
     /// turns on WAL, and applies missing migrations. Read-only (the CLI): the file must exist
-    /// and be at this build's schema version. Either way it refuses a file of another
+    /// and be at least at ``oldestReadableSchemaVersion``. Either way it refuses a file of another
     /// application (application_id) or from a newer build (user_version).
     public init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
@@ -60,8 +66,9 @@ public final class HistoryDatabase {
         try connection.execute("PRAGMA foreign_keys = ON")
 
         let version = try HistoryDatabase.checkOwnership(connection)
+        self.version = version
         if readOnly {
-            if version < HistoryDatabase.schemaVersion {
+            if version < HistoryDatabase.oldestReadableSchemaVersion {
                 throw StoreError(.olderSchema, "\(TerminalText.escape(path)) has schema version \(version); run sysstatsd once to upgrade it to \(HistoryDatabase.schemaVersion)")
             }
             return
@@ -71,6 +78,7 @@ public final class HistoryDatabase {
         guard mode == "wal" else { throw StoreError(.sqlite, "\(TerminalText.escape(path)): cannot turn on WAL (journal_mode is \(mode))") }
         try connection.execute("PRAGMA synchronous = NORMAL")
         try Schema.migrate(connection)
+        self.version = HistoryDatabase.schemaVersion
     }
 
     /// A read-only connection that never needs to write, even to the -shm file.
@@ -276,15 +284,17 @@ public final class HistoryDatabase {
     /// hourly rows (``MinuteSample/isHourly`` true, `minute` = start of the hour) where the
     /// minutes were rolled up by retention. Minute and hourly rows never cover the same time.
     public func samples(from: UInt64, to: UInt64) throws(StoreError) -> [MinuteSample] {
+        // A file not yet migrated by version 4 (read-only, right after an upgrade) has no GPU columns.
+        let gpu = version >= 4 ? "gpu_busy, vram_used" : "NULL, NULL"
         let query = try connection.statement("""
             SELECT hour, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
                    process_count, battery_percent, battery_state, 1, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
-                   gpu_busy, vram_used
+                   \(gpu)
             FROM hourly_samples WHERE hour >= ?1 AND hour < ?2
             UNION ALL
             SELECT minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
                    process_count, battery_percent, battery_state, 0, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
-                   gpu_busy, vram_used
+                   \(gpu)
             FROM samples WHERE minute >= ?1 AND minute < ?2
             ORDER BY 1, 11 DESC
             """)

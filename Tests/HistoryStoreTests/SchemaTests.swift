@@ -124,6 +124,19 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(try db.samples(from: 1_800_086_400, to: .max), [new])
     }
 
+    /// Right after an upgrade the CLI reads the file the old sampler left, before the new one
+    /// has migrated it: version 3 lacks only migration 4's nullable columns, read as NULL.
+    func testTheCLIReadsAVersionThreeDatabaseUnmigratedWithTheGPUFiguresNil() throws {
+        let scratch = try Scratch()
+        try makeVersionThreeDatabase(scratch.databasePath, minutes: 30)
+        let reader = try scratch.open(readOnly: true)
+        XCTAssertEqual(reader.version, 3)
+        XCTAssertEqual(try reader.samples(from: 0, to: .max), versionThreeSamples(minutes: 30))
+        XCTAssertEqual(try reader.boots().count, 1)
+        XCTAssertEqual(try reader.connection.integer("PRAGMA user_version"), 3, "read, not migrated")
+        reader.close()
+    }
+
     func testMigrationFourOnAVersionThreeDatabaseKeepsEveryFigureAndAddsTheGPUColumnsNull() throws {
         let scratch = try Scratch()
         try makeVersionThreeDatabase(scratch.databasePath)
