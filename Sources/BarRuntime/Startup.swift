@@ -25,7 +25,9 @@ public enum BarStart {
 /// `--help` or `--version`. A bad config file is no reason to stop: its whole message goes
 /// to stderr, the bar runs with the built-in defaults (the command line still applies) and
 /// shows the mistake (``configNotice(_:path:)``) until the file is fixed; the bar watches it.
-public func startOptions(_ arguments: [[UInt8]] = commandLineArguments()) -> BarStart {
+/// `program` is the name `--version` prints: each binary's own (sysstats-bar-x11 and
+/// sysstats-bar-wayland run directly name themselves).
+public func startOptions(_ arguments: [[UInt8]] = commandLineArguments(), program: StaticString = "sysstats-bar") -> BarStart {
     var options: BarOptions
     do throws(OptionsError) {
         options = try BarOptions.parse(arguments)
@@ -38,11 +40,16 @@ public func startOptions(_ arguments: [[UInt8]] = commandLineArguments()) -> Bar
     }
     if options.version {
         var text = ByteWriter(capacity: 64)
-        text.append("sysstats-bar ")
+        text.append(program)
+        text.append(UInt8(ascii: " "))
         text.append(sysstatsVersion)
         text.append(UInt8(ascii: "\n"))
         let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
-        if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err); return .exit(1) }
+        if err != 0 {
+            _ = writeAll(2, UnsafeRawBufferPointer(start: program.utf8Start, count: program.utf8CodeUnitCount))
+            writeFailed(": cannot write to stdout: ", err)
+            return .exit(1)
+        }
         return .exit(0)
     }
     if options.help {
@@ -74,8 +81,8 @@ public func startOptions(_ arguments: [[UInt8]] = commandLineArguments()) -> Bar
 
 /// Runs `body` with the options (and a config mistake's notice) when the command line asks
 /// to run, and returns its status; else the status ``startOptions()`` ends with.
-public func runWithStartOptions(_ body: (BarOptions, [UInt8]) -> Int32) -> Int32 {
-    switch startOptions() {
+public func runWithStartOptions(program: StaticString = "sysstats-bar", _ body: (BarOptions, [UInt8]) -> Int32) -> Int32 {
+    switch startOptions(program: program) {
     case .exit(let status): return status
     case .run(let options, let notice): return body(options, notice)
     }

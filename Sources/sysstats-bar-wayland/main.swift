@@ -14,17 +14,4 @@ func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     return runBar(panelOptions, sink: sink, notice: notice)
 }
 
-/// `--version` run directly names this binary, not sysstats-bar (whose own --version is
-/// answered before it would exec this one); anything else is the shared start-up's.
-func printVersionIfAsked() -> Int32? {
-    guard let options = try? BarOptions.parse(commandLineArguments()), options.version else { return nil }
-    var text = ByteWriter(capacity: 64)
-    text.append("sysstats-bar-wayland ")
-    text.append(sysstatsVersion)
-    text.append(UInt8(ascii: "\n"))
-    let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
-    if err != 0 { writeFailed("sysstats-bar-wayland: cannot write to stdout: ", err); return 1 }
-    return 0
-}
-
-exit(printVersionIfAsked() ?? runWithStartOptions(main))
+exit(runWithStartOptions(program: "sysstats-bar-wayland", main))

@@ -23,17 +23,4 @@ func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     }
 }
 
-/// `--version` run directly names this binary, not sysstats-bar (whose own --version is
-/// answered before it would exec this one); anything else is the shared start-up's.
-func printVersionIfAsked() -> Int32? {
-    guard let options = try? BarOptions.parse(commandLineArguments()), options.version else { return nil }
-    var text = ByteWriter(capacity: 64)
-    text.append("sysstats-bar-x11 ")
-    text.append(sysstatsVersion)
-    text.append(UInt8(ascii: "\n"))
-    let err = text.bytes.withUnsafeBytes { writeAll(1, $0) }
-    if err != 0 { writeFailed("sysstats-bar-x11: cannot write to stdout: ", err); return 1 }
-    return 0
-}
-
-exit(printVersionIfAsked() ?? runWithStartOptions(main))
+exit(runWithStartOptions(program: "sysstats-bar-x11", main))

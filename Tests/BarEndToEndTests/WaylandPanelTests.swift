@@ -181,7 +181,7 @@ final class WaylandPanelTests: XCTestCase {
         let expected = try PanelPictures.png(of: dir, width: Self.size.width, height: Self.size.height)
         let shown = try waitForArea(x: 0, y: 0) { $0 == expected }
         XCTAssertTrue(shown == expected, "the last update is not on screen: " + difference(shown, expected))
-        let hwm = try XCTUnwrap(vmHWM(pid: bar.processIdentifier))
+        let hwm = try XCTUnwrap(peakResidentKiB(pid: bar.processIdentifier))
         print("sysstats-bar --output wayland-panel: peak RSS (VmHWM) after \(updates) updates: \(hwm) KiB")
         XCTAssertLessThanOrEqual(hwm, 3 * 1024)
         XCTAssertEqual(stop(bar), 0)
@@ -385,11 +385,4 @@ final class WaylandPanelTests: XCTestCase {
         return true
     }
 
-    func vmHWM(pid: Int32) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        }
-        return nil
-    }
 }

@@ -81,7 +81,7 @@ public final class MeasureCgroup {
     /// loop samples it.
     public func memoryStat() -> CgroupMemoryStat? {
         guard case .success(let bytes) = statBuffer.fill(path: statFile) else { return nil }
-        return CgroupMemoryStat.parse(String(decoding: bytes, as: UTF8.self))
+        return CgroupMemoryStat.parse(bytes)
     }
 
     /// The peak, bytes; nil when it cannot be read.
@@ -100,16 +100,47 @@ public struct CgroupMemoryStat: Equatable, Sendable {
     public var file: UInt64
 
     /// v2's `anon` and `file` lines, else v1's `total_rss` and `total_cache`; nil without them.
+    /// A line that is not `KEY DIGITS` (or whose number overflows) is passed over.
     static func parse(_ text: String) -> CgroupMemoryStat? {
-        var values: [Substring: UInt64] = [:]
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count == 2, let value = UInt64(fields[1]) else { continue }
-            values[fields[0]] = value
+        var text = text
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same over the file's bytes (read once per sample that moved: no copy, no table).
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> CgroupMemoryStat? {
+        var v2Anon, v2File, v1Anon, v1File: UInt64?
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            if let space = (start..<end).first(where: { bytes[$0] == 0x20 }),
+               let value = decimal(bytes, space + 1, end) {
+                let key = UnsafeRawBufferPointer(rebasing: bytes[start..<space])
+                if key.elementsEqual("anon".utf8) { v2Anon = value }
+                else if key.elementsEqual("file".utf8) { v2File = value }
+                else if key.elementsEqual("total_rss".utf8) { v1Anon = value }
+                else if key.elementsEqual("total_cache".utf8) { v1File = value }
+            }
+            start = end + 1
         }
-        if let anon = values["anon"], let file = values["file"] { return CgroupMemoryStat(anon: anon, file: file) }
-        if let anon = values["total_rss"], let file = values["total_cache"] { return CgroupMemoryStat(anon: anon, file: file) }
+        if let anon = v2Anon, let file = v2File { return CgroupMemoryStat(anon: anon, file: file) }
+        if let anon = v1Anon, let file = v1File { return CgroupMemoryStat(anon: anon, file: file) }
         return nil
+    }
+
+    /// Digits only, at least one, no overflow.
+    private static func decimal(_ bytes: UnsafeRawBufferPointer, _ from: Int, _ to: Int) -> UInt64? {
+        guard from < to else { return nil }
+        var n: UInt64 = 0
+        for i in from..<to {
+            let d = bytes[i]
+            guard d >= 0x30, d <= 0x39 else { return nil }
+            let (times, o1) = n.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(UInt64(d - 0x30))
+            guard !o1, !o2 else { return nil }
+            n = sum
+        }
+        return n
     }
 }
 
