@@ -211,42 +211,34 @@ extension PrometheusText {
     /// index; driver; name).
     static func writeGPUs(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
     guard s.available.contains(.gpu), !s.gpus.isEmpty else { return }
-    gpuFamily(s, &w, "sysstats_gpu_busy_ratio", "Share of the last interval the GPU was busy.", .busy) { g, w in
-        w.fixedValue(UInt64(g.busy), decimals: 4)
-    }
-    gpuFamily(s, &w, "sysstats_gpu_memory_busy_ratio", "Share of the last interval the GPU's memory was busy.", .memoryBusy) { g, w in
-        w.fixedValue(UInt64(g.memoryBusy), decimals: 4)
-    }
-    gpuFamily(s, &w, "sysstats_gpu_memory_used_bytes", "Video memory in use.", .vram) { g, w in w.value(g.vramUsedBytes) }
-    gpuFamily(s, &w, "sysstats_gpu_memory_total_bytes", "Video memory in all.", .vram) { g, w in w.value(g.vramTotalBytes) }
-    gpuFamily(s, &w, "sysstats_gpu_gtt_used_bytes", "System memory mapped for the GPU (amdgpu's GTT), in use.", .gtt) { g, w in
-        w.value(g.gttUsedBytes)
-    }
-    gpuFamily(s, &w, "sysstats_gpu_temperature_celsius", "The GPU's temperature.", .temperature) { g, w in
-        w.signedFixedValue(Int64(g.milliCelsius), decimals: 3)
-    }
-    gpuFamily(s, &w, "sysstats_gpu_power_watts", "Power the GPU draws.", .power) { g, w in
-        w.fixedValue(UInt64(g.milliwatts), decimals: 3)
-    }
-    gpuFamily(s, &w, "sysstats_gpu_clock_hertz", "The GPU's graphics (shader) clock.", .clock) { g, w in
-        w.value(UInt64(g.clockMHz) &* 1_000_000)  // a u32 of MHz times 10⁶ fits a u64
-    }
+    // By index: a for-in over the table allocates an iterator's element in debug builds.
+    for i in 0..<GPUFigure.all.count { gpuFamily(s, GPUFigure.all[i], &w) }
     }
 
-    /// One GPU family: its header when a card gave the figure (`needs`), then each such card's sample.
-    private static func gpuFamily(_ s: Snapshot, _ w: inout ExpositionWriter, _ name: StaticString, _ help: StaticString,
-                                  _ needs: GPUFigures.Known, _ value: (GPUFigures, inout ExpositionWriter) -> Void) {
+    /// One GPU figure's family: its header when a card gave the figure, then each such card's
+    /// sample, written as the figure's unit says.
+    private static func gpuFamily(_ s: Snapshot, _ f: GPUFigure, _ w: inout ExpositionWriter) {
+        guard let name = f.prometheus else { return }
         let n = min(s.gpus.count, Snapshot.maximumGPUs)
         var any = false
-        for i in 0..<n where s.gpus[i].known.isSuperset(of: needs) { any = true }
+        for i in 0..<n where s.gpus[i].known.isSuperset(of: f.known) { any = true }
         guard any else { return }
-        w.family(name, help, .gauge)
-        for i in 0..<n where s.gpus[i].known.isSuperset(of: needs) {
+        w.family(name, f.prometheusHelp, .gauge)
+        for i in 0..<n where s.gpus[i].known.isSuperset(of: f.known) {
             w.begin(name)
             w.label("card", decimal: UInt64(s.gpus[i].index))
             w.label("driver", bytes: s.gpus[i].driver)
             w.label("name", bytes: s.gpus[i].name)
-            value(s.gpus[i], &w)
+            let v = f.value(s.gpus[i])
+            switch f.unit {
+            case .permyriad: w.fixedValue(UInt64(clamping: v), decimals: 4)
+            case .bytes, .count: w.value(UInt64(clamping: v))
+            case .milliCelsius: w.signedFixedValue(v, decimals: 3)
+            case .milliwatts: w.fixedValue(UInt64(clamping: v), decimals: 3)
+            case .megahertz:
+                let (hertz, overflow) = UInt64(clamping: v).multipliedReportingOverflow(by: 1_000_000)
+                w.value(overflow ? .max : hertz)
+            }
         }
     }
 

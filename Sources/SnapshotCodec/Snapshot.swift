@@ -175,49 +175,6 @@ public struct TemperatureFigures: Equatable, Sendable {
     public init() {}
 }
 
-/// One GPU: what its driver publishes (amdgpu and i915/xe in sysfs, NVIDIA through NVML).
-/// A figure the card does not give is left out of ``known`` and shown as `n/a`.
-public struct GPUFigures: Equatable, Sendable {
-    /// Which of the figures below the card gave.
-    public struct Known: OptionSet, Equatable, Sendable {
-        public var rawValue: UInt16
-        public init(rawValue: UInt16) { self.rawValue = rawValue }
-        @inlinable public static var busy: Known { Known(rawValue: 1 << 0) }
-        @inlinable public static var memoryBusy: Known { Known(rawValue: 1 << 1) }
-        @inlinable public static var vram: Known { Known(rawValue: 1 << 2) }
-        @inlinable public static var gtt: Known { Known(rawValue: 1 << 3) }
-        @inlinable public static var temperature: Known { Known(rawValue: 1 << 4) }
-        @inlinable public static var power: Known { Known(rawValue: 1 << 5) }
-        @inlinable public static var clock: Known { Known(rawValue: 1 << 6) }
-        @inlinable public static var fan: Known { Known(rawValue: 1 << 7) }
-    }
-    /// The card's number: N of `/sys/class/drm/cardN`, or NVML's index for NVIDIA.
-    public var index: UInt8 = 0
-    /// The kernel driver (`amdgpu`, `i915`, `xe`, `nvidia`), at most ``Snapshot/maximumInterfaceNameLength`` bytes.
-    public var driver: [UInt8] = []
-    /// The product name where the driver gives one, else the PCI vendor:device pair; at
-    /// most ``Snapshot/maximumPathLength`` bytes.
-    public var name: [UInt8] = []
-    public var known: Known = []
-    /// Share of the last interval the GPU was busy, and its memory controller.
-    public var busy: Permyriad = 0
-    public var memoryBusy: Permyriad = 0
-    /// Video memory (the card's own) and GTT (system memory mapped for it), bytes.
-    public var vramUsedBytes: UInt64 = 0
-    public var vramTotalBytes: UInt64 = 0
-    public var gttUsedBytes: UInt64 = 0
-    public var gttTotalBytes: UInt64 = 0
-    /// The card's temperature, millidegrees Celsius.
-    public var milliCelsius: Int32 = 0
-    /// Power drawn, milliwatts.
-    public var milliwatts: UInt32 = 0
-    /// The graphics (shader) clock, MHz.
-    public var clockMHz: UInt32 = 0
-    /// The fan, RPM (NVIDIA: percent of its top speed).
-    public var fan: UInt32 = 0
-    public init() {}
-}
-
 /// Conditions a bar should flag as urgent.
 public struct UrgentFlags: OptionSet, Equatable, Sendable {
     public var rawValue: UInt32

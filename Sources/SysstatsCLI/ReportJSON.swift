@@ -99,51 +99,59 @@ public struct ReportJSON: Encodable, Equatable {
         var average: UInt32
         var max: UInt32
     }
-    /// One GPU; a figure its driver does not give is null.
+    /// One GPU: its card, driver and name, and a member per figure of ``GPUFigure/all``
+    /// (null where its driver does not give it).
     public struct GPU: Encodable, Equatable {
+        /// A figure as JSON writes it: an integer, or a decimal for shares, degrees and watts.
+        enum Value: Encodable, Equatable {
+            case integer(UInt64), decimal(Double), null
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.singleValueContainer()
+                switch self {
+                case .integer(let v): try c.encode(v)
+                case .decimal(let v): try c.encode(v)
+                case .null: try c.encodeNil()
+                }
+            }
+        }
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ name: String) { stringValue = name }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
         var card: UInt8
         var driver, name: String
-        var busyPercent, memoryBusyPercent: Double?
-        var vramUsedBytes, vramTotalBytes, gttUsedBytes, gttTotalBytes: UInt64?
-        var celsius, watts: Double?
-        var clockMHz, fan: UInt32?
-        enum CodingKeys: String, CodingKey {
-            case card, driver, name, busyPercent = "busy_percent", memoryBusyPercent = "memory_busy_percent"
-            case vramUsedBytes = "vram_used_bytes", vramTotalBytes = "vram_total_bytes"
-            case gttUsedBytes = "gtt_used_bytes", gttTotalBytes = "gtt_total_bytes"
-            case celsius, watts, clockMHz = "clock_mhz", fan
-        }
+        var figures: [(name: String, value: Value)]
+
         init(_ g: GPUFigures) {
-            func given<T>(_ part: GPUFigures.Known, _ value: T) -> T? { g.known.contains(part) ? value : nil }
             card = g.index
             driver = ReportJSON.text(g.driver)
             name = ReportJSON.text(g.name)
-            busyPercent = given(.busy, ReportJSON.percent(g.busy))
-            memoryBusyPercent = given(.memoryBusy, ReportJSON.percent(g.memoryBusy))
-            vramUsedBytes = given(.vram, g.vramUsedBytes)
-            vramTotalBytes = given(.vram, g.vramTotalBytes)
-            gttUsedBytes = given(.gtt, g.gttUsedBytes)
-            gttTotalBytes = given(.gtt, g.gttTotalBytes)
-            celsius = given(.temperature, Double(g.milliCelsius) / 1000)
-            watts = given(.power, Double(g.milliwatts) / 1000)
-            clockMHz = given(.clock, g.clockMHz)
-            fan = given(.fan, g.fan)
+            figures = GPUFigure.all.map { f in (f.json.description, g.known.isSuperset(of: f.known) ? Self.value(f, g) : .null) }
         }
+
+        static func value(_ f: GPUFigure, _ g: GPUFigures) -> Value {
+            let v = f.value(g)
+            switch f.unit {
+            case .permyriad: return .decimal(ReportJSON.percent(UInt16(clamping: v)))
+            case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
+            case .bytes, .megahertz, .count: return .integer(UInt64(clamping: v))
+            }
+        }
+
+        public static func == (a: GPU, b: GPU) -> Bool {
+            a.card == b.card && a.driver == b.driver && a.name == b.name
+                && a.figures.map(\.name) == b.figures.map(\.name) && a.figures.map(\.value) == b.figures.map(\.value)
+        }
+
         public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(card, forKey: .card)
-            try c.encode(driver, forKey: .driver)
-            try c.encode(name, forKey: .name)
-            try c.encodeNullable(busyPercent, forKey: .busyPercent)
-            try c.encodeNullable(memoryBusyPercent, forKey: .memoryBusyPercent)
-            try c.encodeNullable(vramUsedBytes, forKey: .vramUsedBytes)
-            try c.encodeNullable(vramTotalBytes, forKey: .vramTotalBytes)
-            try c.encodeNullable(gttUsedBytes, forKey: .gttUsedBytes)
-            try c.encodeNullable(gttTotalBytes, forKey: .gttTotalBytes)
-            try c.encodeNullable(celsius, forKey: .celsius)
-            try c.encodeNullable(watts, forKey: .watts)
-            try c.encodeNullable(clockMHz, forKey: .clockMHz)
-            try c.encodeNullable(fan, forKey: .fan)
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(card, forKey: Key("card"))
+            try c.encode(driver, forKey: Key("driver"))
+            try c.encode(name, forKey: Key("name"))
+            for f in figures { try c.encode(f.value, forKey: Key(f.name)) }
         }
     }
 

@@ -14,36 +14,9 @@ enum GPUBlock {
         marks: LevelMarks(unit: .celsius, warning: 80_000, critical: 90_000),
         present: { s, c in card(s, c.argument) != nil },
         hiddenWhenMissingByDefault: true,
-        placeholders: [
-            PlaceholderSpec("busy", "share of the interval the GPU was busy") { s, c, w in
-                figure(s, c, .busy, &w) { g, w in appendWholePercent(&w, UInt64(g.busy)) }
-            },
-            PlaceholderSpec("memory_busy", "share its memory was busy") { s, c, w in
-                figure(s, c, .memoryBusy, &w) { g, w in appendWholePercent(&w, UInt64(g.memoryBusy)) }
-            },
-            PlaceholderSpec("vram_used", "video memory used") { s, c, w in
-                figure(s, c, .vram, &w) { g, w in w.appendSize(kib: g.vramUsedBytes / 1024) }
-            },
-            PlaceholderSpec("vram_total", "video memory in all") { s, c, w in
-                figure(s, c, .vram, &w) { g, w in w.appendSize(kib: g.vramTotalBytes / 1024) }
-            },
+        placeholders: GPUFigure.all.map(placeholder) + [
             PlaceholderSpec("vram_percent", "share of video memory used") { s, c, w in
                 figure(s, c, .vram, &w) { g, w in appendWholePercent(&w, vramShare(g)) }
-            },
-            PlaceholderSpec("gtt_used", "system memory mapped for the GPU (amdgpu)") { s, c, w in
-                figure(s, c, .gtt, &w) { g, w in w.appendSize(kib: g.gttUsedBytes / 1024) }
-            },
-            PlaceholderSpec("celsius", "temperature, whole degrees") { s, c, w in
-                figure(s, c, .temperature, &w) { g, w in TempBlock.appendDegrees(g.milliCelsius, into: &w) }
-            },
-            PlaceholderSpec("watts", "power drawn, watts with one decimal") { s, c, w in
-                figure(s, c, .power, &w) { g, w in w.appendFixed(UInt64(g.milliwatts), scaleDigits: 3, fractionDigits: 1) }
-            },
-            PlaceholderSpec("clock", "graphics clock, MHz") { s, c, w in
-                figure(s, c, .clock, &w) { g, w in w.appendDecimal(UInt64(g.clockMHz)) }
-            },
-            PlaceholderSpec("fan", "fan: RPM (amdgpu), percent of top speed (NVIDIA)") { s, c, w in
-                figure(s, c, .fan, &w) { g, w in w.appendDecimal(UInt64(g.fan)) }
             },
             PlaceholderSpec("name", "the card's product name, or its PCI id") { s, c, w in
                 figure(s, c, [], &w) { g, w in w.append(bytes: g.name) }
@@ -53,6 +26,22 @@ enum GPUBlock {
             },
         ],
         render: render)
+
+    /// The placeholder of one of the card's figures, written as its unit says.
+    private static func placeholder(_ f: GPUFigure) -> PlaceholderSpec {
+        PlaceholderSpec(f.placeholder, f.help) { s, c, w in
+            figure(s, c, f.known, &w) { g, w in
+                let v = f.value(g)
+                switch f.unit {
+                case .permyriad: appendWholePercent(&w, UInt64(clamping: v))
+                case .bytes: w.appendSize(kib: UInt64(clamping: v) / 1024)
+                case .milliCelsius: TempBlock.appendDegrees(Int32(clamping: v), into: &w)
+                case .milliwatts: w.appendFixed(UInt64(clamping: v), scaleDigits: 3, fractionDigits: 1)
+                case .megahertz, .count: w.appendDecimal(UInt64(clamping: v))
+                }
+            }
+        }
+    }
 
     /// Appends a figure of the block's card when the card gave it (`needs`), else `n/a`.
     private static func figure(_ snap: Snapshot, _ c: BlockContext, _ needs: GPUFigures.Known, _ w: inout ByteWriter,
