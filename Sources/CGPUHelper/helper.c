@@ -6,7 +6,7 @@
 // and writes one frame of text per interval on its stdout, a pipe to the sampler
 // (ProcFS/NVMLHelperFrame.swift reads it):
 //
-//     gpu INDEX BUSY% MEMBUSY% VRAM_USED VRAM_TOTAL CELSIUS MILLIWATTS CLOCK_MHZ FAN% NAME
+//     gpu INDEX BUSY% MEMBUSY% VRAM_USED VRAM_TOTAL CELSIUS MILLIWATTS CLOCK_MHZ FAN% LIMIT_MILLIWATTS NAME
 //     proc PID INDEX VRAM_BYTES SM%
 //     end
 //
@@ -45,6 +45,7 @@ static struct {
     nvmlReturn_t (*power)(nvmlDevice_t, unsigned int *);
     nvmlReturn_t (*clock)(nvmlDevice_t, int, unsigned int *);
     nvmlReturn_t (*fan)(nvmlDevice_t, unsigned int *);
+    nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned int *);
     nvmlReturn_t (*compute)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
     nvmlReturn_t (*graphics)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
     nvmlReturn_t (*utilization_by_process)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *, unsigned long long);
@@ -111,6 +112,7 @@ static void load(void) {
     nvml.power = symbol(library, "nvmlDeviceGetPowerUsage", 0);
     nvml.clock = symbol(library, "nvmlDeviceGetClockInfo", 0);
     nvml.fan = symbol(library, "nvmlDeviceGetFanSpeed", 0);
+    nvml.power_limit = symbol(library, "nvmlDeviceGetEnforcedPowerLimit", 0);
     nvml.compute = symbol(library, "nvmlDeviceGetComputeRunningProcesses_v3", 0);
     nvml.graphics = symbol(library, "nvmlDeviceGetGraphicsRunningProcesses_v3", 0);
     nvml.utilization_by_process = symbol(library, "nvmlDeviceGetProcessUtilization", 0);
@@ -189,11 +191,12 @@ static void sample(void) {
             mrc = nvml.memory(device, &m);
             if (mrc == NVML_SUCCESS) { vramUsed = m.used; vramTotal = m.total; }
         }
-        unsigned int celsius = 0, milliwatts = 0, mhz = 0, fan = 0;
+        unsigned int celsius = 0, milliwatts = 0, mhz = 0, fan = 0, limit = 0;
         nvmlReturn_t trc = nvml.temperature ? nvml.temperature(device, NVML_TEMPERATURE_GPU, &celsius) : -1;
         nvmlReturn_t prc = nvml.power ? nvml.power(device, &milliwatts) : -1;
         nvmlReturn_t crc = nvml.clock ? nvml.clock(device, NVML_CLOCK_GRAPHICS, &mhz) : -1;
         nvmlReturn_t frc = nvml.fan ? nvml.fan(device, &fan) : -1;
+        nvmlReturn_t lrc = nvml.power_limit ? nvml.power_limit(device, &limit) : -1;
         char name[96] = "";
         if (nvml.name(device, name, sizeof name) != NVML_SUCCESS) strcpy(name, "NVIDIA GPU");
         // The name runs to the end of the line: no line break may be in it.
@@ -207,6 +210,7 @@ static void sample(void) {
         figure(prc, milliwatts);
         figure(crc, mhz);
         figure(frc, fan);
+        figure(lrc, limit);
         put(" %s\n", name);
         processes(device, i);
     }

@@ -8,7 +8,7 @@ import Glibc
 public struct GPUReading: Equatable, Sendable {
     public static let busyKnown: UInt16 = 1 << 0, memoryBusyKnown: UInt16 = 1 << 1, vramKnown: UInt16 = 1 << 2
     public static let gttKnown: UInt16 = 1 << 3, temperatureKnown: UInt16 = 1 << 4, powerKnown: UInt16 = 1 << 5
-    public static let clockKnown: UInt16 = 1 << 6, fanKnown: UInt16 = 1 << 7
+    public static let clockKnown: UInt16 = 1 << 6, fanKnown: UInt16 = 1 << 7, powerLimitKnown: UInt16 = 1 << 8
 
     /// N of `cardN`, or NVML's index.
     public var index: Int = 0
@@ -26,6 +26,8 @@ public struct GPUReading: Equatable, Sendable {
     public var clockMHz: UInt32 = 0
     /// RPM (amdgpu), or percent of the top speed (NVML).
     public var fan: UInt32 = 0
+    /// The power limit, milliwatts.
+    public var powerLimitMilliwatts: UInt32 = 0
     public init() {}
 }
 
@@ -38,12 +40,13 @@ public struct GPUReading: Equatable, Sendable {
 /// - amdgpu (Documentation/gpu/amdgpu/driver-misc.rst, thermal.rst): `device/gpu_busy_percent`,
 ///   `device/mem_busy_percent`, `device/mem_info_{vram,gtt}_{used,total}` (bytes), and its
 ///   hwmon's `temp1_input` (edge), `power1_average` or `power1_input` (µW), `fan1_input` (RPM),
-///   `freq1_input` (the shader clock, Hz). A card the kernel has put to sleep
+///   `freq1_input` (the shader clock, Hz), `power1_cap` (the power limit, µW). A card the kernel has put to sleep
 ///   (`device/power/runtime_status` is `suspended`) is shown idle, its files not read: reading
 ///   them would wake it.
 /// - i915: `gt_act_freq_mhz` (the actual clock), busy from the change of the RC6 (idle)
 ///   residency, `gt/gt0/rc6_residency_ms` (older kernels: `power/rc6_residency_ms`), over
-///   the time between two readings; hwmon `power1_input` or the change of `energy1_input` (µJ).
+///   the time between two readings; hwmon `power1_input` or the change of `energy1_input` (µJ),
+///   `power1_max` (the sustained power limit, PL1, µW; 0 when it is off).
 /// - xe: `device/tile0/gt0/freq0/act_freq` and `device/tile0/gt0/gtidle/idle_residency_ms`,
 ///   hwmon as i915.
 public final class GPUCards {
@@ -59,7 +62,7 @@ public final class GPUCards {
         let driverName: FixedName
         let name: FixedName
         let runtimeStatus, busy, memoryBusy, vramUsed, vramTotal, gttUsed, gttTotal: ProcFile?
-        let temperature, power, energy, fan, clock, idleResidency: ProcFile?
+        let temperature, power, energy, fan, clock, idleResidency, powerLimit: ProcFile?
         /// The last idle residency (ms) and when it was read (monotonic ns); energy (µJ) likewise.
         var lastIdleMs: UInt64 = 0, lastIdleAtNs: UInt64 = 0
         var lastEnergy: UInt64 = 0, lastEnergyAtNs: UInt64 = 0
@@ -79,6 +82,7 @@ public final class GPUCards {
             power = sensor("power1_average", "power1_input")
             energy = sensor("energy1_input")
             fan = sensor("fan1_input")
+            powerLimit = sensor("power1_cap", "power1_max")
             switch driver {
             case .amdgpu:
                 runtimeStatus = file("device/power/runtime_status")
@@ -227,6 +231,9 @@ public final class GPUCards {
             card.lastEnergy = microjoules; card.lastEnergyAtNs = nowNs
         }
         if let v = Self.number(card.fan, buffer) { r.fan = UInt32(clamping: v); r.known |= GPUReading.fanKnown }
+        if let microwatts = Self.number(card.powerLimit, buffer), microwatts > 0 {   // Intel's 0: no limit
+            r.powerLimitMilliwatts = UInt32(clamping: microwatts / 1000); r.known |= GPUReading.powerLimitKnown
+        }
         if let v = Self.number(card.clock, buffer) {
             // amdgpu's hwmon gives Hz; i915 and xe MHz.
             r.clockMHz = UInt32(clamping: card.driver == .amdgpu ? (v + 500_000) / 1_000_000 : v)

@@ -21,7 +21,7 @@ public struct NVMLProcess: Equatable, Sendable {
 /// does) writes on its stdout: one frame per interval, lines of ASCII words separated by
 /// one space, `-` for a figure NVML did not give:
 ///
-///     gpu INDEX BUSY% MEMBUSY% VRAM_USED VRAM_TOTAL CELSIUS MILLIWATTS CLOCK_MHZ FAN% NAME
+///     gpu INDEX BUSY% MEMBUSY% VRAM_USED VRAM_TOTAL CELSIUS MILLIWATTS CLOCK_MHZ FAN% LIMIT_MILLIWATTS NAME
 ///     proc PID INDEX VRAM_BYTES SM%
 ///     end
 ///
@@ -152,12 +152,12 @@ public final class NVMLHelperOutput {
     /// `INDEX BUSY MEMBUSY USED TOTAL CELSIUS MILLIWATTS CLOCK FAN NAME`.
     static func parseGPULine(_ line: UnsafeRawBufferPointer, into r: inout GPUReading) -> Bool {
         var s = ByteScanner(line)
-        // The nine figures, and which were given (bit i: figure i); no array: nothing allocated.
-        var figures: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // The ten figures, and which were given (bit i: figure i); no array: nothing allocated.
+        var figures: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var given = 0
         let ok = withUnsafeMutableBytes(of: &figures) { raw -> Bool in
             let values = raw.bindMemory(to: UInt64.self)
-            for i in 0..<9 {
+            for i in 0..<10 {
                 if s.current == UInt8(ascii: "-") {
                     s.position += 1
                 } else {
@@ -184,6 +184,7 @@ public final class NVMLHelperOutput {
         if given & 1 << 6 != 0 { r.milliwatts = UInt32(clamping: figures.6); r.known |= GPUReading.powerKnown }
         if given & 1 << 7 != 0 { r.clockMHz = UInt32(clamping: figures.7); r.known |= GPUReading.clockKnown }
         if given & 1 << 8 != 0 { r.fan = UInt32(clamping: figures.8); r.known |= GPUReading.fanKnown }
+        if given & 1 << 9 != 0 { r.powerLimitMilliwatts = UInt32(clamping: figures.9); r.known |= GPUReading.powerLimitKnown }
         return true
     }
 }

@@ -119,7 +119,8 @@ enum Fixture: String, CaseIterable {
         s.cpuMHzAverage = 2_345; s.cpuMHzMaximum = 4_567
         var gpu = GPUFigures()
         gpu.index = 1; gpu.driver = Array("amdgpu".utf8); gpu.name = Array("AMD Radeon RX 6800".utf8)
-        gpu.known = [.busy, .memoryBusy, .vram, .gtt, .temperature, .power, .clock, .fan]
+        gpu.known = [.busy, .memoryBusy, .vram, .gtt, .temperature, .power, .clock, .fan, .powerLimit]
+        gpu.powerLimitMilliwatts = 203_000
         gpu.busy = 3_700; gpu.memoryBusy = 1_200
         gpu.vramUsedBytes = 6_442_450_944; gpu.vramTotalBytes = 17_163_091_968
         gpu.gttUsedBytes = 104_857_600; gpu.gttTotalBytes = 8_589_934_592

@@ -40,12 +40,13 @@ final class GPUBlockTests: XCTestCase {
 
     func testEveryPlaceholderShowsItsFigureAndNAWhenTheCardDidNotGiveIt() throws {
         var s = Fixture.station.snapshot
-        let all = "gpu={busy} {memory_busy} {vram_used} {vram_total} {vram_percent} {gtt_used} {celsius} {watts} {clock} {fan} {name} {driver}"
+        let all = "gpu={busy} {memory_busy} {vram_used} {vram_total} {vram_percent} {gtt_used} {gtt_total} {celsius} {watts} "
+            + "{clock} {fan} {power_limit} {name} {driver}"
         XCTAssertEqual(rendered(s, .text, blocks: [.gpu], formats: try formats(all), nowMs: now),
-                       "37 12 6.0G 16.0G 38 100M 61 215.4 2105 1450 AMD Radeon RX 6800 amdgpu\n")
+                       "37 12 6.0G 16.0G 38 100M 8.0G 61 215.4 2105 1450 203.0 AMD Radeon RX 6800 amdgpu\n")
         s.gpus[0].known = [.clock]
         XCTAssertEqual(rendered(s, .text, blocks: [.gpu], formats: try formats(all), nowMs: now),
-                       "n/a n/a n/a n/a n/a n/a n/a n/a 2105 n/a AMD Radeon RX 6800 amdgpu\n")
+                       "n/a n/a n/a n/a n/a n/a n/a n/a n/a 2105 n/a n/a AMD Radeon RX 6800 amdgpu\n")
         XCTAssertEqual(rendered(s, .text, blocks: [.gpu], nowMs: now), "gpu n/a\n", "no busy share: n/a, nothing else known")
     }
 

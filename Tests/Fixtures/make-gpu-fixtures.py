@@ -8,10 +8,12 @@ The layouts are the ones the kernel writes: /sys/class/drm/cardN and its connect
 and their units follow the kernel's documentation:
 - amdgpu: Documentation/gpu/amdgpu/driver-misc.rst (gpu_busy_percent, mem_busy_percent,
   mem_info_vram_used/_total, mem_info_gtt_used/_total, product_name) and thermal.rst
-  (hwmon: temp1_input millidegrees, power1_average microwatts, fan1_input RPM, freq1_input Hz);
+  (hwmon: temp1_input millidegrees, power1_average and power1_cap microwatts, fan1_input RPM,
+  freq1_input Hz);
 - i915: gt_act_freq_mhz, gt/gt0/rc6_residency_ms (drivers/gpu/drm/i915/gt/intel_gt_sysfs_pm.c);
 - xe: device/tile0/gt0/freq0/act_freq, device/tile0/gt0/gtidle/idle_residency_ms
-  (drivers/gpu/drm/xe/xe_gt_freq.c, xe_gt_idle.c), hwmon energy1_input microjoules;
+  (drivers/gpu/drm/xe/xe_gt_freq.c, xe_gt_idle.c), hwmon energy1_input microjoules and
+  power1_max microwatts (Documentation/ABI/testing/sysfs-driver-intel-xe-hwmon);
 - NVIDIA: /proc/driver/nvidia/gpus/<PCI address> (the driver's procfs), the figures from
   NVML (the tests' stub library, Tests/Fixtures/nvml-stub).
 Run this again after changing them (it rewrites the trees).
@@ -73,6 +75,7 @@ def amdgpu():
         "device/hwmon/hwmon1/temp2_input": "65000\n",
         "device/hwmon/hwmon1/temp2_label": "junction\n",
         "device/hwmon/hwmon1/power1_average": "215400000\n",
+        "device/hwmon/hwmon1/power1_cap": "203000000\n",
         "device/hwmon/hwmon1/fan1_input": "1450\n",
         "device/hwmon/hwmon1/freq1_input": "2105000000\n",
         "device/hwmon/hwmon1/freq1_label": "sclk\n",
@@ -98,6 +101,7 @@ def xe():
         "device/tile0/gt0/gtidle/idle_residency_ms": "5000\n",
         "device/hwmon/hwmon4/name": "xe\n",
         "device/hwmon/hwmon4/energy1_input": "1000000\n",
+        "device/hwmon/hwmon4/power1_max": "190000000\n",
     })
 
 

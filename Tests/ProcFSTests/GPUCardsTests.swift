@@ -26,7 +26,7 @@ final class GPUCardsTests: XCTestCase {
         XCTAssertEqual(r[0].busy, 0)
         let g = r[1]
         XCTAssertEqual(g.name.description, "AMD Radeon RX 6800")
-        XCTAssertEqual(g.known, 0xFF, "every figure")
+        XCTAssertEqual(g.known, 0x1FF, "every figure")
         XCTAssertEqual(g.busy, 3_700)
         XCTAssertEqual(g.memoryBusy, 1_200)
         XCTAssertEqual(g.vramUsedBytes, 6_442_450_944)
@@ -37,6 +37,7 @@ final class GPUCardsTests: XCTestCase {
         XCTAssertEqual(g.milliwatts, 215_400, "power1_average, µW")
         XCTAssertEqual(g.fan, 1_450)
         XCTAssertEqual(g.clockMHz, 2_105, "freq1_input, Hz")
+        XCTAssertEqual(g.powerLimitMilliwatts, 203_000, "power1_cap, µW")
     }
 
     func testI915BusyIsTheShareOfTheIntervalOutsideRC6() throws {
@@ -65,14 +66,18 @@ final class GPUCardsTests: XCTestCase {
         XCTAssertEqual(r[0].driver.description, "xe")
         XCTAssertEqual(r[0].name.description, "8086:e20b")
         XCTAssertEqual(r[0].clockMHz, 2_400)
-        XCTAssertEqual(r[0].known, GPUReading.clockKnown)
+        XCTAssertEqual(r[0].known, GPUReading.clockKnown | GPUReading.powerLimitKnown)
+        XCTAssertEqual(r[0].powerLimitMilliwatts, 190_000, "power1_max (PL1), µW")
         let device = tree.path + "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0"
         try Data("5100\n".utf8).write(to: URL(fileURLWithPath: device + "/tile0/gt0/gtidle/idle_residency_ms"))
         try Data("31000000\n".utf8).write(to: URL(fileURLWithPath: device + "/hwmon/hwmon4/energy1_input"))
         r = readings(cards, atNs: 7_000_000_000)
         XCTAssertEqual(r[0].busy, 9_500, "100 ms idle of 2000")
         XCTAssertEqual(r[0].milliwatts, 15_000, "30 J over 2 s")
-        XCTAssertEqual(r[0].known, GPUReading.clockKnown | GPUReading.busyKnown | GPUReading.powerKnown)
+        XCTAssertEqual(r[0].known, GPUReading.clockKnown | GPUReading.busyKnown | GPUReading.powerKnown | GPUReading.powerLimitKnown)
+        try Data("0\n".utf8).write(to: URL(fileURLWithPath: device + "/hwmon/hwmon4/power1_max"))
+        r = readings(cards, atNs: 8_000_000_000)
+        XCTAssertEqual(r[0].known & GPUReading.powerLimitKnown, 0, "PL1 of 0: no limit, left out")
     }
 
     func testCardsWithoutFiguresInSysfsAreLeftOut() {
@@ -101,17 +106,18 @@ final class GPUCardsTests: XCTestCase {
 
     func testAFrameGivesEachCardAndAFigureNVMLLacksStaysUnknown() {
         var r: [GPUReading] = []
-        XCTAssertTrue(frames("gpu 0 37 12 6442450944 25769803776 61 215400 2520 45 NVIDIA GeForce RTX 4090\n"
-                             + "proc 4242 0 1073741824\ngpu 1 - - - - 40 - 1200 - Tesla T4\nend\n", into: &r))
+        XCTAssertTrue(frames("gpu 0 37 12 6442450944 25769803776 61 215400 2520 45 450000 NVIDIA GeForce RTX 4090\n"
+                             + "proc 4242 0 1073741824\ngpu 1 - - - - 40 - 1200 - - Tesla T4\nend\n", into: &r))
         XCTAssertEqual(r.count, 2)
         XCTAssertEqual(r[0].name.description, "NVIDIA GeForce RTX 4090")
         XCTAssertEqual(r[0].driver.description, "nvidia")
-        XCTAssertEqual(r[0].known, 0xFF & ~GPUReading.gttKnown)
+        XCTAssertEqual(r[0].known, 0x1FF & ~GPUReading.gttKnown)
         XCTAssertEqual(r[0].busy, 3_700)
         XCTAssertEqual(r[0].vramUsedBytes, 6_442_450_944)
         XCTAssertEqual(r[0].milliCelsius, 61_000)
         XCTAssertEqual(r[0].milliwatts, 215_400)
         XCTAssertEqual(r[0].clockMHz, 2_520)
+        XCTAssertEqual(r[0].powerLimitMilliwatts, 450_000)
         XCTAssertEqual(r[1].index, 1)
         XCTAssertEqual(r[1].known, GPUReading.temperatureKnown | GPUReading.clockKnown)
     }
@@ -119,26 +125,27 @@ final class GPUCardsTests: XCTestCase {
     func testAFrameSplitAcrossReadsCountsWhenWholeAndTheLastWholeFrameWins() {
         let output = NVMLHelperOutput()
         var r: [GPUReading] = []
-        XCTAssertFalse(frames("gpu 0 10 - - - - - - - A\n", into: &r, output: output))
+        XCTAssertFalse(frames("gpu 0 10 - - - - - - - - A\n", into: &r, output: output))
         XCTAssertTrue(r.isEmpty)
-        XCTAssertTrue(frames("end\ngpu 0 20 - - - - - - - A\nend\ngpu 0 30 - -", into: &r, output: output))
+        XCTAssertTrue(frames("end\ngpu 0 20 - - - - - - - - A\nend\ngpu 0 30 - -", into: &r, output: output))
         XCTAssertEqual(r.map(\.busy), [2_000], "the last whole frame")
-        XCTAssertTrue(frames(" - - - - - - A\nend\n", into: &r, output: output))
+        XCTAssertTrue(frames(" - - - - - - - A\nend\n", into: &r, output: output))
         XCTAssertEqual(r.map(\.busy), [3_000])
     }
 
     func testHostileLinesAreSkippedAndFiguresClamped() {
         var r: [GPUReading] = []
         let huge = "99999999999999999999999"
-        XCTAssertTrue(frames("gpu x 1 - - - - - - - bad index\ngpu 0 1\ngpu 300 - - - - - - - - index over 255\n"
-                             + "gpu 0 \(huge) 250 - - 99999999999 99999999999 - - over\nbogus\n\nend\n", into: &r))
+        XCTAssertTrue(frames("gpu x 1 - - - - - - - - bad index\ngpu 0 1\ngpu 300 - - - - - - - - - index over 255\n"
+                             + "gpu 0 \(huge) 250 - - 99999999999 99999999999 - - \(huge) over\nbogus\n\nend\n", into: &r))
         XCTAssertEqual(r.count, 1, "only the readable line")
         XCTAssertEqual(r[0].busy, 10_000, "a figure past 64 bits saturates, then clamps to 100 %")
         XCTAssertEqual(r[0].memoryBusy, 10_000, "250 % clamped to 100")
         XCTAssertEqual(r[0].milliCelsius, .max, "clamped")
         XCTAssertEqual(r[0].milliwatts, .max)
+        XCTAssertEqual(r[0].powerLimitMilliwatts, .max, "clamped")
         var many = ""
-        for i in 0..<20 { many += "gpu \(i) 1 - - - - - - - c\n" }
+        for i in 0..<20 { many += "gpu \(i) 1 - - - - - - - - c\n" }
         XCTAssertTrue(frames(many + "end\n", into: &r))
         XCTAssertEqual(r.count, GPUCards.maximumCards)
     }
@@ -146,7 +153,7 @@ final class GPUCardsTests: XCTestCase {
     func testProcessLinesGiveEachProcessesMemoryAndShareAndBadOnesArePassedOver() {
         let output = NVMLHelperOutput()
         var r: [GPUReading] = []
-        XCTAssertTrue(frames("gpu 0 1 - - - - - - - A\nproc 4242 0 1073741824 64\nproc 4243 0 - -\nproc 4244 1 512\n"
+        XCTAssertTrue(frames("gpu 0 1 - - - - - - - - A\nproc 4242 0 1073741824 64\nproc 4243 0 - -\nproc 4244 1 512\n"
                              + "proc 0 0 1 1\nproc 5 300 1 1\nproc 6 0 x 1\nproc 7 0 1 1 junk\nproc 8 0 1 250\nend\n",
                              into: &r, output: output))
         XCTAssertEqual(output.processes, [
@@ -165,7 +172,7 @@ final class GPUCardsTests: XCTestCase {
         XCTAssertTrue(r.isEmpty)
         let long = String(repeating: "x", count: NVMLHelperOutput.capacity + 10)
         XCTAssertFalse(frames(long, into: &r, output: output))
-        XCTAssertTrue(frames("\ngpu 0 5 - - - - - - - after\nend\n", into: &r, output: output))
+        XCTAssertTrue(frames("\ngpu 0 5 - - - - - - - - after\nend\n", into: &r, output: output))
         XCTAssertEqual(r.map(\.busy), [500], "the reader goes on after the long line")
     }
 }

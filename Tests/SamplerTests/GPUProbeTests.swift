@@ -31,7 +31,7 @@ final class GPUProbeTests: XCTestCase {
         XCTAssertEqual(gpus.map { String(decoding: $0.driver, as: UTF8.self) }, ["amdgpu", "amdgpu", "nvidia"])
         let nvidia = try XCTUnwrap(gpus.last)
         XCTAssertEqual(String(decoding: nvidia.name, as: UTF8.self), "NVIDIA GeForce RTX 4090")
-        XCTAssertEqual(nvidia.known, [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan])
+        XCTAssertEqual(nvidia.known, [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan, .powerLimit])
         XCTAssertEqual(nvidia.busy, 3_700)
         XCTAssertEqual(nvidia.memoryBusy, 1_200)
         XCTAssertEqual(nvidia.vramUsedBytes, 6 << 30, "NVML's v2 memory: without the driver's reserve")
@@ -40,6 +40,7 @@ final class GPUProbeTests: XCTestCase {
         XCTAssertEqual(nvidia.milliwatts, 215_400)
         XCTAssertEqual(nvidia.clockMHz, 2_520)
         XCTAssertEqual(nvidia.fan, 45)
+        XCTAssertEqual(nvidia.powerLimitMilliwatts, 450_000, "nvmlDeviceGetEnforcedPowerLimit")
         XCTAssertEqual(s.nvidiaHelper?.starts, 1)
     }
 

@@ -92,7 +92,8 @@ func fullSnapshot() -> Snapshot {
     var cold = TemperatureFigures(); cold.chip = Array("acpitz".utf8); cold.label = Array("temp1".utf8); cold.milliCelsius = -1_250
     s.temperatures = [t, cold]
     var nvidia = GPUFigures(); nvidia.index = 0; nvidia.driver = Array("nvidia".utf8); nvidia.name = Array("NVIDIA H200".utf8)
-    nvidia.known = [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan]
+    nvidia.known = [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan, .powerLimit]
+    nvidia.powerLimitMilliwatts = 700_000
     nvidia.busy = 9_700; nvidia.memoryBusy = 4_525; nvidia.vramUsedBytes = 18_681_233_408; nvidia.vramTotalBytes = 150_754_820_096
     nvidia.milliCelsius = 64_000; nvidia.milliwatts = 612_340; nvidia.clockMHz = 1_980
     var amd = GPUFigures(); amd.index = 1; amd.driver = Array("amdgpu".utf8); amd.name = Array("1002:164e".utf8)

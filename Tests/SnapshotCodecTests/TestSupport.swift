@@ -130,12 +130,13 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
         g.index = UInt8(i)
         g.driver = testName(80 + i, length: Snapshot.maximumInterfaceNameLength)
         g.name = testName(90 + i, length: Snapshot.maximumPathLength)
-        g.known = GPUFigures.Known(rawValue: UInt16(0xFF >> i))
+        g.known = GPUFigures.Known(rawValue: UInt16(0x1FF >> i))
         g.busy = UInt16(1_000 * i); g.memoryBusy = UInt16(10_000 - i)
         g.vramUsedBytes = UInt64(1 << 33) + UInt64(i); g.vramTotalBytes = UInt64(1 << 34) + UInt64(i)
         g.gttUsedBytes = UInt64(1 << 20) + UInt64(i); g.gttTotalBytes = UInt64.max - UInt64(i)
         g.milliCelsius = Int32(60_000 + i) * (i == 3 ? -1 : 1)
         g.milliwatts = UInt32.max - UInt32(i); g.clockMHz = UInt32(2_100 + i); g.fan = UInt32(1_500 + i)
+        g.powerLimitMilliwatts = UInt32(300_000 + i)
         return g
     }
     s.rxHistory = (0..<Snapshot.historyLength).map { UInt32.max - UInt32($0) }

@@ -107,11 +107,13 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(gpus.count, 3)
         XCTAssertEqual(Set(gpus[0].keys), ["card", "driver", "name", "busy_percent", "memory_busy_percent", "vram_used_bytes",
                                            "vram_total_bytes", "gtt_used_bytes", "gtt_total_bytes", "celsius", "watts",
-                                           "clock_mhz", "fan"])
+                                           "clock_mhz", "fan", "power_limit_watts"])
         XCTAssertEqual(gpus[0]["name"] as? String, "NVIDIA H200")
         XCTAssertEqual(gpus[0]["busy_percent"] as? Double, 97)
         XCTAssertEqual(gpus[0]["vram_used_bytes"] as? Int, 18_681_233_408)
         XCTAssertEqual(gpus[0]["watts"] as? Double, 612.34)
+        XCTAssertEqual(gpus[0]["power_limit_watts"] as? Double, 700)
+        XCTAssertTrue(gpus[1]["power_limit_watts"] is NSNull, "not given: null")
         XCTAssertTrue(gpus[0]["gtt_used_bytes"] is NSNull, "NVML gives no GTT: null")
         XCTAssertEqual(gpus[1]["driver"] as? String, "i915")
         XCTAssertEqual(gpus[1]["clock_mhz"] as? Int, 1300)

@@ -85,10 +85,11 @@ extension Samples {
         s.cpuMHzAverage = 2345; s.cpuMHzMaximum = 4567
         var nvidia = GPUFigures()
         nvidia.index = 0; nvidia.driver = Array("nvidia".utf8); nvidia.name = Array("NVIDIA H200".utf8)
-        nvidia.known = [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan]
+        nvidia.known = [.busy, .memoryBusy, .vram, .temperature, .power, .clock, .fan, .powerLimit]
         nvidia.busy = 9_700; nvidia.memoryBusy = 4_500
         nvidia.vramUsedBytes = 18_681_233_408; nvidia.vramTotalBytes = 150_754_820_096
         nvidia.milliCelsius = 64_000; nvidia.milliwatts = 612_340; nvidia.clockMHz = 1_980; nvidia.fan = 0
+        nvidia.powerLimitMilliwatts = 700_000
         var intel = GPUFigures()
         intel.index = 1; intel.driver = Array("i915".utf8); intel.name = Array("8086:9a49".utf8)
         intel.known = [.clock]; intel.clockMHz = 1_300

@@ -69,5 +69,6 @@ struct GPUProbe {
         gpus[n].milliwatts = r.milliwatts
         gpus[n].clockMHz = r.clockMHz
         gpus[n].fan = r.fan
+        gpus[n].powerLimitMilliwatts = r.powerLimitMilliwatts
     }
 }

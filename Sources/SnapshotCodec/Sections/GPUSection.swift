@@ -15,6 +15,7 @@ public struct GPUFigures: Equatable, Sendable {
         @inlinable public static var power: Known { Known(rawValue: 1 << 5) }
         @inlinable public static var clock: Known { Known(rawValue: 1 << 6) }
         @inlinable public static var fan: Known { Known(rawValue: 1 << 7) }
+        @inlinable public static var powerLimit: Known { Known(rawValue: 1 << 8) }
     }
     /// The card's number: N of `/sys/class/drm/cardN`, or NVML's index for NVIDIA.
     public var index: UInt8 = 0
@@ -40,6 +41,8 @@ public struct GPUFigures: Equatable, Sendable {
     public var clockMHz: UInt32 = 0
     /// The fan, RPM (NVIDIA: percent of its top speed).
     public var fan: UInt32 = 0
+    /// The power limit the card holds to (amdgpu's cap, Intel's PL1, NVML's enforced limit), milliwatts.
+    public var powerLimitMilliwatts: UInt32 = 0
     public init() {}
 }
 
@@ -116,6 +119,9 @@ public struct GPUFigure: Sendable {
         GPUFigure(.fan, .count, placeholder: "fan", "fan: RPM (amdgpu), percent of top speed (NVIDIA)", json: "fan",
                   prometheus: nil, "",
                   value: { Int64($0.fan) }, store: { $0.fan = UInt32(clamping: $1) }),
+        GPUFigure(.powerLimit, .milliwatts, placeholder: "power_limit", "the power limit it holds to, watts with one decimal",
+                  json: "power_limit_watts", prometheus: "sysstats_gpu_power_limit_watts", "The power limit the GPU holds to.",
+                  value: { Int64($0.powerLimitMilliwatts) }, store: { $0.powerLimitMilliwatts = UInt32(clamping: $1) }),
     ]
 
     /// How many of ``all`` the section's version 1 writes in each card's entry.

@@ -3,7 +3,7 @@
 // NVIDIA GPU. Built by the tests: cc -shared -fPIC -o DIR/libnvidia-ml.so.1 nvml_stub.c.
 //
 // One device, an "NVIDIA GeForce RTX 4090": 37 % busy, memory 12 %, 6 GiB of 24 GiB used,
-// 61 °C, 215.4 W, 2520 MHz, fan 45 %; processes 4242 (1 GiB, compute and graphics) and 4243
+// 61 °C, 215.4 W of a 450 W limit, 2520 MHz, fan 45 %; processes 4242 (1 GiB, compute and graphics) and 4243
 // (512 MiB, graphics); NVML_STUB_PID=N names the first one N instead. Per-process
 // utilization: two samples of 4242 (an older 10 %, the newest 64 %), none of 4243. NVML_STUB_FAIL=1:
 // nvmlInit_v2 fails as without a driver.
@@ -52,6 +52,7 @@ nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned int 
     (void)device; if (type != 0) return NVML_ERROR_INVALID_ARGUMENT; *mhz = 2520; return NVML_SUCCESS;
 }
 nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t device, unsigned int *speed) { (void)device; *speed = 45; return NVML_SUCCESS; }
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *mw) { (void)device; *mw = 450000; return NVML_SUCCESS; }
 
 static nvmlReturn_t list(unsigned int *count, nvmlProcessInfo_t *infos, const nvmlProcessInfo_t *mine, unsigned int n) {
     if (*count < n) { *count = n; return NVML_ERROR_INSUFFICIENT_SIZE; }
