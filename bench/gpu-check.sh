@@ -10,7 +10,8 @@
 # own sysfs files (amdgpu), read at the same moment. Meanwhile a load runs on the GPU
 # (PyTorch matrix products and a 16 GiB allocation, where python3 has torch; --no-load: idle).
 # Prints each figure's differences (median and largest) and whether they are within the
-# limits (VRAM 1 % of the total, busy 5 points, temperature 2 °C, power 10 %, clock 10 %),
+# limits (VRAM 1 % of the total, busy 5 points, temperature 2 °C, power 10 %, clock 10 %,
+# the power limit 1 W),
 # the gpu block as the bar shows it, and the sampler's and the helper's CPU time per second
 # and resident memory; with DIR/sysstats, `sysstats top --gpu` beside the vendor's lists of
 # processes. Exits 1 when a figure is outside its limit, 2 when there is no GPU.
@@ -111,14 +112,14 @@ for ((i = 0; i < rounds; i++)); do
         grep '^sysstats_gpu_' "$work/prom/sysstats.prom" || true
         echo "-- vendor"
         if [[ $vendor == nvidia ]]; then
-            nvidia-smi --query-gpu=index,utilization.gpu,memory.used,memory.total,temperature.gpu,power.draw,clocks.gr \
+            nvidia-smi --query-gpu=index,utilization.gpu,memory.used,memory.total,temperature.gpu,power.draw,clocks.gr,enforced.power.limit \
                 --format=csv,noheader,nounits
         else
             for d in /sys/class/drm/card*/device; do
                 grep -qs '^DRIVER=amdgpu' "$d/uevent" || continue
                 n=${d%/device}; n=${n##*/card}
                 h=$(ls -d "$d"/hwmon/hwmon* | head -n 1)
-                echo "$n, $(cat "$d/gpu_busy_percent"), $(( $(cat "$d/mem_info_vram_used") / 1048576 )), $(( $(cat "$d/mem_info_vram_total") / 1048576 )), $(( $(cat "$h/temp1_input") / 1000 )), $(awk '{print $1 / 1e6}' "$h/power1_average" 2>/dev/null || echo 0), $(awk '{print $1 / 1e6}' "$h/freq1_input" 2>/dev/null || echo 0)"
+                echo "$n, $(cat "$d/gpu_busy_percent"), $(( $(cat "$d/mem_info_vram_used") / 1048576 )), $(( $(cat "$d/mem_info_vram_total") / 1048576 )), $(( $(cat "$h/temp1_input") / 1000 )), $(awk '{print $1 / 1e6}' "$h/power1_average" 2>/dev/null || echo 0), $(awk '{print $1 / 1e6}' "$h/freq1_input" 2>/dev/null || echo 0), $(awk '{print $1 / 1e6}' "$h/power1_cap" 2>/dev/null || echo '[N/A]')"
             done
         fi
         echo "-- end"
@@ -164,9 +165,10 @@ for line in open(sys.argv[1]):
         if m: block["s"].setdefault(int(m.group(2)), {})[m.group(1)] = float(m.group(3))
     else:
         f = [x.strip() for x in line.split(",")]
-        if len(f) == 7:
+        if len(f) == 8:
             num = lambda x: float(x) if re.match(r'^[0-9.]+$', x) else None
-            block["v"][int(f[0])] = dict(busy=num(f[1]), used=num(f[2]), total=num(f[3]), temp=num(f[4]), power=num(f[5]), clock=num(f[6]))
+            block["v"][int(f[0])] = dict(busy=num(f[1]), used=num(f[2]), total=num(f[3]), temp=num(f[4]), power=num(f[5]),
+                                         clock=num(f[6]), limit=num(f[7]))
 checks = [  # name, sysstats series → vendor's unit, vendor key, limit (absolute, or relative to a base)
     ("busy (points)", lambda s: s.get("sysstats_gpu_busy_ratio", 0) * 100 if "sysstats_gpu_busy_ratio" in s else None, "busy", lambda v: 5),
     ("VRAM used (MiB)", lambda s: s["sysstats_gpu_memory_used_bytes"] / 1048576 if "sysstats_gpu_memory_used_bytes" in s else None, "used", lambda v: 0.01 * v["total"]),
@@ -174,6 +176,7 @@ checks = [  # name, sysstats series → vendor's unit, vendor key, limit (absolu
     ("temperature (°C)", lambda s: s.get("sysstats_gpu_temperature_celsius"), "temp", lambda v: 2),
     ("power (W)", lambda s: s.get("sysstats_gpu_power_watts"), "power", lambda v: 0.1 * max(v["power"] or 0, 1)),
     ("clock (MHz)", lambda s: s["sysstats_gpu_clock_hertz"] / 1e6 if "sysstats_gpu_clock_hertz" in s else None, "clock", lambda v: 0.1 * max(v["clock"] or 0, 1)),
+    ("power limit (W)", lambda s: s.get("sysstats_gpu_power_limit_watts"), "limit", lambda v: 1),
 ]
 bad = 0
 cards = sorted({c for r in rounds for c in r["v"]})
