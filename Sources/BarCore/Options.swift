@@ -231,9 +231,9 @@ func parseBlock(_ entry: ArraySlice<UInt8>) throws(OptionsError) -> BarBlock {
     let argument = Array(entry[(colon + 1)...])
     let check = kind.descriptor.argumentCheck
     guard !argument.isEmpty, argument.count <= 64, !argument.contains(0) else {
-        throw check == nil ? .badArgument : .unknownTimeZone
+        throw check?.optionsError ?? .badArgument
     }
-    if let check, !check.known(argument[...]) { throw .unknownTimeZone }
+    if let check, !check.known(argument[...]) { throw check.optionsError }
     return BarBlock(kind, argument: argument)
 }
 

@@ -52,6 +52,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     case badArgument
     /// `--blocks time:ZONE` with a zone this machine does not know.
     case unknownTimeZone
+    /// `--blocks top:LIST` with a list the top block does not have (it has `gpu`).
+    case unknownTopList
     /// `--format time=` empty or with a NUL byte.
     case badTimeFormat
     /// `--config` with an empty path.
@@ -101,9 +103,10 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badPosition: "sysstats-bar: --position takes X,Y in pixels, e.g. 0,0 or -1,0 (negative: from the right/bottom edge)"
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
         case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
-        case .unexpectedArgument: "sysstats-bar: --blocks: only time, net, wifi, disk, diskio, temp and gpu take an argument (e.g. time:Europe/Paris, disk:/home)"
+        case .unexpectedArgument: "sysstats-bar: --blocks: only time, net, wifi, disk, diskio, temp, gpu and top take an argument (e.g. time:Europe/Paris, disk:/home)"
         case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor)"
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
+        case .unknownTopList: "sysstats-bar: --blocks top:LIST: the top block's one other list is gpu (top:gpu, the processes using the GPUs)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
         case .emptyConfigPath: "sysstats-bar: --config needs a file name"
         case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", man sysstats-config)"

@@ -34,25 +34,27 @@ public struct DRMClientReading: Equatable, Sendable {
     /// `drm-client-id`). Unknown keys and malformed lines are passed over; numbers saturate.
     public static func parse(_ bytes: UnsafeRawBufferPointer) -> DRMClientReading? {
         var r = DRMClientReading()
+        return parse(bytes, into: &r) ? r : nil
+    }
+
+    /// ``parse(_:)`` into `r`, reusing its engines' storage: nothing is allocated once
+    /// `r.engines` has room for ``maximumEngines``. False when it is not a DRM client's.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, into r: inout DRMClientReading) -> Bool {
+        r.driver = FixedName(); r.clientID = 0; r.pdev = FixedName(); r.memoryBytes = 0
+        r.engines.removeAll(keepingCapacity: true)
         var hasDriver = false, hasClient = false
         var resident: (device: UInt64, all: UInt64, seen: Bool, deviceSeen: Bool) = (0, 0, false, false)
         var memory: (device: UInt64, all: UInt64, seen: Bool, deviceSeen: Bool) = (0, 0, false, false)
-        var capacities: [(FixedName, UInt64)] = []
         var s = ByteScanner(bytes)
-        while let line = s.nextLine() {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let key = UnsafeRawBufferPointer(rebasing: line[0..<colon])
-            var v = colon + 1
-            while v < line.count && (line[v] == 0x20 || line[v] == 0x09) { v += 1 }
-            let value = UnsafeRawBufferPointer(rebasing: line[v...])
+        while let (key, value) = nextKey(&s) {
             if bytesEqual(key, "drm-driver") {
                 r.driver = FixedName(value); hasDriver = !value.isEmpty
             } else if bytesEqual(key, "drm-client-id") {
                 if let n = number(value) { r.clientID = n; hasClient = true }
             } else if bytesEqual(key, "drm-pdev") {
                 r.pdev = FixedName(value)
-            } else if let name = suffix(key, "drm-engine-capacity-") {
-                if let n = number(value), capacities.count < maximumEngines { capacities.append((FixedName(name), n)) }
+            } else if suffix(key, "drm-engine-capacity-") != nil {
+                continue   // the second pass, once every engine is known
             } else if let name = suffix(key, "drm-engine-") {
                 if let ns = number(value, unit: "ns"), r.engines.count < maximumEngines {
                     r.engines.append((FixedName(name), ns, 1))
@@ -63,13 +65,29 @@ public struct DRMClientReading: Equatable, Sendable {
                 if let b = number(value) { add(b, region, &memory) }
             }
         }
-        guard hasDriver, hasClient else { return nil }
-        for (name, capacity) in capacities where capacity > 0 {
-            for i in 0..<r.engines.count where r.engines[i].name == name { r.engines[i].capacity = capacity }
+        guard hasDriver, hasClient else { return false }
+        s = ByteScanner(bytes)
+        while let (key, value) = nextKey(&s) {
+            guard let name = suffix(key, "drm-engine-capacity-"), let n = number(value), n > 0 else { continue }
+            let fixed = FixedName(name)
+            for i in 0..<r.engines.count where r.engines[i].name == fixed { r.engines[i].capacity = n }
         }
         let m = resident.seen ? resident : memory
         r.memoryBytes = m.deviceSeen ? m.device : m.all
-        return r
+        return true
+    }
+
+    /// The next `key: value` line's key and value (blanks after the colon skipped); nil at the end.
+    private static func nextKey(_ s: inout ByteScanner) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
+        while let line = s.nextLine() {
+            var colon = 0
+            while colon < line.count && line[colon] != UInt8(ascii: ":") { colon += 1 }
+            guard colon < line.count else { continue }
+            var v = colon + 1
+            while v < line.count && (line[v] == 0x20 || line[v] == 0x09) { v += 1 }
+            return (UnsafeRawBufferPointer(rebasing: line[0..<colon]), UnsafeRawBufferPointer(rebasing: line[v...]))
+        }
+        return nil
     }
 
     /// `key` without `prefix`, when it starts with it and has more after it.
@@ -158,23 +176,61 @@ public enum DRMClients {
     /// clients (matched by device and client id; a client new in `after` counts from 0; each
     /// kind's busy time summed over the clients, over its capacity), permyriad, at most 100 %.
     public static func busyPermyriad(before: [DRMClientReading], after: [DRMClientReading], elapsedNs: UInt64) -> UInt64 {
+        var kinds: [EngineKind] = []
+        kinds.reserveCapacity(maximumPerProcess)
+        return busyPermyriad(before: before, before.count, after: after, after.count, elapsedNs: elapsedNs, kinds: &kinds)
+    }
+
+    /// One kind of engine on one device, summed over a process's clients.
+    public struct EngineKind: Sendable {
+        var name: FixedName, pdev: FixedName, busyNs: UInt64, capacity: UInt64
+    }
+
+    /// ``busyPermyriad(before:after:elapsedNs:)`` over the first `beforeCount` and
+    /// `afterCount` readings, summing into `kinds` (emptied first, its storage reused): index
+    /// loops and no closures, so that it allocates nothing once `kinds` has room.
+    public static func busyPermyriad(before: [DRMClientReading], _ beforeCount: Int, after: [DRMClientReading], _ afterCount: Int,
+                                     elapsedNs: UInt64, kinds: inout [EngineKind]) -> UInt64 {
         guard elapsedNs > 0 else { return 0 }
-        var kinds: [(name: FixedName, pdev: FixedName, busyNs: UInt64, capacity: UInt64)] = []
-        for c in after {
-            let earlier = before.first { $0.clientID == c.clientID && $0.driver == c.driver && $0.pdev == c.pdev }
-            for e in c.engines {
-                let was = earlier?.engines.first { $0.name == e.name }?.busyNs ?? 0
-                let busy = e.busyNs >= was ? e.busyNs - was : 0
-                if let k = kinds.firstIndex(where: { $0.name == e.name && $0.pdev == c.pdev }) {
+        kinds.removeAll(keepingCapacity: true)
+        var c = 0
+        while c < afterCount {
+            var earlier = -1
+            var b = 0
+            while b < beforeCount && earlier < 0 {
+                if before[b].clientID == after[c].clientID && before[b].driver == after[c].driver && before[b].pdev == after[c].pdev { earlier = b }
+                b += 1
+            }
+            var e = 0
+            while e < after[c].engines.count {
+                let engine = after[c].engines[e]
+                var was: UInt64 = 0
+                if earlier >= 0 {
+                    var w = 0
+                    while w < before[earlier].engines.count {
+                        if before[earlier].engines[w].name == engine.name { was = before[earlier].engines[w].busyNs }
+                        w += 1
+                    }
+                }
+                let busy = engine.busyNs >= was ? engine.busyNs - was : 0
+                var k = 0
+                while k < kinds.count && !(kinds[k].name == engine.name && kinds[k].pdev == after[c].pdev) { k += 1 }
+                if k < kinds.count {
                     let (sum, over) = kinds[k].busyNs.addingReportingOverflow(busy)
                     kinds[k].busyNs = over ? .max : sum
                 } else {
-                    kinds.append((e.name, c.pdev, busy, max(e.capacity, 1)))
+                    kinds.append(EngineKind(name: engine.name, pdev: after[c].pdev, busyNs: busy, capacity: max(engine.capacity, 1)))
                 }
+                e += 1
             }
+            c += 1
         }
         var busiest: UInt64 = 0
-        for k in kinds { busiest = max(busiest, min(saturatingProduct(k.busyNs, 10_000) / elapsedNs / k.capacity, 10_000)) }
+        var k = 0
+        while k < kinds.count {
+            busiest = max(busiest, min(saturatingProduct(kinds[k].busyNs, 10_000) / elapsedNs / kinds[k].capacity, 10_000))
+            k += 1
+        }
         return busiest
     }
 }

@@ -19,6 +19,8 @@ final class NVIDIAHelper {
     private let output = NVMLHelperOutput()
     /// The last frame's cards.
     private(set) var readings: [GPUReading] = []
+    /// The processes the last frame listed as using the cards (NVML's per-process figures).
+    var processes: [NVMLProcess] { output.processes }
     private var lastStartNs: UInt64 = 0
     private var reported = false
     /// Where one-line reports go (stderr; tests collect them).

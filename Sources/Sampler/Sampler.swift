@@ -41,6 +41,9 @@ public final class Sampler {
     @exclusivity(unchecked) private var temperature: TemperatureProbe
     @exclusivity(unchecked) private var frequency: FrequencyProbe
     @exclusivity(unchecked) private var gpu: GPUProbe
+    /// The processes using the GPUs, made when a renderer first asks (`top gpu`), then kept.
+    private var gpuClients: GPUClientsProbe?
+    private var gpuClientsAsked = false
     private let network: NetworkProbe
     /// Which parts some running renderer shows (``RendererWants``); nil: unknown, so every
     /// part is measured every sample. The parts in ``optionalParts`` that no renderer shows
@@ -97,6 +100,7 @@ public final class Sampler {
         latest.exits.reserveCapacity(Snapshot.maximumExits)
         latest.topCPU.reserveCapacity(Snapshot.maximumTopEntries)
         latest.topMemory.reserveCapacity(Snapshot.maximumTopEntries)
+        latest.topGPU.reserveCapacity(Snapshot.maximumTopEntries)
         latest.disks.reserveCapacity(Snapshot.maximumDisks)
         latest.diskIO.reserveCapacity(Snapshot.maximumDiskDevices)
         latest.temperatures.reserveCapacity(Snapshot.maximumSensors)
@@ -118,6 +122,8 @@ public final class Sampler {
         temperature = TemperatureProbe(sysRoot: configuration.sysRoot, names: sensors,
                                        includingCPUPackage: configuration.sensors.isEmpty)
         network.show(Sampler.union(configuration.interfaces, named.interfaces))
+        gpuClientsAsked = named.gpuClients
+        if gpuClientsAsked && gpuClients == nil { gpuClients = GPUClientsProbe(procRoot: configuration.procRoot) }
         // Measured at the next sample, shown or not.
         unshownAge.disks = .max / 2
         unshownAge.temperature = .max / 2
@@ -232,6 +238,12 @@ public final class Sampler {
             gpu.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs,
                        wanted: shownParts == nil || shownParts!.contains(.gpu))
             carry(.gpu, snapshot)
+        }
+        if gpuClientsAsked, let gpuClients {
+            gpuClients.sample(into: &snapshot, table: processes.processTable, nvidia: gpu.helper?.processes ?? [],
+                              buffer: buffer, monotonicNs: monotonicNs)
+        } else if !snapshot.topGPU.isEmpty {
+            snapshot.topGPU.removeAll(keepingCapacity: true)
         }
         if due(.network, &unshownAge.network, &snapshot) {
             network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)

@@ -205,7 +205,7 @@ public struct SnapshotSections: OptionSet, Equatable, Sendable {
     @inlinable public static var processes: SnapshotSections { SnapshotSections(rawValue: 1 << 4) }
     /// ``Snapshot/battery`` (a count of 0 is a measured "no battery").
     @inlinable public static var battery: SnapshotSections { SnapshotSections(rawValue: 1 << 5) }
-    /// ``Snapshot/topCPU``, ``Snapshot/topMemory``.
+    /// ``Snapshot/topCPU``, ``Snapshot/topMemory``, ``Snapshot/topGPU``.
     @inlinable public static var top: SnapshotSections { SnapshotSections(rawValue: 1 << 6) }
     /// ``Snapshot/exits``.
     @inlinable public static var exits: SnapshotSections { SnapshotSections(rawValue: 1 << 7) }
@@ -308,6 +308,11 @@ public struct Snapshot: Equatable, Sendable {
     public var topCPU: [ProcessEntry] = []
     /// Highest private memory first, at most ``maximumTopEntries``.
     public var topMemory: [ProcessEntry] = []
+    /// The processes using the GPUs most, busiest first (then by GPU memory), at most
+    /// ``maximumTopEntries``; measured only while a renderer asks (`top:gpu`), else empty.
+    /// In these entries `cpu` is the GPU share (the busiest kind of engine, permyriad) and
+    /// `privateKiB` the GPU memory.
+    public var topGPU: [ProcessEntry] = []
     /// Most recent first, at most ``maximumExits``.
     public var exits: [ExitEntry] = []
 

@@ -2,7 +2,8 @@
 /// (written by `sysstats-bar`, read by the sampler; docs/snapshot-format.md, "What renderers
 /// show"). The first line is the decimal value of the ``SnapshotSections`` bits its blocks
 /// show; each further line names something its blocks need measured that the sampler may
-/// not measure by default: `disk PATH`, `sensor NAME`, `net IFACE`.
+/// not measure by default: `disk PATH`, `sensor NAME`, `net IFACE`, and `top gpu` for the
+/// processes using the GPUs.
 public struct RendererRequest: Equatable, Sendable {
     /// The longest file the sampler reads.
     public static let maximumFileSize = 2048
@@ -17,11 +18,13 @@ public struct RendererRequest: Equatable, Sendable {
     public var disks: [[UInt8]] = []
     public var sensors: [[UInt8]] = []
     public var interfaces: [[UInt8]] = []
+    /// The processes using the GPUs most are asked for (``Snapshot/topGPU``; `top:gpu`).
+    public var gpuClients = false
 
     public init(parts: SnapshotSections) { self.parts = parts }
 
     /// Whether it names nothing but parts.
-    public var namesNothing: Bool { disks.isEmpty && sensors.isEmpty && interfaces.isEmpty }
+    public var namesNothing: Bool { disks.isEmpty && sensors.isEmpty && interfaces.isEmpty && !gpuClients }
 
     /// Adds `name` to `kind`'s list unless it is there already, empty, too long, holds a
     /// control byte, or the list is full. True when added.
@@ -34,6 +37,12 @@ public struct RendererRequest: Equatable, Sendable {
             return RendererRequest.add(name, to: &disks)
         case .sensor: return RendererRequest.add(name, to: &sensors)
         case .interface: return RendererRequest.add(name, to: &interfaces)
+        case .top:
+            // `top gpu`: the GPU clients, which need the GPUs measured (NVIDIA's through the helper).
+            guard name == Kind.gpuWord, !gpuClients else { return false }
+            gpuClients = true
+            parts.insert(.gpu)
+            return true
         }
     }
 
@@ -43,17 +52,20 @@ public struct RendererRequest: Equatable, Sendable {
         for n in other.disks { ask(.disk, n) }
         for n in other.sensors { ask(.sensor, n) }
         for n in other.interfaces { ask(.interface, n) }
+        if other.gpuClients { ask(.top, Kind.gpuWord) }
     }
 
     /// What a request line names.
     public enum Kind: Sendable {
-        case disk, sensor, interface
+        case disk, sensor, interface, top
+        static let gpuWord: [UInt8] = [0x67, 0x70, 0x75]   // gpu
 
         var keyword: [UInt8] {
             switch self {
             case .disk: [0x64, 0x69, 0x73, 0x6B]             // disk
             case .sensor: [0x73, 0x65, 0x6E, 0x73, 0x6F, 0x72]   // sensor
             case .interface: [0x6E, 0x65, 0x74]              // net
+            case .top: [0x74, 0x6F, 0x70]                    // top
             }
         }
     }
@@ -85,7 +97,7 @@ public struct RendererRequest: Equatable, Sendable {
     }
 
     private mutating func takeLine(_ line: UnsafeRawBufferPointer) {
-        for kind in [Kind.disk, .sensor, .interface] {
+        for kind in [Kind.disk, .sensor, .interface, .top] {
             let keyword = kind.keyword
             guard line.count > keyword.count, line[keyword.count] == 0x20 else { continue }
             var same = true
@@ -99,7 +111,7 @@ public struct RendererRequest: Equatable, Sendable {
     /// The file's text, as sysstats-bar writes it.
     public var wantsFileText: [UInt8] {
         var text = parts.wantsFileText
-        for (kind, names) in [(Kind.disk, disks), (.sensor, sensors), (.interface, interfaces)] {
+        for (kind, names) in [(Kind.disk, disks), (.sensor, sensors), (.interface, interfaces), (.top, gpuClients ? [Kind.gpuWord] : [])] {
             for name in names {
                 text.append(contentsOf: kind.keyword)
                 text.append(0x20)

@@ -37,7 +37,7 @@ final class BlockRegistryTests: XCTestCase {
 
     func testOnlyBlocksWithAnArgumentKeyTakeAnArgument() {
         let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
-        XCTAssertEqual(taking, ["net", "wifi", "disk", "diskio", "temp", "time", "gpu"])
+        XCTAssertEqual(taking, ["top", "net", "wifi", "disk", "diskio", "temp", "time", "gpu"])
         XCTAssertEqual(BlockKind.disk.descriptor.argumentKey?.description, "mount")
     }
 

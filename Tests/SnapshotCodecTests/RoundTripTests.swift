@@ -11,8 +11,8 @@ final class RoundTripTests: XCTestCase {
         let empty = Snapshot()
         let bytes = encoded(empty)
         // The header, then eleven sections less pressure (nil): meta 24, uptime 24, cpu 15,
-        // memory 89, load 20, processes 20, battery 20, top 10, exits 9, sampler 14.
-        XCTAssertEqual(bytes.count, 32 + 245)
+        // memory 89, load 20, processes 20, battery 20, top 11, exits 9, sampler 14.
+        XCTAssertEqual(bytes.count, 32 + 246)
         XCTAssertEqual(try decodeResult(bytes).get(), empty)
     }
 
@@ -35,7 +35,7 @@ final class RoundTripTests: XCTestCase {
     func testFullSnapshotEncodesToTheComputedMaximumSize() {
         XCTAssertEqual(SnapshotFormat.maximumV1Size, 2705)
         XCTAssertEqual(SnapshotFormat.maximumV2Size, 2826)
-        XCTAssertEqual(SnapshotFormat.maximumV3Size, 7236)
+        XCTAssertEqual(SnapshotFormat.maximumV3Size, 7552)
         XCTAssertEqual(encoded(fullSnapshot()).count, SnapshotFormat.maximumV3Size)
         XCTAssertEqual(encodedV2(fullSnapshot()).count, SnapshotFormat.maximumV2Size)
         XCTAssertEqual(v1Bytes(fromV2: encodedV2(fullSnapshot())).count, SnapshotFormat.maximumV1Size)
@@ -125,7 +125,7 @@ final class RoundTripTests: XCTestCase {
         let bytes = encoded(s)
         XCTAssertEqual(Array(bytes[0..<8]), Array("SYSSTATS".utf8))
         XCTAssertEqual(Array(bytes[8..<12]), [3, 0, 32, 0])
-        XCTAssertEqual(Array(bytes[12..<16]), [21, 1, 0, 0])   // 277
+        XCTAssertEqual(Array(bytes[12..<16]), [22, 1, 0, 0])   // 278
         XCTAssertEqual(Array(bytes[16..<24]), [0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11])
         XCTAssertEqual(Array(bytes[28..<32]), [0, 0, 0, 0])
     }

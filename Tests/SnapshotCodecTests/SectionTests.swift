@@ -55,8 +55,9 @@ final class SectionTests: XCTestCase {
 
     func testTheEncoderWritesOneSectionPerPartInTagOrder() {
         XCTAssertEqual(sections(bytes).map(\.tag), Array(1...SectionTag.highest.rawValue))
-        XCTAssertEqual(sections(bytes).filter { $0.version != 1 }.map(\.tag), [SectionTag.processes.rawValue, SectionTag.gpu.rawValue],
-                       "processes (the thread count) and gpu (the power limit) are version 2, the rest version 1")
+        XCTAssertEqual(sections(bytes).filter { $0.version != 1 }.map(\.tag),
+                       [SectionTag.processes.rawValue, SectionTag.top.rawValue, SectionTag.gpu.rawValue],
+                       "processes (the thread count), top (the GPU list) and gpu (the power limit) are version 2, the rest version 1")
     }
 
     /// A sampler that wrote version 1 of the processes section (no thread count): its counts

@@ -85,6 +85,9 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
     }
     guard newerParts else { return s }
     s.threadCount = 4321
+    s.topGPU = (0..<Snapshot.maximumTopEntries).map {
+        ProcessEntry(pid: UInt32(5000 + $0), cpu: UInt16(10_000 - $0 * 100), privateKiB: UInt64(8_000_000 - $0), name: testName(30 + $0))
+    }
     s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
     s.interfaces = (0..<Snapshot.maximumInterfaces).map { i in
         var n = InterfaceFigures()

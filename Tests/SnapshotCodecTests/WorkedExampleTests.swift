@@ -62,7 +62,7 @@ final class WorkedExampleTests: XCTestCase {
 
     func testTheDocumentedDumpIsTheEncodingOfTheDescribedSnapshot() throws {
         let documented = try Self.documentedBytes()
-        XCTAssertEqual(documented.count, 370)
+        XCTAssertEqual(documented.count, 371)
         XCTAssertEqual(encoded(Self.example), documented)
         XCTAssertEqual(try decodeResult(documented).get(), Self.example)
     }

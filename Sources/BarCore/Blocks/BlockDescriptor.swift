@@ -94,6 +94,8 @@ struct ArgumentCheck: Sendable {
     let known: @Sendable (ArraySlice<UInt8>) -> Bool
     let what: StaticString
     let whereFrom: StaticString
+    /// What `--blocks KIND:ARGUMENT` says of an argument it does not know.
+    let optionsError: OptionsError
 }
 
 /// A block's default warning and critical marks and their unit.

@@ -14,7 +14,7 @@ enum TimeBlock {
     /// from its own clock (``Clocks``).
     static let descriptor = BlockDescriptor(
         name: "time", label: "time", section: [], argumentKey: "timezone",
-        argumentCheck: ArgumentCheck(known: zoneKnown, what: "time zone", whereFrom: "/usr/share/zoneinfo"),
+        argumentCheck: ArgumentCheck(known: zoneKnown, what: "time zone", whereFrom: "/usr/share/zoneinfo", optionsError: .unknownTimeZone),
         source: .clock, placeholders: [],
         helpNote: "a strftime(3) format, e.g. --format 'time=%H:%M:%S'", render: nil)
 

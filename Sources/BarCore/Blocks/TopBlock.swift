@@ -4,36 +4,62 @@ import SnapshotCodecEmbedded
 import SnapshotCodec
 #endif
 
-/// `top firefox 9% 117M`: the busiest process, else the largest.
+/// `top firefox 9% 117M`: the busiest process, else the largest. `top:gpu` (`list = "gpu"`),
+/// its GPU form: the process using the GPUs most, `top Xwayland gpu 37% 512M` (its share of
+/// the busiest kind of engine and its GPU memory); hidden when no process uses a GPU. That
+/// list is measured only while a bar shows it (its wants file asks `top gpu`).
 enum TopBlock {
     static let descriptor = BlockDescriptor(
-        name: "top", label: "top", section: .top,
+        name: "top", label: "top", section: .top, argumentKey: "list",
+        argumentCheck: ArgumentCheck(known: { isGPU($0) }, what: "top list", whereFrom: "the top block's lists (gpu)",
+                                     optionsError: .unknownTopList),
+        asks: .top,
         placeholders: [
-            PlaceholderSpec("name", "its name (friendly name when bookmarked)") { s, _, w in
-                if let p = process(s) { w.append(bytes: p.name) }
+            PlaceholderSpec("name", "its name (friendly name when bookmarked); top:gpu, the GPU's") { s, c, w in
+                if let p = process(s, c) { w.append(bytes: p.name) }
             },
             PlaceholderSpec("cpu", "whole percent of one core") { s, _, w in
-                if let p = process(s) { appendWholePercent(&w, UInt64(p.cpu)) }
+                if let p = process(s, gpu: false) { appendWholePercent(&w, UInt64(p.cpu)) }
             },
-            PlaceholderSpec("mem", "private memory") { s, _, w in if let p = process(s) { w.appendSize(kib: p.privateKiB) } },
+            PlaceholderSpec("mem", "private memory") { s, _, w in
+                if let p = process(s, gpu: false) { w.appendSize(kib: p.privateKiB) }
+            },
+            PlaceholderSpec("gpu", "top:gpu: its whole percent of the busiest GPU engine") { s, _, w in
+                if let p = process(s, gpu: true) { appendWholePercent(&w, UInt64(p.cpu)) }
+            },
+            PlaceholderSpec("gpu_mem", "top:gpu: its GPU memory") { s, _, w in
+                if let p = process(s, gpu: true) { w.appendSize(kib: p.privateKiB) }
+            },
         ],
-        render: { s, _, v in render(s, into: &v) })
+        render: { s, c, v in render(s, c, into: &v) })
 
-    static func render(_ snap: Snapshot, into v: inout BlockValue) {
+    static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         // The busiest process; the largest when none used CPU in the interval (the first
         // sample, an idle machine). Its name is the friendly one when a bookmark gave one.
-        guard let p = process(snap) else { v.visible = false; return }
+        let gpu = isGPU(c.argument[...])
+        guard let p = process(snap, gpu: gpu) else { v.visible = false; return }
         v.full.append("top ")
         v.full.append(bytes: p.name)
         v.short.append(v.full)
-        v.full.append(UInt8(ascii: " "))
+        v.full.append(gpu ? " gpu " : " ")
         v.full.appendPercent(permyriad: UInt64(p.cpu))
         v.full.append(UInt8(ascii: " "))
         v.full.appendSize(kib: p.privateKiB)
     }
 
-    /// The first of the CPU list, else of the memory list.
-    static func process(_ snap: Snapshot) -> ProcessEntry? {
-        snap.topCPU.first ?? snap.topMemory.first
+    /// The process the block shows: its form's.
+    static func process(_ snap: Snapshot, _ c: BlockContext) -> ProcessEntry? {
+        process(snap, gpu: isGPU(c.argument[...]))
+    }
+
+    /// The first of the GPU list (`gpu`); else the first of the CPU list, else of the memory list.
+    static func process(_ snap: Snapshot, gpu: Bool) -> ProcessEntry? {
+        gpu ? snap.topGPU.first : snap.topCPU.first ?? snap.topMemory.first
+    }
+
+    /// Whether an argument names the GPU list.
+    static func isGPU(_ argument: ArraySlice<UInt8>) -> Bool {
+        argument.count == 3 && argument[argument.startIndex] == 0x67 && argument[argument.startIndex + 1] == 0x70
+            && argument[argument.startIndex + 2] == 0x75
     }
 }

@@ -29,6 +29,7 @@ static inline long cdirect_syscall5(long n, long a, long b, long c, long d, long
 #define CDIRECT_PREAD64 17
 #define CDIRECT_PWRITE64 18
 #define CDIRECT_RENAMEAT2 316
+#define CDIRECT_GETDENTS64 217
 #elif defined(__aarch64__)
 static inline long cdirect_syscall5(long n, long a, long b, long c, long d, long e) {
     register long x8 __asm__("x8") = n;
@@ -43,6 +44,7 @@ static inline long cdirect_syscall5(long n, long a, long b, long c, long d, long
 #define CDIRECT_PREAD64 67
 #define CDIRECT_PWRITE64 68
 #define CDIRECT_RENAMEAT2 276
+#define CDIRECT_GETDENTS64 61
 #else
 static inline long cdirect_syscall5(long n, long a, long b, long c, long d, long e) {
     long result = syscall(n, a, b, c, d, e);
@@ -51,6 +53,7 @@ static inline long cdirect_syscall5(long n, long a, long b, long c, long d, long
 #define CDIRECT_PREAD64 SYS_pread64
 #define CDIRECT_PWRITE64 SYS_pwrite64
 #define CDIRECT_RENAMEAT2 SYS_renameat2
+#define CDIRECT_GETDENTS64 SYS_getdents64
 #endif
 
 /// pread(2): the byte count, or -errno.
@@ -66,6 +69,12 @@ static inline long cdirect_pwrite(int fd, const void *bytes, size_t count, long 
 /// renameat2(dirfd, a, dirfd, b, flags): 0, or -errno.
 static inline long cdirect_renameat2(int dirfd, const char *a, const char *b, unsigned flags) {
     return cdirect_syscall5(CDIRECT_RENAMEAT2, dirfd, (long)a, dirfd, (long)b, (long)flags);
+}
+
+/// getdents64(2): the next entries of the directory open at `fd` into `buffer` (struct
+/// linux_dirent64 records), 0 at its end, or -errno: a listing with no DIR stream to allocate.
+static inline long cdirect_getdents64(int fd, void *buffer, size_t count) {
+    return cdirect_syscall5(CDIRECT_GETDENTS64, fd, (long)buffer, (long)count, 0, 0);
 }
 
 /// pidfd_open(pid, 0): a descriptor that becomes readable when the process exits, or -errno

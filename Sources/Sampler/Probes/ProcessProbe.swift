@@ -77,6 +77,9 @@ final class ProcessProbe {
     private(set) var listsFromTouched = 0
     private(set) var listsFromTouchedThatDiffered = 0
 
+    /// The process table as the last scan left it (the GPU clients' pids and names).
+    var processTable: ProcessTable { table }
+
     /// What one scan gives (a constant: an array literal per sample would allocate).
     static let parts: SnapshotSections = [.processes, .top, .exits]
 

@@ -1,0 +1,67 @@
+import AllocationCounter
+import Foundation
+import ProcFS
+import TestSupport
+import XCTest
+
+/// The processes holding DRM clients, found by listing their descriptors and read through
+/// their fdinfo (Tests/Fixtures/gpu-clients: 200 an amdgpu client on two descriptors and a
+/// second client, 300 an i915 client, 400 only a file, 401 no fd folder).
+final class DRMHoldersTests: XCTestCase {
+    let buffer = ReadBuffer(capacity: 4096)
+    let pids: [Int32] = [1, 2, 200, 300, 400, 401, 999]
+
+    func testTheFirstUpdateFindsEveryHolderAndCountsASharedClientOnce() {
+        let holders = DRMHolders(procRoot: Fixtures.path("gpu-clients/proc"))
+        holders.update(pids: pids, monotonicNs: 1_000_000_000, buffer: buffer)
+        XCTAssertEqual(holders.uses.map(\.pid), [200, 300], "the holders; not the file's or the fd-less process")
+        XCTAssertEqual(holders.uses[0].memoryBytes, (524_288 + 1_024) * 1024, "client 13 once (two descriptors), 14: vram only")
+        XCTAssertEqual(holders.uses[1].memoryBytes, 80 << 20, "i915: drm-resident-system0")
+        XCTAssertEqual(holders.uses.map(\.busyPermyriad), [0, 0], "busy needs two readings")
+    }
+
+    func testBusyIsTheBusiestEngineKindsShareOfTheIntervalOverItsCapacity() throws {
+        let tree = try LiveTree()
+        try tree.mirror("gpu-clients")
+        let holders = DRMHolders(procRoot: tree.path + "/proc")
+        holders.update(pids: pids, monotonicNs: 1_000_000_000, buffer: buffer)
+        let amd = tree.path + "/proc/200/fdinfo/5"
+        let text = try String(contentsOfFile: amd, encoding: .utf8)
+            .replacingOccurrences(of: "drm-engine-gfx:\t4000000000 ns", with: "drm-engine-gfx:\t4250000000 ns")
+        try text.write(toFile: amd, atomically: false, encoding: .utf8)
+        let intel = tree.path + "/proc/300/fdinfo/7"
+        let video = try String(contentsOfFile: intel, encoding: .utf8)
+            .replacingOccurrences(of: "drm-engine-video:\t0 ns", with: "drm-engine-video:\t1500000000 ns")
+        try video.write(toFile: intel, atomically: false, encoding: .utf8)
+        holders.update(pids: pids, monotonicNs: 2_000_000_000, buffer: buffer)
+        XCTAssertEqual(holders.uses.map(\.busyPermyriad), [2_500, 7_500],
+                       "gfx 250 ms of 1 s; video 1.5 s over its 2 engines of 1 s")
+    }
+
+    func testAHolderWhoseDescriptorsAreGoneIsDroppedAndANewOneFoundWithinTheRescan() throws {
+        let tree = try LiveTree()
+        try tree.mirror("gpu-clients")
+        let holders = DRMHolders(procRoot: tree.path + "/proc")
+        holders.update(pids: pids, monotonicNs: 1_000_000_000, buffer: buffer)
+        let fm = FileManager.default
+        try fm.removeItem(atPath: tree.path + "/proc/300/fdinfo/7")
+        try fm.createSymbolicLink(atPath: tree.path + "/proc/400/fd/4", withDestinationPath: "/dev/dri/renderD128")
+        try fm.copyItem(atPath: tree.path + "/proc/300/fd/../../200/fdinfo/9", toPath: tree.path + "/proc/400/fdinfo/4")
+        holders.update(pids: pids, monotonicNs: 2_000_000_000, buffer: buffer)
+        XCTAssertEqual(holders.uses.map(\.pid), [200], "300's client is gone; 400 not listed again yet")
+        for i in 3...DRMHolders.rescanSamples + 2 {
+            holders.update(pids: pids, monotonicNs: UInt64(i) * 1_000_000_000, buffer: buffer)
+        }
+        XCTAssertEqual(holders.uses.map(\.pid), [200, 400], "listed again within the rescan")
+    }
+
+    func testAnUpdateOfKnownHoldersAllocatesNothing() {
+        let holders = DRMHolders(procRoot: Fixtures.path("gpu-clients/proc"))
+        for i in 1...3 { holders.update(pids: pids, monotonicNs: UInt64(i) * 1_000_000_000, buffer: buffer) }
+        allocation_counter_start()
+        for i in 4...40 { holders.update(pids: pids, monotonicNs: UInt64(i) * 1_000_000_000, buffer: buffer) }
+        let allocations = allocation_counter_stop()
+        XCTAssertEqual(allocations, 0, "37 updates (the listing of non-holders included) allocated \(allocations) times")
+        XCTAssertEqual(holders.uses.count, 2)
+    }
+}
