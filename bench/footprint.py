@@ -3,13 +3,14 @@
 
     footprint.py --sampler PATH --bar PATH --work DIR [--rounds R] [--seconds S]
                  [--trace-seconds T] [--warmup W] [--extra N,...] [--forks F,...] [--out FILE]
-                 [--slstatus PATH]
+                 [--slstatus PATH] [--blocks LIST]
 
 Per round and per load (the machine as it is, then with N extra idle `sleep`
 processes; each of those with F short-lived processes a second started beside, by
 bench/forker.py: /bin/true spawned and reaped F times a second, evenly spaced), starts side by side, at interval 1 s on this machine's real /proc:
   - group "sysstats": sysstatsd --no-history and one sysstats-bar --output i3bar
-    --no-start-sampler (blocks cpu,mem,load,battery,time) on its own runtime dir;
+    --no-start-sampler (blocks cpu,mem,load,battery,time, or --blocks LIST: what a block
+    costs the sampler beyond that bar, as top:gpu's list of GPU clients) on its own runtime dir;
   - group "i3status": i3status with the equivalent config (cpu_usage, memory,
     load, battery all, tztime), output to a pipe that is read and dropped;
   - with --slstatus, group "slstatus": an slstatus binary built with the same
@@ -126,7 +127,7 @@ def start_group(kind, args, work, r, load):
         while not os.path.exists(os.path.join(rt, "snapshot")) and time.time() < deadline:
             time.sleep(0.05)
         bar = subprocess.Popen([args.bar, "--output", "i3bar", "--runtime-dir", rt, "--no-start-sampler",
-                                "--blocks", "cpu,mem,load,battery,time"],
+                                "--blocks", args.blocks],
                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return [sampler, bar]
     conf = os.path.join(work, "i3status.conf")
@@ -208,6 +209,7 @@ def main(argv):
     ap.add_argument("--forks", default="0")
     ap.add_argument("--out")
     ap.add_argument("--slstatus")
+    ap.add_argument("--blocks", default="cpu,mem,load,battery,time")
     args = ap.parse_args(argv)
     # A load is (extra idle processes, short-lived processes started a second).
     loads = [(int(x), int(f)) for x in args.extra.split(",") for f in args.forks.split(",")]

@@ -11,7 +11,7 @@
 # i3status"; the method in bench/footprint.py.
 #
 #   bench/footprint.sh [--rounds R] [--seconds S] [--trace-seconds T] [--warmup W] [--extra N,...] [--forks F,...]
-#                      [--sampler PATH] [--bar PATH] [--slstatus PATH]
+#                      [--sampler PATH] [--bar PATH] [--slstatus PATH] [--blocks LIST]
 #
 # Defaults: 3 rounds × (62 s warm-up + 20 s untraced + 6 s under strace) per load,
 # loads 0 and 1000: about 9 minutes. Prints a Markdown table (medians over the rounds) and
@@ -31,7 +31,7 @@ while (($# > 0)); do
     case $1 in
         --sampler) sampler=$2; shift ;;
         --bar) bar=$2; shift ;;
-        --rounds | --seconds | --trace-seconds | --warmup | --extra | --forks | --slstatus) pass+=("$1" "$2"); shift ;;
+        --rounds | --seconds | --trace-seconds | --warmup | --extra | --forks | --slstatus | --blocks) pass+=("$1" "$2"); shift ;;
         -h | --help) sed -n '2,/^set/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
         *) echo "footprint.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
