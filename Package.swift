@@ -51,6 +51,13 @@ let functionOrder: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld",
 // a static Foundation needs. Debug builds, which the unit tests run, link them dynamically.
 let staticStdlibCompile: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 let staticStdlibLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+// The CLI's release link also packs its relative relocations (DT_RELR, glibc 2.36: Debian 12)
+// and exports no symbols: the Swift driver's --export-dynamic made every Swift symbol dynamic
+// (a symbol table and strings only a backtrace read), and 42,709 RELA entries of 24 bytes each
+// become a bitmap (docs/packaging.md, "What the bytes are").
+let smallerCLILink: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                                     "-Xlinker", "--no-export-dynamic"],
+                                                    .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(
     name: "sysstats",
@@ -147,7 +154,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticStdlibCompile),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"], swiftSettings: staticStdlibCompile,
-                          linkerSettings: staticStdlibLink),
+                          linkerSettings: staticStdlibLink + smallerCLILink),
 
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
