@@ -3,7 +3,7 @@
 //
 // Properties: parsing never traps; what it accepts holds only parts this version knows and
 // at most eight names of each kind, each a non-empty name without control bytes within
-// the length limit; the canonical text of an accepted value (what sysstats-bar writes)
+// the length limit; `top gpu` asks the GPU part too; the canonical text of an accepted value (what sysstats-bar writes)
 // parses to the same value; and a first line that is one to ten digits of a value up to
 // UInt32.max decides acceptance, whatever follows (a newer renderer's lines are passed over).
 
@@ -15,6 +15,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let parsed = RendererRequest(wantsFile: input)
     if let parsed {
         expect(SnapshotSections.all.isSuperset(of: parsed.parts), "an unknown part was accepted")
+        expect(!parsed.gpuClients || parsed.parts.contains(.gpu), "the GPU clients asked without the GPU part")
         for names in [parsed.disks, parsed.sensors, parsed.interfaces] {
             expect(names.count <= RendererRequest.maximumNames, "too many names kept")
             for name in names {
