@@ -189,12 +189,13 @@ public final class DRMHolders {
         while f < h.fds.count {
             path.truncate(to: base)
             path.append(decimal: Int(h.fds[f]))
-            if case .success(let bytes) = path.read(into: buffer) {
-                h.fds[kept] = h.fds[f]
-                kept += 1
-                if h.count < DRMClients.maximumPerProcess {
-                    h.slot(h.count)
-                    if DRMClientReading.parse(bytes, into: &h.clients[h.count]), !seen(h, h.count) { h.count += 1 }
+            // A descriptor closed, or its number reused for something else, is dropped.
+            if case .success(let bytes) = path.read(into: buffer), h.count < DRMClients.maximumPerProcess {
+                h.slot(h.count)
+                if DRMClientReading.parse(bytes, into: &h.clients[h.count]) {
+                    h.fds[kept] = h.fds[f]
+                    kept += 1
+                    if !seen(h, h.count) { h.count += 1 }
                 }
             }
             f += 1

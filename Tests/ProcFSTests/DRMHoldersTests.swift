@@ -44,11 +44,13 @@ final class DRMHoldersTests: XCTestCase {
         let holders = DRMHolders(procRoot: tree.path + "/proc")
         holders.update(pids: pids, monotonicNs: 1_000_000_000, buffer: buffer)
         let fm = FileManager.default
-        try fm.removeItem(atPath: tree.path + "/proc/300/fdinfo/7")
+        try "pos:\t0\nflags:\t0100002\n".write(toFile: tree.path + "/proc/300/fdinfo/7", atomically: false, encoding: .utf8)
+        try fm.removeItem(atPath: tree.path + "/proc/200/fdinfo/9")
         try fm.createSymbolicLink(atPath: tree.path + "/proc/400/fd/4", withDestinationPath: "/dev/dri/renderD128")
-        try fm.copyItem(atPath: tree.path + "/proc/300/fd/../../200/fdinfo/9", toPath: tree.path + "/proc/400/fdinfo/4")
+        try fm.copyItem(atPath: tree.path + "/proc/200/fdinfo/6", toPath: tree.path + "/proc/400/fdinfo/4")
         holders.update(pids: pids, monotonicNs: 2_000_000_000, buffer: buffer)
-        XCTAssertEqual(holders.uses.map(\.pid), [200], "300's client is gone; 400 not listed again yet")
+        XCTAssertEqual(holders.uses.map(\.pid), [200], "300's only descriptor now a plain file's: dropped; 400 not listed again yet")
+        XCTAssertEqual(holders.uses.first?.memoryBytes, 524_288 * 1024, "200's fd 9 closed: its client gone")
         for i in 3...DRMHolders.rescanSamples + 2 {
             holders.update(pids: pids, monotonicNs: UInt64(i) * 1_000_000_000, buffer: buffer)
         }
