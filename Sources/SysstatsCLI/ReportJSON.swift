@@ -123,13 +123,19 @@ public struct ReportJSON: Encodable, Equatable {
         }
         var card: UInt8
         var driver, name: String
-        var figures: [(name: String, value: Value)]
+        struct Figure: Equatable {
+            var name: String
+            var value: Value
+        }
+        var figures: [Figure]
 
         init(_ g: GPUFigures) {
             card = g.index
             driver = ReportJSON.text(g.driver)
             name = ReportJSON.text(g.name)
-            figures = GPUFigure.all.map { f in (f.json.description, g.known.isSuperset(of: f.known) ? Self.value(f, g) : .null) }
+            figures = GPUFigure.all.map { f in
+                Figure(name: f.json.description, value: g.known.isSuperset(of: f.known) ? Self.value(f, g) : .null)
+            }
         }
 
         static func value(_ f: GPUFigure, _ g: GPUFigures) -> Value {
@@ -139,11 +145,6 @@ public struct ReportJSON: Encodable, Equatable {
             case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
             case .bytes, .megahertz, .count: return .integer(UInt64(clamping: v))
             }
-        }
-
-        public static func == (a: GPU, b: GPU) -> Bool {
-            a.card == b.card && a.driver == b.driver && a.name == b.name
-                && a.figures.map(\.name) == b.figures.map(\.name) && a.figures.map(\.value) == b.figures.map(\.value)
         }
 
         public func encode(to encoder: Encoder) throws {

@@ -58,8 +58,5 @@ enum TopBlock {
     }
 
     /// Whether an argument names the GPU list.
-    static func isGPU(_ argument: ArraySlice<UInt8>) -> Bool {
-        argument.count == 3 && argument[argument.startIndex] == 0x67 && argument[argument.startIndex + 1] == 0x70
-            && argument[argument.startIndex + 2] == 0x75
-    }
+    static func isGPU(_ argument: ArraySlice<UInt8>) -> Bool { bytesEqual(argument, "gpu") }
 }
