@@ -12,14 +12,15 @@ let sysstatsVersion: String = {
     return String(line.split(separator: "\"")[1])
 }()
 
-// The sampler links only Glibc and the standard library, statically: that alone
-// saves ~2 MiB of resident memory (see docs/performance.md). Only the CLI uses Foundation.
+// The sampler and the renderer are static executables: no loader, no shared library's pages
+// (docs/performance.md). No program but the CLI links the Swift runtime; none links Foundation.
 let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
 
-// The renderer is Embedded Swift: no runtime metadata, no Foundation, ~1.2 MB resident.
-// Embedded modules cannot be imported from normal Swift (nor the other way round),
-// so SnapshotCodecEmbedded and BarCoreEmbedded are twins whose folders are
-// symbolic links to SnapshotCodec and BarCore; the tests import the normal twins.
+// The renderer, the sampler and the history writer are Embedded Swift: no runtime, no
+// metadata, only the code they call (docs/packaging.md). Embedded modules cannot be imported
+// from normal Swift (nor the other way round), so each module they share with the CLI or the
+// tests has a twin whose folder is a symbolic link to it (SnapshotCodecEmbedded → SnapshotCodec,
+// ProcFSEmbedded → ProcFS, …); the tests and the CLI import the normal twins.
 // Release builds optimise the renderer for size: its whole text is resident (the kernel maps
 // code in 64 KiB windows around each page run), so every KiB of code is a KiB of memory.
 let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
@@ -40,6 +41,35 @@ let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeF
 // them, so an overlapping access still traps there.
 let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections", "-enforce-exclusivity=unchecked"],
                                                      .when(configuration: .release))]
+// The sampler's Embedded twins (SamplerEmbedded and what it imports, sysstatsd's main):
+// Embedded Swift like the renderer, so the program carries only the code it calls and no
+// runtime, but optimised for speed with each function in a section of its own, as above: a
+// sample's CPU time is the cost goal, and the function order packs what a sample runs.
+let embeddedSampler: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
+                                       .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// The Embedded standard library's Unicode tables (libswiftUnicodeDataTables.a), which an
+// Embedded program links itself when it compares or hashes Strings as Swift does (canonical
+// equivalence): the history writer does (bookmark keys, names). They lie in the toolchain that
+// builds, beside its Embedded standard library; `swiftc -print-target-info` says where.
+func embeddedLibraryDirectory() -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["swiftc", "-print-target-info"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+          let info = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let paths = info["paths"] as? [String: Any], let resources = paths["runtimeResourcePath"] as? String,
+          let target = info["target"] as? [String: Any], let triple = target["unversionedTriple"] as? String else { return nil }
+    return resources + "/embedded/" + triple
+}
+let unicodeTables: [LinkerSetting] = [.unsafeFlags(embeddedLibraryDirectory().map { ["-L", $0] } ?? []),
+                                      .linkedLibrary("swiftUnicodeDataTables"), .linkedLibrary("m")]
+
 let functionOrder: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld",
                                                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/sysstatsd/function-order.txt",
                                                     "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "max-page-size=2097152"],
@@ -80,7 +110,9 @@ let package = Package(
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
         // Who may have written a config file (its command blocks run): one check for every program.
         .target(name: "CTrustedFile"),
-        .target(name: "ProcFS", dependencies: ["CDirect", "CTrustedFile"], swiftSettings: functionSections),
+        .target(name: "ProcFS", dependencies: ["CDirect", "CTrustedFile", "CLibc"], swiftSettings: functionSections),
+        .target(name: "ProcFSEmbedded", dependencies: ["CDirect", "CTrustedFile", "CLibc"], swiftSettings: embeddedSampler),
+        .target(name: "CLibc"),
         // pread, pwrite and renameat2 as bare system calls, and a byte copy, in the caller's own
         // code: none of glibc's pages for them (or their IFUNC table) in a sample's footprint.
         .target(name: "CDirect"),
@@ -99,6 +131,7 @@ let package = Package(
         // Bookmarks: rules from process to friendly name, their file format and the resolver.
         // No Glibc: the sampler resolves names with it.
         .target(name: "Bookmarks", dependencies: ["UTF8Text"], swiftSettings: functionSections),
+        .target(name: "BookmarksEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embeddedSampler),
         // The snapshot contract between sampler and renderers. No dependency but UTF8Text and
         // C (its checksum, its copies), so an Embedded Swift renderer can compile the same sources.
         .target(name: "SnapshotCodec", dependencies: ["UTF8Text", "CCRC32", "CDirect"], swiftSettings: functionSections),
@@ -106,17 +139,22 @@ let package = Package(
         .target(name: "CCRC32", cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks, the [sampler] settings.
-        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML"], swiftSettings: functionSections),
+        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML", "CLibc"], swiftSettings: functionSections),
+        .target(name: "SystemDirsEmbedded", dependencies: ["ProcFSEmbedded", "SnapshotCodecEmbedded", "TOMLEmbedded", "CLibc"], swiftSettings: embeddedSampler),
         // The snapshot in Prometheus's text format for node_exporter's textfile collector
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
         .target(name: "PrometheusText", dependencies: ["SnapshotCodec", "UTF8Text"], swiftSettings: functionSections),
+        .target(name: "PrometheusTextEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded"], swiftSettings: embeddedSampler),
         // renameat2(RENAME_EXCHANGE), ppoll and SIGIO set-up, and the thread that counts a PSI
         // trigger's events: what Swift's Glibc module does not declare or the sampler keeps in C.
         .target(name: "CSamplerSys", dependencies: ["CDirect"], cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
-        .target(name: "Sampler", dependencies: ["CommandOptions", "SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys", "CDirect"],
+        .target(name: "Sampler", dependencies: ["CommandOptions", "SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys", "CDirect", "CLibc"],
                 swiftSettings: functionSections),
-        .executableTarget(name: "sysstatsd", dependencies: ["Sampler", "SnapshotCodec"], exclude: ["function-order.txt"],
-                          swiftSettings: functionSections, linkerSettings: staticExecutable + functionOrder),
+        .target(name: "SamplerEmbedded", dependencies: ["CommandOptionsEmbedded", "SystemDirsEmbedded", "ProcFSEmbedded", "SnapshotCodecEmbedded", "HistoryRecordsEmbedded",
+                                                        "BookmarksEmbedded", "PrometheusTextEmbedded", "CSamplerSys", "CDirect", "CLibc"],
+                swiftSettings: embeddedSampler),
+        .executableTarget(name: "sysstatsd", dependencies: ["SamplerEmbedded", "SnapshotCodecEmbedded", "CLibc"], exclude: ["function-order.txt"],
+                          swiftSettings: embeddedSampler, linkerSettings: staticExecutable + functionOrder),
 
         // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
         // also needs -lm -lz (see docs/history.md).
@@ -124,12 +162,16 @@ let package = Package(
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would
         // break its memory budget (docs/performance.md).
-        .target(name: "HistoryStore", dependencies: ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks"]),
+        .target(name: "HistoryStore", dependencies: ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "CLibc"]),
+        .target(name: "HistoryStoreEmbedded", dependencies: ["CSQLite", "ProcFSEmbedded", "SnapshotCodecEmbedded", "HistoryRecordsEmbedded", "BookmarksEmbedded", "CLibc"],
+                swiftSettings: embedded),
         // What the sampler keeps for history and hands to the writer: records, the minute
         // rollup, and the batch encoding. No SQLite, no Glibc.
-        .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec"], swiftSettings: functionSections),
+        .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec", "CLibc"], swiftSettings: functionSections),
+        .target(name: "HistoryRecordsEmbedded", dependencies: ["ProcFSEmbedded", "SnapshotCodecEmbedded", "CLibc"], swiftSettings: embeddedSampler),
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
-        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStore", "SnapshotCodec"], linkerSettings: staticExecutable),
+        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStoreEmbedded", "SnapshotCodecEmbedded", "CLibc"], swiftSettings: embedded,
+                          linkerSettings: unicodeTables),
 
         // The NVIDIA helper the sampler starts where NVML is needed: it loads libnvidia-ml.so.1,
         // which the static sampler must not, and writes NVML's figures on a pipe. In C: it

@@ -45,8 +45,10 @@ mkdir -p "$build/modules" "$build/obj" "$build/bin" "$build/logs"
 # The code under test gets libFuzzer's coverage counters and ASan; the harness ASan only.
 # SnapshotCodec's CRC-32 folds blocks in C (Sources/CCRC32), and it and ProcFS copy bytes and
 # make system calls through CDirect's inline functions (a header only), and ProcFS checks config
-# files with CTrustedFile (C, linked where ProcFS is): their module maps for every compile.
+# files with CTrustedFile (C, linked where ProcFS is), and it and HistoryRecords reach the C
+# library through CLibc (its inline functions, a header here): their module maps for every compile.
 crc_flags=(-Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap
+           -Xcc -fmodule-map-file=Sources/CLibc/include/module.modulemap
            -Xcc -fmodule-map-file=Sources/CDirect/include/module.modulemap
            -Xcc -fmodule-map-file=Sources/CTrustedFile/include/module.modulemap)
 flags=(-O -g -sanitize=fuzzer,address -parse-as-library -I "$build/modules" "${crc_flags[@]}")

@@ -1,7 +1,9 @@
-#if canImport(Glibc)
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+#else
 import ProcFS
-import Glibc
 #endif
+import CLibc
 
 /// The data directory's lock, so that `sysstats restore` never replaces the database under
 /// a running sampler, whatever runtime directory that sampler uses.
@@ -60,13 +62,13 @@ public final class DataDirectoryLock {
         if create, let problem = makeDirectories(directory) { return .failure(.unavailable(problem)) }
         // O_NOFOLLOW: the lock must be on the directory every party names, not on wherever a
         // symbolic link planted at that path points today.
-        let fd = open(cPath(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let fd = clibc_open(cPath(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link (give the directory it points to)" : Errno.current.description
+            let reason = clibc_errno() == ELOOP ? "it is a symbolic link (give the directory it points to)" : Errno.current.description
             return .failure(.unavailable("cannot open the data directory \(directory): \(reason)"))
         }
         if retryingInterrupts({ flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) }) != 0 {
-            let error = errno
+            let error = clibc_errno()
             close(fd)
             if error == EWOULDBLOCK {
                 return .failure(exclusive
@@ -84,14 +86,14 @@ public final class DataDirectoryLock {
         let pathC = cPath(path)
         var info = stat()
         if stat(pathC, &info) == 0 {
-            return info.st_mode & S_IFMT == S_IFDIR ? nil : "\(path) is not a directory"
+            return info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFDIR ? nil : "\(path) is not a directory"
         }
         var bytes = utf8Bytes(path)
         while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         if let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash > 0 {
             if let problem = makeDirectories(String(decoding: bytes[..<slash], as: UTF8.self)) { return problem }
         }
-        if mkdir(pathC, 0o700) != 0 && errno != EEXIST {
+        if mkdir(pathC, 0o700) != 0 && clibc_errno() != EEXIST {
             return "cannot create the data directory \(path): \(Errno.current.description)"
         }
         return nil

@@ -1,4 +1,8 @@
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
 import SnapshotCodec
+#endif
 
 /// One minute of samples being summed into one history row.
 ///

@@ -1,8 +1,10 @@
 import CSQLite
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import BookmarksEmbedded
+#else
 import Bookmarks
+#endif
 
 extension HistoryDatabase {
     /// Writes a consistent copy of the database to `path` with SQLite's online backup API,

@@ -1,7 +1,9 @@
+#if hasFeature(Embedded)
+import BookmarksEmbedded
+#else
 import Bookmarks
-#if canImport(Glibc)
-import Glibc
 #endif
+import CLibc
 
 // The bookmarks table: the user's rules, imported ones and the built-in defaults, in
 // one table so that listing and export read one place. Every change is one transaction

@@ -1,9 +1,12 @@
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import BookmarksEmbedded
+#else
 import ProcFS
-import CSQLite
-#if canImport(Glibc)
-import Glibc
-#endif
 import Bookmarks
+#endif
+import CSQLite
+import CLibc
 
 /// One sqlite3 connection and its cache of prepared statements.
 ///
@@ -124,7 +127,9 @@ final class Connection {
 /// A prepared statement owned by a ``Connection``'s cache.
 final class Statement {
     let pointer: OpaquePointer
-    unowned let connection: Connection
+    // unowned(unsafe): the connection owns its statement cache and finalizes them before it
+    // goes (Embedded Swift has no checked unowned references).
+    unowned(unsafe) let connection: Connection
 
     init(pointer: OpaquePointer, connection: Connection) {
         self.pointer = pointer

@@ -1,15 +1,18 @@
-#if canImport(Glibc)
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import BookmarksEmbedded
+#else
 import ProcFS
-import Glibc
-#endif
 import Bookmarks
+#endif
+import CLibc
 
-/// The few file operations the store needs, over Glibc (no Foundation).
+/// The few file operations the store needs, over the C library (no Foundation).
 enum Files {
     /// The error for a failed call whose `errno` is still set: `what: strerror`, of kind
     /// ``StoreError/Kind/full`` when the file system is full or over quota, else `.io`.
     static func failure(_ what: String) -> StoreError {
-        let error = errno
+        let error = clibc_errno()
         // The only outside text in `what` is a path: escaped for the terminal it is shown on.
         return StoreError(isNoSpace(error) ? .full : .io, TerminalText.escape(what) + ": " + Errno(rawValue: error).description)
     }
@@ -33,12 +36,12 @@ enum Files {
     static func makeDirectories(_ path: String) throws(StoreError) {
         var info = stat()
         if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a directory") }
+            guard info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFDIR else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a directory") }
             return
         }
         let parent = directory(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+        if mkdir(path, 0o700) != 0 && clibc_errno() != EEXIST {
             throw failure("cannot create directory \(path)")
         }
     }
@@ -50,25 +53,25 @@ enum Files {
 
     /// Creates an empty file with mode 0600 if nothing is at `path`, so SQLite never creates it world-readable.
     static func createPrivateFile(_ path: String) throws(StoreError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = clibc_open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd); return }
-        if errno != EEXIST { throw failure("cannot create \(path)") }
+        if clibc_errno() != EEXIST { throw failure("cannot create \(path)") }
     }
 
     /// Creates an empty file (mode 0600) at `path` unless something is there. Best effort.
     static func createEmptyIfMissing(_ path: String) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        let fd = clibc_open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         if fd >= 0 { close(fd) }
     }
 
     /// Size and the first `count` bytes of a regular file.
     static func sizeAndPrefix(_ path: String, count: Int) throws(StoreError) -> (size: Int, prefix: [UInt8]) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = clibc_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else { throw failure("cannot open \(path)") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw failure("cannot stat \(path)") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a regular file") }
+        guard info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFREG else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a regular file") }
         var prefix = [UInt8](repeating: 0, count: count)
         let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
         guard got >= 0 else { throw failure("cannot read \(path)") }
@@ -78,10 +81,10 @@ enum Files {
 
     /// Copies `source` to a new file `destination` (mode 0600, must not exist) and fsyncs it.
     static func copy(_ source: String, to destination: String) throws(StoreError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let input = clibc_open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard input >= 0 else { throw failure("cannot open \(source)") }
         defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let output = clibc_open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw failure("cannot create \(destination)") }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -91,7 +94,7 @@ enum Files {
             if n == 0 { break }
             let error = buffer.withUnsafeBytes { FileDescriptor(rawValue: output).writeAll(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
             if let error {
-                errno = error.rawValue
+                clibc_set_errno(error.rawValue)
                 throw failure("cannot write \(destination)")
             }
         }
@@ -99,7 +102,7 @@ enum Files {
     }
 
     static func fsyncFile(_ path: String) throws(StoreError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = clibc_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw failure("cannot open \(path)") }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw failure("cannot sync \(path)") }
@@ -107,14 +110,14 @@ enum Files {
 
     /// fsync on the folder, so a rename in it survives a power loss. Best effort.
     static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = clibc_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
     }
 
     static func rename(_ from: String, to: String) throws(StoreError) {
-        guard Glibc.rename(from, to) == 0 else {
+        guard clibc_rename(from, to) == 0 else {
             throw failure("cannot rename \(from) to \(to)")
         }
     }
@@ -135,7 +138,7 @@ enum Files {
     /// open: every SQLite connection holds a read lock on its "DMS" byte (offset 128) for as
     /// long as it is open. Only asks (`F_GETLK`), never takes or changes a lock or the file.
     static func isOpenInAnotherProcess(shmPath: String) -> Bool {
-        let fd = open(shmPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        let fd = clibc_open(shmPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0)
         guard fd >= 0 else { return false }   // no -shm: no connection in WAL mode
         defer { close(fd) }
         var lock = flock()
@@ -143,7 +146,7 @@ enum Files {
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 128
         lock.l_len = 1
-        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+        guard clibc_fcntl_lock(fd, F_GETLK, &lock) == 0 else { return false }
         return lock.l_type != Int16(F_UNLCK)
     }
 

@@ -1,8 +1,10 @@
 import CSQLite
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import BookmarksEmbedded
+#else
 import Bookmarks
+#endif
 
 /// The history database: the one owner of its connection, schema and migrations.
 ///

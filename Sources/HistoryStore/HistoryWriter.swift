@@ -1,8 +1,11 @@
-#if canImport(Glibc)
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import HistoryRecordsEmbedded
+#else
 import ProcFS
-import Glibc
-#endif
 import HistoryRecords
+#endif
+import CLibc
 
 /// The work of `sysstatsd-history --data-dir DIR [--quiet-when-full] < batch`: one history
 /// batch (the sampler's encoding, ``HistoryBatch``) applied to DIR/history.sqlite.
@@ -94,7 +97,7 @@ public enum HistoryWriter {
         let isStart = batch.samples.isEmpty && batch.exits.isEmpty && !batch.endsCleanly
         var info = stat()
         guard isStart || stat(path, &info) != 0 else { return }
-        let earlier = try database.boots().filter { $0.id != batch.bootID }.map(\.cleanEnd)
+        let earlier = try database.boots().filter { $0.id != batch.bootID }.map { $0.cleanEnd }
         try Files.writeAtomically(BootSummary(earlierBootsCleanEnds: earlier).encoded, to: path)
     }
 

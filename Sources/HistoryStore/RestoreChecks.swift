@@ -1,4 +1,8 @@
+#if hasFeature(Embedded)
+import BookmarksEmbedded
+#else
 import Bookmarks
+#endif
 import CSQLite
 
 // What `restore` checks beyond the file being a sound SQLite database of ours: that its
@@ -206,7 +210,7 @@ extension HistoryDatabase {
                              limits: RestoreLimits = RestoreLimits()) throws(StoreError) {
         let expectedConnection = try expectedSchema(version: version)
         defer { expectedConnection.close() }
-        let tables = try schemaObjects(expectedConnection).filter { $0.type == "table" }.map(\.name)
+        let tables = try schemaObjects(expectedConnection).filter { $0.type == "table" }.map { $0.name }
         for table in tables {
             if let limit = limits.maximum(table) {
                 let count = try candidate.integer("SELECT count(*) FROM \(identifier(table))")

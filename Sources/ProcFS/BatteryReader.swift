@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// Batteries and AC adapters under `<sysRoot>/class/power_supply`, summed into one ``BatteryStatus``.
 ///

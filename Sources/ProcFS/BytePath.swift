@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// A file path assembled from bytes, for the code that makes paths at start (discovery
 /// under /sys: hwmon chips and inputs, CPUs, block devices, network interfaces).

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// A cursor over bytes for parsing /proc text without creating strings.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// Reads /proc/stat: the `cpu` and `cpuN` lines, `btime`, `processes`, `procs_running`, `procs_blocked`.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// One DRM client (an open GPU context) as its descriptor's `/proc/PID/fdinfo/FD` shows it,
 /// in the keys of the kernel's `Documentation/gpu/drm-usage-stats.rst`: `drm-driver`,

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 import CDirect
 
 /// The processes that hold DRM clients and what each used of the GPUs over the last
@@ -118,7 +116,7 @@ public final class DRMHolders {
         path.append("/")
         path.append(decimal: Int(pid))
         path.append("/fd")
-        let directory = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
+        let directory = path.withCString { clibc_open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK, 0) }
         guard directory >= 0 else { return }
         defer { close(directory) }
         let fdPath = path.count

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// A directory kept open and listed again from its start on each pass.
 ///
@@ -48,7 +46,7 @@ final class DirectoryStream {
     @discardableResult
     func forEachEntry(_ body: (_ name: UnsafeRawBufferPointer, _ type: UInt8) -> Void) -> Bool {
         guard rewind(), let stream else { return false }
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let nameOffset = clibc_dirent_name_offset()
         while let entry = readdir(stream) {
             let raw = UnsafeRawPointer(entry)
             let namePointer = (raw + nameOffset).assumingMemoryBound(to: CChar.self)

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// One disk's cumulative traffic from /proc/diskstats.
 public struct DiskCounters: Equatable, Sendable {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// An error number from a failed system call, as `errno` reported it.
 public struct Errno: Error, Equatable, CustomStringConvertible {
@@ -8,7 +6,7 @@ public struct Errno: Error, Equatable, CustomStringConvertible {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The value of `errno` right now.
-    public static var current: Errno { Errno(rawValue: errno) }
+    public static var current: Errno { Errno(rawValue: clibc_errno()) }
 
     public static let noSuchFile = Errno(rawValue: ENOENT)
     public static let permissionDenied = Errno(rawValue: EACCES)

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 import CDirect
 
 /// The exits of the processes a table knows, as the kernel reports them: a pidfd
@@ -25,7 +23,7 @@ final class ExitWatch {
     }
 
     deinit {
-        _ = Glibc.close(epoll)
+        _ = clibc_close(epoll)
         keys.deallocate()
     }
 
@@ -46,7 +44,7 @@ final class ExitWatch {
         // A thread's pid: EINVAL before Linux 6.9, ENOENT since (PIDFD_THREAD would take it).
         if fd < 0 { return fd == -Int(ESRCH) || fd == -Int(EINVAL) || fd == -Int(ENOENT) ? .noProcess : .unwatchable }
         guard cdirect_epoll_add(epoll, Int32(fd), ExitWatch.key(pid: pid, pidfd: Int32(fd))) == 0 else {
-            _ = Glibc.close(Int32(fd))
+            _ = clibc_close(Int32(fd))
             return .unwatchable
         }
         return .process(pidfd: Int32(fd))

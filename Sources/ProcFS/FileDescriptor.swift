@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 import CDirect
 
 /// An open file descriptor, thin over `open(2)`, `openat(2)`, `pread(2)`, `read(2)`,
@@ -17,18 +15,18 @@ public struct FileDescriptor: Equatable {
     public static func open(_ path: String, flags: Int32 = 0) -> Result<FileDescriptor, Errno> {
         let path = cPath(path)  // not the implicit String conversion (utf8CString): CPath.swift
         while true {
-            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | flags)
+            let fd = clibc_open(path, O_RDONLY | O_CLOEXEC | flags, 0)
             if fd >= 0 { return .success(FileDescriptor(rawValue: fd)) }
-            if errno != EINTR { return .failure(.current) }
+            if clibc_errno() != EINTR { return .failure(.current) }
         }
     }
 
     /// Opens `path` relative to this directory descriptor, read-only. Wraps `openat(2)`.
     public func openAt(_ path: UnsafePointer<CChar>, flags: Int32 = 0) -> Result<FileDescriptor, Errno> {
         while true {
-            let fd = Glibc.openat(rawValue, path, O_RDONLY | O_CLOEXEC | flags)
+            let fd = clibc_openat(rawValue, path, O_RDONLY | O_CLOEXEC | flags, 0)
             if fd >= 0 { return .success(FileDescriptor(rawValue: fd)) }
-            if errno != EINTR { return .failure(.current) }
+            if clibc_errno() != EINTR { return .failure(.current) }
         }
     }
 
@@ -47,9 +45,9 @@ public struct FileDescriptor: Equatable {
     /// (0 at end of file; a pipe may give fewer bytes than asked).
     public func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         while true {
-            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            let n = clibc_read(rawValue, buffer.baseAddress, buffer.count)
             if n >= 0 { return .success(n) }
-            if errno != EINTR { return .failure(.current) }
+            if clibc_errno() != EINTR { return .failure(.current) }
         }
     }
 
@@ -58,9 +56,9 @@ public struct FileDescriptor: Equatable {
     public func writeAll(_ bytes: UnsafeRawBufferPointer) -> Errno? {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = clibc_write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
-                if errno == EINTR { continue }
+                if clibc_errno() == EINTR { continue }
                 return .current
             }
             if n == 0 { return Errno(rawValue: EIO) }
@@ -89,7 +87,7 @@ public struct FileDescriptor: Equatable {
     public func writeAll(_ bytes: [UInt8]) -> Errno? { bytes.withUnsafeBytes { writeAll($0) } }
 
     /// Closes the descriptor. Wraps `close(2)`; `EINTR` is not retried (Linux has closed it).
-    public func close() { _ = Glibc.close(rawValue) }
+    public func close() { _ = clibc_close(rawValue) }
 }
 
 /// Runs a system call that returns -1 with `errno` until it is not interrupted (`flock`,
@@ -98,6 +96,6 @@ public struct FileDescriptor: Equatable {
 public func retryingInterrupts<T: FixedWidthInteger & SignedInteger>(_ call: () -> T) -> T {
     while true {
         let result = call()
-        if result >= 0 || errno != EINTR { return result }
+        if result >= 0 || clibc_errno() != EINTR { return result }
     }
 }

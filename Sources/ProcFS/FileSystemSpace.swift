@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// The space of one mounted file system, in KiB, as `df -k` prints it.
 public struct FileSystemUsage: Equatable, Sendable {
@@ -36,7 +34,7 @@ public final class FileSystemSpace {
 
     public init(path: String) {
         self.path = path
-        cPath = ProcFS.cPath(path)
+        cPath = nulTerminated(path)
     }
 
     /// Measures the file system now; nil when `statvfs` fails (the path is gone, not
@@ -47,7 +45,7 @@ public final class FileSystemSpace {
             guard let base = p.baseAddress, strlen(base) + 1 == p.count else { return -1 }
             return statvfs(base, &info)
         }
-        isMissing = result != 0 && (errno == ENOENT || errno == ENOTDIR)
+        isMissing = result != 0 && (clibc_errno() == ENOENT || clibc_errno() == ENOTDIR)
         guard result == 0 else { return nil }
         // Some file systems leave the fragment size 0; df then uses the block size.
         let frsize = info.f_frsize != 0 ? UInt64(info.f_frsize) : UInt64(info.f_bsize)
@@ -89,3 +87,6 @@ public final class FileSystemSpace {
         return UInt16(clamping: r == 0 ? q : q + 1)
     }
 }
+
+/// The path as C bytes (this module's cPath, named apart from the property it fills).
+private func nulTerminated(_ path: String) -> [CChar] { cPath(path) }

@@ -48,8 +48,8 @@ public struct FixedName: Hashable, Sendable, CustomStringConvertible {
 
     /// Calls `body` with the name's bytes (valid only during the call).
     @inlinable
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try Swift.withUnsafeBytes(of: storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(length)])) }
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        Swift.withUnsafeBytes(of: storage) { body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(length)])) }
     }
 
     /// The byte at `i` (0..<``count``).

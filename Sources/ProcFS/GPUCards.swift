@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// What one GPU's driver published at one reading (``GPUCards``, ``NVMLHelperFrame``).
 /// A figure the card does not give is left out of ``known`` (the same bits as the

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// A temperature file found under /sys: an hwmon `temp<N>_input` or a thermal zone's `temp`.
 public struct TemperatureSensor: Equatable, Sendable {

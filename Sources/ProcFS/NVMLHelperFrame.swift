@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// One process NVML lists as using a GPU.
 public struct NVMLProcess: Equatable, Sendable {

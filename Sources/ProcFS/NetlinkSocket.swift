@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// A netlink socket to the kernel: non-blocking, close-on-exec, bound to an automatic port.
 ///
@@ -29,7 +27,7 @@ final class NetlinkSocket {
     }
 
     deinit {
-        _ = Glibc.close(descriptor)
+        _ = clibc_close(descriptor)
         address.deallocate()
     }
 
@@ -45,7 +43,7 @@ final class NetlinkSocket {
         var length = socklen_t(Netlink.sockaddrSize)
         guard bound == 0, getsockname(fd, address.assumingMemoryBound(to: sockaddr.self), &length) == 0 else {
             let error = Errno.current
-            _ = Glibc.close(fd)
+            _ = clibc_close(fd)
             address.deallocate()
             return .failure(error)
         }
@@ -68,7 +66,7 @@ final class NetlinkSocket {
                            address.assumingMemoryBound(to: sockaddr.self), socklen_t(Netlink.sockaddrSize))
             if n == request.count { return nil }
             if n >= 0 { return Errno(rawValue: EMSGSIZE) }
-            if errno != EINTR { return .current }
+            if clibc_errno() != EINTR { return .current }
         }
     }
 
@@ -81,7 +79,7 @@ final class NetlinkSocket {
             let n = recvfrom(descriptor, storage.baseAddress, storage.count, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC),
                              address.assumingMemoryBound(to: sockaddr.self), &length)
             if n < 0 {
-                switch errno {
+                switch clibc_errno() {
                 case EINTR: continue
                 case EAGAIN, EWOULDBLOCK: return .wouldBlock
                 default: return .failed(.current)

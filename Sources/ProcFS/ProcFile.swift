@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// A system file that is opened once and re-read from offset 0 on every update.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// Every process under the proc root, scan after scan, with what changed between two scans.
 ///
@@ -233,9 +231,9 @@ public final class ProcessTable {
 
     deinit {
         for files in descriptors + previousDescriptors {
-            if files.stat >= 0 { _ = Glibc.close(files.stat) }
-            if files.memory >= 0 { _ = Glibc.close(files.memory) }
-            if files.pidfd >= 0 { _ = Glibc.close(files.pidfd) }
+            if files.stat >= 0 { _ = clibc_close(files.stat) }
+            if files.memory >= 0 { _ = clibc_close(files.memory) }
+            if files.pidfd >= 0 { _ = clibc_close(files.pidfd) }
         }
         scratch.deallocate()
     }

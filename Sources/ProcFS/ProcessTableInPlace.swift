@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// The table changed in place, where every process's exit is watched (``ExitWatch``): a scan
 /// after forks probes the pids allocated since the last one instead of listing the proc root,
@@ -68,7 +66,7 @@ extension ProcessTable {
             guard path.setDirectory(p) else { continue }
             if visit(p, known: nil, read: true, buffer) { watchParent(newParentPid, refresh: refresh) } else { skippedCount += 1 }
             if pendingPidfd >= 0 {   // it was gone before visit could add it
-                _ = Glibc.close(pendingPidfd)
+                _ = clibc_close(pendingPidfd)
                 pendingPidfd = -1
             }
         }
@@ -334,7 +332,7 @@ extension ProcessTable {
     }
 
     func unwatch(_ pidfd: Int32) {
-        _ = Glibc.close(pidfd)   // closed, it leaves the epoll set
+        _ = clibc_close(pidfd)   // closed, it leaves the epoll set
         watchedCount -= 1
     }
 

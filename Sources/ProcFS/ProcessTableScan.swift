@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 // A scan's bookkeeping: what it accounted, what it began and finished, kept descriptors
 // closed, reused pids, the file system checked.
@@ -108,7 +106,7 @@ extension ProcessTable {
     }
 
     func closeKept(_ fd: Int32) {
-        _ = Glibc.close(fd)
+        _ = clibc_close(fd)
         keptDescriptors -= 1
     }
 }

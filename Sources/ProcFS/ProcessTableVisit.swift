@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 // One process read in a scan: through its kept descriptors, else by path; new ones named.
 extension ProcessTable {

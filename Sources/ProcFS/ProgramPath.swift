@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// The program `name` in the directory of `/proc/self/exe`'s target (the history writer,
 /// the GPU helper: installed beside the sampler); nil when that cannot be read.

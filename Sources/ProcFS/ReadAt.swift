@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 // Reading small files relative to an open directory (htop-style): one `openat`,
 // one `pread` into a buffer the caller owns, one `close`. Nothing is allocated.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// One byte buffer allocated at start and reused for every read of every file.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 import CTrustedFile
 
 // Files that another user, or a mistake, may have planted: the snapshot, the rules cache,
@@ -43,9 +41,9 @@ extension FileDescriptor {
     public static func openRegular(_ path: String, relativeTo directory: FileDescriptor? = nil,
                                    followSymlinks: Bool = false) -> Result<FileDescriptor, RegularFileError> {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
-        let fd = retryingInterrupts { directory.map { Glibc.openat($0.rawValue, path, flags) } ?? Glibc.open(path, flags) }
+        let fd = retryingInterrupts { directory.map { clibc_openat($0.rawValue, path, flags, 0) } ?? clibc_open(path, flags, 0) }
         if fd < 0 {
-            return .failure(errno == ELOOP && !followSymlinks ? .notRegular(kind: "a symbolic link") : .system(.current))
+            return .failure(clibc_errno() == ELOOP && !followSymlinks ? .notRegular(kind: "a symbolic link") : .system(.current))
         }
         let descriptor = FileDescriptor(rawValue: fd)
         if let kind = descriptor.nonRegularKind() {
@@ -108,13 +106,13 @@ public func readConfigFile(_ path: String, limit: Int) -> Result<[UInt8], Regula
 
 /// nil for a regular file's mode; else an English name for the kind of file.
 public func fileKindName(_ mode: mode_t) -> String? {
-    switch mode & S_IFMT {
-    case S_IFREG: return nil
-    case S_IFIFO: return "a FIFO"
-    case S_IFDIR: return "a directory"
-    case S_IFLNK: return "a symbolic link"
-    case S_IFSOCK: return "a socket"
-    case S_IFCHR, S_IFBLK: return "a device"
+    switch mode & CLIBC_S_IFMT {
+    case CLIBC_S_IFREG: return nil
+    case CLIBC_S_IFIFO: return "a FIFO"
+    case CLIBC_S_IFDIR: return "a directory"
+    case CLIBC_S_IFLNK: return "a symbolic link"
+    case CLIBC_S_IFSOCK: return "a socket"
+    case CLIBC_S_IFCHR, CLIBC_S_IFBLK: return "a device"
     default: return "not a regular file"
     }
 }
@@ -131,7 +129,7 @@ public func writtenInPlace(_ path: String) -> Int32? {
     default:
         var number: Substring?
         for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) { number = path.dropFirst(prefix.count) }
-        guard let digits = number, let fd = Int32(digits), fd >= 0, fcntl(fd, F_GETFD) >= 0 else { return nil }
+        guard let digits = number, let fd = Int32(digits), fd >= 0, clibc_fcntl(fd, F_GETFD, 0) >= 0 else { return nil }
         return fd
     }
 }
@@ -139,24 +137,24 @@ public func writtenInPlace(_ path: String) -> Int32? {
 /// A path that is not a regular file nor a link: /dev/null, or the user's own FIFO, written
 /// in place; anything else refused with the reason.
 private func writeInPlace(_ bytes: [UInt8], to path: String, _ existing: stat) -> AtomicWriteError? {
-    let kind = existing.st_mode & S_IFMT
-    let devNull = kind == S_IFCHR && path == "/dev/null"
-    let ownFIFO = kind == S_IFIFO && existing.st_uid == geteuid()
+    let kind = existing.st_mode & CLIBC_S_IFMT
+    let devNull = kind == CLIBC_S_IFCHR && path == "/dev/null"
+    let ownFIFO = kind == CLIBC_S_IFIFO && existing.st_uid == geteuid()
     guard devNull || ownFIFO else {
-        let what = kind == S_IFIFO ? "a FIFO of another user" : fileKindName(existing.st_mode) ?? "not a regular file"
-        let errno = kind == S_IFDIR ? EISDIR : kind == S_IFIFO ? EPERM : EINVAL
+        let what = kind == CLIBC_S_IFIFO ? "a FIFO of another user" : fileKindName(existing.st_mode) ?? "not a regular file"
+        let errno = kind == CLIBC_S_IFDIR ? EISDIR : kind == CLIBC_S_IFIFO ? EPERM : EINVAL
         return AtomicWriteError(operation: "\(path) is \(what): not written (name a regular file, or - for standard output)",
                                 errno: Errno(rawValue: errno))
     }
-    let fd = retryingInterrupts { Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC) }
+    let fd = retryingInterrupts { clibc_open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0) }
     if fd < 0 {
-        let noReader = errno == ENXIO
+        let noReader = clibc_errno() == ENXIO
         return AtomicWriteError(operation: noReader ? "cannot open \(path): no process reads the FIFO" : "cannot open \(path)", errno: .current)
     }
-    defer { Glibc.close(fd) }
+    defer { clibc_close(fd) }
     // Opened without blocking; once a reader is there, writes may wait for it.
-    let flags = fcntl(fd, F_GETFL)
-    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+    let flags = clibc_fcntl(fd, F_GETFL, 0)
+    if flags >= 0 { _ = clibc_fcntl(fd, F_SETFL, Int(flags & ~O_NONBLOCK)) }
     var after = stat()
     if fstat(fd, &after) != 0 || after.st_dev != existing.st_dev || after.st_ino != existing.st_ino {
         return AtomicWriteError(operation: "cannot write \(path): it changed while it was opened", errno: Errno(rawValue: EAGAIN))
@@ -197,15 +195,15 @@ public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
         return nil
     }
     var existing = stat()
-    if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFLNK {
+    if lstat(path, &existing) == 0, existing.st_mode & CLIBC_S_IFMT != CLIBC_S_IFREG, existing.st_mode & CLIBC_S_IFMT != CLIBC_S_IFLNK {
         return writeInPlace(bytes, to: path, existing)
     }
     let temporary = path + ".tmp-" + String(getpid())
     let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-    var fd = Glibc.open(temporary, flags, mode)
-    if fd < 0 && errno == EEXIST {
+    var fd = clibc_open(temporary, flags, mode)
+    if fd < 0 && clibc_errno() == EEXIST {
         unlink(temporary)
-        fd = Glibc.open(temporary, flags, mode)
+        fd = clibc_open(temporary, flags, mode)
     }
     if fd < 0 { return AtomicWriteError(operation: "cannot create \(temporary)", errno: .current) }
     func fail(_ operation: String) -> AtomicWriteError {
@@ -214,25 +212,25 @@ public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
         return error
     }
     if let e = FileDescriptor(rawValue: fd).writeAll(bytes) {
-        errno = e.rawValue
+        clibc_set_errno(e.rawValue)
         let error = fail("cannot write \(temporary)")
-        Glibc.close(fd)
+        clibc_close(fd)
         return error
     }
     if fsync(fd) != 0 {
         let error = fail("cannot write \(temporary)")
-        Glibc.close(fd)
+        clibc_close(fd)
         return error
     }
-    Glibc.close(fd)
+    clibc_close(fd)
     if rename(temporary, path) != 0 { return fail("cannot rename \(temporary) to \(path)") }
     if syncDirectory {
         var end = path.utf8.count
         let bytes = Array(path.utf8)
         while end > 0 && bytes[end - 1] != UInt8(ascii: "/") { end -= 1 }
         let directory = end <= 1 ? (end == 1 ? "/" : ".") : String(decoding: bytes[..<(end - 1)], as: UTF8.self)
-        let dfd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { _ = fsync(dfd); Glibc.close(dfd) }
+        let dfd = clibc_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        if dfd >= 0 { _ = fsync(dfd); clibc_close(dfd) }
     }
     return nil
 }

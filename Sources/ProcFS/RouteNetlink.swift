@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// An rtnetlink socket (`NETLINK_ROUTE`) that dumps links, addresses and routes on request
 /// and then receives their changes as events; feed what it reads to an ``InterfaceTable``.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 // The small types a process table's scan keeps and compares: the pid of a name, the
 // kernel's task counters, one process's kept descriptors.

@@ -1,8 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import SystemDirsEmbedded
+#else
 import ProcFS
 import SystemDirs
+#endif
 import CSamplerSys
 
 /// Counts the SIGIO signals the kernel sends when a watch's inotify descriptor has events.
@@ -174,7 +177,7 @@ final class ChangeWatch {
         var lastAncestorEnd = -1
         for _ in 0..<8 {
             file.watch = file.folder.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
-            let missing = file.watch < 0 && (errno == ENOENT || errno == ENOTDIR)
+            let missing = file.watch < 0 && (clibc_errno() == ENOENT || clibc_errno() == ENOTDIR)
             dropAncestorWatch(&file, other: other)
             guard missing else { return }
             let end = watchAncestor(of: file.folder, into: &file)
@@ -219,7 +222,7 @@ final class ChangeWatch {
             if isWatchedDirectory(path) { return -1 }
             file.ancestorWatch = path.withUnsafeBufferPointer { inotify_add_watch(inotify, $0.baseAddress!, mask) }
             if file.ancestorWatch >= 0 { return end }
-            if (errno != ENOENT && errno != ENOTDIR) || path[0] == 0x2E || end <= 1 { return -1 }
+            if (clibc_errno() != ENOENT && clibc_errno() != ENOTDIR) || path[0] == 0x2E || end <= 1 { return -1 }
         }
         return -1
     }

@@ -1,8 +1,11 @@
-#if canImport(Glibc)
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import HistoryRecordsEmbedded
+#else
 import ProcFS
-import Glibc
-#endif
 import HistoryRecords
+#endif
+import CLibc
 
 /// Hands history batches to the writer process, `sysstatsd-history`, so that SQLite never
 /// maps into the sampler (docs/performance-history.md, "SQLite stays out of the sampler").
@@ -60,8 +63,8 @@ public final class HistoryHandoff {
             return nil
         }
         let readEnd = fds[0], writeEnd = fds[1]
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        _ = clibc_fcntl(readEnd, F_SETFD, Int(FD_CLOEXEC))
+        _ = clibc_fcntl(writeEnd, F_SETFD, Int(FD_CLOEXEC))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -83,7 +86,7 @@ public final class HistoryHandoff {
             cArgs.deallocate()
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, writerPathC, &actions, nil, cArgs, environ)
+        let status = posix_spawn(&pid, writerPathC, &actions, nil, cArgs, clibc_environ())
         close(readEnd)
         guard status == 0 else {
             close(writeEnd)

@@ -1,7 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+#else
 import ProcFS
+#endif
 
 /// The NVIDIA helper (`sysstatsd-gpu`, beside the sampler): started while NVIDIA figures are
 /// wanted, read each sample without blocking, stopped when they are not. The sampler never
@@ -54,7 +56,7 @@ final class NVIDIAHelper {
             while !took && open && remaining > 0 {
                 var p = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
                 let step: Int32 = min(remaining, 100)
-                _ = Glibc.poll(&p, 1, step)
+                _ = clibc_poll(&p, 1, step)
                 remaining -= step
                 open = output.fill(from: FileDescriptor(rawValue: readEnd))
                 took = output.takeFrames(into: &readings)
@@ -74,9 +76,9 @@ final class NVIDIAHelper {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return false }
         let readFD = fds[0], writeFD = fds[1]
-        _ = fcntl(readFD, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeFD, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(readFD, F_SETFL, fcntl(readFD, F_GETFL) | O_NONBLOCK)
+        _ = clibc_fcntl(readFD, F_SETFD, Int(FD_CLOEXEC))
+        _ = clibc_fcntl(writeFD, F_SETFD, Int(FD_CLOEXEC))
+        _ = clibc_fcntl(readFD, F_SETFL, Int(clibc_fcntl(readFD, F_GETFL, 0) | O_NONBLOCK))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -91,7 +93,7 @@ final class NVIDIAHelper {
             intervalC.withUnsafeBufferPointer { i in
                 var argv: [UnsafeMutablePointer<CChar>?] = [UnsafeMutablePointer(mutating: p.baseAddress!),
                                                             UnsafeMutablePointer(mutating: i.baseAddress!), nil]
-                return posix_spawn(&child, p.baseAddress!, &actions, nil, &argv, environ)
+                return posix_spawn(&child, p.baseAddress!, &actions, nil, &argv, clibc_environ())
             }
         }
         close(writeFD)

@@ -1,7 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+#else
 import ProcFS
+#endif
 import CSamplerSys
 
 /// The kernel's word that memory stalls happened: a PSI trigger on /proc/pressure/memory

@@ -1,8 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+#else
 import ProcFS
 import SnapshotCodec
+#endif
 
 /// Which parts of the snapshot the running renderers show.
 ///
@@ -104,7 +107,7 @@ final class RendererWants {
         if folder >= 0 { close(folder); folder = -1 }
         _ = folderName.withUnsafeBufferPointer { mkdirat(directory, $0.baseAddress!, 0o700) }
         let fd = folderName.withUnsafeBufferPointer {
-            openat(directory, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            clibc_openat(directory, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0)
         }
         guard fd >= 0 else { return }
         var info = stat()
@@ -120,7 +123,7 @@ final class RendererWants {
     /// were more than ``maximumKnown``, or not listed yet).
     private func knownAlive() -> Bool {
         guard knownCount >= 0 else { return false }
-        for i in 0..<knownCount where kill(known[i], 0) != 0 && errno == ESRCH { return false }
+        for i in 0..<knownCount where kill(known[i], 0) != 0 && clibc_errno() == ESRCH { return false }
         return true
     }
 
@@ -139,11 +142,11 @@ final class RendererWants {
         rewinddir(stream)
         var union: SnapshotSections?
         var names = RendererRequest(parts: [])
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let nameOffset = clibc_dirent_name_offset()
         while let entry = readdir(stream) {
             let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
             guard let pid = processID(UnsafeRawBufferPointer(start: name, count: strlen(name))) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
+            if kill(pid, 0) != 0 && clibc_errno() == ESRCH {
                 unlinkat(folder, name, 0)
                 continue
             }
@@ -164,11 +167,11 @@ final class RendererWants {
 
     /// What one renderer's file says, or nil if it is not a small regular file of ours that parses.
     private func read(_ name: UnsafePointer<CChar>) -> RendererRequest? {
-        let fd = openat(folder, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        let fd = clibc_openat(folder, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+        guard fstat(fd, &info) == 0, info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFREG, info.st_uid == geteuid(),
               info.st_size <= RendererRequest.maximumFileSize else { return nil }
         let count = pread(fd, fileBuffer.baseAddress, fileBuffer.count, 0)
         guard count > 0 else { return nil }

@@ -1,8 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import BookmarksEmbedded
+import ProcFSEmbedded
+#else
 import Bookmarks
 import ProcFS
+#endif
 
 /// The bookmark rules the sampler resolves names with, and how it notices they changed.
 ///
@@ -54,7 +57,7 @@ final class RulesWatcher {
         if let changes, !changes.takeRulesChange() { return false }
         var info = stat()
         let found = path.withUnsafeBufferPointer { stat($0.baseAddress!, &info) } == 0
-        guard found, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard found, (info.st_mode & CLIBC_S_IFMT) == CLIBC_S_IFREG else {
             // No cache (yet): the built-in rules, if something else was in force.
             if loaded == nil { return false }
             loaded = nil
@@ -92,7 +95,7 @@ final class RulesWatcher {
     private func load(size: Int) -> Result<[BookmarkRule], BookmarkFileError>? {
         if size > BookmarkFile.maximumSize { return .failure(.tooLarge(size: size)) }
         // Never blocks (a FIFO there), never follows a symlink, regular files only.
-        let fd = path!.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
+        let fd = path!.withUnsafeBufferPointer { clibc_open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0) }
         if fd < 0 { return .failure(.notBookmarks) }
         defer { close(fd) }
         if FileDescriptor(rawValue: fd).nonRegularKind() != nil { return .failure(.notBookmarks) }

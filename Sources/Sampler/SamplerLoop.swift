@@ -1,10 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import HistoryRecordsEmbedded
+import SnapshotCodecEmbedded
+import SystemDirsEmbedded
+#else
 import ProcFS
 import HistoryRecords
 import SnapshotCodec
 import SystemDirs
+#endif
 
 /// Set by the SIGTERM/SIGINT handler; read by the loop between samples and by its sleep.
 nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
@@ -101,7 +106,7 @@ public enum SamplerLoop {
         action.sa_flags = 0  // no SA_RESTART: the sleep returns EINTR at once
         sigaction(SIGTERM, &action, nil)
         sigaction(SIGINT, &action, nil)
-        signal(SIGPIPE, SIG_IGN)
+        clibc_ignore_signal(SIGPIPE)
     }
 }
 
@@ -109,6 +114,6 @@ public enum SamplerLoop {
 public func printError(_ message: String) {
     var line = message
     line.append("\n")
-    line.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    line.withUTF8 { bytes in _ = clibc_write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }
 

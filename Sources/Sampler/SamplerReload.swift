@@ -1,8 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 import CSamplerSys
+#if hasFeature(Embedded)
+import SystemDirsEmbedded
+#else
 import SystemDirs
+#endif
 
 /// Set by the SIGHUP handler: read the config file's `[sampler]` table again.
 nonisolated(unsafe) var reloadRequested: sig_atomic_t = 0
@@ -82,12 +84,12 @@ public enum SamplerReload {
         sigprocmask(SIG_BLOCK, &blocked, &previous)
         // SIGIO only says "look at the watches", which the new image sets up afresh: ignoring
         // it drops one pending and any the old inotify descriptor raises until execve closes it.
-        signal(SIGIO, SIG_IGN)
+        clibc_ignore_signal(SIGIO)
         // The disks' statfs processes share this image's memory: they end before it goes.
         csamplersys_space_workers_stop_all()
         let program = programPath()
         program.withUnsafeBufferPointer { _ = execv($0.baseAddress!, pointers) }
-        let why = String(cString: strerror(errno))
+        let why = String(cString: strerror(clibc_errno()))
         sigprocmask(SIG_SETMASK, &previous, nil)
         return why
     }
@@ -114,7 +116,7 @@ public enum SamplerReload {
         path.append(0)
         var info = stat()
         let usable = path.withUnsafeBufferPointer { stat($0.baseAddress!, &info) == 0 && access($0.baseAddress!, X_OK) == 0 }
-        return usable && info.st_mode & S_IFMT == S_IFREG ? path : fallback
+        return usable && info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFREG ? path : fallback
     }
 
     static func installHandler() {

@@ -1,8 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+#else
 import ProcFS
 import SnapshotCodec
+#endif
 import CSamplerSys
 
 /// Why a snapshot was not written.
@@ -166,7 +169,7 @@ public final class SnapshotWriter {
         }
         let dir = directory.descriptor.rawValue
         if csamplersys_exchange(dir, temporaryNameC, nameC) != 0 {
-            if errno == EINVAL || errno == ENOSYS { exchanges = false }
+            if clibc_errno() == EINVAL || clibc_errno() == ENOSYS { exchanges = false }
             return false
         }
         swap(&spare, &published)
@@ -183,10 +186,10 @@ public final class SnapshotWriter {
         // O_EXCL: never opens what is already there (a FIFO would block, a symlink redirect);
         // a leftover from a crash is removed once and created afresh.
         let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-        var fd = openat(dir, temporaryNameC, flags, 0o600)
-        if fd < 0 && errno == EEXIST {
+        var fd = clibc_openat(dir, temporaryNameC, flags, 0o600)
+        if fd < 0 && clibc_errno() == EEXIST {
             unlinkat(dir, temporaryNameC, 0)
-            fd = openat(dir, temporaryNameC, flags, 0o600)
+            fd = clibc_openat(dir, temporaryNameC, flags, 0o600)
         }
         if fd < 0 { return .failure(.file(.current)) }
         if let error = FileDescriptor(rawValue: fd).writeAll(encoded) {
@@ -201,7 +204,7 @@ public final class SnapshotWriter {
                 published = fd; publishedSize = length; publishedMapping = Self.map(fd)
                 return .success(())
             }
-            if errno == EINVAL || errno == ENOSYS { exchanges = false }
+            if clibc_errno() == EINVAL || clibc_errno() == ENOSYS { exchanges = false }
         }
         if renameat(dir, temporaryNameC, dir, nameC) != 0 {
             let error = Errno.current

@@ -1,11 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import BookmarksEmbedded
+import HistoryRecordsEmbedded
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+import PrometheusTextEmbedded
+#else
 import Bookmarks
 import HistoryRecords
 import ProcFS
 import SnapshotCodec
 import PrometheusText
+#endif
 
 /// Why `--textfile-dir` cannot be used.
 public enum TextfileDirectoryError: Error, Equatable, CustomStringConvertible {
@@ -65,29 +71,29 @@ public final class TextfileWriter {
     /// owned by us or root and writable by nobody else.
     public static func open(_ path: String) -> Result<TextfileWriter, TextfileDirectoryError> {
         // cPath, not the String's implicit C string (ProcFS's CPath.swift says why).
-        let fd = cPath(path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        let fd = cPath(path).withUnsafeBufferPointer { clibc_open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0) }
         if fd < 0 {
             let e = Errno.current
             if e.rawValue == ELOOP { return .failure(.symbolicLink(path: path)) }
             if e.rawValue == ENOTDIR {
                 // ENOTDIR is also O_NOFOLLOW's answer to a symbolic link to a non-directory.
                 var info = stat()
-                if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK { return .failure(.symbolicLink(path: path)) }
+                if lstat(path, &info) == 0 && info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFLNK { return .failure(.symbolicLink(path: path)) }
                 return .failure(.notDirectory(path: path))
             }
             return .failure(.cannotOpen(path: path, e))
         }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            Glibc.close(fd)
+        guard fstat(fd, &info) == 0, info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFDIR else {
+            clibc_close(fd)
             return .failure(.notDirectory(path: path))
         }
         if info.st_uid != geteuid() && info.st_uid != 0 {
-            Glibc.close(fd)
+            clibc_close(fd)
             return .failure(.foreignOwner(path: path))
         }
-        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            Glibc.close(fd)
+        if info.st_mode & (CLIBC_S_IWGRP | CLIBC_S_IWOTH) != 0 {
+            clibc_close(fd)
             return .failure(.writableByOthers(path: path))
         }
         return .success(TextfileWriter(path: path, directory: FileDescriptor(rawValue: fd)))
@@ -99,10 +105,10 @@ public final class TextfileWriter {
         PrometheusText.format(snapshot, counters: counters, into: &bytes)
         let dir = directory.rawValue
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-        var fd = openat(dir, temporaryNameC, flags, 0o644)
-        if fd < 0 && errno == EEXIST {
+        var fd = clibc_openat(dir, temporaryNameC, flags, 0o644)
+        if fd < 0 && clibc_errno() == EEXIST {
             unlinkat(dir, temporaryNameC, 0)
-            fd = openat(dir, temporaryNameC, flags, 0o644)
+            fd = clibc_openat(dir, temporaryNameC, flags, 0o644)
         }
         if fd < 0 { return .failure(.current) }
         // The umask may have taken read rights away: node_exporter runs as another user.
@@ -117,7 +123,7 @@ public final class TextfileWriter {
             unlinkat(dir, temporaryNameC, 0)
             return .failure(error)
         }
-        if close(fd) != 0 && errno != EINTR {
+        if close(fd) != 0 && clibc_errno() != EINTR {
             let error = Errno.current
             unlinkat(dir, temporaryNameC, 0)
             return .failure(error)
@@ -142,14 +148,14 @@ public struct BootSummaryReader {
     }
 
     public func read() -> PrometheusCounters.Boots? {
-        let fd = open(pathC, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let fd = clibc_open(pathC, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0)
         if fd < 0 { return nil }
         defer { close(fd) }
         return withUnsafeTemporaryAllocation(byteCount: BootSummary.maximumSize + 1, alignment: 1) { buffer in
             var count = 0
             while count < buffer.count {
-                let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
-                if n < 0 && errno == EINTR { continue }
+                let n = clibc_read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n < 0 && clibc_errno() == EINTR { continue }
                 if n <= 0 { break }
                 count += n
             }

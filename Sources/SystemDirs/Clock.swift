@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
 
 /// Clocks in the units sysstats uses: monotonic nanoseconds, wall-clock milliseconds.
 public enum Clock {

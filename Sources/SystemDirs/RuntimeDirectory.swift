@@ -1,8 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+#else
 import ProcFS
 import SnapshotCodec
+#endif
 
 /// Where the snapshot lives, and the checks that make it safe to write there.
 ///
@@ -27,7 +30,7 @@ public enum RuntimeDirectory {
     public static func prepare(_ path: String) -> Result<Void, RuntimeDirectoryError> {
         // Paths as bytes for the system calls here: passing a String converts it with
         // `utf8CString`, start-up code of its own (ProcFS's CPath.swift).
-        if mkdir(cPath(path), 0o700) != 0 && errno != EEXIST {
+        if mkdir(cPath(path), 0o700) != 0 && clibc_errno() != EEXIST {
             return .failure(RuntimeDirectoryError(path: path, reason: "cannot create it: \(Errno.current)"))
         }
         return check(path)
@@ -44,11 +47,11 @@ public enum RuntimeDirectory {
 
     /// The same check on `info` (from lstat(2) of `path` or fstat(2) of its descriptor).
     static func check(_ info: stat, path: String, uid: UInt32) -> Result<Void, RuntimeDirectoryError> {
-        let type = info.st_mode & S_IFMT
-        if type == S_IFLNK {
+        let type = info.st_mode & CLIBC_S_IFMT
+        if type == CLIBC_S_IFLNK {
             return .failure(RuntimeDirectoryError(path: path, reason: "is a symbolic link; refusing to use it"))
         }
-        if type != S_IFDIR {
+        if type != CLIBC_S_IFDIR {
             return .failure(RuntimeDirectoryError(path: path, reason: "is not a directory"))
         }
         if info.st_uid != uid {
@@ -71,14 +74,14 @@ public enum RuntimeDirectory {
             return .failure(RuntimeDirectoryError(path: path, reason: "cannot stat it: \(Errno.current)"))
         }
         if case .failure(let e) = check(named, path: path, uid: uid) { return .failure(e) }
-        let fd = retryingInterrupts { Glibc.open(pathC, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        let fd = retryingInterrupts { clibc_open(pathC, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0) }
         if fd < 0 { return .failure(RuntimeDirectoryError(path: path, reason: "cannot open it: \(Errno.current)")) }
         var opened = stat()
         guard fstat(fd, &opened) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino else {
-            Glibc.close(fd)
+            clibc_close(fd)
             return .failure(RuntimeDirectoryError(path: path, reason: "changed while it was opened; refusing to use it"))
         }
-        if case .failure(let e) = check(opened, path: path, uid: uid) { Glibc.close(fd); return .failure(e) }
+        if case .failure(let e) = check(opened, path: path, uid: uid) { clibc_close(fd); return .failure(e) }
         return .success(OpenRuntimeDirectory(path: path, descriptor: FileDescriptor(rawValue: fd),
                                              device: opened.st_dev, inode: opened.st_ino))
     }
@@ -110,7 +113,7 @@ public struct OpenRuntimeDirectory {
     /// held while the descriptor is open. Unlike a lock file, it cannot be deleted away.
     public func lock() -> Result<Void, RuntimeDirectoryError> {
         if flock(descriptor.rawValue, LOCK_EX | LOCK_NB) == 0 { return .success(()) }
-        if errno == EWOULDBLOCK {
+        if clibc_errno() == EWOULDBLOCK {
             return .failure(RuntimeDirectoryError(path: path, reason: RuntimeDirectory.inUseReason))
         }
         return .failure(RuntimeDirectoryError(path: path, reason: "cannot lock it: \(Errno.current)"))
@@ -123,7 +126,7 @@ public struct OpenRuntimeDirectory {
             _ = flock(descriptor.rawValue, LOCK_UN)
             return false
         }
-        return errno == EWOULDBLOCK
+        return clibc_errno() == EWOULDBLOCK
     }
 
     public func close() { descriptor.close() }

@@ -2,10 +2,12 @@
 // sampler and `sysstats config check` read it with the same code; the bar's part
 // ([theme], [[block]]) is BarCore's.
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import TOMLEmbedded
+#else
 import TOML
+#endif
 
 /// What `[sampler]` says; nil for a key the file does not set.
 public struct SamplerSettings: Equatable, Sendable {

@@ -1,29 +1,41 @@
 // sysstatsd-history --data-dir DIR [--quiet-when-full] < batch: argument and stdin wiring
 // only; the work (and its description) is HistoryWriter's, in HistoryStore.
-#if canImport(Glibc)
-import Glibc
-#endif
-import HistoryStore
-import SnapshotCodec
+import CLibc
+import HistoryStoreEmbedded
+import SnapshotCodecEmbedded
 
 func writeStderr(_ message: String) {
     var line = message + "\n"
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
+/// argv[1...] as main received it (Embedded Swift has no CommandLine).
+func mainArguments() -> [String] {
+    guard let argv = clibc_argv() else { return [] }
+    var arguments = [String]()
+    var i = 1
+    while i < Int(clibc_argc()), let p = argv[i] {
+        arguments.append(String(decoding: UnsafeRawBufferPointer(start: p, count: strlen(p)), as: UTF8.self))
+        i += 1
+    }
+    return arguments
+}
+
+let arguments = mainArguments()
+
 // Like every program of the release, it says which release it is (a packaged install mixes
 // programs only when something went wrong, and this is how to see it).
-if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+if arguments == ["--version"] {
     var line = "sysstatsd-history \(sysstatsVersion)\n"
     let written = line.withUTF8 { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     if written != line.utf8.count {
-        writeStderr("sysstatsd-history: cannot write to stdout: \(String(cString: strerror(errno)))")
+        writeStderr("sysstatsd-history: cannot write to stdout: \(String(cString: strerror(clibc_errno())))")
         exit(1)
     }
     exit(0)
 }
 
-let status = HistoryWriter.run(arguments: Array(CommandLine.arguments.dropFirst()),
+let status = HistoryWriter.run(arguments: arguments,
                                input: { HistoryWriter.readBatch(from: STDIN_FILENO) },
                                report: writeStderr)
 exit(status)

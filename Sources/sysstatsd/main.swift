@@ -1,9 +1,7 @@
 // sysstatsd: argument parsing and wiring only; the work is in the Sampler library.
-#if canImport(Glibc)
-import Glibc
-#endif
-import Sampler
-import SnapshotCodec
+import CLibc
+import SamplerEmbedded
+import SnapshotCodecEmbedded
 
 let arguments = SamplerOptions.processArguments()
 switch SamplerOptions.parseWithConfigFile(bytes: arguments) {
@@ -24,6 +22,6 @@ case .success(.run(let configuration)):
 /// stderr and status 1, not a silent 0.
 func exitIfStdoutFailed() {
     guard fflush(nil) != 0 else { return }
-    printError("sysstatsd: cannot write to standard output: \(String(cString: strerror(errno)))")
+    printError("sysstatsd: cannot write to standard output: \(String(cString: strerror(clibc_errno())))")
     exit(1)
 }

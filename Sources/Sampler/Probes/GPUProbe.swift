@@ -1,8 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+#else
 import ProcFS
 import SnapshotCodec
+#endif
 
 /// The GPUs: amdgpu, i915 and xe cards from sysfs (``GPUCards``), NVIDIA's through the
 /// helper (``NVIDIAHelper``), which runs only where `/proc/driver/nvidia/gpus` lists a device

@@ -1,8 +1,15 @@
+#if hasFeature(Embedded)
+import BookmarksEmbedded
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+import HistoryRecordsEmbedded
+#else
 import Bookmarks
-import Glibc
 import ProcFS
 import SnapshotCodec
 import HistoryRecords
+#endif
+import CLibc
 
 /// Processes: the scan of the proc root, friendly names from the bookmark rules, the top
 /// lists by CPU and by memory, and the processes that exited with the memory they freed.

@@ -1,8 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CLibc
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+#else
 import ProcFS
 import SnapshotCodec
+#endif
 import CSamplerSys
 
 /// Uptime: on this machine CLOCK_BOOTTIME, the clock /proc/uptime prints (a vDSO call, no
