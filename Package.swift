@@ -75,10 +75,10 @@ let functionOrder: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld",
                                                     "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "max-page-size=2097152"],
                                                    .when(platforms: [.linux], configuration: .release))]
 
-// Release builds link the CLI with the Swift runtime and Foundation inside, so that the packages
-// (install/package.sh) need nothing from a Swift toolchain at run time. The modules that import
-// Foundation are compiled against the static libraries' modules too: those name the libraries
-// a static Foundation needs. Debug builds, which the unit tests run, link them dynamically.
+// Release builds link the CLI with the Swift runtime inside, so that the packages
+// (install/package.sh) need nothing from a Swift toolchain at run time. No module imports
+// Foundation of any kind: one import made a static link carry it whole (docs/packaging.md);
+// NoFoundationTests keeps it so. Debug builds, which the unit tests run, link dynamically.
 let staticStdlibCompile: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 let staticStdlibLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 // The CLI's release link also packs its relative relocations (DT_RELR, glibc 2.36: Debian 12)
@@ -88,6 +88,8 @@ let staticStdlibLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(
 let smallerCLILink: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                      "-Xlinker", "--no-export-dynamic"],
                                                     .when(platforms: [.linux], configuration: .release))]
+
+let vendored: [SwiftSetting] = [.unsafeFlags(["-suppress-warnings"])]
 
 let package = Package(
     name: "sysstats",
@@ -102,9 +104,6 @@ let package = Package(
         .executable(name: "sysstats-bar", targets: ["sysstats-bar"]),
         .executable(name: "sysstats-bar-x11", targets: ["sysstats-bar-x11"]),
         .executable(name: "sysstats-bar-wayland", targets: ["sysstats-bar-wayland"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
@@ -193,8 +192,24 @@ let package = Package(
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text", "CMeasureSys",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ArgumentParser", "JSONCoding",
         ], swiftSettings: staticStdlibCompile),
+        // The command line's JSON: a writer of Encodable values (what JSONEncoder wrote) and a
+        // strict parser, without Foundation; the vendored ArgumentParser's help dump uses it too.
+        // Optimised in debug builds too: the tests write years of history as JSON through it.
+        .target(name: "JSONCoding", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // swift-argument-parser 1.8.2, vendored with one change: no FoundationEssentials, which
+        // its one import made every static link carry whole (Vendor/swift-argument-parser/
+        // README.sysstats.md). generate-manual and its plugin serve scripts/generate-manual.sh.
+        // Its own deprecation warnings stay quiet, as a dependency's would.
+        .target(name: "ArgumentParserToolInfo", path: "Vendor/swift-argument-parser/Sources/ArgumentParserToolInfo", swiftSettings: vendored),
+        .target(name: "ArgumentParser", dependencies: ["ArgumentParserToolInfo", "JSONCoding"],
+                path: "Vendor/swift-argument-parser/Sources/ArgumentParser", swiftSettings: vendored),
+        .executableTarget(name: "generate-manual", dependencies: ["ArgumentParser", "ArgumentParserToolInfo"],
+                          path: "Vendor/swift-argument-parser/Tools/generate-manual", swiftSettings: vendored),
+        .plugin(name: "GenerateManual",
+                capability: .command(intent: .custom(verb: "generate-manual", description: "Generate a manual entry for a specified target.")),
+                dependencies: ["generate-manual"], path: "Vendor/swift-argument-parser/Plugins/GenerateManual"),
         .executableTarget(name: "sysstats", dependencies: ["SysstatsCLI"], swiftSettings: staticStdlibCompile,
                           linkerSettings: staticStdlibLink + smallerCLILink),
 
@@ -245,7 +260,7 @@ let package = Package(
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport",
-                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                                                    "ArgumentParser", "JSONCoding"]),
         // Run the built programs (release binaries for the memory budgets).
         .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "Bookmarks", "TestSupport"]),
     ]

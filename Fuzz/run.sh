@@ -5,9 +5,9 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text wants-file i3blocks-config budget-file gpu-text smaps (default: all).
+# prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json (default: all).
 # Each target is one Swift file here, compiled with the real module sources
-# (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText: the normal twins, not the
+# (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText, JSONCoding: the normal twins, not the
 # Embedded ones; BudgetFile and SmapsMappings: the CLI's budgets-file and smaps parsers) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json)
 seconds=60
 build_only=0
 targets=()
@@ -67,6 +67,7 @@ modules_of() {
         budget-file) echo UTF8Text TOML BudgetFile ;;
         gpu-text) echo ProcFS ;;
         smaps) echo SmapsMappings ;;
+        json) echo JSONCoding ;;
     esac
 }
 support_of() {
@@ -116,7 +117,7 @@ build_module() {
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     if [[ $m == BudgetFile ]]; then
         # Not a package module: the budgets file's parser and its sizes and durations, which
-        # import TOML alone, out of SysstatsCLI (Foundation, ArgumentParser).
+        # import TOML alone, out of SysstatsCLI (ArgumentParser).
         sources=(Sources/SysstatsCLI/Measure/BudgetFile.swift Sources/SysstatsCLI/Measure/Quantities.swift)
         deps=("$build/obj/UTF8Text.o" "$build/obj/TOML.o")
     elif [[ $m == SmapsMappings ]]; then
@@ -172,7 +173,7 @@ max_len_of() {
     case $1 in
         snapshot) echo 16400 ;;
         snapshot-fields) echo 4096 ;;
-        clicks|bookmarks|history-batch|toml|command-output|i3bar-stream|budget-file) echo 16384 ;;
+        clicks|bookmarks|history-batch|toml|command-output|i3bar-stream|budget-file|json) echo 16384 ;;
         prometheus-text) echo 16384 ;;
         wants-file) echo 64 ;;
         i3blocks-config) echo 16384 ;;

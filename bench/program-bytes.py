@@ -37,7 +37,7 @@ PARTS = ["ICU data", "ICU code", "Foundation", "FoundationEssentials", "Swift st
 OWN = {"SysstatsCLI", "sysstats", "ProcFS", "SnapshotCodec", "BarCore", "BarCoreEmbedded", "BarRuntime", "Sampler",
        "HistoryStore", "HistoryRecords", "Bookmarks", "TOML", "UTF8Text", "CommandOptions", "SystemDirs", "PrometheusText",
        "SnapshotCodecEmbedded", "UTF8TextEmbedded", "sysstatsd", "sysstatsd_history", "sysstats_bar", "sysstats_bar_x11",
-       "CommandOptionsEmbedded", "SystemDirsEmbedded", "sysstatsd_gpu", "sysstats_spawn"}
+       "CommandOptionsEmbedded", "SystemDirsEmbedded", "sysstatsd_gpu", "sysstats_spawn", "JSONCoding"}
 
 
 def swift_module(name):
@@ -61,7 +61,7 @@ def part(name):
             return "FoundationEssentials"
         if module == "ArgumentParser" or module.startswith("ArgumentParser"):
             return "ArgumentParser"
-        if module in OWN or module.startswith("C") and module[1:2].isupper():
+        if module in OWN or module.removesuffix("Embedded") in OWN or module.startswith("C") and module[1:2].isupper():
             return "sysstats"
         return "Swift standard library and runtime"
     if name.startswith(("$s", "_$s", "$S", "$e", "swift_", "_swift_", "_ZN5swift", "_ZNK5swift", "__swift", "_swift")):
@@ -71,7 +71,7 @@ def part(name):
         return "ICU code"
     if name.startswith("sqlite3"):
         return "SQLite"
-    if name.startswith(("cgpuhelper", "cspawnhelper", "measure_", "cbar", "csampler", "cdirect", "crc32", "ctrusted", "cclock", "nvml")):
+    if name.startswith(("cgpuhelper", "cspawnhelper", "measure_", "cbar", "csampler", "cdirect", "crc32", "ctrusted", "cclock", "nvml", "clibc")):
         return "sysstats"
     return "C and C++ libraries"
 

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import Bookmarks
 
 /// How rules are shown: in `bookmarks list`, in the messages of add/remove, as JSON.

@@ -1,8 +1,8 @@
+import Glibc
 // `sysstats config check [FILE]` and `sysstats config example`: the same checks the bar
 // (BarCore's BarConfig) and the sampler (SystemDirs' SamplerSettings) make when they load
 // the file, so a file that passes here loads there.
 import ArgumentParser
-import FoundationEssentials
 import BarCore
 import Bookmarks
 import ProcFS
@@ -138,7 +138,7 @@ struct ConfigImport: ParsableCommand {
 
 extension ConfigCommands {
     /// The first i3blocks config that exists, in i3blocks' own order; nil if none.
-    static func i3blocksDefaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    static func i3blocksDefaultPath(environment: [String: String] = SystemFiles.environment()) -> String? {
         var candidates: [String] = []
         if let home = environment["HOME"] {
             candidates.append((environment["XDG_CONFIG_HOME"] ?? home + "/.config") + "/i3blocks/config")
@@ -146,7 +146,7 @@ extension ConfigCommands {
         }
         candidates.append((environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg") + "/i3blocks/config")
         candidates.append("/etc/i3blocks.conf")
-        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+        return candidates.first { SystemFiles.exists($0) }
     }
 
     /// `sysstats config import i3blocks FILE`: the TOML on stdout, or the problems on stderr.
@@ -186,7 +186,7 @@ extension ConfigCommands {
 
 /// The folder `path` is in, as an absolute path: the imported commands run from there
 /// wherever the bar is started (`battery.conf` from the current folder, not `.`).
-func absoluteFolder(of path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+func absoluteFolder(of path: String, currentDirectory: String = SystemFiles.currentDirectory()) -> String {
     var folder = folderOf(path)
     if !folder.hasPrefix("/") { folder = folder.isEmpty || folder == "." ? currentDirectory : currentDirectory + "/" + folder }
     while folder.hasSuffix("/.") { folder.removeLast(2) }
@@ -196,7 +196,7 @@ func absoluteFolder(of path: String, currentDirectory: String = FileManager.defa
 /// `~/…` from $HOME, a relative path from the config file's folder (as the bar resolves an
 /// i3blocks block's `file`).
 func resolveIncluded(_ written: String, relativeTo config: String) -> String {
-    if written.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+    if written.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
         return home + written.dropFirst()
     }
     if written.hasPrefix("/") { return written }
@@ -223,7 +223,7 @@ extension ConfigCommands {
     /// A note when the i3status a `block = "i3bar"` runs reads a config without
     /// `output_format = "i3bar"`: i3status picks its output by its parent's name, so under
     /// sysstats-bar it would print plain text. Nil when it sets it or no file is found.
-    static func i3statusOutputNote(_ command: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    static func i3statusOutputNote(_ command: String, environment: [String: String] = SystemFiles.environment()) -> String? {
         let words = command.split(separator: " ").map(String.init)
         var file: String?
         for (i, w) in words.enumerated() where (w == "-c" || w == "--config") && i + 1 < words.count {
@@ -237,7 +237,7 @@ extension ConfigCommands {
             }
             candidates.append((environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg") + "/i3status/config")
             candidates.append("/etc/i3status.conf")
-            file = candidates.first { FileManager.default.fileExists(atPath: $0) }
+            file = candidates.first { SystemFiles.exists($0) }
         }
         guard let file, case .success(let bytes) = readConfigFile(file, limit: 1 << 20) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)

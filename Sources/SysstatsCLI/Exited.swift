@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import Bookmarks
 import HistoryStore
 

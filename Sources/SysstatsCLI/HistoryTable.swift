@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import HistoryStore
 
 /// `sysstats history`: the period's samples as a table or JSON (formatting only, no I/O).

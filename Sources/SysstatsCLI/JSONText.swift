@@ -1,4 +1,4 @@
-import FoundationEssentials
+import JSONCoding
 import UTF8Text
 
 /// The command line's JSON: one line, keys sorted, and terminal-safe like its text. Names come
@@ -9,11 +9,8 @@ import UTF8Text
 public enum JSONText {
     /// `value` encoded on one line, keys sorted, slashes as they are, terminal-safe.
     public static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain numbers, strings, arrays and objects cannot fail.
-        let data = try! encoder.encode(value)
-        return terminalSafe(String(decoding: data, as: UTF8.self))
+        terminalSafe(try! JSONWriter().encode(value))
     }
 
     /// `json` with every invisible format character and C1 control as a `\uXXXX` escape (a

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import HistoryStore
 
 /// `sysstats reboots`: each boot, how long it ran, and how it ended (formatting only).

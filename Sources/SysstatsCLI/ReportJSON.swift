@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import SnapshotCodec
 
 /// `sysstats report --json`: the report's data as one JSON object.

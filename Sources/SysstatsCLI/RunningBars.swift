@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
 
 /// The `sysstats-bar` processes running now, found by the files they leave in the runtime
 /// directory's `wants/` folder (one per living bar, named by its pid), with their command
@@ -33,11 +32,11 @@ enum RunningBars {
     /// The bars with a file in `<runtimeDirectory>/wants` whose process is a sysstats-bar;
     /// ordered by pid. Anything unreadable is passed over.
     static func list(runtimeDirectory: String, procRoot: String = "/proc") -> [Bar] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory + "/wants")) ?? []
+        let names = SystemFiles.names(in: runtimeDirectory + "/wants") ?? []
         var bars: [Bar] = []
         for name in names {
             guard let pid = Int32(name), pid > 0,
-                  let cmdline = FileManager.default.contents(atPath: "\(procRoot)/\(pid)/cmdline"), cmdline.count <= 1 << 20
+                  let cmdline = SystemFiles.contents("\(procRoot)/\(pid)/cmdline", limit: 1 << 20), cmdline.count <= 1 << 20
             else { continue }
             let words = cmdline.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             guard let program = words.first, program.hasSuffix("sysstats-bar") else { continue }

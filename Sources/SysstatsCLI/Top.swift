@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
 import Bookmarks
 import ProcFS
 

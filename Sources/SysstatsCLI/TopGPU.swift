@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CMeasureSys
-import FoundationEssentials
 import Bookmarks
 import ProcFS
 
@@ -63,7 +62,7 @@ extension Top {
     /// frame within 3 s (its error line goes to `problems`).
     static func nvidiaProcesses(procRoot: String, helper: String?, problems: inout [String]) -> [NVMLProcess] {
         guard GPUCards.nvidiaDeviceCount(procRoot: procRoot) > 0 else { return [] }
-        guard let helper, FileManager.default.isExecutableFile(atPath: helper) else {
+        guard let helper, SystemFiles.isExecutableFile(helper) else {
             problems.append("sysstats top: NVIDIA processes not listed: no sysstatsd-gpu beside sysstats")
             return []
         }

@@ -1,10 +1,11 @@
+import JSONCoding
+import Glibc
 import Bookmarks
-import FoundationEssentials
 import ProcFS
 
 /// The baseline `budget record` writes and `budget check --baseline` compares with: each
 /// budget's figures (bytes; growth in bytes per minute) from the run recorded.
-public struct BudgetBaseline: Codable, Equatable {
+public struct BudgetBaseline: Encodable, Equatable {
     public var version = 1
     public var budgets: [String: [String: Double]]
 
@@ -23,6 +24,25 @@ public struct BudgetBaseline: Codable, Equatable {
 
     public var json: String { MeasureReport.encode(self) + "\n" }
 
+    /// The baseline a parsed file holds: an integer `version` and `budgets`, an object of
+    /// objects of numbers; other members are ignored. Nil when it holds anything else.
+    init?(json: JSONValue) {
+        guard case .number(let v)? = json["version"], let version = Int(v),
+              case .object(let members)? = json["budgets"] else { return nil }
+        var budgets: [String: [String: Double]] = [:]
+        for (name, figuresJSON) in members {
+            guard case .object(let figureMembers) = figuresJSON else { return nil }
+            var figures: [String: Double] = [:]
+            for (figure, value) in figureMembers {
+                guard let number = value.double else { return nil }
+                figures[figure] = number
+            }
+            budgets[name] = figures
+        }
+        self.init(budgets: budgets)
+        self.version = version
+    }
+
     /// Reads a baseline file (a regular file, not a symbolic link, at most 1 MiB); nil and
     /// the reason when it cannot be used.
     public static func read(path: String) -> Result<BudgetBaseline, BudgetBaselineError> {
@@ -31,9 +51,7 @@ public struct BudgetBaseline: Codable, Equatable {
         case .failure(let e) where e.isMissing: return .failure(BudgetBaselineError(missing: true, message: "\(shown): no baseline yet (`sysstats budget record` writes one)"))
         case .failure(let e): return .failure(BudgetBaselineError(missing: false, message: "\(shown): \(e)"))
         case .success(let bytes):
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            guard let baseline = try? decoder.decode(BudgetBaseline.self, from: Data(bytes)), baseline.version == 1 else {
+            guard let json = JSONParser.parse(bytes), let baseline = BudgetBaseline(json: json), baseline.version == 1 else {
                 return .failure(BudgetBaselineError(missing: false, message: "\(shown): not a sysstats budget baseline (version 1 JSON)"))
             }
             return .success(baseline)

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import Bookmarks
 import CMeasureSys
-import FoundationEssentials
 import ProcFS
 
 /// Why the budgets file was not used: one line for stderr.
@@ -67,7 +66,7 @@ public enum BudgetRunner {
             var r = BudgetResult(budget: budget); r.failure = "cannot make a temporary directory: \(Errno.current)"; return r
         }
         let temporary = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        defer { SystemFiles.removeTree(temporary) }
         setenv("SYSSTATS_BUDGET_TMP", temporary, 1)
         defer { unsetenv("SYSSTATS_BUDGET_TMP") }
         if let setup = budget.setup {
@@ -136,7 +135,8 @@ public enum BudgetRunner {
 
     /// The absolute directory holding `file` (the budgets' commands start there).
     public static func directory(of file: String) -> String {
-        let url = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent()
-        return url.path
+        let path = SystemFiles.standardized(file)
+        let slash = path.lastIndex(of: "/")!
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
 import ProcFS
 
 /// A memory cgroup made for one measured command, for the kernel's exact peak of the tree.
@@ -169,7 +168,7 @@ enum CgroupPaths {
     /// path at that mount's root (not "/" inside some containers).
     static func mountPoint(_ mountinfo: String, v2: Bool) -> (point: String, root: String)? {
         for line in mountinfo.split(separator: "\n") {
-            let halves = line.components(separatedBy: " - ")
+            let halves = line.split(separator: " - ", omittingEmptySubsequences: false)
             guard halves.count == 2 else { continue }
             let left = halves[0].split(separator: " "), right = halves[1].split(separator: " ")
             guard left.count >= 5, right.count >= 3 else { continue }

@@ -1,5 +1,6 @@
+import JSONCoding
+import Glibc
 import Bookmarks
-import FoundationEssentials
 
 /// `measure`'s output: the table people read and the JSON programs read.
 public enum MeasureReport {
@@ -272,13 +273,9 @@ public enum MeasureReport {
 
     /// `value` as one line of JSON, snake_case keys sorted, terminal-safe (``JSONText``).
     public static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let writer = JSONWriter(snakeCaseKeys: true, nonConformingFloats: (positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
         // Plain numbers, strings, arrays and objects: encoding cannot fail.
-        let data = try! encoder.encode(value)
-        return JSONText.terminalSafe(String(decoding: data, as: UTF8.self))
+        return JSONText.terminalSafe(try! writer.encode(value))
     }
 
     /// KiB to bytes, saturating (a hostile smaps can say anything).
