@@ -222,11 +222,11 @@ let package = Package(
         .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "TOMLEmbedded", "CClock", "CommandOptionsEmbedded"],
                 swiftSettings: embedded),
         .target(name: "CBarSys"),
-        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile"],
+        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile", "CLibc"],
                 swiftSettings: embedded),
         // The same event loop compiled as normal Swift (a symbolic link to BarRuntime), for its
         // in-process tests: an Embedded module cannot be imported by a test.
-        .target(name: "BarRuntimeHosted", dependencies: ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile"]),
+        .target(name: "BarRuntimeHosted", dependencies: ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc"]),
         .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
                           swiftSettings: embedded, linkerSettings: staticExecutable),
         // The X11 outputs (x11-root, x11-window) get their own binary so that text/i3bar do not

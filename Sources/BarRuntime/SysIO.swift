@@ -7,6 +7,7 @@ import BarCoreEmbedded
 import BarCore
 #endif
 import CBarSys
+import CLibc
 
 /// Writes all of `bytes` to `fd`. Returns 0, or the errno that stopped it.
 public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
@@ -171,8 +172,8 @@ public func cStringBytes(_ p: UnsafePointer<CChar>) -> [UInt8] {
 /// The process's arguments after the program name.
 public func commandLineArguments() -> [[UInt8]] {
     var args: [[UInt8]] = []
-    let argc = Int(cbarsys_argc())
-    guard let argv = cbarsys_argv() else { return args }
+    let argc = Int(clibc_argc())
+    guard let argv = clibc_argv() else { return args }
     var i = 1
     while i < argc {
         if let p = argv[i] { args.append(cStringBytes(p)) }
@@ -201,7 +202,7 @@ func residentKiB(statm path: [UInt8], buffer: UnsafeMutableRawBufferPointer, pag
 /// executable (/proc/self/exe), passing the same arguments. Returns only on failure.
 public func execSibling(_ name: StaticString) {
     var path = siblingPath(name)
-    guard !path.isEmpty, let argv = cbarsys_argv() else { return }
+    guard !path.isEmpty, let argv = clibc_argv() else { return }
     path.withUnsafeMutableBufferPointer { p in
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { _ = execv($0, argv) }
     }

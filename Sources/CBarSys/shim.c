@@ -1,23 +1,9 @@
-// Most of the shim is inline in include/CBarSys.h. This file keeps argc/argv:
-// glibc passes them to ELF constructors, so they are saved before main runs. The
-// command blocks' child processes are started and reaped here too.
+// Most of the shim is inline in include/CBarSys.h. The command blocks' child processes
+// are started and reaped here (argc/argv are CLibc's, saved before main runs).
 #define _GNU_SOURCE
 #include "CBarSys.h"
 #include <sys/file.h>
 #include <sys/syscall.h>
-
-static int saved_argc;
-static char **saved_argv;
-
-__attribute__((constructor))
-static void cbarsys_save_args(int argc, char **argv, char **envp) {
-    (void)envp;
-    saved_argc = argc;
-    saved_argv = argv;
-}
-
-int cbarsys_argc(void) { return saved_argc; }
-char **cbarsys_argv(void) { return saved_argv; }
 
 int cbarsys_open_regular_identity(const char *path, unsigned long long *device, unsigned long long *inode) {
     int fd;

@@ -118,7 +118,4 @@ int cbarsys_spawn_detached(const char *command, char *const extra_env[]);
 int cbarsys_reap(int *status);
 /// Sends `signal` to the process group `pgid`.
 static inline int cbarsys_kill_group(int pgid, int signal) { return kill(-pgid, signal); }
-/// The process's argc and argv, saved before main (Embedded Swift has no CommandLine).
-int cbarsys_argc(void);
-char **cbarsys_argv(void);
 #endif
