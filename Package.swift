@@ -111,6 +111,8 @@ let package = Package(
         .target(name: "CTrustedFile"),
         .target(name: "ProcFS", dependencies: ["CDirect", "CTrustedFile", "CLibc"], swiftSettings: functionSections),
         .target(name: "ProcFSEmbedded", dependencies: ["CDirect", "CTrustedFile", "CLibc"], swiftSettings: embeddedSampler),
+        // The C library for the sampler's, the history writer's and the CLI's modules and both
+        // their twins: headers, and inline functions for what Swift cannot call (docs/architecture.md).
         .target(name: "CLibc"),
         // pread, pwrite and renameat2 as bare system calls, and a byte copy, in the caller's own
         // code: none of glibc's pages for them (or their IFUNC table) in a sample's footprint.
@@ -155,8 +157,8 @@ let package = Package(
         .executableTarget(name: "sysstatsd", dependencies: ["SamplerEmbedded", "SnapshotCodecEmbedded", "CLibc"], exclude: ["function-order.txt"],
                           swiftSettings: embeddedSampler, linkerSettings: staticExecutable + functionOrder),
 
-        // libsqlite3's C API (pkg-config sqlite3). A static link of a program that uses it
-        // also needs -lm -lz (see docs/history.md).
+        // libsqlite3's C API (pkg-config sqlite3): Debian's, linked dynamically by the history
+        // writer and the CLI (docs/history.md, "Linking").
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would

@@ -127,9 +127,13 @@ final class Connection {
 /// A prepared statement owned by a ``Connection``'s cache.
 final class Statement {
     let pointer: OpaquePointer
-    // unowned(unsafe): the connection owns its statement cache and finalizes them before it
-    // goes (Embedded Swift has no checked unowned references).
+    // The connection owns its statement cache and finalizes it before it goes. Embedded Swift
+    // (the history writer) has no checked unowned references; the CLI and the tests keep the check.
+    #if hasFeature(Embedded)
     unowned(unsafe) let connection: Connection
+    #else
+    unowned let connection: Connection
+    #endif
 
     init(pointer: OpaquePointer, connection: Connection) {
         self.pointer = pointer

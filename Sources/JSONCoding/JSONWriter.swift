@@ -1,4 +1,4 @@
-/// Encodes an `Encodable` into a ``JSONValue`` as FoundationEssentials' JSONEncoder did for
+/// Encodes an `Encodable` as JSON the way FoundationEssentials' JSONEncoder did for
 /// the command line (`.sortedKeys`, `.withoutEscapingSlashes`), without linking Foundation:
 /// the same members, numbers and escapes, byte for byte (pinned against JSONEncoder by
 /// JSONWriterTests). Optionals the type encodes with `encodeIfPresent` are left out, as
