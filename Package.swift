@@ -123,8 +123,8 @@ let package = Package(
         .target(name: "UTF8TextEmbedded", swiftSettings: embedded),
         // One table per program's command line: parses it, writes --help and the manual's
         // SYNOPSIS and OPTIONS (sysstatsd, sysstats-bar; CommandOptionsEmbedded is a symbolic link).
-        .target(name: "CommandOptions", swiftSettings: functionSections),
-        .target(name: "CommandOptionsEmbedded", swiftSettings: embedded),
+        .target(name: "CommandOptions", dependencies: ["CLibc"], swiftSettings: functionSections),
+        .target(name: "CommandOptionsEmbedded", dependencies: ["CLibc"], swiftSettings: embedded),
         // TOML 1.0 over bytes (dates and times refused) for config.toml: the sampler and the
         // CLI read it with TOML, the renderer with TOMLEmbedded (a symbolic link to TOML).
         .target(name: "TOML", dependencies: ["UTF8Text"], swiftSettings: functionSections),
@@ -154,7 +154,7 @@ let package = Package(
         .target(name: "SamplerEmbedded", dependencies: ["CommandOptionsEmbedded", "SystemDirsEmbedded", "ProcFSEmbedded", "SnapshotCodecEmbedded", "HistoryRecordsEmbedded",
                                                         "BookmarksEmbedded", "PrometheusTextEmbedded", "CSamplerSys", "CDirect", "CLibc"],
                 swiftSettings: embeddedSampler),
-        .executableTarget(name: "sysstatsd", dependencies: ["SamplerEmbedded", "SnapshotCodecEmbedded", "CLibc"], exclude: ["function-order.txt"],
+        .executableTarget(name: "sysstatsd", dependencies: ["SamplerEmbedded", "SnapshotCodecEmbedded", "CommandOptionsEmbedded", "CLibc"], exclude: ["function-order.txt"],
                           swiftSettings: embeddedSampler, linkerSettings: staticExecutable + functionOrder),
 
         // libsqlite3's C API (pkg-config sqlite3): Debian's, linked dynamically by the history
@@ -171,7 +171,7 @@ let package = Package(
         .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec", "CLibc"], swiftSettings: functionSections),
         .target(name: "HistoryRecordsEmbedded", dependencies: ["ProcFSEmbedded", "SnapshotCodecEmbedded", "CLibc"], swiftSettings: embeddedSampler),
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
-        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStoreEmbedded", "SnapshotCodecEmbedded", "CLibc"], swiftSettings: embedded,
+        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStoreEmbedded", "SnapshotCodecEmbedded", "CommandOptionsEmbedded", "CLibc"], swiftSettings: embedded,
                           linkerSettings: unicodeTables),
 
         // The NVIDIA helper the sampler starts where NVML is needed: it loads libnvidia-ml.so.1,
@@ -224,11 +224,11 @@ let package = Package(
         .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "TOMLEmbedded", "CClock", "CommandOptionsEmbedded"],
                 swiftSettings: embedded),
         .target(name: "CBarSys"),
-        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile", "CLibc"],
+        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptionsEmbedded"],
                 swiftSettings: embedded),
         // The same event loop compiled as normal Swift (a symbolic link to BarRuntime), for its
         // in-process tests: an Embedded module cannot be imported by a test.
-        .target(name: "BarRuntimeHosted", dependencies: ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc"]),
+        .target(name: "BarRuntimeHosted", dependencies: ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptions"]),
         .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
                           swiftSettings: embedded, linkerSettings: staticExecutable),
         // The X11 outputs (x11-root, x11-window) get their own binary so that text/i3bar do not

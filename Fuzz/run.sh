@@ -104,6 +104,13 @@ build_crc() {
             { echo "Fuzz/run.sh: CCRC32 does not build" >&2; exit 2; }
     fi
 }
+# CommandOptions reads main's argv through CLibc, whose one C file saves it (linked with it).
+build_clibc() {
+    if stale "$build/obj/CLibc.o" Sources/CLibc/shim.c Sources/CLibc/include/CLibc.h "$0"; then
+        nice -n 10 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CLibc/include -c Sources/CLibc/shim.c -o "$build/obj/CLibc.o" ||
+            { echo "Fuzz/run.sh: CLibc does not build" >&2; exit 2; }
+    fi
+}
 build_trusted() {
     if stale "$build/obj/CTrustedFile.o" Sources/CTrustedFile/trusted.c Sources/CTrustedFile/include/CTrustedFile.h "$0"; then
         nice -n 10 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CTrustedFile/include -c Sources/CTrustedFile/trusted.c -o "$build/obj/CTrustedFile.o" ||
@@ -129,6 +136,7 @@ build_module() {
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     if [[ $m == SnapshotCodec ]]; then build_crc; deps+=("$build/obj/CCRC32.o"); fi
     if [[ $m == ProcFS ]]; then build_trusted; deps+=("$build/obj/CTrustedFile.o"); fi
+    if [[ $m == CommandOptions ]]; then build_clibc; deps=("$build/obj/CLibc.o"); fi
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CommandOptions.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     [[ $m == PrometheusText ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o")
@@ -152,6 +160,7 @@ build_target() {
     if [[ " ${objects[*]} " == *BarCore.o* ]]; then objects+=("$build/obj/CClock.o"); extra=("${clock_flags[@]}"); fi
     if [[ " ${objects[*]} " == *SnapshotCodec.o* ]]; then objects+=("$build/obj/CCRC32.o"); fi
     if [[ " ${objects[*]} " == *ProcFS.o* ]]; then objects+=("$build/obj/CTrustedFile.o"); fi
+    if [[ " ${objects[*]} " == *CommandOptions.o* ]]; then objects+=("$build/obj/CLibc.o"); fi
     read -r -a sources <<< "Fuzz/$t.swift $(support_of "$t")"
     if stale "$build/bin/$t" "${sources[@]}" "${objects[@]}" "$0"; then
         echo "fuzz: building target $t" >&2

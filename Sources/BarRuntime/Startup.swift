@@ -4,9 +4,11 @@
 
 #if hasFeature(Embedded)
 import BarCoreEmbedded
+import CommandOptionsEmbedded
 import SnapshotCodecEmbedded
 #else
 import BarCore
+import CommandOptions
 import SnapshotCodec
 #endif
 import CBarSys
@@ -27,7 +29,7 @@ public enum BarStart {
 /// shows the mistake (``configNotice(_:path:)``) until the file is fixed; the bar watches it.
 /// `program` is the name `--version` prints: each binary's own (sysstats-bar-x11 and
 /// sysstats-bar-wayland run directly name themselves).
-public func startOptions(_ arguments: [[UInt8]] = commandLineArguments(), program: StaticString = "sysstats-bar") -> BarStart {
+public func startOptions(_ arguments: [[UInt8]] = programArguments(), program: StaticString = "sysstats-bar") -> BarStart {
     var options: BarOptions
     do throws(OptionsError) {
         options = try BarOptions.parse(arguments)

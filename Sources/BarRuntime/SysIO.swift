@@ -169,19 +169,6 @@ public func cStringBytes(_ p: UnsafePointer<CChar>) -> [UInt8] {
     return out
 }
 
-/// The process's arguments after the program name.
-public func commandLineArguments() -> [[UInt8]] {
-    var args: [[UInt8]] = []
-    let argc = Int(clibc_argc())
-    guard let argv = clibc_argv() else { return args }
-    var i = 1
-    while i < argc {
-        if let p = argv[i] { args.append(cStringBytes(p)) }
-        i += 1
-    }
-    return args
-}
-
 /// Resident memory of this process, KiB, from the `statm` text in `buffer` (0 when unreadable).
 func residentKiB(statm path: [UInt8], buffer: UnsafeMutableRawBufferPointer, pageKiB: UInt64) -> UInt64 {
     let n = readFile(path, into: buffer)

@@ -22,11 +22,6 @@ public struct JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `value` as a ``JSONValue``.
-    public func tree<T: Encodable>(_ value: T) throws -> JSONValue {
-        try TreeEncoder(options: self, codingPath: []).slot(value, path: []).value
-    }
-
     func float<T: BinaryFloatingPoint & CustomStringConvertible>(_ value: T, _ path: () -> [CodingKey]) throws -> JSONValue {
         if value.isFinite { return JSONValue.number(value) }
         guard let names = nonConformingFloats else {
@@ -109,15 +104,6 @@ final class JSONNode {
         members = []
     }
 
-    var value: JSONValue {
-        switch kind {
-        case .unset: return .object([])
-        case .single: return single
-        case .array: return .array(elements.map { $0.value })
-        case .object: return .object(members.map { (key: $0.key, value: $0.slot.value) })
-        }
-    }
-
     /// The node as JSON text, as ``JSONValue/serialized`` writes a value.
     func write(to out: inout [UInt8]) {
         switch kind {
@@ -137,13 +123,6 @@ final class JSONNode {
 }
 
 extension JSONSlot {
-    var value: JSONValue {
-        switch self {
-        case .value(let v): return v
-        case .node(let n): return n.value
-        }
-    }
-
     func write(to out: inout [UInt8]) {
         switch self {
         case .value(let v): v.write(to: &out)

@@ -135,7 +135,7 @@ public enum SamplerOptions {
     }
 
     /// Parses the arguments after the program name, each as its bytes (what
-    /// ``processArguments()`` returns). The error is one line for stderr.
+    /// `programArguments()` returns). The error is one line for stderr.
     ///
     /// Over bytes: comparing `String`s against each option name, and the strings
     /// `CommandLine.arguments` makes, ran standard-library code (string comparison, the

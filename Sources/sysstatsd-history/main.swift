@@ -1,6 +1,7 @@
 // sysstatsd-history --data-dir DIR [--quiet-when-full] < batch: argument and stdin wiring
 // only; the work (and its description) is HistoryWriter's, in HistoryStore.
 import CLibc
+import CommandOptionsEmbedded
 import HistoryStoreEmbedded
 import SnapshotCodecEmbedded
 
@@ -9,19 +10,7 @@ func writeStderr(_ message: String) {
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
-/// argv[1...] as main received it (Embedded Swift has no CommandLine).
-func mainArguments() -> [String] {
-    guard let argv = clibc_argv() else { return [] }
-    var arguments = [String]()
-    var i = 1
-    while i < Int(clibc_argc()), let p = argv[i] {
-        arguments.append(String(decoding: UnsafeRawBufferPointer(start: p, count: strlen(p)), as: UTF8.self))
-        i += 1
-    }
-    return arguments
-}
-
-let arguments = mainArguments()
+let arguments = programArguments().map { String(decoding: $0, as: UTF8.self) }
 
 // Like every program of the release, it says which release it is (a packaged install mixes
 // programs only when something went wrong, and this is how to see it).

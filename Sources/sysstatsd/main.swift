@@ -1,9 +1,10 @@
 // sysstatsd: argument parsing and wiring only; the work is in the Sampler library.
 import CLibc
+import CommandOptionsEmbedded
 import SamplerEmbedded
 import SnapshotCodecEmbedded
 
-let arguments = SamplerOptions.processArguments()
+let arguments = programArguments()
 switch SamplerOptions.parseWithConfigFile(bytes: arguments) {
 case .failure(let error):
     printError("sysstatsd: \(error)")
