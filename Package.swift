@@ -109,8 +109,9 @@ let package = Package(
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
         // Who may have written a config file (its command blocks run): one check for every program.
         .target(name: "CTrustedFile"),
-        .target(name: "ProcFS", dependencies: ["CDirect", "CTrustedFile", "CLibc"], swiftSettings: functionSections),
-        .target(name: "ProcFSEmbedded", dependencies: ["CDirect", "CTrustedFile", "CLibc"], swiftSettings: embeddedSampler),
+        // A listed part's reader fills the snapshot's readings itself (ProcFS/PartReader.swift).
+        .target(name: "ProcFS", dependencies: ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec"], swiftSettings: functionSections),
+        .target(name: "ProcFSEmbedded", dependencies: ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodecEmbedded"], swiftSettings: embeddedSampler),
         // The C library for the sampler's, the history writer's and the CLI's modules and both
         // their twins: headers, and inline functions for what Swift cannot call (docs/architecture.md).
         .target(name: "CLibc"),
@@ -249,7 +250,7 @@ let package = Package(
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec", "CSamplerSys"]),
 
         .testTarget(name: "CommandOptionsTests", dependencies: ["CommandOptions"]),
-        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport", "MemoryBudget"]),

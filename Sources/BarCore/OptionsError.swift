@@ -103,7 +103,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badPosition: "sysstats-bar: --position takes X,Y in pixels, e.g. 0,0 or -1,0 (negative: from the right/bottom edge)"
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
         case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
-        case .unexpectedArgument: "sysstats-bar: --blocks: only time, net, wifi, disk, diskio, temp, gpu and top take an argument (e.g. time:Europe/Paris, disk:/home)"
+        case .unexpectedArgument: "sysstats-bar: --blocks: a block that takes no argument was given one (see --help)"
         case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor)"
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
         case .unknownTopList: "sysstats-bar: --blocks top:LIST: the top block's one other list is gpu (top:gpu, the processes using the GPUs)"
@@ -154,6 +154,17 @@ extension OptionsError {
             w.append("sysstats-bar: --blocks: '")
             w.append(escaped: name, .plain)
             w.append("' is there twice (a click names a block by its name and argument)")
+            return
+        }
+        if case .unexpectedArgument = self {
+            // The blocks that take one, from the registry.
+            w.append("sysstats-bar: --blocks: only ")
+            let taking = BlockKind.allCases.filter { $0.takesArgument }
+            for i in 0..<taking.count {
+                if i > 0 { w.append(i == taking.count - 1 ? " and " : ", ") }
+                w.append(taking[i].name)
+            }
+            w.append(" take an argument (e.g. time:Europe/Paris, disk:/home)")
             return
         }
         if case .unknownBlock(let name) = self {

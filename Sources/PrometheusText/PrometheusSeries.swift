@@ -233,16 +233,7 @@ extension PrometheusText {
             w.label("card", decimal: UInt64(s.gpus[i].index))
             w.label("driver", bytes: s.gpus[i].driver)
             w.label("name", bytes: s.gpus[i].name)
-            let v = f.value(s.gpus[i])
-            switch f.unit {
-            case .permyriad: w.fixedValue(UInt64(clamping: v), decimals: 4)
-            case .bytes, .count: w.value(UInt64(clamping: v))
-            case .milliCelsius: w.signedFixedValue(v, decimals: 3)
-            case .milliwatts: w.fixedValue(UInt64(clamping: v), decimals: 3)
-            case .megahertz:
-                let (hertz, overflow) = UInt64(clamping: v).multipliedReportingOverflow(by: 1_000_000)
-                w.value(overflow ? .max : hertz)
-            }
+            writeValue(f.unit, f.value(s.gpus[i]), &w)
         }
     }
 

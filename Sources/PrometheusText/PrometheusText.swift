@@ -50,7 +50,11 @@ public enum PrometheusText {
     public static let maximumLabelBytes = 128
     /// The longest file ``format(_:counters:into:)`` writes: every list full, every label at
     /// its limit, every number at its longest (a unit test builds that snapshot).
-    public static let maximumSize = 40 * 1024
+    public static let maximumSize = 40 * 1024 + ListedPart.all.reduce(0) {
+        // Per family, its HELP and TYPE lines; per sample, the name, two labels at their
+        // limit and the longest value.
+        $0 + $1.figures.count * (320 + $1.maximumReadings * 352)
+    }
 
     /// Replaces `out`'s contents with the exposition of `s` and `counters`.
     public static func format(_ s: Snapshot, counters: PrometheusCounters, into out: inout [UInt8]) {
@@ -78,6 +82,7 @@ public enum PrometheusText {
         writeDisks(s, c, &w)
         writeTemperatures(s, c, &w)
         writeGPUs(s, c, &w)
+        writeListedParts(s, c, &w)
         writeSamplerCost(s, c, &w)
     }
 

@@ -59,12 +59,16 @@ public final class Sampler {
     /// sampler's own cost is two system calls a sample). CPU,
     /// memory, load, uptime, batteries and processes are always measured (history and the
     /// urgent flags need them; the process table must see every exit).
-    public static let optionalParts: SnapshotSections = [.network, .disks, .diskIO, .temperature, .frequency, .gpu, .sampler]
+    public static let optionalParts: SnapshotSections = ListedPart.all.reduce([.network, .disks, .diskIO, .temperature, .frequency, .gpu, .sampler]) {
+        $0.union($1.part)
+    }
     /// How often an unshown optional part is still measured: about every 10 s (history's
     /// minute rollups, the Prometheus export and `sysstats report` keep seeing it).
     public let unshownEverySamples: UInt32
-    @exclusivity(unchecked) private var unshownAge: (network: UInt32, disks: UInt32, diskIO: UInt32, temperature: UInt32, frequency: UInt32, gpu: UInt32, sampler: UInt32)
-        = (.max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2, .max / 2)  // due at once
+    /// Samples since each optional part was last measured, by its tag (due at once).
+    @exclusivity(unchecked) private var unshownAge = [UInt32](repeating: .max / 2, count: Int(SectionTag.highest.rawValue) + 1)
+    /// The listed parts' probes (PartProbes.swift).
+    private let partProbes: [PartProbe]
     /// The optional parts available at their last measurement, for the samples that skip them.
     @exclusivity(unchecked) private var carriedAvailable: SnapshotSections = []
     /// The optional parts the last sample carried over without measuring them.
@@ -89,6 +93,7 @@ public final class Sampler {
         temperature = TemperatureProbe(sysRoot: configuration.sysRoot, names: configuration.sensors)
         frequency = FrequencyProbe(sysRoot: configuration.sysRoot, procRoot: procRoot)
         gpu = GPUProbe(configuration: configuration)
+        partProbes = Sampler.partProbes(configuration)
         // Netlink shows this machine's interfaces: not with a fixture /proc.
         network = NetworkProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, interfaces: configuration.interfaces,
                                useNetlink: configuration.readsThisMachine)
@@ -111,6 +116,7 @@ public final class Sampler {
         latest.temperatures.reserveCapacity(Snapshot.maximumSensors)
         latest.gpus.reserveCapacity(Snapshot.maximumGPUs)
         latest.interfaces.reserveCapacity(Snapshot.maximumInterfaces)
+        latest.listed.reserveCapacity()
         latest.rxHistory.reserveCapacity(Snapshot.historyLength)
         latest.txHistory.reserveCapacity(Snapshot.historyLength)
     }
@@ -130,9 +136,9 @@ public final class Sampler {
         gpuClientsAsked = named.gpuClients
         if gpuClientsAsked && gpuClients == nil { gpuClients = GPUClientsProbe(procRoot: configuration.procRoot) }
         // Measured at the next sample, shown or not.
-        unshownAge.disks = .max / 2
-        unshownAge.temperature = .max / 2
-        unshownAge.network = .max / 2
+        unshownAge[Int(SectionTag.disks.rawValue)] = .max / 2
+        unshownAge[Int(SectionTag.temperature.rawValue)] = .max / 2
+        unshownAge[Int(SectionTag.network.rawValue)] = .max / 2
     }
 
     /// `configured`, then the names in `asked` it lacks (compared as bytes: see ``SamplerConfiguration/readsThisMachine``).
@@ -232,14 +238,14 @@ public final class Sampler {
         let counters = TaskCounters(forks: cpu.forks, loadAverage: loadAverage)
         processes.sample(into: &snapshot, buffer: buffer, ticksPerCore: ticksPerCore, availableRiseKiB: availableRise,
                          realtimeMs: realtimeMs, counters: counters, processTicks: cpu.processTicks)
-        if due(.disks, &unshownAge.disks, &snapshot) { disks.sample(into: &snapshot, realtimeMs: realtimeMs); carry(.disks, snapshot) }
-        if due(.diskIO, &unshownAge.diskIO, &snapshot) { diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs); carry(.diskIO, snapshot) }
-        if due(.temperature, &unshownAge.temperature, &snapshot) { temperature.sample(into: &snapshot, buffer: buffer); carry(.temperature, snapshot) }
-        if due(.frequency, &unshownAge.frequency, &snapshot) {
+        if due(.disks, &snapshot) { disks.sample(into: &snapshot, realtimeMs: realtimeMs); carry(.disks, snapshot) }
+        if due(.diskIO, &snapshot) { diskIO.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs); carry(.diskIO, snapshot) }
+        if due(.temperature, &snapshot) { temperature.sample(into: &snapshot, buffer: buffer); carry(.temperature, snapshot) }
+        if due(.frequency, &snapshot) {
             frequency.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs)
             carry(.frequency, snapshot)
         }
-        if due(.gpu, &unshownAge.gpu, &snapshot) {
+        if due(.gpu, &snapshot) {
             gpu.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs,
                        wanted: shownParts == nil || shownParts!.contains(.gpu))
             carry(.gpu, snapshot)
@@ -250,28 +256,41 @@ public final class Sampler {
         } else if !snapshot.topGPU.isEmpty {
             snapshot.topGPU.removeAll(keepingCapacity: true)
         }
-        if due(.network, &unshownAge.network, &snapshot) {
+        if due(.network, &snapshot) {
             network.sample(into: &snapshot, buffer: buffer, realtimeMs: realtimeMs, monotonicNs: monotonicNs)
             carry(.network, snapshot)
             // A point per measurement: carried samples add none (their section stays as it was).
             snapshot.recordNetworkRates()
         }
-        if configuration.measureSelf, due(.sampler, &unshownAge.sampler, &snapshot) {
+        if configuration.measureSelf, due(.sampler, &snapshot) {
             own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
             carry(.sampler, snapshot)
+        }
+        for i in 0..<partProbes.count where due(partProbes[i].tag, &snapshot) {
+            if partProbes[i].read(&snapshot, buffer, monotonicNs) { snapshot.available.formUnion(partProbes[i].part) }
+            carry(partProbes[i].part, snapshot)
         }
         snapshot.urgent = urgentConditions(snapshot)
     }
 
-    /// Whether the optional `part` is measured this sample: shown (or nothing known), or
-    /// `unshownEverySamples` since its last measurement. When not, its last values stay in
+    /// What the listed parts' readers cannot read on this machine, one line each, said once.
+    public func takePartNotices() -> [String] {
+        var lines: [String] = []
+        for i in 0..<partProbes.count { if let line = partProbes[i].takeNotice() { lines.append(line) } }
+        return lines
+    }
+
+    /// Whether the optional part of `tag` is measured this sample: shown (or nothing known),
+    /// or `unshownEverySamples` since its last measurement. When not, its last values stay in
     /// the snapshot, available as they were.
-    private func due(_ part: SnapshotSections, _ age: inout UInt32, _ snapshot: inout Snapshot) -> Bool {
-        if shownParts == nil || shownParts!.contains(part) || age + 1 >= unshownEverySamples {
-            age = 0
+    private func due(_ tag: SectionTag, _ snapshot: inout Snapshot) -> Bool {
+        let part = SnapshotSections(tag: tag) ?? []
+        let t = Int(tag.rawValue)
+        if shownParts == nil || shownParts!.contains(part) || unshownAge[t] + 1 >= unshownEverySamples {
+            unshownAge[t] = 0
             return true
         }
-        age += 1
+        unshownAge[t] += 1
         snapshot.available.formUnion(carriedAvailable.intersection(part))
         carriedThisSample.formUnion(part)
         return false

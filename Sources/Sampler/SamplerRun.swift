@@ -68,6 +68,7 @@ final class SamplerRun {
         boots = textfile != nil && wantsHistory
             ? SamplerLoop.dataDirectory(configuration).map { BootSummaryReader(dataDirectory: $0) } : nil
         sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
+        for line in sampler.takePartNotices() { printError("sysstatsd: \(line)") }
         history = wantsHistory ? SamplerLoop.startHistory(configuration, first: sampler.snapshot) : nil
         if let carriedMinute, history != nil, !history!.collector.resume(carriedMinute, nowMs: sampler.snapshot.timestampMs) {
             printError("sysstatsd: the minute carried over the restart could not be taken up; its row keeps what came after")

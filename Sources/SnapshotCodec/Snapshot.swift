@@ -226,8 +226,10 @@ public struct SnapshotSections: OptionSet, Equatable, Sendable {
     /// The parts of format v1 and v2, which have no notion of a missing part: all of them
     /// are available in such a file.
     @inlinable public static var fixedLayout: SnapshotSections { [.uptime, .cpu, .memory, .load, .processes, .battery, .top, .exits, .sampler] }
-    /// Every part this version knows.
-    @inlinable public static var all: SnapshotSections { fixedLayout.union([.network, .disks, .diskIO, .temperature, .frequency, .gpu]) }
+    // A listed part has no name here: its bit is `SnapshotSections(tag:)` of its tag
+    // (``ListedPart/part``).
+    /// Every part this version knows: one per tag of ``SectionTag`` but meta and pressure.
+    public static var all: SnapshotSections { SectionTag.allParts }
 }
 
 /// One snapshot, as the sampler writes it and a renderer reads it.
@@ -333,6 +335,8 @@ public struct Snapshot: Equatable, Sendable {
     public var cpuMHzMaximum: UInt32 = 0
     /// The GPUs, by driver and index, at most ``maximumGPUs``.
     public var gpus: [GPUFigures] = []
+    /// The listed parts' readings (fans, power sources, …), one list per ``ListedPart/all``.
+    public var listed = ListedReadings()
 
     public init() {}
 }

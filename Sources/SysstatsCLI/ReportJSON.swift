@@ -104,12 +104,13 @@ public struct ReportJSON: Encodable, Equatable {
     public struct GPU: Encodable, Equatable {
         /// A figure as JSON writes it: an integer, or a decimal for shares, degrees and watts.
         enum Value: Encodable, Equatable {
-            case integer(UInt64), decimal(Double), null
+            case integer(UInt64), decimal(Double), text(String), null
             func encode(to encoder: Encoder) throws {
                 var c = encoder.singleValueContainer()
                 switch self {
                 case .integer(let v): try c.encode(v)
                 case .decimal(let v): try c.encode(v)
+                case .text(let v): try c.encode(v)
                 case .null: try c.encodeNil()
                 }
             }
@@ -138,9 +139,12 @@ public struct ReportJSON: Encodable, Equatable {
             }
         }
 
-        static func value(_ f: GPUFigure, _ g: GPUFigures) -> Value {
-            let v = f.value(g)
-            switch f.unit {
+        static func value(_ f: GPUFigure, _ g: GPUFigures) -> Value { value(f.unit, f.value(g)) }
+
+        /// A figure as JSON writes it: shares in percent, degrees and watts as decimals, the
+        /// rest as integers.
+        static func value(_ unit: GPUFigure.Unit, _ v: Int64) -> Value {
+            switch unit {
             case .permyriad: return .decimal(ReportJSON.percent(UInt16(clamping: v)))
             case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
             case .bytes, .megahertz, .count: return .integer(UInt64(clamping: v))
@@ -174,6 +178,7 @@ public struct ReportJSON: Encodable, Equatable {
     var temperatures: [Temperature]
     var cpuMHz: Frequency?
     var gpus: [GPU]
+    var listed: [Listed]
     var sequence: UInt64
     var timestamp: UInt64
     var stale: Bool
@@ -191,7 +196,7 @@ public struct ReportJSON: Encodable, Equatable {
         (.battery, "battery"), (.top, "top"), (.exits, "exits"), (.sampler, "sampler"),
         (.network, "network"), (.disks, "disks"), (.diskIO, "disk_io"), (.temperature, "temperatures"),
         (.frequency, "cpu_mhz"), (.gpu, "gpus"),
-    ]
+    ] + ListedPart.all.map { ($0.part, $0.name.description) }
 
     public init(_ s: Snapshot, stale: Bool) {
         let m = s.memory
@@ -228,6 +233,7 @@ public struct ReportJSON: Encodable, Equatable {
         } : []
         cpuMHz = has.contains(.frequency) ? Frequency(average: s.cpuMHzAverage, max: s.cpuMHzMaximum) : nil
         gpus = has.contains(.gpu) ? s.gpus.map(GPU.init) : []
+        listed = Self.listed(s)
         sequence = s.sequence
         timestamp = s.timestampMs
         self.stale = stale
@@ -273,6 +279,7 @@ public struct ReportJSON: Encodable, Equatable {
         try c.encode(temperatures, forKey: .temperatures)
         try c.encodeNullable(cpuMHz, forKey: .cpuMHz)
         try c.encode(gpus, forKey: .gpus)
+        try encodeListed(to: encoder)
         try c.encode(sequence, forKey: .sequence)
         try c.encode(timestamp, forKey: .timestamp)
         try c.encode(stale, forKey: .stale)

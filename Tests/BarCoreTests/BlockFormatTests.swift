@@ -59,7 +59,7 @@ final class BlockFormatTests: XCTestCase {
         let cases: [([String], OptionsError, String)] = [
             (["--format", "cpu"], .formatSyntax, "sysstats-bar: --format takes BLOCK=TEXT, e.g. --format 'cpu=CPU {busy}% {spark}'"),
             (["--format"], .missingValue, "sysstats-bar: option needs a value (see --help)"),
-            (["--format", "fan={busy}"], .unknownFormatBlock,
+            (["--format", "nosuch={busy}"], .unknownFormatBlock,
              "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time, pressure, gpu"),
             (["--format", "=x"], .unknownFormatBlock,
              "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time, pressure, gpu"),

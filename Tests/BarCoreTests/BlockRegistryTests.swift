@@ -43,7 +43,7 @@ final class BlockRegistryTests: XCTestCase {
 
     func testTheErrorsAndHelpListEveryBlockFromTheRegistry() {
         var w = ByteWriter(capacity: 512)
-        OptionsError.unknownBlock(Array("fan".utf8)).describe(into: &w)
+        OptionsError.unknownBlock(Array("nosuch".utf8)).describe(into: &w)
         let line = String(decoding: w.bytes, as: UTF8.self)
         var help = ByteWriter(capacity: 8192)
         helpText(into: &help)
@@ -56,7 +56,9 @@ final class BlockRegistryTests: XCTestCase {
     }
 
     func testTheUnexpectedArgumentErrorNamesEveryBlockThatTakesOne() {
-        let message = OptionsError.unexpectedArgument.message.description
+        var w = ByteWriter(capacity: 512)
+        OptionsError.unexpectedArgument.describe(into: &w)
+        let message = String(decoding: w.bytes, as: UTF8.self)
         let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
         // "only time, net, wifi, disk, diskio and temp take an argument": the names between
         // "only " and " take", in any order.

@@ -32,7 +32,7 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(error(["--output"]), .missingValue)
         XCTAssertEqual(error(["--output", "dzen2"]), .unknownOutput)
         XCTAssertEqual(error(["--blocks", "cpu,,mem"]), .unknownBlock([]))
-        XCTAssertEqual(error(["--blocks", "fan"]), .unknownBlock(Array("fan".utf8)))
+        XCTAssertEqual(error(["--blocks", "nosuch"]), .unknownBlock(Array("nosuch".utf8)))
         XCTAssertEqual(error(["--runtime-dir="]), .emptyRuntimeDir)
     }
 
@@ -44,8 +44,8 @@ final class OptionsTests: XCTestCase {
                 return String(decoding: w.bytes, as: UTF8.self)
             }
         }
-        XCTAssertTrue(line(["--blocks", "cpu,fan,mem"]).hasPrefix("sysstats-bar: --blocks: unknown block 'fan'; the blocks are cpu, mem,"))
-        XCTAssertTrue(line(["--blocks", "fan:0"]).hasPrefix("sysstats-bar: --blocks: unknown block 'fan'; "))
+        XCTAssertTrue(line(["--blocks", "cpu,nosuch,mem"]).hasPrefix("sysstats-bar: --blocks: unknown block 'nosuch'; the blocks are cpu, mem,"))
+        XCTAssertTrue(line(["--blocks", "nosuch:0"]).hasPrefix("sysstats-bar: --blocks: unknown block 'nosuch'; "))
         XCTAssertTrue(line(["--blocks", "cpu,"]).hasPrefix("sysstats-bar: --blocks: an empty block name"))
         let hostile = line(["--blocks", "x\u{1B}[2J\ny" + String(repeating: "z", count: 100)])
         XCTAssertFalse(hostile.contains("\u{1B}") || hostile.contains("\n"), hostile)

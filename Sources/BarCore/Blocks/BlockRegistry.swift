@@ -4,26 +4,48 @@ import SnapshotCodecEmbedded
 import SnapshotCodec
 #endif
 
-// The registry of blocks: adding one is a file in this folder with its `descriptor`, a case
-// here and its descriptor in the table below (in the same place), its test and its row in
-// docs/renderer.md. Nothing else switches over the kinds.
+// The registry of blocks: adding one is a file in this folder with its `descriptor`, a
+// constant here and its descriptor in the table below (in the same place), its test and its
+// row in docs/renderer.md. A listed part's block (fan, power) is made from its table
+// (``ListedBlock``) and needs none of that. Nothing else switches over the kinds.
 
-/// The blocks `--blocks` can name, in the order they are listed.
-public enum BlockKind: UInt8, Sendable, CaseIterable {
-    case cpu, mem, load, uptime, battery, procs, exited, selfCost, top, swap, cores
-    case net, wifi, disk, diskio, temp, freq, time, pressure, gpu
-    /// A command's output (config file only: `block = "command"`).
-    case command
+/// The blocks `--blocks` can name, in the order they are listed: the blocks with a file of
+/// their own, then one per listed part (``ListedPart/all``), then `command`.
+public struct BlockKind: Hashable, Sendable {
+    public let rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    /// Every kind's descriptor, in the order of the cases (a test checks it).
-    private static let descriptors: [BlockDescriptor] = [
+    public static let cpu = BlockKind(rawValue: 0), mem = BlockKind(rawValue: 1), load = BlockKind(rawValue: 2)
+    public static let uptime = BlockKind(rawValue: 3), battery = BlockKind(rawValue: 4), procs = BlockKind(rawValue: 5)
+    public static let exited = BlockKind(rawValue: 6), selfCost = BlockKind(rawValue: 7), top = BlockKind(rawValue: 8)
+    public static let swap = BlockKind(rawValue: 9), cores = BlockKind(rawValue: 10), net = BlockKind(rawValue: 11)
+    public static let wifi = BlockKind(rawValue: 12), disk = BlockKind(rawValue: 13), diskio = BlockKind(rawValue: 14)
+    public static let temp = BlockKind(rawValue: 15), freq = BlockKind(rawValue: 16), time = BlockKind(rawValue: 17)
+    public static let pressure = BlockKind(rawValue: 18), gpu = BlockKind(rawValue: 19)
+    /// A command's output (config file only: `block = "command"`): after every other kind.
+    public static let command = BlockKind(rawValue: UInt8(descriptors.count - 1))
+
+    /// The block of `tag`'s listed part (``ListedBlock``).
+    public static func listed(_ tag: SectionTag) -> BlockKind? {
+        guard let i = ListedPart.index(of: tag) else { return nil }
+        return BlockKind(rawValue: UInt8(ownFiles.count + i))
+    }
+
+    /// The kinds with a file of their own, in the order of their constants (a test checks it).
+    private static let ownFiles: [BlockDescriptor] = [
         CPUBlock.descriptor, MemBlock.descriptor, LoadBlock.descriptor, UptimeBlock.descriptor,
         BatteryBlock.descriptor, ProcsBlock.descriptor, ExitedBlock.descriptor, SelfBlock.descriptor,
         TopBlock.descriptor, SwapBlock.descriptor, CoresBlock.descriptor, NetBlock.descriptor,
         WifiBlock.descriptor, DiskBlock.descriptor, DiskIOBlock.descriptor, TempBlock.descriptor,
         FreqBlock.descriptor, TimeBlock.descriptor, PressureBlock.descriptor, GPUBlock.descriptor,
-        CommandBlockOutput.descriptor,
     ]
+
+    /// Every kind's descriptor, in the order of their raw values.
+    private static let descriptors: [BlockDescriptor] =
+        ownFiles + ListedPart.all.map(ListedBlock.descriptor) + [CommandBlockOutput.descriptor]
+
+    /// Every kind, in the order they are listed.
+    public static let allCases: [BlockKind] = (0..<descriptors.count).map { BlockKind(rawValue: UInt8($0)) }
 
     /// What the block is (its file's `descriptor`).
     public var descriptor: BlockDescriptor { Self.descriptors[Int(rawValue)] }
@@ -33,7 +55,9 @@ public enum BlockKind: UInt8, Sendable, CaseIterable {
 
     /// The block named by `bytes`, or nil.
     public init?(name bytes: ArraySlice<UInt8>) {
-        for kind in BlockKind.allCases where bytesEqual(bytes, kind.name) {
+        let all = BlockKind.allCases
+        for i in 0..<all.count where bytesEqual(bytes, all[i].name) {
+            let kind = all[i]
             self = kind
             return
         }

@@ -30,16 +30,7 @@ enum GPUBlock {
     /// The placeholder of one of the card's figures, written as its unit says.
     private static func placeholder(_ f: GPUFigure) -> PlaceholderSpec {
         PlaceholderSpec(f.placeholder, f.help) { s, c, w in
-            figure(s, c, f.known, &w) { g, w in
-                let v = f.value(g)
-                switch f.unit {
-                case .permyriad: appendWholePercent(&w, UInt64(clamping: v))
-                case .bytes: w.appendSize(kib: UInt64(clamping: v) / 1024)
-                case .milliCelsius: TempBlock.appendDegrees(Int32(clamping: v), into: &w)
-                case .milliwatts: w.appendFixed(UInt64(clamping: v), scaleDigits: 3, fractionDigits: 1)
-                case .megahertz, .count: w.appendDecimal(UInt64(clamping: v))
-                }
-            }
+            figure(s, c, f.known, &w) { g, w in ListedBlock.appendFigure(f.unit, f.value(g), into: &w) }
         }
     }
 

@@ -2,7 +2,7 @@
 enum BatterySection {
     static let size = 1 + 1 + 2 + 4 + 4
 
-    static let descriptor = SectionDescriptor(.battery, part: .battery, maximumSize: size,
+    static let descriptor = SectionDescriptor(.battery, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

@@ -3,7 +3,7 @@
 enum CPUSection {
     static let maximumSize = 2 + 2 + 2 + 2 * Snapshot.maximumCores + 1 + 4 * Snapshot.historyLength
 
-    static let descriptor = SectionDescriptor(.cpu, part: .cpu, maximumSize: maximumSize,
+    static let descriptor = SectionDescriptor(.cpu, maximumSize: maximumSize,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

@@ -3,7 +3,7 @@
 enum DiskIOSection {
     static let maximumSize = 1 + Snapshot.maximumDiskDevices * (1 + Snapshot.maximumInterfaceNameLength + 4 * 8)
 
-    static let descriptor = SectionDescriptor(.diskIO, part: .diskIO, maximumSize: maximumSize, cached: true,
+    static let descriptor = SectionDescriptor(.diskIO, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

@@ -3,7 +3,7 @@
 enum DisksSection {
     static let maximumSize = 1 + Snapshot.maximumDisks * (1 + Snapshot.maximumPathLength + 3 * 8)
 
-    static let descriptor = SectionDescriptor(.disks, part: .disks, maximumSize: maximumSize, cached: true,
+    static let descriptor = SectionDescriptor(.disks, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

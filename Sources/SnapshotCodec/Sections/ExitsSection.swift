@@ -2,7 +2,7 @@
 enum ExitsSection {
     static let maximumSize = 1 + Snapshot.maximumExits * (SnapshotFormat.exitEntryFixedLength + Snapshot.maximumNameLength)
 
-    static let descriptor = SectionDescriptor(.exits, part: .exits, maximumSize: maximumSize,
+    static let descriptor = SectionDescriptor(.exits, maximumSize: maximumSize,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

@@ -2,7 +2,7 @@
 enum FrequencySection {
     static let size = 2 * 4
 
-    static let descriptor = SectionDescriptor(.frequency, part: .frequency, maximumSize: size, cached: true,
+    static let descriptor = SectionDescriptor(.frequency, maximumSize: size, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

@@ -140,7 +140,7 @@ enum GPUSection {
     static let appendedCount = GPUFigure.all.count - GPUFigure.inFirstLayout
     static let maximumSize = 1 + Snapshot.maximumGPUs * entryMaximumSize + (appendedCount == 0 ? 0 : 1 + Snapshot.maximumGPUs * appendedCount * 8)
 
-    static let descriptor = SectionDescriptor(.gpu, part: .gpu, maximumSize: maximumSize, cached: true,
+    static let descriptor = SectionDescriptor(.gpu, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

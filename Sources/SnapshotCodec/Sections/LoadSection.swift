@@ -2,7 +2,7 @@
 enum LoadSection {
     static let size = 3 * 4
 
-    static let descriptor = SectionDescriptor(.load, part: .load, maximumSize: size,
+    static let descriptor = SectionDescriptor(.load, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

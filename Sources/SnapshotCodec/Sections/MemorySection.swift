@@ -2,7 +2,7 @@
 enum MemorySection {
     static let maximumSize = 10 * 8 + 1 + 2 * Snapshot.historyLength
 
-    static let descriptor = SectionDescriptor(.memory, part: .memory, maximumSize: maximumSize,
+    static let descriptor = SectionDescriptor(.memory, maximumSize: maximumSize,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

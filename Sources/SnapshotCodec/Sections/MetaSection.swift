@@ -3,7 +3,7 @@
 enum MetaSection {
     static let size = 8 + 4 + 4
 
-    static let descriptor = SectionDescriptor(.meta, part: nil, maximumSize: size,
+    static let descriptor = SectionDescriptor(.meta, maximumSize: size,
                                               encode: encode, decode: decode, clear: nil)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

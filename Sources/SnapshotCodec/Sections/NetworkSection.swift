@@ -8,7 +8,7 @@ enum NetworkSection {
         + 2 * (1 + Snapshot.maximumAddressLength) + (1 + Snapshot.maximumSSIDLength) + 2 + 1 + 4
     static let maximumSize = 1 + Snapshot.maximumInterfaces * entryMaximumSize + 1 + 2 * 4 * Snapshot.historyLength
 
-    static let descriptor = SectionDescriptor(.network, part: .network, maximumSize: maximumSize, cached: true,
+    static let descriptor = SectionDescriptor(.network, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

@@ -3,7 +3,7 @@
 enum PressureSection {
     static let size = 2
 
-    static let descriptor = SectionDescriptor(.pressure, part: nil, maximumSize: size,
+    static let descriptor = SectionDescriptor(.pressure, maximumSize: size,
                                               encode: encode, decode: decode, clear: nil)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

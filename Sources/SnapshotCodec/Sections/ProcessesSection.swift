@@ -3,7 +3,7 @@
 enum ProcessesSection {
     static let size = 4 + 4 + 4
 
-    static let descriptor = SectionDescriptor(.processes, part: .processes, maximumSize: size,
+    static let descriptor = SectionDescriptor(.processes, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

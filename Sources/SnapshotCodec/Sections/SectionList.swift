@@ -1,7 +1,10 @@
-// Every section of format v3, in one place: its tag and its descriptor. A new section is
-// its file in this folder (its fields' encoding and its `descriptor`), a tag and a line in
-// the table below, and its part's bit and fields in Snapshot.swift; nothing else in the
-// codec names sections one by one.
+// Every section of format v3, in one place: its tag and its descriptor. A part's identity is
+// its tag: its bit in ``SnapshotSections`` is derived from it (``SnapshotSections/init(tag:)``).
+// A new listed part (a list of labelled readings, ``ListedPart``) is its file in Parts/, a
+// tag here and its line in ``ListedPart/all``; its section, block, `report --json` member
+// and Prometheus families are made from its table. A part of its own layout is its file in
+// this folder (its fields' encoding and its `descriptor`), a tag and a line in the table
+// below, and its fields in Snapshot.swift; nothing else in the codec names sections one by one.
 
 /// The tag of each section. A number is never reused: a new part gets a new tag, and a
 /// change that is not an append gets a new tag too.
@@ -27,14 +30,25 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case gpu = 17
 }
 
+extension SnapshotSections {
+    /// The bit of the part whose section is `tag`; nil for meta (required) and pressure
+    /// (``Snapshot/memoryPressure`` is nil without it). Tags 2–4 are bits 0–2 and tags from 6
+    /// on are bits 3 on: one identity per part, no second list to keep in step.
+    public init?(tag: SectionTag) {
+        let t = UInt32(tag.rawValue)
+        guard t != SectionTag.meta.rawValue, t != SectionTag.pressure.rawValue else { return nil }
+        self.init(rawValue: 1 << (t < 5 ? t &- 2 : t &- 3))
+    }
+}
+
 /// What the codec knows of one section, declared once in its file (`static let descriptor`)
 /// and listed in ``SectionTag/descriptors``: the encoder, the decoder, the section cache and
 /// the file's size limit go through that list, never through the sections one by one.
 struct SectionDescriptor: Sendable {
     let tag: SectionTag
-    /// The part of ``Snapshot/available`` the section carries; nil for meta (required) and
-    /// pressure (``Snapshot/memoryPressure`` is nil without it): those two write themselves
-    /// always, or when they have something to say.
+    /// The part of ``Snapshot/available`` the section carries (derived from the tag); nil for
+    /// meta (required) and pressure (``Snapshot/memoryPressure`` is nil without it): those
+    /// two write themselves always, or when they have something to say.
     let part: SnapshotSections?
     /// The largest payload, at the part's limits (``SnapshotFormat/maximumV3Size``).
     let maximumSize: Int
@@ -46,12 +60,12 @@ struct SectionDescriptor: Sendable {
     /// Resets the part's fields when it is not available; nil for meta and pressure.
     let clear: (@Sendable (inout Snapshot) -> Void)?
 
-    init(_ tag: SectionTag, part: SnapshotSections?, maximumSize: Int, cached: Bool = false,
+    init(_ tag: SectionTag, maximumSize: Int, cached: Bool = false,
          encode: @escaping @Sendable (inout Snapshot, inout EncodeCursor) -> Void,
          decode: @escaping @Sendable (inout SnapshotReader, inout Snapshot) throws(SnapshotDecodeError) -> Void,
          clear: (@Sendable (inout Snapshot) -> Void)?) {
         self.tag = tag
-        self.part = part
+        self.part = SnapshotSections(tag: tag)
         self.maximumSize = maximumSize
         self.cached = cached
         self.encode = encode
@@ -69,7 +83,7 @@ extension SectionTag {
         TopSection.descriptor, ExitsSection.descriptor, SamplerSection.descriptor, NetworkSection.descriptor,
         DisksSection.descriptor, DiskIOSection.descriptor, TemperatureSection.descriptor, FrequencySection.descriptor,
         GPUSection.descriptor,
-    ]
+    ] + ListedPart.all.map(ListedSection.descriptor)
 
     /// The section's descriptor.
     var descriptor: SectionDescriptor { Self.descriptors[Int(rawValue) &- 1] }
@@ -79,7 +93,10 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    static let highest = SectionTag.gpu
+    public static let highest = SectionTag.gpu
+
+    /// Every part's bit: ``SnapshotSections/all``.
+    static let allParts: SnapshotSections = descriptors.reduce([]) { $0.union($1.part ?? []) }
 
     /// The payloads of every section at their limits (``SnapshotFormat/maximumV3Size``).
     static let maximumPayloads = descriptors.reduce(0) { $0 + $1.maximumSize }
@@ -151,4 +168,11 @@ extension Snapshot {
     mutating func decodeSection(_ tag: SectionTag, _ payload: inout SnapshotReader) throws(SnapshotDecodeError) {
         try tag.descriptor.decode(&payload, &self)
     }
+}
+
+extension ListedPart {
+    /// Every listed part, in the order of their tags (their sections follow the others').
+    /// A new one: its declaration in Parts/, its tag above, and its line here.
+    public static let all: [ListedPart] = [
+    ]
 }

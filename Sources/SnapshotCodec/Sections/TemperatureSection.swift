@@ -5,7 +5,7 @@ enum TemperatureSection {
     static let maximumSize = 1 + Snapshot.maximumSensors
         * (1 + Snapshot.maximumInterfaceNameLength + 1 + Snapshot.maximumPathLength + 3 * 4 + 1)
 
-    static let descriptor = SectionDescriptor(.temperature, part: .temperature, maximumSize: maximumSize, cached: true,
+    static let descriptor = SectionDescriptor(.temperature, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

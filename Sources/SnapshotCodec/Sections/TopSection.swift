@@ -5,7 +5,7 @@ enum TopSection {
     static let listMaximumSize = 1 + Snapshot.maximumTopEntries * (SnapshotFormat.processEntryFixedLength + Snapshot.maximumNameLength)
     static let maximumSize = 3 * listMaximumSize
 
-    static let descriptor = SectionDescriptor(.top, part: .top, maximumSize: maximumSize,
+    static let descriptor = SectionDescriptor(.top, maximumSize: maximumSize,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

@@ -2,7 +2,7 @@
 enum UptimeSection {
     static let size = 8 + 8
 
-    static let descriptor = SectionDescriptor(.uptime, part: .uptime, maximumSize: size,
+    static let descriptor = SectionDescriptor(.uptime, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {

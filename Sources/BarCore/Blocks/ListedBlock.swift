@@ -1,0 +1,84 @@
+#if hasFeature(Embedded)
+import SnapshotCodecEmbedded
+#else
+import SnapshotCodec
+#endif
+
+/// The block of a listed part (``ListedPart``), made from its table: `fan 1200rpm`,
+/// `power 14.2W`. Its argument picks a reading (`SOURCE/LABEL`, `LABEL` or `SOURCE`; default
+/// the first); its placeholders are the table's figures, `{source}` and `{label}`. Hidden
+/// by default where the machine has no such reading.
+enum ListedBlock {
+    static func descriptor(_ part: ListedPart) -> BlockDescriptor {
+        let tag = part.tag
+        var placeholders: [PlaceholderSpec] = []
+        for i in 0..<part.figures.count {
+            let unit = part.figures[i].unit
+            placeholders.append(PlaceholderSpec(part.figures[i].placeholder, part.figures[i].help) { s, c, w in
+                guard let v = reading(s, tag, c.argument)?[i] else { w.appendNotAvailable(); return }
+                appendFigure(unit, v, into: &w)
+            })
+        }
+        placeholders.append(PlaceholderSpec("source", part.sourceHelp) { s, c, w in
+            if let r = reading(s, tag, c.argument) { w.append(bytes: r.source) } else { w.appendNotAvailable() }
+        })
+        placeholders.append(PlaceholderSpec("label", part.labelHelp) { s, c, w in
+            if let r = reading(s, tag, c.argument) { w.append(bytes: r.label) } else { w.appendNotAvailable() }
+        })
+        let first = part.figures[0]
+        return BlockDescriptor(
+            name: part.blockName, label: part.blockLabel, section: part.part, argumentKey: part.argumentKey,
+            present: { s, c in reading(s, tag, c.argument) != nil },
+            hiddenWhenMissingByDefault: true, placeholders: placeholders, helpNote: nil,
+            render: { s, c, v in render(s, c, tag, label: part.blockLabel, first, into: &v) })
+    }
+
+    /// The reading `argument` names (`SOURCE/LABEL`, `LABEL`, `SOURCE`); the first when empty.
+    static func reading(_ snap: Snapshot, _ tag: SectionTag, _ argument: [UInt8]) -> PartReading? {
+        let readings = snap.listed[tag]
+        guard !argument.isEmpty else { return readings.first }
+        // Indices, not `for r in`: an unspecialized (debug) array iterator allocates.
+        for i in 0..<readings.count where matches(readings[i], argument) { return readings[i] }
+        return nil
+    }
+
+    private static func matches(_ r: PartReading, _ name: [UInt8]) -> Bool {
+        if name == r.label || name == r.source { return true }
+        guard name.count == r.source.count + 1 + r.label.count, name[r.source.count] == UInt8(ascii: "/") else { return false }
+        for i in 0..<r.source.count where name[i] != r.source[i] { return false }
+        for i in 0..<r.label.count where name[r.source.count + 1 + i] != r.label[i] { return false }
+        return true
+    }
+
+    /// The label, then the reading's first figure and its suffix (`n/a` where not given).
+    private static func render(_ snap: Snapshot, _ c: BlockContext, _ tag: SectionTag, label: StaticString,
+                               _ first: PartFigure, into v: inout BlockValue) {
+        v.full.append(label)
+        v.full.append(UInt8(ascii: " "))
+        guard let r = reading(snap, tag, c.argument) else {
+            if !c.argument.isEmpty { v.full.append(bytes: c.argument); v.full.append(UInt8(ascii: " ")) }
+            v.full.appendNotAvailable()
+            v.short.append(v.full)
+            return
+        }
+        if let value = r[0] {
+            appendFigure(first.unit, value, into: &v.full)
+            v.full.append(first.suffix)
+        } else {
+            v.full.appendNotAvailable()
+        }
+        v.short.append(v.full)
+    }
+
+    /// A figure as its unit says: a whole percent, a size (`6.0G`), whole degrees, watts with
+    /// one decimal, or the number as given (MHz, a count).
+    static func appendFigure(_ unit: PartFigure.Unit, _ v: Int64, into w: inout ByteWriter) {
+        switch unit {
+        case .permyriad: appendWholePercent(&w, UInt64(clamping: v))
+        case .bytes: w.appendSize(kib: UInt64(clamping: v) / 1024)
+        case .milliCelsius: TempBlock.appendDegrees(Int32(clamping: v), into: &w)
+        case .milliwatts: w.appendFixed(UInt64(clamping: v), scaleDigits: 3, fractionDigits: 1)
+        case .megahertz, .count: w.appendDecimal(UInt64(clamping: v))
+        }
+    }
+}

@@ -1,0 +1,31 @@
+#if hasFeature(Embedded)
+import ProcFSEmbedded
+import SnapshotCodecEmbedded
+#else
+import ProcFS
+import SnapshotCodec
+#endif
+
+/// A listed part's probe (``ListedPart``): its reader, run when the part is due (shown, or
+/// every ``Sampler/unshownEverySamples`` samples), after the parts of a probe of its own.
+struct PartProbe {
+    let tag: SectionTag
+    let part: SnapshotSections
+    let read: (inout Snapshot, ReadBuffer, UInt64) -> Bool
+    let takeNotice: () -> String?
+
+    init<Reader: PartReader>(_ tag: SectionTag, _ reader: Reader) {
+        self.tag = tag
+        part = SnapshotSections(tag: tag) ?? []
+        read = { snapshot, buffer, monotonicNs in reader.read(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
+        takeNotice = { reader.takeNotice() }
+    }
+}
+
+extension Sampler {
+    /// Every listed part's probe, one line per part (docs/architecture.md, "Recipe: add a part").
+    static func partProbes(_ c: SamplerConfiguration) -> [PartProbe] {
+        [
+        ]
+    }
+}

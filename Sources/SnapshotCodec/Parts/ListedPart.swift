@@ -1,0 +1,164 @@
+// A listed part: a list of labelled readings (the fans, the power sources), described once by
+// a figure table. Its section (ListedSection.swift), its default block, its `report --json`
+// member and its Prometheus families are all made from the table: a new part of this kind is
+// its declaration in a file of this folder, its tag and its line in ``ListedPart/all``, its
+// reader and its probe's line in the sampler (docs/architecture.md, "Recipe: add a part").
+
+/// One figure of a listed part, described for every output at once: its unit (which says how
+/// each output writes it) and its names: the block's placeholder and its manual line, the
+/// member of the reading's `report --json` object, and the Prometheus family (nil: none).
+public struct PartFigure: Sendable {
+    public typealias Unit = GPUFigure.Unit
+    public let unit: Unit
+    public let placeholder: StaticString
+    /// The placeholder's line in the manual.
+    public let help: StaticString
+    public let json: StaticString
+    public let prometheus: StaticString?
+    public let prometheusHelp: StaticString
+    /// What follows the value in the block's default text (`rpm`, `W`).
+    public let suffix: StaticString
+
+    public init(_ unit: Unit, placeholder: StaticString, _ help: StaticString, json: StaticString, suffix: StaticString,
+                prometheus: StaticString?, _ prometheusHelp: StaticString = "") {
+        self.unit = unit; self.placeholder = placeholder; self.help = help; self.json = json; self.suffix = suffix
+        self.prometheus = prometheus; self.prometheusHelp = prometheusHelp
+    }
+}
+
+/// A part whose readings are a list of labelled entries, each with the figures of its table.
+/// Declared once (``all``); everything that shows the part goes through the declaration.
+public struct ListedPart: Sendable {
+    public let tag: SectionTag
+    /// Its member in `report --json`, its name in `unavailable` (`fans`, `power`).
+    public let name: StaticString
+    /// Its block's name (`--blocks`, i3bar's `name`) and the word the block's text starts with.
+    public let blockName: StaticString
+    public let blockLabel: StaticString
+    /// The block's argument's config key: it picks a reading by `SOURCE/LABEL`, `LABEL` or `SOURCE`.
+    public let argumentKey: StaticString
+    /// What a reading's source is: its `report --json` member and Prometheus label (`chip`,
+    /// `source`), and its placeholder's manual line.
+    public let sourceKey: StaticString
+    public let sourceHelp: StaticString
+    /// The label's placeholder's manual line (its member and Prometheus label are `label`).
+    public let labelHelp: StaticString
+    /// One line on what the block shows, for `--help`, the manual and docs/reference.md.
+    public let summary: StaticString
+    /// At most this many readings are kept (the section's limit).
+    public let maximumReadings: Int
+    /// The figures of each reading, in the order of the outputs; at most ``PartReading/maximumFigures``.
+    /// A figure is only ever appended: a reader skips those it does not know.
+    public let figures: [PartFigure]
+
+    public init(_ tag: SectionTag, name: StaticString, block: StaticString, label: StaticString, argumentKey: StaticString,
+                source: StaticString, _ sourceHelp: StaticString, labelHelp: StaticString, summary: StaticString,
+                maximumReadings: Int, figures: [PartFigure]) {
+        self.tag = tag; self.name = name; self.blockName = block; self.blockLabel = label; self.argumentKey = argumentKey
+        self.sourceKey = source; self.sourceHelp = sourceHelp; self.labelHelp = labelHelp; self.summary = summary
+        self.maximumReadings = maximumReadings; self.figures = figures
+    }
+
+    /// Its bit in ``Snapshot/available``.
+    public var part: SnapshotSections { SnapshotSections(tag: tag) ?? [] }
+
+    /// The position of `tag`'s part in ``all`` (and in ``ListedReadings``); nil when `tag` is
+    /// not a listed part.
+    @inline(__always)
+    public static func index(of tag: SectionTag) -> Int? {
+        for i in 0..<all.count where all[i].tag == tag { return i }
+        return nil
+    }
+
+    /// The listed part whose section is `tag`.
+    public static func named(_ tag: SectionTag) -> ListedPart? {
+        guard let i = index(of: tag) else { return nil }
+        return all[i]
+    }
+}
+
+/// One reading of a listed part: what it is (its source and label: raw bytes from the
+/// system, which each output escapes) and the figures of its part's table, each given or not.
+public struct PartReading: Equatable, Sendable {
+    /// The most figures a part's table has.
+    public static let maximumFigures = 8
+    /// The source (a chip, `battery`, `rapl`, `gpu`), at most ``Snapshot/maximumInterfaceNameLength`` bytes.
+    public var source: [UInt8] = []
+    /// The label (`CPU Fan`, `package-0`), at most ``Snapshot/maximumPathLength`` bytes.
+    public var label: [UInt8] = []
+    /// Bit `i` set: figure `i` of the table was given.
+    public var known: UInt16 = 0
+    @usableFromInline var values: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    public init() {}
+
+    /// Figure `i` of the part's table, or nil when it was not given (or `i` is out of range).
+    /// Setting nil forgets it.
+    @inlinable
+    public subscript(_ i: Int) -> Int64? {
+        get {
+            guard i >= 0, i < Self.maximumFigures, known & (1 << UInt16(i)) != 0 else { return nil }
+            return withUnsafeBytes(of: values) { $0.load(fromByteOffset: i &* 8, as: Int64.self) }
+        }
+        set {
+            guard i >= 0, i < Self.maximumFigures else { return }
+            let v = newValue ?? 0
+            withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: v, toByteOffset: i &* 8, as: Int64.self) }
+            if newValue == nil { known &= ~(1 << UInt16(i)) } else { known |= 1 << UInt16(i) }
+        }
+    }
+
+    /// Replaces the source and label, writing each array only when its bytes differ (a
+    /// steady-state sample allocates nothing), and forgets every figure.
+    public mutating func reset<S: Collection, L: Collection>(source: S, label: L) where S.Element == UInt8, L.Element == UInt8 {
+        Self.store(source, in: &self.source, maximum: Snapshot.maximumInterfaceNameLength)
+        Self.store(label, in: &self.label, maximum: Snapshot.maximumPathLength)
+        known = 0
+        values = (0, 0, 0, 0, 0, 0, 0, 0)
+    }
+
+    private static func store<C: Collection>(_ bytes: C, in array: inout [UInt8], maximum: Int) where C.Element == UInt8 {
+        var same = array.count == Swift.min(bytes.count, maximum)
+        if same {
+            var i = 0
+            for b in bytes { if i == array.count { break }; if array[i] != b { same = false; break }; i &+= 1 }
+        }
+        guard !same else { return }
+        array.removeAll(keepingCapacity: true)
+        for b in bytes { if array.count == maximum { break }; array.append(b) }
+    }
+
+    public static func == (a: PartReading, b: PartReading) -> Bool {
+        guard a.source == b.source, a.label == b.label, a.known == b.known else { return false }
+        for i in 0..<maximumFigures where a[i] != b[i] { return false }
+        return true
+    }
+}
+
+/// The readings of every listed part, one list per ``ListedPart/all``, in its order.
+public struct ListedReadings: Equatable, Sendable {
+    @usableFromInline var lists: [[PartReading]]
+
+    public init() {
+        lists = []
+        for _ in 0..<ListedPart.all.count { lists.append([]) }
+    }
+
+    /// The readings of `tag`'s part (empty for a tag that is not a listed part's).
+    public subscript(_ tag: SectionTag) -> [PartReading] {
+        guard let i = ListedPart.index(of: tag) else { return [] }
+        return lists[i]
+    }
+
+    /// Lends `tag`'s list to `body` to change in place (no copy of the list).
+    @inline(__always)
+    public mutating func update<R>(_ tag: SectionTag, _ body: (inout [PartReading]) -> R) -> R? {
+        guard let i = ListedPart.index(of: tag) else { return nil }
+        return body(&lists[i])
+    }
+
+    /// Reserves each list's capacity at its part's limit, so that filling it never allocates.
+    public mutating func reserveCapacity() {
+        for i in 0..<lists.count { lists[i].reserveCapacity(ListedPart.all[i].maximumReadings) }
+    }
+}
