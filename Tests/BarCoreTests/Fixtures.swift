@@ -126,9 +126,24 @@ enum Fixture: String, CaseIterable {
         gpu.gttUsedBytes = 104_857_600; gpu.gttTotalBytes = 8_589_934_592
         gpu.milliCelsius = 61_000; gpu.milliwatts = 215_400; gpu.clockMHz = 2_105; gpu.fan = 1_450
         s.gpus = [gpu]
+        addListedParts(&s)
         // A download that ramps up and stops, under a steady trickle of uploads.
         s.rxHistory = (0..<40).map { UInt32($0 < 30 ? $0 * 40_000 : 0) } + [1_258_291]
         s.txHistory = (0..<40).map { UInt32(20_000 + ($0 % 5) * 10_000) } + [35_000]
+    }
+
+    /// Two fans (one with a target).
+    static func addListedParts(_ s: inout Snapshot) {
+        func reading(_ source: String, _ label: String, _ figures: [Int64?]) -> PartReading {
+            var r = PartReading()
+            r.reset(source: Array(source.utf8), label: Array(label.utf8))
+            for (i, v) in figures.enumerated() { r[i] = v }
+            return r
+        }
+        s.available.formUnion([SnapshotSections(tag: .fans)!])
+        _ = s.listed.update(.fans) {
+            $0 = [reading("nct6798", "fan1", [1_130, nil]), reading("dell_smm", "Processor Fan", [2_400, 2_500])]
+        }
     }
 
     /// When the golden lines are rendered: half a second after the snapshot.

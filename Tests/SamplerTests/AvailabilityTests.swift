@@ -17,15 +17,18 @@ final class AvailabilityTests: XCTestCase {
         return Sampler(configuration: config)
     }
 
+    /// The fans part of a machine without fans: measured, none.
+    static let noFansNoPower = SnapshotSections(tag: .fans)!
+
     func testEveryPartIsAvailableOnceTheCountersArePrimed() throws {
         let machine = try FixtureMachine("sampler-desktop")
         try machine.advance(to: 1)
         let s = sampler(machine, measureSelf: true)
         s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting(.cpu).union(.gpu), "no CPU shares from one reading (the fixture has no network, disk, sensor or cpufreq files; no GPU, measured)")
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting(.cpu).union(.gpu).union(Self.noFansNoPower), "no CPU shares from one reading (the fixture has no network, disk, sensor or cpufreq files; no GPU, measured)")
         try machine.advance(to: 2)
         s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.union(.gpu))
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.union(.gpu).union(Self.noFansNoPower))
     }
 
     func testMissingMeminfoAndLoadavgMakeTheirPartsUnavailableNotZero() throws {
@@ -39,12 +42,12 @@ final class AvailabilityTests: XCTestCase {
         try FileManager.default.removeItem(atPath: machine.procRoot + "/meminfo")
         try FileManager.default.removeItem(atPath: machine.procRoot + "/loadavg")
         s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu))
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu).union(Self.noFansNoPower))
         // What readers see: the parts are absent from the file, their fields zeroed.
         var bytes: [UInt8] = []
         s.snapshot.encode(into: &bytes)
         let decoded = try bytes.withUnsafeBytes { try Snapshot.decode($0) }
-        XCTAssertEqual(decoded.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu))
+        XCTAssertEqual(decoded.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu).union(Self.noFansNoPower))
         XCTAssertEqual(decoded.memory, MemoryFigures())
     }
 
@@ -73,7 +76,8 @@ final class AvailabilityTests: XCTestCase {
         for step in 0..<3 as Range<UInt64> {
             s.sample(realtimeMs: Self.t0 + step * 1000, monotonicNs: (step + 1) * 1_000_000_000)
         }
-        XCTAssertEqual(s.snapshot.available, [.battery, .gpu], "a sysfs without power supplies or GPUs is a desktop without them, measured")
+        XCTAssertEqual(s.snapshot.available, SnapshotSections([.battery, .gpu]).union(Self.noFansNoPower),
+                       "a sysfs without power supplies, GPUs or fans is a desktop without them, measured")
         XCTAssertEqual(s.snapshot.exits, [])
     }
 

@@ -99,6 +99,10 @@ func fullSnapshot() -> Snapshot {
     var amd = GPUFigures(); amd.index = 1; amd.driver = Array("amdgpu".utf8); amd.name = Array("1002:164e".utf8)
     amd.known = [.busy, .gtt]; amd.busy = 0; amd.gttUsedBytes = 134_217_728; amd.gttTotalBytes = 8_589_934_592
     s.gpus = [nvidia, amd]
+    var fan = PartReading()
+    fan.reset(source: Array("dell_smm".utf8), label: Array("Processor Fan".utf8))
+    fan[FansPart.rpm] = 2_400; fan[FansPart.target] = 2_500
+    _ = s.listed.update(.fans) { $0 = [fan] }
     s.samplerCPU = 12; s.samplerResidentKiB = 3_900
     return s
 }
@@ -182,6 +186,8 @@ final class PrometheusTextTests: XCTestCase {
             "sysstats_gpu_temperature_celsius{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 64",
             "sysstats_gpu_power_watts{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 612.34",
             "sysstats_gpu_clock_hertz{card=\"0\",driver=\"nvidia\",name=\"NVIDIA H200\"} 1980000000",
+            "sysstats_fan_speed_rpm{chip=\"dell_smm\",label=\"Processor Fan\"} 2400",
+            "sysstats_fan_target_rpm{chip=\"dell_smm\",label=\"Processor Fan\"} 2500",
             "sysstats_sampler_cpu_ratio 0.0012",
             "sysstats_sampler_resident_bytes 3993600",
         ] {
@@ -349,6 +355,12 @@ final class PrometheusTextTests: XCTestCase {
         g.busy = .max; g.memoryBusy = .max; g.vramUsedBytes = .max; g.vramTotalBytes = .max; g.gttUsedBytes = .max
         g.gttTotalBytes = .max; g.milliCelsius = .min; g.milliwatts = .max; g.clockMHz = .max; g.fan = .max
         s.gpus = Array(repeating: g, count: Snapshot.maximumGPUs)
+        for part in ListedPart.all {
+            var r = PartReading()
+            r.source = worst; r.label = worst
+            for f in 0..<part.figures.count { r[f] = part.figures[f].unit == .milliCelsius ? .min : .max }
+            _ = s.listed.update(part.tag) { $0 = Array(repeating: r, count: part.maximumReadings) }
+        }
         var c = fullCounters()
         c.cpuTicks = .init(busy: .max, iowait: .max, idle: .max); c.ticksPerSecond = 1
         c.exits = .max; c.freedKiB = .max; c.boots = .init(clean: .max, unclean: .max, previousClean: true)

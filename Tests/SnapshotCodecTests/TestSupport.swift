@@ -88,7 +88,7 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
     s.topGPU = (0..<Snapshot.maximumTopEntries).map {
         ProcessEntry(pid: UInt32(5000 + $0), cpu: UInt16(10_000 - $0 * 100), privateKiB: UInt64(8_000_000 - $0), name: testName(30 + $0))
     }
-    s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
+    s.available = .all
     s.interfaces = (0..<Snapshot.maximumInterfaces).map { i in
         var n = InterfaceFigures()
         n.name = Array(testName(30 + i, length: Snapshot.maximumInterfaceNameLength))
@@ -141,6 +141,20 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
         g.milliwatts = UInt32.max - UInt32(i); g.clockMHz = UInt32(2_100 + i); g.fan = UInt32(1_500 + i)
         g.powerLimitMilliwatts = UInt32(300_000 + i)
         return g
+    }
+    // Every listed part at its limits: names at their longest, figures of both signs, some not given.
+    for part in ListedPart.all {
+        _ = s.listed.update(part.tag) { list in
+            list = (0..<part.maximumReadings).map { i in
+                var r = PartReading()
+                r.reset(source: testName(100 + i, length: Snapshot.maximumInterfaceNameLength),
+                        label: testName(110 + i, length: Snapshot.maximumPathLength))
+                for f in 0..<part.figures.count where (i + f) % 3 != 2 {
+                    r[f] = (Int64(1_000 * i + f) + Int64(part.tag.rawValue) << 40) * (i == 5 ? -1 : 1)
+                }
+                return r
+            }
+        }
     }
     s.rxHistory = (0..<Snapshot.historyLength).map { UInt32.max - UInt32($0) }
     s.txHistory = (0..<Snapshot.historyLength).map { UInt32($0 * 1000) }

@@ -15,7 +15,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
                                         "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
-                                        "temperatures", "cpu_mhz", "gpus"])
+                                        "temperatures", "cpu_mhz", "gpus", "fans"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -119,6 +119,9 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(gpus[1]["clock_mhz"] as? Int, 1300)
         XCTAssertTrue(gpus[1]["busy_percent"] is NSNull, "busy needs two readings: null until then")
         XCTAssertEqual(gpus[2]["gtt_used_bytes"] as? Int, 1 << 27)
+        // The listed parts, made from their tables: source, label, then each figure (null: not given).
+        XCTAssertEqual(json["fans"] as? NSArray, [["chip": "dell_smm", "label": "Processor Fan", "rpm": 2400, "target_rpm": 2500],
+                                                  ["chip": "nct6798", "label": "fan\u{1B}2", "rpm": 0, "target_rpm": NSNull()]] as NSArray)
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
@@ -131,7 +134,8 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual((json["network"] as? [Any])?.count, 0)
         XCTAssertTrue(json["cpu_mhz"] is NSNull)
         XCTAssertEqual((json["gpus"] as? [Any])?.count, 0)
-        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus"])
+        XCTAssertEqual((json["fans"] as? [Any])?.count, 0)
+        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans"])
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

@@ -26,6 +26,7 @@ extension Sampler {
     /// Every listed part's probe, one line per part (docs/architecture.md, "Recipe: add a part").
     static func partProbes(_ c: SamplerConfiguration) -> [PartProbe] {
         [
+            PartProbe(.fans, FanSensors(sysRoot: c.sysRoot)),
         ]
     }
 }

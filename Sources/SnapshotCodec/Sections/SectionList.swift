@@ -28,6 +28,8 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case temperature = 15
     case frequency = 16
     case gpu = 17
+    /// A listed part (``FansPart``).
+    case fans = 18
 }
 
 extension SnapshotSections {
@@ -93,7 +95,7 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    public static let highest = SectionTag.gpu
+    public static let highest = SectionTag.fans
 
     /// Every part's bit: ``SnapshotSections/all``.
     static let allParts: SnapshotSections = descriptors.reduce([]) { $0.union($1.part ?? []) }
@@ -174,5 +176,6 @@ extension ListedPart {
     /// Every listed part, in the order of their tags (their sections follow the others').
     /// A new one: its declaration in Parts/, its tag above, and its line here.
     public static let all: [ListedPart] = [
+        FansPart.part,
     ]
 }

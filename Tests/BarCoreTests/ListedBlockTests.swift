@@ -1,0 +1,76 @@
+@testable import BarCore
+import SnapshotCodec
+import XCTest
+
+/// The blocks made from a listed part's table (fan): the first figure and its suffix,
+/// a reading chosen by `SOURCE/LABEL`, `LABEL` or `SOURCE`, every placeholder, `n/a` and hiding.
+final class ListedBlockTests: XCTestCase {
+    let now = Fixture.station.nowMs
+    let fan = BlockKind.listed(.fans)!
+
+    func text(_ s: Snapshot, _ kind: BlockKind, _ argument: String = "", format: String? = nil) throws -> String {
+        let block = BarBlock(kind, argument: Array(argument.utf8))
+        guard let format else { return rendered(s, .text, blocks: [block], nowMs: now) }
+        return rendered(s, .text, blocks: [block], formats: try formats("\(kind.name)=\(format)"), nowMs: now)
+    }
+
+    func testEachListedPartHasABlockNamedFromItsTable() {
+        XCTAssertEqual(fan.name.description, "fan")
+        XCTAssertEqual(BlockKind(name: Array("fan".utf8)[...]), fan)
+        XCTAssertEqual(fan.section, SnapshotSections(tag: .fans))
+        XCTAssertEqual(fan.placeholders.map { $0.name.description }, ["rpm", "target", "source", "label"])
+        XCTAssertEqual(fan.descriptor.argumentKey?.description, "fan")
+        XCTAssertEqual(BlockKind.allCases.last, .command, "the command block stays last")
+    }
+
+    func testTheBlocksShowTheirFirstReadingsFirstFigureInEveryOutput() throws {
+        let s = Fixture.station.snapshot
+        XCTAssertEqual(try text(s, fan), "fan 1130rpm\n")
+        for output in OutputKind.allCases where output != .png {
+            XCTAssertTrue(rendered(s, output, blocks: [fan], nowMs: now).contains("fan 1130rpm"), "\(output)")
+        }
+        let line = rendered(s, .i3bar, blocks: [fan], nowMs: now)
+        let block = try XCTUnwrap((parseJSON(line) as? [[String: Any]])?.first)
+        XCTAssertEqual(block["name"] as? String, "fan")
+        XCTAssertEqual(block["short_text"] as? String, "fan 1130rpm")
+    }
+
+    func testTheArgumentChoosesAReadingBySourceAndLabelLabelOrSource() throws {
+        let s = Fixture.station.snapshot
+        XCTAssertEqual(try text(s, fan, "dell_smm/Processor Fan"), "fan 2400rpm\n")
+        XCTAssertEqual(try text(s, fan, "Processor Fan"), "fan 2400rpm\n")
+        XCTAssertEqual(try text(s, fan, "dell_smm"), "fan 2400rpm\n")
+        XCTAssertEqual(try text(s, fan, "nosuch/fan9"), "fan nosuch/fan9 n/a\n")
+    }
+
+    func testEveryPlaceholderShowsItsFigureAndNAWhereTheReadingLacksIt() throws {
+        let s = Fixture.station.snapshot
+        XCTAssertEqual(try text(s, fan, "dell_smm", format: "{label}: {rpm} of {target} ({source})"),
+                       "Processor Fan: 2400 of 2500 (dell_smm)\n")
+        XCTAssertEqual(try text(s, fan, format: "{label}: {rpm} of {target}"), "fan1: 1130 of n/a\n", "no target: n/a")
+    }
+
+    func testWithoutTheReadingTheDefaultBarHidesTheBlockAndANamedOneSaysNA() throws {
+        var s = Fixture.station.snapshot
+        _ = s.listed.update(.fans) { $0 = [] }
+        XCTAssertEqual(try text(s, fan), "fan n/a\n")
+        var hidden = BarBlock(fan)
+        hidden.hideMissing = true
+        XCTAssertEqual(rendered(s, .text, blocks: [hidden, BarBlock(.load)], nowMs: now), "load 0.52 0.48 0.40\n")
+        XCTAssertTrue(fan.descriptor.hiddenWhenMissingByDefault)
+        s.available.remove(SnapshotSections(tag: .fans)!)
+        XCTAssertEqual(try text(s, fan, "dell_smm"), "fan dell_smm n/a\n", "not measured: n/a, never 0")
+        XCTAssertEqual(try text(s, fan, format: "{rpm}"), "n/a\n")
+    }
+
+    func testHostileNamesAreEscapedForTheBar() throws {
+        var s = Fixture.station.snapshot
+        _ = s.listed.update(.fans) { list in
+            list[0].reset(source: Array("chip".utf8), label: Array("a\"b\u{1B}[2J".utf8))
+            list[0][0] = 5
+        }
+        let line = rendered(s, .i3bar, blocks: [BarBlock(fan)], formats: try formats("fan={label}"), nowMs: now)
+        XCTAssertNotNil(parseJSON(line), line)
+        XCTAssertFalse(line.contains("\u{1B}"), line)
+    }
+}
