@@ -132,7 +132,7 @@ enum Fixture: String, CaseIterable {
         s.txHistory = (0..<40).map { UInt32(20_000 + ($0 % 5) * 10_000) } + [35_000]
     }
 
-    /// Two fans (one with a target).
+    /// Two fans (one with a target) and the power the machine draws (the system, RAPL, the GPU).
     static func addListedParts(_ s: inout Snapshot) {
         func reading(_ source: String, _ label: String, _ figures: [Int64?]) -> PartReading {
             var r = PartReading()
@@ -140,9 +140,12 @@ enum Fixture: String, CaseIterable {
             for (i, v) in figures.enumerated() { r[i] = v }
             return r
         }
-        s.available.formUnion([SnapshotSections(tag: .fans)!])
+        s.available.formUnion([SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!])
         _ = s.listed.update(.fans) {
             $0 = [reading("nct6798", "fan1", [1_130, nil]), reading("dell_smm", "Processor Fan", [2_400, 2_500])]
+        }
+        _ = s.listed.update(.power) {
+            $0 = [reading("system", "cpu+gpu", [230_850]), reading("rapl", "package-0", [15_450]), reading("gpu", "card1", [215_400])]
         }
     }
 

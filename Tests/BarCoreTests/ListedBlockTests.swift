@@ -2,11 +2,12 @@
 import SnapshotCodec
 import XCTest
 
-/// The blocks made from a listed part's table (fan): the first figure and its suffix,
+/// The blocks made from a listed part's table (fan, power): the first figure and its suffix,
 /// a reading chosen by `SOURCE/LABEL`, `LABEL` or `SOURCE`, every placeholder, `n/a` and hiding.
 final class ListedBlockTests: XCTestCase {
     let now = Fixture.station.nowMs
     let fan = BlockKind.listed(.fans)!
+    let power = BlockKind.listed(.power)!
 
     func text(_ s: Snapshot, _ kind: BlockKind, _ argument: String = "", format: String? = nil) throws -> String {
         let block = BarBlock(kind, argument: Array(argument.utf8))
@@ -16,23 +17,27 @@ final class ListedBlockTests: XCTestCase {
 
     func testEachListedPartHasABlockNamedFromItsTable() {
         XCTAssertEqual(fan.name.description, "fan")
+        XCTAssertEqual(power.name.description, "power")
         XCTAssertEqual(BlockKind(name: Array("fan".utf8)[...]), fan)
         XCTAssertEqual(fan.section, SnapshotSections(tag: .fans))
         XCTAssertEqual(fan.placeholders.map { $0.name.description }, ["rpm", "target", "source", "label"])
+        XCTAssertEqual(power.placeholders.map { $0.name.description }, ["watts", "source", "label"])
         XCTAssertEqual(fan.descriptor.argumentKey?.description, "fan")
+        XCTAssertEqual(power.descriptor.argumentKey?.description, "source")
         XCTAssertEqual(BlockKind.allCases.last, .command, "the command block stays last")
     }
 
     func testTheBlocksShowTheirFirstReadingsFirstFigureInEveryOutput() throws {
         let s = Fixture.station.snapshot
         XCTAssertEqual(try text(s, fan), "fan 1130rpm\n")
+        XCTAssertEqual(try text(s, power), "power 230.9W\n")
         for output in OutputKind.allCases where output != .png {
-            XCTAssertTrue(rendered(s, output, blocks: [fan], nowMs: now).contains("fan 1130rpm"), "\(output)")
+            XCTAssertTrue(rendered(s, output, blocks: [fan, power], nowMs: now).contains("fan 1130rpm"), "\(output)")
         }
-        let line = rendered(s, .i3bar, blocks: [fan], nowMs: now)
+        let line = rendered(s, .i3bar, blocks: [power], nowMs: now)
         let block = try XCTUnwrap((parseJSON(line) as? [[String: Any]])?.first)
-        XCTAssertEqual(block["name"] as? String, "fan")
-        XCTAssertEqual(block["short_text"] as? String, "fan 1130rpm")
+        XCTAssertEqual(block["name"] as? String, "power")
+        XCTAssertEqual(block["short_text"] as? String, "power 230.9W")
     }
 
     func testTheArgumentChoosesAReadingBySourceAndLabelLabelOrSource() throws {
@@ -40,6 +45,8 @@ final class ListedBlockTests: XCTestCase {
         XCTAssertEqual(try text(s, fan, "dell_smm/Processor Fan"), "fan 2400rpm\n")
         XCTAssertEqual(try text(s, fan, "Processor Fan"), "fan 2400rpm\n")
         XCTAssertEqual(try text(s, fan, "dell_smm"), "fan 2400rpm\n")
+        XCTAssertEqual(try text(s, power, "gpu"), "power 215.4W\n")
+        XCTAssertEqual(try text(s, power, "rapl/package-0"), "power 15.5W\n")
         XCTAssertEqual(try text(s, fan, "nosuch/fan9"), "fan nosuch/fan9 n/a\n")
     }
 
@@ -48,6 +55,7 @@ final class ListedBlockTests: XCTestCase {
         XCTAssertEqual(try text(s, fan, "dell_smm", format: "{label}: {rpm} of {target} ({source})"),
                        "Processor Fan: 2400 of 2500 (dell_smm)\n")
         XCTAssertEqual(try text(s, fan, format: "{label}: {rpm} of {target}"), "fan1: 1130 of n/a\n", "no target: n/a")
+        XCTAssertEqual(try text(s, power, format: "{watts}W {source}/{label}"), "230.9W system/cpu+gpu\n")
     }
 
     func testWithoutTheReadingTheDefaultBarHidesTheBlockAndANamedOneSaysNA() throws {
@@ -58,9 +66,9 @@ final class ListedBlockTests: XCTestCase {
         hidden.hideMissing = true
         XCTAssertEqual(rendered(s, .text, blocks: [hidden, BarBlock(.load)], nowMs: now), "load 0.52 0.48 0.40\n")
         XCTAssertTrue(fan.descriptor.hiddenWhenMissingByDefault)
-        s.available.remove(SnapshotSections(tag: .fans)!)
-        XCTAssertEqual(try text(s, fan, "dell_smm"), "fan dell_smm n/a\n", "not measured: n/a, never 0")
-        XCTAssertEqual(try text(s, fan, format: "{rpm}"), "n/a\n")
+        s.available.remove(SnapshotSections(tag: .power)!)
+        XCTAssertEqual(try text(s, power), "power n/a\n", "not measured: n/a, never 0")
+        XCTAssertEqual(try text(s, power, format: "{watts}"), "n/a\n")
     }
 
     func testHostileNamesAreEscapedForTheBar() throws {

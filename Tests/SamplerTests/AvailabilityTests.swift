@@ -17,8 +17,8 @@ final class AvailabilityTests: XCTestCase {
         return Sampler(configuration: config)
     }
 
-    /// The fans part of a machine without fans: measured, none.
-    static let noFansNoPower = SnapshotSections(tag: .fans)!
+    /// The fans and power parts of a machine without either: measured, none.
+    static let noFansNoPower = SnapshotSections(tag: .fans)!.union(SnapshotSections(tag: .power)!)
 
     func testEveryPartIsAvailableOnceTheCountersArePrimed() throws {
         let machine = try FixtureMachine("sampler-desktop")
@@ -77,7 +77,7 @@ final class AvailabilityTests: XCTestCase {
             s.sample(realtimeMs: Self.t0 + step * 1000, monotonicNs: (step + 1) * 1_000_000_000)
         }
         XCTAssertEqual(s.snapshot.available, SnapshotSections([.battery, .gpu]).union(Self.noFansNoPower),
-                       "a sysfs without power supplies, GPUs or fans is a desktop without them, measured")
+                       "a sysfs without power supplies, GPUs, fans or RAPL is a desktop without them, measured")
         XCTAssertEqual(s.snapshot.exits, [])
     }
 

@@ -15,11 +15,11 @@ final class ListedPartTests: XCTestCase {
         XCTAssertNil(SnapshotSections(tag: .pressure))
         let bits = SectionTag.allCases.compactMap { SnapshotSections(tag: $0)?.rawValue }
         XCTAssertEqual(Set(bits).count, bits.count, "no two parts share a bit")
-        XCTAssertEqual(ListedPart.all.map(\.part), [SnapshotSections(tag: .fans)!])
+        XCTAssertEqual(ListedPart.all.map(\.part), [SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!])
     }
 
     func testEveryListedPartHasATagOfItsOwnAndATableThatFits() {
-        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans])
+        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power])
         for part in ListedPart.all {
             XCTAssertFalse(part.figures.isEmpty, "\(part.name)")
             XCTAssertLessThanOrEqual(part.figures.count, PartReading.maximumFigures, "\(part.name)")

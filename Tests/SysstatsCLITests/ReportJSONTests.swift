@@ -15,7 +15,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
                                         "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
-                                        "temperatures", "cpu_mhz", "gpus", "fans"])
+                                        "temperatures", "cpu_mhz", "gpus", "fans", "power"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -122,6 +122,7 @@ final class ReportJSONTests: XCTestCase {
         // The listed parts, made from their tables: source, label, then each figure (null: not given).
         XCTAssertEqual(json["fans"] as? NSArray, [["chip": "dell_smm", "label": "Processor Fan", "rpm": 2400, "target_rpm": 2500],
                                                   ["chip": "nct6798", "label": "fan\u{1B}2", "rpm": 0, "target_rpm": NSNull()]] as NSArray)
+        XCTAssertEqual(json["power"] as? NSArray, [["source": "system", "label": "battery", "watts": 14.235]] as NSArray)
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
@@ -135,7 +136,8 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertTrue(json["cpu_mhz"] is NSNull)
         XCTAssertEqual((json["gpus"] as? [Any])?.count, 0)
         XCTAssertEqual((json["fans"] as? [Any])?.count, 0)
-        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans"])
+        XCTAssertEqual((json["power"] as? [Any])?.count, 0)
+        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power"])
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

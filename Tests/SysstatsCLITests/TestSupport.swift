@@ -62,13 +62,16 @@ extension Samples {
     static var laptopWithEveryPart: Snapshot {
         var s = Samples.laptop
         s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
-        s.available.formUnion(SnapshotSections(tag: .fans)!)
-        var fan = PartReading(), stopped = PartReading()
+        s.available.formUnion(SnapshotSections(tag: .fans)!.union(SnapshotSections(tag: .power)!))
+        var fan = PartReading(), stopped = PartReading(), system = PartReading()
         fan.reset(source: Array("dell_smm".utf8), label: Array("Processor Fan".utf8))
         fan[FansPart.rpm] = 2_400; fan[FansPart.target] = 2_500
         stopped.reset(source: Array("nct6798".utf8), label: Array("fan\u{1B}2".utf8))
         stopped[FansPart.rpm] = 0
+        system.reset(source: Array("system".utf8), label: Array("battery".utf8))
+        system[PowerPart.watts] = 14_235
         _ = s.listed.update(.fans) { $0 = [fan, stopped] }
+        _ = s.listed.update(.power) { $0 = [system] }
         var wlan = InterfaceFigures()
         wlan.name = Array("wlan0".utf8)
         wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]

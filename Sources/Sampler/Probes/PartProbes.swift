@@ -27,6 +27,7 @@ extension Sampler {
     static func partProbes(_ c: SamplerConfiguration) -> [PartProbe] {
         [
             PartProbe(.fans, FanSensors(sysRoot: c.sysRoot)),
+            PartProbe(.power, PowerSources(sysRoot: c.sysRoot)),
         ]
     }
 }

@@ -30,6 +30,8 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case gpu = 17
     /// A listed part (``FansPart``).
     case fans = 18
+    /// A listed part (``PowerPart``).
+    case power = 19
 }
 
 extension SnapshotSections {
@@ -95,7 +97,7 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    public static let highest = SectionTag.fans
+    public static let highest = SectionTag.power
 
     /// Every part's bit: ``SnapshotSections/all``.
     static let allParts: SnapshotSections = descriptors.reduce([]) { $0.union($1.part ?? []) }
@@ -177,5 +179,6 @@ extension ListedPart {
     /// A new one: its declaration in Parts/, its tag above, and its line here.
     public static let all: [ListedPart] = [
         FansPart.part,
+        PowerPart.part,
     ]
 }
