@@ -65,7 +65,7 @@ modules_of() {
         wants-file) echo UTF8Text SnapshotCodec ;;
         i3blocks-config) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         budget-file) echo UTF8Text TOML BudgetFile ;;
-        gpu-text) echo ProcFS ;;
+        gpu-text) echo UTF8Text SnapshotCodec ProcFS ;;
         smaps) echo SmapsMappings ;;
         json) echo JSONCoding ;;
     esac

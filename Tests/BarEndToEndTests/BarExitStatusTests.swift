@@ -94,8 +94,8 @@ final class BarExitStatusTests: XCTestCase {
     }
 
     func testAnUnknownBlockIsAUsageErrorThatNamesIt() throws {
-        let r = try run(["--once", "--blocks", "cpu,fan,mem"])
-        assertOneLine(r, status: 2, contains: "sysstats-bar: --blocks: unknown block 'fan'")
+        let r = try run(["--once", "--blocks", "cpu,nosuch,mem"])
+        assertOneLine(r, status: 2, contains: "sysstats-bar: --blocks: unknown block 'nosuch'")
         XCTAssertEqual(r.stdout, "")
     }
 }
