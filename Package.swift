@@ -75,6 +75,34 @@ let functionOrder: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld",
                                                     "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "max-page-size=2097152"],
                                                    .when(platforms: [.linux], configuration: .release))]
 
+// The modules compiled twice (docs/architecture.md, "Twins"): as normal Swift for the CLI
+// and the tests, and as Embedded Swift for the programs, under the name + "Embedded" (a
+// folder that is a symbolic link to the module's own). Each is declared once, by `twin`: the
+// Embedded twin's dependencies are the same list with every twin's name mapped, so the two
+// lists cannot drift, and its sources import the normal names, which `-module-alias` maps to
+// the Embedded twins (no `#if` in the sources to choose an import).
+let twinned = ["UTF8Text", "CommandOptions", "TOML", "Bookmarks", "SnapshotCodec", "ProcFS", "SystemDirs",
+               "PrometheusText", "Sampler", "HistoryRecords", "HistoryStore", "BarCore", "BarRuntime"]
+
+/// `name`'s Embedded twin's name, or `name` for a module compiled once (C, the programs).
+func embeddedName(_ name: String) -> String { twinned.contains(name) ? name + "Embedded" : name }
+
+/// The normal names of the twins mapped to their Embedded twins, for an Embedded module
+/// (`excluding` its own name).
+func moduleAliases(excluding name: String = "") -> [SwiftSetting] {
+    [.unsafeFlags(twinned.filter { $0 != name }.flatMap { ["-module-alias", "\($0)=\($0)Embedded"] })]
+}
+
+/// An Embedded module's or program's dependencies, named as their normal twins.
+func embeddedDependencies(_ names: [String]) -> [Target.Dependency] { names.map { .byName(name: embeddedName($0)) } }
+
+/// The two twins of `name`: the normal module with `normal`, the Embedded one with `embedded`.
+func twin(_ name: String, _ dependencies: [String] = [], normal: [SwiftSetting] = [], embedded: [SwiftSetting]) -> [Target] {
+    [.target(name: name, dependencies: dependencies.map { .byName(name: $0) }, swiftSettings: normal),
+     .target(name: embeddedName(name), dependencies: embeddedDependencies(dependencies),
+             swiftSettings: embedded + moduleAliases(excluding: name))]
+}
+
 // Release builds link the CLI with the Swift runtime inside, so that the packages
 // (install/package.sh) need nothing from a Swift toolchain at run time. No module imports
 // Foundation of any kind: one import made a static link carry it whole (docs/packaging.md);
@@ -110,8 +138,7 @@ let package = Package(
         // Who may have written a config file (its command blocks run): one check for every program.
         .target(name: "CTrustedFile"),
         // A listed part's reader fills the snapshot's readings itself (ProcFS/PartReader.swift).
-        .target(name: "ProcFS", dependencies: ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec"], swiftSettings: functionSections),
-        .target(name: "ProcFSEmbedded", dependencies: ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodecEmbedded"], swiftSettings: embeddedSampler),
+    ] + twin("ProcFS", ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec"], normal: functionSections, embedded: embeddedSampler) + [
         // The C library for the sampler's, the history writer's and the CLI's modules and both
         // their twins: headers, and inline functions for what Swift cannot call (docs/architecture.md).
         .target(name: "CLibc"),
@@ -120,43 +147,35 @@ let package = Package(
         .target(name: "CDirect"),
         // UTF-8 at the byte level (decoding, controls, invisible characters), once for every
         // program; UTF8TextEmbedded is its Embedded twin (a symbolic link, like the codec's).
-        .target(name: "UTF8Text", swiftSettings: functionSections),
-        .target(name: "UTF8TextEmbedded", swiftSettings: embedded),
+    ] + twin("UTF8Text", normal: functionSections, embedded: embedded) + [
         // One table per program's command line: parses it, writes --help and the manual's
         // SYNOPSIS and OPTIONS (sysstatsd, sysstats-bar; CommandOptionsEmbedded is a symbolic link).
-        .target(name: "CommandOptions", dependencies: ["CLibc"], swiftSettings: functionSections),
-        .target(name: "CommandOptionsEmbedded", dependencies: ["CLibc"], swiftSettings: embedded),
+    ] + twin("CommandOptions", ["CLibc"], normal: functionSections, embedded: embedded) + [
         // TOML 1.0 over bytes (dates and times refused) for config.toml: the sampler and the
         // CLI read it with TOML, the renderer with TOMLEmbedded (a symbolic link to TOML).
-        .target(name: "TOML", dependencies: ["UTF8Text"], swiftSettings: functionSections),
-        .target(name: "TOMLEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embedded),
+    ] + twin("TOML", ["UTF8Text"], normal: functionSections, embedded: embedded) + [
         // Bookmarks: rules from process to friendly name, their file format and the resolver.
         // No Glibc: the sampler resolves names with it.
-        .target(name: "Bookmarks", dependencies: ["UTF8Text"], swiftSettings: functionSections),
-        .target(name: "BookmarksEmbedded", dependencies: ["UTF8TextEmbedded"], swiftSettings: embeddedSampler),
+    ] + twin("Bookmarks", ["UTF8Text"], normal: functionSections, embedded: embeddedSampler) + [
         // The snapshot contract between sampler and renderers. No dependency but UTF8Text and
         // C (its checksum, its copies), so an Embedded Swift renderer can compile the same sources.
-        .target(name: "SnapshotCodec", dependencies: ["UTF8Text", "CCRC32", "CDirect"], swiftSettings: functionSections),
+    ] + twin("SnapshotCodec", ["UTF8Text", "CCRC32", "CDirect"], normal: functionSections, embedded: embedded) + [
         // The snapshot's CRC-32 by carry-less multiplication where the CPU has it (x86-64).
         .target(name: "CCRC32", cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks, the [sampler] settings.
-        .target(name: "SystemDirs", dependencies: ["ProcFS", "SnapshotCodec", "TOML", "CLibc"], swiftSettings: functionSections),
-        .target(name: "SystemDirsEmbedded", dependencies: ["ProcFSEmbedded", "SnapshotCodecEmbedded", "TOMLEmbedded", "CLibc"], swiftSettings: embeddedSampler),
+    ] + twin("SystemDirs", ["ProcFS", "SnapshotCodec", "TOML", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [
         // The snapshot in Prometheus's text format for node_exporter's textfile collector
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
-        .target(name: "PrometheusText", dependencies: ["SnapshotCodec", "UTF8Text"], swiftSettings: functionSections),
-        .target(name: "PrometheusTextEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded"], swiftSettings: embeddedSampler),
+    ] + twin("PrometheusText", ["SnapshotCodec", "UTF8Text"], normal: functionSections, embedded: embeddedSampler) + [
         // renameat2(RENAME_EXCHANGE), ppoll and SIGIO set-up, and the thread that counts a PSI
         // trigger's events: what Swift's Glibc module does not declare or the sampler keeps in C.
         .target(name: "CSamplerSys", dependencies: ["CDirect"], cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
-        .target(name: "Sampler", dependencies: ["CommandOptions", "SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText", "CSamplerSys", "CDirect", "CLibc"],
-                swiftSettings: functionSections),
-        .target(name: "SamplerEmbedded", dependencies: ["CommandOptionsEmbedded", "SystemDirsEmbedded", "ProcFSEmbedded", "SnapshotCodecEmbedded", "HistoryRecordsEmbedded",
-                                                        "BookmarksEmbedded", "PrometheusTextEmbedded", "CSamplerSys", "CDirect", "CLibc"],
-                swiftSettings: embeddedSampler),
-        .executableTarget(name: "sysstatsd", dependencies: ["SamplerEmbedded", "SnapshotCodecEmbedded", "CommandOptionsEmbedded", "CLibc"], exclude: ["function-order.txt"],
-                          swiftSettings: embeddedSampler, linkerSettings: staticExecutable + functionOrder),
+    ] + twin("Sampler", ["CommandOptions", "SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText",
+                         "CSamplerSys", "CDirect", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [
+        .executableTarget(name: "sysstatsd", dependencies: embeddedDependencies(["Sampler", "SnapshotCodec", "CommandOptions", "CLibc"]),
+                          exclude: ["function-order.txt"], swiftSettings: embeddedSampler + moduleAliases(),
+                          linkerSettings: staticExecutable + functionOrder),
 
         // libsqlite3's C API (pkg-config sqlite3): Debian's, linked dynamically by the history
         // writer and the CLI (docs/history.md, "Linking").
@@ -164,16 +183,13 @@ let package = Package(
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would
         // break its memory budget (docs/performance.md).
-        .target(name: "HistoryStore", dependencies: ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "CLibc"]),
-        .target(name: "HistoryStoreEmbedded", dependencies: ["CSQLite", "ProcFSEmbedded", "SnapshotCodecEmbedded", "HistoryRecordsEmbedded", "BookmarksEmbedded", "CLibc"],
-                swiftSettings: embedded),
+    ] + twin("HistoryStore", ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "CLibc"], embedded: embedded) + [
         // What the sampler keeps for history and hands to the writer: records, the minute
         // rollup, and the batch encoding. No SQLite, no Glibc.
-        .target(name: "HistoryRecords", dependencies: ["ProcFS", "SnapshotCodec", "CLibc"], swiftSettings: functionSections),
-        .target(name: "HistoryRecordsEmbedded", dependencies: ["ProcFSEmbedded", "SnapshotCodecEmbedded", "CLibc"], swiftSettings: embeddedSampler),
+    ] + twin("HistoryRecords", ["ProcFS", "SnapshotCodec", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
-        .executableTarget(name: "sysstatsd-history", dependencies: ["HistoryStoreEmbedded", "SnapshotCodecEmbedded", "CommandOptionsEmbedded", "CLibc"], swiftSettings: embedded,
-                          linkerSettings: unicodeTables),
+        .executableTarget(name: "sysstatsd-history", dependencies: embeddedDependencies(["HistoryStore", "SnapshotCodec", "CommandOptions", "CLibc"]),
+                          swiftSettings: embedded + moduleAliases(), linkerSettings: unicodeTables),
 
         // The NVIDIA helper the sampler starts where NVML is needed: it loads libnvidia-ml.so.1,
         // which the static sampler must not, and writes NVML's figures on a pipe. In C: it
@@ -218,34 +234,27 @@ let package = Package(
 
         // sysstats-bar: blocks, outputs and click parsing in BarCore (pure, no Glibc);
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
-        .target(name: "SnapshotCodecEmbedded", dependencies: ["UTF8TextEmbedded", "CCRC32", "CDirect"], swiftSettings: embedded),
         // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
         .target(name: "CClock"),
-        .target(name: "BarCore", dependencies: ["SnapshotCodec", "UTF8Text", "TOML", "CClock", "CommandOptions"]),
-        .target(name: "BarCoreEmbedded", dependencies: ["SnapshotCodecEmbedded", "UTF8TextEmbedded", "TOMLEmbedded", "CClock", "CommandOptionsEmbedded"],
-                swiftSettings: embedded),
+    ] + twin("BarCore", ["SnapshotCodec", "UTF8Text", "TOML", "CClock", "CommandOptions"], embedded: embedded) + [
         .target(name: "CBarSys"),
-        .target(name: "BarRuntime", dependencies: ["BarCoreEmbedded", "SnapshotCodecEmbedded", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptionsEmbedded"],
-                swiftSettings: embedded),
-        // The same event loop compiled as normal Swift (a symbolic link to BarRuntime), for its
-        // in-process tests: an Embedded module cannot be imported by a test.
-        .target(name: "BarRuntimeHosted", dependencies: ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptions"]),
-        .executableTarget(name: "sysstats-bar", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys"],
-                          swiftSettings: embedded, linkerSettings: staticExecutable),
+    ] + twin("BarRuntime", ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptions"], embedded: embedded) + [
+        .executableTarget(name: "sysstats-bar", dependencies: embeddedDependencies(["BarRuntime", "BarCore", "CBarSys"]),
+                          swiftSettings: embedded + moduleAliases(), linkerSettings: staticExecutable),
         // The X11 outputs (x11-root, x11-window) get their own binary so that text/i3bar do not
         // pay for an X library; `sysstats-bar --output x11-root|x11-window` execs it. It speaks
         // X through libxcb, not Xlib: Xlib's pages cost ~0.4 MB more resident memory.
         .target(name: "CBarX11", linkerSettings: [.linkedLibrary("xcb")]),
-        .executableTarget(name: "sysstats-bar-x11", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarX11", "SnapshotCodecEmbedded"],
-                          swiftSettings: embedded),
+        .executableTarget(name: "sysstats-bar-x11", dependencies: embeddedDependencies(["BarRuntime", "BarCore", "CBarSys", "CBarX11", "SnapshotCodec"]),
+                          swiftSettings: embedded + moduleAliases()),
         // The Wayland panel (wayland-panel) in a binary of its own, as the X11 outputs are:
         // only it links libwayland-client; `sysstats-bar --output wayland-panel|panel` execs it.
         .target(name: "CBarWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
-        .executableTarget(name: "sysstats-bar-wayland", dependencies: ["BarRuntime", "BarCoreEmbedded", "CBarSys", "CBarWayland", "SnapshotCodecEmbedded"],
-                          swiftSettings: embedded),
+        .executableTarget(name: "sysstats-bar-wayland", dependencies: embeddedDependencies(["BarRuntime", "BarCore", "CBarSys", "CBarWayland", "SnapshotCodec"]),
+                          swiftSettings: embedded + moduleAliases()),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec", "CommandOptions", "TestSupport"], exclude: ["Golden"]),
         // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.
-        .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntimeHosted", "BarCore", "SnapshotCodec", "CBarSys", "CSamplerSys"]),
+        .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntime", "BarCore", "SnapshotCodec", "CBarSys", "CSamplerSys"]),
         // Runs the built sysstats-bar (release by default, for the memory budget).
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec", "CSamplerSys"]),
 

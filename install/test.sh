@@ -57,7 +57,7 @@ if ((!quick)); then
     swift package resolve
     swift package --scratch-path "$tests_scratch" resolve
     # Only the programs users run: the test-only target compiled as normal Swift
-    # (BarRuntimeHosted) stays out of the release build.
+    # (BarRuntime, whose Embedded twin the programs link) stays out of the release build.
     release_build() {
         local product
         for product in "${programs[@]}"; do

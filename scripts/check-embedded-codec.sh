@@ -39,10 +39,12 @@ for opt in -Onone -Osize; do
         -c -o "$out/utf8.o" Sources/UTF8Text/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
         -target "$target" -I "$out" -Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap \
+        -Xcc -fmodule-map-file=Sources/CDirect/include/module.modulemap -module-alias UTF8Text=UTF8TextEmbedded \
         -emit-module -module-name SnapshotCodec -emit-module-path "$out/SnapshotCodec.swiftmodule" \
-        -c -o "$out/codec.o" Sources/SnapshotCodec/*.swift Sources/SnapshotCodec/Sections/*.swift
+        -c -o "$out/codec.o" Sources/SnapshotCodec/*.swift Sources/SnapshotCodec/Sections/*.swift Sources/SnapshotCodec/Parts/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
-        -target "$target" -I "$out" -Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap -module-name EmbeddedClient \
+        -target "$target" -I "$out" -Xcc -fmodule-map-file=Sources/CCRC32/include/module.modulemap \
+        -Xcc -fmodule-map-file=Sources/CDirect/include/module.modulemap -module-name EmbeddedClient \
         -c -o "$out/client.o" "$out/client.swift"
     echo "embedded SnapshotCodec and client ($opt, $target): ok"
 done

@@ -63,6 +63,7 @@ for opt in -Onone -Osize; do
         -c -o "$out/utf8.o" Sources/UTF8Text/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \
         -target "$target" -I "$out" \
+        -module-alias UTF8Text=UTF8TextEmbedded \
         -emit-module -module-name TOMLEmbedded -emit-module-path "$out/TOMLEmbedded.swiftmodule" \
         -c -o "$out/toml.o" Sources/TOML/*.swift
     swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors "$opt" \

@@ -2,11 +2,7 @@
 // and placeholder ids, then walked on every update to write into the block's
 // reused buffer. No parsing and no allocation per update.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// One piece of a parsed format: a run of literal bytes or a placeholder.
 enum FormatPart: Equatable, Sendable {

@@ -1,11 +1,7 @@
 // A byte buffer allocated once and refilled on every update: appending within
 // its capacity never allocates. Compiled as normal and as Embedded Swift.
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 /// A growable byte buffer meant to be reserved once and reused with ``reset()``.
 public struct ByteWriter {

@@ -4,11 +4,7 @@
 // i3bar keys of the section are the block's own until its output says otherwise, and every
 // key of the section reaches the command as an environment variable.
 
-#if hasFeature(Embedded)
-import TOMLEmbedded
-#else
 import TOML
-#endif
 
 extension BarConfig {
     /// `block = "command"`: its command, schedule, i3bar keys and environment.

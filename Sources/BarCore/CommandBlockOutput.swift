@@ -8,11 +8,7 @@
 // `#RRGGBB[AA]`, other values are written back escaped (a number or literal only where
 // i3bar takes one), and the outputs escape the text like any other.
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 /// Parses command output into block values.
 public enum CommandBlockOutput {

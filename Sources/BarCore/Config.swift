@@ -4,13 +4,8 @@
 // place it was written, never ignored. The [sampler] table is the sampler's (SystemDirs'
 // SamplerSettings): the bar only checks that it is a table.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-import TOMLEmbedded
-#else
 import SnapshotCodec
 import TOML
-#endif
 import CClock
 
 /// What is wrong with a config file, and where: `LINE:COL: reason`.

@@ -1,11 +1,7 @@
 // A misspelt key in the config file is named at its own line with the key it was probably
 // meant to be: `unknown key "blok"; did you mean "block"?`.
 
-#if hasFeature(Embedded)
-import TOMLEmbedded
-#else
 import TOML
-#endif
 
 extension ConfigError {
     /// `unknown key "KEY"` at the key, then `; did you mean "KNOWN"?` when one of `known`

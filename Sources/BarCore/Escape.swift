@@ -4,11 +4,7 @@
 // The UTF-8 decoding and the table of invisible characters are UTF8Text's, shared with
 // the sampler and the CLI.
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 /// How text is escaped on its way into an output. In every mode a control character (C0,
 /// DEL, C1) becomes a space and an invisible format character is dropped, whatever the

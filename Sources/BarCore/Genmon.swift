@@ -6,11 +6,7 @@
 // command are never escaped (the plugin takes them raw), so they are only
 // written when they hold nothing that could end a tag or split a command.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// Writes the genmon tags for one run into a reused buffer.
 public struct GenmonWriter {

@@ -4,11 +4,7 @@
 // `block = "i3blocks"` loads it in place. The TOML is then parsed and checked as any
 // config.toml is, so a section means exactly what the same keys mean in TOML.
 
-#if hasFeature(Embedded)
-import TOMLEmbedded
-#else
 import TOML
-#endif
 
 /// A line of an i3blocks file that i3blocks itself refuses.
 public struct I3blocksError: Error {

@@ -2,17 +2,9 @@
 // over bytes so that the Embedded program and the tests share them. The runtime
 // dir and staleness rules themselves are the snapshot contract's (SnapshotCodec).
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 import CClock
-#if hasFeature(Embedded)
-import CommandOptionsEmbedded
-#else
 import CommandOptions
-#endif
 
 /// Parsed command line.
 public struct BarOptions: Equatable, Sendable {

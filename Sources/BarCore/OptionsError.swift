@@ -1,15 +1,7 @@
 // What is wrong with sysstats-bar's command line, and the one line that says so.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
-#if hasFeature(Embedded)
-import CommandOptionsEmbedded
-#else
 import CommandOptions
-#endif
 
 /// What is wrong with the command line.
 public enum OptionsError: Error, Equatable, Sendable {

@@ -1,16 +1,8 @@
 // sysstats-bar --help: the usage text, then each block's placeholders from its descriptor.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 import CClock
-#if hasFeature(Embedded)
-import CommandOptionsEmbedded
-#else
 import CommandOptions
-#endif
 
 /// The names `--blocks` takes, from the registry: `cpu, mem, …, time`.
 func appendBlockNames(into w: inout ByteWriter) {

@@ -11,11 +11,7 @@
 // (noise) is rewritten as stored, so the file never exceeds the stored form by
 // more than a few bytes per block and the buffer's worst case is known up front.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// Encodes images of one size as PNG into a reused buffer.
 public struct PNGEncoder {

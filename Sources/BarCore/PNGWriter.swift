@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// A PNG file being written into a buffer reserved for its worst case
 /// (``PNGEncoder/capacity(width:height:)``): bytes, chunks closed by their CRC, and

@@ -3,11 +3,7 @@
 // to bottom: a line of figures, the memory bar in its five parts, its legend,
 // and the CPU graph of the 60-point history. Colours come from ``PanelPalette``.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// The CPU graph's forms; a click on the panel cycles them.
 public enum GraphForm: UInt8, Sendable, CaseIterable {

@@ -2,11 +2,7 @@
 // protocol (Outputs/) writes them as text, i3bar JSON or waybar JSON into one
 // preallocated line buffer that the program writes with one write().
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// The bar protocols `--output` can name.
 public enum OutputKind: UInt8, Sendable, CaseIterable {

@@ -1,13 +1,8 @@
 // What wakes the bar besides snapshots and timers: signals (a signalfd), children that
 // ended (SIGCHLD), clicks on stdin (i3bar's click events) and on the panel (the X sink).
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-import SnapshotCodecEmbedded
-#else
 import BarCore
 import SnapshotCodec
-#endif
 import CBarSys
 
 extension Bar {

@@ -2,13 +2,8 @@
 // notices that lead it) and written once, unless it would write the line written last;
 // command output's updates spaced; the loop's end asked for and the command blocks stopped.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-import SnapshotCodecEmbedded
-#else
 import BarCore
 import SnapshotCodec
-#endif
 import CBarSys
 
 extension Bar {

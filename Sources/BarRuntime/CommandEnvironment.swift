@@ -6,11 +6,7 @@
 // the click is written to its stdin, the button number on a line, or with `format = "json"`
 // a JSON object of the block's keys and the click's.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-#else
 import BarCore
-#endif
 import CBarSys
 
 enum CommandEnvironment {

@@ -9,11 +9,7 @@
 // are coalesced: the newest line waits for the next update, and its pipe is not read
 // meanwhile, so a command that prints as fast as it can costs the bar a bounded share of a core.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-#else
 import BarCore
-#endif
 import CBarSys
 
 /// The running state of the command blocks.

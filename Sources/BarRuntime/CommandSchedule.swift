@@ -3,11 +3,7 @@
 // `repeat` again at once, a persistent command again after a back-off, and a run past its
 // timeout killed, group and all.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-#else
 import BarCore
-#endif
 import CBarSys
 
 extension CommandRunner {

@@ -4,11 +4,7 @@
 // BarConfig). At start a bad file is a bad command line; later, a reload
 // that fails keeps the running configuration and shows why (EventLoop.swift).
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-#else
 import BarCore
-#endif
 import CBarSys
 import CTrustedFile
 

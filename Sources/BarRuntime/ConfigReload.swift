@@ -2,13 +2,8 @@
 // SIGHUP: a good file replaces the blocks, the theme and the command children; a bad one
 // keeps them and shows why.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-import SnapshotCodecEmbedded
-#else
 import BarCore
 import SnapshotCodec
-#endif
 import CBarSys
 
 extension Bar {

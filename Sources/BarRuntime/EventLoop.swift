@@ -3,13 +3,8 @@
 // timers: staleness, and the clock of the time blocks (at the next second or minute,
 // snapshot or not). Everything is allocated before the loop.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-import SnapshotCodecEmbedded
-#else
 import BarCore
 import SnapshotCodec
-#endif
 import CBarSys
 
 /// Where the rendered updates go: stdout, an X11 root window name, a PNG file, a window of its own.

@@ -4,13 +4,8 @@
 // The graph form survives between runs in RUNTIME-DIR/panel-form; the `<click>`
 // command (`sysstats-bar --output genmon --click 1`) advances it.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-import SnapshotCodecEmbedded
-#else
 import BarCore
 import SnapshotCodec
-#endif
 import CBarSys
 
 /// Runs genmon mode (or applies `--click`) and returns the exit status: 0 for a current

@@ -2,11 +2,7 @@
 // reserved once) and written to a temporary file in FILE's directory, then
 // renamed over FILE: a reader (an image viewer, conky, genmon) never sees half a file.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-#else
 import BarCore
-#endif
 import CBarSys
 
 /// Writes the panel image to one PNG file, replaced atomically on every update.

@@ -4,11 +4,7 @@
 // RUNTIME-DIR/sysstatsd.log. Several bars may race to start one: the sampler's own lock lets
 // one win, the others log that it runs already and exit.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-#else
 import BarCore
-#endif
 import CBarSys
 
 /// Starts sysstatsd for the bar's runtime directory when none runs, at most every 30 s.

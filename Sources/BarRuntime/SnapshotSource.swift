@@ -3,13 +3,8 @@
 // goes away), the snapshot read and decoded into the bar's one Snapshot, and the wants file
 // that tells the sampler what this bar shows.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-import SnapshotCodecEmbedded
-#else
 import BarCore
 import SnapshotCodec
-#endif
 import CBarSys
 
 extension Bar {

@@ -2,15 +2,9 @@
 // parse the command line (exit 2 on a bad one, 0 after --help), then run. A mistake in the
 // config file never stops the bar: it runs with the built-in defaults and shows the mistake.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-import CommandOptionsEmbedded
-import SnapshotCodecEmbedded
-#else
 import BarCore
 import CommandOptions
 import SnapshotCodec
-#endif
 import CBarSys
 import CClock
 

@@ -1,11 +1,7 @@
 // Thin wrappers over the C calls sysstats-bar makes (Embedded Swift: no Glibc
 // module, so they come from the CBarSys shim). Every call retries on EINTR.
 
-#if hasFeature(Embedded)
-import BarCoreEmbedded
-#else
 import BarCore
-#endif
 import CBarSys
 import CLibc
 

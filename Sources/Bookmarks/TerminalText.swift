@@ -3,11 +3,7 @@
 // the CLI, and of the sampler's stderr, goes through. Byte-level, explicit lists, no
 // Unicode tables: this module is linked by the sampler.
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 /// Escaping for terminal output.
 public enum TerminalText {

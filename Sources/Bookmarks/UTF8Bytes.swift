@@ -1,11 +1,7 @@
 // Byte-level UTF-8 helpers of the bookmarks module, over UTF8Text (the project's one
 // decoder). The module links no Foundation and must not need Unicode tables.
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 enum UTF8Bytes {
     /// The length of the well-formed UTF-8 sequence starting at `start` (1...4),

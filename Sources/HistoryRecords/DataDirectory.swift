@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-#else
 import ProcFS
-#endif
 
 /// Where history lives, as a pure rule (no file system access), shared by the sampler,
 /// the writer and the CLI.

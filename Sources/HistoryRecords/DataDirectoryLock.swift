@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-#else
 import ProcFS
-#endif
 import CLibc
 
 /// The data directory's lock, so that `sysstats restore` never replaces the database under

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// What the sampler hands to the history writer (`sysstatsd-history`) on its stdin:
 /// the boot it runs in, rows to append, and whether this is the clean end.

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// What the sampler keeps for history, in memory and without a database (SQLite stays
 /// out of `sysstatsd`: docs/performance-history.md): the current minute's sums and the exits seen

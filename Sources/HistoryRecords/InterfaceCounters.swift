@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// Each interface's byte counters at the last sample that measured the network, to take the
 /// next sample's traffic from. Fixed storage (the slots are inline, never on the heap): the

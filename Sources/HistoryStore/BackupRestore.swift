@@ -1,10 +1,6 @@
 import CSQLite
 import CLibc
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-#else
 import Bookmarks
-#endif
 
 extension HistoryDatabase {
     /// Writes a consistent copy of the database to `path` with SQLite's online backup API,

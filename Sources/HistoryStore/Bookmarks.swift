@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-#else
 import Bookmarks
-#endif
 import CLibc
 
 // The bookmarks table: the user's rules, imported ones and the built-in defaults, in

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import BookmarksEmbedded
-#else
 import ProcFS
 import Bookmarks
-#endif
 import CSQLite
 import CLibc
 
@@ -59,6 +54,11 @@ final class Connection {
     /// whichever way SQLite saw it: SQLITE_FULL when a write of the database or its journal
     /// failed, an SQLITE_IOERR (e.g. extending the -shm file) when the failed call said ENOSPC.
     func error(_ rc: Int32, _ what: String) -> StoreError {
+        Connection.error(rc, what, handle: handle, path: path)
+    }
+
+    /// ``error(_:_:)`` for the database `handle` whose file is `path`.
+    static func error(_ rc: Int32, _ what: String, handle: OpaquePointer?, path: String) -> StoreError {
         var kind = Connection.kind(for: rc)
         if rc & 0xFF == SQLITE_IOERR, Files.isNoSpace(sqlite3_system_errno(handle)) { kind = .full }
         let message = String(cString: sqlite3_errmsg(handle))
@@ -82,7 +82,7 @@ final class Connection {
         var pointer: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
         guard rc == SQLITE_OK, let pointer else { throw error(rc, "prepare \(sql.prefix(60))") }
-        let statement = Statement(pointer: pointer, connection: self)
+        let statement = Statement(pointer: pointer, path: path)
         statements[sql] = statement
         return statement
     }
@@ -127,17 +127,15 @@ final class Connection {
 /// A prepared statement owned by a ``Connection``'s cache.
 final class Statement {
     let pointer: OpaquePointer
-    // The connection owns its statement cache and finalizes it before it goes. Embedded Swift
-    // (the history writer) has no checked unowned references; the CLI and the tests keep the check.
-    #if hasFeature(Embedded)
-    unowned(unsafe) let connection: Connection
-    #else
-    unowned let connection: Connection
-    #endif
+    /// The database's file, for errors. The statement holds no reference to its connection
+    /// (which owns its statement cache and finalizes it before it goes): SQLite knows the
+    /// statement's database (`sqlite3_db_handle`), and the one behaviour is the same in
+    /// Embedded Swift, which has no checked unowned references, and in normal Swift.
+    let path: String
 
-    init(pointer: OpaquePointer, connection: Connection) {
+    init(pointer: OpaquePointer, path: String) {
         self.pointer = pointer
-        self.connection = connection
+        self.path = path
     }
 
     func reset() {
@@ -210,7 +208,7 @@ final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let failure = connection.error(rc, "step")
+            let failure = Connection.error(rc, "step", handle: sqlite3_db_handle(pointer), path: path)
             sqlite3_reset(pointer)
             throw failure
         }

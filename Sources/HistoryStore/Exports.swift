@@ -1,7 +1,3 @@
 // The record types (MinuteSample, ExitRecord, HistoryBatch, …) live in HistoryRecords so the
 // sampler can build batches without linking SQLite; users of the store still see them.
-#if hasFeature(Embedded)
-@_exported import HistoryRecordsEmbedded
-#else
 @_exported import HistoryRecords
-#endif

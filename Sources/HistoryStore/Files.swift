@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import BookmarksEmbedded
-#else
 import ProcFS
 import Bookmarks
-#endif
 import CLibc
 
 /// The few file operations the store needs, over the C library (no Foundation).

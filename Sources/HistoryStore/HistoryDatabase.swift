@@ -1,10 +1,6 @@
 import CSQLite
 import CLibc
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-#else
 import Bookmarks
-#endif
 
 /// The history database: the one owner of its connection, schema and migrations.
 ///

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import HistoryRecordsEmbedded
-#else
 import ProcFS
 import HistoryRecords
-#endif
 import CLibc
 
 /// The work of `sysstatsd-history --data-dir DIR [--quiet-when-full] < batch`: one history

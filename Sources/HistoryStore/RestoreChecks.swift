@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-#else
 import Bookmarks
-#endif
 import CSQLite
 
 // What `restore` checks beyond the file being a sound SQLite database of ours: that its

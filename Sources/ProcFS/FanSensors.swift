@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// The fans hwmon lists (``FansPart``): every chip's `fanN_input` (RPM), its label
 /// (`fanN_label`, else `fanN`, as `sensors` shows it) and `fanN_target` where the chip has

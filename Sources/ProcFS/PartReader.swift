@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// The reader of a listed part (``ListedPart``): it fills the part's readings in the snapshot
 /// itself, in place (`snapshot.listed.update(tag)`), reusing their storage. The sampler runs

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// Power drawn, by source (``PowerPart``): the whole system first, then the batteries while
 /// they discharge (the battery part's `power_now`, or `current_now` × `voltage_now`), each RAPL

@@ -2,11 +2,7 @@
 // table (``ListedPart``): one family per figure that has a name, a sample per reading that
 // gave it, labelled with its source and label.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 extension PrometheusText {
     /// Every listed part that was measured.

@@ -2,11 +2,7 @@
 // part, called in order by PrometheusText's `write`. A part that was not measured writes
 // nothing. One call per line, not loops over literal lists: an array literal allocates.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 extension PrometheusText {
     /// The sample's time and the interval.

@@ -4,13 +4,8 @@
 // steady-state write allocates nothing. Arithmetic saturates; a part of the snapshot that
 // was not measured is left out, never written as 0.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-import UTF8TextEmbedded
-#else
 import SnapshotCodec
 import UTF8Text
-#endif
 
 /// Figures the export needs that the snapshot does not carry: counters since boot (or since
 /// the sampler started) that the sampler keeps.

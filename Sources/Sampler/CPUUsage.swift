@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// CPU shares between two readings of /proc/stat, in hundredths of a percent.
 public enum CPUUsage {

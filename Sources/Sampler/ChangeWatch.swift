@@ -1,11 +1,6 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SystemDirsEmbedded
-#else
 import ProcFS
 import SystemDirs
-#endif
 import CSamplerSys
 
 /// Counts the SIGIO signals the kernel sends when a watch's inotify descriptor has events.

@@ -1,12 +1,6 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-import HistoryRecordsEmbedded
-#else
 import ProcFS
 import SnapshotCodec
 import HistoryRecords
-#endif
 
 /// Turns the processes that left the table into exit records, with the memory
 /// their exit freed as MemAvailable measured it.

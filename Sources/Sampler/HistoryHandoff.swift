@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import HistoryRecordsEmbedded
-#else
 import ProcFS
 import HistoryRecords
-#endif
 import CLibc
 
 /// Hands history batches to the writer process, `sysstatsd-history`, so that SQLite never

@@ -1,9 +1,5 @@
 import CDirect
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 extension Array where Element: FixedWidthInteger {
     /// Appends `point` as the newest of a history kept to its last `length` points, oldest

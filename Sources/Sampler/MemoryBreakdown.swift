@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// The memory figures the snapshot carries, from one reading of /proc/meminfo.
 /// docs/metrics.md gives the same rules in prose.

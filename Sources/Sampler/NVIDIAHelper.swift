@@ -1,9 +1,5 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-#else
 import ProcFS
-#endif
 
 /// The NVIDIA helper (`sysstatsd-gpu`, beside the sampler): started while NVIDIA figures are
 /// wanted, read each sample without blocking, stopped when they are not. The sampler never

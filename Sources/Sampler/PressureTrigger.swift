@@ -1,9 +1,5 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-#else
 import ProcFS
-#endif
 import CSamplerSys
 
 /// The kernel's word that memory stalls happened: a PSI trigger on /proc/pressure/memory

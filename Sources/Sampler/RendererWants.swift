@@ -1,11 +1,6 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// Which parts of the snapshot the running renderers show.
 ///

@@ -1,11 +1,6 @@
 import CLibc
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-import ProcFSEmbedded
-#else
 import Bookmarks
 import ProcFS
-#endif
 
 /// The bookmark rules the sampler resolves names with, and how it notices they changed.
 ///

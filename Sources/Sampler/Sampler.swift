@@ -1,15 +1,8 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-import HistoryRecordsEmbedded
-import PrometheusTextEmbedded
-#else
 import ProcFS
 import SnapshotCodec
 import HistoryRecords
 import PrometheusText
-#endif
 
 /// Reads the system once per interval and keeps the snapshot up to date.
 ///

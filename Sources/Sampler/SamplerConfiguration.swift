@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SystemDirsEmbedded
-#else
 import ProcFS
 import SystemDirs
-#endif
 
 /// Everything the sampler can be told, with the defaults a user gets.
 public struct SamplerConfiguration: Equatable {

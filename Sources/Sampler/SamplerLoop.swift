@@ -1,15 +1,8 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import HistoryRecordsEmbedded
-import SnapshotCodecEmbedded
-import SystemDirsEmbedded
-#else
 import ProcFS
 import HistoryRecords
 import SnapshotCodec
 import SystemDirs
-#endif
 
 /// Set by the SIGTERM/SIGINT handler; read by the loop between samples and by its sleep.
 nonisolated(unsafe) var stopRequested: sig_atomic_t = 0

@@ -1,15 +1,8 @@
 import CLibc
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-import CommandOptionsEmbedded
-import ProcFSEmbedded
-import SystemDirsEmbedded
-#else
 import Bookmarks
 import CommandOptions
 import ProcFS
 import SystemDirs
-#endif
 
 /// `sysstatsd`'s command line, parsed by hand: the sampler links no argument library.
 public enum SamplerOptions {

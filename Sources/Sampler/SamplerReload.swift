@@ -1,10 +1,6 @@
 import CLibc
 import CSamplerSys
-#if hasFeature(Embedded)
-import SystemDirsEmbedded
-#else
 import SystemDirs
-#endif
 
 /// Set by the SIGHUP handler: read the config file's `[sampler]` table again.
 nonisolated(unsafe) var reloadRequested: sig_atomic_t = 0

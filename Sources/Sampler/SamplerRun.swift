@@ -1,17 +1,9 @@
 import CLibc
-#if hasFeature(Embedded)
-import HistoryRecordsEmbedded
-import ProcFSEmbedded
-import PrometheusTextEmbedded
-import SnapshotCodecEmbedded
-import SystemDirsEmbedded
-#else
 import HistoryRecords
 import ProcFS
 import PrometheusText
 import SnapshotCodec
 import SystemDirs
-#endif
 
 /// One run of ``SamplerLoop/run(_:reloadArguments:)``: what the loop keeps between samples
 /// and each step of an iteration (the sleep, a reload, the unwatched limit, publishing,

@@ -1,11 +1,6 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// What the sampler itself costs: CPU share since the last call and resident memory.
 ///

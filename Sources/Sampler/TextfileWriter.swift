@@ -1,17 +1,9 @@
 import CLibc
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-import HistoryRecordsEmbedded
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-import PrometheusTextEmbedded
-#else
 import Bookmarks
 import HistoryRecords
 import ProcFS
 import SnapshotCodec
 import PrometheusText
-#endif
 
 /// Why `--textfile-dir` cannot be used.
 public enum TextfileDirectoryError: Error, Equatable, CustomStringConvertible {

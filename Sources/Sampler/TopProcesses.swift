@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-#else
 import ProcFS
-#endif
 
 /// Picks the few largest processes by a key without sorting the whole table.
 ///

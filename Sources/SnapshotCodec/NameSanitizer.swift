@@ -2,11 +2,7 @@
 // into a display-ready one. Works on UTF-8 bytes only: no String, no
 // grapheme breaking, nothing allocated once `out` has capacity.
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 public enum NameSanitizer {
     /// Replaces the contents of `out` with a display-ready version of `raw`:

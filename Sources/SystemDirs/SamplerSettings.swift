@@ -3,11 +3,7 @@
 // ([theme], [[block]]) is BarCore's.
 
 import CLibc
-#if hasFeature(Embedded)
-import TOMLEmbedded
-#else
 import TOML
-#endif
 
 /// What `[sampler]` says; nil for a key the file does not set.
 public struct SamplerSettings: Equatable, Sendable {

@@ -4,11 +4,7 @@
 // which the encoding pass guarantees is no byte of the file), nesting is capped before
 // recursing, and sizes are capped while bytes are written.
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 struct TOMLParser {
     /// One part of a (dotted) key: its decoded bytes in the arena and where it is written.

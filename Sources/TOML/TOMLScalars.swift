@@ -3,11 +3,7 @@
 // before they overflow, and a value that starts like a date or a time is refused as one
 // (never read as a number).
 
-#if hasFeature(Embedded)
-import UTF8TextEmbedded
-#else
 import UTF8Text
-#endif
 
 extension TOMLParser {
     enum Scalar {

@@ -2,7 +2,7 @@
 // picture is copied into one of two shared-memory buffers, only its changed part is
 // damaged, and the compositor composes it. The Wayland calls are in CBarWayland.
 
-import BarCoreEmbedded
+import BarCore
 import BarRuntime
 import CBarSys
 import CBarWayland

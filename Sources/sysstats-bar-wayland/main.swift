@@ -2,10 +2,10 @@
 // that the other outputs do not load libwayland-client. `sysstats-bar --output
 // wayland-panel` (or panel, in a Wayland session) execs this program with the same arguments.
 
-import BarCoreEmbedded
+import BarCore
 import BarRuntime
 import CBarSys
-import SnapshotCodecEmbedded
+import SnapshotCodec
 
 func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     guard let sink = WaylandPanelSink(options: options) else { return 1 }

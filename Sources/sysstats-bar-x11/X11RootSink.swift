@@ -3,7 +3,7 @@
 // dwm copies at most that much) and _NET_WM_NAME as UTF8_STRING, on one
 // connection kept open, set only when the text changed (CBarX11/root.c).
 
-import BarCoreEmbedded
+import BarCore
 import BarRuntime
 import CBarSys
 import CBarX11

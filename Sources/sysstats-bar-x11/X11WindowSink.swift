@@ -5,7 +5,7 @@
 // server from that pixmap; this process never hears of them (no ExposureMask).
 // The X calls are in CBarX11/window.c.
 
-import BarCoreEmbedded
+import BarCore
 import BarRuntime
 import CBarSys
 import CBarX11

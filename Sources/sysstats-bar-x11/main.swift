@@ -2,10 +2,10 @@
 // that the text and i3bar modes do not load an X library (libxcb). `sysstats-bar --output
 // x11-root` (or x11-window) execs this program with the same arguments.
 
-import BarCoreEmbedded
+import BarCore
 import BarRuntime
 import CBarSys
-import SnapshotCodecEmbedded
+import SnapshotCodec
 
 func main(_ options: BarOptions, notice: [UInt8]) -> Int32 {
     switch options.output {

@@ -1,7 +1,7 @@
 // sysstats-bar: shows what sysstatsd measured, in the bar the user already has.
 // Embedded Swift; the logic is in BarCore, the event loop in BarRuntime. The one exit().
 
-import BarCoreEmbedded
+import BarCore
 import BarRuntime
 import CBarSys
 

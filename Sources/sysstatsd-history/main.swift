@@ -1,9 +1,9 @@
 // sysstatsd-history --data-dir DIR [--quiet-when-full] < batch: argument and stdin wiring
 // only; the work (and its description) is HistoryWriter's, in HistoryStore.
 import CLibc
-import CommandOptionsEmbedded
-import HistoryStoreEmbedded
-import SnapshotCodecEmbedded
+import CommandOptions
+import HistoryStore
+import SnapshotCodec
 
 func writeStderr(_ message: String) {
     var line = message + "\n"

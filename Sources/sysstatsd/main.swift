@@ -1,8 +1,8 @@
 // sysstatsd: argument parsing and wiring only; the work is in the Sampler library.
 import CLibc
-import CommandOptionsEmbedded
-import SamplerEmbedded
-import SnapshotCodecEmbedded
+import CommandOptions
+import Sampler
+import SnapshotCodec
 
 let arguments = programArguments()
 switch SamplerOptions.parseWithConfigFile(bytes: arguments) {

@@ -1,4 +1,4 @@
-@testable import BarRuntimeHosted
+@testable import BarRuntime
 import XCTest
 
 /// The loop's one merge of its timers into poll()'s timeout.

@@ -1,5 +1,5 @@
 import BarCore
-@testable import BarRuntimeHosted
+@testable import BarRuntime
 import Foundation
 import SnapshotCodec
 import XCTest

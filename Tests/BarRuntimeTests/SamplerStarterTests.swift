@@ -1,4 +1,4 @@
-@testable import BarRuntimeHosted
+@testable import BarRuntime
 import BarCore
 import Foundation
 import XCTest

@@ -1,4 +1,4 @@
-@testable import BarRuntimeHosted
+@testable import BarRuntime
 import CBarSys
 import Foundation
 import XCTest

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `bat 85% - 1:23`: hidden without a battery; colours while discharging; urgent when low.
 enum BatteryBlock {

@@ -3,11 +3,7 @@
 // file per block in this folder, whose `descriptor` (BlockDescriptor.swift) says all there is
 // to know about it: its name, its built-in text, its placeholders, its levels.
 
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// One block of the bar: its kind, its argument (`--blocks time:Europe/Paris`, a config
 /// file's `timezone`, `interface`, `mount`, `device` or `sensor`), and what the config file

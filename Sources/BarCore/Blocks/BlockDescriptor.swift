@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// Everything the renderer, the config checker, `--help` and the docs test know about one
 /// kind of block, declared once in the block's own file (`static let descriptor`) and listed

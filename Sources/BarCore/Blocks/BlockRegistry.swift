@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 // The registry of blocks: adding one is a file in this folder with its `descriptor`, a
 // constant here and its descriptor in the table below (in the same place), its test and its

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `cpu 12% ▂▃▄▅▆▇██`: the busy share and a sparkline of the last 8 samples.
 enum CPUBlock {

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `cores ▂▅▁█`: one sparkline cell per core (the first ``maximumShown``), coloured by the busiest.
 enum CoresBlock {

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `disk / 78.1G free`: the free space of a mount point (`disk:/home`; default the first the
 /// sampler measures, `/` unless told otherwise), as `df` counts it; warning from 80 % used,

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `io r 1.2M/s w 300K/s`: read and write rates of one whole disk (`diskio:nvme0n1`) or,
 /// by default, of all of them together.

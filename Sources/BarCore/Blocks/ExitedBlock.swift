@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `exited chromium freed 1.2G`: the latest exit, shown for a while after it happened.
 enum ExitedBlock {

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `freq 2.3/4.6GHz`: the CPUs' current frequency, average and highest.
 enum FreqBlock {

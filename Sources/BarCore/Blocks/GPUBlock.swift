@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `gpu 37% 6.0G/24.0G 61°C`: a GPU's busy share, its video memory used and total, its
 /// temperature (`gpu:1` the card with that index, `gpu:NAME` the one whose driver or name

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// The block of a listed part (``ListedPart``), made from its table: `fan 1200rpm`,
 /// `power 14.2W`. Its argument picks a reading (`SOURCE/LABEL`, `LABEL` or `SOURCE`; default

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `load 0.52 0.48 0.40`: the 1-minute average against the block's marks (`warning = 4`,
 /// `critical = 8.5`), else warning at one per core and critical at two.

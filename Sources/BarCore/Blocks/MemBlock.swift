@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// The display forms of the mem block; a left click shows the next, a right click the previous.
 public enum MemForm: UInt8, Sendable, CaseIterable {

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `net wlan0 192.168.1.20 ↓1.2M/s ↑34K/s`: an interface's address and rates (`net:eth0`;
 /// default the one holding the default route, else the first with a carrier); `net eth0 down`

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `psi 2.5%`: memory pressure, the share of the last ten seconds in which some task waited
 /// for memory (the kernel's PSI `some avg10`); it rises before memory runs out, where `mem`

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// What the renderer itself costs, measured by the program each update.
 public struct RendererUsage: Sendable, Equatable {

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `swap 512M/2.0G` (`swap off` without swap): warning from half used, critical from 80 %.
 enum SwapBlock {

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `temp 52°C`: the CPU package's temperature (or the sensor `temp:LABEL`,
 /// `temp:CHIP/LABEL`, `temp:CHIP`); warning from the sensor's high mark (else 75 °C),

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 import CClock
 
 /// `Mon 2026-11-23 14:05`: the time in the local zone (TZ, else /etc/localtime) or the block's

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `top firefox 9% 117M`: the busiest process, else the largest. `top:gpu` (`list = "gpu"`),
 /// its GPU form: the process using the GPUs most, `top Xwayland gpu 37% 512M` (its share of

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// `wifi HomeNet 72% 866M`: SSID, link quality and bitrate of a wireless interface
 /// (`wifi:wlan0`; default the first wireless one, the default route's first); `wifi down`

@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 // One type per bar protocol (i3status' output abstraction): it knows the framing, the
 // escaping and the colours; the blocks never see the protocol. The renderer hands each

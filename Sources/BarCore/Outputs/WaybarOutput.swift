@@ -1,8 +1,4 @@
-#if hasFeature(Embedded)
-import SnapshotCodecEmbedded
-#else
 import SnapshotCodec
-#endif
 
 /// waybar's custom module with `return-type: json`: one object per line with `text`
 /// (the blocks, Pango markup inside a JSON string), `alt` (the key waybar picks an icon of

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// Batteries under /sys/class/power_supply, aggregated, read every few seconds: battery
 /// state changes slowly, and a handful of sysfs files every second would cost more than

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// CPU: busy and iowait shares (total and per core) from two readings of /proc/stat, and
 /// their histories. The first reading primes the counters: the part is not available yet.

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// Read and write bytes per second of each whole disk, from /proc/diskstats (kept open).
 struct DiskIOProbe {

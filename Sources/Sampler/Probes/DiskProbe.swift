@@ -1,12 +1,7 @@
 import CLibc
 import CSamplerSys
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// The space of each configured mount point (statvfs, as `df` computes it), read every few
 /// seconds: space changes slowly, and it is one system call per mount. Each mount is

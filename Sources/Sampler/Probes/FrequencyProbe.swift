@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// The current CPU frequency (cpufreq's scaling_cur_freq, else /proc/cpuinfo), averaged and
 /// the highest, read every few seconds: one file per CPU is the costliest system-wide read.

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// The processes using the GPUs most, for the top block's GPU form (`top:gpu`): each
 /// process's DRM clients (``DRMHolders``: amdgpu, i915, xe and every driver that publishes

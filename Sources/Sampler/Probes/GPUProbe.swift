@@ -1,11 +1,6 @@
 import CLibc
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// The GPUs: amdgpu, i915 and xe cards from sysfs (``GPUCards``), NVIDIA's through the
 /// helper (``NVIDIAHelper``), which runs only where `/proc/driver/nvidia/gpus` lists a device

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// Memory: the five parts, available, used and swap from /proc/meminfo (MemoryBreakdown
 /// says how), and the used-share history. Also tells the process probe how much

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// Network interfaces: rates from /proc/net/dev (kept open) every sample; links, addresses
 /// and the default route pushed by an rtnetlink socket (dumped once, then events — no

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// A listed part's probe (``ListedPart``): its reader, run when the part is due (shown, or
 /// every ``Sampler/unshownEverySamples`` samples), after the parts of a probe of its own.

@@ -1,14 +1,7 @@
-#if hasFeature(Embedded)
-import BookmarksEmbedded
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-import HistoryRecordsEmbedded
-#else
 import Bookmarks
 import ProcFS
 import SnapshotCodec
 import HistoryRecords
-#endif
 import CLibc
 
 /// Processes: the scan of the proc root, friendly names from the bookmark rules, the top

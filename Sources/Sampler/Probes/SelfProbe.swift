@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// What the sampler itself costs (``SelfUsage``): its own CPU share and resident memory.
 struct SelfProbe {

@@ -1,10 +1,5 @@
-#if hasFeature(Embedded)
-import ProcFSEmbedded
-import SnapshotCodecEmbedded
-#else
 import ProcFS
 import SnapshotCodec
-#endif
 
 /// Temperatures from hwmon (or /sys/class/thermal): the CPU package's by default, or the
 /// sensors named with `--sensor`. Discovery once; the chosen input files are kept open.
