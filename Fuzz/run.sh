@@ -8,7 +8,7 @@
 # prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText, JSONCoding: the normal twins, not the
-# Embedded ones; BudgetFile and SmapsMappings: the CLI's budgets-file and smaps parsers) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
+# Embedded ones; BudgetFile, SmapsMappings and BaselineFigures: the CLI's budgets-file, smaps and baseline readers) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
 # FUZZ_SEED=N fixes libFuzzer's seed (0, the default: a new one each run); the test
@@ -67,7 +67,7 @@ modules_of() {
         budget-file) echo UTF8Text TOML BudgetFile ;;
         gpu-text) echo UTF8Text SnapshotCodec ProcFS ;;
         smaps) echo SmapsMappings ;;
-        json) echo JSONCoding ;;
+        json) echo JSONCoding BaselineFigures ;;
     esac
 }
 support_of() {
@@ -130,6 +130,11 @@ build_module() {
     elif [[ $m == SmapsMappings ]]; then
         # Not a package module: measure's smaps parser, the standard library alone.
         sources=(Sources/SysstatsCLI/Measure/SmapsMappings.swift)
+    elif [[ $m == BaselineFigures ]]; then
+        # Not a package module: the baseline's figures as `budget check --baseline` checks
+        # them, over JSONCoding alone.
+        sources=(Sources/SysstatsCLI/Measure/BudgetBaselineFigures.swift)
+        deps=("$build/obj/JSONCoding.o")
     else
         mapfile -t sources < <(find Sources/"$m" -name '*.swift' | sort)
     fi

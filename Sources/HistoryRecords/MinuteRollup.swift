@@ -54,11 +54,14 @@ public struct MinuteRollup: Sendable {
         addRootDisk(s)
         addGPU(s)
         guard s.available.isSuperset(of: MinuteRollup.rolledUp) else { return }
+        // Each figure clamped to what a row may hold, each sum saturating: a carried sum
+        // (``init(carried:)``) starts where the environment put it.
+        let busy = UInt64(min(s.cpuBusy, 10_000))
         count += 1
-        cpuSum &+= UInt64(s.cpuBusy)
-        cpuMaximum = max(cpuMaximum, UInt32(s.cpuBusy))
-        usedSum &+= s.memory.used
-        availableSum &+= s.memory.available
+        cpuSum = saturatingSum(cpuSum, busy)
+        cpuMaximum = max(cpuMaximum, UInt32(busy))
+        usedSum = saturatingSum(usedSum, min(s.memory.used, MinuteSample.maximumKiB))
+        availableSum = saturatingSum(availableSum, min(s.memory.available, MinuteSample.maximumKiB))
         last = Snapshot.Summary(s)
     }
 
@@ -99,27 +102,34 @@ public struct MinuteRollup: Sendable {
             if g.known.contains(.vram) { vram = saturatingSum(vram ?? 0, g.vramUsedBytes) }
         }
         if let busiest {
-            gpuBusySum &+= UInt64(busiest)
-            gpuBusySamples &+= 1
+            gpuBusySum = saturatingSum(gpuBusySum, UInt64(busiest))
+            gpuBusySamples = saturatingSum(gpuBusySamples, 1)
         }
         if let vram { vramUsedMaximum = max(vramUsedMaximum ?? 0, vram) }
     }
 
     public var isEmpty: Bool { count == 0 }
 
-    /// The history row for the minute so far.
+    /// The history row for the minute so far: each average within its figure's range, however
+    /// the sums were reached.
     public var sample: MinuteSample {
-        let n = max(count, 1)
-        return MinuteSample(minute: minute, cpuAverage: UInt32((cpuSum + n / 2) / n), cpuMaximum: cpuMaximum,
-                            memoryUsedKiB: usedSum / n, memoryAvailableKiB: availableSum / n,
+        let n = max(count, 1), kib = MinuteSample.maximumKiB
+        return MinuteSample(minute: minute, cpuAverage: UInt32(min(Self.mean(cpuSum, n), 10_000)), cpuMaximum: cpuMaximum,
+                            memoryUsedKiB: min(usedSum / n, kib), memoryAvailableKiB: min(availableSum / n, kib),
                             swapUsedKiB: last.swapUsedKiB, load1: last.load1, processCount: last.processCount,
                             batteryPercent: last.batteryPercent, batteryState: last.batteryState,
                             rxBytes: networkMeasured ? rxSum : nil, txBytes: networkMeasured ? txSum : nil,
                             cpuTemperatureMilliCelsius: hottestPackage ?? hottestSensor,
                             rootUsedPermyriad: rootUsed,
                             gpuBusyPermyriad: gpuBusySamples == 0 ? nil
-                                : UInt32(min((gpuBusySum + gpuBusySamples / 2) / gpuBusySamples, 10_000)),
+                                : UInt32(min(Self.mean(gpuBusySum, gpuBusySamples), 10_000)),
                             vramUsedBytes: vramUsedMaximum)
+    }
+
+    /// `sum ÷ n` rounded half up, for any sum: `(sum + n / 2) / n` overflows near `UInt64.max`.
+    static func mean(_ sum: UInt64, _ n: UInt64) -> UInt64 {
+        let remainder = sum % n
+        return sum / n + (remainder >= n - n / 2 ? 1 : 0)
     }
 }
 
@@ -133,12 +143,13 @@ extension Snapshot {
         var batteryState: UInt8?
 
         init() {}
+        /// Each figure within what a row may hold (and ``MinuteRollup/init(carried:)`` takes).
         init(_ s: Snapshot) {
-            swapUsedKiB = s.memory.swapUsed
+            swapUsedKiB = min(s.memory.swapUsed, MinuteSample.maximumKiB)
             load1 = s.load1
             processCount = s.processCount
             if s.battery.count > 0 {
-                batteryPercent = UInt32(s.battery.percent)
+                batteryPercent = UInt32(min(s.battery.percent, 10_000))
                 batteryState = s.battery.state.rawValue
             }
         }
@@ -192,8 +203,16 @@ extension MinuteRollup {
         }
         guard fields.count >= 18, let minute = fields[0], minute % 60 == 0 else { return nil }
         func value(_ i: Int, max limit: UInt64 = .max) -> UInt64? { fields[i].flatMap { $0 <= limit ? $0 : nil } }
-        guard let count = value(1, max: 1_000_000), let cpuSum = value(2), let cpuMaximum = value(3, max: 10_000),
-              let usedSum = value(4), let availableSum = value(5), let swap = value(6),
+        // A sum is at most its samples' count times the most one sample adds (``add(_:)``).
+        func sum(_ i: Int, of count: UInt64, each: UInt64) -> UInt64? {
+            let (most, overflow) = count.multipliedReportingOverflow(by: each)
+            return value(i, max: overflow ? .max : most)
+        }
+        let kib = MinuteSample.maximumKiB
+        guard let count = value(1, max: 1_000_000), let cpuSum = sum(2, of: count, each: 10_000),
+              let cpuMaximum = value(3, max: 10_000),
+              let usedSum = sum(4, of: count, each: kib), let availableSum = sum(5, of: count, each: kib),
+              let swap = value(6, max: kib),
               let load1 = value(7, max: UInt64(UInt32.max)), let processes = value(8, max: UInt64(UInt32.max)),
               let measured = value(11, max: 1), let rx = value(12), let tx = value(13),
               let interfaces = value(17, max: UInt64(InterfaceCounters.capacity)) else { return nil }
@@ -210,7 +229,7 @@ extension MinuteRollup {
         last.swapUsedKiB = swap
         last.load1 = UInt32(load1)
         last.processCount = UInt32(processes)
-        last.batteryPercent = value(9, max: 100).map { UInt32($0) }
+        last.batteryPercent = value(9, max: 10_000).map { UInt32($0) }   // hundredths of a percent
         last.batteryState = value(10, max: 255).map { UInt8($0) }
         networkMeasured = measured == 1
         rxSum = rx
@@ -220,9 +239,9 @@ extension MinuteRollup {
         rootUsed = value(16, max: 10_000).map { UInt32($0) }
         self.counters = counters
         if gpu.count == 3 {
-            guard let sum = value(countersEnd), let samples = value(countersEnd + 1, max: 1_000_000),
-                  sum <= samples &* 10_000 else { return nil }
-            gpuBusySum = sum
+            guard let samples = value(countersEnd + 1, max: 1_000_000),
+                  let busySum = sum(countersEnd, of: samples, each: 10_000) else { return nil }
+            gpuBusySum = busySum
             gpuBusySamples = samples
             vramUsedMaximum = value(countersEnd + 2)
         }

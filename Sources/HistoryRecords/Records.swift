@@ -5,6 +5,11 @@
 /// (the machine has no battery, no sensor; the part was unreadable; a row from an older
 /// sampler or database that did not keep it).
 public struct MinuteSample: Equatable, Sendable {
+    /// The most a KiB figure of a row holds: 2^50 KiB (1 EiB), a thousand times the memory of
+    /// the largest machines; more is damage. The rollup clamps its samples' memory to it, and a
+    /// carried minute (``MinuteRollup/init(carried:)``) and `restore` refuse a figure above it.
+    public static let maximumKiB: UInt64 = 1 << 50
+
     /// Start of the minute (or of the hour, when ``isHourly``), unix seconds.
     public var minute: UInt64
     /// Average CPU use over the minute, hundredths of a percent.

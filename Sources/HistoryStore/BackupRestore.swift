@@ -55,7 +55,7 @@ extension HistoryDatabase {
     /// application's database (application_id), a database from a newer build (user_version),
     /// a schema other than exactly that of its user_version (``checkSchema(_:version:path:)``:
     /// triggers, views, extra or missing tables, columns, indexes), and a value sysstats never
-    /// writes (``checkContent(_:version:path:limits:)``: types, lengths, row counts, bookmarks).
+    /// writes (``checkContent(_:version:path:limits:)``: types, ranges, lengths, row counts, bookmarks).
     public static func checkRestorable(_ path: String) throws(StoreError) -> Int32 {
         let (size, header) = try Files.sizeAndPrefix(path, count: 100)
         if size == 0 {

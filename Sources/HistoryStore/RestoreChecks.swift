@@ -200,8 +200,9 @@ extension HistoryDatabase {
 
     /// Refuses a candidate (whose schema ``checkSchema(_:version:path:)`` accepted) holding a
     /// value sysstats never writes: more rows than `limits`, a value of another type than its
-    /// column's (typeof), a name or pattern longer than the writer or a bookmarks file allows,
-    /// or a bookmark that an imported bookmarks file could not hold.
+    /// column's (typeof), a number outside its column's range (``valueRanges``), a name or
+    /// pattern longer than the writer or a bookmarks file allows, or a bookmark that an
+    /// imported bookmarks file could not hold.
     static func checkContent(_ candidate: Connection, version: Int32, path: String,
                              limits: RestoreLimits = RestoreLimits()) throws(StoreError) {
         let expectedConnection = try expectedSchema(version: version)
@@ -216,7 +217,9 @@ extension HistoryDatabase {
             }
         }
         for table in tables {
-            try checkTypes(candidate, table: table, columns: try columns(expectedConnection, table: table), path: path)
+            let tableColumns = try columns(expectedConnection, table: table)
+            try checkTypes(candidate, table: table, columns: tableColumns, path: path)
+            try checkRanges(candidate, table: table, columns: tableColumns, path: path)
         }
         for table in tables {
             for (column, maximum) in (byteLimits[table] ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -7,10 +7,11 @@ public enum Exited {
     static let header = Columns.left("time", 20) + Columns.right("pid", 8) + Columns.right("freed MiB", 11)
         + Columns.right("last MiB", 10) + "  name"
 
-    /// The header and one line per exit, in the order given.
+    /// The header and one line per exit, in the order given (a space after the time, which a
+    /// damaged row's makes wider than its column: shown raw).
     public static func lines(_ exits: [ExitRecord], zone: TimeZoneChoice) -> [String] {
         [header] + exits.map { e in
-            Columns.left(zone.second(e.timeMs / 1000), 20) + Columns.right("\(e.pid)", 8)
+            Columns.left(zone.second(e.timeMs / 1000) + " ", 20) + Columns.right("\(e.pid)", 8)
                 + Columns.right(Columns.mib(e.freedKiB), 11) + Columns.right(Columns.mib(e.lastPrivateKiB), 10)
                 + "  " + displayName(e)
         }

@@ -44,12 +44,13 @@ public struct HistoryChart {
         var hottest = [Int32?](repeating: nil, count: plotWidth)
         let span = max(to > from ? to - from : 1, 1)
         for s in samples {
-            let start = max(s.minute, from), end = min(s.minute + (s.isHourly ? 3600 : 60), to)
+            // A row's figures are the database's: whatever is stored, nothing here may trap.
+            let (rowEnd, overflow) = s.minute.addingReportingOverflow(s.isHourly ? 3600 : 60)
+            let start = max(s.minute, from), end = min(overflow ? .max : rowEnd, to)
             guard end > start else { continue }
-            let first = Int((start - from) * UInt64(plotWidth) / span)
-            let last = max(first, Int(((end - from) * UInt64(plotWidth) + span - 1) / span) - 1)
-            let total = s.memoryUsedKiB + s.memoryAvailableKiB
-            let memory = total == 0 ? 0 : s.memoryUsedKiB * 10_000 / total
+            let first = Self.column(start - from, of: span, width: plotWidth, roundingUp: false)
+            let last = max(first, Self.column(end - from, of: span, width: plotWidth, roundingUp: true) - 1)
+            let memory = Self.usedShare(used: s.memoryUsedKiB, available: s.memoryAvailableKiB)
             for column in first...min(last, plotWidth - 1) {
                 cpuSum[column] += UInt64(min(s.cpuAverage, 10_000)); memSum[column] += memory; count[column] += 1
                 if let t = s.cpuTemperatureMilliCelsius { hottest[column] = max(hottest[column] ?? t, t) }
@@ -106,6 +107,22 @@ public struct HistoryChart {
             image.fill(PanelRect(x: x, y: 4, width: 10, height: 6), colour.rawValue)
             x = image.drawText(Array(name.utf8), x: x + 14, y: 3, color: Colour.axis.rawValue) + 12
         }
+    }
+
+    /// `offset` (at most `span`) as a column of `width`: `offset × width ÷ span`, rounded down
+    /// or up, without overflow for any period.
+    static func column(_ offset: UInt64, of span: UInt64, width: Int, roundingUp: Bool) -> Int {
+        let (quotient, remainder) = span.dividingFullWidth(offset.multipliedFullWidth(by: UInt64(width)))
+        return Int(quotient) + (roundingUp && remainder > 0 ? 1 : 0)
+    }
+
+    /// used ÷ (used + available) in hundredths of a percent, for any two figures: a sum past
+    /// `UInt64.max` halves both first (the share barely moves), the product is full width.
+    public static func usedShare(used: UInt64, available: UInt64) -> UInt64 {
+        let (total, overflow) = used.addingReportingOverflow(available)
+        if overflow { return usedShare(used: used / 2, available: available / 2) }
+        guard total > 0 else { return 0 }
+        return total.dividingFullWidth(used.multipliedFullWidth(by: 10_000)).quotient
     }
 
     /// The row of `percentHundredths` (0 → just above the x axis, 10,000 → the top).

@@ -18,10 +18,11 @@ public enum Reboots {
     static let header = Columns.left("boot time", 18) + Columns.left("ran for", 16) + "end"
 
     /// The header and one line per boot, oldest first. "ran for" is the uptime the sampler
-    /// last saw (for the running boot: so far, as of its last sample).
+    /// last saw (for the running boot: so far, as of its last sample). A space ends each
+    /// field, so that one wider than its column (a damaged row's time, shown raw) stays apart.
     public static func lines(_ boots: [BootRecord], currentBootID: String?, zone: TimeZoneChoice) -> [String] {
         [header] + boots.map { b in
-            Columns.left(zone.minute(b.bootTime), 18) + Columns.left(Columns.duration(b.lastSeenUptime), 16)
+            Columns.left(zone.minute(b.bootTime) + " ", 18) + Columns.left(Columns.duration(b.lastSeenUptime) + " ", 16)
                 + end(b, currentBootID: currentBootID).rawValue
         }
     }

@@ -1,29 +1,39 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HistoryStore
 
 /// How the history commands write times: local time for people, UTC for tests.
 public enum TimeZoneChoice: Sendable {
     case local, utc
 
-    /// "2023-11-14 22:13" (minutes) for unix `seconds`.
+    /// "2023-11-14 22:13" (minutes) for unix `seconds`; ``raw(_:)`` for a time no date of four
+    /// digits names (a damaged database's: the year 219250468 printed as `219250468-01-00`).
     public func minute(_ seconds: UInt64) -> String {
-        let t = broken(seconds)
+        guard let t = broken(seconds) else { return Self.raw(seconds) }
         return "\(t.tm_year + 1900)-\(pad(t.tm_mon + 1))-\(pad(t.tm_mday)) \(pad(t.tm_hour)):\(pad(t.tm_min))"
     }
 
     /// "2023-11-14 22:13:20".
     public func second(_ seconds: UInt64) -> String {
-        minute(seconds) + ":" + pad(broken(seconds).tm_sec)
+        guard let t = broken(seconds) else { return Self.raw(seconds) }
+        return minute(seconds) + ":" + pad(t.tm_sec)
     }
 
-    private func broken(_ seconds: UInt64) -> tm {
-        var time = time_t(clamping: Int64(clamping: seconds))
+    /// A time past what ``minute(_:)`` shows, as `date -d` takes it: "@253402300800".
+    public static func raw(_ seconds: UInt64) -> String { "@\(seconds)" }
+
+    /// The broken-down time, nil past 9999-12-31 (the latest time `restore` lets in) or in a
+    /// year of more than four digits in this zone.
+    private func broken(_ seconds: UInt64) -> tm? {
+        guard seconds <= UInt64(HistoryDatabase.latestTime) else { return nil }
+        var time = time_t(seconds)
         var result = tm()
-        switch self {
-        case .local: localtime_r(&time, &result)
-        case .utc: gmtime_r(&time, &result)
+        let converted = switch self {
+        case .local: localtime_r(&time, &result) != nil
+        case .utc: gmtime_r(&time, &result) != nil
         }
+        guard converted, result.tm_year + 1900 <= 9999 else { return nil }
         return result
     }
 

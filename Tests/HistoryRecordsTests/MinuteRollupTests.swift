@@ -311,4 +311,68 @@ extension MinuteRollupTests {
         XCTAssertFalse(c.resume(valid, nowMs: 60_000), "in the future")
         XCTAssertTrue(c.resume(valid, nowMs: 185_000), "the minute before: written at the first sample")
     }
+
+    /// A carried minute with the given sums (one sample unless `count` says), no battery,
+    /// network, sensor or interface.
+    func carried(count: UInt64 = 1, cpu: UInt64 = 1, used: UInt64 = 1, available: UInt64 = 1, swap: UInt64 = 1,
+                 battery: String = "") -> String {
+        "60,\(count),\(cpu),1,\(used),\(available),\(swap),1,1,\(battery),,0,0,0,,,,0"
+    }
+
+    /// A CPU sum can be at most 100 % a sample and a memory sum `maximumKiB` a sample: more is
+    /// refused where it is read (an over-large CPU sum trapped the sampler at the minute's turn
+    /// or at SIGTERM, and lost that minute's row).
+    func testACarriedMinuteWithSumsItsSamplesCouldNotMakeIsRefused() {
+        let kib = MinuteSample.maximumKiB
+        XCTAssertNotNil(MinuteRollup(carried: carried(cpu: 10_000, used: kib, available: kib, swap: kib)))
+        XCTAssertNotNil(MinuteRollup(carried: carried(count: 3, cpu: 30_000, used: 3 * kib, available: 3 * kib)))
+        for bad in [carried(cpu: 10_001), carried(cpu: UInt64.max), carried(count: 0, cpu: 1), carried(count: 2, cpu: 20_001),
+                    carried(used: kib + 1), carried(available: UInt64.max), carried(count: 0, cpu: 0, used: 1), carried(swap: kib + 1)] {
+            XCTAssertNil(MinuteRollup(carried: bad), bad)
+            var c = HistoryCollector(bootID: "b", bootTime: 1)
+            XCTAssertFalse(c.resume(bad, nowMs: 60_000), bad)
+        }
+    }
+
+    /// A battery's charge is carried in hundredths of a percent, as the row keeps it: 85.12 %
+    /// is taken, not dropped as out of range.
+    func testACarriedBatteryChargeIsHundredthsOfAPercent() {
+        XCTAssertEqual(MinuteRollup(carried: carried(battery: "8512"))?.sample.batteryPercent, 8512)
+        XCTAssertNil(MinuteRollup(carried: carried(battery: "10001"))?.sample.batteryPercent)
+    }
+
+    /// The largest sums a carried minute may hold, then samples at the top of their types: the
+    /// sums saturate (they wrapped) and the row's figures stay within their ranges.
+    func testSumsAtTheTopOfTheirRangeSaturateAndTheRowStaysWithinItsRanges() throws {
+        let kib = MinuteSample.maximumKiB
+        var r = try XCTUnwrap(MinuteRollup(carried: carried(count: 1_000_000, cpu: 10_000_000_000,
+                                                            used: UInt64.max, available: UInt64.max, swap: kib)))
+        var s = snapshot(atMs: 60_000)
+        s.cpuBusy = .max
+        s.memory.used = .max
+        s.memory.available = .max
+        s.memory.swapUsed = .max
+        s.battery.count = 1
+        s.battery.percent = .max
+        r.add(s)
+        let row = r.sample
+        XCTAssertEqual(row.memoryUsedKiB, UInt64.max / 1_000_001, "saturated, not wrapped")
+        XCTAssertEqual(row.memoryAvailableKiB, UInt64.max / 1_000_001)
+        XCTAssertEqual(row.cpuAverage, 10_000)
+        XCTAssertEqual(row.cpuMaximum, 10_000)
+        XCTAssertEqual(row.swapUsedKiB, kib)
+        XCTAssertEqual(row.batteryPercent, 10_000)
+
+        var one = MinuteRollup(minute: 0)
+        one.add(s)
+        XCTAssertEqual(one.sample.memoryUsedKiB, kib, "one sample's memory: at most maximumKiB")
+        XCTAssertNotNil(MinuteRollup(carried: one.carried), "what a minute carries, it takes back")
+    }
+
+    func testTheRoundedMeanIsExactForAnySum() {
+        for (sum, n, mean): (UInt64, UInt64, UInt64) in [(0, 1, 0), (5, 2, 3), (4, 3, 1), (5, 3, 2), (29_500, 10, 2950),
+                                                       (.max, 1, .max), (.max, 2, 1 << 63), (.max - 1, 3, .max / 3)] {
+            XCTAssertEqual(MinuteRollup.mean(sum, n), mean, "\(sum) / \(n)")
+        }
+    }
 }

@@ -222,6 +222,75 @@ final class BackupRestoreTests: XCTestCase {
                           in: scratch)
     }
 
+    /// The crafted backup of the issue: it restored "contents ok", and every `history --png`
+    /// then trapped on `used + available` and `used * 10_000`.
+    func testRestoreRefusesAMemoryFigureNoSamplerWrites() throws {
+        let (scratch, backup) = try craftedBackup("""
+            UPDATE samples SET mem_used_kib = 9223372036854775807 WHERE minute = (SELECT min(minute) FROM samples);
+            """)
+        try assertRefused(backup, .invalidContent, "has a value out of range: samples row 1760000040, mem_used_kib is "
+                          + "9223372036854775807 (expected 0 to 1125899906842624: KiB, at most 2^50)", in: scratch)
+    }
+
+    /// One value past its column's range in each table, at either end: each refused with the
+    /// table, the row, the column, the value and the range.
+    func testRestoreRefusesAValueOutOfItsColumnsRangeInEveryTable() throws {
+        let cases: [(sql: String, message: String)] = [
+            ("UPDATE boots SET boot_time = 9223372036854775807",
+             "boots row 1, boot_time is 9223372036854775807 (expected 0 to 253402300799: a unix time up to 9999-12-31)"),
+            ("UPDATE exits SET freed_kib = -1 WHERE id = 7", "exits row 7, freed_kib is -1 (expected 0 to 1125899906842624"),
+            ("UPDATE exits SET time_ms = 253402300800000 WHERE id = 2", "exits row 2, time_ms is 253402300800000"),
+            ("UPDATE samples SET cpu_avg = 10001 WHERE minute = 1760000100", "samples row 1760000100, cpu_avg is 10001 (expected 0 to 10000"),
+            ("UPDATE samples SET cpu_temp_mc = 2147483648 WHERE minute = 1760000040", "samples row 1760000040, cpu_temp_mc is 2147483648"),
+            ("""
+             INSERT INTO hourly_samples (hour, minutes, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib,
+                                         load1, process_count) VALUES (1759996800, 0, 1, 1, 1, 1, 1, 1, 1)
+             """, "hourly_samples row 1759996800, minutes is 0 (expected 1 to 4294967295: a count of minutes)"),
+            ("""
+             INSERT INTO bookmarks (id, kind, pattern, friendly_name, source, created_at, strip)
+             VALUES (9000, 'comm', X'6D65', 'me', 'user', -5, 'none')
+             """, "bookmarks row 9000, created_at is -5"),
+        ]
+        for (sql, message) in cases {
+            let (scratch, backup) = try craftedBackup(sql + ";")
+            try assertRefused(backup, .invalidContent, "has a value out of range: " + message, in: scratch)
+        }
+    }
+
+    /// The top of every range is what a real sampler may write: a backup holding it restores,
+    /// and reads back as written.
+    func testValuesAtTheEndsOfTheirRangesRestore() throws {
+        let (scratch, backup) = try craftedBackup("""
+            UPDATE samples SET mem_used_kib = 1125899906842624, mem_available_kib = 0, swap_used_kib = 1125899906842624,
+                cpu_avg = 10000, cpu_max = 10000, cpu_temp_mc = -2147483648, rx_bytes = 9223372036854775807
+                WHERE minute = 1760000040;
+            UPDATE boots SET last_seen_time = 253402300799;
+            UPDATE exits SET time_ms = 253402300799999, freed_kib = 1125899906842624 WHERE id = 1;
+            """)
+        try HistoryDatabase.restore(from: backup, into: scratch.databasePath)
+        let restored = try scratch.open(readOnly: true)
+        defer { restored.close() }
+        let row = try XCTUnwrap(restored.samples(from: 1_760_000_040, to: 1_760_000_041).first)
+        XCTAssertEqual(row.memoryUsedKiB, MinuteSample.maximumKiB)
+        XCTAssertEqual(row.cpuTemperatureMilliCelsius, .min)
+        XCTAssertEqual(try restored.boots().first?.lastSeenTime, UInt64(HistoryDatabase.latestTime))
+    }
+
+    func testEveryIntegerColumnHasARange() throws {
+        let schema = try HistoryDatabase.expectedSchema(version: HistoryDatabase.schemaVersion)
+        defer { schema.close() }
+        for table in try HistoryDatabase.schemaObjects(schema) where table.type == "table" {
+            let ranged = HistoryDatabase.valueRanges[table.name]?.map { $0.column } ?? []
+            for column in try HistoryDatabase.columns(schema, table: table.name) where column.type == "INTEGER" {
+                XCTAssertTrue(ranged.contains(column.name), "\(table.name).\(column.name) has no range")
+            }
+            for name in ranged {
+                XCTAssertTrue(try HistoryDatabase.columns(schema, table: table.name).contains { $0.name == name },
+                              "\(table.name).\(name) is not a column")
+            }
+        }
+    }
+
     func testRestoreRefusesAnExitNameStoredAsText() throws {
         let (scratch, backup) = try craftedBackup("UPDATE exits SET name = 'text' WHERE id = 3;")
         try assertRefused(backup, .invalidContent, "exits row 3, name is text (expected blob)", in: scratch)

@@ -46,4 +46,59 @@ final class BudgetChartsTests: XCTestCase {
         let png = try Data(contentsOf: URL(fileURLWithPath: dir + "/a-b.png"))
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     }
+
+    /// `budget check --png DIR` wrote through another user's link at DIR (`mkdir`'s EEXIST, then
+    /// the path used as it was): a link (with or without a trailing slash), a directory others
+    /// may write, another user's directory (checked when the tests run as root) or a file
+    /// at DIR is refused in one line, and nothing is written; in the user's own directory a link
+    /// planted at a chart's name is replaced, not written through.
+    func testALinkADirectoryOthersMayWriteOrAFileAtTheChartDirectoryIsRefusedAndNothingIsWritten() throws {
+        let dir = try TemporaryDirectory()
+        var result = BudgetResult(budget: Budget(name: "a", command: "x"), summary: MeasureSummary(BudgetCheckTests.recording(), warmupMs: 0))
+        result.budget.peakPSS = 1 << 20
+        let target = dir.file("target"), link = dir.file("link")
+        XCTAssertEqual(mkdir(target, 0o755), 0)
+        XCTAssertEqual(symlink(target, link), 0)
+        for path in [link, link + "/", link + "//"] {
+            XCTAssertEqual(BudgetCharts.write([result], to: path),
+                           "\(path) is a symbolic link: no chart is written through it (name the directory itself)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target), [], "nothing written through the link")
+
+        let shared = dir.file("shared")
+        XCTAssertEqual(mkdir(shared, 0o755), 0)
+        for mode: mode_t in [0o777, 0o1777, 0o757] {
+            XCTAssertEqual(chmod(shared, mode), 0)
+            XCTAssertEqual(BudgetCharts.write([result], to: shared),
+                           "\(shared) may be written by others: no chart is written into it (chmod o-w it)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared), [])
+        // The user's own group-writable directory (a user-private group, umask 002) is written into.
+        XCTAssertEqual(chmod(shared, 0o775), 0)
+        XCTAssertNil(BudgetCharts.write([result], to: shared))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared), ["a.png"])
+        try dir.write(Array("x".utf8), to: "file")
+        XCTAssertEqual(BudgetCharts.write([result], to: dir.file("file")), "\(dir.file("file")) is not a directory")
+        if geteuid() == 0 {
+            let foreign = dir.file("foreign")
+            XCTAssertEqual(mkdir(foreign, 0o755), 0)
+            XCTAssertEqual(chown(foreign, 4242, 4242), 0)
+            XCTAssertEqual(BudgetCharts.write([result], to: foreign),
+                           "\(foreign) is owned by uid 4242, not by you or root: no chart is written into it")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: foreign), [])
+        }
+
+        let own = dir.file("own"), victim = dir.file("victim")
+        XCTAssertEqual(mkdir(own, 0o700), 0)
+        try dir.write(Array("keep".utf8), to: "victim")
+        XCTAssertEqual(symlink(victim, own + "/a.png"), 0)
+        XCTAssertNil(BudgetCharts.write([result], to: own + "/"))
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "keep")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: own), ["a.png"], "no temporary file left")
+        var info = stat()
+        XCTAssertEqual(lstat(own + "/a.png", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFREG)
+        let png = try Data(contentsOf: URL(fileURLWithPath: own + "/a.png"))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
 }

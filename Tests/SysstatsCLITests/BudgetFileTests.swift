@@ -322,6 +322,57 @@ final class BudgetCheckTests: XCTestCase {
         XCTAssertEqual(BudgetBaseline.read(path: dir.file("none.json")).failure?.missing, true)
     }
 
+    /// A figure of 2^64 or more trapped `budget check --baseline` (status 132, nothing printed,
+    /// no JUnit): each number is checked where it enters, and the file refused in one line
+    /// naming it, the budget and the key (status 2, as for any baseline that cannot be used).
+    func testABaselineFigureOutOfRangeIsRefusedNamingTheFileAndTheKey() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("b.json")
+        let sizes = "(a baseline figure is bytes from 0 to 2^53)"
+        let cases: [(key: String, number: String, message: String)] = [
+            ("peak_rss", "1e20", "peak_rss is 1e20, out of range \(sizes)"),
+            ("peak_rss", "1e999", "peak_rss is 1e999, out of range \(sizes)"),
+            ("steady_uss", "18446744073709551616", "steady_uss is 18446744073709551616, out of range \(sizes)"),
+            ("peak_pss", "-1", "peak_pss is -1, out of range \(sizes)"),
+            ("peak_rss", "9007199254740994", "peak_rss is 9007199254740994, out of range \(sizes)"),
+            ("growth_per_minute", "-1e999", "growth_per_minute is -1e999, out of range (a baseline figure is bytes a minute from -2^53 to 2^53)"),
+            ("peak_rss", "1" + String(repeating: "0", count: 400), "peak_rss is 1" + String(repeating: "0", count: 28) + "..., out of range"),
+        ]
+        for (key, number, message) in cases {
+            try dir.write(Array("{\"version\": 1, \"budgets\": {\"sampler\": {\"\(key)\": \(number)}}}".utf8), to: "b.json")
+            let failure = BudgetBaseline.read(path: path).failure
+            XCTAssertEqual(failure?.missing, false, number)
+            XCTAssertTrue(failure?.message.hasPrefix("\(path): budget 'sampler': \(message)") ?? false, "\(String(describing: failure))")
+        }
+        // The ends of the ranges are figures; a version that is not a whole 1 is not a baseline.
+        try dir.write(Array(#"{"version": 1, "budgets": {"s": {"peak_rss": 9007199254740992, "growth_per_minute": -9007199254740992}}}"#.utf8),
+                      to: "b.json")
+        XCTAssertEqual(try BudgetBaseline.read(path: path).get().budgets["s"]?["peak_rss"], 9_007_199_254_740_992)
+        for version in ["1e999", "1.5", "-1e999"] {
+            try dir.write(Array("{\"version\": \(version), \"budgets\": {}}".utf8), to: "b.json")
+            XCTAssertEqual(BudgetBaseline.read(path: path).failure?.message, "\(path): not a sysstats budget baseline (version 1 JSON)")
+        }
+    }
+
+    /// A limit of `UInt64.max` bytes (2^64 as a Double) and baselines of any Double print
+    /// instead of trapping where they became a `UInt64`.
+    func testHugeLimitsAndBaselinesPrintWithoutTrapping() {
+        let figures: [Double] = [.nan, -.infinity, -1, 0, 1.9, 1e20, .infinity, 18_446_744_073_709_551_616]
+        XCTAssertEqual(figures.map(SizeText.bytes), [0, 0, 0, 0, 1, .max, .max, .max])
+        var budget = Budget(name: "t", command: "x")
+        budget.peakRSS = .max
+        var result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
+        XCTAssertTrue(result.line.hasPrefix("ok   t: peak_rss 1.76 MiB of 16777216 TiB"), result.line)
+        result.compare(with: ["peak_rss": 1e20], tolerance: 0.1)
+        XCTAssertTrue(result.passed, result.line)
+        XCTAssertEqual(result.regressions.first?.note, "baseline 16777216 TiB by -100.0%, tolerance 10.0% + 256 KiB")
+        for base in [Double.nan, -.infinity, .infinity] {
+            var other = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
+            other.compare(with: ["peak_rss": base], tolerance: 0.1)
+            XCTAssertFalse(other.line.isEmpty, "\(base)")
+        }
+    }
+
     func testJUnitXMLHasACasePerBudgetAndEscapesMarkup() {
         var ok = Budget(name: "a<b>&\"c\"", command: "x")
         ok.peakRSS = 1 << 30

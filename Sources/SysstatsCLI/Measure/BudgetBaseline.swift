@@ -24,37 +24,25 @@ public struct BudgetBaseline: Encodable, Equatable {
 
     public var json: String { MeasureReport.encode(self) + "\n" }
 
-    /// The baseline a parsed file holds: an integer `version` and `budgets`, an object of
-    /// objects of numbers; other members are ignored. Nil when it holds anything else.
-    init?(json: JSONValue) {
-        guard case .number(let v)? = json["version"], let version = Int(v),
-              case .object(let members)? = json["budgets"] else { return nil }
-        var budgets: [String: [String: Double]] = [:]
-        for (name, figuresJSON) in members {
-            guard case .object(let figureMembers) = figuresJSON else { return nil }
-            var figures: [String: Double] = [:]
-            for (figure, value) in figureMembers {
-                guard let number = value.double else { return nil }
-                figures[figure] = number
-            }
-            budgets[name] = figures
-        }
-        self.init(budgets: budgets)
-        self.version = version
-    }
-
     /// Reads a baseline file (a regular file, not a symbolic link, at most 1 MiB); nil and
-    /// the reason when it cannot be used.
+    /// the reason when it cannot be used: one line naming the file, and for a figure out of
+    /// range (``BudgetBaselineFigures``) its budget and key.
     public static func read(path: String) -> Result<BudgetBaseline, BudgetBaselineError> {
         let shown = TerminalText.escape(path)
+        let notBaseline = BudgetBaselineError(missing: false, message: "\(shown): not a sysstats budget baseline (version 1 JSON)")
         switch readRegularFile(path, limit: maximumSize) {
         case .failure(let e) where e.isMissing: return .failure(BudgetBaselineError(missing: true, message: "\(shown): no baseline yet (`sysstats budget record` writes one)"))
         case .failure(let e): return .failure(BudgetBaselineError(missing: false, message: "\(shown): \(e)"))
         case .success(let bytes):
-            guard let json = JSONParser.parse(bytes), let baseline = BudgetBaseline(json: json), baseline.version == 1 else {
-                return .failure(BudgetBaselineError(missing: false, message: "\(shown): not a sysstats budget baseline (version 1 JSON)"))
+            guard let json = JSONParser.parse(bytes) else { return .failure(notBaseline) }
+            switch BudgetBaselineFigures.read(json) {
+            case .success(let budgets): return .success(BudgetBaseline(budgets: budgets))
+            case .failure(.notABaseline): return .failure(notBaseline)
+            case .failure(.outOfRange(let budget, let key, let number)):
+                return .failure(BudgetBaselineError(missing: false, message: "\(shown): budget '\(TerminalText.escape(budget))': "
+                    + "\(TerminalText.escape(key)) is \(TerminalText.escape(number)), out of range (a baseline figure is "
+                    + BudgetBaselineFigures.Problem.range(of: key) + ")"))
             }
-            return .success(baseline)
         }
     }
 }

@@ -17,10 +17,15 @@ public enum BudgetCharts {
         return String(decoding: bytes, as: UTF8.self) + ".png"
     }
 
-    /// Writes the charts into `directory` (made when missing); nil, or what failed. Two
-    /// names that become the same file name get `-2`, `-3` ….
+    /// Writes the charts into `directory` (made when missing, checked by ``openDirectory(_:)``);
+    /// nil, or what failed. Two names that become the same file name get `-2`, `-3` ….
     public static func write(_ results: [BudgetResult], to directory: String) -> String? {
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST { return "cannot make \(directory): \(Errno.current)" }
+        let folder: FileDescriptor
+        switch openDirectory(directory) {
+        case .failure(let refusal): return refusal.message
+        case .success(let opened): folder = opened
+        }
+        defer { folder.close() }
         var used: Set<String> = []
         for r in results {
             guard let summary = r.summary else { continue }
@@ -28,7 +33,76 @@ public enum BudgetCharts {
             while used.contains(name) { n += 1; name = String(fileName(r.budget.name).dropLast(4)) + "-\(n).png" }
             used.insert(name)
             let chart = MeasureChart(summary, command: [r.budget.name], limit: r.chartLimit.map { ("\($0.key) limit", $0.bytes) })
-            if let problem = PNG.writeFile(chart.png(), to: directory + "/" + name) { return "cannot write \(directory)/\(name): \(problem)" }
+            if let problem = writeChart(chart.png(), named: name, in: folder) { return "cannot write \(directory)/\(name): \(problem)" }
+        }
+        return nil
+    }
+
+    /// The charts' directory, made (0755) when missing, opened once: a directory, not a
+    /// symbolic link, owned by the user or root, that others may not write; else why not, in
+    /// one line. (`mkdir`'s EEXIST was taken as
+    /// "there": another user's link at DIR was written through, root's charts landing in its
+    /// target.) Trailing slashes are dropped first: `link/` would follow the link.
+    static func openDirectory(_ path: String) -> Result<FileDescriptor, Refusal> {
+        var trimmed = path
+        while trimmed.utf8.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if mkdir(trimmed, 0o755) != 0 && errno != EEXIST { return .failure(Refusal("cannot make \(path): \(Errno.current)")) }
+        let fd = retryingInterrupts { open(trimmed, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        if fd < 0 {
+            let error = Errno.current
+            var info = stat()
+            if lstat(trimmed, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK {
+                return .failure(Refusal("\(path) is a symbolic link: no chart is written through it (name the directory itself)"))
+            }
+            return .failure(Refusal(error.rawValue == ENOTDIR ? "\(path) is not a directory" : "cannot open \(path): \(error)"))
+        }
+        var info = stat()
+        var problem: String?
+        if fstat(fd, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
+            problem = "\(path) is not a directory"
+        } else if info.st_uid != geteuid() && info.st_uid != 0 {
+            problem = "\(path) is owned by uid \(info.st_uid), not by you or root: no chart is written into it"
+        } else if info.st_mode & S_IWOTH != 0 {
+            // Others, not the group: under a user-private group (Debian's default, umask 002)
+            // the user's own directories are group-writable, and the group is the user.
+            problem = "\(path) may be written by others: no chart is written into it (chmod o-w it)"
+        }
+        if let problem {
+            close(fd)
+            return .failure(Refusal(problem))
+        }
+        return .success(FileDescriptor(rawValue: fd))
+    }
+
+    /// Why the charts' directory is not written into: one line.
+    struct Refusal: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Writes `bytes` as `name` inside `folder`, as ``writeFileAtomically(_:to:mode:syncDirectory:)``
+    /// does beside a path: into a new temporary file (`O_EXCL|O_NOFOLLOW|O_NONBLOCK`: what sits
+    /// at its name is removed, never opened), synced, then renamed over `name` (a link there is
+    /// replaced, never written through). nil, or why not.
+    static func writeChart(_ bytes: [UInt8], named name: String, in folder: FileDescriptor) -> String? {
+        let directory = folder.rawValue, temporary = "." + name + ".tmp-" + String(getpid())
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        var fd = retryingInterrupts { openat(directory, temporary, flags, 0o644) }
+        if fd < 0 && errno == EEXIST {
+            unlinkat(directory, temporary, 0)
+            fd = retryingInterrupts { openat(directory, temporary, flags, 0o644) }
+        }
+        if fd < 0 { return "cannot create \(temporary): \(Errno.current)" }
+        let failed = FileDescriptor(rawValue: fd).writeAll(bytes) ?? (fsync(fd) == 0 ? nil : Errno.current)
+        close(fd)
+        if let failed {
+            unlinkat(directory, temporary, 0)
+            return "\(failed)"
+        }
+        if renameat(directory, temporary, directory, name) != 0 {
+            let error = Errno.current
+            unlinkat(directory, temporary, 0)
+            return "cannot rename \(temporary) to \(name): \(error)"
         }
         return nil
     }

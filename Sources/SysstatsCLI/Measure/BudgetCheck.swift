@@ -106,7 +106,7 @@ public struct BudgetResult: Sendable {
             let allowed = base * (1 + tolerance) + Self.baselineSlackBytes
             let change = base > 0 ? (value - base) / base * 100 : 0
             regressions.append(Check(key: key, value: value, limit: allowed, passed: value <= allowed,
-                                     note: "baseline \(SizeText.format(UInt64(max(base, 0)))) by \(fixed(change, decimals: 1))%, "
+                                     note: "baseline \(SizeText.format(SizeText.bytes(base))) by \(fixed(change, decimals: 1))%, "
                                          + "tolerance \(fixed(tolerance * 100, decimals: 1))% + 256 KiB"))
         }
     }
@@ -124,15 +124,15 @@ public struct BudgetResult: Sendable {
     public var line: String {
         var parts: [String] = []
         for c in checks {
-            let value = c.value.isNaN ? "n/a" : c.key == "growth_per_minute" ? SizeText.formatSigned(c.value) + "/min" : SizeText.format(UInt64(max(c.value, 0)))
-            let limit = SizeText.format(UInt64(c.limit)) + (c.key == "growth_per_minute" ? "/min" : "")
+            let value = c.value.isNaN ? "n/a" : c.key == "growth_per_minute" ? SizeText.formatSigned(c.value) + "/min" : SizeText.format(SizeText.bytes(c.value))
+            let limit = SizeText.format(SizeText.bytes(c.limit)) + (c.key == "growth_per_minute" ? "/min" : "")
             var text = "\(c.key) \(value) of \(limit)"
             if !c.value.isNaN && c.limit > 0 { text += " (" + Self.headroom(c.value, c.limit) + ")" }
             if let note = c.note { text += " [\(note)]" }
             parts.append(text)
         }
         for r in regressions where !r.passed {
-            parts.append("\(r.key) \(SizeText.format(UInt64(max(r.value, 0)))) regressed over the \(r.note ?? "baseline")")
+            parts.append("\(r.key) \(SizeText.format(SizeText.bytes(r.value))) regressed over the \(r.note ?? "baseline")")
         }
         if let failure { parts.append(failure) }
         var line = (passed ? "ok   " : "FAIL ") + TerminalText.escape(budget.name) + ": " + parts.joined(separator: "; ")

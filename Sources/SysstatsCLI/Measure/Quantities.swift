@@ -41,9 +41,17 @@ public enum SizeText {
         return fixed(value, decimals: value < 10 ? 2 : value < 100 ? 1 : 0) + " " + units[index]
     }
 
+    /// A figure as whole bytes for ``format(_:)``, for any Double: NaN and below 0 as 0, 2^64
+    /// and more as `UInt64.max` (a limit of `UInt64.max` bytes is 2^64 as a Double, on which
+    /// `UInt64(_:)` traps).
+    public static func bytes(_ figure: Double) -> UInt64 {
+        guard figure > 0 else { return 0 }
+        return figure >= 18_446_744_073_709_551_616.0 ? .max : UInt64(figure)
+    }
+
     /// A signed size (a growth, a difference): "+1.20 MiB", "-812 KiB", "0 B".
     public static func formatSigned(_ bytes: Double) -> String {
-        let magnitude = bytes.magnitude >= Double(UInt64.max) ? UInt64.max : UInt64(bytes.magnitude.rounded())
+        let magnitude = Self.bytes(bytes.magnitude.rounded())
         if magnitude == 0 { return "0 B" }
         return (bytes < 0 ? "-" : "+") + format(magnitude)
     }
