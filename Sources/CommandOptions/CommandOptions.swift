@@ -64,27 +64,51 @@ public struct CommandOptions: Sendable {
     /// thrown.
     public func parse<E: Error>(_ arguments: [[UInt8]], failure: (CommandOptionError) -> E,
                                 _ body: (UInt8, ArraySlice<UInt8>?) throws(E) -> Bool) throws(E) {
+        try walk(arguments, failure: failure) { (option: CommandOption, index: Int, start: Int?) throws(E) -> Bool in
+            try body(option.id, start.map { arguments[index][$0...] })
+        }
+    }
+
+    /// `arguments` with the value of each option for which `rewrite` gives new bytes replaced
+    /// by them, in either spelling (`--opt VALUE`, `--opt=VALUE`). From an argument the table
+    /// refuses on, the rest is left as given: ``parse(_:failure:_:)`` says what is wrong.
+    public func rewritingValues(_ arguments: [[UInt8]], _ rewrite: (UInt8, ArraySlice<UInt8>) -> [UInt8]?) -> [[UInt8]] {
+        var result = arguments
+        do throws(CommandOptionError) {
+            try walk(arguments, failure: { $0 }) { (option: CommandOption, index: Int, start: Int?) throws(CommandOptionError) -> Bool in
+                if let start, let value = rewrite(option.id, arguments[index][start...]) {
+                    result[index].replaceSubrange(start..<result[index].count, with: value)
+                }
+                return true
+            }
+        } catch {}
+        return result
+    }
+
+    /// The one reading of the syntax: `body` gets each option, the index of the argument that
+    /// holds its value (the option's own for a flag) and where the value starts in it (nil
+    /// for a flag), until it returns false.
+    private func walk<E: Error>(_ arguments: [[UInt8]], failure: (CommandOptionError) -> E,
+                                _ body: (CommandOption, Int, Int?) throws(E) -> Bool) throws(E) {
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
             var name = argument[...]
-            var inline: ArraySlice<UInt8>?
+            var inline: Int?
             if argument.count > 2, argument[0] == 0x2D, argument[1] == 0x2D, let eq = argument.firstIndex(of: 0x3D) {
                 name = argument[..<eq]
-                inline = argument[(eq + 1)...]
+                inline = eq + 1
             }
             guard let option = find(name) else { throw failure(.unknown(Array(name.prefix(64)))) }
             if option.takesValue {
-                if let inline {
-                    guard try body(option.id, inline) else { return }
-                } else {
+                if inline == nil {
                     i += 1
                     guard i < arguments.count else { throw failure(.missingValue(bytes(option.name))) }
-                    guard try body(option.id, arguments[i][...]) else { return }
                 }
+                guard try body(option, i, inline ?? 0) else { return }
             } else {
                 guard inline == nil else { throw failure(.unexpectedValue(bytes(option.name))) }
-                guard try body(option.id, nil) else { return }
+                guard try body(option, i, nil) else { return }
             }
             i += 1
         }

@@ -81,7 +81,8 @@ public final class HistoryHandoff {
             cArgs.deallocate()
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, writerPathC, &actions, nil, cArgs, clibc_environ())
+        // The writer links libsqlite3: its loader must not look in a folder LD_LIBRARY_PATH names relatively.
+        let status = ChildEnvironment.withFiltered { posix_spawn(&pid, writerPathC, &actions, nil, cArgs, $0) }
         close(readEnd)
         guard status == 0 else {
             close(writeEnd)

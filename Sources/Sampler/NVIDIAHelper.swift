@@ -89,7 +89,8 @@ final class NVIDIAHelper {
             intervalC.withUnsafeBufferPointer { i in
                 var argv: [UnsafeMutablePointer<CChar>?] = [UnsafeMutablePointer(mutating: p.baseAddress!),
                                                             UnsafeMutablePointer(mutating: i.baseAddress!), nil]
-                return posix_spawn(&child, p.baseAddress!, &actions, nil, &argv, clibc_environ())
+                // The helper dlopens libnvidia-ml.so.1: never from a folder LD_LIBRARY_PATH names relatively.
+                return ChildEnvironment.withFiltered { posix_spawn(&child, p.baseAddress!, &actions, nil, &argv, $0) }
             }
         }
         close(writeFD)

@@ -160,12 +160,12 @@ public enum SamplerOptions {
                 case .textfileInterval: config.textfileIntervalSeconds = try wholeSeconds(text, "--textfile-interval")
                 case .freedThreshold:
                     guard let mib = UInt64(text), mib <= 1 << 20 else {
-                        throw OptionsError("--freed-threshold takes whole MiB (0 to 1048576), not '\(text)'")
+                        throw OptionsError("--freed-threshold takes whole MiB (0 to 1048576), not '\(TerminalText.escape(text))'")
                     }
                     config.freedThresholdKiB = mib * 1024
                 case .disk:
                     guard text.utf8.first == UInt8(ascii: "/"), text.utf8.count <= 64, !text.utf8.contains(0) else {
-                        throw OptionsError("--disk takes an absolute path of at most 64 bytes, not '\(text)'")
+                        throw OptionsError("--disk takes an absolute path of at most 64 bytes, not '\(TerminalText.escape(text))'")
                     }
                     var disks = givenDisks ? config.disks ?? [] : []
                     givenDisks = true
@@ -179,7 +179,7 @@ public enum SamplerOptions {
                     config.sensors.append(text)
                 case .net:
                     guard !text.isEmpty, text.utf8.count <= 15, !text.utf8.contains(UInt8(ascii: "/")), !text.utf8.contains(0) else {
-                        throw OptionsError("--net takes an interface name (at most 15 bytes, no '/'), not '\(text)'")
+                        throw OptionsError("--net takes an interface name (at most 15 bytes, no '/'), not '\(TerminalText.escape(text))'")
                     }
                     if !givenInterfaces { config.interfaces = []; givenInterfaces = true }
                     guard config.interfaces.count < 8 else { throw OptionsError("--net: at most 8 interfaces") }
@@ -193,10 +193,12 @@ public enum SamplerOptions {
         return .success(stopped ?? .run(config))
     }
 
-    /// The one line for a command line the table itself refuses.
+    /// The one line for a command line the table itself refuses. The name is the user's bytes
+    /// (ESC, invalid UTF-8): escaped, as every argument echoed back is, so that the terminal
+    /// shows it rather than obeys it.
     static func describe(_ error: CommandOptionError) -> OptionsError {
         switch error {
-        case .unknown(let name): OptionsError("unknown option '\(String(decoding: name, as: UTF8.self))' (see sysstatsd --help)")
+        case .unknown(let name): OptionsError("unknown option '\(TerminalText.escape(name))' (see sysstatsd --help)")
         case .missingValue(let name): OptionsError("\(String(decoding: name, as: UTF8.self)) needs a value")
         case .unexpectedValue(let name): OptionsError("\(String(decoding: name, as: UTF8.self)) takes no value")
         }
@@ -211,7 +213,7 @@ public enum SamplerOptions {
     /// A value of whole seconds, 1 to 3600 (--textfile-interval, --exit-when-unwatched).
     static func wholeSeconds(_ value: String, _ name: String) throws(OptionsError) -> UInt32 {
         guard let seconds = UInt32(value), seconds >= 1, seconds <= 3600 else {
-            throw OptionsError("\(name) takes whole seconds from 1 to 3600, not '\(value)'")
+            throw OptionsError("\(name) takes whole seconds from 1 to 3600, not '\(TerminalText.escape(value))'")
         }
         return seconds
     }
@@ -274,7 +276,7 @@ public enum SamplerOptions {
     /// standard-library code pages (and Unicode tables) resident for the sampler's life.
     public static func parseInterval(_ text: String) -> Result<UInt32, OptionsError> {
         func bad() -> Result<UInt32, OptionsError> {
-            .failure(OptionsError("--interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '\(text)'"))
+            .failure(OptionsError("--interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '\(TerminalText.escape(text))'"))
         }
         var whole: UInt32 = 0, wholeDigits = 0
         var fraction: UInt32 = 0, fractionDigits = 0, scale: UInt32 = 100

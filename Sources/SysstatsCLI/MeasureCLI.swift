@@ -121,6 +121,19 @@ struct MeasureCommand: ParsableCommand {
     }
 }
 
+extension MeasureCommand {
+    /// A `sysstats measure` command line (the root's arguments) cut after the first word that
+    /// follows the first `--`: what the parser is given, and the words after it, which it
+    /// would take as they are. Any other line, or one with nothing past that word, is
+    /// given whole. `validate()` sees that word, so the command is not empty for it.
+    static func splitAtCommand(_ arguments: [String]) -> (parsed: [String], rest: ArraySlice<String>) {
+        // The parser ends its options at the first `--` wherever it is, as this does.
+        guard arguments.first == configuration.commandName, let terminator = arguments.firstIndex(of: "--"),
+              terminator + 2 < arguments.count else { return (arguments, []) }
+        return (Array(arguments[...(terminator + 1)]), arguments[(terminator + 2)...])
+    }
+}
+
 struct BudgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "budget",

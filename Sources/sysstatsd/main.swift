@@ -4,7 +4,17 @@ import CommandOptions
 import Sampler
 import SnapshotCodec
 
-let arguments = programArguments()
+// Relative paths on the command line mean the folder it was typed in; then the sampler leaves
+// that folder for good, before it reads a file or starts a child (StartFolder).
+let arguments: [[UInt8]]
+switch StartFolder.absolutePaths(programArguments(), folder: StartFolder.current()) {
+case .failure(let error):
+    printError("sysstatsd: \(error)")
+    exit(2)
+case .success(let absolute):
+    arguments = absolute
+}
+StartFolder.leave()
 switch SamplerOptions.parseWithConfigFile(bytes: arguments) {
 case .failure(let error):
     printError("sysstatsd: \(error)")

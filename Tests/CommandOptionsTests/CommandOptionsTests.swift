@@ -105,3 +105,25 @@ final class CommandOptionsTests: XCTestCase {
             """)
     }
 }
+
+extension CommandOptionsTests {
+    func rewritten(_ arguments: [String]) -> [String] {
+        table.rewritingValues(arguments.map { Array($0.utf8) }) { raw, value in
+            ID(rawValue: raw) == .disk ? Array("<".utf8) + Array(value) + Array(">".utf8) : nil
+        }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// sysstatsd makes its relative paths absolute before it leaves its start folder: the
+    /// values are found as the parse finds them, in both spellings, and nothing else moves.
+    func testRewritingReplacesTheChosenValuesInBothSpellingsAndLeavesTheRest() {
+        XCTAssertEqual(rewritten(["--disk", "a", "--interval", "--disk", "--disk=b=c", "--once", "-h", "--disk="]),
+                       ["--disk", "<a>", "--interval", "--disk", "--disk=<b=c>", "--once", "-h", "--disk=<>"],
+                       "`--disk` as --interval's value is a value, not the option")
+    }
+
+    func testRewritingStopsWhereTheParseWouldRefuseAndLeavesTheRestForItToName() {
+        XCTAssertEqual(rewritten(["--disk", "a", "--bogus", "--disk", "b"]), ["--disk", "<a>", "--bogus", "--disk", "b"])
+        XCTAssertEqual(rewritten(["--disk", "a", "--once=1", "--disk", "b"]), ["--disk", "<a>", "--once=1", "--disk", "b"])
+        XCTAssertEqual(rewritten(["--disk"]), ["--disk"])
+    }
+}

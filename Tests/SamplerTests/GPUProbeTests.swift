@@ -76,3 +76,30 @@ final class GPUProbeTests: XCTestCase {
         XCTAssertEqual(s.snapshot.gpus.map { String(decoding: $0.driver, as: UTF8.self) }, ["amdgpu", "amdgpu"])
     }
 }
+
+extension GPUProbeTests {
+    /// Any program can sit at the helper's path and write any bytes after a card's figures:
+    /// its name is cleaned as a process name is before it enters the snapshot (issue 59: ESC
+    /// and BEL reached `report --json`).
+    func testAHostileCardNameFromTheHelperIsCleanedAsAProcessNameIs() throws {
+        let directory = try TemporaryDirectory("gpu-name")
+        let helper = directory.file("sysstatsd-gpu")
+        let script = "#!/bin/sh\nprintf 'gpu 0 37 12 1 2 61 215400 2520 45 450000 \\033[31mRTX\\007 4090\\t \\nend\\n'\nexec sleep 60\n"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: helper))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: helper)
+        var config = SamplerConfiguration()
+        config.procRoot = Fixtures.path("gpu-nvidia/proc")
+        config.sysRoot = Fixtures.path("gpu-none/sys")
+        config.measureSelf = false
+        config.builtinBookmarks = false
+        config.once = true
+        config.gpuHelperPath = helper
+        let s = Sampler(configuration: config)
+        defer { s.nvidiaHelper?.stop() }
+        s.sample(realtimeMs: 1_763_712_345_000, monotonicNs: 1_000_000_000)
+        let card = try XCTUnwrap(s.snapshot.gpus.last, "the helper's card")
+        XCTAssertEqual(String(decoding: card.name, as: UTF8.self), "?[31mRTX? 4090", "controls made ?, the tab a space, then trimmed")
+        XCTAssertEqual(String(decoding: card.driver, as: UTF8.self), "nvidia")
+        XCTAssertEqual(card.busy, 3_700, "the figures are read as before")
+    }
+}

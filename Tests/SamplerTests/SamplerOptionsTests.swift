@@ -117,3 +117,21 @@ extension SamplerOptionsTests {
         }
     }
 }
+
+extension SamplerOptionsTests {
+    /// What the user typed comes back escaped (issue 59): an ESC in an unknown option, or in a
+    /// refused value, reached the terminal raw and was obeyed there.
+    func testAnUnknownOptionAndARefusedValueAreEchoedEscapedNotRaw() {
+        guard case .failure(let e) = SamplerOptions.parse(bytes: [[0x2D, 0x2D, 0x1B, 0x5B, 0x32, 0x4A, 0xFF]]) else {
+            return XCTFail("an unknown option was accepted")
+        }
+        XCTAssertEqual(e.description, "unknown option '--\\x1b[2J\\xff' (see sysstatsd --help)")
+        XCTAssertEqual(error(["--interval", "1\u{1B}]0;owned\u{07}"]),
+                       "--interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '1\\x1b]0;owned\\x07'")
+        XCTAssertEqual(error(["--freed-threshold", "\u{07}"]), "--freed-threshold takes whole MiB (0 to 1048576), not '\\x07'")
+        XCTAssertEqual(error(["--disk", "a\u{9B}"]), "--disk takes an absolute path of at most 64 bytes, not 'a\\u{9b}'")
+        XCTAssertEqual(error(["--net", "\u{1B}[2J" + String(repeating: "x", count: 16)]),
+                       "--net takes an interface name (at most 15 bytes, no '/'), not '\\x1b[2J\(String(repeating: "x", count: 16))'")
+        XCTAssertEqual(error(["--exit-when-unwatched", "\u{1B}"]), "--exit-when-unwatched takes whole seconds from 1 to 3600, not '\\x1b'")
+    }
+}

@@ -54,8 +54,8 @@ struct GPUProbe {
     private static func store(_ r: GPUReading, into gpus: inout [GPUFigures], at n: Int) {
         if n == gpus.count { gpus.append(GPUFigures()) }
         gpus[n].index = UInt8(clamping: r.index)
-        r.driver.store(in: &gpus[n].driver)
-        r.name.store(in: &gpus[n].name)
+        clean(r.driver, into: &gpus[n].driver)
+        clean(r.name, into: &gpus[n].name)
         gpus[n].known = GPUFigures.Known(rawValue: r.known)
         gpus[n].busy = r.busy
         gpus[n].memoryBusy = r.memoryBusy
@@ -68,5 +68,17 @@ struct GPUProbe {
         gpus[n].clockMHz = r.clockMHz
         gpus[n].fan = r.fan
         gpus[n].powerLimitMilliwatts = r.powerLimitMilliwatts
+    }
+
+    /// A card's name or driver made display-ready as a process name is (``NameSanitizer``):
+    /// sysfs gives what a driver wrote, and whatever program sits at the helper's path writes
+    /// any bytes (ESC, BEL) after its figures, which reached `report --json` and the bars raw.
+    /// An empty name stays empty (no `?`): that a card has none is worth keeping.
+    private static func clean(_ name: FixedName, into out: inout [UInt8]) {
+        if name.isEmpty {
+            out.removeAll(keepingCapacity: true)
+        } else {
+            name.withUnsafeBytes { NameSanitizer.sanitize($0, into: &out) }
+        }
     }
 }
