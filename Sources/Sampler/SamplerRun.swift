@@ -164,6 +164,8 @@ final class SamplerRun {
             history = nil
         }
         if restart, let reloads {
+            // A child survives execv: the helper would be no one's to reap (a zombie per restart).
+            sampler.nvidiaHelper?.stop()
             printError("sysstatsd: the [sampler] settings changed (\(configPath ?? "config")); starting again with them")
             let why = SamplerReload.restart(arguments: reloads)
             printError("sysstatsd: cannot start again: \(why); stopping")

@@ -75,9 +75,8 @@ extension Top {
         guard pid > 0 else { return [] }
         defer {
             close(fd)
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            // Bounded: a helper stuck in the driver is left to init when this program ends.
+            _ = ChildStop.stop(pid)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let output = NVMLHelperOutput()
