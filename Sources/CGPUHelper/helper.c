@@ -54,17 +54,35 @@ static struct {
 
 enum { max_devices = 8, max_processes = 64, max_samples = 4096 };
 
-static char frame[16384];
+// A frame of 8 cards with 64 processes each is about 26 KiB at its longest (a 16 KiB frame
+// lost its `end` line, and the sampler its every figure): 64 KiB, and room kept for `end`.
+static char frame[65536];
 static size_t used;
+/// Set when a line did not fit: nothing more is put until the frame ends, which first drops
+/// the cut line (`end` then stands on a line of its own, and the frame stays whole).
+static int cut;
+enum { end_room = 8 };
 
 static void put(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void put(const char *format, ...) {
-    if (used >= sizeof frame) return;
+    if (cut) return;
+    size_t room = sizeof frame - end_room - used;
     va_list ap;
     va_start(ap, format);
-    int n = vsnprintf(frame + used, sizeof frame - used, format, ap);
+    int n = vsnprintf(frame + used, room, format, ap);
     va_end(ap);
-    if (n > 0) used += (size_t)n < sizeof frame - used ? (size_t)n : sizeof frame - used;
+    if (n < 0 || (size_t)n >= room) { cut = 1; return; }
+    used += (size_t)n;
+}
+
+/// Ends the frame: a line cut short is dropped back to its start, then `end`.
+static void end_frame(void) {
+    if (cut) {
+        while (used > 0 && frame[used - 1] != '\n') used--;
+        cut = 0;
+    }
+    memcpy(frame + used, "end\n", 4);
+    used += 4;
 }
 
 /// A figure, or `-` when NVML did not give it.
@@ -87,6 +105,7 @@ static int flush(void) {
 
 static void fail(const char *what, const char *why) {
     used = 0;
+    cut = 0;
     put("error %s: %s\nend\n", what, why);
     flush();
     exit(1);
@@ -214,7 +233,7 @@ static void sample(void) {
         put(" %s\n", name);
         processes(device, i);
     }
-    put("end\n");
+    end_frame();
 }
 
 // The arguments, as glibc passes them to an ELF constructor: the executable is Embedded

@@ -65,6 +65,7 @@ public final class HistoryDatabase {
 
         let version = try HistoryDatabase.checkOwnership(connection)
         self.version = version
+        if version > 0 { try HistoryDatabase.checkTablesAreTables(connection, path) }
         if readOnly {
             if version < HistoryDatabase.oldestReadableSchemaVersion {
                 throw StoreError(.olderSchema, "\(TerminalText.escape(path)) has schema version \(version); run sysstatsd once to upgrade it to \(HistoryDatabase.schemaVersion)")
@@ -77,6 +78,21 @@ public final class HistoryDatabase {
         try connection.execute("PRAGMA synchronous = NORMAL")
         try Schema.migrate(connection)
         self.version = HistoryDatabase.schemaVersion
+    }
+
+    /// The tables every command reads are tables: a view (or anything else) of one of their
+    /// names, planted in the user's file, could compute without end (a recursive view hung
+    /// `history` and `exited`). Refused in one line.
+    static func checkTablesAreTables(_ connection: Connection, _ path: String) throws(StoreError) {
+        let query = try connection.statement("""
+            SELECT name, type FROM sqlite_master
+            WHERE name IN ('boots', 'samples', 'hourly_samples', 'exits', 'bookmarks') AND type != 'table'
+            """)
+        defer { query.reset() }
+        if try query.step() {
+            throw StoreError(.refused, "\(TerminalText.escape(path)): \(TerminalText.escape(query.text(0))) is a "
+                             + "\(TerminalText.escape(query.text(1))), not a table: this is not a history database sysstats wrote")
+        }
     }
 
     /// A read-only connection that never needs to write, even to the -shm file.
@@ -318,10 +334,15 @@ public final class HistoryDatabase {
         return result
     }
 
-    /// Exits at or after `sinceMs` (unix milliseconds), oldest first.
+    /// Exits at or after `sinceMs` (unix milliseconds), oldest first. Names are cut to what
+    /// the writer stores (``HistoryBatch/maximumNameBytes``) as they are read: a live database
+    /// anyone with the user's rights could have edited held 20–50 MB names, and `exited
+    /// --json` took 1.2 GB for them.
     public func exits(sinceMs: UInt64) throws(StoreError) -> [ExitRecord] {
+        let n = HistoryBatch.maximumNameBytes
         let query = try connection.statement("""
-            SELECT time_ms, pid, name, friendly_name, last_private_kib, freed_kib FROM exits
+            SELECT time_ms, pid, substr(CAST(name AS BLOB), 1, \(n)),
+                   CAST(substr(CAST(friendly_name AS BLOB), 1, \(n)) AS TEXT), last_private_kib, freed_kib FROM exits
             WHERE time_ms >= ?1 ORDER BY time_ms, id
             """)
         defer { query.reset() }

@@ -6,7 +6,10 @@ import CDirect
 ///
 /// Which processes hold one is found by listing their `fd` directories a few at a time
 /// (`getdents64` and a `readlink` per descriptor), each process once every
-/// ``rescanSamples`` updates: a process that opens a GPU shows within that many. Between
+/// ``rescanSamples`` updates: a process that opens a GPU shows within that many. The listing
+/// is bounded: at most ``maximumDescriptorsPerProcess`` of a process's descriptors are looked
+/// at, and at most ``descriptorsPerUpdate`` in one update, the rest carried on at the next
+/// (sixty processes of 19,900 descriptors each stalled the first update for seconds). Between
 /// two listings only the holders' DRM descriptors are read (their fdinfo, parsed by
 /// ``DRMClientReading``), each client counted once however many descriptors share it. A
 /// holder whose descriptors are all gone is dropped. Once the holders are known, an update
@@ -17,6 +20,16 @@ public final class DRMHolders {
     public static let maximumHolders = 32
     /// Updates over which every process's descriptors are listed once.
     public static let rescanSamples = 30
+    /// The most descriptors of one process looked at (a DRM client is opened early, so has a
+    /// low number; the rest of a process holding tens of thousands costs nothing).
+    public static let maximumDescriptorsPerProcess = 4096
+    /// The most descriptors looked at (`readlink`s) in one update, over all processes listed.
+    public static let descriptorsPerUpdate = 8192
+    /// Descriptors looked at in the last update (tests).
+    public private(set) var descriptorsLookedAt = 0
+    /// This scanner's caps: ``maximumDescriptorsPerProcess`` and ``descriptorsPerUpdate``
+    /// (smaller in tests).
+    private let perProcess: Int, perUpdate: Int
 
     /// One process's use of the GPUs over the interval before the last update.
     public struct Use: Equatable, Sendable {
@@ -64,7 +77,10 @@ public final class DRMHolders {
     private var cursor = 0
     private var listed = false
 
-    public init(procRoot: String) {
+    public init(procRoot: String, descriptorsPerProcess: Int = DRMHolders.maximumDescriptorsPerProcess,
+                descriptorsPerUpdate: Int = DRMHolders.descriptorsPerUpdate) {
+        perProcess = max(1, descriptorsPerProcess)
+        perUpdate = max(perProcess, descriptorsPerUpdate)
         path = BytePath(procRoot)
         rootLength = path.count
         holders.reserveCapacity(Self.maximumHolders)
@@ -81,8 +97,11 @@ public final class DRMHolders {
     public func update(pids: [Int32], monotonicNs: UInt64, buffer: ReadBuffer) {
         let share = listed ? max(1, (pids.count + Self.rescanSamples - 1) / Self.rescanSamples) : pids.count
         listed = true
+        descriptorsLookedAt = 0
         var n = 0
-        while n < share && n < pids.count {
+        // A process is listed only while a whole one fits in what is left of the budget: the
+        // one that does not waits at the cursor for the next update.
+        while n < share && n < pids.count && perUpdate - descriptorsLookedAt >= perProcess {
             if cursor >= pids.count { cursor = 0 }
             let pid = pids[cursor]
             cursor += 1
@@ -121,20 +140,23 @@ public final class DRMHolders {
         defer { close(directory) }
         let fdPath = path.count
         found.removeAll(keepingCapacity: true)
-        while found.count < DRMClients.maximumPerProcess {
+        var looked = 0
+        while found.count < DRMClients.maximumPerProcess && looked < perProcess {
             let got = entries.withUnsafeMutableBytes { cdirect_getdents64(directory, $0.baseAddress, $0.count) }
             guard got > 0 else { break }
             var offset = 0
-            while offset + 19 < got && found.count < DRMClients.maximumPerProcess {
+            while offset + 19 < got && found.count < DRMClients.maximumPerProcess && looked < perProcess {
                 // struct linux_dirent64: ino u64, off i64, reclen u16, type u8, name (NUL-terminated).
                 let length = Int(entries[offset + 16]) | Int(entries[offset + 17]) << 8
                 guard length > 19, offset + length <= got else { break }
-                if let fd = Self.decimal(entries, from: offset + 19, to: offset + length), isDRM(fd, fdPath) {
-                    found.append(Int32(fd))
+                if let fd = Self.decimal(entries, from: offset + 19, to: offset + length) {
+                    looked &+= 1
+                    if isDRM(fd, fdPath) { found.append(Int32(fd)) }
                 }
                 offset += length
             }
         }
+        descriptorsLookedAt &+= looked
         guard !found.isEmpty else { return }
         let h = spare.popLast() ?? Holder()
         h.pid = pid

@@ -29,8 +29,9 @@ public struct NVMLProcess: Equatable, Sendable {
 /// ``GPUCards/maximumCards`` cards count, and a line longer than the buffer drops what was
 /// buffered.
 public final class NVMLHelperOutput {
-    /// The most bytes buffered; a frame of 8 cards and 64 processes fits in a quarter of it.
-    public static let capacity = 16 * 1024
+    /// The most bytes buffered: the helper's frame at its longest (8 cards with 64 processes
+    /// each, about 26 KiB; it writes at most 64 KiB, its `end` line always whole).
+    public static let capacity = 64 * 1024
     private var bytes: [UInt8]
     private var filled = 0
     /// The last `error` line's text (a fresh one replaces it).

@@ -353,3 +353,45 @@ final class BookmarkStoreTests: XCTestCase {
         XCTAssertFalse(cached.rules.contains(rule(.comm, "later", "Later")))
     }
 }
+
+/// The live database is the user's file, and anyone with the user's rights may have edited it.
+final class HostileLiveDatabaseTests: XCTestCase {
+    /// 20–50 MB names made `exited --json` take 1.2 GB: names are cut to what the writer
+    /// stores as they are read.
+    func testHugeExitNamesAreCutToWhatTheWriterStoresWhenRead() throws {
+        let scratch = try Scratch()
+        let db = try scratch.open()
+        try db.connection.execute("""
+            INSERT INTO exits (time_ms, pid, name, friendly_name, last_private_kib, freed_kib)
+            VALUES (5000, 7, zeroblob(20000000), CAST(zeroblob(20000000) AS TEXT), 1, 2);
+            INSERT INTO exits (time_ms, pid, name, friendly_name, last_private_kib, freed_kib)
+            VALUES (6000, 8, X'6D616B65', NULL, 3, 4);
+            """)
+        let exits = try db.exits(sinceMs: 0)
+        XCTAssertEqual(exits.count, 2)
+        XCTAssertEqual(exits[0].name.count, HistoryBatch.maximumNameBytes)
+        XCTAssertLessThanOrEqual(exits[0].friendlyName?.utf8.count ?? 0, HistoryBatch.maximumNameBytes)
+        XCTAssertEqual(exits[1].name, Array("make".utf8), "a normal name is read as it is")
+        XCTAssertNil(exits[1].friendlyName)
+    }
+}
+
+extension HostileLiveDatabaseTests {
+    /// A recursive view planted in place of `samples` hung `history` and `exited`: a table
+    /// every command reads must be a table, or the file is refused in one line.
+    func testAViewPlantedInPlaceOfATableIsRefusedNotRead() throws {
+        let scratch = try Scratch()
+        do {
+            let db = try scratch.open()
+            try db.connection.execute("""
+                DROP TABLE samples;
+                CREATE VIEW samples AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x AS minute FROM n;
+                """)
+        }
+        for readOnly in [true, false] {
+            XCTAssertThrowsError(try scratch.open(readOnly: readOnly)) { error in
+                XCTAssertTrue("\(error)".contains("samples is a view, not a table"), "\(error)")
+            }
+        }
+    }
+}

@@ -67,3 +67,41 @@ final class DRMHoldersTests: XCTestCase {
         XCTAssertEqual(holders.uses.count, 2)
     }
 }
+
+extension DRMHoldersTests {
+    /// Sixty processes of 19,900 descriptors each stalled the sampler's first update for
+    /// seconds (a readlink per descriptor, no cap): at most so many of a process's descriptors
+    /// are looked at (4,096), at most so many in one update (8,192), and the listing goes on
+    /// at the next. Here with caps of 64 and 128, over processes of 100 descriptors.
+    func testTheDescriptorScanIsCappedPerProcessAndPerUpdateAndCarriesOn() throws {
+        let tree = try LiveTree()
+        let fm = FileManager.default
+        var crowded: [Int32] = []
+        for pid in 500..<506 {
+            let fd = tree.path + "/proc/\(pid)/fd"
+            try fm.createDirectory(atPath: fd, withIntermediateDirectories: true)
+            // Five crowded processes, then one with ten descriptors that holds a client.
+            for n in 0..<(pid < 505 ? 100 : 10) {
+                try fm.createSymbolicLink(atPath: fd + "/\(n)", withDestinationPath: pid == 505 && n == 3 ? "/dev/dri/renderD128" : "/dev/null")
+            }
+            crowded.append(Int32(pid))
+        }
+        let holder = tree.path + "/proc/505"
+        try fm.createDirectory(atPath: holder + "/fdinfo", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Fixtures.path("gpu-clients/proc/200/fdinfo/6"), toPath: holder + "/fdinfo/3")
+        let holders = DRMHolders(procRoot: tree.path + "/proc", descriptorsPerProcess: 64, descriptorsPerUpdate: 128)
+        var updates = 0
+        while holders.uses.isEmpty && updates < 10 {
+            updates += 1
+            holders.update(pids: crowded, monotonicNs: UInt64(updates) * 1_000_000_000, buffer: buffer)
+            XCTAssertLessThanOrEqual(holders.descriptorsLookedAt, 128, "update \(updates)")
+        }
+        XCTAssertEqual(holders.uses.map(\.pid), [505], "found once the scan reached it")
+        XCTAssertEqual(updates, 5, "the first update lists what its budget allows (two crowded processes, 64 "
+                       + "descriptors looked at each), the rest at the rescan's pace (one of six an update): the sixth in the fifth")
+        let real = DRMHolders(procRoot: tree.path + "/proc")
+        real.update(pids: crowded, monotonicNs: 1, buffer: buffer)
+        XCTAssertEqual(real.uses.map(\.pid), [505], "the real caps list all six at once")
+        XCTAssertEqual(real.descriptorsLookedAt, 510)
+    }
+}

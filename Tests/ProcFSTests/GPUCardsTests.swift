@@ -164,6 +164,23 @@ final class GPUCardsTests: XCTestCase {
         ], "pid 0, card 300, a bad figure and anything after the share are refused; 250 % is clamped")
     }
 
+    /// Eight cards with sixty-four processes each, every number at its longest: the helper's
+    /// frame was cut at 16 KiB and lost its `end` line, and with it every NVIDIA figure.
+    func testTheLongestFrameTheHelperWritesIsReadWhole() {
+        var frame = ""
+        for card in 0..<8 {
+            frame += "gpu \(card) 100 100 18446744073709551615 18446744073709551615 4294967295 4294967295 4294967295 "
+                + "4294967295 4294967295 " + String(repeating: "N", count: 95) + "\n"
+            for p in 0..<64 { frame += "proc \(4_294_967_000 + p) \(card) 18446744073709551615 100\n" }
+        }
+        frame += "end\n"
+        XCTAssertGreaterThan(frame.utf8.count, 16 * 1024, "longer than the old buffer")
+        XCTAssertLessThan(frame.utf8.count, NVMLHelperOutput.capacity)
+        var r: [GPUReading] = []
+        XCTAssertTrue(frames(frame, into: &r))
+        XCTAssertEqual(r.count, GPUCards.maximumCards)
+    }
+
     func testAnErrorLineIsKeptAndALineLongerThanTheBufferIsDropped() {
         let output = NVMLHelperOutput()
         var r: [GPUReading] = []
