@@ -1,4 +1,5 @@
 import Foundation
+import BarCore
 import XCTest
 @testable import SysstatsCLI
 
@@ -9,6 +10,20 @@ final class ConfigCommandTests: XCTestCase {
     func testTheExampleIsTheAssetByteForByte() throws {
         let asset = try String(contentsOf: Self.root.appendingPathComponent("assets/config.toml"), encoding: .utf8)
         XCTAssertEqual(ExampleConfig.text + "\n", asset, "copy assets/config.toml into ExampleConfig.swift")
+    }
+
+    /// Every block of the registry is in the example, as a `[[block]]` or in the comment that
+    /// names the others: a block added without it fails here (the list was written by hand).
+    func testTheExampleNamesEveryBlockOfTheRegistry() throws {
+        let text = ExampleConfig.text
+        let others = try XCTUnwrap(text.components(separatedBy: "the other blocks are ").dropFirst().first?
+            .components(separatedBy: " (sysstats-bar --help").first)
+        let named = Set(others.replacingOccurrences(of: "\n# ", with: " ").components(separatedBy: ", "))
+        for kind in BlockKind.allCases where kind.isNamedInBlocksOption {
+            let name = kind.name.description
+            XCTAssertTrue(named.contains(name) || text.contains("block = \"\(name)\""),
+                          "the example names no \(name) block")
+        }
     }
 
     func testAGoodFileIsOkAndABadOneNamesEachProblem() throws {
