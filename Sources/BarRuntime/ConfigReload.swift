@@ -55,7 +55,9 @@ extension Bar {
     /// IN_MASK_ADD: a folder watched already (the runtime directory) keeps its watch, whose
     /// mask this adds to.
     func watchNearest(_ folder: [UInt8]) -> (watch: Int32, next: [UInt8], watched: [UInt8]) {
-        let fileMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD)
+        // Removed or renamed away too: the built-in defaults then apply at once.
+        let fileMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_DELETE)
+            | UInt32(IN_MOVED_FROM) | UInt32(IN_MASK_ADD)
         let folderMask = UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MASK_ADD) | UInt32(IN_ONLYDIR)
         var dir = folder, next: [UInt8] = []
         while !dir.isEmpty {
@@ -137,39 +139,50 @@ extension Bar {
     }
 
     /// Reads the config file again: a good one replaces the blocks, the theme and the command
-    /// children; a bad or missing one keeps them and shows why in a notice block.
+    /// children; a bad one keeps them and shows why in a notice block. The file at the default
+    /// place removed: the built-in defaults, at once, as at a start without it (a file named
+    /// with `--config` must be there: its absence is a mistake like any other).
     mutating func reloadConfig() {
         guard let path = configPath else { return }
         var included: [[UInt8]] = []
-        switch loadConfig(path, explicit: true, included: &included) {
-        case .none: return
+        switch loadConfig(path, explicit: options.configPath != nil, included: &included) {
+        case .none:
+            configMistake.removeAll()
+            var defaults = BarConfig()
+            defaults.blocks = BarBlock.defaults
+            apply(defaults, included: [])
         case .failed(let line):
             reportConfigMistake(line)
             configMistake = configNotice(line, path: path)
         case .loaded(let config):
             configMistake.removeAll()
             if options.blocksGiven && config.blocks != nil { reportBlocksOverride(path) }
-            var o = options.applying(config)
-            o.includedFiles = included
-            var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)
-            fresh.memForm = renderer.memForm
-            fresh.continueStream()
-            commands.stopAll(into: &stopping, nowMs: nowMs())
-            commands.deallocate()
-            options = o
-            watchIncludedFiles()
-            renderer = fresh
-            if dirChecked { registerWants() }
-            commands = CommandRunner(blocks: renderer.blocks)
-            if Bar.fixedFDs + commands.pollSlots > fdCapacity {
-                fds.deallocate()
-                fdCapacity = Bar.fixedFDs + commands.pollSlots
-                fds = .allocate(capacity: fdCapacity)
-            }
-            commands.startAll(nowMs: nowMs(), renderer: &renderer)
-            // The snapshot was decoded for the old blocks: read it for the new ones.
-            if dirChecked { _ = load() }
+            apply(config, included: included)
         }
         emit()
+    }
+
+    /// Replaces the blocks, the theme and the command children with `config`'s.
+    private mutating func apply(_ config: BarConfig, included: [[UInt8]]) {
+        var o = options.applying(config)
+        o.includedFiles = included
+        var fresh = Renderer(output: o.output, blocks: o.blocks, formats: o.formats, theme: o.theme, streaming: !o.once)
+        fresh.memForm = renderer.memForm
+        fresh.continueStream()
+        commands.stopAll(into: &stopping, nowMs: nowMs())
+        commands.deallocate()
+        options = o
+        watchIncludedFiles()
+        renderer = fresh
+        if dirChecked { registerWants() }
+        commands = CommandRunner(blocks: renderer.blocks)
+        if Bar.fixedFDs + commands.pollSlots > fdCapacity {
+            fds.deallocate()
+            fdCapacity = Bar.fixedFDs + commands.pollSlots
+            fds = .allocate(capacity: fdCapacity)
+        }
+        commands.startAll(nowMs: nowMs(), renderer: &renderer)
+        // The snapshot was decoded for the old blocks: read it for the new ones.
+        if dirChecked { _ = load() }
     }
 }

@@ -130,7 +130,8 @@ extension Bar {
                         if isEventName(configWatchNext, off + 16, len) && mask & (UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {
                             configWatchMoves = true
                         }
-                    } else if isConfigName(off + 16, len) && mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)) != 0 {
+                    } else if isConfigName(off + 16, len) && mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
+                                                                     | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) != 0 {
                         configChanged = true
                     }
                     // The same directory as the runtime dir's: one watch, read for both.

@@ -139,3 +139,39 @@ extension ConfigWatchTests {
                       "the fixed file at once, --blocks still winning: \(b.sink.lines)")
     }
 }
+
+extension ConfigWatchTests {
+    /// `rm ~/.config/sysstats/config.toml` while the bar ran kept the deleted config, and a
+    /// SIGHUP then showed a lasting `config.toml: no such file` block: the file at the default
+    /// place removed (or renamed away), the built-in defaults apply at once and no mistake shows.
+    func testRemovingTheConfigAtItsDefaultPlaceBringsTheDefaultsBackAtOnce() throws {
+        let home = directory.appendingPathComponent("xdg")
+        let folder = home.appendingPathComponent("sysstats")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let saved = getenv("XDG_CONFIG_HOME").map { String(cString: $0) }
+        setenv("XDG_CONFIG_HOME", home.path, 1)
+        defer { if let saved { setenv("XDG_CONFIG_HOME", saved, 1) } else { unsetenv("XDG_CONFIG_HOME") } }
+        let file = folder.appendingPathComponent("config.toml")
+        for removal in ["delete", "rename"] {
+            try write("[[block]]\nblock = \"load\"\n", to: file)
+            let options = try BarOptions.parse([Array("--output".utf8), Array("text".utf8)])
+            var b = Bar(options: options, runtimeDir: Array(directory.path.utf8), sink: Sink())
+            giveInotify(&b)
+            b.addConfigWatch()
+            _ = b.load()
+            b.reloadConfig()
+            XCTAssertEqual(b.sink.lines.last, "load 0.52 0.48 0.40\n", "the file's one block")
+            if removal == "delete" {
+                try FileManager.default.removeItem(at: file)
+            } else {
+                try FileManager.default.moveItem(at: file, to: folder.appendingPathComponent("config.toml.bak"))
+            }
+            step(&b)
+            let line = try XCTUnwrap(b.sink.lines.last)
+            XCTAssertTrue(line.hasPrefix("load 0.52 0.48 0.40 | "), "\(removal): the default bar (load, then more): \(line)")
+            XCTAssertFalse(line.contains("config"), "\(removal): no mistake shown: \(line)")
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent("config.toml.bak"))
+        }
+    }
+}
