@@ -43,7 +43,9 @@ public struct BlockFormat: Equatable, Sendable {
                 var j = i + 1
                 while j < end && text[j] != UInt8(ascii: "}") { j += 1 }
                 guard j < end else { throw .unclosedBrace }
-                guard let p = Placeholder(block: block, name: text[(i + 1)..<j]) else { throw .unknownPlaceholder(block) }
+                guard let p = Placeholder(block: block, name: text[(i + 1)..<j]) else {
+                    throw .unknownPlaceholder(block, name: Array(text[(i + 1)..<j].prefix(64)), offset: i - text.startIndex)
+                }
                 if literals.count > runStart {
                     parts.append(.literal(start: UInt16(runStart), end: UInt16(literals.count)))
                     runStart = literals.count

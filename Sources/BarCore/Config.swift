@@ -144,6 +144,23 @@ public struct BarConfig: Equatable, Sendable {
         return include
     }
 
+    /// A format's mistake at `entry`, as the config file says it: `format: unknown placeholder
+    /// {x}; …`, at the column of the placeholder's `{` (exact for a string without escapes).
+    static func formatError(_ error: OptionsError, _ entry: TOMLValue) -> ConfigError {
+        var line = ByteWriter(capacity: 256)
+        error.describe(into: &line)
+        var column = entry.column
+        if case .unknownPlaceholder(_, _, let offset) = error { column = entry.column + 1 + offset }
+        // "sysstats-bar: --format cpu: unknown placeholder {x}; …" → "format: unknown placeholder {x}; …"
+        var reason = line.bytes
+        for _ in 0..<2 {
+            guard let colon = reason.firstIndex(of: UInt8(ascii: ":")) else { break }
+            reason.removeSubrange(0...colon)
+        }
+        while reason.first == UInt8(ascii: " ") { reason.removeFirst() }
+        return ConfigError(line: entry.line, column: column, reason: bytes("format: ") + reason)
+    }
+
     static func block(_ value: TOMLValue) throws(ConfigError) -> BarBlock {
         guard let table = value.table else { throw ConfigError(value, "each block must be a table: [[block]]") }
         guard let kindValue = table["block"] else {
@@ -173,16 +190,7 @@ public struct BarConfig: Equatable, Sendable {
                         let format = try BlockFormat(text[...], for: kind)
                         if short { block.shortFormat = format } else { block.format = format }
                     } catch {
-                        var line = ByteWriter(capacity: 256)
-                        error.describe(into: &line)
-                        // "sysstats-bar: --format cpu: unknown placeholder; …" → "format: unknown placeholder; …"
-                        var reason = line.bytes
-                        for _ in 0..<2 {
-                            guard let colon = reason.firstIndex(of: UInt8(ascii: ":")) else { break }
-                            reason.removeSubrange(0...colon)
-                        }
-                        while reason.first == UInt8(ascii: " ") { reason.removeFirst() }
-                        throw ConfigError(line: entry.line, column: entry.column, reason: bytes("format: ") + reason)
+                        throw formatError(error, entry)
                     }
                 }
             } else if keyIs(entry, "warning") || keyIs(entry, "critical") {

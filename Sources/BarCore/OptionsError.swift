@@ -23,7 +23,8 @@ public enum OptionsError: Error, Equatable, Sendable {
     /// A second `--format` for the same block.
     case duplicateFormat
     /// A `{name}` the block does not have.
-    case unknownPlaceholder(BlockKind)
+    /// The block, the name between the braces, and the offset of its `{` in the format.
+    case unknownPlaceholder(BlockKind, name: [UInt8] = [], offset: Int = 0)
     /// A `{` without its `}`.
     case unclosedBrace
     /// A lone `}`.
@@ -176,10 +177,12 @@ extension OptionsError {
             appendBlockNames(into: &w)
             return
         }
-        guard case .unknownPlaceholder(let block) = self else { w.append(message); return }
+        guard case .unknownPlaceholder(let block, let name, _) = self else { w.append(message); return }
         w.append("sysstats-bar: --format ")
         w.append(block.name)
-        w.append(": unknown placeholder; ")
+        w.append(": unknown placeholder {")
+        w.append(escaped: name, .plain)
+        w.append("}; ")
         w.append(block.name)
         w.append(" has")
         for spec in block.placeholders {

@@ -61,7 +61,9 @@ public func startOptions(_ arguments: [[UInt8]] = programArguments(), program: S
         switch loadConfig(path, explicit: options.configPath != nil, included: &included) {
         case .none: break
         case .loaded(let config):
-            if options.blocksGiven && config.blocks != nil { reportBlocksOverride(path) }
+            // Said to a running bar, whose file the user may edit expecting a change; a
+            // `--once` line names its blocks for this one line (said each time, it was noise).
+            if options.blocksGiven && !options.once && config.blocks != nil { reportBlocksOverride(path) }
             options = options.applying(config)
         case .failed(let line):
             reportConfigMistake(line)

@@ -93,6 +93,11 @@ public enum Top {
                              helper: helper, problems: &problems)
         if gpu {
             let rows = Array(sortedByGPU(sampled).prefix(count))
+            // A bare header said nothing: say that no process uses a GPU (stderr: stdout stays a table).
+            if rows.isEmpty && !json {
+                problems.append("sysstats top: no process uses a GPU (none holds a DRM client"
+                                + (GPUCards.nvidiaDeviceCount(procRoot: procRoot) > 0 ? ", none is in NVML's list)" : "; no NVIDIA device)"))
+            }
             return CommandOutput(stdout: json ? [gpuJSON(rows)] : gpuLines(rows), stderr: problems)
         }
         let rows = Array(sorted(sampled, by: sort).prefix(count))

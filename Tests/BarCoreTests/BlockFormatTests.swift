@@ -64,14 +64,14 @@ final class BlockFormatTests: XCTestCase {
             (["--format", "=x"], .unknownFormatBlock,
              "sysstats-bar: --format BLOCK=TEXT: BLOCK is one of cpu, mem, load, uptime, battery, procs, exited, self, top, swap, cores, net, wifi, disk, diskio, temp, freq, time, pressure, gpu, fan, power"),
             (["--format", "cpu=a", "--format=cpu=b"], .duplicateFormat, "sysstats-bar: --format given twice for the same block"),
-            (["--format", "cpu={used}"], .unknownPlaceholder(.cpu),
-             "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),
-            (["--format", "cpu={}"], .unknownPlaceholder(.cpu),
-             "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),
-            (["--format", "cpu={BUSY}"], .unknownPlaceholder(.cpu),
-             "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}"),
-            (["--format", "self={rss}"], .unknownPlaceholder(.selfCost),
-             "sysstats-bar: --format self: unknown placeholder; self has {cpu} {sampler_cpu} {bar_cpu} {sampler_rss} {bar_rss}"),
+            (["--format", "cpu={used}"], .unknownPlaceholder(.cpu, name: Array("used".utf8)),
+             "sysstats-bar: --format cpu: unknown placeholder {used}; cpu has {busy} {iowait} {spark}"),
+            (["--format", "cpu={}"], .unknownPlaceholder(.cpu, name: Array("".utf8)),
+             "sysstats-bar: --format cpu: unknown placeholder {}; cpu has {busy} {iowait} {spark}"),
+            (["--format", "cpu={BUSY}"], .unknownPlaceholder(.cpu, name: Array("BUSY".utf8)),
+             "sysstats-bar: --format cpu: unknown placeholder {BUSY}; cpu has {busy} {iowait} {spark}"),
+            (["--format", "self={rss}"], .unknownPlaceholder(.selfCost, name: Array("rss".utf8)),
+             "sysstats-bar: --format self: unknown placeholder {rss}; self has {cpu} {sampler_cpu} {bar_cpu} {sampler_rss} {bar_rss}"),
             (["--format", "cpu=CPU {busy"], .unclosedBrace,
              "sysstats-bar: --format: '{' without '}' (write {{ for a literal brace)"),
             (["--format", "cpu=CPU {"], .unclosedBrace,
@@ -96,8 +96,8 @@ final class BlockFormatTests: XCTestCase {
             var line = ByteWriter(capacity: 512)
             OptionsError.unknownPlaceholder(block).describe(into: &line)
             let message = String(decoding: line.bytes, as: UTF8.self)
-            XCTAssertTrue(message.hasPrefix("sysstats-bar: --format \(block.name): unknown placeholder; \(block.name) has {"), message)
-            let listed = message.split(separator: "{").dropFirst().map { $0.prefix { $0 != "}" } }
+            XCTAssertTrue(message.hasPrefix("sysstats-bar: --format \(block.name): unknown placeholder {}; \(block.name) has {"), message)
+            let listed = message.components(separatedBy: " has ").last!.split(separator: "{").map { $0.prefix { $0 != "}" } }
             let accepted = block.placeholders.map { $0.name.description }
             XCTAssertEqual(listed.map(String.init), accepted, "\(block)")
             for name in accepted {

@@ -73,9 +73,8 @@ final class BarProcess: @unchecked Sendable {  // output is guarded by lock
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let (status, o, e) = finish(p, stdout: out, stderr: err)
+        return (status, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
     /// Number of complete lines written so far (cheap: counted as output arrives).
@@ -214,4 +213,40 @@ func peakResidentKiB(pid: Int32) -> Int? {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
     return nil
+}
+
+extension BarProcess {
+    /// Reads `p`'s stderr (and stdout, when given) to their end and waits for `p` to end, both
+    /// within `seconds`: a run whose end Foundation never saw (a SIGCHLD lost in a busy test
+    /// process, seen once in a whole-suite run) fails the test after that long instead of
+    /// holding the test command until CI's limit. The child is killed on a timeout; its
+    /// status is then -1.
+    static func finish(_ p: Process, stdout out: Pipe?, stderr err: Pipe, seconds: Double = 30,
+                       file: StaticString = #filePath, line: UInt = #line) -> (status: Int32, stdout: Data, stderr: Data) {
+        let ended = DispatchSemaphore(value: 0)
+        let box = DataBox()
+        DispatchQueue.global().async {
+            let o = out?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+            let e = err.fileHandleForReading.readDataToEndOfFile()
+            box.set(o, e)
+            p.waitUntilExit()
+            ended.signal()
+        }
+        guard ended.wait(timeout: .now() + seconds) == .success else {
+            kill(p.processIdentifier, SIGKILL)
+            XCTFail("the program did not end (or its end was not seen) within \(Int(seconds)) s", file: file, line: line)
+            let (o, e) = box.get()
+            return (-1, o, e)
+        }
+        let (o, e) = box.get()
+        return (p.terminationStatus, o, e)
+    }
+
+    /// What the reading thread read, handed over under a lock.
+    private final class DataBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var out = Data(), err = Data()
+        func set(_ o: Data, _ e: Data) { lock.lock(); out = o; err = e; lock.unlock() }
+        func get() -> (Data, Data) { lock.lock(); defer { lock.unlock() }; return (out, err) }
+    }
 }

@@ -292,9 +292,8 @@ final class WaylandPanelTests: XCTestCase {
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
+        let (status, _, text) = BarProcess.finish(p, stdout: nil, stderr: err)
+        return (status, String(decoding: text, as: UTF8.self))
     }
 
     /// SIGTERM, and the status the bar ended with.

@@ -46,7 +46,7 @@ final class OnceTests: RuntimeDirectoryHarness {
         XCTAssertEqual(result.line, "L 0.52/0.40 | {300}\n")
         let (status, stderr) = startExit(["--once", "--format", "cpu={nope}"])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(stderr, "sysstats-bar: --format cpu: unknown placeholder; cpu has {busy} {iowait} {spark}\n")
+        XCTAssertEqual(stderr, "sysstats-bar: --format cpu: unknown placeholder {nope}; cpu has {busy} {iowait} {spark}\n")
     }
 
     func testBlocksAndThemeComeFromTheFileAndFlagsWin() throws {
@@ -56,15 +56,19 @@ final class OnceTests: RuntimeDirectoryHarness {
                        "--blocks replaces the file's list")
     }
 
-    /// `--blocks` replaces the file's `[[block]]` list: the bar says so (issue 29: the README's
-    /// own example made edits to the file change nothing, silently).
-    func testBlocksOnTheCommandLineSayThatTheyReplaceTheFilesList() throws {
+    /// `--blocks` replaces the file's `[[block]]` list: a running bar says so (issue 29: the
+    /// README's own example made edits to the file change nothing, silently); a `--once` line
+    /// says nothing (issue 58: every `--once --blocks` run warned).
+    func testBlocksOnTheCommandLineSayThatTheyReplaceTheFilesListInARunningBar() throws {
         try writeConfig("[[block]]\nblock = \"load\"\n")
         let flags = try once(["--blocks", "procs"])
         XCTAssertEqual(flags.line, "procs 300 (0 run)\n")
-        XCTAssertEqual(flags.stderr, "sysstats-bar: --blocks replaces the [[block]] list of \(configFile.path): edits to it change nothing while the flag is given\n")
+        XCTAssertEqual(flags.stderr, "", "--once: this line's blocks, nothing to warn of")
+        let running = try capturingStderr { try program(["--config", configFile.path, "--blocks", "procs"]) }.1
+        XCTAssertEqual(running, "sysstats-bar: --blocks replaces the [[block]] list of \(configFile.path): edits to it change nothing while the flag is given\n")
         try writeConfig("[theme]\nseparator = \" :: \"\n")
-        XCTAssertEqual(try once(["--blocks", "procs"]).stderr, "", "a file without a block list: nothing replaced, nothing said")
+        XCTAssertEqual(try capturingStderr { try program(["--config", configFile.path, "--blocks", "procs"]) }.1, "",
+                       "a file without a block list: nothing replaced, nothing said")
     }
 
     /// A config mistake at start never takes the bar away (issue 29): the built-in defaults

@@ -30,6 +30,16 @@ final class TopGPUTests: XCTestCase {
         XCTAssertEqual(items[1]["drivers"] as? [String], ["i915"])
     }
 
+    /// Without a process using a GPU, `top --gpu` printed a bare header: it says why, on stderr.
+    func testWithoutAProcessUsingAGPUTopSaysSo() throws {
+        let temporary = try TemporaryDirectory()
+        let out = Top.run(procRoot: Fixtures.path("procs-basic/proc"), directory: temporary.file("none"), count: 10, sort: .cpu,
+                          intervalMs: 0, json: false, gpu: true, helper: nil)
+        XCTAssertEqual(out.status, 0)
+        XCTAssertEqual(out.stdout.count, 1, "the header")
+        XCTAssertEqual(out.stderr, ["sysstats top: no process uses a GPU (none holds a DRM client; no NVIDIA device)"])
+    }
+
     func testNVIDIAProcessesComeFromTheHelperWithMemoryAndNVMLsNewestShare() throws {
         XCTAssertNotNil(NVMLStub.install(), "cc could not build the NVML stub")
         setenv("NVML_STUB_PID", "200", 1)
