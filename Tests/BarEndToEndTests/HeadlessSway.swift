@@ -73,10 +73,26 @@ final class HeadlessSway {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// SIGTERM (sent here: in whole-suite runs Foundation's `terminate()` left sway running,
+    /// and `waitUntilExit()` then waited for good), up to 5 s, then SIGKILL and up to 5 s more;
+    /// never a wait without an end.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        if ended(within: 5) { return }
+        kill(pid, SIGKILL)
+        _ = ended(within: 5)
+    }
+
+    /// Whether Foundation saw the compositor end within `seconds`.
+    private func ended(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            if Date() >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     /// The environment of a client of this compositor: WAYLAND_DISPLAY set, DISPLAY not.
