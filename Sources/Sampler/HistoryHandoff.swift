@@ -128,8 +128,9 @@ public final class HistoryHandoff {
             }
             if running.isEmpty { break }
             if Clock.monotonicNs() >= deadline {
-                for pid in running { kill(pid, SIGKILL) }
-                for pid in running { var s: Int32 = 0; _ = waitpid(pid, &s, 0) }
+                // Bounded (ChildStop): a writer stuck in the kernel (a hung file system) is left
+                // to init rather than waited on by a sampler on its way out.
+                for pid in running { _ = ChildStop.stop(pid, graceMs: 0) }
                 running.removeAll()
                 return "sysstatsd: the history writer did not finish within \(deadlineMs) ms: \(dropped)"
             }

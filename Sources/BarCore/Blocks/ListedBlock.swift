@@ -34,17 +34,10 @@ enum ListedBlock {
         let readings = snap.listed[tag]
         guard !argument.isEmpty else { return readings.first }
         // Indices, not `for r in`: an unspecialized (debug) array iterator allocates.
-        for i in 0..<readings.count where matches(readings[i], argument) { return readings[i] }
+        for i in 0..<readings.count where names(argument, source: readings[i].source, label: readings[i].label) { return readings[i] }
         return nil
     }
 
-    private static func matches(_ r: PartReading, _ name: [UInt8]) -> Bool {
-        if name == r.label || name == r.source { return true }
-        guard name.count == r.source.count + 1 + r.label.count, name[r.source.count] == UInt8(ascii: "/") else { return false }
-        for i in 0..<r.source.count where name[i] != r.source[i] { return false }
-        for i in 0..<r.label.count where name[r.source.count + 1 + i] != r.label[i] { return false }
-        return true
-    }
 
     /// The label, then the reading's first figure and its suffix (`n/a` where not given).
     private static func render(_ snap: Snapshot, _ c: BlockContext, _ tag: SectionTag, label: StaticString,
@@ -77,4 +70,14 @@ enum ListedBlock {
         case .megahertz, .count: w.appendDecimal(UInt64(clamping: v))
         }
     }
+}
+
+/// Whether a block's argument `name` picks the entry of `source` and `label`: `SOURCE/LABEL`,
+/// `LABEL` or `SOURCE` (a sensor's chip and label for temp, a listed part's reading).
+func names(_ name: [UInt8], source: [UInt8], label: [UInt8]) -> Bool {
+    if name == label || name == source { return true }
+    guard name.count == source.count + 1 + label.count, name[source.count] == UInt8(ascii: "/") else { return false }
+    for i in 0..<source.count where name[i] != source[i] { return false }
+    for i in 0..<label.count where name[source.count + 1 + i] != label[i] { return false }
+    return true
 }

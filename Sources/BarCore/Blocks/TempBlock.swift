@@ -37,18 +37,10 @@ enum TempBlock {
             for t in snap.temperatures where t.isCPUPackage { return t }
             return snap.temperatures.first
         }
-        for t in snap.temperatures where matches(t, argument) { return t }
+        for t in snap.temperatures where names(argument, source: t.chip, label: t.label) { return t }
         return nil
     }
 
-    private static func matches(_ t: TemperatureFigures, _ name: [UInt8]) -> Bool {
-        if name == t.label || name == t.chip { return true }
-        // chip/label
-        guard name.count == t.chip.count + 1 + t.label.count, name[t.chip.count] == UInt8(ascii: "/") else { return false }
-        for i in 0..<t.chip.count where name[i] != t.chip[i] { return false }
-        for i in 0..<t.label.count where name[t.chip.count + 1 + i] != t.label[i] { return false }
-        return true
-    }
 
     static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let argument = c.argument
