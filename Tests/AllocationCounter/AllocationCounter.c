@@ -1,5 +1,6 @@
 #include "AllocationCounter.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -11,15 +12,21 @@ extern void __libc_free(void *pointer);
 
 static atomic_int counting;
 static atomic_long allocations;
+/* Only the thread that started counting is counted: the code measured runs there, and a
+   thread an earlier test left behind (a pipe reader, a finished Process's monitor) must
+   not fail a test that allocated nothing. */
+static _Atomic(pthread_t) counted_thread;
 
 static inline void count_one(void) {
-    if (atomic_load_explicit(&counting, memory_order_relaxed)) {
+    if (atomic_load_explicit(&counting, memory_order_relaxed)
+        && pthread_equal(atomic_load_explicit(&counted_thread, memory_order_relaxed), pthread_self())) {
         atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
     }
 }
 
 void allocation_counter_start(void) {
     atomic_store(&allocations, 0);
+    atomic_store(&counted_thread, pthread_self());
     atomic_store(&counting, 1);
 }
 

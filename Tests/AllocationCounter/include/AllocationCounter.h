@@ -1,7 +1,7 @@
 #ifndef SYSSTATS_ALLOCATION_COUNTER_H
 #define SYSSTATS_ALLOCATION_COUNTER_H
 
-/// Counts heap allocations made by this process while counting is on.
+/// Counts heap allocations made on the thread that started counting, while it is on.
 ///
 /// The test executable defines malloc, calloc, realloc, aligned_alloc,
 /// posix_memalign and memalign itself (an executable's definitions win over
