@@ -112,6 +112,8 @@ public struct Renderer {
     private var widestShown: [ByteWriter] = []
     private var widestForm: [MemForm] = []
     private var widestShort: [Bool] = []
+    /// Per block, the widest short text its current form has shown (blocks with a narrower short text).
+    private var widestShownShort: [ByteWriter] = []
     /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     var commandValues: [BlockValue] = []
@@ -141,6 +143,7 @@ public struct Renderer {
         for block in blocks {
             let changesForm = block.kind.descriptor.hasForms || block.clicks.contains { $0.kind == .toggleFormat }
             widestShown.append(ByteWriter(capacity: changesForm ? 256 : 0))
+            widestShownShort.append(ByteWriter(capacity: changesForm ? 256 : 0))
             widestForm.append(.usedTotal)
             widestShort.append(false)
             if block.kind.runsCommand {
@@ -314,26 +317,54 @@ public struct Renderer {
         protocolOutput.end(snap, summary, &line)
     }
 
-    /// Gives ``value`` a `min_width` that keeps its block from jumping: mem (whose clicks cycle
-    /// its forms unless its own click entries do something else) the widest text its current
-    /// form has shown, so the figures changing move nothing and another form brings its own
-    /// width, not the widest form's for good; a block whose click toggles its short text the
-    /// same for its full and its short text (the clock's `20:28` takes its own width, not the
-    /// full date's). Called with the text shown (the short one in place of the full).
+    /// Keeps a block from jumping: mem (whose clicks cycle its forms unless its own click
+    /// entries do something else) takes the widest text its current form has shown, so the
+    /// figures changing move nothing and another form brings its own width, not the widest
+    /// form's for good; a block whose click toggles its short text the same for its full and
+    /// its short text (the clock's `20:28` takes its own width, not the full date's). Called
+    /// with the text shown (the short one in place of the full).
+    ///
+    /// The width is a `min_width` where the block has no narrower short text. Where it has one,
+    /// i3bar and swaybar would pad the short text to that `min_width` too in their short mode
+    /// (a crowded bar), leaving a hole the size of the difference; so there each text is padded
+    /// with spaces to the widest of its own kind shown, and no `min_width` is given.
     private mutating func sizeForClicks(_ index: Int, _ block: BarBlock) {
         let cycles = block.kind.descriptor.hasForms && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
         let toggles = block.clicks.contains { $0.kind == .toggleFormat }
         guard cycles || toggles else { return }
         value.minWidth.reset()
         let short = showingShort[index]
-        if widestForm[index] != memForm || widestShort[index] != short
-            || displayWidth(value.full) > displayWidth(widestShown[index]) {
+        let narrowerShort = !value.short.isEmpty && displayWidth(value.short) < displayWidth(value.full)
+        if widestForm[index] != memForm || widestShort[index] != short {
             widestShown[index].reset()
-            widestShown[index].append(value.full)
+            widestShownShort[index].reset()
             widestForm[index] = memForm
             widestShort[index] = short
         }
-        value.minWidth.append(widestShown[index])
+        if displayWidth(value.full) > displayWidth(widestShown[index]) {
+            widestShown[index].reset()
+            widestShown[index].append(value.full)
+        }
+        guard narrowerShort else {
+            value.minWidth.append(widestShown[index])
+            return
+        }
+        if displayWidth(value.short) > displayWidth(widestShownShort[index]) {
+            widestShownShort[index].reset()
+            widestShownShort[index].append(value.short)
+        }
+        Self.pad(&value.full, to: displayWidth(widestShown[index]))
+        Self.pad(&value.short, to: displayWidth(widestShownShort[index]))
+    }
+
+    /// Appends spaces to `text` until it is `width` characters wide.
+    private static func pad(_ text: inout ByteWriter, to width: Int) {
+        var n = 0
+        for b in text.bytes where b & 0xC0 != 0x80 { n += 1 }
+        while n < width {
+            text.append(UInt8(ascii: " "))
+            n += 1
+        }
     }
 
     /// Characters of `text` (UTF-8 lead bytes): the bar's font is monospace.

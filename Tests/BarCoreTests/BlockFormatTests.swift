@@ -244,25 +244,36 @@ final class PlaceholderTableTests: XCTestCase {
 }
 
 extension BlockFormatTests {
-    /// mem's `min_width` follows its form (issue 29: the widest form's width left a permanent
+    /// mem keeps the width of its form (issue 29: the widest form's width left a permanent
     /// gap after `mem 1009M/23.5G`): the widest text the form has shown, kept while its figures
-    /// change, and the next form's own after a click.
+    /// change, and the next form's own after a click. mem has a narrower short text, so the
+    /// width is kept by padding each text, not by a `min_width` that i3bar would also apply to
+    /// the short text in its short mode (issue 58: a 90-pixel hole after `mem 2%`).
     func testMemKeepsTheWidthOfItsCurrentFormNotOfItsWidestForm() throws {
-        func minWidth(_ r: inout Renderer, _ snap: Snapshot) throws -> String? {
+        func shown(_ r: inout Renderer, _ snap: Snapshot) throws -> (full: String, short: String, minWidth: String?) {
             r.render(snap, nowMs: now)
             let blocks = try XCTUnwrap(parseJSON(String(decoding: r.line.bytes, as: UTF8.self)) as? [[String: Any]])
-            return blocks.first?["min_width"] as? String
+            let mem = try XCTUnwrap(blocks.first)
+            return (try XCTUnwrap(mem["full_text"] as? String), try XCTUnwrap(mem["short_text"] as? String), mem["min_width"] as? String)
         }
         var r = Renderer(output: .i3bar, blocks: [.mem])
         var big = desktop
         big.memory.used = 9 * 1024 * 1024
+        big.memory.available = big.memory.total - big.memory.used
         var small = desktop
-        small.memory.used = 900 * 1024
-        let wide = try XCTUnwrap(try minWidth(&r, big))
-        XCTAssertFalse(wide.contains(" A"), "the used/total form, not the breakdown: \(wide)")
-        XCTAssertEqual(try minWidth(&r, small), wide, "a narrower figure keeps the width the form had")
+        small.memory.used = 90 * 1024
+        small.memory.available = small.memory.total - small.memory.used
+        let wide = try shown(&r, big)
+        XCTAssertNil(wide.minWidth, "no min_width: it would widen the short text too")
+        XCTAssertFalse(wide.full.contains(" A"), "the used/total form, not the breakdown: \(wide.full)")
+        let narrow = try shown(&r, small)
+        XCTAssertNil(narrow.minWidth)
+        XCTAssertEqual(narrow.full.count, wide.full.count, "a narrower figure keeps the width the form had: '\(narrow.full)'")
+        XCTAssertEqual(narrow.short.count, wide.short.count, "and so does the short text: '\(narrow.short)' after '\(wide.short)'")
+        XCTAssertTrue(narrow.full.hasSuffix(" "), "the narrower figure padded: '\(narrow.full)'")
         _ = r.handleClick(ClickEvent(block: .mem, button: 1))
-        let breakdown = try XCTUnwrap(try minWidth(&r, small))
-        XCTAssertTrue(breakdown.hasPrefix("mem active "), "the next form brings its own width: \(breakdown)")
+        let breakdown = try shown(&r, small)
+        XCTAssertTrue(breakdown.full.hasPrefix("mem active "), "the next form: \(breakdown.full)")
+        XCTAssertFalse(breakdown.full.hasSuffix(" "), "with its own width, not the last form's: '\(breakdown.full)'")
     }
 }

@@ -68,3 +68,62 @@ extension I3barClientTests {
         XCTAssertTrue(session.i3.isRunning)
     }
 }
+
+extension I3barClientTests {
+    /// Issue 58: a bar too narrow for the full texts makes i3bar show the short ones, and it
+    /// pads each to the block's `min_width`: mem's `min_width` of its long text left a hole
+    /// after `mem 1%`. Here the mem block ends at most a character and a separator's half-width
+    /// after its text (the widest short text of its form: `mem 56%`).
+    func testInATooNarrowBarMemsShortTextLeavesNoHole() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xwd") else { throw XCTSkip("xwd is not installed") }
+        let dir = try RuntimeDir()
+        try dir.publish(sampleSnapshot())
+        let display = 1300 + Int(getpid() % 100)
+        let session = try startI3(dir, statusCommand: "\(try BarProcess.binary()) --output i3bar --runtime-dir \(dir.path)",
+                                  display: display, screen: "400x300x24")
+        var seps: [Int] = []
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            usleep(300_000)
+            // A wider figure first, then a narrower one: the form's widest text is the wider.
+            var wide = sampleSnapshot()
+            wide.memory.used = 9_000_000
+            wide.memory.available = wide.memory.total - wide.memory.used
+            try dir.publish(wide)
+            usleep(300_000)
+            var narrow = sampleSnapshot()
+            narrow.memory.used = 90_000
+            narrow.memory.available = narrow.memory.total - narrow.memory.used
+            try dir.publish(narrow)
+            usleep(300_000)
+            seps = try separators(display: display, height: 300)
+        } while seps.count < 4 && Date() < deadline
+        XCTAssertEqual(seps.count, 4, "five blocks, four separators: \(seps) \(session.text)")
+        guard seps.count >= 2 else { return }
+        let image = try XWD(try rootImage(display: display))
+        let rows = (image.height - 16)..<(image.height - 3)
+        // The blank columns between mem's text and the separator after it.
+        var x = seps[1] - 1
+        while x > seps[0] && rows.allSatisfy({ image.pixel(x, $0) == 0x000000 }) { x -= 1 }
+        let blank = seps[1] - 1 - x
+        // monospace 8: about 6 pixels a character; the full `mem 8.6G/15.3G` would be over 85.
+        XCTAssertLessThan(seps[1] - seps[0], 75, "mem shows its short text (`mem 1%`): \(seps)")
+        // Half a separator, and `mem 1%` padded to `mem 56%`'s width: one character (the hole
+        // was 60 pixels, the long text's width less the short one's).
+        XCTAssertLessThanOrEqual(blank, 16, "no hole after mem's short text: \(blank) blank pixels before the separator")
+    }
+
+    /// The root window of `display` as xwd writes it.
+    func rootImage(display: Int) throws -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
+        p.arguments = ["-root", "-silent"]
+        p.environment = ["DISPLAY": ":\(display)"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
+        p.waitUntilExit()
+        return data
+    }
+}
