@@ -55,7 +55,7 @@ public struct BarConfig: Equatable, Sendable {
     public var blocks: [BarBlock]? = nil
     public var theme = Theme()
     /// The `block = "i3blocks"` entries, whose files' sections take their place in
-    /// ``blocks`` (``expandingI3blocksFiles(_:)``).
+    /// ``blocks`` (``expandingI3blocksFiles(problems:_:)``).
     public var i3blocksFiles: [I3blocksInclude] = []
     public init() {}
 

@@ -258,27 +258,40 @@ public struct IncludedFileError: Error {
 extension BarConfig {
     /// The config with each i3blocks block replaced by its file's sections, in place.
     /// `read` gives a path as written its resolved path and bytes, or the reason it cannot
-    /// be read (one line). The blocks then are at most ``maximumBlocks``.
+    /// be read (one line). A file that cannot be read or does not parse becomes one block in
+    /// its place that says so (``includedFileErrorBlock(_:written:)``), its problem added to
+    /// `problems`: the config's other blocks stay. The blocks then are at most
+    /// ``maximumBlocks``, else the whole is refused.
     public func expandingI3blocksFiles(
+        problems: inout [IncludedFileError],
         _ read: ([UInt8]) -> (path: [UInt8], bytes: [UInt8]?, reason: [UInt8])
     ) -> Result<BarConfig, IncludedFileError> {
         guard !i3blocksFiles.isEmpty else { return .success(self) }
         var expanded = self
         var blocks = self.blocks ?? []
+        var found: [IncludedFileError] = []
         // From the last: each index stays right while the ones after it grow.
         for include in i3blocksFiles.reversed() {
+            let at = min(include.index, blocks.count)
             let file = read(include.path)
             guard let bytes = file.bytes else {
-                return .failure(IncludedFileError(file: file.path, error: ConfigError(line: 0, column: 0, reason: file.reason)))
+                let problem = IncludedFileError(file: file.path, error: ConfigError(line: 0, column: 0, reason: file.reason))
+                found.append(problem)
+                blocks.insert(includedFileErrorBlock(problem, written: include.path), at: at)
+                continue
             }
             var folder = file.path
             while let last = folder.last, last != UInt8(ascii: "/") { folder.removeLast() }
             if folder.count > 1 { folder.removeLast() }
             switch I3blocksImport.blocks(from: bytes, folder: folder) {
-            case .failure(let e): return .failure(IncludedFileError(file: file.path, error: e))
-            case .success(let more): blocks.insert(contentsOf: more, at: min(include.index, blocks.count))
+            case .failure(let e):
+                let problem = IncludedFileError(file: file.path, error: e)
+                found.append(problem)
+                blocks.insert(includedFileErrorBlock(problem, written: include.path), at: at)
+            case .success(let more): blocks.insert(contentsOf: more, at: at)
             }
         }
+        problems.append(contentsOf: found.reversed())
         guard blocks.count <= BarConfig.maximumBlocks else {
             let first = i3blocksFiles[0]
             return .failure(IncludedFileError(file: [], error: ConfigError(line: first.line, column: first.column,
@@ -286,5 +299,22 @@ extension BarConfig {
         }
         expanded.blocks = blocks
         return .success(expanded)
+    }
+
+    /// The block shown in place of an i3blocks file's blocks when the file cannot be read or
+    /// does not parse: `i3blocks ~/.config/i3blocks/config:5:1: reason`, the path as config.toml
+    /// wrote it (so `config` is not read as sysstats's own file), in the critical colour. It
+    /// runs nothing; the file is watched, so fixing it brings its blocks.
+    func includedFileErrorBlock(_ problem: IncludedFileError, written: [UInt8]) -> BarBlock {
+        var block = BarBlock(.command)
+        var spec = CommandSpec(command: [])
+        spec.runsAtStart = false
+        spec.name = bytes("i3blocks")
+        var text = bytes("i3blocks ")
+        problem.error.describe(file: written, into: &text)
+        spec.fullText = text
+        spec.color = theme.critical
+        block.command = spec
+        return block
     }
 }

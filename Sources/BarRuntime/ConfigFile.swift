@@ -47,11 +47,19 @@ func loadConfig(_ path: [UInt8], explicit: Bool, included: inout [[UInt8]]) -> C
         return .failed(line)
     case .success(let config):
         included.removeAll()
-        let expanded = config.expandingI3blocksFiles { written in
+        var problems: [IncludedFileError] = []
+        let expanded = config.expandingI3blocksFiles(problems: &problems) { written in
             let resolved = resolveIncludedPath(written, relativeTo: path)
             included.append(resolved)
             let file = readTrustedFile(resolved, limit: I3blocksImport.maximumFileSize, limitText: "larger than 32 KiB")
             return (resolved, file.bytes, file.reason)
+        }
+        // An i3blocks file that cannot be read or parsed is a block in its place (the others
+        // stay), and said on stderr as a config mistake is.
+        for problem in problems {
+            var line: [UInt8] = []
+            problem.error.describe(file: problem.file, into: &line)
+            reportConfigMistake(line)
         }
         switch expanded {
         case .success(let full): return .loaded(full)

@@ -53,13 +53,16 @@ enum ConfigCommands {
                 }
             }
             // Each i3blocks file it names, read and checked as the bar reads it.
-            if case .failure(let e) = config.expandingI3blocksFiles({ written in
+            var included: [IncludedFileError] = []
+            let expanded = config.expandingI3blocksFiles(problems: &included) { written in
                 let resolved = resolveIncluded(String(decoding: written, as: UTF8.self), relativeTo: file)
                 switch readConfigFile(resolved, limit: I3blocksImport.maximumFileSize) {
                 case .success(let b): return (Array(resolved.utf8), b, [])
                 case .failure(let e): return (Array(resolved.utf8), nil, Array("\(e)".utf8))
                 }
-            }) {
+            }
+            if case .failure(let e) = expanded { included.append(e) }
+            for e in included {
                 var line: [UInt8] = []
                 e.error.describe(file: e.file.isEmpty ? Array(shown.utf8) : Array(TerminalText.escape(e.file).utf8), into: &line)
                 problems.append(String(decoding: line, as: UTF8.self))

@@ -151,7 +151,8 @@ final class I3blocksIncludeTests: XCTestCase {
         let config = try parse("[[block]]\nblock = \"cpu\"\n\n[[block]]\nblock = \"i3blocks\"\nfile = \"~/.config/i3blocks/config\"\n\n[[block]]\nblock = \"time\"\n")
         XCTAssertEqual(config.i3blocksFiles.map(\.index), [1])
         var asked: [String] = []
-        let expanded = try config.expandingI3blocksFiles { written in
+        var problems: [IncludedFileError] = []
+        let expanded = try config.expandingI3blocksFiles(problems: &problems) { written in
             asked.append(String(decoding: written, as: UTF8.self))
             return (Array("/home/u/.config/i3blocks/config".utf8), Array("[a]\ncommand=x\n[b]\nfull_text=|\n".utf8), [])
         }.get()
@@ -164,19 +165,48 @@ final class I3blocksIncludeTests: XCTestCase {
         XCTAssertThrowsError(try parse("[[block]]\nblock = \"i3blocks\"\n"))
         XCTAssertThrowsError(try parse("[[block]]\nblock = \"i3blocks\"\nfile = \"x\"\ninterval = 5\n"))
         let config = try parse("[[block]]\nblock = \"i3blocks\"\nfile = \"x\"\n")
-        let unreadable = config.expandingI3blocksFiles { _ in (Array("/c/x".utf8), nil, Array("no such file".utf8)) }
-        guard case .failure(let e) = unreadable else { return XCTFail("read") }
+        var problems: [IncludedFileError] = []
+        _ = config.expandingI3blocksFiles(problems: &problems) { _ in (Array("/c/x".utf8), nil, Array("no such file".utf8)) }
         var line: [UInt8] = []
-        e.error.describe(file: e.file, into: &line)
+        problems.first?.error.describe(file: problems[0].file, into: &line)
         XCTAssertEqual(String(decoding: line, as: UTF8.self), "/c/x: no such file")
-        let broken = config.expandingI3blocksFiles { _ in (Array("/c/x".utf8), Array("[a]\ncommand=x\ncolor=red\n".utf8), []) }
-        guard case .failure(let b) = broken else { return XCTFail("broken") }
+        problems.removeAll()
+        _ = config.expandingI3blocksFiles(problems: &problems) { _ in (Array("/c/x".utf8), Array("[a]\ncommand=x\ncolor=red\n".utf8), []) }
         line.removeAll()
-        b.error.describe(file: b.file, into: &line)
+        problems.first?.error.describe(file: problems[0].file, into: &line)
         XCTAssertTrue(String(decoding: line, as: UTF8.self).hasPrefix("/c/x:3:1: "), String(decoding: line, as: UTF8.self))
-        let many = config.expandingI3blocksFiles { _ in
+        problems.removeAll()
+        _ = config.expandingI3blocksFiles(problems: &problems) { _ in
             (Array("/c/x".utf8), Array((0..<70).map { "[b\($0)]\nfull_text=x\n" }.joined().utf8), [])
         }
-        guard case .failure = many else { return XCTFail("more than 64 blocks") }
+        XCTAssertEqual(problems.count, 1, "a file of more than 64 blocks is a broken file")
+        let beside = try parse("[[block]]\nblock = \"cpu\"\n[[block]]\nblock = \"i3blocks\"\nfile = \"x\"\n")
+        let many = beside.expandingI3blocksFiles(problems: &problems) { _ in
+            (Array("/c/x".utf8), Array((0..<64).map { "[b\($0)]\nfull_text=x\n" }.joined().utf8), [])
+        }
+        guard case .failure = many else { return XCTFail("more than 64 blocks with the config's own") }
+    }
+
+    /// Issue 58: a missing i3blocks file replaced the user's other blocks with the built-in
+    /// defaults, shown as `config: no such file` (read as sysstats's own file). Now it is one
+    /// block in the file's place, naming it as config.toml wrote it, and the others stay.
+    func testAMissingOrBrokenFileIsOneErrorBlockInItsPlaceAndTheOtherBlocksStay() throws {
+        var config = try parse("[[block]]\nblock = \"cpu\"\n\n[[block]]\nblock = \"i3blocks\"\nfile = \"~/.config/i3blocks/config\"\n\n"
+                               + "[[block]]\nblock = \"time\"\n\n[theme]\ncritical = \"#FF0000\"\n")
+        config.theme.critical = Array("#FF0000".utf8)
+        for (file, expected) in [(nil as String?, "i3blocks ~/.config/i3blocks/config: no such file"),
+                                 ("[a]\ncommand=x\n[b\n", "i3blocks ~/.config/i3blocks/config:3:1: ")] {
+            var problems: [IncludedFileError] = []
+            let expanded = try config.expandingI3blocksFiles(problems: &problems) { _ in
+                (Array("/home/u/.config/i3blocks/config".utf8), file.map { Array($0.utf8) }, Array("no such file".utf8))
+            }.get()
+            XCTAssertEqual(problems.count, 1)
+            XCTAssertEqual(problems.first?.file, Array("/home/u/.config/i3blocks/config".utf8), "stderr names the file resolved")
+            XCTAssertEqual(expanded.blocks?.map(\.kind), [.cpu, .command, .time], "the user's cpu and time stay, one block between")
+            let shown = try XCTUnwrap(expanded.blocks?[1].command)
+            XCTAssertTrue(String(decoding: shown.fullText, as: UTF8.self).hasPrefix(expected), String(decoding: shown.fullText, as: UTF8.self))
+            XCTAssertEqual(shown.color, Array("#FF0000".utf8), "in the critical colour")
+            XCTAssertTrue(shown.command.isEmpty, "it runs nothing")
+        }
     }
 }

@@ -88,6 +88,22 @@ final class OnceTests: RuntimeDirectoryHarness {
         XCTAssertEqual(startExit(["--once", "--bogus"]).status, 2, "a bad flag still ends it")
     }
 
+    /// Issue 58: a missing i3blocks file took the user's other blocks away (the defaults and
+    /// `config: no such file`). Its place shows what is wrong with it; their blocks stay.
+    func testAMissingI3blocksFileIsOneBlockInItsPlaceAndTheOthersStay() throws {
+        let missing = configFile.deletingLastPathComponent().appendingPathComponent("blocks.conf").path
+        try writeConfig("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"i3blocks\"\nfile = \"blocks.conf\"\n[[block]]\nblock = \"procs\"\n")
+        let run = try once([])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "sysstats-bar: \(missing): no such file\n")
+        XCTAssertEqual(run.line, "load 0.52 0.48 0.40 | i3blocks blocks.conf: no such file | procs 300 (0 run)\n")
+        try "[a]\nfull_text=A\n[b\n".write(toFile: missing, atomically: true, encoding: .utf8)
+        let broken = try once([])
+        XCTAssertEqual(broken.line, "load 0.52 0.48 0.40 | i3blocks blocks.conf:3:1: a section header needs its closing ] | procs 300 (0 run)\n")
+        try "[a]\nfull_text=A\n".write(toFile: missing, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try once([]).line, "load 0.52 0.48 0.40 | A | procs 300 (0 run)\n")
+    }
+
     /// A file others could have written is refused: its commands do not run, the bar says why.
     func testAConfigFileOthersCouldHaveWrittenIsRefusedAndItsCommandsDoNotRun() throws {
         try writeConfig("[[block]]\nblock = \"load\"\n[[block]]\nblock = \"command\"\nname = \"c\"\ncommand = \"echo ran\"\ninterval = \"once\"\n")

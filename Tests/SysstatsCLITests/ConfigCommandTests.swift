@@ -216,6 +216,24 @@ extension ConfigCommandTests {
         XCTAssertNil(ConfigCommands.i3statusOutputNote("i3status -c \(dir.path)/none.conf"), "no file: nothing to say")
     }
 
+    /// The bar shows a missing or broken i3blocks file as one block in its place; `config
+    /// check` still names it, by its resolved path, and exits 1.
+    func testConfigCheckNamesAMissingOrBrokenI3blocksFileAndFails() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.path + "/config.toml"
+        try Data("[[block]]\nblock = \"i3blocks\"\nfile = \"blocks.conf\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        let missing = ConfigCommands.check(path: file)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr.count, 1)
+        XCTAssertTrue(missing.stderr.first?.hasPrefix(dir.path + "/blocks.conf: ") ?? false, "\(missing.stderr)")
+        try Data("[a]\nfull_text=A\n[b\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/blocks.conf"))
+        let broken = ConfigCommands.check(path: file)
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertEqual(broken.stderr, [dir.path + "/blocks.conf:3:1: a section header needs its closing ]"])
+        try Data("[a]\nfull_text=A\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/blocks.conf"))
+        XCTAssertEqual(ConfigCommands.check(path: file).status, 0)
+    }
+
     /// `sysstats exited` lists the newest first, as `top --exited` does; `--oldest-first`
     /// gives a log's order.
     func testExitedListsTheNewestFirstUnlessAskedForTheOldest() throws {
