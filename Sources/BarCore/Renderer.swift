@@ -109,11 +109,11 @@ public struct Renderer {
     /// keeps its width while the figures change, and takes the next form's when clicked),
     /// and the form it was seen in (mem's form; for a block whose click toggles its short
     /// text, whether the short one); empty for the blocks clicks do not change.
-    private var widestShown: [ByteWriter] = []
-    private var widestForm: [MemForm] = []
-    private var widestShort: [Bool] = []
+    var widestShown: [ByteWriter] = []
+    var widestForm: [MemForm] = []
+    var widestShort: [Bool] = []
     /// Per block, the widest short text its current form has shown (blocks with a narrower short text).
-    private var widestShownShort: [ByteWriter] = []
+    var widestShownShort: [ByteWriter] = []
     /// Each command block's values, filled by ``setCommandOutput(_:_:exitStatus:)``; a block's
     /// entry is `commandSlot[blockIndex]` (-1 for the other blocks).
     var commandValues: [BlockValue] = []
@@ -123,7 +123,7 @@ public struct Renderer {
     var wrapped: [I3barStream] = []
     var wrapSlot: [Int] = []
     /// Blocks showing their short text in place of the full one (a `toggle_format` click).
-    private var showingShort: [Bool] = []
+    var showingShort: [Bool] = []
     var protocolOutput: LineOutput
     private let clocks: Clocks
 
@@ -315,63 +315,6 @@ public struct Renderer {
             first = false
         }
         protocolOutput.end(snap, summary, &line)
-    }
-
-    /// Keeps a block from jumping: mem (whose clicks cycle its forms unless its own click
-    /// entries do something else) takes the widest text its current form has shown, so the
-    /// figures changing move nothing and another form brings its own width, not the widest
-    /// form's for good; a block whose click toggles its short text the same for its full and
-    /// its short text (the clock's `20:28` takes its own width, not the full date's). Called
-    /// with the text shown (the short one in place of the full).
-    ///
-    /// The width is a `min_width` where the block has no narrower short text. Where it has one,
-    /// i3bar and swaybar would pad the short text to that `min_width` too in their short mode
-    /// (a crowded bar), leaving a hole the size of the difference; so there each text is padded
-    /// with spaces to the widest of its own kind shown, and no `min_width` is given.
-    private mutating func sizeForClicks(_ index: Int, _ block: BarBlock) {
-        let cycles = block.kind.descriptor.hasForms && !block.clicks.contains { $0.kind != .cycle && ($0.button == 1 || $0.button == 3) }
-        let toggles = block.clicks.contains { $0.kind == .toggleFormat }
-        guard cycles || toggles else { return }
-        value.minWidth.reset()
-        let short = showingShort[index]
-        let narrowerShort = !value.short.isEmpty && displayWidth(value.short) < displayWidth(value.full)
-        if widestForm[index] != memForm || widestShort[index] != short {
-            widestShown[index].reset()
-            widestShownShort[index].reset()
-            widestForm[index] = memForm
-            widestShort[index] = short
-        }
-        if displayWidth(value.full) > displayWidth(widestShown[index]) {
-            widestShown[index].reset()
-            widestShown[index].append(value.full)
-        }
-        guard narrowerShort else {
-            value.minWidth.append(widestShown[index])
-            return
-        }
-        if displayWidth(value.short) > displayWidth(widestShownShort[index]) {
-            widestShownShort[index].reset()
-            widestShownShort[index].append(value.short)
-        }
-        Self.pad(&value.full, to: displayWidth(widestShown[index]))
-        Self.pad(&value.short, to: displayWidth(widestShownShort[index]))
-    }
-
-    /// Appends spaces to `text` until it is `width` characters wide.
-    private static func pad(_ text: inout ByteWriter, to width: Int) {
-        var n = 0
-        for b in text.bytes where b & 0xC0 != 0x80 { n += 1 }
-        while n < width {
-            text.append(UInt8(ascii: " "))
-            n += 1
-        }
-    }
-
-    /// Characters of `text` (UTF-8 lead bytes): the bar's font is monospace.
-    private func displayWidth(_ text: ByteWriter) -> Int {
-        var n = 0
-        for b in text.bytes where b & 0xC0 != 0x80 { n += 1 }
-        return n
     }
 
     /// Renders a message (e.g. `sysstatsd stopped`), shown as critical, in place of the blocks
