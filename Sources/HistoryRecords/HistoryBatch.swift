@@ -3,12 +3,13 @@ import SnapshotCodec
 /// What the sampler hands to the history writer (`sysstatsd-history`) on its stdin:
 /// the boot it runs in, rows to append, and whether this is the clean end.
 ///
-/// Encoding (little-endian, version 3):
+/// Encoding (little-endian, version 4):
 ///
 ///     "SSHB" u16 version, u16 flags (bit 0: endsCleanly), u32 length of the rest
 ///     bootID: u16 length + UTF-8 bytes (at most 64)
 ///     u64 bootTime, u64 uptimeSeconds, u64 nowSeconds
-///     u32 sample count, then each sample (91 bytes):
+///     u8 listed column count C (at most 16), then each column's name: u8 length (1–32) + bytes
+///     u32 sample count, then each sample (91 + 9 × C bytes):
 ///       u64 minute, u32 cpuAverage, u32 cpuMaximum, u64 memoryUsedKiB, u64 memoryAvailableKiB,
 ///       u64 swapUsedKiB, u32 load1, u32 processCount,
 ///       u8 presence (bit 0 batteryPercent, bit 1 batteryState, bit 2 isHourly,
@@ -18,7 +19,8 @@ import SnapshotCodec
 ///       u64 rxBytes, u64 txBytes, i32 cpuTemperatureMilliCelsius (two's complement),
 ///       u32 rootUsedPermyriad,
 ///       u8 more presence (bit 0 gpuBusyPermyriad, bit 1 vramUsedBytes),
-///       u32 gpuBusyPermyriad, u64 vramUsedBytes
+///       u32 gpuBusyPermyriad, u64 vramUsedBytes,
+///       per listed column: u8 given (0 or 1), i64 value
 ///     u32 exit count, then each exit:
 ///       u64 timeMs, u32 pid, u64 lastPrivateKiB, u64 freedKiB,
 ///       u32 name length + bytes (any bytes, at most 4096),
@@ -26,10 +28,14 @@ import SnapshotCodec
 ///
 /// A field whose presence bit is clear is written as 0 and ignored on reading.
 ///
-/// Versions 1 and 2 are read too: a sampler still running from before an upgrade hands its
+/// The listed columns are named (``ListedHistory/columns``' names): a reader keeps those its
+/// build has and skips the others, so a sampler and a writer of different builds agree.
+///
+/// Versions 1 to 3 are read too: a sampler still running from before an upgrade hands its
 /// batches to the new writer. Version 1's samples are 54 bytes, end after batteryState and
 /// have presence bits 0–2 only; version 2's are 78 bytes and end after rootUsedPermyriad;
-/// the newer figures are nil. ``encode(into:)`` writes version 3.
+/// version 3 has no listed columns (nor their count); the newer figures are nil.
+/// ``encode(into:)`` writes version 4.
 ///
 /// ``decode(_:)`` checks every count and length against the bytes left before it
 /// allocates, so garbage, truncation and oversize are refused without crashing.
@@ -56,11 +62,16 @@ public struct HistoryBatch: Equatable, Sendable {
 
     public static let magic: [UInt8] = [0x53, 0x53, 0x48, 0x42]  // "SSHB" (not `Array(_.utf8)`: CPath.swift)
     /// The version ``encode(into:)`` writes; ``decode(_:)`` reads it and every one before.
-    public static let version: UInt16 = 3
+    public static let version: UInt16 = 4
     /// The oldest version ``decode(_:)`` reads.
     public static let oldestReadableVersion: UInt16 = 1
-    /// Bytes of one sample in each version.
-    static func sampleSize(version: UInt16) -> Int { version == 1 ? 54 : version == 2 ? 78 : 91 }
+    /// Bytes of one sample in each version, with `listed` listed columns (version 4).
+    static func sampleSize(version: UInt16, listed: Int = 0) -> Int {
+        version == 1 ? 54 : version == 2 ? 78 : 91 + 9 * listed
+    }
+    /// The most listed columns a batch may name, and the longest name.
+    public static let maximumListedColumns = 16
+    static let maximumColumnNameBytes = 32
     /// Bytes before the payload: magic, version, flags, length.
     public static let headerSize = 12
     /// A day of minutes.
@@ -85,6 +96,13 @@ public struct HistoryBatch: Equatable, Sendable {
         bytes.appendLE(bootTime)
         bytes.appendLE(uptimeSeconds)
         bytes.appendLE(nowSeconds)
+        let listed = min(ListedHistory.columns.count, ListedHistory.maximumColumns)
+        bytes.append(UInt8(listed))
+        for i in 0..<listed {
+            let name = ListedHistory.columns[i].history.column
+            bytes.append(UInt8(name.utf8CodeUnitCount))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        }
         let sampleSlice = samples.prefix(HistoryBatch.maximumSamples)
         bytes.appendLE(UInt32(sampleSlice.count))
         for s in sampleSlice {
@@ -114,6 +132,10 @@ public struct HistoryBatch: Equatable, Sendable {
             bytes.append((s.gpuBusyPermyriad != nil ? 1 : 0) | (s.vramUsedBytes != nil ? 2 : 0))
             bytes.appendLE(s.gpuBusyPermyriad ?? 0)
             bytes.appendLE(s.vramUsedBytes ?? 0)
+            for i in 0..<listed {
+                bytes.append(s.listed[i] != nil ? 1 : 0)
+                bytes.appendLE(UInt64(bitPattern: s.listed[i] ?? 0))
+            }
         }
         let exitSlice = exits.prefix(HistoryBatch.maximumExits)
         bytes.appendLE(UInt32(exitSlice.count))
@@ -173,15 +195,37 @@ public struct HistoryBatch: Equatable, Sendable {
         let idBytes = try r.take(idLength)
         guard let bootID = String(validating: idBytes, as: UTF8.self) else { throw .malformed("boot id is not UTF-8") }
         let bootTime = try r.u64(), uptime = try r.u64(), now = try r.u64()
+        // Each listed column of the batch: its position in this build's table, or nil (skipped).
+        var listed: [Int?] = []
+        if version >= 4 {
+            let count = Int(try r.u8())
+            guard count <= maximumListedColumns else { throw .malformed("more than \(maximumListedColumns) listed columns") }
+            for _ in 0..<count {
+                let length = Int(try r.u8())
+                guard length >= 1, length <= maximumColumnNameBytes else { throw .malformed("a listed column's name is empty or too long") }
+                listed.append(ListedHistory.index(ofColumn: try r.take(length)))
+            }
+        }
 
         let sampleCount = Int(try r.u32())
         guard sampleCount <= maximumSamples else { throw .tooManySamples(sampleCount) }
-        guard sampleCount * sampleSize(version: version) <= r.remaining else { throw .truncated }
+        guard sampleCount * sampleSize(version: version, listed: listed.count) <= r.remaining else { throw .truncated }
         // Version 1 has presence bits 0-2 and nothing after batteryState.
         let knownPresence: UInt8 = version == 1 ? 7 : 127
         var samples: [MinuteSample] = []
         samples.reserveCapacity(sampleCount)
-        for _ in 0..<sampleCount { samples.append(try decodeSample(&r, version: version, knownPresence: knownPresence)) }
+        for _ in 0..<sampleCount {
+            var sample = try decodeSample(&r, version: version, knownPresence: knownPresence)
+            for column in listed {
+                let given = try r.u8(), value = Int64(bitPattern: try r.u64())
+                guard given <= 1 else { throw .malformed("a listed figure's given flag is not 0 or 1") }
+                if given == 1, let column {
+                    let range = ListedHistory.columns[column].range
+                    sample.listed[column] = min(max(value, range.lowerBound), range.upperBound)
+                }
+            }
+            samples.append(sample)
+        }
 
         let exitCount = Int(try r.u32())
         guard exitCount <= maximumExits else { throw .tooManyExits(exitCount) }

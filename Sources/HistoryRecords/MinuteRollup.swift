@@ -29,6 +29,10 @@ public struct MinuteRollup: Sendable {
     private var gpuBusySum: UInt64 = 0
     private var gpuBusySamples: UInt64 = 0
     private var vramUsedMaximum: UInt64?
+    /// Per ``ListedHistory/columns``: the sum (an average's) or the value kept (a maximum's,
+    /// the last one's), and how many samples gave it.
+    private var listedValue = FigureValues()
+    private var listedSamples = FigureValues()
 
     public init(minute: UInt64) { self.minute = minute }
 
@@ -53,6 +57,7 @@ public struct MinuteRollup: Sendable {
         addTemperature(s)
         addRootDisk(s)
         addGPU(s)
+        addListed(s)
         guard s.available.isSuperset(of: MinuteRollup.rolledUp) else { return }
         // Each figure clamped to what a row may hold, each sum saturating: a carried sum
         // (``init(carried:)``) starts where the environment put it.
@@ -108,6 +113,50 @@ public struct MinuteRollup: Sendable {
         if let vram { vramUsedMaximum = max(vramUsedMaximum ?? 0, vram) }
     }
 
+    /// The listed parts' history figures of a sample that measured them, each clamped to
+    /// its column's range.
+    private mutating func addListed(_ s: Snapshot) {
+        let columns = ListedHistory.columns
+        var i = 0
+        while i < columns.count && i < ListedHistory.maximumColumns {
+            defer { i += 1 }
+            guard let raw = ListedHistory.value(i, of: s) else { continue }
+            let range = columns[i].range
+            let v = min(max(raw, range.lowerBound), range.upperBound)
+            let samples = listedSamples[i] ?? 0
+            switch columns[i].history.rollUp {
+            case .average:
+                let (sum, overflow) = (listedValue[i] ?? 0).addingReportingOverflow(v)
+                listedValue[i] = overflow ? (v < 0 ? .min : .max) : sum
+            case .maximum: listedValue[i] = max(listedValue[i] ?? v, v)
+            case .last: listedValue[i] = v
+            }
+            listedSamples[i] = samples < 1_000_000 ? samples + 1 : samples
+        }
+    }
+
+    /// The minute's value of each listed history column.
+    private var listed: FigureValues {
+        var out = FigureValues()
+        let columns = ListedHistory.columns
+        var i = 0
+        while i < columns.count && i < ListedHistory.maximumColumns {
+            if let value = listedValue[i], let samples = listedSamples[i], samples > 0 {
+                out[i] = columns[i].history.rollUp == .average ? Self.signedMean(value, samples) : value
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// `sum ÷ n` rounded half away from zero.
+    static func signedMean(_ sum: Int64, _ n: Int64) -> Int64 {
+        let q = sum / n, r = sum % n
+        let magnitude = r < 0 ? -r : r
+        guard magnitude >= n - n / 2 else { return q }
+        return sum < 0 ? q - 1 : q + 1
+    }
+
     public var isEmpty: Bool { count == 0 }
 
     /// The history row for the minute so far: each average within its figure's range, however
@@ -123,7 +172,7 @@ public struct MinuteRollup: Sendable {
                             rootUsedPermyriad: rootUsed,
                             gpuBusyPermyriad: gpuBusySamples == 0 ? nil
                                 : UInt32(min(Self.mean(gpuBusySum, gpuBusySamples), 10_000)),
-                            vramUsedBytes: vramUsedMaximum)
+                            vramUsedBytes: vramUsedMaximum, listed: listed)
     }
 
     /// `sum ÷ n` rounded half up, for any sum: `(sum + n / 2) / n` overflows near `UInt64.max`.
@@ -176,6 +225,14 @@ extension MinuteRollup {
         // After the counters (whose count says where they end): a minute carried by a build
         // from before the GPU figures has none, and is taken without them.
         fields += [gpuBusySum, gpuBusySamples, vramUsedMaximum]
+        // Then the listed columns: their count, and per column its value (two's complement)
+        // and samples. A build with fewer columns takes its own, one with more the rest empty.
+        let listedColumns = min(ListedHistory.columns.count, ListedHistory.maximumColumns)
+        fields.append(UInt64(listedColumns))
+        for i in 0..<listedColumns {
+            fields.append(listedValue[i].map { UInt64(bitPattern: $0) })
+            fields.append(listedSamples[i].map { UInt64(bitPattern: $0) })
+        }
         var text = ""
         for (i, field) in fields.enumerated() {
             if i > 0 { text += "," }
@@ -218,8 +275,14 @@ extension MinuteRollup {
               let interfaces = value(17, max: UInt64(InterfaceCounters.capacity)) else { return nil }
         let countersEnd = 18 + Int(interfaces) * 5
         guard countersEnd <= fields.count, let counters = InterfaceCounters(carried: fields[17..<countersEnd]) else { return nil }
-        let gpu = fields[countersEnd...]
+        let gpu = fields[countersEnd..<min(countersEnd + 3, fields.count)]
         guard gpu.isEmpty || gpu.count == 3 else { return nil }
+        let listedStart = countersEnd + 3
+        var listedColumns = 0
+        if fields.count > listedStart {
+            guard let n = value(listedStart, max: 64), fields.count == listedStart + 1 + Int(n) * 2 else { return nil }
+            listedColumns = Int(n)
+        }
         self.init(minute: minute)
         self.count = count
         self.cpuSum = cpuSum
@@ -244,6 +307,20 @@ extension MinuteRollup {
             gpuBusySum = busySum
             gpuBusySamples = samples
             vramUsedMaximum = value(countersEnd + 2)
+        }
+        let columns = ListedHistory.columns
+        for i in 0..<min(listedColumns, columns.count, ListedHistory.maximumColumns) {
+            let at = listedStart + 1 + i * 2
+            guard let samples = fields[at + 1] else { continue }
+            guard samples >= 1, samples <= 1_000_000, let raw = fields[at] else { return nil }
+            let v = Int64(bitPattern: raw), range = columns[i].range
+            // An average's sum is at most its samples' count times the column's bounds.
+            let n = Int64(samples)
+            let (low, o1) = range.lowerBound.multipliedReportingOverflow(by: columns[i].history.rollUp == .average ? n : 1)
+            let (high, o2) = range.upperBound.multipliedReportingOverflow(by: columns[i].history.rollUp == .average ? n : 1)
+            guard v >= (o1 ? .min : low), v <= (o2 ? .max : high) else { return nil }
+            listedValue[i] = v
+            listedSamples[i] = n
         }
     }
 }

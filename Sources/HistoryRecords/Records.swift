@@ -1,3 +1,5 @@
+import SnapshotCodec
+
 /// One minute of system history, or (``isHourly``) one hour rolled up from minutes.
 ///
 /// Percentages are in hundredths (8512 is 85.12 %), load is ×100, memory in KiB,
@@ -47,6 +49,9 @@ public struct MinuteSample: Equatable, Sendable {
     /// The most video memory in use at one of the minute's samples, all GPUs together, bytes;
     /// nil when no sample measured it.
     public var vramUsedBytes: UInt64?
+    /// The listed parts' history figures (fans, power), one per ``ListedHistory/columns`` in
+    /// its order, each given or not: nil where not measured, and in rows from before the part.
+    public var listed: FigureValues
     /// True for a row rolled up from the minutes of one hour (older than the minute retention):
     /// averages are averages of the minute averages, ``cpuMaximum`` the largest minute maximum,
     /// ``rxBytes`` and ``txBytes`` the hour's totals, ``cpuTemperatureMilliCelsius`` its hottest
@@ -61,7 +66,7 @@ public struct MinuteSample: Equatable, Sendable {
                 batteryPercent: UInt32? = nil, batteryState: UInt8? = nil,
                 rxBytes: UInt64? = nil, txBytes: UInt64? = nil, cpuTemperatureMilliCelsius: Int32? = nil,
                 rootUsedPermyriad: UInt32? = nil, gpuBusyPermyriad: UInt32? = nil, vramUsedBytes: UInt64? = nil,
-                isHourly: Bool = false) {
+                listed: FigureValues = FigureValues(), isHourly: Bool = false) {
         self.minute = minute
         self.cpuAverage = cpuAverage
         self.cpuMaximum = cpuMaximum
@@ -78,6 +83,7 @@ public struct MinuteSample: Equatable, Sendable {
         self.rootUsedPermyriad = rootUsedPermyriad
         self.gpuBusyPermyriad = gpuBusyPermyriad
         self.vramUsedBytes = vramUsedBytes
+        self.listed = listed
         self.isHourly = isHourly
     }
 }

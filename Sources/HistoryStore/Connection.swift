@@ -161,6 +161,10 @@ final class Statement {
         if let value { bind(index, Int64(value)) } else { bindNull(index) }
     }
 
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+
     func bind(_ index: Int32, _ value: UInt8?) {
         if let value { bind(index, Int64(value)) } else { bindNull(index) }
     }

@@ -1,6 +1,7 @@
 import CSQLite
 import CLibc
 import Bookmarks
+import SnapshotCodec
 
 /// The history database: the one owner of its connection, schema and migrations.
 ///
@@ -246,11 +247,14 @@ public final class HistoryDatabase {
     public func append(samples: [MinuteSample]) throws(StoreError) {
         guard !samples.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
+            let listed = Schema.listedColumnMigrations.indices
+            let names = listed.map { ", " + Schema.listedColumnName($0) }.joined()
+            let slots = listed.map { ", ?\(17 + $0)" }.joined()
             let insert = try connection.statement("""
                 INSERT OR REPLACE INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
                     swap_used_kib, load1, process_count, battery_percent, battery_state,
-                    rx_bytes, tx_bytes, cpu_temp_mc, root_used, gpu_busy, vram_used)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                    rx_bytes, tx_bytes, cpu_temp_mc, root_used, gpu_busy, vram_used\(names))
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16\(slots))
                 """)
             for s in samples {
                 insert.bind(1, s.minute)
@@ -269,6 +273,7 @@ public final class HistoryDatabase {
                 insert.bind(14, s.rootUsedPermyriad)
                 insert.bind(15, s.gpuBusyPermyriad)
                 insert.bind(16, s.vramUsedBytes)
+                for i in listed { insert.bind(Int32(17 + i), s.listed[i]) }
                 try insert.run()
             }
         }
@@ -298,17 +303,20 @@ public final class HistoryDatabase {
     /// hourly rows (``MinuteSample/isHourly`` true, `minute` = start of the hour) where the
     /// minutes were rolled up by retention. Minute and hourly rows never cover the same time.
     public func samples(from: UInt64, to: UInt64) throws(StoreError) -> [MinuteSample] {
-        // A file not yet migrated by version 4 (read-only, right after an upgrade) has no GPU columns.
+        // A file not yet migrated by version 4 (read-only, right after an upgrade) has no GPU
+        // columns, nor the listed parts' before their migrations.
         let gpu = version >= 4 ? "gpu_busy, vram_used" : "NULL, NULL"
+        let listed = Schema.listedColumnMigrations.indices
+        let columns = listed.map { version >= Schema.listedColumnVersion($0) ? ", " + Schema.listedColumnName($0) : ", NULL" }.joined()
         let query = try connection.statement("""
             SELECT hour, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
                    process_count, battery_percent, battery_state, 1, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
-                   \(gpu)
+                   \(gpu)\(columns)
             FROM hourly_samples WHERE hour >= ?1 AND hour < ?2
             UNION ALL
             SELECT minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
                    process_count, battery_percent, battery_state, 0, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
-                   \(gpu)
+                   \(gpu)\(columns)
             FROM samples WHERE minute >= ?1 AND minute < ?2
             ORDER BY 1, 11 DESC
             """)
@@ -317,6 +325,15 @@ public final class HistoryDatabase {
         query.bind(2, to)
         var result: [MinuteSample] = []
         while try query.step() {
+            var values = FigureValues()
+            for i in listed {
+                let at = Int32(17 + i)
+                // A value out of the column's range (an edited file) is clamped, as a batch's is.
+                if !query.isNull(at) {
+                    let range = ListedHistory.columns[i].range
+                    values[i] = min(max(query.int64(at), range.lowerBound), range.upperBound)
+                }
+            }
             result.append(MinuteSample(
                 minute: query.uint64(0), cpuAverage: query.uint32(1), cpuMaximum: query.uint32(2),
                 memoryUsedKiB: query.uint64(3), memoryAvailableKiB: query.uint64(4), swapUsedKiB: query.uint64(5),
@@ -329,6 +346,7 @@ public final class HistoryDatabase {
                 rootUsedPermyriad: query.isNull(14) ? nil : query.uint32(14),
                 gpuBusyPermyriad: query.isNull(15) ? nil : query.uint32(15),
                 vramUsedBytes: query.isNull(16) ? nil : query.uint64(16),
+                listed: values,
                 isHourly: query.int64(10) != 0))
         }
         return result

@@ -1,3 +1,5 @@
+import SnapshotCodec
+
 // What `restore` checks of every INTEGER column beyond its type: that each value is in the
 // range the writer stores there. A backup with `mem_used_kib = 9223372036854775807` was
 // restored "contents ok", and every `history --png` then trapped on the sum of two memory
@@ -40,7 +42,11 @@ extension HistoryDatabase {
             ("rx_bytes", .bytes), ("tx_bytes", .bytes),
             ("cpu_temp_mc", ValueRange(lowest: Int64(Int32.min), highest: Int64(Int32.max), what: "millidegrees Celsius")),
             ("root_used", .share), ("gpu_busy", .share), ("vram_used", .bytes),
-        ]
+        ] + Schema.listedColumnMigrations.indices.map { i in
+            let range = ListedHistory.columns[i].range, heading = ListedHistory.columns[i].history.heading
+            return (Schema.listedColumnName(i), ValueRange(lowest: range.lowerBound, highest: range.upperBound,
+                                                           what: "a \(String(decoding: UnsafeBufferPointer(start: heading.utf8Start, count: heading.utf8CodeUnitCount), as: UTF8.self)) figure"))
+        }
         let minutes = ValueRange(lowest: 1, highest: Int64(UInt32.max), what: "a count of minutes")
         let timeMs = ValueRange(lowest: 0, highest: latestTime * 1000 + 999, what: "a unix time in ms up to 9999-12-31")
         let samples: ColumnRanges = [("minute", .time)] + figures

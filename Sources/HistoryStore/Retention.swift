@@ -1,3 +1,5 @@
+import SnapshotCodec
+
 extension HistoryDatabase {
     /// Applies `policy` at time `nowSeconds`, in one transaction: minute samples older than
     /// the minute retention are rolled up into hourly rows (whole hours only; averages of the
@@ -17,7 +19,7 @@ extension HistoryDatabase {
             let rollUp = try connection.statement("""
                 INSERT INTO hourly_samples (hour, minutes, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
                     swap_used_kib, load1, process_count, battery_percent, battery_state,
-                    rx_bytes, tx_bytes, cpu_temp_mc, root_used, gpu_busy, vram_used)
+                    rx_bytes, tx_bytes, cpu_temp_mc, root_used, gpu_busy, vram_used\(Self.listedNames))
                 SELECT minute - minute % 3600 AS h, count(*),
                     CAST(round(avg(cpu_avg)) AS INTEGER), max(cpu_max),
                     CAST(round(avg(mem_used_kib)) AS INTEGER), CAST(round(avg(mem_available_kib)) AS INTEGER),
@@ -28,7 +30,7 @@ extension HistoryDatabase {
                         ORDER BY s2.minute DESC LIMIT 1),
                     \(Self.hourTotal("rx_bytes")), \(Self.hourTotal("tx_bytes")),
                     max(cpu_temp_mc), CAST(round(avg(root_used)) AS INTEGER),
-                    CAST(round(avg(gpu_busy)) AS INTEGER), max(vram_used)
+                    CAST(round(avg(gpu_busy)) AS INTEGER), max(vram_used)\(Self.listedRollUps)
                 FROM samples WHERE minute < ?1 GROUP BY h
                 ON CONFLICT (hour) DO UPDATE SET
                     cpu_avg = CAST(round((cpu_avg * minutes + excluded.cpu_avg * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER),
@@ -51,7 +53,7 @@ extension HistoryDatabase {
                     gpu_busy = CASE WHEN gpu_busy IS NULL THEN excluded.gpu_busy
                         WHEN excluded.gpu_busy IS NULL THEN gpu_busy
                         ELSE CAST(round((gpu_busy * minutes + excluded.gpu_busy * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER) END,
-                    vram_used = coalesce(max(vram_used, excluded.vram_used), vram_used, excluded.vram_used),
+                    vram_used = coalesce(max(vram_used, excluded.vram_used), vram_used, excluded.vram_used),\(Self.listedMerges)
                     minutes = minutes + excluded.minutes
                 """)
             rollUp.bind(1, hourCutoff)
@@ -74,6 +76,40 @@ extension HistoryDatabase {
             try deleteExits.run()
         }
         try connection.execute("PRAGMA incremental_vacuum")
+    }
+
+    /// The listed parts' history columns, each after a comma.
+    static var listedNames: String {
+        Schema.listedColumnMigrations.indices.map { ", " + Schema.listedColumnName($0) }.joined()
+    }
+
+    /// Each listed column's value for the hour, by its roll-up, each after a comma.
+    static var listedRollUps: String {
+        Schema.listedColumnMigrations.indices.map { i -> String in
+            let c = Schema.listedColumnName(i)
+            switch ListedHistory.columns[i].history.rollUp {
+            case .average: return ", CAST(round(avg(\(c))) AS INTEGER)"
+            case .maximum: return ", max(\(c))"
+            case .last:
+                return ", (SELECT s2.\(c) FROM samples s2 WHERE s2.minute < ?1 AND s2.\(c) IS NOT NULL"
+                    + " AND s2.minute - s2.minute % 3600 = samples.minute - samples.minute % 3600 ORDER BY s2.minute DESC LIMIT 1)"
+            }
+        }.joined()
+    }
+
+    /// Each listed column of an hour rolled up before, merged with the late minutes'
+    /// (`excluded`), each followed by a comma.
+    static var listedMerges: String {
+        Schema.listedColumnMigrations.indices.map { i -> String in
+            let c = Schema.listedColumnName(i)
+            switch ListedHistory.columns[i].history.rollUp {
+            case .average:
+                return "\n\(c) = CASE WHEN \(c) IS NULL THEN excluded.\(c) WHEN excluded.\(c) IS NULL THEN \(c) "
+                    + "ELSE CAST(round((\(c) * minutes + excluded.\(c) * excluded.minutes) * 1.0 / (minutes + excluded.minutes)) AS INTEGER) END,"
+            case .maximum: return "\n\(c) = coalesce(max(\(c), excluded.\(c)), \(c), excluded.\(c)),"
+            case .last: return "\n\(c) = coalesce(excluded.\(c), \(c)),"
+            }
+        }.joined()
     }
 
     /// The sum of an hour's byte counts, NULL when no minute has one. Summed as a REAL

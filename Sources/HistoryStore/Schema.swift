@@ -1,3 +1,5 @@
+import SnapshotCodec
+
 /// One step of the schema. Migrations are add-only: a released one is never edited
 /// or removed; a change is a new migration appended to ``Schema/migrations``.
 struct Migration {
@@ -6,8 +8,36 @@ struct Migration {
 }
 
 enum Schema {
-    /// Every migration in order; `PRAGMA user_version` is the number applied.
-    static let migrations: [Migration] = [
+    /// Every migration in order; `PRAGMA user_version` is the number applied: the written
+    /// ones, then one per listed part's history column (``listedColumnMigrations``).
+    static let migrations: [Migration] = written + listedColumnMigrations
+
+    /// One migration per ``ListedHistory/columns`` entry, in its order (which only grows at
+    /// its end, so each stays the migration it was): the column on minute and hourly rows,
+    /// NULL in every row written before.
+    static let listedColumnMigrations: [Migration] = {
+        var list: [Migration] = []
+        for i in 0..<min(ListedHistory.columns.count, ListedHistory.maximumColumns) {
+            let column = listedColumnName(i)
+            list.append(Migration(name: "\(written.count + i + 1): samples \(column)", sql: """
+                ALTER TABLE samples ADD COLUMN \(column) INTEGER;
+                ALTER TABLE hourly_samples ADD COLUMN \(column) INTEGER;
+                """))
+        }
+        return list
+    }()
+
+    /// Listed history column `i`'s name (`[a-z0-9_]`, checked by a test: it is spliced into SQL).
+    static func listedColumnName(_ i: Int) -> String {
+        let name = ListedHistory.columns[i].history.column
+        return String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)
+    }
+
+    /// The schema version that added listed column `i`.
+    static func listedColumnVersion(_ i: Int) -> Int32 { Int32(written.count + i + 1) }
+
+    /// The hand-written migrations.
+    static let written: [Migration] = [
         Migration(name: "1: boots, samples, hourly_samples, exits, bookmarks", sql: """
             CREATE TABLE boots (
                 id INTEGER PRIMARY KEY,

@@ -1,5 +1,6 @@
 import Glibc
 import HistoryStore
+import SnapshotCodec
 
 /// `sysstats history`: the period's samples as a table or JSON (formatting only, no I/O).
 public enum HistoryTable {
@@ -7,7 +8,11 @@ public enum HistoryTable {
         + Columns.right("used MiB", 10) + Columns.right("avail MiB", 11) + Columns.right("swap MiB", 10)
         + Columns.right("load", 7) + Columns.right("procs", 7) + Columns.right("net rx", 11) + Columns.right("net tx", 11)
         + Columns.right("cpu °C", 8) + Columns.right("/ used", 8) + Columns.right("gpu", 7) + Columns.right("vram", 9)
+        + ListedHistory.columns.map { Columns.right($0.history.heading.description, listedWidth) }.joined()
         + "  battery"
+
+    /// The width of a listed part's column (`1200rpm`, `12.3W`).
+    static let listedWidth = 9
 
     /// The footer printed when some rows are hourly rollups.
     static let hourlyNote = "h: one row per hour (minutes older than 90 days are rolled up: averages of the hour, "
@@ -39,7 +44,23 @@ public enum HistoryTable {
             + Columns.right(s.rootUsedPermyriad.map { Columns.percentOneDecimal(UInt64($0)) + "%" } ?? "-", 8)
             + Columns.right(s.gpuBusyPermyriad.map { Columns.percentOneDecimal(UInt64($0)) + "%" } ?? "-", 7)
             + Columns.right(s.vramUsedBytes.map(Columns.bytes) ?? "-", 9)
+            + ListedHistory.columns.indices.map { i in
+                Columns.right(s.listed[i].map { listedCell(ListedHistory.columns[i], $0) } ?? "-", listedWidth)
+            }.joined()
             + "  " + battery(s)
+    }
+
+    /// A listed part's figure in its unit: `1200rpm`, `12.3W`.
+    static func listedCell(_ column: ListedHistoryColumn, _ v: Int64) -> String {
+        switch column.unit {
+        case .milliwatts:
+            let tenths = (UInt64(clamping: v) + 50) / 100
+            return "\(tenths / 10).\(tenths % 10)" + column.suffix.description
+        case .milliCelsius: return Columns.celsiusOneDecimal(Int32(clamping: v))
+        case .permyriad: return Columns.percentOneDecimal(UInt64(clamping: v)) + "%"
+        case .bytes: return Columns.bytes(UInt64(clamping: v))
+        case .count, .megahertz: return "\(v)" + column.suffix.description
+        }
     }
 
     /// "85.1% discharging", or "-" without a battery.
@@ -51,7 +72,8 @@ public enum HistoryTable {
     /// `--json`: one object, keys sorted: `from`, `to` (unix seconds, `to` exclusive) and
     /// `samples`, each with `time` (unix seconds), `hourly`, percentages, MiB and load as numbers;
     /// `rx_bytes` and `tx_bytes` (the minute's, or the hour's, traffic), `cpu_celsius`,
-    /// `root_used_percent`, `gpu_busy_percent` and `vram_used_bytes` are null when not measured.
+    /// `root_used_percent`, `gpu_busy_percent` and `vram_used_bytes` are null when not measured,
+    /// as is each listed part's member (`fan_rpm`, `power_watts`, in `report --json`'s units).
     public static func json(_ samples: [MinuteSample], from: UInt64, to: UInt64) -> String {
         let document = Document(from: from, to: to, samples: samples.map(Row.init))
         return JSONText.encode(document)
@@ -76,6 +98,7 @@ public enum HistoryTable {
         var rxBytes, txBytes: UInt64?
         var cpuCelsius, rootUsed, gpuBusy: Double?
         var vramUsed: UInt64?
+        var listed: [ReportJSON.GPU.Figure]
 
         enum CodingKeys: String, CodingKey {
             case time, hourly, cpuAverage = "cpu_avg_percent", cpuMaximum = "cpu_max_percent"
@@ -98,6 +121,11 @@ public enum HistoryTable {
             rootUsed = s.rootUsedPermyriad.map { Double($0) / 100 }
             gpuBusy = s.gpuBusyPermyriad.map { Double($0) / 100 }
             vramUsed = s.vramUsedBytes
+            listed = ListedHistory.columns.indices.map { i in
+                let column = ListedHistory.columns[i]
+                return ReportJSON.GPU.Figure(name: column.history.json.description,
+                                             value: s.listed[i].map { ReportJSON.GPU.value(column.unit, $0) } ?? .null)
+            }
         }
 
         func encode(to encoder: Encoder) throws {
@@ -113,6 +141,8 @@ public enum HistoryTable {
             try encode(rxBytes, .rxBytes, &c); try encode(txBytes, .txBytes, &c)
             try encode(cpuCelsius, .cpuCelsius, &c); try encode(rootUsed, .rootUsed, &c)
             try encode(gpuBusy, .gpuBusy, &c); try encode(vramUsed, .vramUsed, &c)
+            var more = encoder.container(keyedBy: ReportJSON.GPU.Key.self)
+            for m in listed { try more.encode(m.value, forKey: ReportJSON.GPU.Key(m.name)) }
         }
 
         private func encode<T: Encodable>(_ value: T?, _ key: CodingKeys, _ c: inout KeyedEncodingContainer<CodingKeys>) throws {

@@ -20,26 +20,51 @@ final class HistoryBatchTests: XCTestCase {
                      cpuTemperatureMilliCelsius: i % 2 == 0 ? -12_500 - Int32(i) : (i % 7 == 1 ? nil : Int32.max),
                      rootUsedPermyriad: i % 3 == 1 ? nil : UInt32(i % 10_001),
                      gpuBusyPermyriad: i % 4 == 1 ? nil : UInt32(i % 10_001), vramUsedBytes: i % 5 == 2 ? nil : .max - i * 7,
-                     isHourly: i % 3 == 0)
+                     listed: listed(i), isHourly: i % 3 == 0)
     }
 
-    /// `b` in the version-2 layout: 78-byte samples, without the GPU figures (the current
-    /// encoding less the 13 bytes at each sample's end, relabelled).
-    static func versionTwo(_ b: HistoryBatch) -> [UInt8] {
+    /// The listed parts' figures of sample `i`: each given in some samples, absent in others.
+    static func listed(_ i: UInt64) -> FigureValues {
+        var values = FigureValues()
+        for c in ListedHistory.columns.indices where (i + UInt64(c)) % 3 != 2 {
+            values[c] = min(Int64(i) * 977 + Int64(c), ListedHistory.columns[c].range.upperBound)
+        }
+        return values
+    }
+
+    /// Bytes of the listed columns' names after the batch's times: their count, then each
+    /// name's length and bytes.
+    static let listedHeader = 1 + ListedHistory.columns.reduce(0) { $0 + 1 + $1.history.column.utf8CodeUnitCount }
+    /// Bytes of one sample in the current version.
+    static let sampleBytes = 91 + 9 * ListedHistory.columns.count
+
+    /// Where `b`'s first sample starts in its encoding.
+    static func firstSample(_ b: HistoryBatch) -> Int {
+        HistoryBatch.headerSize + 2 + b.bootID.utf8.count + 24 + listedHeader + 4
+    }
+
+    /// `b` in the version-2 layout (78-byte samples, without the GPU figures) or version 3's
+    /// (91 bytes, without the listed columns): the current encoding less the listed columns'
+    /// names and each sample's end, relabelled.
+    static func older(_ b: HistoryBatch, version: UInt8) -> [UInt8] {
         let current = b.encoded
         var bytes = Array(current[0..<HistoryBatch.headerSize])
-        bytes[4] = 2
-        var at = HistoryBatch.headerSize + 2 + b.bootID.utf8.count + 24
-        var body = Array(current[HistoryBatch.headerSize..<(at + 4)])
+        bytes[4] = version
+        let times = HistoryBatch.headerSize + 2 + b.bootID.utf8.count + 24
+        var body = Array(current[HistoryBatch.headerSize..<times])
+        var at = times + listedHeader
+        body += current[at..<(at + 4)]
         at += 4
         for _ in b.samples {
-            body += current[at..<(at + 78)]
-            at += 91
+            body += current[at..<(at + (version == 2 ? 78 : 91))]
+            at += sampleBytes
         }
         body += current[at...]
         for i in 0..<4 { bytes[8 + i] = UInt8(truncatingIfNeeded: body.count >> (8 * i)) }
         return bytes + body
     }
+
+    static func versionTwo(_ b: HistoryBatch) -> [UInt8] { older(b, version: 2) }
 
     /// `b` in the version-1 layout (the first release's): 54-byte samples without the newer
     /// figures. Written here by hand, not by the encoder, which only writes the current version.
@@ -90,40 +115,64 @@ final class HistoryBatchTests: XCTestCase {
     func testTheEncodingStartsWithMagicVersionAndLittleEndianLength() {
         let bytes = Self.batch().encoded
         XCTAssertEqual(Array(bytes[0..<4]), Array("SSHB".utf8))
-        XCTAssertEqual(Array(bytes[4..<8]), [3, 0, 1, 0])   // version 3, flags: endsCleanly
+        XCTAssertEqual(Array(bytes[4..<8]), [4, 0, 1, 0])   // version 4, flags: endsCleanly
         let length = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
         XCTAssertEqual(length, bytes.count - HistoryBatch.headerSize)
     }
 
-    func testASampleIsNinetyOneBytesWithTheNewFiguresAfterTheBatteryAndTheirPresenceBits() throws {
+    func testASampleIsNinetyOneBytesAndNineAListedColumnWithTheNewFiguresAfterTheBattery() throws {
+        var listed = FigureValues()
+        listed[0] = 0x0102
         let one = HistoryBatch(bootID: "", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [
             MinuteSample(minute: 60, cpuAverage: 1, cpuMaximum: 2, memoryUsedKiB: 3, memoryAvailableKiB: 4, swapUsedKiB: 5,
                          load1: 6, processCount: 7, rxBytes: 0x0102_0304_0506_0708, txBytes: 9,
                          cpuTemperatureMilliCelsius: -2, rootUsedPermyriad: 10_000,
-                         gpuBusyPermyriad: 9_999, vramUsedBytes: 0x1122_3344_5566_7788),
+                         gpuBusyPermyriad: 9_999, vramUsedBytes: 0x1122_3344_5566_7788, listed: listed),
         ], exits: [], endsCleanly: false).encoded
         let none = HistoryBatch(bootID: "", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [], exits: [],
                                 endsCleanly: false).encoded
-        XCTAssertEqual(one.count - none.count, 91)
-        let at = HistoryBatch.headerSize + 2 + 24 + 4   // the first sample
+        XCTAssertEqual(one.count - none.count, 91 + 9 * ListedHistory.columns.count)
+        let names = HistoryBatch.headerSize + 2 + 24
+        XCTAssertEqual(Int(one[names]), ListedHistory.columns.count, "the listed columns, by name")
+        XCTAssertEqual(Array(one[(names + 2)..<(names + 2 + Int(one[names + 1]))]), Array("fan_rpm".utf8))
+        let at = HistoryBatch.headerSize + 2 + 24 + Self.listedHeader + 4   // the first sample
         XCTAssertEqual(one[at + 48], 0b0111_1000, "presence: rx, tx, temperature, root; no battery, not hourly")
         XCTAssertEqual(Array(one[(at + 54)..<(at + 78)]),
                        [8, 7, 6, 5, 4, 3, 2, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0x10, 0x27, 0, 0])
         XCTAssertEqual(Array(one[(at + 78)..<(at + 91)]), [0b11, 0x0F, 0x27, 0, 0, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11],
                        "more presence: GPU busy and video memory; then the two")
+        XCTAssertEqual(Array(one[(at + 91)..<(at + 100)]), [1, 2, 1, 0, 0, 0, 0, 0, 0], "fan_rpm given, 0x0102")
+        XCTAssertEqual(one[at + 100], 0, "power not given")
+    }
+
+    /// A sampler from before the listed parts' history (version 3) hands its batches to the
+    /// new writer; a newer sampler's column this build lacks is skipped, not refused.
+    func testAVersionThreeBatchDecodesWithoutListedFiguresAndAnUnknownColumnIsSkipped() throws {
+        var old = Self.batch(samples: 5, exits: 3)
+        for i in old.samples.indices { old.samples[i].listed = FigureValues() }
+        let bytes = Self.older(old, version: 3)
+        XCTAssertEqual(Array(bytes[4..<6]), [3, 0])
+        XCTAssertEqual(try HistoryBatch.decode(bytes), old)
+        var renamed = Self.batch(samples: 2, exits: 0)
+        var encoded = renamed.encoded
+        encoded[HistoryBatch.headerSize + 2 + renamed.bootID.utf8.count + 24 + 2] = UInt8(ascii: "x")   // "xan_rpm"
+        for i in renamed.samples.indices { renamed.samples[i].listed[0] = nil }
+        XCTAssertEqual(try HistoryBatch.decode(encoded), renamed, "a column this build does not know: skipped")
     }
 
     /// A sampler from before the GPU figures (version 2) hands its batches to the new writer.
     func testAVersionTwoBatchDecodesWithTheGPUFiguresNil() throws {
         var old = Self.batch(samples: 5, exits: 3)
-        for i in old.samples.indices { old.samples[i].gpuBusyPermyriad = nil; old.samples[i].vramUsedBytes = nil }
+        for i in old.samples.indices {
+            old.samples[i].gpuBusyPermyriad = nil; old.samples[i].vramUsedBytes = nil; old.samples[i].listed = FigureValues()
+        }
         let bytes = Self.versionTwo(old)
         XCTAssertEqual(Array(bytes[4..<6]), [2, 0])
-        XCTAssertEqual(bytes.count, old.encoded.count - 5 * 13)
+        XCTAssertEqual(bytes.count, old.encoded.count - 5 * (13 + 9 * ListedHistory.columns.count) - Self.listedHeader)
         XCTAssertEqual(try HistoryBatch.decode(bytes), old)
         // Version 3's more-presence byte knows bits 0 and 1 only.
         var current = Self.batch(samples: 1, exits: 0).encoded
-        current[HistoryBatch.headerSize + 2 + 36 + 24 + 4 + 78] |= 4
+        current[Self.firstSample(Self.batch(samples: 1, exits: 0)) + 78] |= 4
         XCTAssertThrowsError(try HistoryBatch.decode(current)) {
             XCTAssertEqual($0 as? HistoryBatchError, .malformed("unknown sample presence bits"))
         }
@@ -134,12 +183,12 @@ final class HistoryBatchTests: XCTestCase {
         for i in old.samples.indices {
             old.samples[i].rxBytes = nil; old.samples[i].txBytes = nil
             old.samples[i].cpuTemperatureMilliCelsius = nil; old.samples[i].rootUsedPermyriad = nil
-            old.samples[i].gpuBusyPermyriad = nil; old.samples[i].vramUsedBytes = nil
+            old.samples[i].gpuBusyPermyriad = nil; old.samples[i].vramUsedBytes = nil; old.samples[i].listed = FigureValues()
         }
         let bytes = Self.versionOne(old)
         XCTAssertEqual(Array(bytes[4..<6]), [1, 0])
         XCTAssertEqual(try HistoryBatch.decode(bytes), old)
-        XCTAssertEqual(try HistoryBatch.decode(HistoryBatch.decode(bytes).encoded), old, "and re-encodes as version 3")
+        XCTAssertEqual(try HistoryBatch.decode(HistoryBatch.decode(bytes).encoded), old, "and re-encodes as version 4")
         // Version 1 knows presence bits 0-2 only.
         var newBit = bytes
         newBit[HistoryBatch.headerSize + 2 + old.bootID.utf8.count + 24 + 4 + 48] |= 8
@@ -173,12 +222,12 @@ final class HistoryBatchTests: XCTestCase {
         XCTAssertEqual(error(Array("GIF89a random garbage".utf8)), .badMagic)
         var version = good; version[4] = 9
         XCTAssertEqual(error(version), .unsupportedVersion(9))
-        version[4] = 4
-        XCTAssertEqual(error(version), .unsupportedVersion(4))
+        version[4] = 5
+        XCTAssertEqual(error(version), .unsupportedVersion(5))
         version[4] = 0
         XCTAssertEqual(error(version), .unsupportedVersion(0))
-        XCTAssertEqual(HistoryBatchError.unsupportedVersion(4).description,
-                       "history batch version 4 is not supported (this build reads 1 to 3)")
+        XCTAssertEqual(HistoryBatchError.unsupportedVersion(5).description,
+                       "history batch version 5 is not supported (this build reads 1 to 4)")
         XCTAssertEqual(error(good + [0]), .trailingBytes)
         var flags = good; flags[6] = 0x80
         XCTAssertEqual(error(flags), .malformed("unknown flags"))
@@ -189,7 +238,7 @@ final class HistoryBatchTests: XCTestCase {
         // Counts past the limits, with the lengths consistent around them.
         func withCounts(samples: UInt32, exits: UInt32) -> [UInt8] {
             var b = HistoryBatch(bootID: "b", bootTime: 0, uptimeSeconds: 0, nowSeconds: 0, samples: [], exits: [], endsCleanly: false).encoded
-            let samplesAt = HistoryBatch.headerSize + 2 + 1 + 24
+            let samplesAt = HistoryBatch.headerSize + 2 + 1 + 24 + Self.listedHeader
             for i in 0..<4 { b[samplesAt + i] = UInt8(truncatingIfNeeded: samples >> (8 * UInt32(i))) }
             for i in 0..<4 { b[samplesAt + 4 + i] = UInt8(truncatingIfNeeded: exits >> (8 * UInt32(i))) }
             return b
@@ -198,6 +247,12 @@ final class HistoryBatchTests: XCTestCase {
         XCTAssertEqual(error(withCounts(samples: .max, exits: 0)), .tooManySamples(Int(UInt32.max)))
         XCTAssertEqual(error(withCounts(samples: 0, exits: 10_001)), .tooManyExits(10_001))
         XCTAssertEqual(error(withCounts(samples: 1000, exits: 0)), .truncated, "a count the bytes cannot hold")
+        var columns = good
+        columns[HistoryBatch.headerSize + 2 + 36 + 24] = 17
+        XCTAssertEqual(error(columns), .malformed("more than 16 listed columns"))
+        var given = Self.batch(samples: 1, exits: 0).encoded
+        given[Self.firstSample(Self.batch(samples: 1, exits: 0)) + 91] = 2
+        XCTAssertEqual(error(given), .malformed("a listed figure's given flag is not 0 or 1"))
     }
 
     /// Thousands of mutations of a valid batch (flipped, inserted, removed bytes and cut ends):

@@ -225,17 +225,61 @@ final class MinuteRollupTests: XCTestCase {
         XCTAssertEqual(hostile.vramUsedBytes, .max, "the sum saturates")
     }
 
+    /// `s` with one fan reading (its speed) and the system's power, where not nil.
+    func withListed(_ s: Snapshot, fans: [Int64?]? = nil, milliwatts: Int64? = nil) -> Snapshot {
+        var s = s
+        if let fans {
+            _ = s.listed.update(.fans) { list in
+                list = fans.map { rpm in
+                    var r = PartReading()
+                    r.reset(source: Array("nct6775".utf8), label: Array("CPU Fan".utf8))
+                    r[FansPart.rpm] = rpm
+                    return r
+                }
+            }
+            s.available.insert(FansPart.part.part)
+        }
+        if let milliwatts {
+            _ = s.listed.update(.power) { list in
+                var r = PartReading()
+                r.reset(source: Array("system".utf8), label: Array("battery".utf8))
+                r[PowerPart.watts] = milliwatts
+                list = [r]
+            }
+            s.available.insert(PowerPart.part.part)
+        }
+        return s
+    }
+
+    /// The listed parts' history (ListedHistory): the first reading's figure (the first fan,
+    /// the system's power), averaged over the samples that gave it; nil where none did.
+    func testTheListedPartsHistoryIsTheFirstReadingAveragedOverTheSamplesThatGaveIt() {
+        let row = rollup([
+            withListed(snapshot(atMs: 0), fans: [1000, 3000], milliwatts: 10_000),
+            withListed(snapshot(atMs: 1000), fans: [1401], milliwatts: 20_001),
+            snapshot(atMs: 2000),                                        // neither measured
+            withListed(snapshot(atMs: 3000), fans: [nil, 5000]),          // the first fan gave no speed
+        ])
+        XCTAssertEqual(row.listed[0], 1201, "(1000 + 1401) / 2, rounded; the second fan not the history's")
+        XCTAssertEqual(row.listed[1], 15_001, "(10000 + 20001) / 2, rounded")
+        XCTAssertEqual(rollup([snapshot(atMs: 0)]).listed, FigureValues(), "not measured: nil")
+        let hostile = rollup([withListed(snapshot(atMs: 0), fans: [.max], milliwatts: -5)])
+        XCTAssertEqual(hostile.listed[0], Int64(UInt32.max), "clamped to the column's range")
+        XCTAssertEqual(hostile.listed[1], 0)
+    }
+
     // MARK: - Allocation
 
     func testSamplesWithEveryPartWithinAMinuteAllocateNothing() {
         var c = HistoryCollector(bootID: "boot-a", bootTime: 7)
         let samples = (0..<60).map { i -> Snapshot in
             let n = UInt64(i)
-            return snapshot(atMs: minute0 + 1000 * n,
+            return withListed(snapshot(atMs: minute0 + 1000 * n,
                             interfaces: (0..<Snapshot.maximumInterfaces).map { interface("eth\($0)", rx: n * 1000, tx: n * 10) },
                             temperatures: (0..<Snapshot.maximumSensors).map { sensor(Int32(40_000 + $0), package: $0 == 3) },
                             disks: [disk("/home", used: 5, available: 5), disk("/", used: n, available: 100)],
-                            gpus: [gpu(busy: Permyriad(n * 100), vram: n << 20), gpu(busy: 10, vram: 1)])
+                            gpus: [gpu(busy: Permyriad(n * 100), vram: n << 20), gpu(busy: 10, vram: 1)]),
+                              fans: [Int64(n) * 10, 5], milliwatts: Int64(n) * 100)
         }
         for i in 0..<2 { _ = c.record(samples[i]) }   // warm up (one-time runtime metadata)
         allocation_counter_start()
@@ -264,7 +308,7 @@ extension MinuteRollupTests {
             s.load1 = UInt32(t)
             s.battery.count = 1
             s.battery.percent = 80
-            return s
+            return withListed(s, fans: [Int64(t / 100)], milliwatts: Int64(t))
         }
     }
 
@@ -287,6 +331,7 @@ extension MinuteRollupTests {
         XCTAssertEqual(row.rxBytes, 59_000 * 400, "every byte of the minute, the restart's second too")
         XCTAssertEqual(row.gpuBusyPermyriad, 2950, "the GPU's average over the whole minute")
         XCTAssertEqual(row.vramUsedBytes, 59_000 << 10)
+        XCTAssertEqual(row.listed[1], 29_500, "the power's average over the whole minute")
     }
 
     /// The environment is the user's: text that is not a carried minute, or a minute that is
@@ -301,8 +346,16 @@ extension MinuteRollupTests {
         }
         let valid = MinuteRollup(minute: 120).carried
         XCTAssertNotNil(MinuteRollup(carried: valid))
-        // A minute carried by a build from before the GPU figures (none after the counters) is taken.
+        // A minute carried by a build from before the GPU figures (none after the counters) is taken,
+        // and one from before the listed parts' history (none after the GPU's).
         XCTAssertNotNil(MinuteRollup(carried: "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0"))
+        XCTAssertNotNil(MinuteRollup(carried: "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,0,0,"))
+        XCTAssertEqual(MinuteRollup(carried: "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,0,0,,1,1200,1")?.sample.listed[0], 1200,
+                       "a build with fewer listed columns: the rest not given")
+        for bad in ["60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,0,0,,2,1200,1", "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,0,0,,1,1200,0",
+                    "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,0,0,,1,99999999999,1", "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,0,0,,1,,1"] {
+            XCTAssertNil(MinuteRollup(carried: bad), "listed fields: a count they do not fill, no sample, out of range, no value: \(bad)")
+        }
         for bad in ["60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,1,1", "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,20001,2,",
                     "60,1,1,1,1,1,1,1,1,,,0,0,0,,,,0,,1,"] {
             XCTAssertNil(MinuteRollup(carried: bad), "GPU fields: two, not three; a sum over 100 % a sample; no sum: \(bad)")

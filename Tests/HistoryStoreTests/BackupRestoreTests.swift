@@ -324,7 +324,8 @@ final class BackupRestoreTests: XCTestCase {
         let limit = RestoreLimits().samples
         let (scratch, backup) = try craftedBackup("""
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i <= \(limit))
-            INSERT INTO samples SELECT 1800000000 + i * 60, 1, 1, 1, 1, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM n;
+            INSERT INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1, process_count)
+                SELECT 1800000000 + i * 60, 1, 1, 1, 1, 1, 1, 1 FROM n;
             """)
         try assertRefused(backup, .invalidContent, "has \(limit + 1440 + 1) rows in samples, more than \(limit) (twice the minutes retention keeps)",
                           in: scratch)
@@ -422,10 +423,10 @@ final class BackupRestoreTests: XCTestCase {
 
     func testRestoreRefusesANewColumnDeclaredWithAnotherTypeOrHoldingAReal() throws {
         let (scratch, backup) = try craftedBackup("""
-            ALTER TABLE samples DROP COLUMN vram_used;
-            ALTER TABLE samples ADD COLUMN vram_used TEXT;
+            ALTER TABLE samples DROP COLUMN power_mw;
+            ALTER TABLE samples ADD COLUMN power_mw TEXT;
             """)
-        try assertRefused(backup, .schemaMismatch, "column samples.vram_used is declared 'TEXT', expected 'INTEGER'", in: scratch)
+        try assertRefused(backup, .schemaMismatch, "column samples.power_mw is declared 'TEXT', expected 'INTEGER'", in: scratch)
         let (scratch2, backup2) = try craftedBackup("UPDATE samples SET rx_bytes = 1.5 WHERE minute = (SELECT min(minute) FROM samples);")
         try assertRefused(backup2, .invalidContent, "samples row 1760000040, rx_bytes is real (expected integer or null)", in: scratch2)
         let (scratch3, backup3) = try craftedBackup("UPDATE samples SET gpu_busy = 'busy' WHERE minute = (SELECT min(minute) FROM samples);")

@@ -100,6 +100,29 @@ final class RetentionTests: XCTestCase {
         XCTAssertEqual(row.first?.rootUsedPermyriad, 4500)   // (30×4000 + 10×6000) / 40, weighted by minutes
     }
 
+    /// The listed parts' columns roll up as their tables say (fan_rpm and power_mw: the average
+    /// over the minutes that gave them), and late minutes merge weighted by minutes.
+    func testTheListedPartsColumnsRollUpAndMergeAsTheirTablesSay() throws {
+        let db = try Scratch().open()
+        let hour = now - 100 * day
+        func listed(_ s: MinuteSample, fan: Int64?, milliwatts: Int64?) -> MinuteSample {
+            var s = s
+            s.listed[0] = fan
+            s.listed[1] = milliwatts
+            return s
+        }
+        try db.append(samples: (0..<30).map { listed(sample(hour + UInt64($0) * 60), fan: 1000, milliwatts: $0 < 20 ? 10_000 : nil) })
+        try db.applyRetention(nowSeconds: now)
+        XCTAssertEqual(try db.samples(from: 0, to: now).first?.listed[0], 1000)
+        XCTAssertEqual(try db.samples(from: 0, to: now).first?.listed[1], 10_000, "over the 20 minutes that measured it")
+        try db.append(samples: (30..<40).map { listed(sample(hour + UInt64($0) * 60), fan: 2000, milliwatts: 20_000) })
+        try db.applyRetention(nowSeconds: now)
+        let row = try db.samples(from: 0, to: now)
+        XCTAssertEqual(row.count, 1)
+        XCTAssertEqual(row.first?.listed[0], 1250, "(30 × 1000 + 10 × 2000) / 40")
+        XCTAssertEqual(row.first?.listed[1], 12_500, "(30 × 10000 + 10 × 20000) / 40: weighted by the hour's minutes, as root_used")
+    }
+
     func testHostileCountersSaturateInTheRollupInsteadOfFailingRetentionAndStayIntegers() throws {
         let scratch = try Scratch()
         let db = try scratch.open()

@@ -1,6 +1,7 @@
 import Bookmarks
 import Foundation
 @testable import HistoryStore
+import SnapshotCodec
 import TestSupport
 import XCTest
 
@@ -102,8 +103,8 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual((error as! StoreError).kind, .olderSchema, "the CLI asks for the sampler to upgrade it")
         }
         let db = try scratch.open()
-        XCTAssertEqual(HistoryDatabase.schemaVersion, 4)
-        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 4)
+        XCTAssertEqual(HistoryDatabase.schemaVersion, 4 + Int32(ListedHistory.columns.count))
+        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), Int64(HistoryDatabase.schemaVersion))
         XCTAssertEqual(try db.samples(from: 0, to: .max), versionTwoSamples(), "every row, the new figures NULL")
         XCTAssertEqual(try db.boots().count, 1)
         XCTAssertEqual(try db.exits(sinceMs: 0).map(\.pid), [42, 43])
@@ -111,13 +112,14 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(try db.bookmarks().filter { $0.source == .user }.map(\.friendlyName), [Array("X server".utf8)])
         XCTAssertNil(try db.integrityProblem())
         for table in ["samples", "hourly_samples"] {
-            let added = try HistoryDatabase.columns(db.connection, table: table).suffix(6)
-            XCTAssertEqual(added.map(\.name), ["rx_bytes", "tx_bytes", "cpu_temp_mc", "root_used", "gpu_busy", "vram_used"], table)
+            let added = try HistoryDatabase.columns(db.connection, table: table).suffix(8)
+            XCTAssertEqual(added.map(\.name), ["rx_bytes", "tx_bytes", "cpu_temp_mc", "root_used", "gpu_busy", "vram_used",
+                                               "fan_rpm", "power_mw"], table)
             XCTAssertEqual(Set(added.map(\.type)), ["INTEGER"])
             XCTAssertEqual(Set(added.map(\.notNull)), [false])
         }
         // The migrated file has exactly the schema of a new one (what restore compares with).
-        try HistoryDatabase.checkSchema(db.connection, version: 4, path: scratch.databasePath)
+        try HistoryDatabase.checkSchema(db.connection, version: HistoryDatabase.schemaVersion, path: scratch.databasePath)
 
         let new = sample(1_800_086_400, rx: 123_456_789, tx: 0, temperature: -1500, root: 10_000)
         try db.append(samples: [new])
@@ -141,14 +143,50 @@ final class SchemaTests: XCTestCase {
         let scratch = try Scratch()
         try makeVersionThreeDatabase(scratch.databasePath)
         let db = try scratch.open()
-        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), 4)
+        XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), Int64(HistoryDatabase.schemaVersion))
         XCTAssertEqual(try db.samples(from: 0, to: .max), versionThreeSamples(), "every row and figure, the GPU's NULL")
         XCTAssertEqual(try db.exits(sinceMs: 0).map(\.pid), [42, 43])
         XCTAssertNil(try db.integrityProblem())
-        try HistoryDatabase.checkSchema(db.connection, version: 4, path: scratch.databasePath)
+        try HistoryDatabase.checkSchema(db.connection, version: HistoryDatabase.schemaVersion, path: scratch.databasePath)
         let new = sample(1_800_086_400, gpu: 10_000, vram: UInt64(Int64.max))
         try db.append(samples: [new])
         XCTAssertEqual(try db.samples(from: 1_800_086_400, to: .max), [new])
+    }
+
+    /// The listed parts' history columns come from their figure tables: one migration each,
+    /// named by its column, after the written ones. A version-4 file (the GPU columns, none of
+    /// the listed parts') gains them NULL, and reads them back once written; read unmigrated
+    /// (the CLI right after an upgrade), they are nil.
+    func testEachListedHistoryColumnIsAMigrationOfItsOwnAndAVersionFourFileGainsThemNull() throws {
+        XCTAssertEqual(Schema.listedColumnMigrations.map(\.name), ["5: samples fan_rpm", "6: samples power_mw"])
+        for i in Schema.listedColumnMigrations.indices {
+            XCTAssertTrue(Schema.listedColumnName(i).utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F },
+                          "a name spliced into SQL: [a-z0-9_] only")
+        }
+        let scratch = try Scratch()
+        let raw = try rawConnection(scratch.databasePath)
+        try Schema.migrate(raw, migrations: Array(Schema.migrations.prefix(4)))
+        raw.close()
+        try scratch.open().close()   // migrated by the sampler's writer...
+        let fresh = try Scratch()
+        let old = try rawConnection(fresh.databasePath)
+        try Schema.migrate(old, migrations: Array(Schema.migrations.prefix(4)))
+        try old.execute("INSERT INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1, process_count) VALUES (60, 1, 2, 3, 4, 5, 6, 7)")
+        old.close()
+        let unmigrated = try fresh.open(readOnly: true)
+        XCTAssertEqual(unmigrated.version, 4)
+        XCTAssertEqual(try unmigrated.samples(from: 0, to: .max).first?.listed, FigureValues(), "...and before: nil")
+        unmigrated.close()
+        let db = try fresh.open()
+        XCTAssertEqual(try db.samples(from: 0, to: .max).first?.listed, FigureValues())
+        var listed = FigureValues()
+        listed[0] = 1_200
+        listed[1] = 15_300
+        var new = sample(120)
+        new.listed = listed
+        try db.append(samples: [new])
+        XCTAssertEqual(try db.samples(from: 120, to: 180), [new])
+        try HistoryDatabase.checkSchema(db.connection, version: HistoryDatabase.schemaVersion, path: fresh.databasePath)
     }
 
     func testTheNewFiguresRoundTripAndACounterPastSQLitesLargestIntegerIsStoredAsTheLargest() throws {

@@ -10,10 +10,10 @@ final class HistoryCommandsTests: XCTestCase {
         let out = HistoryCommands.history(directory: f.dataDirectory, sinceSeconds: 3 * 3600, json: false, png: nil,
                                           nowSeconds: HistoryFixture.now, zone: .utc)
         XCTAssertEqual(out, CommandOutput(stdout: [
-            "time                cpu avg  cpu max  used MiB  avail MiB  swap MiB   load  procs     net rx     net tx  cpu °C  / used    gpu     vram  battery",
-            "2023-11-14 22:00 h    20.0%    90.0%    2048.0     6144.0       0.0   0.70    110    5.9 KiB          -    71.0   50.5%  50.0%  2.0 GiB  -",
-            "2023-11-14 23:00      23.5%   100.0%    3072.0     5120.0      50.0   1.23     39    1.2 GiB   34.2 KiB    72.5   61.2%  12.3%  3.2 GiB  85.1% discharging",
-            "2023-11-14 23:01       0.1%     1.0%       1.5     1024.0       0.0   0.07      1          -          -       -       -      -        -  -",
+            "time                cpu avg  cpu max  used MiB  avail MiB  swap MiB   load  procs     net rx     net tx  cpu °C  / used    gpu     vram      fan    power  battery",
+            "2023-11-14 22:00 h    20.0%    90.0%    2048.0     6144.0       0.0   0.70    110    5.9 KiB          -    71.0   50.5%  50.0%  2.0 GiB  1200rpm    15.0W  -",
+            "2023-11-14 23:00      23.5%   100.0%    3072.0     5120.0      50.0   1.23     39    1.2 GiB   34.2 KiB    72.5   61.2%  12.3%  3.2 GiB  2100rpm    12.3W  85.1% discharging",
+            "2023-11-14 23:01       0.1%     1.0%       1.5     1024.0       0.0   0.07      1          -          -       -       -      -        -        -        -  -",
             "h: one row per hour (minutes older than 90 days are rolled up: averages of the hour, cpu max, cpu °C and vram its highest minute, net rx and tx its total)",
         ]))
     }
@@ -24,9 +24,9 @@ final class HistoryCommandsTests: XCTestCase {
                                           nowSeconds: HistoryFixture.now, zone: .utc)
         XCTAssertEqual(out, CommandOutput(stdout: [
             #"{"from":1699995600,"samples":["#
-            + #"{"battery":null,"cpu_avg_percent":20,"cpu_celsius":71,"cpu_max_percent":90,"gpu_busy_percent":50.01,"hourly":true,"load1":0.7,"mem_available_mib":6144,"mem_used_mib":2048,"processes":110,"root_used_percent":50.51,"rx_bytes":6000,"swap_used_mib":0,"time":1699999200,"tx_bytes":null,"vram_used_bytes":2147483648},"#
-            + #"{"battery":{"percent":85.12,"state":"discharging"},"cpu_avg_percent":23.45,"cpu_celsius":72.45,"cpu_max_percent":100,"gpu_busy_percent":12.34,"hourly":false,"load1":1.23,"mem_available_mib":5120,"mem_used_mib":3072,"processes":39,"root_used_percent":61.23,"rx_bytes":1288490189,"swap_used_mib":50,"time":1700002800,"tx_bytes":35021,"vram_used_bytes":3435973837},"#
-            + #"{"battery":null,"cpu_avg_percent":0.05,"cpu_celsius":null,"cpu_max_percent":0.99,"gpu_busy_percent":null,"hourly":false,"load1":0.07,"mem_available_mib":1024,"mem_used_mib":1.5,"processes":1,"root_used_percent":null,"rx_bytes":null,"swap_used_mib":0,"time":1700002860,"tx_bytes":null,"vram_used_bytes":null}"#
+            + #"{"battery":null,"cpu_avg_percent":20,"cpu_celsius":71,"cpu_max_percent":90,"fan_rpm":1200,"gpu_busy_percent":50.01,"hourly":true,"load1":0.7,"mem_available_mib":6144,"mem_used_mib":2048,"power_watts":15,"processes":110,"root_used_percent":50.51,"rx_bytes":6000,"swap_used_mib":0,"time":1699999200,"tx_bytes":null,"vram_used_bytes":2147483648},"#
+            + #"{"battery":{"percent":85.12,"state":"discharging"},"cpu_avg_percent":23.45,"cpu_celsius":72.45,"cpu_max_percent":100,"fan_rpm":2100,"gpu_busy_percent":12.34,"hourly":false,"load1":1.23,"mem_available_mib":5120,"mem_used_mib":3072,"power_watts":12.345,"processes":39,"root_used_percent":61.23,"rx_bytes":1288490189,"swap_used_mib":50,"time":1700002800,"tx_bytes":35021,"vram_used_bytes":3435973837},"#
+            + #"{"battery":null,"cpu_avg_percent":0.05,"cpu_celsius":null,"cpu_max_percent":0.99,"fan_rpm":null,"gpu_busy_percent":null,"hourly":false,"load1":0.07,"mem_available_mib":1024,"mem_used_mib":1.5,"power_watts":null,"processes":1,"root_used_percent":null,"rx_bytes":null,"swap_used_mib":0,"time":1700002860,"tx_bytes":null,"vram_used_bytes":null}"#
             + #"],"to":1700006401}"#,
         ]))
     }

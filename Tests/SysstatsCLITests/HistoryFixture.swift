@@ -1,5 +1,6 @@
 import Foundation
 import HistoryStore
+import SnapshotCodec
 
 /// A data directory holding a history database with known rows, built through
 /// HistoryDatabase's write API (the sampler does not write history yet).
@@ -12,6 +13,14 @@ final class HistoryFixture {
     static let base: UInt64 = 1_699_999_200
     /// "Now" for the fixture: two hours after `base`.
     static let now: UInt64 = base + 7200
+
+    /// The listed parts' history figures: the first fan's speed and the system's power.
+    static func listed(fan: Int64, milliwatts: Int64) -> FigureValues {
+        var values = FigureValues()
+        values[0] = fan
+        values[1] = milliwatts
+        return values
+    }
 
     /// Three minutes of the hour at `base` (rolled up into one hourly row: traffic received in
     /// each, sent in none, the hottest minute 71 °C, / used and the GPU in two), then two minute rows at
@@ -26,11 +35,11 @@ final class HistoryFixture {
             MinuteSample(minute: b, cpuAverage: 1000, cpuMaximum: 4000, memoryUsedKiB: 2_097_152,
                          memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 50, processCount: 100,
                          rxBytes: 1000, cpuTemperatureMilliCelsius: 45_000, rootUsedPermyriad: 5000,
-                         gpuBusyPermyriad: 4000, vramUsedBytes: 1 << 30),
+                         gpuBusyPermyriad: 4000, vramUsedBytes: 1 << 30, listed: Self.listed(fan: 1000, milliwatts: 10_000)),
             MinuteSample(minute: b + 60, cpuAverage: 2000, cpuMaximum: 9000, memoryUsedKiB: 2_097_152,
                          memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 70, processCount: 110,
                          rxBytes: 2000, cpuTemperatureMilliCelsius: 71_000, rootUsedPermyriad: 5101,
-                         gpuBusyPermyriad: 6001, vramUsedBytes: 2 << 30),
+                         gpuBusyPermyriad: 6001, vramUsedBytes: 2 << 30, listed: Self.listed(fan: 1400, milliwatts: 20_000)),
             MinuteSample(minute: b + 120, cpuAverage: 3000, cpuMaximum: 5000, memoryUsedKiB: 2_097_152,
                          memoryAvailableKiB: 6_291_456, swapUsedKiB: 0, load1: 90, processCount: 120,
                          rxBytes: 3000, cpuTemperatureMilliCelsius: 52_000),
@@ -42,7 +51,7 @@ final class HistoryFixture {
                          memoryAvailableKiB: 5_242_880, swapUsedKiB: 51_200, load1: 123, processCount: 39,
                          batteryPercent: 8512, batteryState: 2, rxBytes: 1_288_490_189, txBytes: 35_021,
                          cpuTemperatureMilliCelsius: 72_450, rootUsedPermyriad: 6123,
-                         gpuBusyPermyriad: 1234, vramUsedBytes: 3_435_973_837),
+                         gpuBusyPermyriad: 1234, vramUsedBytes: 3_435_973_837, listed: Self.listed(fan: 2100, milliwatts: 12_345)),
             MinuteSample(minute: b + 3660, cpuAverage: 5, cpuMaximum: 99, memoryUsedKiB: 1536,
                          memoryAvailableKiB: 1_048_576, swapUsedKiB: 0, load1: 7, processCount: 1),
         ])

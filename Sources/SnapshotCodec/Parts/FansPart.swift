@@ -10,7 +10,8 @@ public enum FansPart {
         maximumReadings: 8,
         figures: [
             PartFigure(.count, placeholder: "rpm", "speed, RPM", json: "rpm", suffix: "rpm",
-                       prometheus: "sysstats_fan_speed_rpm", "A fan's speed, revolutions per minute."),
+                       prometheus: "sysstats_fan_speed_rpm", "A fan's speed, revolutions per minute.",
+                       history: PartHistory(column: "fan_rpm", json: "fan_rpm", heading: "fan", .average)),
             PartFigure(.count, placeholder: "target", "the speed its controller aims for, RPM (where the chip says)",
                        json: "target_rpm", suffix: "rpm",
                        prometheus: "sysstats_fan_target_rpm", "The speed a fan's controller aims for, revolutions per minute."),

@@ -18,11 +18,13 @@ public struct PartFigure: Sendable {
     public let prometheusHelp: StaticString
     /// What follows the value in the block's default text (`rpm`, `W`).
     public let suffix: StaticString
+    /// How the minute history keeps it (nil: it does not).
+    public let history: PartHistory?
 
     public init(_ unit: Unit, placeholder: StaticString, _ help: StaticString, json: StaticString, suffix: StaticString,
-                prometheus: StaticString?, _ prometheusHelp: StaticString = "") {
+                prometheus: StaticString?, _ prometheusHelp: StaticString = "", history: PartHistory? = nil) {
         self.unit = unit; self.placeholder = placeholder; self.help = help; self.json = json; self.suffix = suffix
-        self.prometheus = prometheus; self.prometheusHelp = prometheusHelp
+        self.prometheus = prometheus; self.prometheusHelp = prometheusHelp; self.history = history
     }
 }
 
@@ -81,14 +83,18 @@ public struct ListedPart: Sendable {
 /// system, which each output escapes) and the figures of its part's table, each given or not.
 public struct PartReading: Equatable, Sendable {
     /// The most figures a part's table has.
-    public static let maximumFigures = 8
+    public static let maximumFigures = FigureValues.maximumFigures
     /// The source (a chip, `battery`, `rapl`, `gpu`), at most ``Snapshot/maximumInterfaceNameLength`` bytes.
     public var source: [UInt8] = []
     /// The label (`CPU Fan`, `package-0`), at most ``Snapshot/maximumPathLength`` bytes.
     public var label: [UInt8] = []
+    /// The figures of its part's table, each given or not.
+    public var figures = FigureValues()
     /// Bit `i` set: figure `i` of the table was given.
-    public var known: UInt16 = 0
-    @usableFromInline var values: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    public var known: UInt16 {
+        get { figures.known }
+        set { figures.known = newValue }
+    }
 
     public init() {}
 
@@ -96,16 +102,8 @@ public struct PartReading: Equatable, Sendable {
     /// Setting nil forgets it.
     @inlinable
     public subscript(_ i: Int) -> Int64? {
-        get {
-            guard i >= 0, i < Self.maximumFigures, known & (1 << UInt16(i)) != 0 else { return nil }
-            return withUnsafeBytes(of: values) { $0.load(fromByteOffset: i &* 8, as: Int64.self) }
-        }
-        set {
-            guard i >= 0, i < Self.maximumFigures else { return }
-            let v = newValue ?? 0
-            withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: v, toByteOffset: i &* 8, as: Int64.self) }
-            if newValue == nil { known &= ~(1 << UInt16(i)) } else { known |= 1 << UInt16(i) }
-        }
+        get { figures[i] }
+        set { figures[i] = newValue }
     }
 
     /// Replaces the source and label, writing each array only when its bytes differ (a
@@ -113,8 +111,7 @@ public struct PartReading: Equatable, Sendable {
     public mutating func reset<S: Collection, L: Collection>(source: S, label: L) where S.Element == UInt8, L.Element == UInt8 {
         Self.store(source, in: &self.source, maximum: Snapshot.maximumInterfaceNameLength)
         Self.store(label, in: &self.label, maximum: Snapshot.maximumPathLength)
-        known = 0
-        values = (0, 0, 0, 0, 0, 0, 0, 0)
+        figures = FigureValues()
     }
 
     private static func store<C: Collection>(_ bytes: C, in array: inout [UInt8], maximum: Int) where C.Element == UInt8 {
@@ -129,7 +126,37 @@ public struct PartReading: Equatable, Sendable {
     }
 
     public static func == (a: PartReading, b: PartReading) -> Bool {
-        guard a.source == b.source, a.label == b.label, a.known == b.known else { return false }
+        a.source == b.source && a.label == b.label && a.figures == b.figures
+    }
+}
+
+/// Up to ``maximumFigures`` figures, each given or not, in fixed storage: filling one never
+/// allocates (a reading's figures, a minute's listed history values).
+public struct FigureValues: Equatable, Sendable {
+    public static let maximumFigures = 8
+    /// Bit `i` set: figure `i` was given.
+    public var known: UInt16 = 0
+    @usableFromInline var values: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    public init() {}
+
+    /// Figure `i`, or nil when it was not given (or `i` is out of range). Setting nil forgets it.
+    @inlinable
+    public subscript(_ i: Int) -> Int64? {
+        get {
+            guard i >= 0, i < Self.maximumFigures, known & (1 << UInt16(i)) != 0 else { return nil }
+            return withUnsafeBytes(of: values) { $0.load(fromByteOffset: i &* 8, as: Int64.self) }
+        }
+        set {
+            guard i >= 0, i < Self.maximumFigures else { return }
+            let v = newValue ?? 0
+            withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: v, toByteOffset: i &* 8, as: Int64.self) }
+            if newValue == nil { known &= ~(1 << UInt16(i)) } else { known |= 1 << UInt16(i) }
+        }
+    }
+
+    public static func == (a: FigureValues, b: FigureValues) -> Bool {
+        guard a.known == b.known else { return false }
         for i in 0..<maximumFigures where a[i] != b[i] { return false }
         return true
     }

@@ -11,7 +11,8 @@ public enum PowerPart {
         maximumReadings: 8,
         figures: [
             PartFigure(.milliwatts, placeholder: "watts", "power drawn, watts with one decimal", json: "watts", suffix: "W",
-                       prometheus: "sysstats_power_watts", "Power drawn, by source (system is the whole machine's, where it can be had)."),
+                       prometheus: "sysstats_power_watts", "Power drawn, by source (system is the whole machine's, where it can be had).",
+                       history: PartHistory(column: "power_mw", json: "power_watts", heading: "power", .average)),
         ])
 
     /// The figure's position in the table.
