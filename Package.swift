@@ -169,7 +169,8 @@ let package = Package(
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
     ] + twin("PrometheusText", ["SnapshotCodec", "UTF8Text"], normal: functionSections, embedded: embeddedSampler) + [
         // renameat2(RENAME_EXCHANGE), ppoll and SIGIO set-up, and the thread that counts a PSI
-        // trigger's events: what Swift's Glibc module does not declare or the sampler keeps in C.
+        // trigger's events: what Swift's Glibc module does not declare or the sampler keeps in C;
+        // and the local time each line of its log starts with (tm_gmtoff, writev).
         .target(name: "CSamplerSys", dependencies: ["CDirect"], cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
     ] + twin("Sampler", ["CommandOptions", "SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText",
                          "CSamplerSys", "CDirect", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [

@@ -123,6 +123,8 @@ struct SamplerStarter {
         while n > 0 && (buffer[n - 1] == 0x0A || buffer[n - 1] == 0x0D) { n -= 1 }
         var start = n
         while start > 0 && buffer[start - 1] != 0x0A { start -= 1 }
+        // The bar's line has no room for the time; the log keeps it.
+        start += SamplerStarter.logTimeLength(buffer, from: start, to: n)
         var line: [UInt8] = []
         if start < n {
             for i in start..<min(n, start + 200) { line.append(buffer[i]) }
@@ -136,6 +138,26 @@ struct SamplerStarter {
         line.append(contentsOf: log.dropLast())
         line.append(UInt8(ascii: ")"))
         return line
+    }
+
+    /// How many of the bytes `start..<end` of `bytes` are the local time a sampler's log line
+    /// starts with and the space after it (`2026-11-29T07:03:12+01:00 `); 0 when that line has
+    /// none (a sampler of an earlier release).
+    static func logTimeLength(_ bytes: UnsafeMutableRawBufferPointer, from start: Int, to end: Int) -> Int {
+        let shape: StaticString = "0000-00-00T00:00:00+00:00 "
+        let count = shape.utf8CodeUnitCount
+        guard end - start >= count else { return 0 }
+        for i in 0..<count {
+            let want = shape.utf8Start[i], b = bytes[start + i]
+            if want == UInt8(ascii: "0") {
+                if b < UInt8(ascii: "0") || b > UInt8(ascii: "9") { return 0 }
+            } else if want == UInt8(ascii: "+") {
+                if b != UInt8(ascii: "+") && b != UInt8(ascii: "-") { return 0 }
+            } else if b != want {
+                return 0
+            }
+        }
+        return count
     }
 }
 

@@ -103,10 +103,8 @@ public enum SamplerLoop {
     }
 }
 
-/// Prints one line to stderr, in one unbuffered write.
+/// Prints one line to stderr after the local time (``LogLine``), in one unbuffered write.
 public func printError(_ message: String) {
-    var line = message
-    line.append("\n")
-    line.withUTF8 { bytes in _ = clibc_write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    LogLine.write(message, to: STDERR_FILENO)
 }
 

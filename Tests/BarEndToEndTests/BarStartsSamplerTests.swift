@@ -132,7 +132,10 @@ extension BarStartsSamplerTests {
         while !samplers().isEmpty && Date() < deadline { usleep(50_000) }
         XCTAssertEqual(samplers(), [], "gone once the bar was")
         let log = try String(contentsOfFile: runtime + "/sysstatsd.log", encoding: .utf8)
-        XCTAssertTrue(log.contains("no renderer has been running for 1 s"), log)
+        let line = try XCTUnwrap(log.split(separator: "\n").first { $0.contains("no renderer has been running for 1 s") }, log)
+        // Each line carries the local time (issue 58), so that a restart in the log can be placed.
+        XCTAssertNotNil(String(line).range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2} sysstatsd: "#,
+                                           options: .regularExpression), "the line starts with the local time: \(line)")
     }
 }
 

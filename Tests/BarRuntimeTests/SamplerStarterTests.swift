@@ -22,4 +22,20 @@ final class SamplerStarterTests: XCTestCase {
         XCTAssertEqual(starter.nextAttemptMs, 11_000)
         close(held)
     }
+
+    /// The sampler's log lines start with the local time (issue 58); the bar's line for a
+    /// sampler that failed shows the reason without it, and a line of an earlier sampler,
+    /// which has none, whole.
+    func testTheTimeASamplerLogLineStartsWithIsLeftOutOfTheReasonTheBarShows() {
+        func timeLength(_ text: String, from start: Int = 0) -> Int {
+            var bytes = Array(text.utf8)
+            return bytes.withUnsafeMutableBytes { SamplerStarter.logTimeLength($0, from: start, to: $0.count) }
+        }
+        XCTAssertEqual(timeLength("2026-11-29T07:03:12+01:00 sysstatsd: --interval takes seconds"), 26)
+        XCTAssertEqual(timeLength("2026-01-15T08:30:00-03:30 sysstatsd: x"), 26, "an offset west of UTC")
+        XCTAssertEqual(timeLength("earlier\n2026-11-29T07:03:12+00:00 sysstatsd: x", from: 8), 26, "a line after another in the tail")
+        XCTAssertEqual(timeLength("sysstatsd: --interval takes seconds between 0.05 and 3600"), 0, "an earlier sampler's line")
+        XCTAssertEqual(timeLength("2026-11-29 07:03:12 sysstatsd: x"), 0)
+        XCTAssertEqual(timeLength("2026-11-29T07:03:12+01:00"), 0, "no space after it: not a log line's time")
+    }
 }

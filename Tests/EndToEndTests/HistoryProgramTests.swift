@@ -88,7 +88,7 @@ final class HistoryProgramTests: XCTestCase {
 
     /// Runs a copy of sysstatsd in a folder of its own, beside a fake `sysstatsd-history`
     /// script (or none), and stops it with SIGTERM after `samples` samples. Returns the
-    /// stderr lines and how long the stop took.
+    /// stderr lines' messages (without their times) and how long the stop took.
     func runCopyOfSampler(writer script: String?, samples: UInt64 = 10) throws -> (lines: [String], stopSeconds: TimeInterval) {
         let bin = directory.url.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
@@ -114,8 +114,7 @@ final class HistoryProgramTests: XCTestCase {
         process.waitUntilExit()
         let took = Date().timeIntervalSince(stop)
         XCTAssertEqual(process.terminationStatus, 0)
-        let lines = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").map(String.init)
+        let lines = SamplerLog.messages(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         return (lines, took)
     }
 

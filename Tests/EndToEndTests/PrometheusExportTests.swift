@@ -109,7 +109,7 @@ final class PrometheusExportTests: XCTestCase {
             "--proc-root", Self.tree.appendingPathComponent("proc").path, "--sys-root", Self.tree.appendingPathComponent("sys").path,
         ])
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.stderr, "sysstatsd: the textfile directory \(directory.file("plain")) is not a directory\n")
+        XCTAssertEqual(SamplerLog.withoutTimes(result.stderr), "sysstatsd: the textfile directory \(directory.file("plain")) is not a directory\n")
     }
 
     /// In a directory others may write (a sticky /tmp-like one too), another user could stop the
@@ -130,7 +130,7 @@ final class PrometheusExportTests: XCTestCase {
             XCTAssertEqual(chmod(shared, mode_t(mode)), 0)
             let result = try run(shared)
             XCTAssertEqual(result.status, 2, "mode \(String(mode, radix: 8))")
-            XCTAssertEqual(result.stderr, "sysstatsd: the textfile directory \(shared) is writable by group or others, who could replace what node_exporter serves; give a directory only you may write (docs/fleet.md)\n")
+            XCTAssertEqual(SamplerLog.withoutTimes(result.stderr), "sysstatsd: the textfile directory \(shared) is writable by group or others, who could replace what node_exporter serves; give a directory only you may write (docs/fleet.md)\n")
             XCTAssertFalse(FileManager.default.fileExists(atPath: shared + "/sysstats.prom"))
         }
         if geteuid() == 0 {

@@ -38,7 +38,7 @@ final class SamplerProgramTests: XCTestCase {
         for args in [["--bogus"], ["--interval", "fast"], ["--interval"]] {
             let result = try Programs.run(try Programs.path("sysstatsd"), args)
             XCTAssertEqual(result.status, 2, "\(args)")
-            XCTAssertTrue(result.stderr.hasPrefix("sysstatsd: "), result.stderr)
+            XCTAssertTrue(SamplerLog.withoutTimes(result.stderr).hasPrefix("sysstatsd: "), result.stderr)
             XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
         }
     }
@@ -51,7 +51,7 @@ final class SamplerProgramTests: XCTestCase {
         for dir in [open, link] {
             let result = try Programs.run(try Programs.path("sysstatsd"), ["--once", "--runtime-dir", dir.path])
             XCTAssertEqual(result.status, 1)
-            XCTAssertTrue(result.stderr.hasPrefix("sysstatsd: runtime directory \(dir.path) "), result.stderr)
+            XCTAssertTrue(SamplerLog.withoutTimes(result.stderr).hasPrefix("sysstatsd: runtime directory \(dir.path) "), result.stderr)
             XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("snapshot").path))
         }
@@ -93,7 +93,7 @@ extension SamplerProgramTests {
 
         let second = try Programs.run(try Programs.path("sysstatsd"), ["--once", "--runtime-dir", runtime.path] + roots)
         XCTAssertEqual(second.status, 1)
-        XCTAssertEqual(second.stderr, "sysstatsd: runtime directory \(runtime.path) is in use by another sysstatsd (stop it first, or give this one --runtime-dir)\n")
+        XCTAssertEqual(SamplerLog.withoutTimes(second.stderr), "sysstatsd: runtime directory \(runtime.path) is in use by another sysstatsd (stop it first, or give this one --runtime-dir)\n")
 
         kill(first.processIdentifier, SIGTERM)
         first.waitUntilExit()

@@ -96,4 +96,18 @@ void csamplersys_space_worker_stop(struct csamplersys_space_worker *w);
 /// them waiting in the old one's memory for good.
 void csamplersys_space_workers_stop_all(void);
 
+/// The length of a log line's time: 2026-11-29T07:03:12+01:00.
+#define CSAMPLERSYS_LOG_TIME_LENGTH 25
+
+/// `seconds` (since the epoch) as the local time (TZ, else /etc/localtime) in ISO 8601 with
+/// the offset from UTC (2026-11-29T07:03:12+01:00) into `out`, without a NUL: its length
+/// (CSAMPLERSYS_LOG_TIME_LENGTH), or 0 when `capacity` is smaller or the time has no such
+/// text. Allocates nothing once libc has read the zone (its first call).
+size_t csamplersys_log_time(long long seconds, char *out, size_t capacity);
+
+/// Writes one log line to `fd` in one writev(2): the local time at `seconds`
+/// (csamplersys_log_time) and a space, `message` (`length` bytes), and a newline; the line
+/// without its time when there is none. What writev returned.
+long csamplersys_write_log_line(int fd, long long seconds, const void *message, size_t length);
+
 #endif
