@@ -71,6 +71,16 @@ func loadConfig(_ path: [UInt8], explicit: Bool, included: inout [[UInt8]]) -> C
     }
 }
 
+/// Whether `path` (no NUL), followed if a link, is the null device (stat(2), not the name):
+/// a config there is no file to watch, since every write to it anywhere would be a change.
+func namesNullDevice(_ path: [UInt8]) -> Bool {
+    var cPath = path
+    cPath.append(0)
+    return cPath.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_names_null_device($0) != 0 }
+    }
+}
+
 /// `~/…` from $HOME, a relative path from the config file's folder, an absolute one as it is.
 func resolveIncludedPath(_ written: [UInt8], relativeTo config: [UInt8]) -> [UInt8] {
     if written.count >= 2, written[0] == UInt8(ascii: "~"), written[1] == UInt8(ascii: "/"),
@@ -86,6 +96,8 @@ func resolveIncludedPath(_ written: [UInt8], relativeTo config: [UInt8]) -> [UIn
 /// A user file as the bar reads one: a regular file (followed if a link), O_NONBLOCK, at
 /// most `limit` bytes, refused unless only the user or root could have written it (its
 /// commands run). The bytes, or the reason (one line) and whether it is simply missing.
+/// The null device reads as an empty file: `--config /dev/null` is the common way to say
+/// "no config at all" (`i3status -c /dev/null`), and no one can have written anything it gives.
 func readTrustedFile(_ path: [UInt8], limit: Int, limitText: StaticString) -> (bytes: [UInt8]?, reason: [UInt8], missing: Bool) {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit + 1, alignment: 1)
     defer { buffer.deallocate() }
@@ -95,6 +107,7 @@ func readTrustedFile(_ path: [UInt8], limit: Int, limitText: StaticString) -> (b
     let fd: Int32 = cPath.withUnsafeBufferPointer { p in
         p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_open_regular_follow($0) }
     }
+    if fd == CBARSYS_NULL_DEVICE { return ([], [], false) }
     var n = fd == CBARSYS_NOT_REGULAR ? notRegularFile : -Int(cbarsys_errno())
     if fd >= 0 {
         let trust = cPath.withUnsafeBufferPointer { p in

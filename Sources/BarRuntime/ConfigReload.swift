@@ -30,7 +30,7 @@ extension Bar {
         includeWatches.removeAll()
         for path in options.includedFiles {
             let (dir, name) = splitLast(path)
-            guard !dir.isEmpty, !name.isEmpty else { continue }
+            guard !dir.isEmpty, !name.isEmpty, !namesNullDevice(path) else { continue }
             let (wd, next, _) = watchNearest(dir)
             if wd >= 0 { includeWatches.append((wd, next.isEmpty ? name : next)) }
         }
@@ -91,10 +91,12 @@ extension Bar {
     /// Watches the config file's folder for the file being written or replaced; while that
     /// folder does not exist (a new user's `~/.config/sysstats` when the session starts), its
     /// nearest existing ancestor for the next folder on the way (``configWatchNext``),
-    /// followed down as the folders appear (``followConfigFolder()``).
+    /// followed down as the folders appear (``followConfigFolder()``). The null device
+    /// (`--config /dev/null`: no config) is not watched: its folder is /dev, and every write
+    /// to it on the machine would read the config again.
     mutating func addConfigWatch() {
         if includeWatches.isEmpty && !options.includedFiles.isEmpty { watchIncludedFiles() }
-        guard configWatch < 0, let path = configPath else { return }
+        guard configWatch < 0, let path = configPath, !namesNullDevice(path) else { return }
         let dir = splitLast(path).folder
         guard !dir.isEmpty else { return }
         // A folder made on the way after its own watch was tried but before its parent's was

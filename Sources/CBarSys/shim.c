@@ -29,11 +29,10 @@ int cbarsys_open_regular_follow(const char *path) {
     do { fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); } while (fd < 0 && errno == EINTR);
     if (fd < 0) return -1;
     struct stat info;
-    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-        close(fd);
-        return CBARSYS_NOT_REGULAR;
-    }
-    return fd;
+    int known = fstat(fd, &info) == 0;
+    if (known && S_ISREG(info.st_mode)) return fd;
+    close(fd);
+    return known && cbarsys_is_null_device(&info) ? CBARSYS_NULL_DEVICE : CBARSYS_NOT_REGULAR;
 }
 
 int cbarsys_create_exclusive(const char *path, int mode) {

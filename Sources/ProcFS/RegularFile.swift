@@ -36,17 +36,18 @@ public enum RegularFileError: Error, Equatable, CustomStringConvertible {
 extension FileDescriptor {
     /// Opens `path` (relative to `directory` when given) read-only for a regular file:
     /// `O_NONBLOCK` (a FIFO never blocks the open), `O_NOFOLLOW` unless
-    /// `followSymlinks`, then `fstat(2)` refuses anything but a regular file.
+    /// `followSymlinks`, then `fstat(2)` refuses anything but a regular file (with
+    /// `nullDevice`, but the null device too: ``isNullDevice()``).
     /// The descriptor is left in non-blocking mode, which regular files ignore.
     public static func openRegular(_ path: String, relativeTo directory: FileDescriptor? = nil,
-                                   followSymlinks: Bool = false) -> Result<FileDescriptor, RegularFileError> {
+                                   followSymlinks: Bool = false, nullDevice: Bool = false) -> Result<FileDescriptor, RegularFileError> {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
         let fd = retryingInterrupts { directory.map { clibc_openat($0.rawValue, path, flags, 0) } ?? clibc_open(path, flags, 0) }
         if fd < 0 {
             return .failure(clibc_errno() == ELOOP && !followSymlinks ? .notRegular(kind: "a symbolic link") : .system(.current))
         }
         let descriptor = FileDescriptor(rawValue: fd)
-        if let kind = descriptor.nonRegularKind() {
+        if let kind = descriptor.nonRegularKind(), !(nullDevice && descriptor.isNullDevice()) {
             descriptor.close()
             return .failure(.notRegular(kind: kind))
         }
@@ -58,6 +59,13 @@ extension FileDescriptor {
         var info = stat()
         guard fstat(rawValue, &info) == 0 else { return "unreadable" }
         return fileKindName(info.st_mode)
+    }
+
+    /// Whether this is the null device (fstat(2): a character device 1:3, whatever the name
+    /// it was opened by).
+    public func isNullDevice() -> Bool {
+        var info = stat()
+        return fstat(rawValue, &info) == 0 && clibc_is_null_device(&info) != 0
     }
 
     /// Reads from the current position until end of file, at most `limit` bytes;
@@ -95,13 +103,23 @@ public func readRegularFile(_ path: String, relativeTo directory: FileDescriptor
 /// ``readRegularFile(_:relativeTo:limit:followSymlinks:)`` following a symbolic link (dotfiles
 /// managers link it), refused with `.untrusted` unless only the user (or root) could have
 /// written it and every directory on its way (`trusted_file_check`, shared with the bar).
+/// The null device reads as an empty file: `--config /dev/null` is the common way to say "no
+/// config at all" (`i3status -c /dev/null`), and no one can have written anything it gives.
 public func readConfigFile(_ path: String, limit: Int) -> Result<[UInt8], RegularFileError> {
-    FileDescriptor.openRegular(path, followSymlinks: true).flatMap { fd in
+    FileDescriptor.openRegular(path, followSymlinks: true, nullDevice: true).flatMap { fd in
         defer { fd.close() }
+        if fd.isNullDevice() { return .success([]) }
         let code = trusted_file_check(path, fd.rawValue)
         guard code == Int32(TRUSTED_FILE_OK) else { return .failure(.untrusted(reason: String(cString: trusted_file_reason(code)))) }
         return fd.readAll(limit: limit)
     }
+}
+
+/// Whether `path` names the null device, followed if a link (stat(2), not the name): a config
+/// file there is no file to watch, since every write to it anywhere would be a change.
+public func namesNullDevice(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && clibc_is_null_device(&info) != 0
 }
 
 /// nil for a regular file's mode; else an English name for the kind of file.

@@ -54,8 +54,10 @@ final class ChangeWatch {
     init(rulesPath: String?, configPath: String? = nil) {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         rules = rulesPath.map { WatchedFile(path: $0) }
-        // The config was read just before: only a change after this is news.
-        config = configPath.map { WatchedFile(path: $0, changed: false) }
+        // The config was read just before: only a change after this is news. The null device
+        // (`--config /dev/null`: no config) is not watched: its folder is /dev, and every write
+        // to it on the machine would wake the sampler to read it again.
+        config = configPath.flatMap { path -> WatchedFile? in namesNullDevice(path) ? nil : WatchedFile(path: path, changed: false) }
         if inotify >= 0 {
             signalled = csamplersys_signal_when_readable(inotify, { _ in inotifySignals &+= 1 }) == 0
         }

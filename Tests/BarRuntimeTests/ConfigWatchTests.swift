@@ -74,6 +74,20 @@ final class ConfigWatchTests: RuntimeDirectoryHarness {
         XCTAssertEqual(b.sink.lines.last, "procs 300 (0 run)\n", "the fixed file at once, the notice gone")
     }
 
+    /// `--config /dev/null` (no config) is not watched: its folder is /dev, and every write to
+    /// /dev/null on the machine would have read the config again.
+    func testTheNullDeviceAsTheConfigIsNotWatched() throws {
+        var b = try bar(["--output", "text", "--config", "/dev/null"])
+        giveInotify(&b)
+        b.addConfigWatch()
+        XCTAssertEqual(b.configWatch, -1)
+        let device = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
+        device.write(Data("x".utf8))
+        try device.close()
+        _ = b.readInotify()
+        XCTAssertFalse(b.configChanged, "a write to /dev/null is no change of the config")
+    }
+
     func testAnotherFileInTheConfigsFolderIsNoChange() throws {
         var b = try bar()
         _ = b.load()

@@ -88,6 +88,29 @@ final class OnceTests: RuntimeDirectoryHarness {
         XCTAssertEqual(startExit(["--once", "--bogus"]).status, 2, "a bad flag still ends it")
     }
 
+    /// `--config /dev/null` is "no config at all", as `i3status -c /dev/null` is (issue 58: it
+    /// showed `null: not a regular file`): the built-in defaults, no mistake said or shown.
+    /// Told by fstat, not by the name: a link to it is the same, and every other device is
+    /// still refused.
+    func testTheNullDeviceAsTheConfigIsNoConfigAndOtherDevicesAreStillRefused() throws {
+        let defaults = try runOptions([])
+        let null = try runOptions(["--config", "/dev/null"])
+        XCTAssertEqual(null.options.blocks, defaults.options.blocks, "the built-in blocks")
+        XCTAssertEqual(null.options.theme, defaults.options.theme)
+        XCTAssertEqual(null.notice, [], "no notice block")
+        let run = try once(["--config", "/dev/null", "--blocks", "load"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(run.line, "load 0.52 0.48 0.40\n")
+        let link = directory.appendingPathComponent("linked.toml").path
+        XCTAssertEqual(symlink("/dev/null", link), 0)
+        XCTAssertEqual(try once(["--config", link, "--blocks", "load"]).line, "load 0.52 0.48 0.40\n",
+                       "a link to it, as a dotfiles manager makes")
+        let zero = try once(["--config", "/dev/zero", "--blocks", "load"])
+        XCTAssertEqual(zero.stderr, "sysstats-bar: /dev/zero: not a regular file\n")
+        XCTAssertEqual(zero.line, "zero: not a regular file | load 0.52 0.48 0.40\n")
+    }
+
     /// Issue 58: a missing i3blocks file took the user's other blocks away (the defaults and
     /// `config: no such file`). Its place shows what is wrong with it; their blocks stay.
     func testAMissingI3blocksFileIsOneBlockInItsPlaceAndTheOthersStay() throws {

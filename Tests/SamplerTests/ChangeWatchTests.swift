@@ -119,6 +119,24 @@ final class ChangeWatchTests: XCTestCase {
         XCTAssertTrue(watch.takeRuntimeMove(directory: runtime), "the runtime directory's move is seen")
     }
 
+    /// `--config /dev/null` (no config) is not watched: its folder is /dev, and every write to
+    /// /dev/null on the machine would have woken the sampler to read it again. A config file is.
+    func testTheNullDeviceAsTheConfigIsNotWatchedAndAConfigFileIs() throws {
+        let null = ChangeWatch(rulesPath: nil, configPath: "/dev/null")
+        sleep(null, ms: 5)   // a watch would be added here
+        let device = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
+        device.write(Data("x".utf8))
+        try device.close()
+        sleep(null, ms: 20)
+        XCTAssertFalse(null.takeConfigChange(), "a write to /dev/null is no change of the config")
+        let config = folder + "/config.toml"
+        let watched = ChangeWatch(rulesPath: nil, configPath: config)
+        sleep(watched, ms: 5)
+        try Data("[sampler]\n".utf8).write(to: URL(fileURLWithPath: config))
+        sleep(watched, ms: 20)
+        XCTAssertTrue(watched.takeConfigChange(), "written in its folder")
+    }
+
     func testTheSleepLastsToItsDeadlineWhateverWakesIt() throws {
         let rules = folder + "/bookmarks.rules"
         let watch = ChangeWatch(rulesPath: rules)

@@ -84,6 +84,27 @@ final class SamplerConfigFileTests: XCTestCase {
         XCTAssertTrue(e.description.hasPrefix("cannot read the config file /nonexistent/c.toml"), e.description)
     }
 
+    /// `--config /dev/null` is "no config at all", as `i3status -c /dev/null` is (issue 58: it
+    /// was refused as not a regular file, and a bar passes its `--config` on to the sampler it
+    /// starts): the defaults, as from an empty file. Told by fstat, not by the name: a link to
+    /// it is the same, and every other device is still refused.
+    func testTheNullDeviceIsAnEmptyFileAndOtherDevicesAreStillRefused() throws {
+        func parse(config path: String) -> Result<SamplerOptions.Parsed, OptionsError> {
+            SamplerOptions.parseWithConfigFile(bytes: ["--config", path].map { Array($0.utf8) })
+        }
+        try write("")
+        var empty = try config()
+        guard case .success(.run(let null)) = parse(config: "/dev/null") else { return XCTFail("\(parse(config: "/dev/null"))") }
+        empty.configPath = "/dev/null"
+        XCTAssertEqual(null, empty, "the defaults, as from an empty file")
+        let link = file + ".link"
+        XCTAssertEqual(symlink("/dev/null", link), 0)
+        defer { unlink(link) }
+        guard case .success(.run(_)) = parse(config: link) else { return XCTFail("a link to it, as a dotfiles manager makes") }
+        guard case .failure(let zero) = parse(config: "/dev/zero") else { return XCTFail("another device") }
+        XCTAssertEqual(zero.description, "cannot read the config file /dev/zero: is a device, not a regular file")
+    }
+
     func testTheDefaultPlaceFollowsXDGConfigHome() {
         XCTAssertEqual(SamplerSettings.defaultPath(xdgConfigHome: "/x", home: "/h"), "/x/sysstats/config.toml")
         XCTAssertEqual(SamplerSettings.defaultPath(xdgConfigHome: "relative", home: "/h"), "/h/.config/sysstats/config.toml")

@@ -255,3 +255,23 @@ extension ConfigCommandTests {
         XCTAssertEqual(trimmed("\"\"", of: ["\""]), "")
     }
 }
+
+extension ConfigCommandTests {
+    /// `/dev/null` is the common way to say "no config at all" (`i3status -c /dev/null`;
+    /// issue 58: `config check` said it was a device, as the bar and the sampler refused it):
+    /// checked as an empty file, ok. Told by fstat, not by the name: a link to it is the same,
+    /// and every other device is still refused.
+    func testTheNullDeviceIsAnEmptyFileAndOtherDevicesAreStillRefused() throws {
+        let null = ConfigCommands.check(path: "/dev/null")
+        XCTAssertEqual(null.status, 0, "\(null)")
+        XCTAssertEqual(null.stdout, ["/dev/null: ok"])
+        XCTAssertEqual(null.stderr, [])
+        let link = NSTemporaryDirectory() + "sysstats-null-\(UUID().uuidString).toml"
+        XCTAssertEqual(symlink("/dev/null", link), 0)
+        defer { unlink(link) }
+        XCTAssertEqual(ConfigCommands.check(path: link).stdout, ["\(link): ok"], "a link to it, as a dotfiles manager makes")
+        let zero = ConfigCommands.check(path: "/dev/zero")
+        XCTAssertEqual(zero.status, 1)
+        XCTAssertEqual(zero.stderr, ["/dev/zero: is a device, not a regular file"])
+    }
+}

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 
 /// The calling thread's errno.
@@ -51,9 +52,22 @@ int cbarsys_open_regular(const char *path);
 /// cbarsys_open_regular that also tells which file it opened (st_dev, st_ino of its fstat):
 /// the bar keeps the sampler's two snapshot files open once it has seen them take turns.
 int cbarsys_open_regular_identity(const char *path, unsigned long long *device, unsigned long long *inode);
+/// Returned by cbarsys_open_regular_follow for the null device (its descriptor closed).
+#define CBARSYS_NULL_DEVICE (-3)
 /// Like cbarsys_open_regular, following a symbolic link (a config file kept in a dotfiles
-/// repository is one): still O_NONBLOCK and fstat-checked.
+/// repository is one): still O_NONBLOCK and fstat-checked. The null device, which
+/// `--config /dev/null` names for "no config at all", is CBARSYS_NULL_DEVICE, not
+/// CBARSYS_NOT_REGULAR (cbarsys_is_null_device).
 int cbarsys_open_regular_follow(const char *path);
+/// Whether `info` is the null device: a character device 1:3, whatever its path's name.
+static inline int cbarsys_is_null_device(const struct stat *info) {
+    return S_ISCHR(info->st_mode) && info->st_rdev == makedev(1, 3);
+}
+/// Whether `path`, followed if a link, is the null device (stat(2)).
+static inline int cbarsys_names_null_device(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0 && cbarsys_is_null_device(&info);
+}
 /// Creates `path` to write, exclusively (O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK): it
 /// never opens what is already there (a FIFO would block, a symlink redirect). A leftover
 /// from an earlier run is unlinked once and created afresh. Returns the fd or -1 with errno.

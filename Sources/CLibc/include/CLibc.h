@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -76,6 +77,11 @@ static inline ssize_t clibc_write(int fd, const void *buffer, size_t count) { re
 static inline int clibc_poll(struct pollfd *fds, nfds_t count, int timeout) { return poll(fds, count, timeout); }
 /// rename(2), for code inside a type with a rename() of its own.
 static inline int clibc_rename(const char *from, const char *to) { return rename(from, to); }
+/// Whether `info` (from stat or fstat) is the null device: a character device 1:3, whatever
+/// its path's name (makedev and S_ISCHR are macros).
+static inline int clibc_is_null_device(const struct stat *info) {
+    return S_ISCHR(info->st_mode) && info->st_rdev == makedev(1, 3);
+}
 /// Where a struct dirent's name starts (a key path's offset(of:), which Embedded Swift lacks).
 static inline size_t clibc_dirent_name_offset(void) { return offsetof(struct dirent, d_name); }
 
