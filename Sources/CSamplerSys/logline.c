@@ -2,8 +2,11 @@
 // +0100; ISO 8601's extended form, which the date and the time before it use, wants +01:00,
 // so the offset is written by hand from tm_gmtoff.
 #define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include "CSamplerSys.h"
 
@@ -33,9 +36,21 @@ size_t csamplersys_log_time(long long seconds, char *out, size_t capacity) {
     return n;
 }
 
+int csamplersys_log_wants_time(int fd) {
+    if (isatty(fd)) return 0;
+    // systemd connects a service's stderr to the journal and says so in JOURNAL_STREAM
+    // ("DEVICE:INODE" of that stream): the journal has its own times.
+    const char *stream = getenv("JOURNAL_STREAM");
+    struct stat info;
+    unsigned long long device, inode;
+    if (stream != NULL && sscanf(stream, "%llu:%llu", &device, &inode) == 2 && fstat(fd, &info) == 0
+        && (unsigned long long)info.st_dev == device && (unsigned long long)info.st_ino == inode) return 0;
+    return 1;
+}
+
 long csamplersys_write_log_line(int fd, long long seconds, const void *message, size_t length) {
     char stamp[CSAMPLERSYS_LOG_TIME_LENGTH + 1];
-    size_t n = csamplersys_log_time(seconds, stamp, sizeof stamp);
+    size_t n = seconds < 0 ? 0 : csamplersys_log_time(seconds, stamp, sizeof stamp);
     if (n > 0) stamp[n++] = ' ';
     // One write for the whole line: the history writer shares this stderr, and a log opened
     // O_APPEND takes a writev whole.

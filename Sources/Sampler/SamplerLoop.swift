@@ -103,8 +103,9 @@ public enum SamplerLoop {
     }
 }
 
-/// Prints one line to stderr after the local time (``LogLine``), in one unbuffered write.
+/// Prints one line to stderr after the local time (``LogLine``; none on a terminal or into
+/// the journal), in one unbuffered write.
 public func printError(_ message: String) {
-    LogLine.write(message, to: STDERR_FILENO)
+    LogLine.write(message, to: STDERR_FILENO, stamped: LogLine.stderrWantsTime)
 }
 

@@ -1,5 +1,7 @@
 import Foundation
+import CSamplerSys
 import Sampler
+import TestSupport
 import XCTest
 
 /// The sampler's log lines (its stderr, RUNTIME-DIR/sysstatsd.log when a bar started it) start
@@ -59,5 +61,43 @@ final class LogLineTests: XCTestCase {
         XCTAssertTrue(line.hasSuffix(" " + Self.message + "\n"), line)
         let stamp = try XCTUnwrap(ISO8601DateFormatter().date(from: String(line.prefix(25))), line)
         XCTAssertLessThan(abs(stamp.timeIntervalSince(before)), 5, line)
+    }
+}
+
+extension LogLineTests {
+    /// A person reading a terminal, and systemd's journal (which stamps each line itself), get
+    /// no time; a file or a pipe does. The journal's stream is the one JOURNAL_STREAM names.
+    func testATerminalAndTheJournalTakeNoTimeAFileDoes() throws {
+        let folder = try TemporaryDirectory()
+        let file = folder.file("log")
+        let fd = open(file, O_WRONLY | O_CREAT, 0o600)
+        defer { close(fd) }
+        var info = stat()
+        XCTAssertEqual(fstat(fd, &info), 0)
+        let saved = getenv("JOURNAL_STREAM").map { String(cString: $0) }
+        defer { if let saved { setenv("JOURNAL_STREAM", saved, 1) } else { unsetenv("JOURNAL_STREAM") } }
+        unsetenv("JOURNAL_STREAM")
+        XCTAssertEqual(csamplersys_log_wants_time(fd), 1, "a file")
+        setenv("JOURNAL_STREAM", "\(info.st_dev):\(info.st_ino)", 1)
+        XCTAssertEqual(csamplersys_log_wants_time(fd), 0, "the journal's own stream")
+        setenv("JOURNAL_STREAM", "\(info.st_dev):\(info.st_ino + 1)", 1)
+        XCTAssertEqual(csamplersys_log_wants_time(fd), 1, "a stream that is not the journal's")
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { throw XCTSkip("no pseudo-terminal") }
+        defer { close(master) }
+        var unlock: Int32 = 0, number: UInt32 = 0
+        XCTAssertEqual(ioctl(master, UInt(0x4004_5431) /* TIOCSPTLCK */, &unlock), 0)
+        XCTAssertEqual(ioctl(master, UInt(0x8004_5430) /* TIOCGPTN */, &number), 0)
+        let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        defer { close(terminal) }
+        XCTAssertEqual(csamplersys_log_wants_time(terminal), 0, "a terminal")
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        LogLine.write("sysstatsd: x", to: ends[1], stamped: false)
+        close(ends[1])
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = read(ends[0], &bytes, 64)
+        close(ends[0])
+        XCTAssertEqual(String(decoding: bytes[0..<max(n, 0)], as: UTF8.self), "sysstatsd: x\n", "unstamped: the line alone")
     }
 }

@@ -106,8 +106,12 @@ void csamplersys_space_workers_stop_all(void);
 size_t csamplersys_log_time(long long seconds, char *out, size_t capacity);
 
 /// Writes one log line to `fd` in one writev(2): the local time at `seconds`
-/// (csamplersys_log_time) and a space, `message` (`length` bytes), and a newline; the line
+/// (csamplersys_log_time; none when `seconds` is negative) and a space, `message` (`length` bytes), and a newline; the line
 /// without its time when there is none. What writev returned.
 long csamplersys_write_log_line(int fd, long long seconds, const void *message, size_t length);
+/// Whether lines written to `fd` should carry the time: not on a terminal (a person reading
+/// it as it is written), not into systemd's journal (JOURNAL_STREAM names `fd`'s stream),
+/// which stamps each line itself.
+int csamplersys_log_wants_time(int fd);
 
 #endif
