@@ -35,10 +35,12 @@ struct TopCommand: ParsableCommand {
             in the history database (the built-in ones when there is none). --gpu lists the \
             processes using a GPU, by their share of its busiest engine and their GPU memory \
             (amdgpu, i915, xe and other drivers from /proc/PID/fdinfo; NVIDIA's memory through \
-            NVML). --exited lists the processes that are gone instead, from history, most recent first.
+            NVML). --exited lists the processes that are gone instead, from history and the \
+            snapshot's latest exits (as sysstats exited), most recent first.
             """)
 
     @OptionGroup var data: OptionalDataDirectoryOption
+    @OptionGroup var runtime: RuntimeDirectoryOption
     @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read /proc from this directory (default /proc).", valueName: "dir"))
     var procRoot: String?
     @Option(help: ArgumentHelp("How many processes to list.", valueName: "n"))
@@ -49,7 +51,7 @@ struct TopCommand: ParsableCommand {
     var intervalMs: Int?
     @Flag(help: "Print JSON instead.")
     var json = false
-    @Flag(help: "List processes that exited (from history) instead of running ones.")
+    @Flag(help: "List processes that exited (from history and the snapshot) instead of running ones.")
     var exited = false
     @Flag(help: "List the processes using a GPU, with their GPU share and memory.")
     var gpu = false
@@ -72,6 +74,8 @@ struct TopCommand: ParsableCommand {
             }
         } else if since != nil {
             throw ValidationError("--since applies only with --exited (running processes are listed as they are now)")
+        } else if runtime.runtimeDirectory != nil {
+            throw ValidationError("--runtime-dir applies only with --exited (running processes are read from /proc)")
         }
     }
 
@@ -80,8 +84,9 @@ struct TopCommand: ParsableCommand {
             guard let directory = data.resolved else {
                 return emit(HistoryAccess.failure("no data directory: give --data-dir DIR"))
             }
+            let recent = RecentExits.read(snapshotPath: RuntimePaths.snapshotPath(in: runtime.resolved))
             return emit(HistoryCommands.exited(directory: directory, sinceSeconds: since ?? 86_400, json: json, newestFirst: true,
-                                               limit: count))
+                                               limit: count, recent: recent))
         }
         emit(Top.run(procRoot: procRoot ?? "/proc", directory: data.resolved, count: count, sort: sort ?? .cpu,
                      intervalMs: intervalMs ?? 500, json: json, gpu: gpu))

@@ -76,9 +76,17 @@ struct RebootsCommand: ParsableCommand {
 struct ExitedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exited",
-        abstract: "List processes that exited and the memory each freed, newest first (as top --exited).")
+        abstract: "List processes that exited and the memory each freed, newest first (as top --exited).",
+        discussion: """
+            History gets an exit with its minute's row; the exits of the minute not written \
+            yet come from the sampler's snapshot (its latest eight), as the bar shows them, \
+            each exit listed once. Until its row is written such an exit has the name the \
+            bar shows (the friendly name alone when a bookmark gave one). Without a fresh \
+            snapshot the list is history's alone.
+            """)
 
     @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var runtime: RuntimeDirectoryOption
     @Option(help: ArgumentHelp("How far back: 90m, 24h, 7d …", valueName: "duration"), transform: parseSince)
     var since: UInt64 = 86_400
     @Flag(help: "Print the exits as a JSON array instead.")
@@ -90,7 +98,10 @@ struct ExitedCommand: ParsableCommand {
     var newestFirst: Bool { !oldestFirst }
 
     func run() throws {
-        emit(HistoryCommands.exited(directory: data.resolved(), sinceSeconds: since, json: json, newestFirst: newestFirst))
+        let directory = data.resolved()
+        let recent = RecentExits.read(snapshotPath: RuntimePaths.snapshotPath(in: runtime.resolved))
+        emit(HistoryCommands.exited(directory: directory, sinceSeconds: since, json: json, newestFirst: newestFirst,
+                                    recent: recent))
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HistoryStore
 import ProcFS
+import SnapshotCodec
 import SystemDirs
 import Bookmarks
 
@@ -55,12 +56,14 @@ public enum HistoryCommands {
 
     /// `sysstats exited`: exits in the last `sinceSeconds`, oldest first (`newestFirst`:
     /// the other way round, as `sysstats top --exited` lists them; `limit`: only that many newest).
+    /// `recent`: the snapshot's exits (``RecentExits/read(snapshotPath:nowMs:)``), those of
+    /// the minute history has not written yet joining history's, each exit once.
     public static func exited(directory: String, sinceSeconds: UInt64, json: Bool, newestFirst: Bool = false,
-                              limit: Int? = nil,
+                              limit: Int? = nil, recent: [ExitEntry] = [],
                               nowSeconds: UInt64 = UInt64(time(nil)), zone: TimeZoneChoice = .local) -> CommandOutput {
         HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
             let sinceMs = (nowSeconds > sinceSeconds ? nowSeconds - sinceSeconds : 0) * 1000
-            var exits = try database.exits(sinceMs: sinceMs)
+            var exits = RecentExits.merged(history: try database.exits(sinceMs: sinceMs), recent: recent, sinceMs: sinceMs)
             if let limit, exits.count > limit { exits.removeFirst(exits.count - limit) }
             if newestFirst { exits.reverse() }
             return CommandOutput(stdout: json ? [Exited.json(exits)] : Exited.lines(exits, zone: zone))
