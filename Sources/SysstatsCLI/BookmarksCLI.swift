@@ -31,12 +31,16 @@ struct TopCommand: ParsableCommand {
         commandName: "top",
         abstract: "List the processes using the most CPU or memory, with their bookmarked names.",
         discussion: """
-            Scans /proc twice, --interval-ms apart, for CPU use. Names come from the bookmarks \
-            in the history database (the built-in ones when there is none). --gpu lists the \
-            processes using a GPU, by their share of its busiest engine and their GPU memory \
-            (amdgpu, i915, xe and other drivers from /proc/PID/fdinfo; NVIDIA's memory through \
-            NVML). --exited lists the processes that are gone instead, from history and the \
-            snapshot's latest exits (as sysstats exited), most recent first.
+            Scans /proc twice, --interval-ms apart, for CPU use. PRIV MiB is the private memory \
+            --sort memory orders by: resident less shared pages (/proc/PID/statm), roughly the \
+            anonymous memory only the process holds, which is what its exit frees. RSS MiB is its \
+            whole resident set, as ps's RSS and top's RES: its file pages and shared memory too, \
+            which other processes may map as well. Names come from the bookmarks in the history \
+            database (the built-in ones when there is none). --gpu lists the processes using a \
+            GPU, by their share of its busiest engine and their GPU memory (amdgpu, i915, xe and \
+            other drivers from /proc/PID/fdinfo; NVIDIA's memory through NVML). --exited lists the \
+            processes that are gone instead, from history and the snapshot's latest exits (as \
+            sysstats exited), most recent first.
             """)
 
     @OptionGroup var data: OptionalDataDirectoryOption
@@ -45,7 +49,7 @@ struct TopCommand: ParsableCommand {
     var procRoot: String?
     @Option(help: ArgumentHelp("How many processes to list.", valueName: "n"))
     var count = 15
-    @Option(help: "Order by cpu or memory (default cpu).")
+    @Option(help: "Order by cpu or memory (private memory; default cpu).")
     var sort: Top.Sort?
     @Option(name: .customLong("interval-ms"), help: ArgumentHelp("Time between the two scans (default 500).", valueName: "ms"))
     var intervalMs: Int?

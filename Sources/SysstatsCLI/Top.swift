@@ -4,7 +4,7 @@ import Glibc
 import Bookmarks
 import ProcFS
 
-/// `sysstats top`: the processes now, with their friendly names, CPU and private memory.
+/// `sysstats top`: the processes now, with their friendly names, CPU, private memory and RSS.
 public enum Top {
     /// What the list is ordered by.
     public enum Sort: String, CaseIterable, Sendable {
@@ -25,7 +25,10 @@ public enum Top {
         public var isKernelThread: Bool
         /// CPU over the interval, hundredths of a percent of one core.
         public var cpuPermyriad: UInt64
+        /// Resident less shared pages (statm): what its exit frees, and what `--sort memory` orders by.
         public var privateKiB: UInt64
+        /// Its whole resident set, file pages and shared memory included: what ps and top show.
+        public var residentKiB: UInt64 = 0
         /// Its GPU use (`--gpu`); nil when it holds no GPU client or GPUs were not asked for.
         public var gpu: GPUUse? = nil
 
@@ -63,7 +66,7 @@ public enum Top {
             return Row(pid: p.pid, comm: p.comm, executable: executable, commandLine: p.commandLine, name: p.name,
                        friendlyName: friendly.flatMap { $0.isEmpty ? nil : $0 }, isKernelThread: p.isKernelThread,
                        cpuPermyriad: p.cpuPermyriad(ticksPerCore: ticksPerCore),
-                       privateKiB: p.privateKiB, gpu: use[p.pid])
+                       privateKiB: p.privateKiB, residentKiB: p.residentKiB, gpu: use[p.pid])
         }
     }
 
@@ -104,26 +107,32 @@ public enum Top {
         return CommandOutput(stdout: json ? [self.json(rows)] : lines(rows))
     }
 
-    static let header = Columns.right("PID", 8) + "  " + Columns.left("NAME", 28) + Columns.right("CPU %", 7) + Columns.right("MEM MiB", 10)
+    // PRIV, not MEM: a column named MEM beside ps's and top's RSS read as a wrong RSS
+    // (Xvfb 23.1 where ps said 74); private memory is what an exit frees, so it stays first.
+    static let header = Columns.right("PID", 8) + "  " + Columns.left("NAME", 28) + Columns.right("CPU %", 7)
+        + Columns.right("PRIV MiB", 10) + Columns.right("RSS MiB", 10)
 
     /// The table; names escaped for the terminal like `sysstats exited` does.
     public static func lines(_ rows: [Row]) -> [String] {
         [header] + rows.map { r in
             Columns.right("\(r.pid)", 8) + "  " + Columns.left(TerminalText.escape(r.displayName), 28)
                 + Columns.right(Columns.percentOneDecimal(r.cpuPermyriad), 7) + Columns.right(Columns.mib(r.privateKiB), 10)
+                + Columns.right(Columns.mib(r.residentKiB), 10)
         }
     }
 
     /// `--json`: an array; `name` is what is shown, `process_name` the process's own name
-    /// (both escaped), `bookmarked` whether a rule named it.
+    /// (both escaped), `bookmarked` whether a rule named it; `private_mib` and `rss_mib` the
+    /// table's PRIV and RSS.
     public static func json(_ rows: [Row]) -> String {
         struct Item: Encodable {
             var pid: Int32, name: String, process_name: String, bookmarked: Bool, cpu_percent: Double, private_mib: Double
+            var rss_mib: Double
         }
         let items = rows.map { r in
             Item(pid: r.pid, name: TerminalText.escape(r.displayName), process_name: TerminalText.escape(r.name),
                  bookmarked: r.friendlyName != nil, cpu_percent: Double(r.cpuPermyriad) / 100,
-                 private_mib: ReportJSON.mib(r.privateKiB))
+                 private_mib: ReportJSON.mib(r.privateKiB), rss_mib: ReportJSON.mib(r.residentKiB))
         }
         return JSONText.encode(items)
     }

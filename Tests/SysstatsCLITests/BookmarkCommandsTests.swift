@@ -322,6 +322,42 @@ final class TopTests: XCTestCase {
         XCTAssertTrue(json.contains(#""process_name":"gnome-control-c""#), json)
     }
 
+    /// Issue 58: the column was `MEM MiB` and held private memory, so Xvfb's 23.1 read as a
+    /// wrong RSS beside ps's 74 MiB: it is `PRIV MiB`, and the resident set has its own column.
+    func testTopNamesPrivateMemoryPrivAndShowsTheResidentSetAsRSS() {
+        let rows = [
+            Top.Row(pid: 812, comm: [], executable: [], commandLine: [], name: Array("Xvfb".utf8), friendlyName: nil,
+                    isKernelThread: false, cpuPermyriad: 150, privateKiB: 23_654, residentKiB: 75_776),
+            Top.Row(pid: 4, comm: [], executable: [], commandLine: [], name: Array("kworker/0:0".utf8), friendlyName: nil,
+                    isKernelThread: true, cpuPermyriad: 0, privateKiB: 0),
+        ]
+        XCTAssertEqual(Top.lines(rows), [
+            "     PID  NAME                          CPU %  PRIV MiB   RSS MiB",
+            "     812  Xvfb                            1.5      23.1      74.0",
+            "       4  kworker/0:0                     0.0       0.0       0.0",
+        ])
+    }
+
+    /// RSS is the scan's resident pages (stat's rss, statm's resident), private memory statm's
+    /// resident less shared; `--sort memory` orders by private memory; `--json` has both.
+    func testTopReadsEachProcesssResidentSetBesideItsPrivateMemory() throws {
+        let temporary = try TemporaryDirectory()
+        let out = Top.run(procRoot: procRoot, directory: temporary.file("none"), count: 10, sort: .memory,
+                          intervalMs: 0, json: true)
+        XCTAssertEqual(out.status, 0)
+        let items = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.stdout.joined().utf8)) as? [[String: Any]])
+        let pageBytes = UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 0))
+        let pageKiB: UInt64 = pageBytes >= 1024 ? pageBytes / 1024 : 4
+        func mib(_ pages: UInt64) -> Double { (Double(pages * pageKiB) / 1024 * 10).rounded() / 10 }
+        XCTAssertEqual(items.map { $0["pid"] as? Int }, [500, 501, 1], "by private memory")
+        let settings = try XCTUnwrap(items.first)
+        XCTAssertEqual(settings["private_mib"] as? Double, mib(210_000 - 10_000), "statm's resident less shared")
+        XCTAssertEqual(settings["rss_mib"] as? Double, mib(210_000), "the resident pages, as ps's RSS")
+        let systemd = try XCTUnwrap(items.last)
+        XCTAssertEqual(systemd["private_mib"] as? Double, mib(3000 - 2000))
+        XCTAssertEqual(systemd["rss_mib"] as? Double, mib(3000))
+    }
+
     func testSortingByCPUThenMemoryThenPid() {
         func row(_ pid: Int32, _ cpu: UInt64, _ mem: UInt64) -> Top.Row {
             Top.Row(pid: pid, comm: [], executable: [], commandLine: [], name: [], friendlyName: nil,
