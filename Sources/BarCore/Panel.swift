@@ -56,8 +56,9 @@ public enum PanelPalette {
 
 /// Draws snapshots into one image of a fixed size, reusing all of its storage.
 public struct PanelRenderer {
-    /// The picture; redrawn by ``render(_:nowMs:)`` and ``renderMessage(_:)``.
-    public private(set) var image: PanelImage
+    /// The picture; redrawn by ``render(_:nowMs:)`` and ``renderMessage(_:)``. Set within the
+    /// module: parts of the picture are drawn from files of their own (PanelLegend.swift).
+    public internal(set) var image: PanelImage
     /// The CPU graph's form; ``click(button:)`` changes it.
     public var graphForm: GraphForm = .bars
     /// Increases by one on every redraw: a sink may skip a sequence it has shown.
@@ -91,6 +92,8 @@ public struct PanelRenderer {
         var barY: Int, barHeight: Int
         /// -1 when there is no room for the legend.
         var legendY: Int
+        /// How the legend shows the parts, for the room this size leaves.
+        var legendForm: LegendForm
         var graphY: Int, graphHeight: Int
         var left: Int, right: Int
         /// Line height of text at ``scale``.
@@ -107,10 +110,14 @@ public struct PanelRenderer {
             barY = textY + line + scale
             barHeight = max(3, height / 9)
             let afterBar = barY + barHeight + 2 * scale
+            // The legend's names take a second row below 387 pixels a scale (the default
+            // size included): only while the graph keeps two lines' height.
+            let twoRows = height - (afterBar + 2 * line + scale) >= 2 * line + 2
+            legendForm = LegendForm(span: right - left, scale: scale, twoRows: twoRows)
             // The legend only when the graph keeps at least a line's height.
             if height - (afterBar + line + scale) >= line + 2 {
                 legendY = afterBar
-                graphY = afterBar + line + scale
+                graphY = afterBar + legendForm.rows * line + scale
             } else {
                 legendY = -1
                 graphY = afterBar
@@ -203,47 +210,6 @@ public struct PanelRenderer {
             let end = l.left + Int(proportion(min(sum, total), of: total, scale: UInt64(width)))
             image.fill(PanelRect(x: x, y: l.barY, width: end - x, height: l.barHeight), color)
             x = end
-        }
-    }
-
-    /// Small squares with letters: W A I O F; with each part's size beside its letter where
-    /// every entry has room for it (`W 1.0G`, from about 250 pixels at scale 1); where
-    /// only a square and four characters fit (from 164 pixels, the default 180 included),
-    /// each square with its part's size (`■977M ■2.9G …`: the squares' colours are the
-    /// bar's, so they name the parts); narrower, the letters alone.
-    mutating func drawLegend(_ snap: Snapshot, _ l: Layout) {
-        let entries: (StaticString, StaticString, StaticString, StaticString, StaticString) = ("W", "A", "I", "O", "F")
-        let colors = (PanelPalette.memWired, PanelPalette.memActive, PanelPalette.memInactive, PanelPalette.memOther, PanelPalette.memFree)
-        let step = max(3 * l.advance, (l.right - l.left) / 5)
-        // The size after the letter: a letter, a space and at most five characters (`15.5G`).
-        let wide = snap.available.contains(.memory) && step >= 7 * l.scale + 7 * l.advance
-        // The size instead of the letter: at most four characters (`15G`) and a pixel's gap.
-        let compact = !wide && snap.available.contains(.memory) && step >= 8 * l.scale + 4 * l.advance
-        let m = snap.memory
-        for i in 0..<5 {
-            let x = l.left + i * step
-            let color: PanelColor
-            let label: StaticString
-            let kib: UInt64
-            switch i {
-            case 0: color = colors.0; label = entries.0; kib = m.wired
-            case 1: color = colors.1; label = entries.1; kib = m.active
-            case 2: color = colors.2; label = entries.2; kib = m.inactive
-            case 3: color = colors.3; label = entries.3; kib = m.other
-            default: color = colors.4; label = entries.4; kib = m.free
-            }
-            image.fill(PanelRect(x: x, y: l.legendY + l.scale, width: 5 * l.scale, height: 5 * l.scale), color)
-            if compact {
-                scratch.reset()
-                scratch.appendCompactSize(kib: kib)
-                image.drawText(scratch.bytes, x: x + 7 * l.scale, y: l.legendY, color: PanelPalette.text, scale: l.scale)
-                continue
-            }
-            let end = image.drawText(label, x: x + 7 * l.scale, y: l.legendY, color: PanelPalette.dimText, scale: l.scale)
-            guard wide else { continue }
-            scratch.reset()
-            scratch.appendSize(kib: kib)
-            image.drawText(scratch.bytes, x: end + l.advance, y: l.legendY, color: PanelPalette.text, scale: l.scale)
         }
     }
 

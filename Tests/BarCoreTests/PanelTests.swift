@@ -90,34 +90,97 @@ final class PanelTests: XCTestCase {
         XCTAssertEqual(runs.map(\.1), [11, 33, 22, 22, 88])
     }
 
-    /// The legend's row at 56 pixels high (y 18 to 25): letters are drawn dim, sizes bright.
-    func legendColours(width: Int, _ snapshot: Snapshot) -> (letters: Bool, sizes: Bool) {
-        var r = PanelRenderer(width: width, height: 56)
-        r.render(snapshot, nowMs: Fixture.desktop.nowMs)
-        var letters = false, sizes = false
-        for y in 18..<26 {
-            for x in 0..<width {
-                if r.image[x, y] == PanelPalette.dimText { letters = true }
-                if r.image[x, y] == PanelPalette.text { sizes = true }
+    /// Where `text`, drawn at scale 1 in `colour`, is in `image`: the top-left of each place
+    /// whose cells match it pixel for pixel (its ink in `colour`, the rest of its cells not).
+    func places(of text: String, colour: PanelColor, in image: PanelImage) -> [(x: Int, y: Int)] {
+        let width = text.utf8.count * PanelFont.cellWidth, height = PanelFont.cellHeight
+        guard image.width >= width, image.height >= height else { return [] }
+        var alone = PanelImage(width: width, height: height, color: 0)
+        alone.drawText(Array(text.utf8), x: 0, y: 0, color: 1)
+        var found: [(x: Int, y: Int)] = []
+        for y in 0...(image.height - height) {
+            place: for x in 0...(image.width - width) {
+                for dy in 0..<height {
+                    for dx in 0..<width where (alone[dx, dy] == 1) != (image[x + dx, y + dy] == colour) { continue place }
+                }
+                found.append((x, y))
             }
         }
-        return (letters, sizes)
+        return found
     }
 
-    func testTheLegendShowsSizesWhereTheyFitAndTheLettersElsewhere() {
+    /// The parts in the bar's order: the mem block's breakdown words, their colours, and the
+    /// desktop fixture's sizes as the legend writes them.
+    let legendParts: [(name: String, colour: PanelColor, size: String)] = [
+        ("wired", PanelPalette.memWired, "977M"), ("active", PanelPalette.memActive, "2.9G"),
+        ("inact", PanelPalette.memInactive, "1.9G"), ("other", PanelPalette.memOther, "1.9G"),
+        ("free", PanelPalette.memFree, "7.6G"),
+    ]
+
+    /// Issue 58: at the default size the legend says which colour is which part. Each entry is
+    /// its name (dim) over its square and its size, in the bar's order, within the margins.
+    func testAtTheDefaultSizeEachLegendEntryIsItsNameOverItsSquareAndSize() {
+        var r = PanelRenderer()
+        r.render(Fixture.desktop.snapshot, nowMs: Fixture.desktop.nowMs)
+        var lastX = -1
+        for part in legendParts {
+            let names = places(of: part.name, colour: PanelPalette.dimText, in: r.image)
+            XCTAssertEqual(names.count, 1, "\(part.name): written once, dim")
+            guard let name = names.first else { continue }
+            XCTAssertEqual(name.y, 18, "\(part.name): on the row under the bar")
+            XCTAssertGreaterThan(name.x, lastX, "\(part.name): in the bar's order")
+            lastX = name.x
+            let square = (0..<5).allSatisfy { dy in
+                (0..<5).allSatisfy { dx in r.image[name.x + dx, name.y + 9 + dy] == part.colour }
+            }
+            XCTAssertTrue(square, "\(part.name): its square under it, then its size")
+            let sizes = places(of: part.size, colour: PanelPalette.text, in: r.image)
+            XCTAssertTrue(sizes.contains { $0.x == name.x + 7 && $0.y == name.y + 8 }, "\(part.name): \(sizes)")
+            XCTAssertLessThanOrEqual(name.x + 7 + 4 * PanelFont.cellWidth, 178, "\(part.name): room for four characters")
+        }
+        XCTAssertEqual(r.image[2, 35], PanelPalette.frame, "the graph starts under the legend's two rows")
+    }
+
+    /// What the legend at `width`×`height` shows: the five names (all or none), the sizes (the
+    /// wired part's `977M`), the letters (`W`), and whether names and sizes share a row.
+    func legend(width: Int, height: Int = 56, _ snapshot: Snapshot = Fixture.desktop.snapshot)
+        -> (names: Bool, sizes: Bool, letters: Bool, oneRow: Bool) {
+        var r = PanelRenderer(width: width, height: height)
+        r.render(snapshot, nowMs: Fixture.desktop.nowMs)
+        let names = legendParts.map { places(of: $0.name, colour: PanelPalette.dimText, in: r.image) }
+        XCTAssertTrue(names.allSatisfy { $0.count == names[0].count } && names[0].count <= 1,
+                      "\(width)x\(height): every name once, or none: \(names.map(\.count))")
+        let size = places(of: "977M", colour: PanelPalette.text, in: r.image).first
+        let letters = !places(of: "W", colour: PanelPalette.dimText, in: r.image).isEmpty
+        let oneRow = names[0].first.map { name in size.map { $0.y == name.y } ?? false } ?? false
+        return (names[0].count == 1, size != nil, letters, oneRow)
+    }
+
+    func testTheLegendNamesThePartsWhereTheyFitAndDropsTheNamesBeforeTheSizes() {
         let desktop = Fixture.desktop.snapshot
-        // Under 164 pixels: the letters alone, as before.
-        XCTAssertTrue(legendColours(width: 163, desktop) == (true, false))
-        // From 164 (the default 180 included): each square with its part's size, no letters.
-        XCTAssertTrue(legendColours(width: 164, desktop) == (false, true))
-        XCTAssertTrue(legendColours(width: 180, desktop) == (false, true))
-        // Wide enough for a letter and five characters per entry: both (`W 977M`).
-        XCTAssertTrue(legendColours(width: 249, desktop) == (true, true))
-        XCTAssertTrue(legendColours(width: 320, desktop) == (true, true))
-        // Without the memory part: the letters, never a size (nor a zero).
+        // Under 164 pixels: the letters alone; from 164 to 171, the sizes without names.
+        XCTAssertTrue(legend(width: 163) == (false, false, true, false))
+        XCTAssertTrue(legend(width: 164) == (false, true, false, false))
+        XCTAssertTrue(legend(width: 171) == (false, true, false, false))
+        // From 172 (the default 180 included): each name over its square and size.
+        XCTAssertTrue(legend(width: 172) == (true, true, false, false))
+        XCTAssertTrue(legend(width: 180) == (true, true, false, false))
+        XCTAssertTrue(legend(width: 386) == (true, true, false, false))
+        // From 387: one row, `■wired 977M  ■active 2.9G …`.
+        XCTAssertTrue(legend(width: 387) == (true, true, false, true))
+        // Where the names' row would leave the graph under two lines: the sizes alone.
+        XCTAssertTrue(legend(width: 180, height: 51) == (false, true, false, false))
+        XCTAssertTrue(legend(width: 180, height: 52) == (true, true, false, false))
+        // Without the memory part: the names (or the letters), never a size (nor a zero, nor n/a).
         var unavailable = desktop
         unavailable.available.remove(.memory)
-        XCTAssertTrue(legendColours(width: 180, unavailable) == (true, false))
+        XCTAssertTrue(legend(width: 180, unavailable) == (true, false, false, false))
+        XCTAssertTrue(legend(width: 387, unavailable) == (true, false, false, false))
+        XCTAssertTrue(legend(width: 170, unavailable) == (false, false, true, false))
+        var r = PanelRenderer()
+        r.render(unavailable, nowMs: Fixture.desktop.nowMs)
+        XCTAssertFalse((18..<35).contains { y in (0..<180).contains { r.image[$0, y] == PanelPalette.text } },
+                       "nothing bright between the bar and the graph")
     }
 
     func testAShortHistoryIsRightAlignedAndTheNewestPointIsAtTheRightEdge() {
@@ -127,13 +190,13 @@ final class PanelTests: XCTestCase {
         r.render(s, nowMs: 0)
         let graphBottom = 56 - 1 - 2   // inside the frame
         XCTAssertEqual(r.image[175, graphBottom], PanelPalette.cpuBusy, "the newest point, full height")
-        XCTAssertEqual(r.image[175, 28], PanelPalette.cpuBusy)
+        XCTAssertEqual(r.image[175, 36], PanelPalette.cpuBusy)
         XCTAssertEqual(r.image[4, graphBottom], PanelPalette.background, "no point yet on the left")
     }
 
     /// One point, 50 % busy over 25 % iowait, at the newest slot (x 175) of the default
-    /// graph: inner rows 28...53, 26 pixels tall. iowait rounds to 7 rows, the stack
-    /// (75 %) to 20.
+    /// graph: inner rows 36...53, 18 pixels tall. iowait rounds to 5 rows, the stack
+    /// (75 %) to 14.
     func stackedColumn(_ form: GraphForm) -> [PanelColor] {
         var s = Fixture.desktop.snapshot
         s.cpuHistory = [5000]
@@ -141,19 +204,19 @@ final class PanelTests: XCTestCase {
         var r = PanelRenderer()
         r.graphForm = form
         r.render(s, nowMs: 0)
-        return (33...53).map { r.image[175, $0] }
+        return (39...53).map { r.image[175, $0] }
     }
 
     func testBarsStackBusyOnIowaitInTheirOwnColours() {
         XCTAssertEqual(stackedColumn(.bars),
-                       [PanelPalette.background] + Array(repeating: PanelPalette.cpuBusy, count: 13)
-                       + Array(repeating: PanelPalette.cpuIOWait, count: 7))
+                       [PanelPalette.background] + Array(repeating: PanelPalette.cpuBusy, count: 9)
+                       + Array(repeating: PanelPalette.cpuIOWait, count: 5))
     }
 
     func testAreaStacksTwoFilledLayersEachUnderItsLine() {
         XCTAssertEqual(stackedColumn(.area),
-                       [PanelPalette.background, PanelPalette.cpuBusy] + Array(repeating: PanelPalette.cpuArea, count: 12)
-                       + [PanelPalette.cpuIOWait] + Array(repeating: PanelPalette.cpuIOWaitArea, count: 6))
+                       [PanelPalette.background, PanelPalette.cpuBusy] + Array(repeating: PanelPalette.cpuArea, count: 8)
+                       + [PanelPalette.cpuIOWait] + Array(repeating: PanelPalette.cpuIOWaitArea, count: 4))
     }
 
     func testALittleIowaitKeepsOnePixelUnderTheBusyBar() {
@@ -164,8 +227,8 @@ final class PanelTests: XCTestCase {
         r.render(s, nowMs: 0)
         XCTAssertEqual(r.image[175, 53], PanelPalette.cpuIOWait)
         XCTAssertEqual(r.image[175, 52], PanelPalette.cpuBusy)
-        XCTAssertEqual(r.image[175, 54 - 13], PanelPalette.cpuBusy, "the stack: 50.1 % of 26 rows")
-        XCTAssertEqual(r.image[175, 54 - 14], PanelPalette.background)
+        XCTAssertEqual(r.image[175, 54 - 9], PanelPalette.cpuBusy, "the stack: 50.1 % of 18 rows")
+        XCTAssertEqual(r.image[175, 54 - 10], PanelPalette.background)
     }
 
     func testAHistoryWithoutIowaitDrawsLikeZeroIowaitAndAShortOneIsRightAligned() {
