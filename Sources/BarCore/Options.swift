@@ -278,5 +278,9 @@ public func configPath(option: [UInt8]?, xdgConfigHome: [UInt8]?, home: [UInt8]?
 
 /// The message shown instead of the blocks when the snapshot is missing or stale.
 public let staleMessage: StaticString = "sysstatsd stopped"
+/// Shown instead of ``staleMessage`` when no snapshot was ever there: no sampler has run.
+public let notRunningMessage: StaticString = "sysstatsd not running (start it: sysstatsd &)"
+/// The same in a panel's picture, which has no room for the rest.
+public let notRunningPanelMessage: StaticString = "sysstatsd not running"
 /// Shown instead of ``staleMessage`` while a sampler the bar started has not written yet.
 public let startingMessage: StaticString = "sysstatsd starting…"

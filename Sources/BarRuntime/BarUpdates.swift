@@ -19,7 +19,8 @@ extension Bar {
             } else if let p = problem {
                 panel?.renderMessage(p)
             } else {
-                panel?.renderMessage(staleMessage)
+                let message = absentPanelMessage
+                panel?.renderMessage(message)
             }
             return
         }
@@ -45,7 +46,7 @@ extension Bar {
         } else if samplerProblem.isEmpty && starter.isStarting(nowMs: now) {
             renderer.renderMessage(startingMessage, nowMs: now)
         } else {
-            renderer.renderMessage(staleMessage, nowMs: now)
+            renderer.renderMessage(absentMessage, nowMs: now)
         }
     }
 

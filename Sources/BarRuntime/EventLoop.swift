@@ -68,6 +68,10 @@ public struct Bar<Sink: BarSink> {
     var options: BarOptions
     var snapshot = Snapshot()
     var haveSnapshot = false
+    /// The last read found no snapshot (nor perhaps the runtime directory), and none was ever
+    /// read: no sampler has run, which is not "stopped" (``absentMessage``).
+    var snapshotMissing = false
+    var sawSnapshot = false
     /// The sampler's two snapshot files, once seen taking turns.
     var keptSnapshots = KeptSnapshots()
     /// Why there is no snapshot to show although a file may be there: it does not decode,

@@ -102,7 +102,7 @@ extension Bar where Sink == PNGFileSink {
             line = renderer.line.bytes
         }
         var writer = GenmonWriter()
-        writer.write(snapshot: current ? snapshot : nil, message: problem ?? staleMessage, line: line,
+        writer.write(snapshot: current ? snapshot : nil, message: problem ?? absentMessage, line: line,
                      image: written == 0 ? imagePath : nil, click: click)
         let err = writer.output.bytes.withUnsafeBytes { writeAll(1, $0) }
         if err != 0 { writeFailed("sysstats-bar: cannot write to stdout: ", err) }

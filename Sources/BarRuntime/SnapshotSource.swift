@@ -11,6 +11,19 @@ extension Bar {
     /// Reads and decodes the snapshot into the reused ``snapshot``, from a runtime
     /// directory that passes the sampler's check, and only from a regular file.
     mutating func load() -> LoadResult {
+        let result = loadSnapshot()
+        snapshotMissing = result == .missing
+        if haveSnapshot { sawSnapshot = true }
+        return result
+    }
+
+    /// What the bar says in place of the blocks when nothing current is there and nothing
+    /// refused: a sampler that never wrote is "not running", with how to start one (as `sysstats
+    /// report` says); one whose snapshot went stale or away "stopped".
+    var absentMessage: StaticString { snapshotMissing && !sawSnapshot ? notRunningMessage : staleMessage }
+    var absentPanelMessage: StaticString { snapshotMissing && !sawSnapshot ? notRunningPanelMessage : staleMessage }
+
+    private mutating func loadSnapshot() -> LoadResult {
         haveSnapshot = false
         problem = nil
         if !dirChecked {

@@ -9,6 +9,7 @@ struct PanelCase {
     var snapshot: Snapshot?
     var width = PanelImage.defaultWidth, height = PanelImage.defaultHeight
     var form = GraphForm.bars
+    var message = staleMessage
 
     /// Nil snapshot: the stale/missing message.
     static let all: [PanelCase] = [
@@ -19,6 +20,7 @@ struct PanelCase {
         PanelCase(name: "low-bars", snapshot: panelLow),
         PanelCase(name: "high-area", snapshot: panelHigh, form: .area),
         PanelCase(name: "stale", snapshot: nil),
+        PanelCase(name: "not-running", snapshot: nil, message: notRunningPanelMessage),
         PanelCase(name: "desktop-320x100-bars", snapshot: Fixture.desktop.snapshot, width: 320, height: 100),
         PanelCase(name: "high-64x24-bars", snapshot: panelHigh, width: 64, height: 24),
         PanelCase(name: "high-1024x256-numbers", snapshot: panelHigh, width: 1024, height: 256, form: .numbers),
@@ -31,7 +33,7 @@ struct PanelCase {
     func render() -> PanelImage {
         var r = PanelRenderer(width: width, height: height)
         r.graphForm = form
-        if let s = snapshot { r.render(s, nowMs: s.timestampMs + 500) } else { r.renderMessage(staleMessage) }
+        if let s = snapshot { r.render(s, nowMs: s.timestampMs + 500) } else { r.renderMessage(message) }
         return r.image
     }
 

@@ -86,7 +86,7 @@ final class BarExitStatusTests: XCTestCase {
         let dir = try RuntimeDir()
         let without = try run(["--once", "--runtime-dir", dir.path, "--blocks", "load"])
         XCTAssertEqual(without.status, 1)
-        XCTAssertEqual(without.stdout, "sysstatsd stopped\n")
+        XCTAssertEqual(without.stdout, "sysstatsd not running (start it: sysstatsd &)\n")
         try dir.publish(sampleSnapshot())
         let with = try run(["--once", "--runtime-dir", dir.path, "--blocks", "load"])
         XCTAssertEqual(with.status, 0, with.stderr)

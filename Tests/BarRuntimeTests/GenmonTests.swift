@@ -51,11 +51,11 @@ final class GenmonTests: RuntimeDirectoryHarness {
         XCTAssertEqual(picture(), try golden("desktop-bars"))
     }
 
-    func testWithoutASnapshotGenmonSaysSoDrawsTheStalePictureAndReturnsOne() throws {
+    func testWithoutASnapshotGenmonSaysNoSamplerRunsDrawsThatPictureAndReturnsOne() throws {
         let result = try genmon()
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stdout.contains("<txt>sysstatsd stopped</txt><tool>sysstatsd stopped</tool>"), result.stdout)
-        XCTAssertEqual(picture(), try golden("stale"))
+        XCTAssertTrue(result.stdout.contains("<txt>sysstatsd not running (start it: sysstatsd &amp;)</txt>"), result.stdout)
+        XCTAssertEqual(picture(), try golden("not-running"))
     }
 
     func testAnImagePathGenmonCouldNotReadBackRawEndsWithTwo() throws {

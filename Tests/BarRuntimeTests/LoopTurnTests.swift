@@ -52,8 +52,8 @@ final class LoopTurnTests: RuntimeDirectoryHarness {
     }
 
     /// No sampler and no snapshot: the loop wakes every second for the clock, and each update
-    /// shows a new second beside "sysstatsd stopped".
-    func testTheClockTicksEverySecondBesideTheStoppedMessage() throws {
+    /// shows a new second beside "sysstatsd not running".
+    func testTheClockTicksEverySecondBesideTheNotRunningMessage() throws {
         var b = try bar(["--output", "i3bar", "--blocks", "cpu,time:UTC", "--format", "time=%H:%M:%S"])
         b.watchStdout = false
         turns(&b, seconds: 3.2)
@@ -61,7 +61,7 @@ final class LoopTurnTests: RuntimeDirectoryHarness {
         XCTAssertGreaterThanOrEqual(lines.count, 3, "\(lines)")
         var seconds: [String] = []
         for line in lines {
-            XCTAssertTrue(line.contains(#""full_text":"sysstatsd stopped""#), line)
+            XCTAssertTrue(line.contains(#""full_text":"sysstatsd not running (start it: sysstatsd &)""#), line)
             XCTAssertTrue(line.contains(#""name":"time","instance":"UTC""#), line)
             let time = try XCTUnwrap(line.range(of: #"\d\d:\d\d:\d\d"#, options: .regularExpression), line)
             seconds.append(String(line[time]))

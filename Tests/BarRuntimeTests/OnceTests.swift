@@ -32,13 +32,19 @@ final class OnceTests: RuntimeDirectoryHarness {
         XCTAssertEqual(result.status, 0)
     }
 
-    func testOnceWithoutASnapshotSaysTheSamplerStoppedBesideTheClockAndReturnsOne() throws {
+    /// Issue 58: with no sampler ever started, `--once` said "sysstatsd stopped" and not how
+    /// to start one (`sysstats report` says). A snapshot that is there but old: "stopped".
+    func testOnceWithoutASnapshotSaysNoSamplerRunsAndHowToStartOneBesideTheClock() throws {
         try FileManager.default.removeItem(at: directory.appendingPathComponent("snapshot"))
         let result = try once(["--output", "i3bar"])
         XCTAssertEqual(result.status, 1)
         // The message, and the default bar's clock, which needs no sampler.
-        XCTAssertTrue(result.line.hasPrefix(##"[{"name":"sysstats","full_text":"sysstatsd stopped","color":"#E06C75"},{"name":"time","##),
+        XCTAssertTrue(result.line.hasPrefix(##"[{"name":"sysstats","full_text":"sysstatsd not running (start it: sysstatsd &)","color":"#E06C75"},{"name":"time","##),
                       result.line)
+        try publish { $0.fillSample(); $0.timestampMs = 1_000 }
+        let old = try once(["--output", "i3bar", "--blocks", "load"])
+        XCTAssertEqual(old.status, 1)
+        XCTAssertTrue(old.line.hasPrefix(##"[{"name":"sysstats","full_text":"sysstatsd stopped""##), "a stale snapshot: \(old.line)")
     }
 
     func testFormatOptionsShapeTheBlocksAndABadFormatEndsTheProgramWithOneLine() throws {

@@ -36,11 +36,11 @@ final class PanelImageTests: RuntimeDirectoryHarness {
         XCTAssertEqual(result.png, try golden("desktop-320x100-bars"))
     }
 
-    func testAMissingSnapshotDrawsTheStalePictureAndReturnsOne() throws {
+    func testAMissingSnapshotDrawsTheNotRunningPictureAndReturnsOne() throws {
         let out = directory.appendingPathComponent("panel.png").path
         let result = try pngOnce(out)
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.png, try golden("stale"))
+        XCTAssertEqual(result.png, try golden("not-running"))
     }
 
     func testAPictureInAMissingDirectoryFailsWithOneLineNamingItAndWhy() throws {
