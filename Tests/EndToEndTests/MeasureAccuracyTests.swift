@@ -160,6 +160,23 @@ final class MeasureAccuracyTests: XCTestCase {
         XCTAssertEqual(report["peak_rss_source"] as? String, "one process's wait4 at its end")
     }
 
+    /// Freeing a large block, or exiting, can make the kernel's VmHWM fall by a few hundred
+    /// KiB: that was taken as an exec, and the process split in two rows (the first ending
+    /// in "exec", the second with no exit status, no wait4 figure; three processes counted
+    /// for two). A process that never execs is one row, with its end.
+    func testAProcessThatFreesMemoryOrExitsWithoutExecIsOneRow() throws {
+        for arguments in [["selfspike", "48", "300"], ["spike", "100", "300"]] {
+            let rows = processes(try measure(arguments))
+            // A sample may catch the spawn helper's child before its exec: that row is one.
+            let program = rows.filter { $0["name"] as? String == "touch-memory" }
+            XCTAssertFalse(program.contains { $0["execd"] as? Bool == true }, "\(arguments): \(rows)")
+            XCTAssertEqual(Set(program.compactMap { $0["pid"] as? Int }).count, program.count, "one row per process: \(rows)")
+            let command = try XCTUnwrap(program.first, "\(rows)")
+            XCTAssertEqual(command["exit_status"] as? Int, 0, "\(arguments): \(rows)")
+            XCTAssertNotNil(command["wait4_max_rss"] as? NSNumber, "\(arguments): \(rows)")
+        }
+    }
+
     /// `sh -c "...; exec prog"`: the shell and the program it became are two rows of one
     /// pid, the first ending in `exec`; wait4's figure at the end covers both images, so it
     /// is not the program's own (it counts for the tree only).

@@ -40,6 +40,69 @@ final class TreeSamplerTests: XCTestCase {
 
     func loadavg(newest: Int32) throws { try put("0.00 0.00 0.00 1/100 \(newest)\n", "loadavg") }
 
+    /// stat to field 28 (vsize, rss, rsslim, then startcode, endcode, startstack: where exec
+    /// laid out the program; the kernel shows 1, 1, 0 to a reader it hides them from), statm
+    /// and VmHWM.
+    func write(_ pid: Int32, name: String = "child", layout: (UInt64, UInt64, UInt64), statm: String, hwmKiB: Int) throws {
+        let fields = "\(me) 0 0 0 0 0 0 0 0 0 3 4 0 0 20 0 1 0 777 8388608 512 18446744073709551615 \(layout.0) \(layout.1) \(layout.2)"
+        try put("\(pid) (\(name)) S \(fields)\n", "\(pid)/stat")
+        try put("\(statm)\n", "\(pid)/statm")
+        try put("Name:\t\(name)\nTgid:\t\(pid)\nVmHWM:\t\(hwmKiB) kB\n", "\(pid)/status")
+    }
+
+    static let image = (UInt64(0x5555_5555_4000), UInt64(0x5555_5555_9000), UInt64(0x7ffc_1234_5670))
+    static let execdImage = (UInt64(0x5611_0000_4000), UInt64(0x5611_0000_9000), UInt64(0x7ffd_9876_5430))
+
+    /// A process that frees a large block sees the kernel's VmHWM fall by a few hundred KiB:
+    /// that split it into two rows ("exec", then one with no exit, no wait4 figure). It is
+    /// one row; an exec (a new address space) is two, even with the same name and a VmHWM
+    /// that rose.
+    func testAFallingVmHWMIsNoExecAndANewAddressSpaceIs() throws {
+        try write(child, layout: Self.image, statm: "2048 512 128 0 0 0 0", hwmKiB: 2048)
+        // 100 ms: VmHWM is read at every sample that finds the process changed.
+        let sampler = TreeSampler(procRoot: root.path, intervalMs: 100)
+        var recording = Recording()
+        sampler.sample(into: &recording, atMs: 0)
+        try write(child, layout: Self.image, statm: "2048 437 128 0 0 0 0", hwmKiB: 2048 - 300)
+        sampler.sample(into: &recording, atMs: 100)
+        XCTAssertEqual(recording.processes.count, 1, "VmHWM fell by 300 KiB, the address space is the one it had")
+        XCTAssertEqual(recording.processes.first?.execd, false)
+        XCTAssertEqual(recording.processes.first?.highWaterKiB, 2048, "the highest reading")
+        try write(child, layout: Self.execdImage, statm: "4096 1024 256 0 0 0 0", hwmKiB: 4096)
+        sampler.sample(into: &recording, atMs: 200)
+        XCTAssertEqual(recording.processes.map(\.pid), [child, child], "sh -c \"exec sh …\": the same name, a new program")
+        XCTAssertEqual(recording.processes.map(\.execd), [true, false])
+        XCTAssertEqual(recording.processes.last?.firstSample, 2)
+        XCTAssertEqual(recording.processes.last?.highWaterKiB, 4096, "the new image's own high-water mark")
+        XCTAssertEqual(recording.processes.first?.values.count, 2)
+    }
+
+    /// A program that renames itself (prctl PR_SET_NAME, node's process.title) keeps its
+    /// address space: one row, under its new name. Where the kernel hides the layout (a
+    /// setuid program's), a new name is all there is to go by: an exec.
+    func testARenameIsNoExecUnlessTheLayoutIsHidden() throws {
+        try write(child, layout: Self.image, statm: "2048 512 128 0 0 0 0", hwmKiB: 2048)
+        let sampler = TreeSampler(procRoot: root.path, intervalMs: 100)
+        var recording = Recording()
+        sampler.sample(into: &recording, atMs: 0)
+        try write(child, name: "worker", layout: Self.image, statm: "2048 520 128 0 0 0 0", hwmKiB: 2080)
+        sampler.sample(into: &recording, atMs: 100)
+        XCTAssertEqual(recording.processes.count, 1)
+        XCTAssertEqual(recording.processes.first.map { String(decoding: $0.name, as: UTF8.self) }, "worker")
+
+        let other: Int32 = child + 1
+        try put("\(child) \(other) ", "\(me)/task/\(me)/children")
+        try loadavg(newest: other)
+        try write(other, name: "helper", layout: (1, 1, 0), statm: "1024 256 64 0 0 0 0", hwmKiB: 1024)
+        sampler.sample(into: &recording, atMs: 200)
+        try write(other, name: "helper", layout: (1, 1, 0), statm: "1024 200 64 0 0 0 0", hwmKiB: 900)
+        sampler.sample(into: &recording, atMs: 300)
+        XCTAssertEqual(recording.processes.filter { $0.pid == other }.count, 1, "hidden layout, same name, VmHWM fell: one row")
+        try write(other, name: "prog", layout: (1, 1, 0), statm: "4096 1024 64 0 0 0 0", hwmKiB: 4096)
+        sampler.sample(into: &recording, atMs: 400)
+        XCTAssertEqual(recording.processes.filter { $0.pid == other }.map(\.execd), [true, false], "hidden layout, a new name: exec")
+    }
+
     /// A process whose statm read zeros while it exited, then was read again, was dropped and
     /// added as a second process (2 to 8 reported for one).
     func testAProcessReadAsGoneThenSeenAgainKeepsItsOneEntry() throws {

@@ -114,6 +114,8 @@ public struct StatFigures: Equatable, Sendable {
     /// Page faults of the children it waited for (cminflt + cmajflt): 0 when it reaped none
     /// that ran (a program cannot run without faulting a page in).
     public var childrenFaults: UInt64 = 0
+    /// Where its program's code and stack start; nil where the kernel hides them.
+    public var image: ImageLayout?
 
     /// Parses stat's bytes; the name lies between the first "(" and the last ")", since a
     /// process may put anything in it, and the fields are counted from that last ")".
@@ -121,7 +123,7 @@ public struct StatFigures: Equatable, Sendable {
         guard let open = bytes.firstIndex(of: 0x28), let close = bytes.lastIndex(of: 0x29), open < close else { return nil }
         var fields: [UInt64] = [], state: UInt8 = 0
         var i = close + 1, field = 3
-        while i < bytes.count && field <= 22 {
+        while i < bytes.count && field <= 28 {
             while i < bytes.count && bytes[i] == 0x20 { i += 1 }
             var end = i
             while end < bytes.count && bytes[end] != 0x20 && bytes[end] != 0x0A { end += 1 }
@@ -129,13 +131,45 @@ public struct StatFigures: Equatable, Sendable {
             if field == 3 { state = bytes[i] } else { fields.append(saturatingDecimal(bytes, from: i, to: end, allowMinus: true) ?? 0) }
             i = end; field += 1
         }
-        // fields[0] is field 4 (ppid): fields 11, 13, 14, 15, 20 and 22 are at 7, 9, 10, 11, 16 and 18.
+        // fields[0] is field 4 (ppid): fields 11, 13, 14, 15, 20 and 22 are at 7, 9, 10, 11, 16 and 18,
+        // 26 to 28 (startcode, endcode, startstack) at 22 to 24.
         guard state != 0, fields.count >= 19 else { return nil }
         let (cpu, overflow) = fields[10].addingReportingOverflow(fields[11])
         let (faults, faultsOverflow) = fields[7].addingReportingOverflow(fields[9])
+        // The kernel shows startstack as 0 to a reader without ptrace access, for a process
+        // with no address space (a zombie, one exiting) and during an exec until the new
+        // image's fields are all set, startstack last.
+        let image = fields.count >= 25 && fields[24] != 0
+            ? ImageLayout(codeStart: fields[22], codeEnd: fields[23], stackStart: fields[24]) : nil
         return StatFigures(name: Array(bytes[(open + 1)..<close].prefix(64)), state: state,
                            parentPid: Int32(clamping: fields[0]), cpuTicks: overflow ? .max : cpu,
-                           threads: fields[16], startTime: fields[18], childrenFaults: faultsOverflow ? .max : faults)
+                           threads: fields[16], startTime: fields[18], childrenFaults: faultsOverflow ? .max : faults,
+                           image: image)
+    }
+
+    /// Whether the process `known` recorded has exec'd another program since: the same
+    /// process (start time) with a new address space. Exec alone makes one, and ASLR lays
+    /// each out anew, so its code and stack start elsewhere; a process that maps, unmaps,
+    /// renames itself (prctl PR_SET_NAME) or exits keeps them. VmHWM is no sign: the kernel's
+    /// high-water mark can fall by a few hundred KiB when memory is unmapped (its RSS
+    /// counters are per-CPU estimates), and a row split there lost its exit and wait4
+    /// figure. Where the kernel hides the layout, a new name is the sign.
+    public func isExec(since known: RecordedProcess) -> Bool {
+        guard startTime == known.startTime else { return false }
+        if let before = known.image, let now = image { return before != now }
+        return name != known.name
+    }
+}
+
+/// Where a program's code and stack start and its code ends (/proc/PID/stat fields 26-28):
+/// set by exec for each new address space, and by nothing a program does with its memory.
+public struct ImageLayout: Equatable, Sendable {
+    public var codeStart: UInt64
+    public var codeEnd: UInt64
+    public var stackStart: UInt64
+
+    public init(codeStart: UInt64, codeEnd: UInt64, stackStart: UInt64) {
+        self.codeStart = codeStart; self.codeEnd = codeEnd; self.stackStart = stackStart
     }
 }
 

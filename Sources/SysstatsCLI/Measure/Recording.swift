@@ -121,6 +121,9 @@ public struct RecordedProcess: Sendable {
     /// True when the process exec'd another program: its next image is the next entry
     /// with its pid.
     public var execd = false
+    /// Its address space's layout as last read where the kernel showed it: a new one is an
+    /// exec (``StatFigures/isExec(since:)``).
+    public var image: ImageLayout?
 
     public init(pid: Int32, parentPid: Int32, name: [UInt8], firstSample: Int) {
         self.pid = pid; self.parentPid = parentPid; self.name = name; self.firstSample = firstSample

@@ -15,8 +15,8 @@ import ProcFS
 /// some process's shared pages moved, one appeared or one left is every smaps_rollup read
 /// again (PSS is a split among the mappers: one process's change can move another's share);
 /// a process whose private pages alone changed has its figures moved by them
-/// (TreeSamplerReads.swift). stat (a name changed by exec) is read for the processes that
-/// changed, VmHWM for those every 100 ms. A quiet tree costs a clock read per process.
+/// (TreeSamplerReads.swift). stat (a new address space: an exec) is read for the processes
+/// that changed, VmHWM for those every 100 ms. A quiet tree costs a clock read per process.
 /// Once a second statm, stat and status are read for every process anyway, for CPU time,
 /// threads and a high-water mark that rose and fell between two samples (VmHWM only rises:
 /// a later reading still has it), and every five
@@ -176,31 +176,32 @@ final class TreeSampler {
         return rollupsDue
     }
 
-    /// Reads stat and VmHWM. A process that exec'd (its name changed, or VmHWM, which only
-    /// rises within one image, fell) is a new program: its samples from here on go to an
-    /// entry of their own, so that neither the image before (`sh -c "exec prog"`: the shell)
-    /// nor its high-water mark is counted as the new program's.
+    /// Reads stat and VmHWM. A process that exec'd (a new address space: ``StatFigures/isExec(since:)``)
+    /// is a new program: its samples from here on go to an entry of their own, so that
+    /// neither the image before (`sh -c "exec prog"`: the shell) nor its high-water mark is
+    /// counted as the new program's.
     private func readStatAndHighWater(_ e: inout Live, index: Int, into recording: inout Recording, refresh: Bool) {
         guard let stat = readStat(e.pid) else { return }
+        let execd = stat.isExec(since: recording.processes[e.position])
         var hwm: UInt64?
         // VmHWM only rises: a later reading still has a peak between samples, so a busy
         // process's status (the longest file) is read every 100 ms, not every sample.
         // A process that changed since is read once it is due, even if it then sleeps.
-        if refresh || index - e.highWaterSample >= highWaterEvery || stat.name != recording.processes[e.position].name {
+        if refresh || index - e.highWaterSample >= highWaterEvery || execd {
             if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(e.pid)/status") { hwm = parseStatusHWM(bytes) }
             e.highWaterSample = index
             e.highWaterPending = false
         } else {
             e.highWaterPending = true
         }
-        let known = recording.processes[e.position]
-        if stat.startTime == known.startTime && (stat.name != known.name || (hwm ?? .max) < (known.highWaterKiB ?? 0)) {
+        if execd {
+            let known = recording.processes[e.position]
             recording.processes[e.position].execd = true
-            var image = RecordedProcess(pid: e.pid, parentPid: known.parentPid, name: stat.name, firstSample: index)
-            image.startTime = stat.startTime
-            image.firstCPUTicks = known.cpuTicks
+            var next = RecordedProcess(pid: e.pid, parentPid: known.parentPid, name: stat.name, firstSample: index)
+            next.startTime = stat.startTime
+            next.firstCPUTicks = known.cpuTicks
             e.position = recording.processes.count
-            recording.processes.append(image)
+            recording.processes.append(next)
             positions[e.pid] = e.position
         }
         record(stat, into: &recording.processes[e.position])
@@ -289,6 +290,7 @@ final class TreeSampler {
 
     private func record(_ stat: StatFigures, into process: inout RecordedProcess) {
         process.name = stat.name
+        if let image = stat.image { process.image = image }
         process.threadsPeak = max(process.threadsPeak, stat.threads)
         process.cpuTicks = stat.cpuTicks
     }
