@@ -8,7 +8,8 @@
 //   file's line count);
 // - an accepted file gives at most 256 budgets with unique, printable names of 1 to 128
 //   bytes, a command without NUL, an interval of at least 1 ms, a process name of at most 15
-//   bytes and at least one limit; each budget's line is a line of the file.
+//   bytes and at least one limit; each budget's line is a line of the file, and each of its
+//   keys' lines (where a failed limit's line points) one from there on.
 
 import BudgetFile
 
@@ -32,6 +33,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             expect(limits.contains { $0 != nil }, "a budget without a limit")
             expect(b.durationMs.map { b.warmupMs < $0 } ?? true, "a warm-up that does not end before the duration")
             expect(b.line >= 1 && b.line <= lines, "a budget at line \(b.line) of \(lines)")
+            expect(b.keyLines.values.allSatisfy { $0 >= b.line && $0 <= lines }, "a key's line outside its budget's: \(b.keyLines) of \(lines)")
         }
     } catch {
         expect(error.line >= 1 && error.column >= 1 && error.line <= lines, "error at \(error.line):\(error.column) of \(lines) lines")

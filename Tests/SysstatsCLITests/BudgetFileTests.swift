@@ -40,6 +40,8 @@ final class BudgetFileTests: XCTestCase {
         var bar = Budget(name: "bar", command: "exec ./bar --output text", line: 2)
         bar.setup = "make fixture"; bar.warmupMs = 500; bar.durationMs = 3000; bar.intervalMs = 20
         bar.peakRSS = 2 << 20; bar.steadyUSS = 300 * 1024; bar.growthPerMinute = 64 * 1024
+        bar.keyLines = ["name": 3, "command": 4, "setup": 5, "warmup": 6, "duration": 7, "interval": 8,
+                        "peak_rss": 9, "steady_uss": 10, "growth_per_minute": 11]
         XCTAssertEqual(budgets[0], bar)
         XCTAssertEqual(budgets[1].peakPSS, 1 << 20)
         XCTAssertEqual(budgets[1].process, "tool")

@@ -32,6 +32,10 @@ public struct Budget: Equatable, Sendable {
     public var peakCgroup: UInt64?
     /// The line of its `[[budget]]` header.
     public var line: Int
+    /// The line of each key it sets: a failed limit's line points there.
+    public var keyLines: [String: Int] = [:]
+    /// The budgets file it was read from, as given (nil for one not read from a file).
+    public var file: String?
 
     public init(name: String, command: String, line: Int = 0) {
         self.name = name; self.command = command; self.line = line
@@ -148,6 +152,7 @@ public enum BudgetFile {
             throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' needs a command")
         }
         var budget = Budget(name: name, command: command, line: header.keyLine)
+        for entry in table { budget.keyLines[text(entry.key)] = entry.keyLine }
         budget.setup = try string(table, "setup")
         budget.warmupMs = try duration(table, "warmup") ?? 0
         budget.durationMs = try duration(table, "duration")

@@ -34,7 +34,9 @@ public enum BudgetRunner {
         case .failure(let e): return .failure(BudgetLoadError(message: "\(shown): \(e)"))
         case .success(let bytes):
             do throws(BudgetFileError) {
-                return .success(try BudgetFile.parse(bytes))
+                var budgets = try BudgetFile.parse(bytes)
+                for i in budgets.indices { budgets[i].file = path }
+                return .success(budgets)
             } catch {
                 return .failure(BudgetLoadError(message: error.describe(file: shown)))
             }
