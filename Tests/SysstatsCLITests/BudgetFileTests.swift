@@ -233,8 +233,9 @@ final class BudgetCheckTests: XCTestCase {
         XCTAssertTrue(result.line.hasSuffix("most at the peak: big (pid 10) held 1.27 MiB of RSS at the peak: [heap] 900 KiB, libpython3.11.so 300 KiB, anon 100 KiB"), result.line)
     }
 
-    /// The exact peak can be budgeted; where measure reaped no counted process it fails and
-    /// says why.
+    /// The exact peak can be budgeted, and a failed one names the process whose figure it is
+    /// (it named the holder of the sampled peak); where measure reaped no counted process it
+    /// fails and says why.
     func testTheExactPeakIsBudgetedAndFailsWhereNoProcessEndWasSeen() {
         var budget = Budget(name: "exact", command: "x")
         budget.peakRSSExact = 2 << 20
@@ -243,7 +244,7 @@ final class BudgetCheckTests: XCTestCase {
         r.processes[1].exactMaxRSSKiB = 3000
         r.processes[1].exactIsOwn = true
         var result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
-        XCTAssertEqual(result.line, "FAIL exact: peak_rss_exact 2.93 MiB of 2.00 MiB (46% over); most at the peak: big (pid 10) held 1.27 MiB of RSS at the peak")
+        XCTAssertEqual(result.line, "FAIL exact: peak_rss_exact 2.93 MiB of 2.00 MiB (46% over); the peak is one process's: small (pid 11) reached 2.93 MiB of RSS (wait4, at its end)")
         r.processes[1].exactMaxRSSKiB = nil
         result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
         XCTAssertFalse(result.passed)
@@ -259,7 +260,8 @@ final class BudgetCheckTests: XCTestCase {
         r.cgroup = .measured(bytes: 101 << 20, source: "cgroup v2 memory.peak")
         var result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
         XCTAssertFalse(result.passed)
-        XCTAssertTrue(result.line.hasPrefix("FAIL exact: peak_cgroup 101 MiB of 100 MiB (1% over)"), result.line)
+        XCTAssertTrue(result.line.hasPrefix("FAIL exact: peak_cgroup 101 MiB of 100 MiB (1% over); the cgroup's peak is the whole tree's, "
+                                            + "page cache and kernel memory included; the largest process: big (pid 10) reached 1.37 MiB of RSS (sampled)"), result.line)
         r.cgroup = .unavailable(reason: "no delegated cgroup subtree")
         result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
         XCTAssertFalse(result.passed)

@@ -21,7 +21,7 @@ public struct BudgetResult: Sendable {
     public var regressions: [Check] = []
     /// Why the run itself failed (the command could not start, exited non-zero, the setup failed).
     public var failure: String?
-    /// The process holding the most of the figure that failed, at that figure's peak.
+    /// Who holds the figure that failed (``culprit(for:_:in:)``), in words.
     public var culprit: String?
     public var wallMs: UInt64 = 0
     /// The measured run's summary (`budget check --png` draws it); nil when nothing ran.
@@ -76,12 +76,7 @@ public struct BudgetResult: Sendable {
                 check.passed = true
                 check.note = "not significant"
             }
-            if !check.passed && culprit == nil, let peak = s.treePeaks[figure], let pid = peak.holderPid {
-                culprit = "\(TerminalText.escape(peak.holderName)) (pid \(pid)) held \(SizeText.format(peak.holderKiB * 1024)) of \(figure.label) at the peak"
-                if let kinds = s.processes.first(where: { $0.pid == pid })?.peakMappings, !kinds.isEmpty {
-                    culprit! += ": " + MeasureReport.mappingsText(kinds, figure, count: 3)
-                }
-            }
+            if !check.passed && culprit == nil { culprit = Self.culprit(for: key, figure, in: s) }
             checks.append(check)
         }
     }
@@ -136,7 +131,7 @@ public struct BudgetResult: Sendable {
         }
         if let failure { parts.append(failure) }
         var line = (passed ? "ok   " : "FAIL ") + TerminalText.escape(budget.name) + ": " + parts.joined(separator: "; ")
-        if !passed, let culprit { line += "; most at the peak: " + culprit }
+        if !passed, let culprit { line += "; " + culprit }
         return line
     }
 
