@@ -157,12 +157,13 @@ fi
 budget_total=0 budget_failed=0 fuzz_total=0 fuzz_failed=0 package_total=0 package_failed=0
 if ((!quick)); then
     # The memory budgets (docs/budgets.md): the release programs measured by the release
-    # `sysstats budget check`, one line per budget ("ok   NAME: …" or "FAIL NAME: …").
+    # `sysstats budget check`, one line per budget ("ok   NAME: …", "FAIL NAME: …", or
+    # "ERROR NAME: …" for one that could not be measured).
     budget_status=0
     stage budgets "$(swift build -c release --show-bin-path)/sysstats" budget check sysstats-budget.toml 2>&1 \
         | tee "$work/budgets.log" || budget_status=$?
-    budget_total=$(grep -c -E "^(ok   |FAIL )" "$work/budgets.log" || true)
-    budget_failed=$(grep -c -E "^FAIL " "$work/budgets.log" || true)
+    budget_total=$(grep -c -E "^(ok   |FAIL |ERROR )" "$work/budgets.log" || true)
+    budget_failed=$(grep -c -E "^(FAIL |ERROR )" "$work/budgets.log" || true)
     if ((budget_status != 0)); then
         ((status != 0)) || status=$budget_status
         # A file that could not be used (status 2) checks nothing: one failure.
@@ -218,7 +219,7 @@ awk '/^Test Suite .[A-Za-z0-9_]+. (passed|failed) at/ { name = $3; gsub("\047", 
 
 # A CI page shows the output's tail: name the failed tests and their assertions there too.
 grep -a -E "^Test Case '.*' failed|^/.*: error: " "$work/tests.log" | awk 'NR <= 40 {print "failed: " $0}' || true
-[[ -f $work/budgets.log ]] && { grep -a -E "^FAIL " "$work/budgets.log" | sed 's/^/failed: /' || true; }
+[[ -f $work/budgets.log ]] && { grep -a -E "^(FAIL |ERROR )" "$work/budgets.log" | sed 's/^/failed: /' || true; }
 
 total=$((1 + xctest_total + budget_total + fuzz_total + package_total))
 failed=$((sizes_failed + xctest_failed + budget_failed + fuzz_failed + package_failed))

@@ -169,10 +169,12 @@ struct BudgetCheck: ParsableCommand {
         commandName: "check",
         abstract: "Run each budget's command and check its limits (exit 1 when one is exceeded).",
         discussion: """
-            Prints one line per budget: each limit's value, the limit and the headroom. Exits 1 when \
-            a limit is exceeded, a command fails, or (with --baseline) a figure grew beyond the \
-            tolerance over the baseline; 2 when the file cannot be used. Commands run by /bin/sh \
-            from the file's directory, with $SYSSTATS_BUDGET_TMP a fresh temporary directory.
+            Prints one line per budget: each limit's value, the limit and the headroom (FAIL: where \
+            the limit is set; ERROR: what could not be measured, and what to do). Exits 1 when a \
+            limit is exceeded, a command fails, a budget could not be measured, or (with --baseline) \
+            a figure grew beyond the tolerance over the baseline; 2 when the file cannot be used. \
+            Commands run by /bin/sh from the file's directory, with $SYSSTATS_BUDGET_TMP a fresh \
+            temporary directory.
             """)
 
     @OptionGroup var file: BudgetFileOptions
@@ -200,8 +202,8 @@ struct BudgetCheck: ParsableCommand {
         }
         let results = BudgetRunner.run(budgets, directory: BudgetRunner.directory(of: file.file), baseline: base,
                                        tolerance: tolerance) { writeStdout($0 + "\n") }
-        let failed = results.filter { !$0.passed }.count
-        writeStdout("\(results.count - failed) of \(results.count) budgets kept\n")
+        let failed = results.filter { !$0.passed }.count, errors = results.filter(\.isError).count
+        writeStdout("\(results.count - failed) of \(results.count) budgets kept" + (errors > 0 ? "; \(errors) could not be measured (ERROR)" : "") + "\n")
         if let junit, let problem = writeFileAtomically(Array(JUnitReport.xml(results).utf8), to: junit, mode: 0o644) {
             printError("sysstats: cannot write \(TerminalText.escape(junit)): \(TerminalText.escape(problem.description))")
             SysstatsCommand.exit(withError: ExitCode(1))

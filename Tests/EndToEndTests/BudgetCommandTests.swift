@@ -46,14 +46,71 @@ final class BudgetCommandTests: XCTestCase {
         // 8 MiB and the program's few pages (8.07-8.26 MiB seen) of 16: 48-50 % headroom.
         XCTAssertTrue((45...50).contains { lines[0].contains("MiB of 16.0 MiB (\($0)% headroom)") }, lines[0])
         XCTAssertTrue(lines[1].hasPrefix("FAIL too big: peak_rss "), lines[1])
-        XCTAssertTrue(lines[1].contains("most at the peak: touch-memory (pid "), lines[1])
+        // The sampled sum's holder, or the process whose VmHWM or wait4 figure is the peak.
+        XCTAssertTrue(lines[1].contains("most at the peak: touch-memory (pid ") || lines[1].contains("the peak is one process's: touch-memory (pid "),
+                      lines[1])
+        XCTAssertTrue(lines[1].hasSuffix("; limit at \(file):10 (peak_rss)"), lines[1])
         XCTAssertEqual(lines[2], "1 of 2 budgets kept")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        XCTAssertTrue(xml.contains("<testsuites tests=\"2\" failures=\"1\""), xml)
+        XCTAssertTrue(xml.contains("<testsuites tests=\"2\" failures=\"1\" errors=\"0\""), xml)
+    }
+
+    /// A child that touches 100 MiB between two samples, reaped by its parent: the failed
+    /// line named the holder of the sampled peak with its 1 MiB; it names the process whose
+    /// figure the 100 MiB is.
+    func testAFailedPeakNamesTheProcessWhoseFigureItIs() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "spike"
+            command = "exec ./touch-memory spike 100 300"
+            interval = "250ms"
+            peak_rss = "50 MiB"
+            """)
+        let run = try sysstats(["budget", "check", file])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("FAIL spike: peak_rss 10"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("; the peak is one process's: touch-memory (pid "), run.stdout)
+        XCTAssertTrue(run.stdout.contains(" reached 10"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("most at the peak"), run.stdout)
+    }
+
+    /// A command that cannot run (/bin/sh's 127) was a memory failure, `<failure type="budget">`;
+    /// it is an ERROR line and a JUnit error, pointing at the command. A cgroup peak where no
+    /// cgroup can be made is an ERROR saying what to do, never a FAIL.
+    func testWhatCouldNotBeMeasuredIsAnErrorWithWhatToDo() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "missing"
+            command = "./no-such-program"
+            peak_rss = "1 GiB"
+
+            [[budget]]
+            name = "cgroup"
+            command = "exec ./touch-memory private 1 50"
+            peak_cgroup = "1 GiB"
+            """)
+        let junit = work.file("junit.xml")
+        let run = try sysstats(["budget", "check", file, "--junit", junit])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "ERROR missing: the command could not run: exit 127: /bin/sh found no such command "
+                       + "(its message is on stderr); the command is at \(file):3")
+        XCTAssertTrue(run.stderr.contains("no-such-program"), run.stderr)
+        let cgroup = lines.count > 1 ? lines[1] : ""
+        XCTAssertTrue(cgroup.hasPrefix("ok   cgroup: peak_cgroup ")
+                      || (cgroup.hasPrefix("ERROR cgroup: peak_cgroup n/a of 1.00 GiB [no memory cgroup: ")
+                          && (cgroup.contains("systemd-run --user --scope -p Delegate=yes") || cgroup.contains("limit peak_rss_exact or peak_rss instead"))
+                          && cgroup.hasSuffix("; limit at \(file):9 (peak_cgroup)")), cgroup)
+        let errors = cgroup.hasPrefix("ERROR") ? 2 : 1
+        XCTAssertEqual(lines.last, "\(2 - errors) of 2 budgets kept; \(errors) could not be measured (ERROR)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains("<testsuites tests=\"2\" failures=\"0\" errors=\"\(errors)\""), xml)
+        XCTAssertTrue(xml.contains("<error message=\"ERROR missing: the command could not run: exit 127"), xml)
+        XCTAssertFalse(xml.contains("<failure"), xml)
     }
 
     /// `process = "python"` for a program named python3 passed on a figure of 0 B: a filter
-    /// that matched nothing fails and names the processes that ran.
+    /// that matched nothing is an error (it measured nothing), naming the processes that ran.
     func testAProcessFilterThatMatchedNothingFailsNamingWhatRan() throws {
         let file = try budgets("""
             [[budget]]
@@ -65,9 +122,10 @@ final class BudgetCommandTests: XCTestCase {
         let run = try sysstats(["budget", "check", file])
         XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
         // The shell is listed when a sample saw it before its exec.
-        XCTAssertTrue(run.stdout.hasPrefix("FAIL filtered: process = 'touch-mem' matched none of the processes that ran (touch-memory); nothing checked")
-                      || run.stdout.hasPrefix("FAIL filtered: process = 'touch-mem' matched none of the processes that ran (sh, touch-memory); nothing checked"),
+        XCTAssertTrue(run.stdout.hasPrefix("ERROR filtered: process = 'touch-mem' matched none of the processes that ran (touch-memory); nothing checked")
+                      || run.stdout.hasPrefix("ERROR filtered: process = 'touch-mem' matched none of the processes that ran (sh, touch-memory); nothing checked"),
                       run.stdout)
+        XCTAssertTrue(run.stdout.contains("; nothing checked (process at \(file):4)\n"), run.stdout)
     }
 
     /// `sysstats measure --help` ran a program called `--help` (exit 127).

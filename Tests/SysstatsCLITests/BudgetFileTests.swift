@@ -234,9 +234,9 @@ final class BudgetCheckTests: XCTestCase {
     }
 
     /// The exact peak can be budgeted, and a failed one names the process whose figure it is
-    /// (it named the holder of the sampled peak); where measure reaped no counted process it
-    /// fails and says why.
-    func testTheExactPeakIsBudgetedAndFailsWhereNoProcessEndWasSeen() {
+    /// (it named the holder of the sampled peak); where measure reaped no counted process the
+    /// budget is an error that says why.
+    func testTheExactPeakIsBudgetedAndIsAnErrorWhereNoProcessEndWasSeen() {
         var budget = Budget(name: "exact", command: "x")
         budget.peakRSSExact = 2 << 20
         var r = Self.recording()
@@ -248,12 +248,15 @@ final class BudgetCheckTests: XCTestCase {
         r.processes[1].exactMaxRSSKiB = nil
         result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
         XCTAssertFalse(result.passed)
-        XCTAssertTrue(result.line.contains("peak_rss_exact n/a of 2.00 MiB [measure reaped no counted process: each was reaped by its own parent]"), result.line)
+        XCTAssertTrue(result.isError)
+        XCTAssertTrue(result.line.hasPrefix("ERROR exact: peak_rss_exact n/a of 2.00 MiB [measure reaped no counted process: each was reaped by its own parent, "
+                                            + "whose figure holds it; or limit peak_rss (VmHWM) or peak_cgroup instead]"), result.line)
     }
 
     /// The kernel's exact peak can be budgeted (a child's spike between two samples is in
-    /// it); where no memory cgroup could be made the budget fails and says why, not passes.
-    func testTheCgroupPeakIsBudgetedAndFailsWhereItCouldNotBeHad() {
+    /// it); where no memory cgroup could be made the budget is an error that says why, not a
+    /// pass, nor a limit failed.
+    func testTheCgroupPeakIsBudgetedAndIsAnErrorWhereItCouldNotBeHad() {
         var budget = Budget(name: "exact", command: "x")
         budget.peakCgroup = 100 << 20
         var r = Self.recording()
@@ -265,8 +268,8 @@ final class BudgetCheckTests: XCTestCase {
         r.cgroup = .unavailable(reason: "no delegated cgroup subtree")
         result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
         XCTAssertFalse(result.passed)
-        XCTAssertTrue(result.line.contains("peak_cgroup n/a of 100 MiB [no memory cgroup: no delegated cgroup subtree]"), result.line)
-        XCTAssertFalse(result.isError, "a limit that could not be checked fails the budget")
+        XCTAssertTrue(result.line.hasPrefix("ERROR exact: peak_cgroup n/a of 100 MiB [no memory cgroup: no delegated cgroup subtree; "), result.line)
+        XCTAssertTrue(result.isError, "a limit that could not be checked is no memory failure")
     }
 
     /// Anonymous memory can be budgeted, peak and steady (the recording's values carry it).
@@ -393,7 +396,7 @@ final class BudgetCheckTests: XCTestCase {
         broken.failure = "could not start: No such file or directory"
         let withError = JUnitReport.xml(results + [broken])
         XCTAssertTrue(withError.contains("<testsuite name=\"sysstats budget\" tests=\"3\" failures=\"1\" errors=\"1\""), withError)
-        XCTAssertTrue(withError.contains("<error message=\"FAIL small: could not start: No such file or directory\" type=\"run\">"), withError)
+        XCTAssertTrue(withError.contains("<error message=\"ERROR small: could not start: No such file or directory\" type=\"run\">"), withError)
         XCTAssertNoThrow(try XMLDocument(xmlString: xml))
     }
 

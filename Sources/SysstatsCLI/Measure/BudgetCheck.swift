@@ -28,9 +28,12 @@ public struct BudgetResult: Sendable {
     public var summary: MeasureSummary?
 
     public var passed: Bool { failure == nil && checks.allSatisfy(\.passed) && regressions.allSatisfy(\.passed) }
-    /// The run gave nothing to check (its command or setup could not run, it was stopped, its
-    /// process filter matched nothing): an error in JUnit's terms, not a limit failed.
-    public var isError: Bool { failure != nil && checks.isEmpty }
+    /// The run could not measure what the budget asks: it gave nothing to check (its command
+    /// or setup could not run, it was stopped, its process filter matched nothing), or a
+    /// limit's figure could not be had (no cgroup, no wait4 figure, no sample). An error in
+    /// JUnit's terms and an ERROR line, not a limit failed: nothing says the program is
+    /// over its budget, and the fix is in how it is measured.
+    public var isError: Bool { (failure != nil && checks.isEmpty) || checks.contains { $0.value.isNaN } }
 
     public init(budget: Budget) { self.budget = budget }
 
@@ -42,6 +45,11 @@ public struct BudgetResult: Sendable {
         self.budget = budget
         summary = s
         wallMs = s.recording.wallMs
+        if let exit = s.recording.commandExit, !s.recording.stoppedAtDuration, let why = Self.couldNotRun(exit) {
+            // The figures are those of the shell that said so: none is the program's.
+            failure = "the command could not run: " + why + (location(of: "command").map { "; the command is at \($0)" } ?? "")
+            return
+        }
         figures["peak_rss"] = Double(s.peakRSSKiB) * 1024
         if let e = s.exactPeakRSSKiB { figures["peak_rss_exact"] = Double(e) * 1024 }
         if let p = s.treePeaks[.pss] { figures["peak_pss"] = Double(p.kib) * 1024 }
@@ -61,14 +69,8 @@ public struct BudgetResult: Sendable {
         for (key, limit, figure) in limits {
             guard let limit else { continue }
             guard let value = figures[key] else {
-                // A figure that could not be had fails the budget and says why: it does not pass.
-                var why = "no sample after the warm-up"
-                if key == "peak_cgroup", case .unavailable(let reason) = s.recording.cgroup { why = "no memory cgroup: \(reason)" }
-                if key == "peak_rss_exact" {
-                    why = s.recording.commandFromHelper ? "measure reaped no counted process: each was reaped by its own parent"
-                        : "measure reaped no counted process but the command, started without sysstats-spawn"
-                }
-                checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false, note: why))
+                // A figure that could not be had does not pass: the budget is an error, saying why.
+                checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false, note: Self.unmeasured(key, s)))
                 continue
             }
             var check = Check(key: key, value: value, limit: Double(limit), passed: value <= Double(limit))
@@ -115,7 +117,8 @@ public struct BudgetResult: Sendable {
         return sizes.first { $0.1 != nil }.map { ($0.0, $0.1!) }
     }
 
-    /// One line: "ok"/"FAIL", the name, then each check (value, limit, headroom).
+    /// One line: "ok", "FAIL" or "ERROR" (``isError``), the name, then each check (value,
+    /// limit, headroom), who holds a figure that failed and what to do next.
     public var line: String {
         var parts: [String] = []
         for c in checks {
@@ -130,8 +133,9 @@ public struct BudgetResult: Sendable {
             parts.append("\(r.key) \(SizeText.format(SizeText.bytes(r.value))) regressed over the \(r.note ?? "baseline")")
         }
         if let failure { parts.append(failure) }
-        var line = (passed ? "ok   " : "FAIL ") + TerminalText.escape(budget.name) + ": " + parts.joined(separator: "; ")
+        var line = (isError ? "ERROR " : passed ? "ok   " : "FAIL ") + TerminalText.escape(budget.name) + ": " + parts.joined(separator: "; ")
         if !passed, let culprit { line += "; " + culprit }
+        if !passed, let next = nextSteps { line += "; " + next }
         return line
     }
 

@@ -1,6 +1,7 @@
 import Bookmarks
 
-// The words of a budget's line that say why: which process holds a figure that failed.
+// The words of a budget's line that say why: which process holds a figure that failed, why
+// a figure could not be had and what to do then, and where the budgets file sets a key.
 extension BudgetResult {
     /// The process behind the figure `key` that failed, with where its memory was; nil when
     /// none can be named. Each figure names its own holder: a tree's peak RSS that is one
@@ -41,7 +42,7 @@ extension BudgetResult {
     /// when it may be a child's it reaped, its largest child seen too.
     static func exactHolder(_ s: MeasureSummary) -> String? {
         guard let holder = s.exactPeakHolder, let kib = s.exactPeakRSSKiB else { return nil }
-        let row = s.processes.last { $0.pid == holder.pid && $0.exactMaxRSSKiB != nil }
+        let row = s.processes.last(where: { $0.pid == holder.pid && $0.exactMaxRSSKiB != nil })
         var text: String
         if let row {
             text = describe(row, kib: kib, source: "wait4, at its end")
@@ -62,7 +63,7 @@ extension BudgetResult {
     /// The largest process by its peak RSS: the wait4 figure where measure had one, else its
     /// own peak (samples or VmHWM), whichever is larger.
     static func largestProcess(_ s: MeasureSummary) -> String? {
-        let own = s.processes.max { $0.peakRSSKiB < $1.peakRSSKiB }
+        let own = s.processes.max(by: { $0.peakRSSKiB < $1.peakRSSKiB })
         if let exact = s.exactPeakRSSKiB, exact >= (own?.peakRSSKiB ?? 0) { return exactHolder(s) }
         return own.map { describe($0, kib: $0.peakRSSKiB, source: sourceWords($0.peakRSSSource)) }
     }
@@ -73,5 +74,66 @@ extension BudgetResult {
         case .highWater: "VmHWM"
         case .exit: "wait4, at its end"
         }
+    }
+
+    /// Why the figure `key` could not be had in this run, and what to do about it.
+    static func unmeasured(_ key: String, _ s: MeasureSummary) -> String {
+        let r = s.recording
+        switch key {
+        case "peak_cgroup":
+            var reason = "none was made"
+            if case .unavailable(let why) = r.cgroup { reason = why }
+            if reason == "no memory cgroup is mounted" {
+                return "no memory cgroup: \(reason) (a container needs one mounted at /sys/fs/cgroup); limit peak_rss_exact or peak_rss instead"
+            }
+            return "no memory cgroup: \(reason); run where one can be made: as root, or in a delegated cgroup "
+                + "(systemd-run --user --scope -p Delegate=yes sysstats budget check ...), or limit peak_rss_exact or peak_rss instead"
+        case "peak_rss_exact":
+            guard r.commandFromHelper else {
+                return "measure reaped no counted process but the command, started without sysstats-spawn: install sysstats-spawn beside sysstats"
+            }
+            if r.processes.contains(where: { $0.exactMaxRSSKiB != nil && !$0.exactIsOwn }) || !(r.largestUnseen?.isOwn ?? true) {
+                return "the figure measure had at the end of each counted process may not be its own (it exec'd over the shell's image, "
+                    + "or reaped children): without process the tree's exact peak counts it; or limit peak_rss (VmHWM) instead"
+            }
+            return "measure reaped no counted process: each was reaped by its own parent, whose figure holds it"
+                + (r.ownExactFiguresOnly ? " (without process the tree's exact peak counts it)" : "")
+                + "; or limit peak_rss (VmHWM) or peak_cgroup instead"
+        case "steady_uss", "steady_anon", "growth_per_minute":
+            // A slope needs two samples after the warm-up, a mean one.
+            let wanted = key == "growth_per_minute" && s.steadySamples == 1 ? "one sample after the warm-up, a slope needs two" : "no sample after the warm-up"
+            return "\(wanted): the run lasted \(DurationText.format(ms: r.wallMs)), the warm-up \(DurationText.format(ms: s.warmupMs)); "
+                + "shorten warmup, or set a longer duration"
+        default:
+            return "no sample: the run ended within its first interval (\(DurationText.format(ms: r.wallMs))); a shorter interval, or limit peak_rss_exact instead"
+        }
+    }
+
+    /// Why a command ended with `exit` if it never ran: /bin/sh's 127 and 126; nil otherwise.
+    static func couldNotRun(_ exit: ExitStatus) -> String? {
+        switch exit {
+        case .exited(127): return "exit 127: /bin/sh found no such command (its message is on stderr)"
+        case .exited(126): return "exit 126: /bin/sh found the command but could not run it (not executable, or a folder)"
+        default: return nil
+        }
+    }
+
+    /// Where the budgets file sets `key` (FILE:LINE, or "line N" when the file is not known);
+    /// nil when the budget was not read from a file.
+    public func location(of key: String) -> String? {
+        guard let line = budget.keyLines[key] else { return nil }
+        return budget.file.map { "\(TerminalText.escape($0)):\(line)" } ?? "line \(line)"
+    }
+
+    /// What to do next after a failed line: where each failed limit is set, and after a
+    /// regression over the baseline how to accept it; nil when there is nothing to say.
+    var nextSteps: String? {
+        var steps: [String] = []
+        let places = checks.filter { !$0.passed }.compactMap { c in location(of: c.key).map { "\($0) (\(c.key))" } }
+        if !places.isEmpty { steps.append((places.count == 1 ? "limit at " : "limits at ") + places.joined(separator: ", ")) }
+        if regressions.contains(where: { !$0.passed }) {
+            steps.append("if the change is meant: sysstats budget record writes a new baseline, or --tolerance allows more")
+        }
+        return steps.isEmpty ? nil : steps.joined(separator: "; ")
     }
 }

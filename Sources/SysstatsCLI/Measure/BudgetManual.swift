@@ -75,8 +75,11 @@ public enum BudgetManual {
             .fi
             .SH EXIT STATUS
             \\fBsysstats budget check\\fR exits 0 when every budget kept its limits, 1 when one did
-            not (or its command failed, or a regression against \\fB\\-\\-baseline\\fR), 2 when the
-            file cannot be used.
+            not (a \\fBFAIL\\fR line: a limit exceeded, its command failed, or a regression against
+            \\fB\\-\\-baseline\\fR) or could not be measured (an \\fBERROR\\fR line, a JUnit error: its
+            command or setup could not run, its \\fBprocess\\fR matched nothing, a limit's figure
+            could not be had), 2 when the file cannot be used. A \\fBFAIL\\fR line names where each
+            failed limit is set (\\fIFILE\\fR:\\fILINE\\fR); an \\fBERROR\\fR line says what to do.
             .SH SEE ALSO
             \\fBsysstats\\fR(1); budgets.md in /usr/share/doc/sysstats/docs/ (docs/budgets.md in the
             source), which says where each figure comes from, how exact it is, and how to use

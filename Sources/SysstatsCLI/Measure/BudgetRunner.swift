@@ -73,7 +73,9 @@ public enum BudgetRunner {
         defer { unsetenv("SYSSTATS_BUDGET_TMP") }
         if let setup = budget.setup {
             if let problem = runSetup(setup, directory: directory) {
-                var r = BudgetResult(budget: budget); r.failure = "setup \(problem)"; return r
+                var r = BudgetResult(budget: budget)
+                r.failure = "setup \(problem); nothing checked" + (r.location(of: "setup").map { " (setup at \($0))" } ?? "")
+                return r
             }
         }
         var options = MeasureOptions(arguments: ["/bin/sh", "-c", budget.command])
@@ -102,6 +104,7 @@ public enum BudgetRunner {
                     var r = BudgetResult(budget: budget)
                     r.failure = "process = '\(TerminalText.escape(name))' matched none of the processes that ran ("
                         + (names.isEmpty ? "none seen" : names.prefix(8).joined(separator: ", ")) + "); nothing checked"
+                        + (r.location(of: "process").map { " (process at \($0))" } ?? "")
                     r.wallMs = recording.wallMs
                     return r
                 }

@@ -13,7 +13,9 @@ public enum JUnitReport {
             if r.passed {
                 out += ">\n      <system-out>\(escape(r.line))</system-out>\n    </testcase>\n"
             } else if r.isError {
-                out += ">\n      <error message=\"\(escape(r.line))\" type=\"run\">\(escape(r.line))</error>\n    </testcase>\n"
+                // "run": nothing ran to check (command, setup, stop, filter); "unmeasured": a limit's figure was not had.
+                let type = r.failure != nil && r.checks.isEmpty ? "run" : "unmeasured"
+                out += ">\n      <error message=\"\(escape(r.line))\" type=\"\(type)\">\(escape(r.line))</error>\n    </testcase>\n"
             } else {
                 out += ">\n      <failure message=\"\(escape(r.line))\" type=\"budget\">\(escape(r.line))</failure>\n    </testcase>\n"
             }
