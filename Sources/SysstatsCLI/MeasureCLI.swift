@@ -180,7 +180,7 @@ struct BudgetCheck: ParsableCommand {
     @OptionGroup var file: BudgetFileOptions
     @Option(help: ArgumentHelp("Also fail on a regression over this baseline (written by `budget record`).", valueName: "file.json"))
     var baseline: String?
-    @Option(help: ArgumentHelp("How much a figure may exceed the baseline, besides 256 KiB of page jitter (default 10%).", valueName: "percent"),
+    @Option(help: ArgumentHelp("How much a figure may exceed the baseline, and at least 1 MiB (default 10%).", valueName: "percent"),
             transform: parseTolerance)
     var tolerance: Double = BudgetResult.defaultTolerance
     @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))

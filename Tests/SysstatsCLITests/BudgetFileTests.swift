@@ -299,13 +299,13 @@ final class BudgetCheckTests: XCTestCase {
         var budget = Budget(name: "t", command: "x")
         budget.peakRSS = 1 << 30
         var result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
-        // 1800 KiB: allowed is the baseline × 1.05 + 256 KiB.
-        result.compare(with: ["peak_rss": (1800 - 256) * 1024 / 1.05 + 1], tolerance: 0.05)
+        // 1800 KiB: allowed is the baseline and the larger of 5 % of it and 1 MiB.
+        result.compare(with: ["peak_rss": 776 * 1024], tolerance: 0.05)
         XCTAssertTrue(result.passed, result.line)
         result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
-        result.compare(with: ["peak_rss": 1400 * 1024, "peak_pss": 1], tolerance: 0.05)
+        result.compare(with: ["peak_rss": 775 * 1024, "peak_pss": 1], tolerance: 0.05)
         XCTAssertFalse(result.passed)
-        XCTAssertTrue(result.line.contains("peak_rss 1.76 MiB regressed over the baseline 1.37 MiB by 28.6%, tolerance 5.0% + 256 KiB"), result.line)
+        XCTAssertTrue(result.line.contains("peak_rss 1.76 MiB regressed over the baseline 775 KiB by 132.3%, tolerance 5.0%, at least 1.00 MiB"), result.line)
         XCTAssertFalse(result.line.contains("peak_pss"), "the budget sets no peak_pss: its baseline is not compared: \(result.line)")
         budget.peakPSS = 1 << 30
         result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
@@ -372,7 +372,7 @@ final class BudgetCheckTests: XCTestCase {
         XCTAssertTrue(result.line.hasPrefix("ok   t: peak_rss 1.76 MiB of 16777216 TiB"), result.line)
         result.compare(with: ["peak_rss": 1e20], tolerance: 0.1)
         XCTAssertTrue(result.passed, result.line)
-        XCTAssertEqual(result.regressions.first?.note, "baseline 16777216 TiB by -100.0%, tolerance 10.0% + 256 KiB")
+        XCTAssertEqual(result.regressions.first?.note, "baseline 16777216 TiB by -100.0%, tolerance 10.0%, at least 1.00 MiB")
         for base in [Double.nan, -.infinity, .infinity] {
             var other = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 0))
             other.compare(with: ["peak_rss": base], tolerance: 0.1)

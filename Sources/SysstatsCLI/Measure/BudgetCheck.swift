@@ -87,24 +87,25 @@ public struct BudgetResult: Sendable {
     /// run (the moment the sampler's 1,000-process peak is caught, an allocator's arena), its
     /// steady figures by under 1 % (docs/budgets.md, "Baselines").
     public static let defaultTolerance = 0.10
-    /// Added to every allowed figure: a few pages of allocator, stack or page-cache jitter,
-    /// which is a large share of a small figure (a renderer's 144 KiB of anonymous memory, a
-    /// cgroup's 524-764 KiB), is not a regression. As growth's noise floor.
-    public static let baselineSlackBytes = 256.0 * 1024
+    /// The least rise over the baseline that is a regression, whatever the percentage: a
+    /// small figure moves by whole pages and allocator arenas, a large share of it (an
+    /// unchanged tree's steady USS moved from 0.99 to 1.89 MiB, 95 %, between runs).
+    public static let baselineFloorBytes = 1024.0 * 1024
 
-    /// Adds a check of each figure the budget limits against `baseline` × (1 + tolerance)
-    /// + ``baselineSlackBytes``: a figure it does not name is not its business. Growth is
-    /// left out: a slope over a short run moves more than any useful tolerance.
+    /// Adds a check of each figure the budget limits against `baseline`: a regression rises
+    /// above it by more than `tolerance` of it and by more than ``baselineFloorBytes``. A
+    /// figure the budget does not name is not its business. Growth is left out: a slope
+    /// over a short run moves more than any useful tolerance.
     public mutating func compare(with baseline: [String: Double], tolerance: Double) {
         let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_rss_exact", budget.peakRSSExact), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS),
                                           ("peak_anon", budget.peakAnon), ("steady_anon", budget.steadyAnon), ("peak_cgroup", budget.peakCgroup)]
         for (key, limit) in named where limit != nil {
             guard let base = baseline[key], let value = figures[key] else { continue }
-            let allowed = base * (1 + tolerance) + Self.baselineSlackBytes
+            let allowed = base + max(base * tolerance, Self.baselineFloorBytes)
             let change = base > 0 ? (value - base) / base * 100 : 0
             regressions.append(Check(key: key, value: value, limit: allowed, passed: value <= allowed,
                                      note: "baseline \(SizeText.format(SizeText.bytes(base))) by \(fixed(change, decimals: 1))%, "
-                                         + "tolerance \(fixed(tolerance * 100, decimals: 1))% + 256 KiB"))
+                                         + "tolerance \(fixed(tolerance * 100, decimals: 1))%, at least \(SizeText.format(UInt64(Self.baselineFloorBytes)))"))
         }
     }
 
