@@ -123,9 +123,11 @@ build_module() {
     local sources deps=()
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     if [[ $m == BudgetFile ]]; then
-        # Not a package module: the budgets file's parser and its sizes and durations, which
-        # import TOML alone, out of SysstatsCLI (ArgumentParser).
-        sources=(Sources/SysstatsCLI/Measure/BudgetFile.swift Sources/SysstatsCLI/Measure/Quantities.swift)
+        # Not a package module: the budgets file's parser, its sizes and durations and the
+        # samples a figure needs (its key table says them), which import TOML alone, out of
+        # SysstatsCLI (ArgumentParser).
+        sources=(Sources/SysstatsCLI/Measure/BudgetFile.swift Sources/SysstatsCLI/Measure/Quantities.swift
+                 Sources/SysstatsCLI/Measure/FigureQuality.swift)
         deps=("$build/obj/UTF8Text.o" "$build/obj/TOML.o")
     elif [[ $m == SmapsMappings ]]; then
         # Not a package module: measure's smaps parser, the standard library alone.

@@ -169,10 +169,11 @@ struct BudgetCheck: ParsableCommand {
         commandName: "check",
         abstract: "Run each budget's command and check its limits (exit 1 when one is exceeded).",
         discussion: """
-            Prints one line per budget: each limit's value, the limit and the headroom (FAIL: where \
-            the limit is set; ERROR: what could not be measured, and what to do). Exits 1 when a \
-            limit is exceeded, a command fails, a budget could not be measured, or (with --baseline) \
-            a figure grew beyond the tolerance over the baseline; 2 when the file cannot be used. \
+            Prints one line per budget: each limit's value, the limit, the headroom and how the value \
+            was obtained (exact, or from how many samples: too few are an error); FAIL: where the \
+            limit is set; ERROR: what could not be measured, and what to do. Exits 1 when a limit \
+            is exceeded, a command fails, a budget could not be measured, or (with --baseline) a \
+            figure grew beyond the tolerance over the baseline; 2 when the file cannot be used. \
             Commands run by /bin/sh from the file's directory, with $SYSSTATS_BUDGET_TMP a fresh \
             temporary directory.
             """)

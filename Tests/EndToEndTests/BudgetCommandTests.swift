@@ -44,7 +44,7 @@ final class BudgetCommandTests: XCTestCase {
         XCTAssertEqual(lines.count, 3, run.stdout)
         XCTAssertTrue(lines[0].hasPrefix("ok   fits: peak_pss 8."), lines[0])
         // 8 MiB and the program's few pages (8.07-8.26 MiB seen) of 16: 48-50 % headroom.
-        XCTAssertTrue((45...50).contains { lines[0].contains("MiB of 16.0 MiB (\($0)% headroom)") }, lines[0])
+        XCTAssertTrue((45...50).contains { lines[0].contains("MiB of 16.0 MiB (\($0)% headroom; sampled, ") }, lines[0])
         XCTAssertTrue(lines[1].hasPrefix("FAIL too big: peak_rss "), lines[1])
         // The sampled sum's holder, or the process whose VmHWM or wait4 figure is the peak.
         XCTAssertTrue(lines[1].contains("most at the peak: touch-memory (pid ") || lines[1].contains("the peak is one process's: touch-memory (pid "),
@@ -109,6 +109,53 @@ final class BudgetCommandTests: XCTestCase {
         XCTAssertFalse(xml.contains("<failure"), xml)
     }
 
+    /// An 8 MiB program that ends at once passed a 4 MiB `peak_pss` on the 0-1 samples that
+    /// saw it (40-160 KiB, "97% headroom"), or failed "[no sample after the warm-up]" with no
+    /// warm-up set. A sampled figure from fewer than 3 samples is an error saying so (or
+    /// fails, when a sample was already over); the exact figure of the same run is judged.
+    func testAShortCommandsSampledFigureIsAnErrorAndItsExactFigureIsJudged() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "sampled"
+            command = "exec ./touch-memory private 8 0"
+            interval = "50ms"
+            peak_pss = "4 MiB"
+
+            [[budget]]
+            name = "exact"
+            command = "exec ./touch-memory private 8 0"
+            peak_rss_exact = "16 MiB"
+            """)
+        let junit = work.file("short.xml")
+        let run = try sysstats(["budget", "check", file, "--junit", junit])
+        print(run.stdout, run.stderr)
+        XCTAssertEqual(run.status, 1, run.stdout)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, run.stdout)
+        XCTAssertFalse(lines[0].contains("warm-up"), "the budget sets no warm-up: \(lines[0])")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        if lines[0].hasPrefix("FAIL ") {
+            XCTAssertTrue(lines[0].hasPrefix("FAIL sampled: peak_pss 8."), "only a sample already over 4 MiB judges it: \(lines[0])")
+            XCTAssertTrue(xml.contains("failures=\"1\" errors=\"0\""), xml)
+        } else {
+            XCTAssertTrue(lines[0].hasPrefix("ERROR sampled: peak_pss "), lines[0])
+            XCTAssertTrue(lines[0].contains(": too few to judge, 3 at least)") || lines[0].contains("[no sample at all before the command ended (after "),
+                          lines[0])
+            XCTAssertTrue(xml.contains("failures=\"0\" errors=\"1\""), xml)
+        }
+        XCTAssertTrue(lines[1].hasPrefix("ok   exact: peak_rss_exact "), lines[1])
+        XCTAssertTrue(lines[1].hasSuffix("; exact: wait4 at a process's end)"), lines[1])
+        XCTAssertEqual(lines[2], "1 of 2 budgets kept")
+
+        let measured = try sysstats(["measure", "--interval", "50ms", "--", work.file("touch-memory"), "private", "8", "0"])
+        XCTAssertEqual(measured.status, 0, measured.stderr)
+        let report = measured.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(report.contains { $0.hasPrefix("peak_rss_exact ") && $0.hasSuffix(" exact: wait4 at a process's end") }, measured.stderr)
+        XCTAssertTrue(report.contains { $0.hasPrefix("peak_pss ") && ($0.hasSuffix(": too few to judge, 3 at least") || $0.contains("no sample at all")) },
+                      measured.stderr)
+        XCTAssertTrue(measured.stderr.contains("growth of PSS after the warm-up: n/a (fit of "), measured.stderr)
+    }
+
     /// `process = "python"` for a program named python3 passed on a figure of 0 B: a filter
     /// that matched nothing is an error (it measured nothing), naming the processes that ran.
     func testAProcessFilterThatMatchedNothingFailsNamingWhatRan() throws {
@@ -169,7 +216,7 @@ final class BudgetCommandTests: XCTestCase {
         let file = try budgets("""
             [[budget]]
             name = "first"
-            command = "exec ./touch-memory private 1 50"
+            command = "exec ./touch-memory private 1 200"
             peak_pss = "64 MiB"
 
             [[budget]]

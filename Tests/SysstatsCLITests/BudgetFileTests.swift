@@ -140,6 +140,9 @@ final class BudgetCheckTests: XCTestCase {
         XCTAssertEqual(s.processes.first?.peaks[.uss]?.kib, 1200)
         XCTAssertEqual(s.processes.first?.steady?[.pss], 1150)
         XCTAssertEqual(s.processCount, 2)
+        XCTAssertEqual(s.samplesWithTree, 5)
+        XCTAssertEqual(s.steadySamplesWithTree, 4)
+        XCTAssertEqual(s.steadySpanMs, 300)
         let growth = try XCTUnwrap(s.growth)
         XCTAssertEqual(growth.samples, 4)
         XCTAssertFalse(growth.significant, "fewer than five samples")
@@ -151,17 +154,17 @@ final class BudgetCheckTests: XCTestCase {
         budget.steadyUSS = 2 << 20
         let result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 100))
         XCTAssertFalse(result.passed)
-        XCTAssertEqual(result.line, "FAIL tool: peak_rss 1.76 MiB of 1.00 MiB (76% over); steady_uss 1.10 MiB of 2.00 MiB (45% headroom); "
+        XCTAssertEqual(result.line, "FAIL tool: peak_rss 1.76 MiB of 1.00 MiB (76% over; sampled, 5 samples); "
+                       + "steady_uss 1.10 MiB of 2.00 MiB (45% headroom; sampled, 4 samples); "
                        + "most at the peak: big (pid 10) held 1.27 MiB of RSS at the peak")
     }
 
     func testLimitsKeptPassWithTheirHeadroom() {
         var budget = Budget(name: "tool", command: "./tool")
         budget.peakPSS = 2 << 20
-        budget.growthPerMinute = 64 << 20
         let result = BudgetResult(budget: budget, summary: MeasureSummary(Self.recording(), warmupMs: 100))
         XCTAssertTrue(result.passed, result.line)
-        XCTAssertEqual(result.line, "ok   tool: peak_pss 1.37 MiB of 2.00 MiB (32% headroom); growth_per_minute +23.4 MiB/min of 64.0 MiB/min (63% headroom) [not significant]")
+        XCTAssertEqual(result.line, "ok   tool: peak_pss 1.37 MiB of 2.00 MiB (32% headroom; sampled, 5 samples)")
     }
 
     /// A process's peak RSS is the largest of its samples, VmHWM and wait4's figure at its
@@ -244,7 +247,7 @@ final class BudgetCheckTests: XCTestCase {
         r.processes[1].exactMaxRSSKiB = 3000
         r.processes[1].exactIsOwn = true
         var result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
-        XCTAssertEqual(result.line, "FAIL exact: peak_rss_exact 2.93 MiB of 2.00 MiB (46% over); the peak is one process's: small (pid 11) reached 2.93 MiB of RSS (wait4, at its end)")
+        XCTAssertEqual(result.line, "FAIL exact: peak_rss_exact 2.93 MiB of 2.00 MiB (46% over; exact: wait4 at a process's end); the peak is one process's: small (pid 11) reached 2.93 MiB of RSS (wait4, at its end)")
         r.processes[1].exactMaxRSSKiB = nil
         result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
         XCTAssertFalse(result.passed)
@@ -263,7 +266,7 @@ final class BudgetCheckTests: XCTestCase {
         r.cgroup = .measured(bytes: 101 << 20, source: "cgroup v2 memory.peak")
         var result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
         XCTAssertFalse(result.passed)
-        XCTAssertTrue(result.line.hasPrefix("FAIL exact: peak_cgroup 101 MiB of 100 MiB (1% over); the cgroup's peak is the whole tree's, "
+        XCTAssertTrue(result.line.hasPrefix("FAIL exact: peak_cgroup 101 MiB of 100 MiB (1% over; exact: cgroup v2 memory.peak); the cgroup's peak is the whole tree's, "
                                             + "page cache and kernel memory included; the largest process: big (pid 10) reached 1.37 MiB of RSS (sampled)"), result.line)
         r.cgroup = .unavailable(reason: "no delegated cgroup subtree")
         result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
@@ -280,7 +283,7 @@ final class BudgetCheckTests: XCTestCase {
         var r = Self.recording()
         for p in r.processes.indices { for v in r.processes[p].values.indices { r.processes[p].values[v].anonKiB = 700 } }
         let result = BudgetResult(budget: budget, summary: MeasureSummary(r, warmupMs: 0))
-        XCTAssertTrue(result.line.hasPrefix("FAIL anon: peak_anon 1.37 MiB of 1.00 MiB (37% over); steady_anon "), result.line)
+        XCTAssertTrue(result.line.hasPrefix("FAIL anon: peak_anon 1.37 MiB of 1.00 MiB (37% over; sampled, 5 samples); steady_anon "), result.line)
     }
 
     func testACommandThatFailsFailsItsBudget() {

@@ -14,10 +14,13 @@ public struct BudgetBaseline: Encodable, Equatable {
     /// The largest baseline file read.
     public static let maximumSize = 1 << 20
 
+    /// Each budget's figures that were enough to judge a limit by: a peak of one sample, or a
+    /// growth from half a second (`2465827405.66` bytes a minute), would be what later runs
+    /// are held to.
     public init(_ results: [BudgetResult]) {
         var budgets: [String: [String: Double]] = [:]
         for r in results where r.failure == nil {
-            budgets[r.budget.name] = r.figures.filter { $0.value.isFinite }
+            budgets[r.budget.name] = r.figures.filter { $0.value.isFinite && (r.qualities[$0.key]?.isEnough ?? true) }
         }
         self.init(budgets: budgets)
     }

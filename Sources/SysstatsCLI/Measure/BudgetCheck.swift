@@ -10,12 +10,20 @@ public struct BudgetResult: Sendable {
         public var passed: Bool
         /// For growth: whether the slope stood out of the noise (a slope that did not passes).
         public var note: String?
+        /// How the figure was obtained (nil for a baseline's check).
+        public var quality: FigureQuality?
+        /// False when the figure rests on too few samples to say whether the limit was kept
+        /// (an error, not a failure); a sampled peak already over its limit is judged.
+        public var judged = true
     }
 
     public var budget: Budget
     /// The figures by budget key (bytes; growth_per_minute in bytes per minute), nil when the
-    /// run gave none (no sample after the warm-up).
+    /// run gave none (``BudgetFigure/missing`` says why).
     public var figures: [String: Double] = [:]
+    /// How each was obtained: one that is not enough is neither compared with a baseline
+    /// nor recorded as one.
+    public var qualities: [String: FigureQuality] = [:]
     public var growthSignificant = false
     public var checks: [Check] = []
     public var regressions: [Check] = []
@@ -30,10 +38,15 @@ public struct BudgetResult: Sendable {
     public var passed: Bool { failure == nil && checks.allSatisfy(\.passed) && regressions.allSatisfy(\.passed) }
     /// The run could not measure what the budget asks: it gave nothing to check (its command
     /// or setup could not run, it was stopped, its process filter matched nothing), or a
-    /// limit's figure could not be had (no cgroup, no wait4 figure, no sample). An error in
-    /// JUnit's terms and an ERROR line, not a limit failed: nothing says the program is
-    /// over its budget, and the fix is in how it is measured.
-    public var isError: Bool { (failure != nil && checks.isEmpty) || checks.contains { $0.value.isNaN } }
+    /// limit's figure could not be had (no cgroup, no wait4 figure, no sample), or a limit
+    /// rests on too few samples and none was found exceeded. An error in JUnit's terms and an
+    /// ERROR line, not a limit failed: nothing says the program is over its budget, and the
+    /// fix is in how it is measured.
+    public var isError: Bool {
+        if failure != nil && checks.isEmpty { return true }
+        if checks.contains(where: { $0.value.isNaN }) { return true }
+        return checks.contains { !$0.judged } && checks.allSatisfy { $0.passed || !$0.judged } && regressions.allSatisfy(\.passed)
+    }
 
     public init(budget: Budget) { self.budget = budget }
 
@@ -50,14 +63,12 @@ public struct BudgetResult: Sendable {
             failure = "the command could not run: " + why + (location(of: "command").map { "; the command is at \($0)" } ?? "")
             return
         }
-        figures["peak_rss"] = Double(s.peakRSSKiB) * 1024
-        if let e = s.exactPeakRSSKiB { figures["peak_rss_exact"] = Double(e) * 1024 }
-        if let p = s.treePeaks[.pss] { figures["peak_pss"] = Double(p.kib) * 1024 }
-        if let u = s.steady?[.uss] { figures["steady_uss"] = Double(u) * 1024 }
-        if let a = s.treePeaks[.anon] { figures["peak_anon"] = Double(a.kib) * 1024 }
-        if let a = s.steady?[.anon] { figures["steady_anon"] = Double(a) * 1024 }
-        if let g = s.growth { figures["growth_per_minute"] = g.kibPerMinute * 1024; growthSignificant = g.significant }
-        if case .measured(let bytes, _) = s.recording.cgroup { figures["peak_cgroup"] = Double(bytes) }
+        let measured = s.budgetFigures
+        for f in measured {
+            if let value = f.value { figures[f.key] = value }
+            if let quality = f.quality { qualities[f.key] = quality }
+        }
+        growthSignificant = s.growth?.significant ?? false
         if let exit = s.recording.commandExit, !s.recording.stoppedAtDuration, exit != .exited(0) {
             failure = "the command ended with \(exit.description)"
         }
@@ -68,17 +79,27 @@ public struct BudgetResult: Sendable {
                                                          ("growth_per_minute", budget.growthPerMinute, .pss)]
         for (key, limit, figure) in limits {
             guard let limit else { continue }
+            let quality = qualities[key]
             guard let value = figures[key] else {
-                // A figure that could not be had does not pass: the budget is an error, saying why.
-                checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false, note: Self.unmeasured(key, s)))
+                // A figure that could not be had does not pass: the budget is an error, saying
+                // why and what to do.
+                let missing = measured.first(where: { $0.key == key })?.missing
+                checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false,
+                                    note: Self.unmeasured(key, s, missing: missing), quality: quality, judged: quality?.isEnough ?? true))
                 continue
             }
-            var check = Check(key: key, value: value, limit: Double(limit), passed: value <= Double(limit))
+            var check = Check(key: key, value: value, limit: Double(limit), passed: value <= Double(limit), quality: quality)
             if key == "growth_per_minute" && !growthSignificant {
                 check.passed = true
                 check.note = "not significant"
             }
-            if !check.passed && culprit == nil { culprit = Self.culprit(for: key, figure, in: s) }
+            // One sample passed an 8 MiB program under 4 MiB; a sampled peak over its limit
+            // was over it however few the samples.
+            if let quality, !quality.isEnough, check.passed || !key.hasPrefix("peak_") {
+                check.passed = false
+                check.judged = false
+            }
+            if !check.passed && check.judged && culprit == nil { culprit = Self.culprit(for: key, figure, in: s) }
             checks.append(check)
         }
     }
@@ -94,13 +115,14 @@ public struct BudgetResult: Sendable {
 
     /// Adds a check of each figure the budget limits against `baseline`: a regression rises
     /// above it by more than `tolerance` of it and by more than ``baselineFloorBytes``. A
-    /// figure the budget does not name is not its business. Growth is left out: a slope
-    /// over a short run moves more than any useful tolerance.
+    /// figure the budget does not name is not its business, nor one too few samples gave.
+    /// Growth is left out: its own limit judges it, and a baseline's slope (from before
+    /// growth needed 10 s, maybe from half a second) says nothing to compare with.
     public mutating func compare(with baseline: [String: Double], tolerance: Double) {
         let named: [(String, UInt64?)] = [("peak_rss", budget.peakRSS), ("peak_rss_exact", budget.peakRSSExact), ("peak_pss", budget.peakPSS), ("steady_uss", budget.steadyUSS),
                                           ("peak_anon", budget.peakAnon), ("steady_anon", budget.steadyAnon), ("peak_cgroup", budget.peakCgroup)]
         for (key, limit) in named where limit != nil {
-            guard let base = baseline[key], let value = figures[key] else { continue }
+            guard let base = baseline[key], let value = figures[key], qualities[key]?.isEnough ?? true else { continue }
             let allowed = base + max(base * tolerance, Self.baselineFloorBytes)
             let change = base > 0 ? (value - base) / base * 100 : 0
             regressions.append(Check(key: key, value: value, limit: allowed, passed: value <= allowed,
@@ -119,14 +141,18 @@ public struct BudgetResult: Sendable {
     }
 
     /// One line: "ok", "FAIL" or "ERROR" (``isError``), the name, then each check (value,
-    /// limit, headroom), who holds a figure that failed and what to do next.
+    /// limit, headroom, how the value was obtained), who holds a figure that failed and what
+    /// to do next.
     public var line: String {
         var parts: [String] = []
         for c in checks {
             let value = c.value.isNaN ? "n/a" : c.key == "growth_per_minute" ? SizeText.formatSigned(c.value) + "/min" : SizeText.format(SizeText.bytes(c.value))
             let limit = SizeText.format(SizeText.bytes(c.limit)) + (c.key == "growth_per_minute" ? "/min" : "")
             var text = "\(c.key) \(value) of \(limit)"
-            if !c.value.isNaN && c.limit > 0 { text += " (" + Self.headroom(c.value, c.limit) + ")" }
+            // No headroom for a figure too few samples gave: "97% headroom" was one sample's.
+            var said: [String] = c.judged && !c.value.isNaN && c.limit > 0 ? [Self.headroom(c.value, c.limit)] : []
+            if let quality = c.quality, !c.value.isNaN || c.note == nil { said.append(c.judged ? quality.text : quality.fullText) }
+            if !said.isEmpty { text += " (" + said.joined(separator: "; ") + ")" }
             if let note = c.note { text += " [\(note)]" }
             parts.append(text)
         }

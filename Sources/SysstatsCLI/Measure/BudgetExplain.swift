@@ -77,7 +77,7 @@ extension BudgetResult {
     }
 
     /// Why the figure `key` could not be had in this run, and what to do about it.
-    static func unmeasured(_ key: String, _ s: MeasureSummary) -> String {
+    static func unmeasured(_ key: String, _ s: MeasureSummary, missing: String? = nil) -> String {
         let r = s.recording
         switch key {
         case "peak_cgroup":
@@ -100,12 +100,9 @@ extension BudgetResult {
                 + (r.ownExactFiguresOnly ? " (without process the tree's exact peak counts it)" : "")
                 + "; or limit peak_rss (VmHWM) or peak_cgroup instead"
         case "steady_uss", "steady_anon", "growth_per_minute":
-            // A slope needs two samples after the warm-up, a mean one.
-            let wanted = key == "growth_per_minute" && s.steadySamples == 1 ? "one sample after the warm-up, a slope needs two" : "no sample after the warm-up"
-            return "\(wanted): the run lasted \(DurationText.format(ms: r.wallMs)), the warm-up \(DurationText.format(ms: s.warmupMs)); "
-                + "shorten warmup, or set a longer duration"
+            return (missing ?? "no sample after the warm-up") + "; shorten warmup, or set a longer duration"
         default:
-            return "no sample: the run ended within its first interval (\(DurationText.format(ms: r.wallMs))); a shorter interval, or limit peak_rss_exact instead"
+            return (missing ?? "no sample") + "; a shorter interval, or limit peak_rss_exact instead"
         }
     }
 

@@ -89,14 +89,14 @@ public enum BudgetFile {
         BudgetKey("duration", "duration", "stop the command after this long: SIGTERM, then SIGKILL after a second (for programs that do not end by themselves)"),
         BudgetKey("interval", "duration", "time between samples, 1ms to \(Budget.longestIntervalMs / 1000)s (default 10ms)"),
         BudgetKey("process", "string", "count only the processes with this name (their comm, as ps -o comm shows it, at most \(maximumProcessName) bytes; a program started by sh -c \"exec prog\" without the shell's image before it); one that matched no process is an error of the budget, naming those that ran"),
-        BudgetKey("peak_rss", "size", "the largest RSS of the tree", limit: true),
+        BudgetKey("peak_rss", "size", "the largest RSS of the tree (the sampled sum, or one process's kernel peak where higher); sampled: fewer than \(FigureQuality.minimumSamples) samples judge only a figure already over the limit, else the budget is an error", limit: true),
         BudgetKey("peak_rss_exact", "size", "the largest peak RSS the kernel gave at a process's end (wait4's, GNU time's figure: the largest of its images before each exec and of the children it reaped), of the processes measure reaped: exact, a spike between samples or a process shorter than an interval is in it; with process, only a figure that is the program's own counts; processes reaped by their own parent have none, and where no counted process has one the budget is an error, saying why and what to do", limit: true),
-        BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users)", limit: true),
-        BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up", limit: true),
-        BudgetKey("peak_anon", "size", "the largest anonymous memory of the tree (heap, stacks, anonymous maps, swapped out too): the program's own, without the page cache of the files it maps", limit: true),
-        BudgetKey("steady_anon", "size", "the mean anonymous memory after the warm-up", limit: true),
+        BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users); sampled: fewer than \(FigureQuality.minimumSamples) samples judge only a figure already over the limit, else the budget is an error", limit: true),
+        BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up; sampled: fewer than \(FigureQuality.minimumSamples) samples after it are an error", limit: true),
+        BudgetKey("peak_anon", "size", "the largest anonymous memory of the tree (heap, stacks, anonymous maps, swapped out too): the program's own, without the page cache of the files it maps; sampled, as peak_pss", limit: true),
+        BudgetKey("steady_anon", "size", "the mean anonymous memory after the warm-up; sampled, as steady_uss", limit: true),
         BudgetKey("peak_cgroup", "size", "the kernel's exact peak of the tree's memory (its memory cgroup's memory.peak, which no sample can miss; page cache and kernel memory counted too); where no cgroup can be made (root, or a delegated cgroup: systemd-run --user --scope -p Delegate=yes sysstats budget check) the budget is an error, saying why", limit: true),
-        BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails (\"1 MiB\" or \"1 MiB/min\"); a slope that is not significant passes", limit: true),
+        BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails (\"1 MiB\" or \"1 MiB/min\"); a slope that is not significant passes; fewer than \(FigureQuality.minimumFitSamples) samples over \(FigureQuality.minimumFitSpanMs / 1000) s after the warm-up are an error", limit: true),
     ]
     static let keys: Set<String> = Set(keyTable.map(\.name))
 

@@ -11,7 +11,7 @@ public enum BudgetManual {
         name = "applet"
         command = "exec ./build/my-applet --demo"
         warmup = "1s"
-        duration = "10s"
+        duration = "12s"
         interval = "20ms"
         peak_rss = "12 MiB"
         steady_uss = "8 MiB"

@@ -42,11 +42,12 @@ public enum MeasureReport {
         if !r.commandFromHelper && r.attachedPid == nil {
             lines.append("the command was started without sysstats-spawn (not beside sysstats): its own wait4 peak counts sysstats's RSS and is not used")
         }
+        let fitted = FigureQuality.fit(samples: s.steadySamples, spanMs: s.steadySpanMs)
         if let g = s.growth {
             lines.append("growth of PSS after the warm-up: \(SizeText.formatSigned(g.kibPerMinute * 1024))/min, R² \(fixed(g.rSquared, decimals: 2)), "
-                         + (g.significant ? "significant" : "not significant") + " (\(g.samples) samples)")
+                         + (g.significant ? "significant" : "not significant") + " (\(fitted.text))")
         } else {
-            lines.append("growth: n/a (fewer than two samples after the warm-up)")
+            lines.append("growth of PSS after the warm-up: n/a (\(fitted.fullText))")
         }
         switch r.cgroup {
         case .measured(let bytes, let source):
@@ -58,6 +59,8 @@ public enum MeasureReport {
         }
         lines.append("sources: peaks and steady state from smaps_rollup every \(r.intervalMs) ms; a process's peak RSS is the largest of its samples, "
                      + "VmHWM (/proc/PID/status, last read) and wait4's at its end (exact; \"from\" says which); CPU from getrusage")
+        lines.append("")
+        lines += figureLines(s)
         lines.append("")
         lines.append(pad("pid", 8) + pad("name", 17) + pad("peak RSS", 11) + pad("from", 9) + pad("peak PSS", 11)
                      + pad("peak USS", 11) + pad("swap", 10) + pad("thr", 5) + pad("CPU", 10) + pad("seen", 20) + "end")
@@ -140,6 +143,8 @@ public enum MeasureReport {
         public var cgroupFileAtEnd: UInt64?
         public var processes: [ProcessJSON]
         public var timeline: TimelineJSON
+        /// Each budget key's figure and how it was obtained (``BudgetFigureJSON``).
+        public var budgetFigures: [String: BudgetFigureJSON]
     }
 
     public struct Figure: Codable, Equatable {
@@ -268,7 +273,8 @@ public enum MeasureReport {
                                     peakMappings: p.peakMappings.isEmpty ? nil : p.peakMappings.map(MappingJSON.init),
                                     peakMappingsAtMs: p.peakMappings.isEmpty ? nil : p.peakMappingsAtMs)
                     },
-                    timeline: TimelineJSON(ms: r.sampleTimesMs, rss: bytes(.rss), pss: bytes(.pss), uss: bytes(.uss), swap: bytes(.swap), anon: bytes(.anon)))
+                    timeline: TimelineJSON(ms: r.sampleTimesMs, rss: bytes(.rss), pss: bytes(.pss), uss: bytes(.uss), swap: bytes(.swap), anon: bytes(.anon)),
+                    budgetFigures: figuresJSON(s))
     }
 
     /// `value` as one line of JSON, snake_case keys sorted, terminal-safe (``JSONText``).

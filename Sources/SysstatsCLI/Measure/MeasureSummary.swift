@@ -63,6 +63,13 @@ public struct MeasureSummary: Sendable {
     /// The mean of each tree figure over the samples after the warm-up; nil without any.
     public var steady: [MemoryFigure: UInt64]?
     public var steadySamples = 0
+    /// The samples that saw a process of the recording (a budget's `process` filter leaves
+    /// the others empty), and those of them after the warm-up: what a sampled figure rests
+    /// on (``FigureQuality``).
+    public var samplesWithTree = 0
+    public var steadySamplesWithTree = 0
+    /// From the first sample after the warm-up to the last, ms: the span growth is fitted over.
+    public var steadySpanMs: UInt64 = 0
     public var growth: Growth?
     public var processes: [ProcessSummary] = []
     /// The tree's peak RSS: the sampled sum's peak, or a single process's kernel peak
@@ -99,6 +106,13 @@ public struct MeasureSummary: Sendable {
         }
         let steadyIndices = recording.sampleTimesMs.indices.filter { recording.sampleTimesMs[$0] >= warmupMs }
         steadySamples = steadyIndices.count
+        let seen = Self.samplesSeeing(recording)
+        samplesWithTree = seen.reduce(0) { $0 + ($1 ? 1 : 0) }
+        steadySamplesWithTree = steadyIndices.reduce(0) { $0 + (seen[$1] ? 1 : 0) }
+        if let first = steadyIndices.first, let last = steadyIndices.last {
+            let (from, to) = (recording.sampleTimesMs[first], recording.sampleTimesMs[last])
+            steadySpanMs = to > from ? to - from : 0
+        }
         if !steadyIndices.isEmpty {
             var means: [MemoryFigure: UInt64] = [:]
             for figure in MemoryFigure.allCases {
@@ -131,8 +145,8 @@ public struct MeasureSummary: Sendable {
             exactPeakRSSKiB = unseen.maxRSSKiB; exactPeakHolder = (unseen.pid, unseen.name)
         }
         peakRSSKiB = treePeaks[.rss]?.kib ?? 0
-        if highWater > peakRSSKiB { peakRSSKiB = highWater; peakRSSSource = "one process's VmHWM" }
-        if let exact = exactPeakRSSKiB, exact > peakRSSKiB { peakRSSKiB = exact; peakRSSSource = "one process's wait4 at its end" }
+        if highWater > peakRSSKiB { peakRSSKiB = highWater; peakRSSSource = Self.peakFromHighWater }
+        if let exact = exactPeakRSSKiB, exact > peakRSSKiB { peakRSSKiB = exact; peakRSSSource = Self.peakFromWait4 }
     }
 
     /// wait4's figure for `p`, unless it is the command started without the spawn helper
@@ -179,6 +193,15 @@ public struct MeasureSummary: Sendable {
                               lastMs: recording.sampleTimesMs[p.lastSample],
                               threadsPeak: p.threadsPeak, exit: p.exit, execd: p.execd, peakMappings: p.peakMappings,
                               peakMappingsRSSKiB: p.peakMappingsRSSKiB, peakMappingsAtMs: p.peakMappingsAtMs)
+    }
+
+    /// For each sample, whether it saw a process of the recording.
+    static func samplesSeeing(_ recording: Recording) -> [Bool] {
+        var seen = [Bool](repeating: false, count: recording.sampleTimesMs.count)
+        for p in recording.processes where !p.values.isEmpty && p.firstSample >= 0 && p.firstSample < seen.count {
+            for index in p.firstSample...min(p.lastSample, seen.count - 1) { seen[index] = true }
+        }
+        return seen
     }
 
     /// The number of processes seen or reaped.

@@ -1,0 +1,140 @@
+import Foundation
+@testable import SysstatsCLI
+import TestSupport
+import XCTest
+
+/// Issue 60, item 2: every budget figure says how it was obtained and how sure it is; a
+/// limit on a figure too few samples gave is an error, never a pass.
+final class BudgetFigureQualityTests: XCTestCase {
+    /// One process, `count` samples `everyMs` apart, its PSS (and RSS, USS) `kib(i)` at sample i.
+    static func samples(_ count: Int, everyMs: UInt64, name: String = "prog", kib: (Int) -> UInt32) -> Recording {
+        var r = Recording()
+        r.sampleTimesMs = (0..<count).map { UInt64($0) * everyMs }
+        var p = RecordedProcess(pid: 20, parentPid: 1, name: Array(name.utf8), firstSample: 0)
+        p.values = (0..<count).map { i in ProcessValues(rssKiB: kib(i), pssKiB: kib(i), ussKiB: kib(i), swapKiB: 0) }
+        r.processes = count == 0 ? [] : [p]
+        r.commandExit = .exited(0)
+        r.commandPid = 20
+        r.commandFromHelper = true
+        r.wallMs = UInt64(max(count, 1)) * everyMs
+        return r
+    }
+
+    func check(_ budget: Budget, _ recording: Recording, warmupMs: UInt64 = 0) -> BudgetResult {
+        BudgetResult(budget: budget, summary: MeasureSummary(recording, warmupMs: warmupMs))
+    }
+
+    /// An 8 MiB program that ends at once passed a 4 MiB `peak_pss` on the one sample that
+    /// caught it before it touched its memory: 160 KiB, "96% headroom".
+    func testOneSampleUnderTheLimitIsAnErrorNotAPass() {
+        var budget = Budget(name: "short", command: "exec ./prog")
+        budget.peakPSS = 4 << 20
+        let result = check(budget, Self.samples(1, everyMs: 6) { _ in 160 })
+        XCTAssertFalse(result.passed)
+        XCTAssertTrue(result.isError)
+        XCTAssertEqual(result.line, "ERROR short: peak_pss 160 KiB of 4.00 MiB (sampled, 1 sample: too few to judge, 3 at least)")
+        let xml = JUnitReport.xml([result])
+        XCTAssertTrue(xml.contains("failures=\"0\" errors=\"1\""), xml)
+        XCTAssertTrue(xml.contains("<error message=\"ERROR short: peak_pss 160 KiB of 4.00 MiB (sampled, 1 sample: too few"), xml)
+    }
+
+    /// A sample is at most the true peak: one already over the limit fails, however few.
+    func testASampledPeakAlreadyOverItsLimitFailsOnOneSample() {
+        var budget = Budget(name: "short", command: "exec ./prog")
+        budget.peakPSS = 4 << 20
+        let result = check(budget, Self.samples(1, everyMs: 10) { _ in 8192 })
+        XCTAssertFalse(result.passed)
+        XCTAssertFalse(result.isError)
+        XCTAssertTrue(result.line.hasPrefix("FAIL short: peak_pss 8.00 MiB of 4.00 MiB (100% over; sampled, 1 sample)"), result.line)
+        // A mean is not a peak: a steady figure from too few samples is an error either way.
+        budget.peakPSS = nil
+        budget.steadyUSS = 4 << 20
+        XCTAssertTrue(check(budget, Self.samples(2, everyMs: 10) { _ in 8192 }).line.hasPrefix(
+            "ERROR short: steady_uss 8.00 MiB of 4.00 MiB (sampled, 2 samples: too few to judge, 3 at least)"))
+        // Three samples are enough.
+        budget.steadyUSS = 16 << 20
+        XCTAssertEqual(check(budget, Self.samples(3, everyMs: 10) { _ in 8192 }).line,
+                       "ok   short: steady_uss 8.00 MiB of 16.0 MiB (50% headroom; sampled, 3 samples)")
+    }
+
+    /// With no warm-up set, a run no sample saw failed "[no sample after the warm-up]": it
+    /// says what happened, and is an error.
+    func testAFigureNoSampleGaveSaysWhatHappenedNotTheWarmUp() {
+        var budget = Budget(name: "short", command: "exec ./prog")
+        budget.peakPSS = 4 << 20
+        budget.steadyUSS = 1 << 20
+        var none = Self.samples(0, everyMs: 4) { _ in 0 }
+        none.wallMs = 4
+        let result = check(budget, none)
+        XCTAssertTrue(result.isError, result.line)
+        XCTAssertEqual(result.line, "ERROR short: peak_pss n/a of 4.00 MiB [no sample at all before the command ended (after 4 ms)]; "
+                       + "steady_uss n/a of 1.00 MiB [no sample at all before the command ended (after 4 ms)]")
+        budget.peakPSS = nil
+        let warm = check(budget, BudgetCheckTests.recording(), warmupMs: 1000)
+        XCTAssertEqual(warm.line, "ERROR short: steady_uss n/a of 1.00 MiB [no sample after the 1.00 s warm-up: the run ended after 450 ms]")
+    }
+
+    /// The kernel's figure at the process's end judges a command no sample could: the tree
+    /// was that one process. With a second process beside it, it is only a lower bound.
+    func testAnExactFigureJudgesAShortCommandAndALowerBoundOnlyWhenOver() {
+        var budget = Budget(name: "prog", command: "exec ./prog")
+        budget.peakRSS = 16 << 20
+        budget.peakRSSExact = 16 << 20
+        var r = Self.samples(1, everyMs: 6) { _ in 160 }
+        r.processes[0].exactMaxRSSKiB = 8400
+        r.processes[0].exactIsOwn = true
+        XCTAssertEqual(check(budget, r).line, "ok   prog: peak_rss 8.20 MiB of 16.0 MiB (49% headroom; exact: wait4 at the process's end); "
+                       + "peak_rss_exact 8.20 MiB of 16.0 MiB (49% headroom; exact: wait4 at a process's end)")
+        var child = RecordedProcess(pid: 21, parentPid: 20, name: Array("child".utf8), firstSample: 0)
+        child.values = [ProcessValues(rssKiB: 100, pssKiB: 100, ussKiB: 100, swapKiB: 0)]
+        r.processes.append(child)
+        let bounded = check(budget, r)
+        XCTAssertTrue(bounded.isError, bounded.line)
+        XCTAssertEqual(bounded.line, "ERROR prog: peak_rss 8.20 MiB of 16.0 MiB (lower bound: one process's wait4 at its end, 1 sample: too few to judge, 3 at least); "
+                       + "peak_rss_exact 8.20 MiB of 16.0 MiB (49% headroom; exact: wait4 at a process's end)")
+        budget.peakRSS = 4 << 20
+        let over = check(budget, r)
+        XCTAssertFalse(over.isError)
+        XCTAssertTrue(over.line.hasPrefix("FAIL prog: peak_rss 8.20 MiB of 4.00 MiB (105% over; lower bound: one process's wait4 at its end, 1 sample)"), over.line)
+    }
+
+    /// The report and the JSON say, for each budget key, the figure and how it was obtained.
+    func testTheMeasureReportAndItsJSONSayHowEachFigureWasObtained() throws {
+        var r = Self.samples(1, everyMs: 6) { _ in 160 }
+        r.cgroup = .measured(bytes: 9 << 20, source: "cgroup v2 memory.peak")
+        let s = MeasureSummary(r, warmupMs: 0)
+        let text = MeasureReport.text(s, command: ["./prog"])
+        XCTAssertTrue(text.contains("budget figures (sysstats-budget(5)'s keys) and how each was obtained:"), "\(text)")
+        XCTAssertTrue(text.contains { $0.hasPrefix("peak_pss ") && $0.hasSuffix(" 160 KiB       sampled, 1 sample: too few to judge, 3 at least") }, "\(text)")
+        XCTAssertTrue(text.contains { $0.hasPrefix("peak_cgroup ") && $0.hasSuffix(" 9.00 MiB      exact: cgroup v2 memory.peak") }, "\(text)")
+        XCTAssertTrue(text.contains { $0.hasPrefix("peak_rss_exact ") && $0.hasSuffix("measure reaped no counted process: each was reaped by its own parent") },
+                      "\(text)")
+        let json = MeasureReport.json(s, command: ["./prog"])
+        XCTAssertEqual(json.budgetFigures["peak_pss"],
+                       MeasureReport.BudgetFigureJSON(value: 160 * 1024, how: "sampled", samples: 1, enough: false))
+        XCTAssertEqual(json.budgetFigures["peak_cgroup"],
+                       MeasureReport.BudgetFigureJSON(value: Double(9 << 20), how: "exact", source: "cgroup v2 memory.peak", enough: true))
+        XCTAssertEqual(json.budgetFigures["growth_per_minute"]?.how, "fit")
+        XCTAssertEqual(json.budgetFigures["growth_per_minute"]?.enough, false)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(MeasureReport.encode(json).utf8)) as? [String: Any])
+        let figures = try XCTUnwrap(object["budget_figures"] as? [String: [String: Any]])
+        XCTAssertEqual(figures["steady_uss"]?["samples"] as? Int, 1)
+        XCTAssertEqual(figures["peak_rss_exact"]?["enough"] as? Bool, false)
+    }
+
+    /// A figure too few samples gave is neither recorded nor compared: the one sample would
+    /// be what later runs are held to. The exact figure of the same run is recorded.
+    func testABaselineLeavesOutWhatTooFewSamplesGave() {
+        var budget = Budget(name: "short", command: "exec ./prog")
+        budget.peakPSS = 1 << 30
+        var r = Self.samples(1, everyMs: 6) { _ in 160 }
+        r.processes[0].exactMaxRSSKiB = 8400
+        r.processes[0].exactIsOwn = true
+        var result = check(budget, r)
+        let recorded = BudgetBaseline([result]).budgets["short"] ?? [:]
+        XCTAssertNil(recorded["peak_pss"])
+        XCTAssertEqual(recorded["peak_rss_exact"], 8400 * 1024)
+        result.compare(with: ["peak_pss": 1], tolerance: BudgetResult.defaultTolerance)
+        XCTAssertEqual(result.regressions, [])
+    }
+}
