@@ -66,10 +66,11 @@ def workloads(program, python, scratch):
         ("double-forked daemon 32 MiB", [program, "daemon", "32", "600"], [], {
             "the daemon's peak USS": (32 * MIB, 0.02, lambda r: max(p["peak_uss"] for p in processes(r))),
         }),
-        ("leak 20 MiB/s", [program, "leak", "20", "3"], ["--warmup", "500ms"], {
+        # 11 s: a growth needs 10 samples over 10 s after the warm-up.
+        ("leak 20 MiB/s", [program, "leak", "20", "11"], ["--warmup", "500ms"], {
             "slope per minute": (1200 * MIB, 0.02, lambda r: r["growth"]["bytes_per_minute"]),
         }),
-        ("steady 32 MiB", [program, "steady", "32", "3"], ["--warmup", "500ms"], {
+        ("steady 32 MiB", [program, "steady", "32", "11"], ["--warmup", "500ms"], {
             "peak USS": (32 * MIB, 0.02, lambda r: processes(r)[0]["peak_uss"]),
             "growth significant (0 = no)": (0, 0, lambda r: 1 if r["growth"]["significant"] else 0),
         }),

@@ -104,15 +104,16 @@ final class MeasureAccuracyTests: XCTestCase {
         assertWithin(number(tree(report, "uss")["peak"]), 32 * Self.mib, 0.02, "the tree's peak USS")
     }
 
-    func testALeakOfTwentyMiBPerSecondHasItsSlopeWithinTenPercent() throws {
-        let report = try measure(["leak", "20", "3"], options: ["--warmup", "500ms"])
+    /// 11 s: a growth needs 10 samples over 10 s after the warm-up.
+    func testALeakOfEightMiBPerSecondHasItsSlopeWithinTenPercent() throws {
+        let report = try measure(["leak", "8", "11"], options: ["--warmup", "500ms"])
         let growth = try XCTUnwrap(report["growth"] as? [String: Any])
-        assertWithin(number(growth["bytes_per_minute"]), 20 * 60 * Self.mib, 0.10, "the leak's slope per minute")
+        assertWithin(number(growth["bytes_per_minute"]), 8 * 60 * Self.mib, 0.10, "the leak's slope per minute")
         XCTAssertEqual(growth["significant"] as? Bool, true)
     }
 
     func testASteadyProgramsSlopeIsReportedAsNotSignificant() throws {
-        let report = try measure(["steady", "32", "3"], options: ["--warmup", "500ms"])
+        let report = try measure(["steady", "32", "11"], options: ["--warmup", "500ms"])
         let growth = try XCTUnwrap(report["growth"] as? [String: Any])
         print("steady program: slope \(number(growth["bytes_per_minute"])) B/min, R² \(number(growth["r_squared"]))")
         XCTAssertEqual(growth["significant"] as? Bool, false)

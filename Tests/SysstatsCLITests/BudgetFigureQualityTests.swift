@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 60, item 2: every budget figure says how it was obtained and how sure it is; a
-/// limit on a figure too few samples gave is an error, never a pass.
+/// Issue 60, items 2 and 9: every budget figure says how it was obtained and how sure it is;
+/// a limit on a figure too few samples gave is an error, never a pass; a growth needs 10
+/// samples over 10 s after the warm-up, and is neither printed nor recorded from less.
 final class BudgetFigureQualityTests: XCTestCase {
     /// One process, `count` samples `everyMs` apart, its PSS (and RSS, USS) `kib(i)` at sample i.
     static func samples(_ count: Int, everyMs: UInt64, name: String = "prog", kib: (Int) -> UInt32) -> Recording {
@@ -120,6 +121,54 @@ final class BudgetFigureQualityTests: XCTestCase {
         let figures = try XCTUnwrap(object["budget_figures"] as? [String: [String: Any]])
         XCTAssertEqual(figures["steady_uss"]?["samples"] as? Int, 1)
         XCTAssertEqual(figures["peak_rss_exact"]?["enough"] as? Bool, false)
+    }
+
+    /// 0.58 s printed "+2.42 GiB/min, R² 0.17" and `budget record` stored it: no growth is
+    /// given from fewer than 10 samples over 10 s after the warm-up, a limit on it is an
+    /// error, and the baseline leaves it out.
+    func testGrowthNeedsTenSamplesOverTenSecondsAndIsNotRecordedWithout() {
+        var budget = Budget(name: "short", command: "exec ./prog")
+        budget.growthPerMinute = 1 << 20
+        budget.peakPSS = 1 << 30
+        // Jitter of a page or two, which a line through 0.58 s makes gigabytes a minute.
+        let short = Self.samples(59, everyMs: 10) { i in 8192 + UInt32(i % 3) * 4 }
+        let summary = MeasureSummary(short, warmupMs: 0)
+        XCTAssertNil(summary.growth)
+        XCTAssertNil(MeasureReport.json(summary, command: ["x"]).growth)
+        XCTAssertTrue(MeasureReport.text(summary, command: ["x"]).contains(
+            "growth of PSS after the warm-up: n/a (fit of 59 samples over 580 ms: too short to judge, 10 samples over 10.00 s at least)"))
+        let result = check(budget, short)
+        XCTAssertTrue(result.isError)
+        XCTAssertTrue(result.line.contains("growth_per_minute n/a of 1.00 MiB/min (fit of 59 samples over 580 ms: too short to judge, 10 samples over 10.00 s at least)"),
+                      result.line)
+        let baseline = BudgetBaseline([result]).budgets["short"]
+        XCTAssertNil(baseline?["growth_per_minute"])
+        XCTAssertEqual(baseline?["peak_pss"], Double(8200 * 1024), "59 samples are enough for a peak")
+
+        // 100 KiB more every 100 ms for 11 s: a growth, judged and recorded.
+        let leak = Self.samples(111, everyMs: 100) { i in 1000 + UInt32(i) * 10 }
+        let leaking = check(budget, leak, warmupMs: 500)
+        XCTAssertTrue(leaking.line.hasPrefix("FAIL short: "), leaking.line)
+        XCTAssertTrue(leaking.line.contains("; growth_per_minute +5.86 MiB/min of 1.00 MiB/min (486% over; fit of 106 samples over 10.50 s)"),
+                      leaking.line)
+        XCTAssertEqual(BudgetBaseline([leaking]).budgets["short"]?["growth_per_minute"] ?? 0, 6000 * 1024, accuracy: 1)
+    }
+
+    /// A baseline recorded before growth needed 10 s may hold a slope from half a second: it
+    /// is read, and no check fails on it; one without growth is read too.
+    func testAnOldBaselinesGrowthFromAShortRunFailsNoCheck() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write(Array(#"{"version": 1, "budgets": {"leak": {"peak_pss": 2097152, "growth_per_minute": 2465827405.66}}}"#.utf8), to: "old.json")
+        let old = try BudgetBaseline.read(path: dir.file("old.json")).get()
+        var budget = Budget(name: "leak", command: "exec ./prog")
+        budget.growthPerMinute = 64 << 20
+        budget.peakPSS = 1 << 30
+        var result = check(budget, Self.samples(111, everyMs: 100) { i in 1000 + UInt32(i) * 10 }, warmupMs: 500)
+        result.compare(with: old.budgets["leak"] ?? [:], tolerance: BudgetResult.defaultTolerance)
+        XCTAssertTrue(result.passed, result.line)
+        XCTAssertEqual(result.regressions.map(\.key), ["peak_pss"])
+        try dir.write(Array(#"{"version": 1, "budgets": {"leak": {"peak_pss": 2097152}}}"#.utf8), to: "new.json")
+        XCTAssertEqual(try BudgetBaseline.read(path: dir.file("new.json")).get().budgets["leak"], ["peak_pss": 2_097_152])
     }
 
     /// A figure too few samples gave is neither recorded nor compared: the one sample would
