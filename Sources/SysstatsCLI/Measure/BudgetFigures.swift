@@ -1,3 +1,5 @@
+import Bookmarks
+
 /// One budget key's figure from a run: its value, how it was obtained, or why there is none.
 public struct BudgetFigure: Equatable, Sendable {
     public var key: String
@@ -73,7 +75,8 @@ extension MeasureReport {
         for f in s.budgetFigures {
             let value = f.value.map { f.key == "growth_per_minute" ? SizeText.formatSigned($0) + "/min" : SizeText.format(SizeText.bytes($0)) }
             let how: String = (value == nil ? f.missing : nil) ?? f.quality?.fullText ?? ""
-            lines.append(padded(f.key, 19) + padded(value ?? "n/a", 14) + how)
+            // A cgroup's reason can hold its directory's name, which a delegated subtree's owner chose.
+            lines.append(padded(f.key, 19) + padded(value ?? "n/a", 14) + TerminalText.escape(how))
         }
         return lines
     }
