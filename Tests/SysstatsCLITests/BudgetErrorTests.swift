@@ -128,6 +128,6 @@ final class BudgetErrorTests: XCTestCase {
         let unnamed = BudgetResult(budget: try parsed(limits, file: nil), summary: MeasureSummary(BudgetCheckTests.recording(), warmupMs: 100))
         XCTAssertTrue(unnamed.line.hasSuffix("; limit at line 4 (peak_rss)"), unnamed.line)
         let kept = BudgetResult(budget: try parsed("peak_rss = \"1 GiB\"\n"), summary: MeasureSummary(BudgetCheckTests.recording(), warmupMs: 0))
-        XCTAssertEqual(kept.line, "ok   t: peak_rss 1.76 MiB of 1.00 GiB (100% headroom)")
+        XCTAssertEqual(kept.line, "ok   t: peak_rss 1.76 MiB of 1.00 GiB (100% headroom; sampled, 5 samples)")
     }
 }

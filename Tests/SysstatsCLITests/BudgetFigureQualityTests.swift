@@ -68,11 +68,13 @@ final class BudgetFigureQualityTests: XCTestCase {
         none.wallMs = 4
         let result = check(budget, none)
         XCTAssertTrue(result.isError, result.line)
-        XCTAssertEqual(result.line, "ERROR short: peak_pss n/a of 4.00 MiB [no sample at all before the command ended (after 4 ms)]; "
-                       + "steady_uss n/a of 1.00 MiB [no sample at all before the command ended (after 4 ms)]")
+        XCTAssertEqual(result.line, "ERROR short: peak_pss n/a of 4.00 MiB [no sample at all before the command ended (after 4 ms); "
+                       + "a shorter interval, or limit peak_rss_exact instead]; "
+                       + "steady_uss n/a of 1.00 MiB [no sample at all before the command ended (after 4 ms); shorten warmup, or set a longer duration]")
         budget.peakPSS = nil
         let warm = check(budget, BudgetCheckTests.recording(), warmupMs: 1000)
-        XCTAssertEqual(warm.line, "ERROR short: steady_uss n/a of 1.00 MiB [no sample after the 1.00 s warm-up: the run ended after 450 ms]")
+        XCTAssertEqual(warm.line, "ERROR short: steady_uss n/a of 1.00 MiB [no sample after the 1.00 s warm-up: the run ended after 450 ms; "
+                       + "shorten warmup, or set a longer duration]")
     }
 
     /// The kernel's figure at the process's end judges a command no sample could: the tree

@@ -83,9 +83,11 @@ public struct BudgetResult: Sendable {
             guard let value = figures[key] else {
                 // A figure that could not be had does not pass: the budget is an error, saying
                 // why and what to do.
+                // A figure its quality explains (a fit too short) says that, in the line's brackets.
                 let missing = measured.first(where: { $0.key == key })?.missing
+                let note = missing == nil && quality != nil ? nil : Self.unmeasured(key, s, missing: missing)
                 checks.append(Check(key: key, value: .nan, limit: Double(limit), passed: false,
-                                    note: Self.unmeasured(key, s, missing: missing), quality: quality, judged: quality?.isEnough ?? true))
+                                    note: note, quality: quality, judged: quality?.isEnough ?? true))
                 continue
             }
             var check = Check(key: key, value: value, limit: Double(limit), passed: value <= Double(limit), quality: quality)
