@@ -138,7 +138,7 @@ let package = Package(
         // Who may have written a config file (its command blocks run): one check for every program.
         .target(name: "CTrustedFile"),
         // A listed part's reader fills the snapshot's readings itself (ProcFS/PartReader.swift).
-    ] + twin("ProcFS", ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec"], normal: functionSections, embedded: embeddedSampler) + [
+    ] + twin("ProcFS", ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec", "UTF8Text"], normal: functionSections, embedded: embeddedSampler) + [
         // The C library for the sampler's, the history writer's and the CLI's modules and both
         // their twins: headers, and inline functions for what Swift cannot call (docs/architecture.md).
         .target(name: "CLibc"),
@@ -189,7 +189,7 @@ let package = Package(
         // rollup, and the batch encoding. No SQLite, no Glibc.
     ] + twin("HistoryRecords", ["ProcFS", "SnapshotCodec", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
-        .executableTarget(name: "sysstatsd-history", dependencies: embeddedDependencies(["HistoryStore", "SnapshotCodec", "CommandOptions", "CLibc"]),
+        .executableTarget(name: "sysstatsd-history", dependencies: embeddedDependencies(["HistoryStore", "ProcFS", "SnapshotCodec", "CommandOptions", "CLibc"]),
                           swiftSettings: embedded + moduleAliases(), linkerSettings: unicodeTables),
 
         // The NVIDIA helper the sampler starts where NVML is needed: it loads libnvidia-ml.so.1,

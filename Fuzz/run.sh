@@ -142,7 +142,7 @@ build_module() {
     fi
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     if [[ $m == SnapshotCodec ]]; then build_crc; deps+=("$build/obj/CCRC32.o"); fi
-    if [[ $m == ProcFS ]]; then build_trusted; deps+=("$build/obj/CTrustedFile.o"); fi
+    if [[ $m == ProcFS ]]; then build_trusted; deps=("$build/obj/UTF8Text.o" "$build/obj/CTrustedFile.o"); fi
     if [[ $m == CommandOptions ]]; then build_clibc; deps=("$build/obj/CLibc.o"); fi
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CommandOptions.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")

@@ -13,7 +13,8 @@ public enum TerminalText {
     /// line and paragraph separators, private-use characters and the invisible format
     /// characters that can reorder or hide text (bidi embeddings, overrides and isolates
     /// U+202A–U+202E, U+2066–U+2069, marks U+200E, U+200F, U+061C, zero-width characters,
-    /// tag characters, every other Unicode Cf) `\u{NNNN}`. At most `limit` input bytes, then `...`.
+    /// tag characters, every other Unicode Cf) `\u{NNNN}`; a byte a String carries for a path
+    /// (``ExactBytes``, U+10FF80–U+10FFFF) `\xNN`. At most `limit` input bytes, then `...`.
     public static func escape<Bytes: Collection<UInt8>>(_ bytes: Bytes, limit: Int = Int.max) -> String {
         let input = Array(bytes)
         var out: [UInt8] = []
@@ -41,7 +42,11 @@ public enum TerminalText {
                 i += 1
                 continue
             }
-            if hides(value) {
+            if let carried = ExactBytes.escapedByte(value) {
+                // A path's byte that is not UTF-8, carried in a String (ExactBytes): shown
+                // as the byte it stands for, as the same byte read raw would be.
+                hex(carried, into: &out)
+            } else if hides(value) {
                 out.append(contentsOf: [0x5C, 0x75, 0x7B])   // \u{
                 out.append(contentsOf: Array(String(value, radix: 16).utf8))
                 out.append(0x7D)
