@@ -1,6 +1,7 @@
 import CSQLite
 import CLibc
 import Bookmarks
+import ProcFS
 
 extension HistoryDatabase {
     /// Writes a consistent copy of the database to `path` with SQLite's online backup API,
@@ -195,7 +196,7 @@ extension HistoryDatabase {
     static func uriEscaped(_ path: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        for byte in path.utf8 {
+        for byte in pathBytes(path) {   // the bytes the path names (ProcFS's pathString)
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),

@@ -17,7 +17,7 @@ final class Connection {
     init(_ filename: String, flags: Int32, displayPath: String? = nil) throws(StoreError) {
         path = displayPath ?? filename
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(filename, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(cPath(filename), &db, flags | SQLITE_OPEN_NOMUTEX, nil)   // a path's bytes as given: ProcFS's pathString
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close_v2(db) }

@@ -2,7 +2,10 @@ import ProcFS
 import Bookmarks
 import CLibc
 
-/// The few file operations the store needs, over the C library (no Foundation).
+/// The few file operations the store needs, over the C library (no Foundation). Each path
+/// goes to its system call through `cPath`: a data directory given or found as bytes that
+/// are not UTF-8 is carried in its String (ProcFS's pathString), and a String passed where C
+/// wants a `const char *` would hand over the carrying scalars instead of those bytes.
 enum Files {
     /// The error for a failed call whose `errno` is still set: `what: strerror`, of kind
     /// ``StoreError/Kind/full`` when the file system is full or over quota, else `.io`.
@@ -30,38 +33,38 @@ enum Files {
     /// Creates `path` and its missing parents, each new one with mode 0700.
     static func makeDirectories(_ path: String) throws(StoreError) {
         var info = stat()
-        if stat(path, &info) == 0 {
+        if stat(cPath(path), &info) == 0 {
             guard info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFDIR else { throw StoreError(.io, "\(TerminalText.escape(path)) is not a directory") }
             return
         }
         let parent = directory(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
-        if mkdir(path, 0o700) != 0 && clibc_errno() != EEXIST {
+        if mkdir(cPath(path), 0o700) != 0 && clibc_errno() != EEXIST {
             throw failure("cannot create directory \(path)")
         }
     }
 
     static func exists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return lstat(cPath(path), &info) == 0
     }
 
     /// Creates an empty file with mode 0600 if nothing is at `path`, so SQLite never creates it world-readable.
     static func createPrivateFile(_ path: String) throws(StoreError) {
-        let fd = clibc_open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = clibc_open(cPath(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd); return }
         if clibc_errno() != EEXIST { throw failure("cannot create \(path)") }
     }
 
     /// Creates an empty file (mode 0600) at `path` unless something is there. Best effort.
     static func createEmptyIfMissing(_ path: String) {
-        let fd = clibc_open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        let fd = clibc_open(cPath(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         if fd >= 0 { close(fd) }
     }
 
     /// Size and the first `count` bytes of a regular file.
     static func sizeAndPrefix(_ path: String, count: Int) throws(StoreError) -> (size: Int, prefix: [UInt8]) {
-        let fd = clibc_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
+        let fd = clibc_open(cPath(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else { throw failure("cannot open \(path)") }
         defer { close(fd) }
         var info = stat()
@@ -76,10 +79,10 @@ enum Files {
 
     /// Copies `source` to a new file `destination` (mode 0600, must not exist) and fsyncs it.
     static func copy(_ source: String, to destination: String) throws(StoreError) {
-        let input = clibc_open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
+        let input = clibc_open(cPath(source), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard input >= 0 else { throw failure("cannot open \(source)") }
         defer { close(input) }
-        let output = clibc_open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let output = clibc_open(cPath(destination), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw failure("cannot create \(destination)") }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -97,7 +100,7 @@ enum Files {
     }
 
     static func fsyncFile(_ path: String) throws(StoreError) {
-        let fd = clibc_open(path, O_RDONLY | O_CLOEXEC, 0)
+        let fd = clibc_open(cPath(path), O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw failure("cannot open \(path)") }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw failure("cannot sync \(path)") }
@@ -105,14 +108,14 @@ enum Files {
 
     /// fsync on the folder, so a rename in it survives a power loss. Best effort.
     static func syncDirectory(_ path: String) {
-        let fd = clibc_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        let fd = clibc_open(cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
     }
 
     static func rename(_ from: String, to: String) throws(StoreError) {
-        guard clibc_rename(from, to) == 0 else {
+        guard clibc_rename(cPath(from), cPath(to)) == 0 else {
             throw failure("cannot rename \(from) to \(to)")
         }
     }
@@ -127,7 +130,7 @@ enum Files {
     }
 
     /// Removes `path` if present.
-    static func remove(_ path: String) { _ = unlink(path) }
+    static func remove(_ path: String) { _ = unlink(cPath(path)) }
 
     /// True when another process has the WAL database whose shared-memory file is `shmPath`
     /// open: every SQLite connection holds a read lock on its "DMS" byte (offset 128) for as

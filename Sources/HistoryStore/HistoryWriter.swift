@@ -70,7 +70,7 @@ public enum HistoryWriter {
             let cache = HistoryDatabase.rulesCachePath(in: directory)
             do throws(StoreError) {
                 var info = stat()
-                let missing = stat(cache, &info) != 0
+                let missing = stat(cPath(cache), &info) != 0
                 if try database.syncBuiltinBookmarks() || missing { try database.writeRulesCache(to: cache) }
             } catch {
                 report("sysstatsd-history: warning: bookmarks rules cache: \(error)")
@@ -91,7 +91,7 @@ public enum HistoryWriter {
         let path = Files.join(directory, BootSummary.fileName)
         let isStart = batch.samples.isEmpty && batch.exits.isEmpty && !batch.endsCleanly
         var info = stat()
-        guard isStart || stat(path, &info) != 0 else { return }
+        guard isStart || stat(cPath(path), &info) != 0 else { return }
         let earlier = try database.boots().filter { $0.id != batch.bootID }.map { $0.cleanEnd }
         try Files.writeAtomically(BootSummary(earlierBootsCleanEnds: earlier).encoded, to: path)
     }

@@ -18,7 +18,7 @@ struct BytePath {
     /// `root` without its trailing slashes; `/` (or an empty root) becomes empty, so that
     /// appending `/class/hwmon` gives `/class/hwmon`, as ``joinPath(_:_:)`` does.
     init(_ root: String) {
-        bytes = utf8Bytes(root)
+        bytes = pathBytes(root)   // the bytes it names: a root given as bytes that are not UTF-8 too
         while bytes.count > 1 && bytes[bytes.count - 1] == 0x2F { bytes.removeLast() }
         if bytes.count == 1 && bytes[0] == 0x2F { bytes.removeLast() }
     }
@@ -57,9 +57,9 @@ struct BytePath {
         }
     }
 
-    /// The path as a String, for APIs that keep one. Invalid UTF-8 is repaired, so a
-    /// name that is not UTF-8 gives a path that is not found (as it did with String paths).
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    /// The path as a String, for APIs that keep one, every byte kept (``pathString(_:)``):
+    /// a name that is not UTF-8 still names its file.
+    var string: String { pathString(bytes: bytes) }
 
     /// The bytes as a name (cut at ``FixedName/capacity``).
     var name: FixedName { bytes.withUnsafeBytes { FixedName($0) } }

@@ -73,7 +73,7 @@ public final class GPUCards {
             func file(_ relative: String) -> ProcFile { ProcFile(joinPath(card, relative)) }
             func sensor(_ names: String...) -> ProcFile? {
                 guard let hwmon else { return nil }
-                for n in names where access(joinPath(hwmon, n), F_OK) == 0 { return ProcFile(joinPath(hwmon, n)) }
+                for n in names where access(cPath(joinPath(hwmon, n)), F_OK) == 0 { return ProcFile(joinPath(hwmon, n)) }
                 return nil
             }
             temperature = sensor("temp1_input")
@@ -95,7 +95,7 @@ public final class GPUCards {
                 let isXe = driver == .xe
                 clock = file(isXe ? "device/tile0/gt0/freq0/act_freq" : "gt_act_freq_mhz")
                 let idle = isXe ? "device/tile0/gt0/gtidle/idle_residency_ms" : "gt/gt0/rc6_residency_ms"
-                idleResidency = access(joinPath(card, idle), F_OK) == 0 || isXe ? file(idle) : file("power/rc6_residency_ms")
+                idleResidency = access(cPath(joinPath(card, idle)), F_OK) == 0 || isXe ? file(idle) : file("power/rc6_residency_ms")
             }
         }
     }

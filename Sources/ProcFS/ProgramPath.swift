@@ -12,5 +12,6 @@ public func programBesideThisOne(_ name: String) -> String? {
     guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
     bytes.removeSubrange((slash + 1)...)
     appendUTF8(name, to: &bytes)  // not `append(contentsOf: _.utf8)`: see appendUTF8
-    return String(decoding: bytes, as: UTF8.self)
+    // Installed under a folder whose name is not UTF-8, the programs are still found.
+    return pathString(bytes: bytes)
 }

@@ -42,7 +42,8 @@ extension FileDescriptor {
     public static func openRegular(_ path: String, relativeTo directory: FileDescriptor? = nil,
                                    followSymlinks: Bool = false, nullDevice: Bool = false) -> Result<FileDescriptor, RegularFileError> {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followSymlinks ? 0 : O_NOFOLLOW)
-        let fd = retryingInterrupts { directory.map { clibc_openat($0.rawValue, path, flags, 0) } ?? clibc_open(path, flags, 0) }
+        let pathC = cPath(path)   // the bytes a path String carries (CPath.swift), not its scalars
+        let fd = retryingInterrupts { directory.map { clibc_openat($0.rawValue, pathC, flags, 0) } ?? clibc_open(pathC, flags, 0) }
         if fd < 0 {
             return .failure(clibc_errno() == ELOOP && !followSymlinks ? .notRegular(kind: "a symbolic link") : .system(.current))
         }
@@ -109,7 +110,7 @@ public func readConfigFile(_ path: String, limit: Int) -> Result<[UInt8], Regula
     FileDescriptor.openRegular(path, followSymlinks: true, nullDevice: true).flatMap { fd in
         defer { fd.close() }
         if fd.isNullDevice() { return .success([]) }
-        let code = trusted_file_check(path, fd.rawValue)
+        let code = trusted_file_check(cPath(path), fd.rawValue)
         guard code == Int32(TRUSTED_FILE_OK) else { return .failure(.untrusted(reason: String(cString: trusted_file_reason(code)))) }
         return fd.readAll(limit: limit)
     }
@@ -119,7 +120,7 @@ public func readConfigFile(_ path: String, limit: Int) -> Result<[UInt8], Regula
 /// file there is no file to watch, since every write to it anywhere would be a change.
 public func namesNullDevice(_ path: String) -> Bool {
     var info = stat()
-    return stat(path, &info) == 0 && clibc_is_null_device(&info) != 0
+    return stat(cPath(path), &info) == 0 && clibc_is_null_device(&info) != 0
 }
 
 /// nil for a regular file's mode; else an English name for the kind of file.
@@ -164,7 +165,8 @@ private func writeInPlace(_ bytes: [UInt8], to path: String, _ existing: stat) -
         return AtomicWriteError(operation: "\(path) is \(what): not written (name a regular file, or - for standard output)",
                                 errno: Errno(rawValue: errno))
     }
-    let fd = retryingInterrupts { clibc_open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0) }
+    let pathC = cPath(path)
+    let fd = retryingInterrupts { clibc_open(pathC, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0) }
     if fd < 0 {
         let noReader = clibc_errno() == ENXIO
         return AtomicWriteError(operation: noReader ? "cannot open \(path): no process reads the FIFO" : "cannot open \(path)", errno: .current)
@@ -213,20 +215,21 @@ public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
         return nil
     }
     var existing = stat()
-    if lstat(path, &existing) == 0, existing.st_mode & CLIBC_S_IFMT != CLIBC_S_IFREG, existing.st_mode & CLIBC_S_IFMT != CLIBC_S_IFLNK {
+    if lstat(cPath(path), &existing) == 0, existing.st_mode & CLIBC_S_IFMT != CLIBC_S_IFREG, existing.st_mode & CLIBC_S_IFMT != CLIBC_S_IFLNK {
         return writeInPlace(bytes, to: path, existing)
     }
     let temporary = path + ".tmp-" + String(getpid())
+    let temporaryC = cPath(temporary)
     let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-    var fd = clibc_open(temporary, flags, mode)
+    var fd = clibc_open(temporaryC, flags, mode)
     if fd < 0 && clibc_errno() == EEXIST {
-        unlink(temporary)
-        fd = clibc_open(temporary, flags, mode)
+        unlink(temporaryC)
+        fd = clibc_open(temporaryC, flags, mode)
     }
     if fd < 0 { return AtomicWriteError(operation: "cannot create \(temporary)", errno: .current) }
     func fail(_ operation: String) -> AtomicWriteError {
         let error = AtomicWriteError(operation: operation, errno: .current)
-        unlink(temporary)
+        unlink(temporaryC)
         return error
     }
     if let e = FileDescriptor(rawValue: fd).writeAll(bytes) {
@@ -241,13 +244,13 @@ public func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t,
         return error
     }
     clibc_close(fd)
-    if rename(temporary, path) != 0 { return fail("cannot rename \(temporary) to \(path)") }
+    if rename(temporaryC, cPath(path)) != 0 { return fail("cannot rename \(temporary) to \(path)") }
     if syncDirectory {
         var end = path.utf8.count
         let bytes = Array(path.utf8)
         while end > 0 && bytes[end - 1] != UInt8(ascii: "/") { end -= 1 }
         let directory = end <= 1 ? (end == 1 ? "/" : ".") : String(decoding: bytes[..<(end - 1)], as: UTF8.self)
-        let dfd = clibc_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        let dfd = clibc_open(cPath(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if dfd >= 0 { _ = fsync(dfd); clibc_close(dfd) }
     }
     return nil

@@ -1,3 +1,4 @@
+import Bookmarks
 import ProcFS
 import HistoryRecords
 import CLibc
@@ -141,7 +142,7 @@ public final class HistoryHandoff {
             if HistoryHandoff.succeeded(s) {
                 note(status: s)
             } else if HistoryHandoff.exitStatus(s) == HistoryWriterStatus.noSpace {
-                return "sysstatsd: history not written (no space left in \(dataDirectory)): \(dropped)"
+                return "sysstatsd: history not written (no space left in \(TerminalText.escape(dataDirectory))): \(dropped)"
             } else {
                 return "sysstatsd: the history writer failed (\(HistoryHandoff.describe(s))): \(dropped)"
             }
@@ -158,13 +159,13 @@ public final class HistoryHandoff {
             lock = held
             if pausedForLock {
                 pausedForLock = false
-                reportLine("sysstatsd: history resumed in \(dataDirectory)")
+                reportLine("sysstatsd: history resumed in \(TerminalText.escape(dataDirectory))")
             }
             return true
         case .failure(let failure):
             if !pausedForLock {
                 pausedForLock = true
-                reportLine("sysstatsd: \(failure.message): history paused, trying again each minute")
+                reportLine("sysstatsd: \(TerminalText.escape(failure.message)): history paused, trying again each minute")
             }
             return false
         }
@@ -184,12 +185,12 @@ public final class HistoryHandoff {
             reportedFailure = false
             if pausedForSpace {
                 pausedForSpace = false
-                reportLine("sysstatsd: history resumed: \(dataDirectory) has room again")
+                reportLine("sysstatsd: history resumed: \(TerminalText.escape(dataDirectory)) has room again")
             }
         } else if HistoryHandoff.exitStatus(status) == HistoryWriterStatus.noSpace {
             if !pausedForSpace {
                 pausedForSpace = true
-                reportLine("sysstatsd: history paused: no space left in \(dataDirectory); "
+                reportLine("sysstatsd: history paused: no space left in \(TerminalText.escape(dataDirectory)); "
                            + "its minutes are lost until there is room (tried again each minute)")
             }
         } else {

@@ -1,4 +1,5 @@
 import CLibc
+import Bookmarks
 import ProcFS
 
 /// The NVIDIA helper (`sysstatsd-gpu`, beside the sampler): started while NVIDIA figures are
@@ -118,7 +119,7 @@ final class NVIDIAHelper {
             let signal = status & 0x7F
             if signal != 0 && signal != 0x7F && !reported {
                 reported = true
-                reportLine("sysstatsd: no NVIDIA figures: \(path) ended on signal \(signal)")
+                reportLine("sysstatsd: no NVIDIA figures: \(TerminalText.escape(path)) ended on signal \(signal)")
             }
             pid = -1
         }
@@ -164,7 +165,7 @@ final class NVIDIAHelper {
             close(readFD)
             if !reported {
                 reported = true
-                reportLine("sysstatsd: no NVIDIA figures: cannot start \(path): \(Errno(rawValue: status).description)")
+                reportLine("sysstatsd: no NVIDIA figures: cannot start \(TerminalText.escape(path)): \(Errno(rawValue: status).description)")
             }
             return false
         }

@@ -1,4 +1,5 @@
 import CLibc
+import Bookmarks
 import ProcFS
 import HistoryRecords
 import SnapshotCodec
@@ -22,7 +23,8 @@ public enum SamplerLoop {
         switch RuntimeDirectory.openForSampler(directoryPath) {
         case .success(let d): directory = d
         case .failure(let error):
-            printError("sysstatsd: \(error)")
+            // The path may hold any byte (ProcFS's pathString): shown escaped, as the CLI shows it.
+            printError("sysstatsd: " + TerminalText.escape(error.description))
             return 1
         }
         installSignalHandlers()
@@ -82,7 +84,7 @@ public enum SamplerLoop {
             return nil
         }
         guard let bootID = BootID.read(procRoot: configuration.procRoot) else {
-            printError("sysstatsd: cannot read the boot id (\(configuration.procRoot)/sys/kernel/random/boot_id); running without history")
+            printError("sysstatsd: cannot read the boot id (\(TerminalText.escape(configuration.procRoot))/sys/kernel/random/boot_id); running without history")
             return nil
         }
         let uptime = first.uptimeCentiseconds / 100

@@ -143,7 +143,9 @@ public enum SamplerOptions {
         do throws(OptionsError) {
             try table.parse(arguments, failure: describe) { id, value throws(OptionsError) in
                 guard let flag = Flag(rawValue: id) else { return true }
-                let text = value.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                // Every byte kept (ProcFS's pathString): a path that is not UTF-8 names its
+                // own folder, not a repaired one; anything else shows the bytes in its error.
+                let text = value.map { pathString(bytes: Array($0)) } ?? ""
                 switch flag {
                 case .help: stopped = .help; return false
                 case .version: stopped = .version; return false
@@ -164,7 +166,7 @@ public enum SamplerOptions {
                     }
                     config.freedThresholdKiB = mib * 1024
                 case .disk:
-                    guard text.utf8.first == UInt8(ascii: "/"), text.utf8.count <= 64, !text.utf8.contains(0) else {
+                    guard text.utf8.first == UInt8(ascii: "/"), (value?.count ?? 0) <= 64, !text.utf8.contains(0) else {
                         throw OptionsError("--disk takes an absolute path of at most 64 bytes, not '\(TerminalText.escape(text))'")
                     }
                     var disks = givenDisks ? config.disks ?? [] : []

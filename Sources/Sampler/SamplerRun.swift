@@ -1,4 +1,5 @@
 import CLibc
+import Bookmarks
 import HistoryRecords
 import ProcFS
 import PrometheusText
@@ -60,7 +61,7 @@ final class SamplerRun {
         boots = textfile != nil && wantsHistory
             ? SamplerLoop.dataDirectory(configuration).map { BootSummaryReader(dataDirectory: $0) } : nil
         sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: Clock.monotonicNs())
-        for line in sampler.takePartNotices() { printError("sysstatsd: \(line)") }
+        for line in sampler.takePartNotices() { printError("sysstatsd: " + TerminalText.escape(line)) }   // a path under --sys-root
         history = wantsHistory ? SamplerLoop.startHistory(configuration, first: sampler.snapshot) : nil
         if let carriedMinute, history != nil, !history!.collector.resume(carriedMinute, nowMs: sampler.snapshot.timestampMs) {
             printError("sysstatsd: the minute carried over the restart could not be taken up; its row keeps what came after")
@@ -101,17 +102,17 @@ final class SamplerRun {
     func publish(deadline: UInt64) -> Int32? {
         switch sampler.write(to: writer) {
         case .success:
-            if reportedWriteError { printError("sysstatsd: writing \(writer.path) again") }
+            if reportedWriteError { printError("sysstatsd: writing \(TerminalText.escape(writer.path)) again") }
             reportedWriteError = false
         case .failure(.takenOver(let e)):
-            printError("sysstatsd: the runtime directory was re-created and another sysstatsd took it: \(e); stopping")
+            printError("sysstatsd: the runtime directory was re-created and another sysstatsd took it: \(TerminalText.escape(e.description)); stopping")
             return 1
         case .failure(let e):
             if configuration.once {
-                printError("sysstatsd: cannot write \(writer.path): \(e)")
+                printError("sysstatsd: " + TerminalText.escape("cannot write \(writer.path): \(e)"))
                 return 1
             }
-            if !reportedWriteError { printError("sysstatsd: cannot write \(writer.path): \(e) (will retry)") }
+            if !reportedWriteError { printError("sysstatsd: " + TerminalText.escape("cannot write \(writer.path): \(e) (will retry)")) }
             reportedWriteError = true
         }
         // From the second sample on (the first has no CPU shares yet), then every textfile
@@ -122,14 +123,14 @@ final class SamplerRun {
         counters.boots = boots?.read()
         switch t.write(sampler.snapshot, counters: counters) {
         case .success:
-            if reportedTextfileError { printError("sysstatsd: writing \(t.path) again") }
+            if reportedTextfileError { printError("sysstatsd: writing \(TerminalText.escape(t.path)) again") }
             reportedTextfileError = false
         case .failure(let e):
             if configuration.once {
-                printError("sysstatsd: cannot write \(t.path): \(e)")
+                printError("sysstatsd: cannot write \(TerminalText.escape(t.path)): \(e)")
                 return 1
             }
-            if !reportedTextfileError { printError("sysstatsd: cannot write \(t.path): \(e) (will retry)") }
+            if !reportedTextfileError { printError("sysstatsd: cannot write \(TerminalText.escape(t.path)): \(e) (will retry)") }
             reportedTextfileError = true
         }
         textfileDue = deadline &+ textfileIntervalNs
@@ -166,7 +167,7 @@ final class SamplerRun {
         if restart, let reloads {
             // A child survives execv: the helper would be no one's to reap (a zombie per restart).
             sampler.nvidiaHelper?.stop()
-            printError("sysstatsd: the [sampler] settings changed (\(configPath ?? "config")); starting again with them")
+            printError("sysstatsd: the [sampler] settings changed (\(TerminalText.escape(configPath ?? "config"))); starting again with them")
             let why = SamplerReload.restart(arguments: reloads)
             printError("sysstatsd: cannot start again: \(why); stopping")
             return 1

@@ -70,7 +70,7 @@ public final class TextfileWriter {
             if e.rawValue == ENOTDIR {
                 // ENOTDIR is also O_NOFOLLOW's answer to a symbolic link to a non-directory.
                 var info = stat()
-                if lstat(path, &info) == 0 && info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFLNK { return .failure(.symbolicLink(path: path)) }
+                if lstat(cPath(path), &info) == 0 && info.st_mode & CLIBC_S_IFMT == CLIBC_S_IFLNK { return .failure(.symbolicLink(path: path)) }
                 return .failure(.notDirectory(path: path))
             }
             return .failure(.cannotOpen(path: path, e))

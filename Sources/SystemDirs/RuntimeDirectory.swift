@@ -155,12 +155,13 @@ public struct RuntimeDirectoryError: Error, Equatable, CustomStringConvertible {
     public var description: String { "runtime directory \(path) \(reason)" }
 }
 
-/// `getenv` as an optional String.
+/// `getenv` as an optional String, every byte kept (``pathString(_:)``): the variables read
+/// are paths (HOME, XDG_RUNTIME_DIR, XDG_CONFIG_HOME, XDG_DATA_HOME), and one that is not
+/// UTF-8 must name its own folder; repaired, HOME=/home/jos\xe9 filled /home/jos\u{FFFD}.
 ///
-/// Decoded from its bytes (`strlen`, then UTF-8 with repair), not with `String(cString:)`:
-/// at start-up that initialiser was the only code run in a 64 KiB window of the sampler's
-/// code pages (docs/performance-history.md).
+/// Not with `String(cString:)`: at start-up that initialiser was the only code run in a
+/// 64 KiB window of the sampler's code pages (docs/performance-history.md).
 public func environmentValue(_ name: String) -> String? {
     guard let value = getenv(cPath(name)) else { return nil }
-    return String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
+    return pathString(UnsafeRawBufferPointer(start: value, count: strlen(value)))
 }

@@ -3,6 +3,7 @@
 // ([theme], [[block]]) is BarCore's.
 
 import CLibc
+import ProcFS
 import TOML
 
 /// What `[sampler]` says; nil for a key the file does not set.
@@ -86,7 +87,7 @@ public struct SamplerSettings: Equatable, Sendable {
                 guard path.first == UInt8(ascii: "/"), !path.contains(0), path.count <= 4096 else {
                     throw SettingsError(entry, "textfile_dir is an absolute path")
                 }
-                settings.textfileDirectory = String(decoding: path, as: UTF8.self)
+                settings.textfileDirectory = pathString(bytes: path)   // as the command line's
             case "textfile_interval":
                 guard let n = entry.integer else { throw SettingsError(entry, "expected whole seconds, found \(entry.kind.name)") }
                 guard n >= 1, n <= 3600 else { throw SettingsError(entry, "textfile_interval is 1 to 3600 seconds") }

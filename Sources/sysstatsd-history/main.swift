@@ -3,6 +3,7 @@
 import CLibc
 import CommandOptions
 import HistoryStore
+import ProcFS
 import SnapshotCodec
 
 func writeStderr(_ message: String) {
@@ -10,7 +11,8 @@ func writeStderr(_ message: String) {
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
-let arguments = programArguments().map { String(decoding: $0, as: UTF8.self) }
+// Every byte kept (ProcFS's pathString): the data directory may be a folder whose name is not UTF-8.
+let arguments = programArguments().map { pathString(bytes: $0) }
 
 // Like every program of the release, it says which release it is (a packaged install mixes
 // programs only when something went wrong, and this is how to see it).
