@@ -255,8 +255,15 @@ func parseSmallInt(_ v: ArraySlice<UInt8>, signed: Bool) -> Int? {
 /// `$XDG_RUNTIME_DIR/sysstats` when that variable is an absolute path, else `/tmp/sysstats-UID`.
 public func resolveRuntimeDir(option: [UInt8]?, xdgRuntimeDir: [UInt8]?, uid: UInt32) -> [UInt8] {
     if let o = option { return o }
-    let xdg = xdgRuntimeDir.map { String(decoding: $0, as: UTF8.self) }
-    return Array(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: xdg, uid: uid).utf8)
+    // Over bytes, SnapshotLocation's rule: a String would repair an XDG_RUNTIME_DIR that is
+    // not UTF-8 into the name of another folder.
+    if let xdg = xdgRuntimeDir, xdg.first == UInt8(ascii: "/") {
+        var path = xdg
+        if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
+        path.append(contentsOf: "sysstats".utf8)
+        return path
+    }
+    return Array(SnapshotLocation.runtimeDirectory(xdgRuntimeDir: nil, uid: uid).utf8)
 }
 
 /// The config file: `--config FILE`, else `$XDG_CONFIG_HOME/sysstats/config.toml` when that

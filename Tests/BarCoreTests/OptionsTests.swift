@@ -188,6 +188,15 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(dir(nil, nil, 0), "/tmp/sysstats-0")
     }
 
+    func testAnXDGRuntimeDirThatIsNotUTF8IsKeptByteForByte() {
+        // A String on the way repaired 0xFF into U+FFFD: the bar watched another folder than
+        // the sampler wrote.
+        let xdg: [UInt8] = Array("/run/user/1000/".utf8) + [0xFF, 0x2F]
+        XCTAssertEqual(resolveRuntimeDir(option: nil, xdgRuntimeDir: xdg, uid: 1000), xdg + Array("sysstats".utf8))
+        let option: [UInt8] = [0x2F, 0x74, 0xE9]   // "/t\xe9"
+        XCTAssertEqual(resolveRuntimeDir(option: option, xdgRuntimeDir: xdg, uid: 1000), option)
+    }
+
     func testTheRendererWakesJustAfterTheSnapshotTurnsStale() {
         var s = Snapshot()
         s.timestampMs = 10_000
