@@ -187,8 +187,8 @@ extension HistoryDatabase {
     public static func lockDataDirectory(_ directory: String) throws(StoreError) -> DataDirectoryLock {
         switch DataDirectoryLock.exclusive(directory) {
         case .success(let lock): return lock
-        case .failure(.inUse(let message)): throw StoreError(.busy, message)
-        case .failure(let failure): throw StoreError(.io, failure.message)
+        case .failure(.inUse(let message)): throw StoreError(.busy, TerminalText.escape(message))
+        case .failure(let failure): throw StoreError(.io, TerminalText.escape(failure.message))
         }
     }
 

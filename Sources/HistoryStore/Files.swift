@@ -136,7 +136,7 @@ enum Files {
     /// open: every SQLite connection holds a read lock on its "DMS" byte (offset 128) for as
     /// long as it is open. Only asks (`F_GETLK`), never takes or changes a lock or the file.
     static func isOpenInAnotherProcess(shmPath: String) -> Bool {
-        let fd = clibc_open(shmPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0)
+        let fd = clibc_open(cPath(shmPath), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0)
         guard fd >= 0 else { return false }   // no -shm: no connection in WAL mode
         defer { close(fd) }
         var lock = flock()

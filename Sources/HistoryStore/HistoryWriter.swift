@@ -1,3 +1,4 @@
+import Bookmarks
 import ProcFS
 import HistoryRecords
 import CLibc
@@ -52,7 +53,7 @@ public enum HistoryWriter {
         switch DataDirectoryLock.shared(directory) {
         case .success(let held): lock = held
         case .failure(let failure):
-            report("sysstatsd-history: \(failure.message); this batch is not written")
+            report("sysstatsd-history: \(TerminalText.escape(failure.message)); this batch is not written")
             return 1
         }
         defer { withExtendedLifetime(lock) {} }

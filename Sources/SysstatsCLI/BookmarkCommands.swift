@@ -28,7 +28,7 @@ public enum BookmarkCommands {
     /// The rules in force: the database's, or the built-in ones when there is no database yet.
     public static func readRules(directory: String) -> Result<[BookmarkRule], StoreError> {
         let path = HistoryDatabase.databasePath(in: directory)
-        if access(path, F_OK) != 0 { return .success(NameResolver(rules: BuiltinBookmarks.rules).rules) }
+        if access(cPath(path), F_OK) != 0 { return .success(NameResolver(rules: BuiltinBookmarks.rules).rules) }
         // A database from before bookmarks (schema 1) is upgraded rather than refused: the
         // migration only adds, and the rules must be readable for `top` and `list`.
         var opened = HistoryAccess.openForReading(directory: directory)
@@ -98,7 +98,7 @@ public enum BookmarkCommands {
 
     /// `bookmarks export FILE`: the user's and imported rules (`all`: the built-ins too).
     public static func export(directory: String, to file: String, all: Bool, force: Bool) -> CommandOutput {
-        if !force && access(file, F_OK) == 0 { return HistoryAccess.failure("\(TerminalText.escape(file)) already exists; give --force to overwrite it") }
+        if !force && access(cPath(file), F_OK) == 0 { return HistoryAccess.failure("\(TerminalText.escape(file)) already exists; give --force to overwrite it") }
         let rules: [BookmarkRule]
         switch readRules(directory: directory) {
         case .failure(let error): return HistoryAccess.failure(error.message)
@@ -208,15 +208,15 @@ public enum BookmarkCommands {
     /// `bytes` into `<directory>/Inbox/` under the last component of `name`.
     static func copyToInbox(directory: String, name file: String, bytes: [UInt8]) -> Result<String, Problem> {
         let inbox = joinPath(directory, "Inbox")
-        for dir in [directory, inbox] where mkdir(dir, 0o700) != 0 && errno != EEXIST {
+        for dir in [directory, inbox] where mkdir(cPath(dir), 0o700) != 0 && errno != EEXIST {
             return .failure(Problem("cannot create \(TerminalText.escape(dir)): \(Errno.current.description)"))
         }
-        _ = chmod(inbox, 0o700)
+        _ = chmod(cPath(inbox), 0o700)
         let base = baseName(file)
         let (stem, ext) = splitExtension(base.isEmpty ? "bookmarks.sysstats-bookmarks" : base)
         for n in 0..<1000 {
             let candidate = joinPath(inbox, n == 0 ? stem + ext : "\(stem)-\(n)\(ext)")
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            let fd = open(cPath(candidate), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if fd < 0 {
                 if errno == EEXIST { continue }
                 return .failure(Problem("cannot create \(TerminalText.escape(candidate)): \(Errno.current.description)"))
@@ -224,7 +224,7 @@ public enum BookmarkCommands {
             let ok = FileBytes.writeAll(fd, bytes)
             close(fd)
             if !ok {
-                unlink(candidate)
+                unlink(cPath(candidate))
                 return .failure(Problem("cannot write \(TerminalText.escape(candidate))"))
             }
             return .success(candidate)

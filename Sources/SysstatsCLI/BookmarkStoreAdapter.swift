@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Bookmarks
 import HistoryStore
+import ProcFS
 
 extension HistoryDatabase {
     /// Every rule in the database (built-ins included), in precedence order.
@@ -39,6 +40,6 @@ extension HistoryDatabase {
     /// puts it back when it is missing (removed by hand, or a change that changed nothing).
     func cliWriteRulesCache(directory: String) throws(StoreError) {
         let path = HistoryDatabase.rulesCachePath(in: directory)
-        if access(path, F_OK) != 0 { try writeRulesCache(to: path) }
+        if access(cPath(path), F_OK) != 0 { try writeRulesCache(to: path) }
     }
 }

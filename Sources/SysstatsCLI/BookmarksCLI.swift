@@ -5,6 +5,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Bookmarks
+import ProcFS
 
 extension Top.Sort: ExpressibleByArgument {}
 
@@ -23,7 +24,8 @@ struct OptionalDataDirectoryOption: ParsableArguments {
         valueName: "dir"))
     var dataDirectory: String?
 
-    var resolved: String? { try? HistoryAccess.dataDirectory(option: dataDirectory).get() }
+    /// The directory, its bytes as typed (``ExactArguments``).
+    var resolved: String? { try? HistoryAccess.dataDirectory(option: ExactArguments.path(dataDirectory)).get() }
 }
 
 struct TopCommand: ParsableCommand {
@@ -92,7 +94,7 @@ struct TopCommand: ParsableCommand {
             return emit(HistoryCommands.exited(directory: directory, sinceSeconds: since ?? 86_400, json: json, newestFirst: true,
                                                limit: count, recent: recent))
         }
-        emit(Top.run(procRoot: procRoot ?? "/proc", directory: data.resolved, count: count, sort: sort ?? .cpu,
+        emit(Top.run(procRoot: ExactArguments.path(procRoot) ?? "/proc", directory: data.resolved, count: count, sort: sort ?? .cpu,
                      intervalMs: intervalMs ?? 500, json: json, gpu: gpu))
     }
 }
@@ -196,7 +198,7 @@ struct BookmarksSuggest: ParsableCommand {
     var intervalMs = 500
 
     func run() throws {
-        emit(BookmarkCommands.suggest(directory: data.resolved(), procRoot: procRoot, count: max(count, 1),
+        emit(BookmarkCommands.suggest(directory: data.resolved(), procRoot: ExactArguments.path(procRoot), count: max(count, 1),
                                       intervalMs: min(max(intervalMs, 0), 60_000)))
     }
 }
@@ -212,7 +214,7 @@ struct BookmarksExport: ParsableCommand {
     @Flag(help: "Overwrite FILE if it exists.")
     var force = false
 
-    func run() throws { emit(BookmarkCommands.export(directory: data.resolved(), to: file, all: all, force: force)) }
+    func run() throws { emit(BookmarkCommands.export(directory: data.resolved(), to: ExactArguments.path(file), all: all, force: force)) }
 }
 
 struct BookmarksImport: ParsableCommand {
@@ -235,6 +237,7 @@ struct BookmarksImport: ParsableCommand {
 
     func run() throws {
         let directory = data.resolved()
+        let file = ExactArguments.path(self.file)
         let plan: BookmarkCommands.BookmarkImport
         switch BookmarkCommands.planImport(directory: directory, file: file) {
         case .failure(let problem): return emit(HistoryAccess.failure(problem.message))
@@ -262,7 +265,7 @@ struct BookmarksImport: ParsableCommand {
             }
         }
         let result = BookmarkCommands.applyImport(directory: directory, plan: plan)
-        if result.status != 0, let copy { unlink(copy) }
+        if result.status != 0, let copy { unlink(cPath(copy)) }
         emit(result)
     }
 }

@@ -74,7 +74,8 @@ struct RuntimeDirectoryOption: ParsableArguments {
         valueName: "dir"))
     var runtimeDirectory: String?
 
-    var resolved: String { RuntimePaths.runtimeDirectory(option: runtimeDirectory) }
+    /// The directory, its bytes as typed (``ExactArguments``).
+    var resolved: String { RuntimePaths.runtimeDirectory(option: ExactArguments.path(runtimeDirectory)) }
 }
 
 struct ReportCommand: ParsableCommand {
@@ -116,7 +117,8 @@ struct DoctorCommand: ParsableCommand {
     var configPath: String?
 
     func run() throws {
-        let checks = Doctor.run(runtimeDirectory: runtime.resolved, procRoot: procRoot, sysRoot: sysRoot, configPath: configPath)
+        let checks = Doctor.run(runtimeDirectory: runtime.resolved, procRoot: ExactArguments.path(procRoot),
+                                sysRoot: ExactArguments.path(sysRoot), configPath: ExactArguments.path(configPath))
         emit(CommandOutput(stdout: checks.map(\.line), stderr: [], status: Doctor.exitStatus(checks)))
     }
 }

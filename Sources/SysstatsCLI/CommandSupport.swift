@@ -107,7 +107,7 @@ enum FileBytes {
     /// The size `stat` gives, for messages.
     static func size(_ path: String) -> Int? {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        return stat(cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

@@ -104,7 +104,7 @@ struct ConfigCheck: ParsableCommand {
     @OptionGroup var runtime: RuntimeDirectoryOption
 
     func run() throws {
-        emit(ConfigCommands.check(path: file, runningBars: RunningBars.list(runtimeDirectory: runtime.resolved)))
+        emit(ConfigCommands.check(path: ExactArguments.path(file), runningBars: RunningBars.list(runtimeDirectory: runtime.resolved)))
     }
 }
 
@@ -199,7 +199,7 @@ func absoluteFolder(of path: String, currentDirectory: String = SystemFiles.curr
 /// `~/…` from $HOME, a relative path from the config file's folder (as the bar resolves an
 /// i3blocks block's `file`).
 func resolveIncluded(_ written: String, relativeTo config: String) -> String {
-    if written.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
+    if written.hasPrefix("~/"), let home = environmentValue("HOME"), !home.isEmpty {
         return home + written.dropFirst()
     }
     if written.hasPrefix("/") { return written }

@@ -75,9 +75,9 @@ public enum Doctor {
         let name = "measured"
         var missing: [String] = []
         let parts: [(SnapshotSections, String)] = [
-            (.temperature, "no temperature (no sensor under \(joinPath(sysRoot, "class/hwmon")) or class/thermal; temp shows n/a)"),
+            (.temperature, "no temperature (no sensor under \(TerminalText.escape(joinPath(sysRoot, "class/hwmon"))) or class/thermal; temp shows n/a)"),
             (.network, "no network (/proc/net/dev; net and wifi show n/a)"),
-            (.frequency, "no CPU frequency (no cpufreq under \(joinPath(sysRoot, "devices/system/cpu")); freq shows n/a)"),
+            (.frequency, "no CPU frequency (no cpufreq under \(TerminalText.escape(joinPath(sysRoot, "devices/system/cpu"))); freq shows n/a)"),
         ]
         for (part, why) in parts where !snapshot.available.contains(part)
             && blocks.contains(where: { $0.kind.section.contains(part) && !$0.hideMissing }) {
@@ -99,7 +99,7 @@ public enum Doctor {
     public static func checkRuntimeDirectory(_ path: String, uid: UInt32 = geteuid()) -> DoctorCheck {
         let name = "runtime dir"
         var info = stat()
-        if lstat(path, &info) != 0 && errno == ENOENT {
+        if lstat(cPath(path), &info) != 0 && errno == ENOENT {
             return DoctorCheck(.warn, name, "\(TerminalText.escape(path)) does not exist yet; sysstatsd creates it when it starts")
         }
         switch RuntimeDirectory.check(path, uid: uid) {
@@ -131,7 +131,7 @@ public enum Doctor {
         if let kernel {
             checks.append(DoctorCheck(.ok, "kernel", "\(kernel)"))
         } else {
-            checks.append(DoctorCheck(.warn, "kernel", "cannot read a release from \(joinPath(procRoot, "sys/kernel/osrelease"))"))
+            checks.append(DoctorCheck(.warn, "kernel", "cannot read a release from \(TerminalText.escape(joinPath(procRoot, "sys/kernel/osrelease")))"))
         }
 
         let pressure = joinPath(procRoot, "pressure/memory")
@@ -140,9 +140,9 @@ public enum Doctor {
                                       "kernel \(kernel) is older than 4.20: no PSI, memory pressure is not shown"))
         } else if let problem = unreadable(pressure) {
             checks.append(DoctorCheck(.warn, "memory pressure",
-                                      "\(pressure): \(problem); memory pressure is not shown (a kernel built without PSI, or booted with psi=0)"))
+                                      "\(TerminalText.escape(pressure)): \(problem); memory pressure is not shown (a kernel built without PSI, or booted with psi=0)"))
         } else {
-            checks.append(DoctorCheck(.ok, "memory pressure", "\(pressure) readable"))
+            checks.append(DoctorCheck(.ok, "memory pressure", "\(TerminalText.escape(pressure)) readable"))
         }
 
         let meminfo = joinPath(procRoot, "meminfo")
@@ -150,9 +150,9 @@ public enum Doctor {
             checks.append(DoctorCheck(.warn, "MemAvailable",
                                       "kernel \(kernel) is older than 3.14: available memory is estimated from MemFree, Buffers, Cached, SReclaimable and Shmem"))
         } else if let problem = unreadable(meminfo) {
-            checks.append(DoctorCheck(.fail, "MemAvailable", "\(meminfo): \(problem)"))
+            checks.append(DoctorCheck(.fail, "MemAvailable", "\(TerminalText.escape(meminfo)): \(problem)"))
         } else {
-            checks.append(DoctorCheck(.ok, "MemAvailable", "kernel ≥ 3.14, \(meminfo) readable"))
+            checks.append(DoctorCheck(.ok, "MemAvailable", "kernel ≥ 3.14, \(TerminalText.escape(meminfo)) readable"))
         }
         return checks
     }
@@ -183,7 +183,7 @@ public enum Doctor {
             return DoctorCheck(.ok, "gpus", found.joined(separator: "; "))
         }
         let devices = "\(nvidia) NVIDIA device\(nvidia == 1 ? "" : "s")"
-        guard let helper, access(helper, X_OK) == 0 else {
+        guard let helper, access(cPath(helper), X_OK) == 0 else {
             return DoctorCheck(.warn, "gpus", (found + ["\(devices), but no sysstatsd-gpu beside sysstatsd to read them (reinstall)"]).joined(separator: "; "))
         }
         guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
@@ -196,7 +196,7 @@ public enum Doctor {
     /// Why `path` cannot be read, or nil when it can. Reads a few bytes: a kernel
     /// booted with psi=0 may let /proc/pressure/memory be opened but not read.
     static func unreadable(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(cPath(path), O_RDONLY | O_CLOEXEC)
         if fd < 0 { return Errno.current.description }
         defer { close(fd) }
         var byte: UInt8 = 0

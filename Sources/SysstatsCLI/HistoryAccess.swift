@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HistoryStore
+import ProcFS
 import SystemDirs
 import Bookmarks
 
@@ -24,7 +25,7 @@ public enum HistoryAccess {
     /// Opens `<directory>/history.sqlite` read-only; a missing file is its own message.
     public static func openForReading(directory: String) -> Result<HistoryDatabase, StoreError> {
         let path = HistoryDatabase.databasePath(in: directory)
-        if access(path, F_OK) != 0 { return .failure(StoreError(.io, missingMessage(path: path))) }
+        if access(cPath(path), F_OK) != 0 { return .failure(StoreError(.io, missingMessage(path: path))) }
         do throws(StoreError) {
             return .success(try HistoryDatabase(path: path, readOnly: true))
         } catch {

@@ -13,9 +13,9 @@ struct DataDirectoryOption: ParsableArguments {
         valueName: "dir"))
     var dataDirectory: String?
 
-    /// The directory, or exits 1 with the reason.
+    /// The directory (its bytes as typed: ``ExactArguments``), or exits 1 with the reason.
     func resolved() -> String {
-        switch HistoryAccess.dataDirectory(option: dataDirectory) {
+        switch HistoryAccess.dataDirectory(option: ExactArguments.path(dataDirectory)) {
         case .success(let directory): return directory
         case .failure(let error): emit(HistoryAccess.failure(error.message)); return ""
         }
@@ -55,7 +55,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        emit(HistoryCommands.history(directory: data.resolved(), sinceSeconds: since, json: json, png: png))
+        emit(HistoryCommands.history(directory: data.resolved(), sinceSeconds: since, json: json, png: ExactArguments.path(png)))
     }
 }
 
@@ -117,7 +117,7 @@ struct BackupCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        emit(HistoryCommands.backup(directory: data.resolved(), to: file, force: force))
+        emit(HistoryCommands.backup(directory: data.resolved(), to: ExactArguments.path(file), force: force))
     }
 }
 
@@ -142,6 +142,7 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         let directory = data.resolved()
+        let file = ExactArguments.path(self.file)
         let check = HistoryCommands.checkRestore(candidate: file, directory: directory, runtimeDirectory: runtime.resolved)
         guard check.status == 0 else { return emit(check) }
         emit(check)

@@ -31,7 +31,7 @@ public enum HistoryCommands {
                 if let problem = PNG.writeFile(chart.png(), to: png) { return HistoryAccess.failure(problem) }
                 let lines = chart.hasTemperature ? "CPU (blue), memory used (red) and CPU temperature (orange, 0-100 °C)"
                     : "CPU (blue) and memory used (red)"
-                return CommandOutput(stdout: ["wrote \(png): \(lines) from \(zone.minute(from)) "
+                return CommandOutput(stdout: ["wrote \(TerminalText.escape(png)): \(lines) from \(zone.minute(from)) "
                                               + "to \(zone.minute(nowSeconds)), \(samples.count) samples"])
             }
             if json { return CommandOutput(stdout: [HistoryTable.json(samples, from: from, to: to)]) }
@@ -74,14 +74,14 @@ public enum HistoryCommands {
     /// An existing `file` is kept unless `force`.
     public static func backup(directory: String, to file: String, force: Bool) -> CommandOutput {
         let databasePath = HistoryDatabase.databasePath(in: directory)
-        if access(file, F_OK) == 0 {
+        if access(cPath(file), F_OK) == 0 {
             if !force { return HistoryAccess.failure("\(TerminalText.escape(file)) already exists; give --force to overwrite it") }
             if sameFile(file, databasePath) { return HistoryAccess.failure("\(TerminalText.escape(file)) is the history database itself") }
         }
         return HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
             try database.backup(to: file)
             var info = stat()
-            let size = stat(file, &info) == 0 ? " (\(info.st_size) bytes)" : ""
+            let size = stat(cPath(file), &info) == 0 ? " (\(info.st_size) bytes)" : ""
             return CommandOutput(stdout: ["backed up \(TerminalText.escape(databasePath)) to \(TerminalText.escape(file))\(size)"])
         }
     }
@@ -98,10 +98,10 @@ public enum HistoryCommands {
     /// the data directory's lock again and holds it while it replaces the file.
     public static func checkRestore(candidate: String, directory: String, runtimeDirectory: String) -> CommandOutput {
         if samplerIsRunning(runtimeDirectory: runtimeDirectory) {
-            return HistoryAccess.failure("sysstatsd is running (it holds the lock of \(runtimeDirectory)): "
+            return HistoryAccess.failure("sysstatsd is running (it holds the lock of \(TerminalText.escape(runtimeDirectory))): "
                                          + "stop it first, then restore")
         }
-        if access(directory, F_OK) == 0 {
+        if access(cPath(directory), F_OK) == 0 {
             // Asked now, so that nobody is asked to confirm a restore that cannot happen.
             do throws(StoreError) { _ = try HistoryDatabase.lockDataDirectory(directory) } catch {
                 return HistoryAccess.failure(error.message)
@@ -112,7 +112,7 @@ public enum HistoryCommands {
             return HistoryAccess.failure(error.message)
         }
         var info = stat()
-        let size = stat(candidate, &info) == 0 ? "\(info.st_size) bytes, " : ""
+        let size = stat(cPath(candidate), &info) == 0 ? "\(info.st_size) bytes, " : ""
         let current = HistoryDatabase.schemaVersion
         let upgrade = version < current ? " (older: it will be upgraded to \(current) on a copy)" : ""
         return CommandOutput(stdout: ["\(TerminalText.escape(candidate)): a sysstats history database, \(size)schema version \(version)\(upgrade); integrity_check, schema and contents ok"])
@@ -121,7 +121,7 @@ public enum HistoryCommands {
     /// `sysstats restore FILE`, second half: replaces the database, keeping the old one as `.bak`.
     public static func applyRestore(candidate: String, directory: String) -> CommandOutput {
         let databasePath = HistoryDatabase.databasePath(in: directory)
-        let hadDatabase = access(databasePath, F_OK) == 0
+        let hadDatabase = access(cPath(databasePath), F_OK) == 0
         do throws(StoreError) { try HistoryDatabase.restore(from: candidate, into: databasePath) } catch {
             return HistoryAccess.failure(error.message)
         }
@@ -140,6 +140,6 @@ public enum HistoryCommands {
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
         var x = stat(), y = stat()
-        return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+        return stat(cPath(a), &x) == 0 && stat(cPath(b), &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 }

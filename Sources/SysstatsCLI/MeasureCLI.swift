@@ -85,7 +85,9 @@ struct MeasureCommand: ParsableCommand {
     var arguments: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
 
     func run() throws {
-        var options = MeasureOptions(arguments: arguments)
+        // Run with each word as typed (a program or file whose name is not UTF-8 is the one
+        // named); the report shows them as the parser gave them.
+        var options = MeasureOptions(arguments: ExactArguments.tail(arguments))
         options.intervalMs = interval
         options.durationMs = duration
         options.useCgroup = !noCgroup
@@ -101,6 +103,7 @@ struct MeasureCommand: ParsableCommand {
         let report = json ? MeasureReport.encode(MeasureReport.json(summary, command: arguments)) + "\n"
                           : MeasureReport.text(summary, command: arguments).joined(separator: "\n") + "\n"
         var failed = false
+        let output = ExactArguments.path(self.output), png = ExactArguments.path(self.png)
         if let output {
             if let problem = writeFileAtomically(Array(report.utf8), to: output, mode: 0o644) {
                 printError("sysstats: cannot write \(TerminalText.escape(output)): \(TerminalText.escape(problem.description))")
@@ -147,9 +150,12 @@ struct BudgetFileOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run only this budget (repeatable).", valueName: "name"))
     var only: [String] = []
 
+    /// The file, its bytes as typed (``ExactArguments``).
+    var path: String { ExactArguments.path(file) }
+
     /// The budgets to run, or exits 2 with the file's problem.
     func budgets() -> [Budget] {
-        switch BudgetRunner.load(file) {
+        switch BudgetRunner.load(path) {
         case .failure(let e):
             printError("sysstats: \(e.message)")
             SysstatsCommand.exit(withError: ExitCode(2))
@@ -192,7 +198,7 @@ struct BudgetCheck: ParsableCommand {
     func run() throws {
         let budgets = file.budgets()
         var base: BudgetBaseline?
-        if let baseline {
+        if let baseline = ExactArguments.path(self.baseline) {
             switch BudgetBaseline.read(path: baseline) {
             case .success(let b): base = b
             case .failure(let e) where e.missing: printError("sysstats: \(e.message); not compared")
@@ -201,15 +207,15 @@ struct BudgetCheck: ParsableCommand {
                 SysstatsCommand.exit(withError: ExitCode(2))
             }
         }
-        let results = BudgetRunner.run(budgets, directory: BudgetRunner.directory(of: file.file), baseline: base,
+        let results = BudgetRunner.run(budgets, directory: BudgetRunner.directory(of: file.path), baseline: base,
                                        tolerance: tolerance) { writeStdout($0 + "\n") }
         let failed = results.filter { !$0.passed }.count, errors = results.filter(\.isError).count
         writeStdout("\(results.count - failed) of \(results.count) budgets kept" + (errors > 0 ? "; \(errors) could not be measured (ERROR)" : "") + "\n")
-        if let junit, let problem = writeFileAtomically(Array(JUnitReport.xml(results).utf8), to: junit, mode: 0o644) {
+        if let junit = ExactArguments.path(self.junit), let problem = writeFileAtomically(Array(JUnitReport.xml(results).utf8), to: junit, mode: 0o644) {
             printError("sysstats: cannot write \(TerminalText.escape(junit)): \(TerminalText.escape(problem.description))")
             SysstatsCommand.exit(withError: ExitCode(1))
         }
-        if let png, let problem = BudgetCharts.write(results, to: png) {
+        if let png = ExactArguments.path(self.png), let problem = BudgetCharts.write(results, to: png) {
             printError("sysstats: \(TerminalText.escape(problem))")
             SysstatsCommand.exit(withError: ExitCode(1))
         }
@@ -233,7 +239,8 @@ struct BudgetRecord: ParsableCommand {
     var baseline: String = BudgetRunner.defaultBaseline
 
     func run() throws {
-        let results = BudgetRunner.run(file.budgets(), directory: BudgetRunner.directory(of: file.file), baseline: nil,
+        let baseline = ExactArguments.path(self.baseline)
+        let results = BudgetRunner.run(file.budgets(), directory: BudgetRunner.directory(of: file.path), baseline: nil,
                                        tolerance: 0) { writeStdout($0 + "\n") }
         if let problem = writeFileAtomically(Array(BudgetBaseline(results).json.utf8), to: baseline, mode: 0o644) {
             printError("sysstats: cannot write \(TerminalText.escape(baseline)): \(TerminalText.escape(problem.description))")

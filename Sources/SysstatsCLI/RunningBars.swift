@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ProcFS
 
 /// The `sysstats-bar` processes running now, found by the files they leave in the runtime
 /// directory's `wants/` folder (one per living bar, named by its pid), with their command
@@ -38,7 +39,7 @@ enum RunningBars {
             guard let pid = Int32(name), pid > 0,
                   let cmdline = SystemFiles.contents("\(procRoot)/\(pid)/cmdline", limit: 1 << 20), cmdline.count <= 1 << 20
             else { continue }
-            let words = cmdline.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            let words = cmdline.split(separator: 0, omittingEmptySubsequences: false).map { pathString(bytes: Array($0)) }   // a bar's --config as its bytes
             guard let program = words.first, program.hasSuffix("sysstats-bar") else { continue }
             var arguments = Array(words.dropFirst())
             if arguments.last == "" { arguments.removeLast() }
@@ -64,8 +65,8 @@ enum RunningBars {
     }
 
     private static func canonical(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
+        guard let resolved = realpath(cPath(path), nil) else { return path }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return pathString(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 }

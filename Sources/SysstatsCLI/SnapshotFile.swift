@@ -72,7 +72,7 @@ public enum SnapshotFile {
         case .success(let d): directory = d
         case .failure(let e):
             var info = stat()
-            if lstat(directoryPath, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) {
+            if lstat(cPath(directoryPath), &info) != 0 && (errno == ENOENT || errno == ENOTDIR) {
                 return .failure(SnapshotReadError(kind: .missing, message: missingMessage(path: path)))
             }
             return .failure(SnapshotReadError(kind: .unreadable, message: TerminalText.escape("not reading the snapshot: \(e)")))

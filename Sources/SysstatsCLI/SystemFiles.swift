@@ -1,25 +1,29 @@
 import Glibc
+import ProcFS
 
 /// The few file-system and environment questions the command line asks, over the C library:
 /// what FileManager and ProcessInfo answered, without linking Foundation (docs/packaging.md).
+/// Paths go to the system calls through `cPath` and come back through `pathString`, so that
+/// a name that is not UTF-8 (ProcFS's CPath.swift) is kept byte for byte both ways.
 enum SystemFiles {
     /// Whether something is at `path`, following symbolic links (a dangling link is nothing).
     static func exists(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0
+        return stat(cPath(path), &info) == 0
     }
 
     /// Whether `path` is a file this process may execute (not a directory).
     static func isExecutableFile(_ path: String) -> Bool {
         var info = stat()
-        return access(path, X_OK) == 0 && stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+        let pathC = cPath(path)
+        return access(pathC, X_OK) == 0 && stat(pathC, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
     }
 
     /// The process's working directory ("" when it cannot be named).
     static func currentDirectory() -> String {
         guard let p = getcwd(nil, 0) else { return "" }
         defer { free(p) }
-        return String(cString: p)
+        return pathString(UnsafeRawBufferPointer(start: p, count: strlen(p)))
     }
 
     /// The process's environment by name (of a name set twice, the first, as getenv reads it).
@@ -27,9 +31,11 @@ enum SystemFiles {
         var result: [String: String] = [:]
         var entry = environ
         while let p = entry.pointee {
-            let text = String(cString: p)
-            if let eq = text.firstIndex(of: "="), result[String(text[..<eq])] == nil {
-                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            // The values the CLI reads are paths (HOME, XDG_*): each byte kept.
+            let bytes = UnsafeRawBufferPointer(start: p, count: strlen(p))
+            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(decoding: bytes[..<eq], as: UTF8.self)
+                if result[name] == nil { result[name] = pathString(UnsafeRawBufferPointer(rebasing: bytes[(eq + 1)...])) }
             }
             entry += 1
         }
@@ -38,12 +44,12 @@ enum SystemFiles {
 
     /// The names in the directory at `path` but `.` and `..`; nil when it cannot be read.
     static func names(in path: String) -> [String]? {
-        guard let stream = opendir(path) else { return nil }
+        guard let stream = opendir(cPath(path)) else { return nil }
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                pathString(UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 }))
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -53,7 +59,7 @@ enum SystemFiles {
     /// The bytes of the file at `path`, at most `limit` + 1 of them (a caller refuses more);
     /// nil when it cannot be opened or read. For files whose size stat does not tell (/proc).
     static func contents(_ path: String, limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = open(cPath(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -72,12 +78,13 @@ enum SystemFiles {
     /// never followed. Best effort, as `try? FileManager.removeItem` was.
     static func removeTree(_ path: String) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        let pathC = cPath(path)
+        guard lstat(pathC, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
             for name in names(in: path) ?? [] { removeTree(path + "/" + name) }
-            rmdir(path)
+            rmdir(pathC)
         } else {
-            unlink(path)
+            unlink(pathC)
         }
     }
 

@@ -68,7 +68,8 @@ extension Top {
         }
         var fd: Int32 = -1
         let arguments = [helper, "500"]
-        var cStrings = arguments.map { strdup($0) }
+        // The helper's path as its bytes (cPath): installed under a folder whose name is not UTF-8.
+        var cStrings: [UnsafeMutablePointer<CChar>?] = arguments.map { word in cPath(word).withUnsafeBufferPointer { strdup($0.baseAddress!) } }
         defer { cStrings.forEach { free($0) } }
         cStrings.append(nil)
         let pid = measure_spawn_output(cStrings, &fd)

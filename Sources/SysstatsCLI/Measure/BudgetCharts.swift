@@ -46,12 +46,13 @@ public enum BudgetCharts {
     static func openDirectory(_ path: String) -> Result<FileDescriptor, Refusal> {
         var trimmed = path
         while trimmed.utf8.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        if mkdir(trimmed, 0o755) != 0 && errno != EEXIST { return .failure(Refusal("cannot make \(path): \(Errno.current)")) }
-        let fd = retryingInterrupts { open(trimmed, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        let trimmedC = cPath(trimmed)   // its bytes as given (ProcFS's pathString)
+        if mkdir(trimmedC, 0o755) != 0 && errno != EEXIST { return .failure(Refusal("cannot make \(path): \(Errno.current)")) }
+        let fd = retryingInterrupts { open(trimmedC, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         if fd < 0 {
             let error = Errno.current
             var info = stat()
-            if lstat(trimmed, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK {
+            if lstat(trimmedC, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK {
                 return .failure(Refusal("\(path) is a symbolic link: no chart is written through it (name the directory itself)"))
             }
             return .failure(Refusal(error.rawValue == ENOTDIR ? "\(path) is not a directory" : "cannot open \(path): \(error)"))

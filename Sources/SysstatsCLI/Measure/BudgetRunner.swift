@@ -63,13 +63,13 @@ public enum BudgetRunner {
 
     /// One budget, in a fresh temporary directory named by $SYSSTATS_BUDGET_TMP.
     static func runOne(_ budget: Budget, directory: String) -> BudgetResult {
-        var template = Array((temporaryDirectory() + "/sysstats-budget-XXXXXX").utf8CString)
+        var template = cPath(temporaryDirectory() + "/sysstats-budget-XXXXXX")   // $TMPDIR's bytes as set
         guard let made = mkdtemp(&template) else {
             var r = BudgetResult(budget: budget); r.failure = "cannot make a temporary directory: \(Errno.current)"; return r
         }
-        let temporary = String(cString: made)
+        let temporary = pathString(UnsafeRawBufferPointer(start: made, count: strlen(made)))
         defer { SystemFiles.removeTree(temporary) }
-        setenv("SYSSTATS_BUDGET_TMP", temporary, 1)
+        setenv("SYSSTATS_BUDGET_TMP", cPath(temporary), 1)
         defer { unsetenv("SYSSTATS_BUDGET_TMP") }
         if let setup = budget.setup {
             if let problem = runSetup(setup, directory: directory) {
@@ -119,7 +119,7 @@ public enum BudgetRunner {
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         cStrings.append(nil)
-        let pid = measure_spawn(cStrings, 1, 1, directory, nil)
+        let pid = withOptionalPath(directory) { measure_spawn(cStrings, 1, 1, $0, nil) }   // the file's folder as its bytes
         guard pid > 0 else { return "could not start: \(Errno(rawValue: -pid))" }
         var status: Int32 = 0
         var stopping: UInt64?

@@ -28,7 +28,7 @@ public struct MeasureOptions: Sendable {
     public init(arguments: [String]) { self.arguments = arguments }
 
     static func helperBesideThisProgram() -> String? {
-        guard let path = programBesideThisOne("sysstats-spawn"), access(path, X_OK) == 0 else { return nil }
+        guard let path = programBesideThisOne("sysstats-spawn"), access(cPath(path), X_OK) == 0 else { return nil }
         return path
     }
 }
@@ -119,11 +119,18 @@ public final class MeasureRun {
     }
 
     private func spawn() -> Int32 {
-        var cStrings = options.arguments.map { strdup($0) }
+        // Each word and path as its bytes (cPath): one that is not UTF-8 is carried in its
+        // String (ProcFS's pathString), and a String handed to C would pass the carriers.
+        var cStrings: [UnsafeMutablePointer<CChar>?] = options.arguments.map { word in
+            cPath(word).withUnsafeBufferPointer { strdup($0.baseAddress!) }
+        }
         defer { cStrings.forEach { free($0) } }
         cStrings.append(nil)
         recording.commandFromHelper = options.spawnHelper != nil
-        let pid = measure_spawn(cStrings, options.quiet ? 1 : 0, options.quiet ? 1 : 0, options.workingDirectory, options.spawnHelper)
+        let quiet: Int32 = options.quiet ? 1 : 0
+        let pid = withOptionalPath(options.workingDirectory) { directory in
+            withOptionalPath(options.spawnHelper) { helper in measure_spawn(cStrings, quiet, quiet, directory, helper) }
+        }
         if pid > 0 { recording.commandPid = pid }
         return pid
     }
@@ -273,7 +280,7 @@ func ms(_ t: timeval) -> UInt64 {
 /// The directory for temporary files: $TMPDIR, else /tmp.
 func temporaryDirectory() -> String {
     guard let dir = getenv("TMPDIR"), dir.pointee != 0 else { return "/tmp" }
-    return String(cString: dir)
+    return pathString(UnsafeRawBufferPointer(start: dir, count: strlen(dir)))
 }
 
 func monotonicNs() -> UInt64 {
@@ -283,3 +290,9 @@ func monotonicNs() -> UInt64 {
 }
 
 func monotonicMs() -> UInt64 { monotonicNs() / 1_000_000 }
+
+/// `body` with `path`'s bytes as a C string (``cPath(_:)``), or with nil when there is no path.
+func withOptionalPath<R>(_ path: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let path else { return body(nil) }
+    return cPath(path).withUnsafeBufferPointer { body($0.baseAddress) }
+}
