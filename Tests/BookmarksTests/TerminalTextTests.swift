@@ -23,6 +23,14 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.escape([0xFF, 0x41, 0xC0, 0xAF, 0xED, 0xA0, 0x80]), "\\xffA\\xc0\\xaf\\xed\\xa0\\x80")
     }
 
+    func testAPathsByteCarriedInAStringShowsAsTheByteItStandsFor() {
+        // U+10FFFF and U+10FF80 carry 0xFF and 0x80 of a path that is not UTF-8 (UTF8Text's
+        // ExactBytes): the message shows the folder's real name, as the raw bytes would be shown.
+        XCTAssertEqual(TerminalText.escape([0x2F, 0x61, 0xF4, 0x8F, 0xBF, 0xBF, 0xF4, 0x8F, 0xBE, 0x80]), "/a\\xff\\x80")
+        XCTAssertEqual(TerminalText.escape([0x2F, 0x61, 0xFF, 0x80]), "/a\\xff\\x80")
+        XCTAssertEqual(TerminalText.escape("\u{10FF7F}"), "\\u{10ff7f}", "the private use character below them is one")
+    }
+
     func testTheLimitCutsTheInputAndSaysSo() {
         XCTAssertEqual(TerminalText.escape(Array("abcdef".utf8), limit: 3), "abc...")
         XCTAssertEqual(TerminalText.escape(Array("abc".utf8), limit: 3), "abc")

@@ -55,4 +55,22 @@ final class RuntimeDirectoryTests: XCTestCase {
         guard case .failure(let e) = RuntimeDirectory.prepare(file.path) else { return XCTFail("file accepted") }
         XCTAssertTrue(e.description.contains("not a directory"), e.description)
     }
+
+    func testAnXDGRuntimeDirThatIsNotUTF8IsCreatedUnderItsOwnName() throws {
+        // XDG_RUNTIME_DIR=<base>/u\xff: the sampler made <base>/u\u{FFFD}/sysstats, or failed
+        // to, and the bar (which keeps bytes) watched the real one (issue 59, defect 9).
+        let xdg: [UInt8] = Array(base.path.utf8) + [0x2F, 0x75, 0xFF]
+        let xdgC = xdg.map { CChar(bitPattern: $0) } + [0]
+        XCTAssertEqual(mkdir(xdgC, 0o700), 0)
+        setenv("SYSSTATS_TEST_XDG_RUNTIME_DIR", xdgC, 1)
+        defer { unsetenv("SYSSTATS_TEST_XDG_RUNTIME_DIR") }
+        let path = RuntimeDirectory.defaultPath(environment: environmentValue("SYSSTATS_TEST_XDG_RUNTIME_DIR"), uid: 1000)
+        XCTAssertNoThrow(try RuntimeDirectory.prepare(path).get())
+        let madeC = Array(xdgC.dropLast()) + Array("/sysstats".utf8CString)
+        defer { rmdir(madeC); rmdir(xdgC) }   // FileManager cannot name them to remove them
+        var info = stat()
+        XCTAssertEqual(stat(madeC, &info), 0, "made inside the folder named")
+        let repaired = base.appendingPathComponent("u\u{FFFD}").path
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repaired), "no folder of the repaired name")
+    }
 }

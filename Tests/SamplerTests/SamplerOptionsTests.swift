@@ -1,3 +1,4 @@
+import ProcFS
 import XCTest
 @testable import Sampler
 
@@ -133,5 +134,25 @@ extension SamplerOptionsTests {
         XCTAssertEqual(error(["--net", "\u{1B}[2J" + String(repeating: "x", count: 16)]),
                        "--net takes an interface name (at most 15 bytes, no '/'), not '\\x1b[2J\(String(repeating: "x", count: 16))'")
         XCTAssertEqual(error(["--exit-when-unwatched", "\u{1B}"]), "--exit-when-unwatched takes whole seconds from 1 to 3600, not '\\x1b'")
+    }
+
+    func testPathsThatAreNotUTF8ReachTheSystemCallByteForByte() throws {
+        // Repaired into U+FFFD on the way, --runtime-dir /tmp/r\xff was refused ("cannot create
+        // it") or named a folder of the sampler's own making (issue 59, defect 9).
+        let runtime: [UInt8] = Array("/tmp/r".utf8) + [0xFF]
+        let data: [UInt8] = Array("/home/jos".utf8) + [0xE9]
+        let arguments: [[UInt8]] = [Array("--runtime-dir".utf8), runtime, Array("--data-dir=".utf8) + data,
+                         Array("--proc-root".utf8), [0x2F, 0x80]]
+        guard case .success(.run(let c)) = SamplerOptions.parse(bytes: arguments) else { return XCTFail("parsed") }
+        func bytes(_ path: String?) -> [UInt8] { cPath(path ?? "").dropLast().map { UInt8(bitPattern: $0) } }
+        XCTAssertEqual(bytes(c.runtimeDirectory), runtime)
+        XCTAssertEqual(bytes(c.dataDirectory), data)
+        XCTAssertEqual(bytes(c.procRoot), [0x2F, 0x80])
+        XCTAssertEqual(bytes(RuntimeDirectory.snapshotPath(in: c.runtimeDirectory!)), runtime + Array("/snapshot".utf8))
+    }
+
+    func testAnIntervalThatIsNotUTF8IsShownByItsBytes() {
+        guard case .failure(let e) = SamplerOptions.parse(bytes: [Array("--interval".utf8), [0x31, 0xFF]]) else { return XCTFail("refused") }
+        XCTAssertEqual(e.description, "--interval takes seconds between 0.05 and 3600 (e.g. 1 or 0.25), not '1\\xff'")
     }
 }
