@@ -7,49 +7,6 @@ import BarCore
 import SnapshotCodec
 import CBarSys
 
-/// Where the rendered updates go: stdout, an X11 root window name, a PNG file, a window of its own.
-///
-/// Text outputs get ``show(_:)``; image outputs (``OutputKind/isImage``) get
-/// ``showImage(_:)`` with the panel redrawn once per snapshot (and after a click).
-public protocol BarSink {
-    /// A descriptor the event loop polls besides its own (the X connection), or -1.
-    var pollFD: Int32 { get }
-    /// Shows one rendered update. Returns 0, or the errno that stopped it (EPIPE: the bar is gone).
-    mutating func show(_ line: [UInt8]) -> Int32
-    /// Shows the redrawn panel image. Returns 0, or the errno that stopped it.
-    /// The image is the renderer's own: copy the pixels to keep them (an X11 sink
-    /// keeps a server-side pixmap for exposes).
-    mutating func showImage(_ image: PanelImage) -> Int32
-    /// Called when ``pollFD`` is readable. Returns the mouse button of a click on the
-    /// panel (1 left, 3 right; the loop cycles the graph form and redraws), or 0;
-    /// the loop calls it again after a click until it returns 0 (one click per call).
-    /// ``sinkClosed`` or ``sinkDestroyed`` end the bar (status 0 or 1).
-    mutating func handleEvents() -> Int
-    /// True when events wait in the sink's own queue that poll() on ``pollFD`` would not
-    /// report: an X library reads the socket while it writes. Makes no system call.
-    mutating func hasQueuedEvents() -> Bool
-}
-
-extension BarSink {
-    /// Text sinks show no image.
-    public mutating func showImage(_ image: PanelImage) -> Int32 { ENOTSUP }
-    /// Sinks without a queue of their own have nothing waiting.
-    public mutating func hasQueuedEvents() -> Bool { false }
-}
-
-/// What ``BarSink/handleEvents()`` returns when its window was closed: the bar ends, status 0.
-public let sinkClosed = -1
-/// What ``BarSink/handleEvents()`` returns when its window was destroyed: the bar ends, status 1.
-public let sinkDestroyed = -2
-
-/// Writes each update to stdout with one write().
-public struct StdoutSink: BarSink {
-    public init() {}
-    public var pollFD: Int32 { -1 }
-    public mutating func show(_ line: [UInt8]) -> Int32 { line.withUnsafeBytes { writeAll(1, $0) } }
-    public mutating func handleEvents() -> Int { 0 }
-}
-
 /// Outcome of reading the snapshot file.
 enum LoadResult {
     case fresh
@@ -268,6 +225,8 @@ public struct Bar<Sink: BarSink> {
         }
         if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
         if ready == 0 {
+            // The sink's writes waited their whole time (no POLLOUT came): it ends the bar.
+            if sink.writeWaitMs == 0 { takeSinkEvents(); if exitStatus != nil { return } }
             // Staleness timer, the clock, a command due, or the retry for a missing or refused runtime dir.
             // Nothing current: start a sampler if none runs (the line below then watches its directory).
             if !isCurrent(nowMs()) { _ = starter.startIfNeeded(nowMs: nowMs()) }
@@ -300,7 +259,8 @@ public struct Bar<Sink: BarSink> {
             }
         }
         if stdinReady && !readStdin() { readClicks = false }
-        if sinkReady { takeSinkEvents() }
+        // Its peer's time up (no POLLOUT came) counts too, though other descriptors woke the loop.
+        if sinkReady || sink.writeWaitMs == 0 { takeSinkEvents() }
         if let due = emitDueMs, nowMs() >= due { emit() }
     }
 
@@ -311,7 +271,7 @@ public struct Bar<Sink: BarSink> {
         fds[0] = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
         fds[1] = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
         fds[2] = pollfd(fd: readClicks ? clickInput : -1, events: Int16(POLLIN), revents: 0)
-        fds[3] = pollfd(fd: sink.pollFD, events: Int16(POLLIN), revents: 0)
+        fds[3] = pollfd(fd: sink.pollFD, events: sink.pollEvents, revents: 0)
         // No event asked: its end alone (the bar that read it has gone) shows.
         fds[4] = pollfd(fd: watchStdout ? 1 : -1, events: 0, revents: 0)
         return commands.pollFDs(into: fds, from: Bar.fixedFDs)
@@ -336,6 +296,8 @@ public struct Bar<Sink: BarSink> {
         deadlines.add(stopping.nextDeadline)
         deadlines.add(emitDueMs)
         deadlines.add(firstUpdateHeldUntilMs)
+        // The sink's writes wait on its peer: woken to give up on it when its time is up.
+        if let wait = sink.writeWaitMs { deadlines.add(in: wait, from: now) }
         return deadlines.timeout(now: now)
     }
 

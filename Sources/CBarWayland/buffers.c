@@ -94,9 +94,21 @@ static struct rect changed(const uint32_t *a, const uint32_t *b, int width, int 
     return r;
 }
 
+int cbarwl_flush(struct cbarwl_panel *p) {
+    if (wl_display_flush(p->display) >= 0) {
+        p->write_blocked = 0;
+        p->flushes++;
+        return 0;
+    }
+    int e = errno;
+    p->write_blocked = e == EAGAIN;
+    return e;
+}
+
 int cbarwl_draw(struct cbarwl_panel *p) {
     p->pending = p->have_picture;
     if (!p->have_picture || !p->configured || !p->surface) return 0;
+    if (p->write_blocked) return EAGAIN;   // kept, and shown once the compositor reads again
     int scale = p->scale > 0 ? p->scale : 1;
     if (p->buffer_scale != scale) {
         int e = make_buffers(p, scale);
@@ -128,6 +140,5 @@ int cbarwl_draw(struct cbarwl_panel *p) {
     p->buffers[back].busy = 1;
     p->front = back;
     p->pending = 0;
-    if (wl_display_flush(p->display) < 0 && errno != EAGAIN) return errno;
-    return 0;
+    return cbarwl_flush(p);
 }

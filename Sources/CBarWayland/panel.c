@@ -250,8 +250,19 @@ int cbarwl_panel_show(struct cbarwl_panel *p, const uint32_t *pixels) {
     p->have_picture = 1;
     int e = cbarwl_draw(p);
     if (wl_display_get_error(p->display) != 0) return EPIPE;
-    return e == EAGAIN ? 0 : e;
+    return e;
 }
+
+int cbarwl_panel_flush(struct cbarwl_panel *p) {
+    if (!p->write_blocked) return 0;
+    int e = cbarwl_flush(p);
+    if (e == 0 && p->pending) e = cbarwl_draw(p);
+    return e;
+}
+
+int cbarwl_panel_write_blocked(const struct cbarwl_panel *p) { return p->write_blocked; }
+
+unsigned long cbarwl_panel_flushes(const struct cbarwl_panel *p) { return p->flushes; }
 
 /// Reads what the socket holds, if anything, and handles it; -1 when the connection ended.
 static int read_events(struct cbarwl_panel *p) {
@@ -265,13 +276,16 @@ static int read_events(struct cbarwl_panel *p) {
     }
     if (wl_display_dispatch_pending(p->display) < 0) return -1;
     reopen_if_possible(p);
-    if (wl_display_flush(p->display) < 0 && errno != EAGAIN) return -1;
-    return 0;
+    int e = cbarwl_flush(p);
+    return e != 0 && e != EAGAIN ? -1 : 0;
 }
 
 int cbarwl_panel_next_event(struct cbarwl_panel *p) {
     if (p->click_count == 0 && read_events(p) < 0) {
-        return wl_display_get_protocol_error(p->display, NULL, NULL) != 0 ? CBARWL_EVENT_FAILED : CBARWL_EVENT_LOST;
+        if (wl_display_get_protocol_error(p->display, NULL, NULL) != 0) return CBARWL_EVENT_FAILED;
+        // libwayland ends the connection itself, with EAGAIN, when a request does not fit in
+        // its buffer because the compositor stopped reading: not the compositor's exit.
+        return wl_display_get_error(p->display) == EAGAIN ? CBARWL_EVENT_STALLED : CBARWL_EVENT_LOST;
     }
     if (p->click_count == 0) return CBARWL_EVENT_NONE;
     int button = p->clicks[p->click_head];
@@ -289,6 +303,9 @@ void cbarwl_report_end(const struct cbarwl_panel *p, int event) {
         uint32_t code = wl_display_get_protocol_error(p->display, &interface, &id);
         fprintf(stderr, "sysstats-bar: the compositor ended the connection: protocol error %u on %s@%u\n", code,
                 interface ? interface->name : "?", id);
+    } else if (event == CBARWL_EVENT_STALLED) {
+        fprintf(stderr, "sysstats-bar: the Wayland compositor stopped reading (its socket stayed full until "
+                        "libwayland's buffer overflowed)\n");
     } else {
         fprintf(stderr, "sysstats-bar: the Wayland compositor closed the connection\n");
     }

@@ -56,6 +56,13 @@ struct cbarwl_panel {
     /// The latest picture (width*height words) and whether it waits to be shown.
     uint32_t *picture;
     int have_picture, pending;
+    /// A flush left requests unsent (EAGAIN: the compositor's socket is full). Nothing new is
+    /// drawn until one sends them (cbarwl_panel_flush, on POLLOUT): libwayland ends the
+    /// connection when its own buffer overflows.
+    int write_blocked;
+    /// Flushes that sent everything, counted: a compositor that reads slowly (each wait
+    /// ends) is told from one that stopped (one wait goes on).
+    unsigned long flushes;
     int clicks[CBARWL_MAX_CLICKS];
     int click_head, click_count;
     /// Scrolling summed until a wheel step (10 units) is reached, vertical and horizontal.
@@ -67,6 +74,10 @@ struct cbarwl_panel {
 void cbarwl_add_click(struct cbarwl_panel *p, int button);
 void cbarwl_add_seat(struct cbarwl_panel *p, uint32_t global, uint32_t version);
 void cbarwl_drop_buffers(struct cbarwl_panel *p);
-/// Shows the kept picture when the surface is configured and a buffer is free; 0 or an errno.
+/// Shows the kept picture when the surface is configured, a buffer is free and the
+/// compositor reads; 0, EAGAIN (kept: the compositor's socket is full), or an errno.
 int cbarwl_draw(struct cbarwl_panel *p);
+/// wl_display_flush, noting in write_blocked whether requests were left unsent: 0, EAGAIN, or
+/// the errno that broke the connection (which the next read reports).
+int cbarwl_flush(struct cbarwl_panel *p);
 #endif

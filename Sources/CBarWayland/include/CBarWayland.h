@@ -49,6 +49,9 @@ enum {
     CBARWL_EVENT_LOST = -1,
     /// The compositor ended the connection for a protocol error (a bug: reported on stderr).
     CBARWL_EVENT_FAILED = -2,
+    /// The compositor stopped reading: libwayland ended the connection when a request no
+    /// longer fit in its buffer (EAGAIN).
+    CBARWL_EVENT_STALLED = -3,
 };
 
 struct cbarwl_panel;
@@ -66,15 +69,26 @@ int cbarwl_panel_fd(const struct cbarwl_panel *p);
 /// free one of two shared-memory buffers (each pixel repeated scale x scale times on an
 /// output with an integer scale above 1), only the changed part damaged, committed and
 /// flushed. When neither buffer is free, or the surface waits for its output, the
-/// picture is kept and shown as soon as it can be. 0, or an errno when the connection broke.
+/// picture is kept and shown as soon as it can be. 0; EAGAIN when the compositor's socket
+/// is full (the picture is kept, nothing more is sent until cbarwl_panel_flush gets the rest
+/// through); or an errno when the connection broke.
 int cbarwl_panel_show(struct cbarwl_panel *p, const uint32_t *pixels);
+/// While requests wait unsent (cbarwl_panel_write_blocked): sends them, then the picture
+/// kept meanwhile. For poll()'s POLLOUT. 0, EAGAIN (still full), or an errno; 0 at once when
+/// nothing waits.
+int cbarwl_panel_flush(struct cbarwl_panel *p);
+/// True while a flush left requests unsent: poll the descriptor for POLLOUT too.
+int cbarwl_panel_write_blocked(const struct cbarwl_panel *p);
+/// How many flushes sent everything so far: one more since the last look means the
+/// compositor read, even if requests wait again now.
+unsigned long cbarwl_panel_flushes(const struct cbarwl_panel *p);
 /// Reads and handles what the compositor sent, without blocking, and returns one
 /// click: a button number (1 left, 2 middle, 3 right, 4/5 scroll up/down, 6/7 left/right),
-/// CBARWL_EVENT_NONE when no click waits, or CBARWL_EVENT_LOST / CBARWL_EVENT_FAILED.
+/// CBARWL_EVENT_NONE when no click waits, or CBARWL_EVENT_LOST / _FAILED / _STALLED.
 /// A surface whose output went away is made again when an output (the named one) comes.
 int cbarwl_panel_next_event(struct cbarwl_panel *p);
 /// True when clicks wait that were read already (no system call).
 int cbarwl_panel_has_queued_event(const struct cbarwl_panel *p);
-/// The one line saying why the connection ended (CBARWL_EVENT_LOST or _FAILED), to stderr.
+/// The one line saying why the connection ended (CBARWL_EVENT_LOST, _FAILED or _STALLED), to stderr.
 void cbarwl_report_end(const struct cbarwl_panel *p, int event);
 #endif
