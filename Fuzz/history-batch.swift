@@ -4,29 +4,52 @@
 // Properties:
 // - decoding never traps, and the array and UnsafeRawBufferPointer forms agree;
 // - an accepted batch re-encodes to the input's own bytes in the current version's layout:
-//   a version-3 input exactly, except the fields a sample marks absent (their bytes are
-//   ignored on reading and written as 0); a version-2 input as version 3, each sample
-//   gaining the GPU figures' 13 bytes of zeros (absent); a version-1 input likewise, with
-//   the version-2 figures' 24 bytes of zeros before them;
+//   the fields a sample marks absent zeroed (their bytes are ignored on reading and written
+//   as 0); a version-2 input gaining the GPU figures' 13 bytes of zeros (absent) per sample,
+//   a version-1 input likewise with the version-2 figures' 24 bytes of zeros before them;
+//   the listed columns this build's (``ListedHistory``), each sample's value of a column the
+//   input names taken from it (the last of two that share a name; clamped to the column's
+//   range), any other absent;
 // - the re-encoding decodes to the same batch.
 
 import HistoryRecords
+import SnapshotCodec
 
-/// `input` as the encoder writes the batch it decoded to: version 3, the ignored bytes
-/// (fields a sample marks absent) zeroed. The input has decoded, so every offset here is
-/// inside it.
+/// `input` as the encoder writes the batch it decoded to: version 4, the ignored bytes
+/// (fields a sample marks absent) zeroed, the listed columns this build's. The input has
+/// decoded, so every offset here is inside it.
 func canonical(_ input: [UInt8]) -> [UInt8] {
     let version = Int(input[4]) | Int(input[5]) << 8
-    let sampleSize = version == 1 ? 54 : version == 2 ? 78 : 91
     let idLength = Int(input[12]) | Int(input[13]) << 8
     var p = 12 + 2 + idLength + 24
-    let samples = Int(input[p]) | Int(input[p + 1]) << 8 | Int(input[p + 2]) << 16 | Int(input[p + 3]) << 24
-    p += 4
     var out = Array(input[0..<p])
-    out[4] = 3
+    out[4] = 4
     out[5] = 0
+    // The input's listed columns, each as this build's column (nil: unknown).
+    var columns: [Int?] = []
+    if version >= 4 {
+        let count = Int(input[p])
+        p += 1
+        for _ in 0..<count {
+            let length = Int(input[p])
+            columns.append(ListedHistory.index(ofColumn: input[(p + 1)..<(p + 1 + length)]))
+            p += 1 + length
+        }
+    }
+    let own = min(ListedHistory.columns.count, ListedHistory.maximumColumns)
+    out.append(UInt8(own))
+    for i in 0..<own {
+        let name = ListedHistory.columns[i].history.column
+        out.append(UInt8(name.utf8CodeUnitCount))
+        out += UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    }
+    let sampleSize = version == 1 ? 54 : version == 2 ? 78 : 91
+    let samples = Int(input[p]) | Int(input[p + 1]) << 8 | Int(input[p + 2]) << 16 | Int(input[p + 3]) << 24
+    out += input[p..<(p + 4)]
+    p += 4
     for _ in 0..<samples {
         var sample = Array(input[p..<(p + sampleSize)])
+        p += sampleSize
         if version == 1 { sample += [UInt8](repeating: 0, count: 24) }
         if version <= 2 { sample += [UInt8](repeating: 0, count: 13) }
         let presence = sample[48], more = sample[78]
@@ -38,8 +61,23 @@ func canonical(_ input: [UInt8]) -> [UInt8] {
         for (bit, from, to) in [(1, 79, 83), (2, 83, 91)] where more & UInt8(bit) == 0 {
             for k in from..<to { sample[k] = 0 }
         }
+        var listed = [Int64?](repeating: nil, count: own)
+        for column in columns {
+            let given = input[p]
+            var raw: UInt64 = 0
+            for k in 0..<8 { raw |= UInt64(input[p + 1 + k]) << (8 * UInt64(k)) }
+            p += 9
+            if given == 1, let column, column < own {
+                let range = ListedHistory.columns[column].range
+                listed[column] = min(max(Int64(bitPattern: raw), range.lowerBound), range.upperBound)
+            }
+        }
+        for value in listed {
+            sample.append(value == nil ? 0 : 1)
+            let bits = UInt64(bitPattern: value ?? 0)
+            for k in 0..<8 { sample.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(k)))) }
+        }
         out += sample
-        p += sampleSize
     }
     out += input[p...]
     let length = UInt32(out.count - 12)

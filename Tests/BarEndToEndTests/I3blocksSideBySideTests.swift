@@ -159,7 +159,8 @@ final class I3blocksSideBySideTests: XCTestCase {
     }
 
     /// Editing the i3blocks file reloads the bar as editing config.toml does; a mistake in it
-    /// is shown with the i3blocks file's name and line, and the last good blocks stay.
+    /// is one block in the file's place, naming it by path and line (issue 58: it read as
+    /// sysstats's own `config`), while config.toml's other blocks stay.
     func testAnEditOfTheI3blocksFileReloadsTheBar() throws {
         let dir = try RuntimeDir()
         try dir.publish(sampleSnapshot())
@@ -167,14 +168,16 @@ final class I3blocksSideBySideTests: XCTestCase {
         try FileManager.default.createDirectory(at: i3blocks.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "[a]\nfull_text=first\n".write(to: i3blocks, atomically: true, encoding: .utf8)
         let config = dir.url.appendingPathComponent("config.toml")
-        try "[[block]]\nblock = \"i3blocks\"\nfile = \"\(i3blocks.path)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        try "[[block]]\nblock = \"i3blocks\"\nfile = \"\(i3blocks.path)\"\n\n[[block]]\nblock = \"procs\"\n"
+            .write(to: config, atomically: true, encoding: .utf8)
         let b = try BarProcess(["--output", "text", "--runtime-dir", dir.path, "--config", config.path])
-        XCTAssertTrue(b.waitFor { $0.last == "first" }, "\(b.lines)")
+        XCTAssertTrue(b.waitFor { $0.last?.hasPrefix("first | procs ") == true }, "\(b.lines)")
         try "[a]\nfull_text=second\n[b]\nfull_text=third\n".write(to: i3blocks, atomically: true, encoding: .utf8)
-        XCTAssertTrue(b.waitFor(timeout: 2) { $0.last == "second | third" }, "the edit at once: \(b.lines.suffix(2))")
+        XCTAssertTrue(b.waitFor(timeout: 2) { $0.last?.hasPrefix("second | third | procs ") == true }, "the edit at once: \(b.lines.suffix(2))")
         try "[a]\nfull_text=second\n  oops\n".write(to: i3blocks, atomically: true, encoding: .utf8)
-        XCTAssertTrue(b.waitFor(timeout: 2) { $0.last?.hasPrefix("config:3:1: not a comment") == true && $0.last?.hasSuffix(" | second | third") == true },
-                      "the mistake at its line, the last good blocks kept: \(b.lines.suffix(2))")
+        XCTAssertTrue(b.waitFor(timeout: 2) {
+            $0.last?.hasPrefix("i3blocks \(i3blocks.path):3:1: not a comment") == true && $0.last?.contains(" | procs ") == true
+        }, "the mistake in the file's place, config.toml's other block kept: \(b.lines.suffix(2))")
         XCTAssertEqual(b.stop(), 0)
     }
 

@@ -223,8 +223,13 @@ final class WaylandPanelTests: XCTestCase {
             try p.run()
             var pid: Int32?
             let deadline = Date().addingTimeInterval(30)
+            // gdb's child is the program once it has exec'd it (a child seen earlier, a shell
+            // or the program before its exec, may be gone when the test reads it).
             while pid == nil && Date() < deadline {
-                pid = childPID(of: p.processIdentifier)
+                pid = childPID(of: p.processIdentifier).flatMap { child in
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe"))?
+                        .hasSuffix("/sysstats-bar-wayland") == true ? child : nil
+                }
                 if pid == nil { usleep(20_000) }
             }
             let child = try XCTUnwrap(pid, "gdb started no program")
