@@ -76,15 +76,17 @@ extension BarOptions {
             some take an argument:
             time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
             disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip),
-            gpu:CARD (index, driver or name)
+            gpu:CARD (index, driver or name), top:gpu, fan:SENSOR, power:SOURCE
             """,
                       manual: #"""
             Comma-separated blocks: cpu, mem, load, uptime, battery, procs, exited, self,
-            top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, gpu, time. Default, like
+            top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, gpu, fan, power,
+            time. Default, like
             i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,gpu,battery,time, the
             blocks of hardware the machine lacks hidden and exited shown only for an exit that
             freed 100 MiB or more. Some take an argument: time:ZONE,
-            net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR, gpu:CARD.
+            net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR, gpu:CARD, top:gpu,
+            fan:SENSOR, power:SOURCE.
             """#),
         CommandOption(Flag.format, "--format", value: "BLOCK=TEXT", repeatable: true, """
             once per block: TEXT replaces the block's built-in text, {name}
