@@ -17,7 +17,7 @@ extension TemporaryDirectory {
 enum Samples {
     static let timestampMs: UInt64 = 1_700_000_000_000
 
-    /// The figures of the line in the README: 12:17:38 up, 23 % CPU, 85 % battery, 39 processes.
+    /// A small laptop: 12:17:38 up, 23 % CPU, 85 % battery, 39 processes.
     static var laptop: Snapshot {
         var s = Snapshot()
         s.sequence = 42
