@@ -150,7 +150,8 @@ debian_changelog() {
 
 # The user unit with the sampler at $1/sysstatsd and the data directory systemd's %h names:
 # a packaged unit is the same file for every user. The sandbox lets it write only the data
-# directory, which must exist first: made by a step the sandbox does not hold (+).
+# directory, which must exist first: made by a step the sandbox does not hold (+). Its opening
+# comment says where each install puts it (SystemdUnitPlacesTests pins the lines that write it).
 packaged_unit() {
     local line
     while IFS= read -r line; do
@@ -159,7 +160,6 @@ packaged_unit() {
                 printf '%s\n' 'ExecStartPre=+/bin/mkdir -p -m 0700 %h/.local/share/sysstats'
                 line="ExecStart=$1/sysstatsd --data-dir %h/.local/share/sysstats" ;;
             'ReadWritePaths=-@DATADIR@') line='ReadWritePaths=-%h/.local/share/sysstats' ;;
-            '# sysstatsd as a systemd user service.'*) line='# sysstatsd as a systemd user service, as packaged (docs/packaging.md).' ;;
         esac
         printf '%s\n' "$line"
     done < assets/sysstatsd.service

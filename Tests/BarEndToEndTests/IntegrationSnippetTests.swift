@@ -317,6 +317,7 @@ final class IntegrationSnippetTests: XCTestCase {
         _ = try tool("/usr/bin/systemctl", package: "systemd")
         let lines = try snippet("systemd").split(separator: "\n").map(String.init)
         XCTAssertEqual(lines, ["install/install.sh", "systemctl --user enable --now sysstatsd"])
+        XCTAssertEqual(try snippet("systemd-enable"), lines[1] + "\n", "a package's user runs the same enable line alone")
         let home = try SnippetHome(test: self)
         let bin = URL(fileURLWithPath: try BarProcess.binary()).deletingLastPathComponent().path
         for name in ["sysstatsd", "sysstatsd-history", "sysstats", "sysstats-bar-x11"] {
