@@ -262,7 +262,7 @@ let package = Package(
         .testTarget(name: "CommandOptionsTests", dependencies: ["CommandOptions"]),
         .testTarget(name: "ProcFSTests", dependencies: ["ProcFS", "SnapshotCodec", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
-        .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec"], exclude: ["Golden"]),
+        .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport", "MemoryBudget"]),
         .testTarget(name: "MemoryBudgetTests", dependencies: ["MemoryBudget"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
