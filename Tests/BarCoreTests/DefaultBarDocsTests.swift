@@ -19,12 +19,12 @@ final class DefaultBarDocsTests: XCTestCase {
 
     func testEveryDocumentThatGivesTheDefaultBarGivesTheCodes() throws {
         let defaults = BlockKind.defaults.map { "\($0.name)" }.joined(separator: ",")
-        let floor = "\(BarBlock.notableExitKiB / 1024) MiB"
+        let freed = "\(BarBlock.notableExitKiB / 1024) MiB"
         for mention in Self.defaultBarMentions {
             let after = try XCTUnwrap(try Self.text(after: mention.leadIn, in: mention.file), "\(mention.file) no longer says “\(mention.leadIn)”")
             XCTAssertEqual(Self.firstCodeSpan(after), defaults, "\(mention.file): the default bar after “\(mention.leadIn)”")
             if mention.exitFloor {
-                XCTAssertTrue(after.prefix(400).contains(floor), "\(mention.file): the default bar shows an exit that freed \(floor)")
+                XCTAssertTrue(after.prefix(400).contains(freed), "\(mention.file): the default bar shows an exit that freed \(freed)")
             }
         }
     }
