@@ -1,5 +1,6 @@
 import Foundation
 @testable import SysstatsCLI
+import TestSupport
 import XCTest
 
 final class MeasureQuantitiesTests: XCTestCase {
@@ -124,16 +125,39 @@ final class ProcessFiguresTests: XCTestCase {
             SwapPss:              12 kB
 
             """
-        XCTAssertEqual(parse(text), MemoryFigures(rssKiB: 4000, pssKiB: 2500, ussKiB: 2500, swapKiB: 12, anonKiB: 2112))
+        // anon: Pss_Anon + Pss_Shmem (none here) + SwapPss, not Anonymous + Swap (2112).
+        XCTAssertEqual(parse(text), MemoryFigures(rssKiB: 4000, pssKiB: 2500, ussKiB: 2500, swapKiB: 12, anonKiB: 2012))
     }
 
     /// USS counted a mapped file's page cache (200 MiB for a program with 0.1 MiB of its own):
-    /// the anonymous figure is the program's own memory, resident or swapped out.
+    /// the anonymous figure is the program's own memory, resident or swapped out. A kernel
+    /// before 5.3 has no Pss_Anon line: Anonymous + Swap then.
     func testAnonymousMemoryLeavesOutAMappedFilesPageCache() {
         let text = "Rss: 204900 kB\nPss: 204900 kB\nPrivate_Clean: 204800 kB\nPrivate_Dirty: 100 kB\nAnonymous: 100 kB\nSwap: 4 kB\n"
         let figures = parse(text)
         XCTAssertEqual(figures?.ussKiB, 204_900, "USS: the file's clean private pages too")
         XCTAssertEqual(figures?.anonKiB, 104, "anonymous: its own pages and its swap")
+        let modern = parse(text + "Pss_Anon: 100 kB\nPss_File: 204800 kB\nPss_Shmem: 0 kB\nSwapPss: 4 kB\n")
+        XCTAssertEqual(modern?.anonKiB, 104, "Pss_File is the file's: not the program's own")
+    }
+
+    /// A pre-fork worker's share of its parent's 64 MiB MAP_SHARED|MAP_ANONYMOUS arena is
+    /// shmem: `Anonymous` (96 KiB) leaves it out, Pss_Shmem has the worker's quarter.
+    func testSharedAnonymousMemoryIsCountedAsItsShare() throws {
+        let text = try String(contentsOfFile: Fixtures.path("measure/prefork-arena/worker-1.smaps_rollup"), encoding: .utf8)
+        let figures = try XCTUnwrap(parse(text))
+        XCTAssertEqual(figures.anonKiB, 51 + 16384 + 0, "Pss_Anon + Pss_Shmem + SwapPss")
+        XCTAssertEqual(figures.rssKiB, 67232)
+        XCTAssertEqual(figures.ussKiB, 36)
+    }
+
+    /// Each of the three figures saturates, and so does their sum.
+    func testHostileSharedMemoryFiguresSaturate() {
+        let huge = parse("Rss: 1 kB\nPss_Anon: 18446744073709551615 kB\nPss_Shmem: 18446744073709551615 kB\nSwapPss: 99999999999999999999999 kB\n")
+        XCTAssertEqual(huge?.anonKiB, .max)
+        let one = parse("Rss: 1 kB\nPss_Anon: 18446744073709551614 kB\nPss_Shmem: 2 kB\nSwapPss: 0 kB\nAnonymous: 5 kB\n")
+        XCTAssertEqual(one?.anonKiB, .max)
+        XCTAssertEqual(parse("Rss: 1 kB\nPss_Anon: x kB\nAnonymous: 7 kB\n")?.anonKiB, 7, "a Pss_Anon without a number is no Pss_Anon")
     }
 
     func testAZombiesEmptyRollupAndHostileNumbersNeverTrap() {

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import SysstatsCLI
 
@@ -49,6 +50,45 @@ final class SmapsMappingsTests: XCTestCase {
         XCTAssertEqual(libc.ussKiB, 100)
         XCTAssertEqual(kinds.first { $0.name == Array("[stack]".utf8) }?.rssKiB, 140, "every thread's stack is one kind")
         XCTAssertEqual(kinds.first { $0.name == Array("pool".utf8) }?.pssKiB, 750)
+    }
+
+    /// The kernel names a MAP_SHARED|MAP_ANONYMOUS map `/dev/zero (deleted)`: the breakdown
+    /// called a pre-fork server's 64 MiB arena `zero`, as though a file. It is `shared anon`,
+    /// its anonymous figure the process's share (Pss), as peak_anon counts it.
+    func testASharedAnonymousArenaIsNamedSoAndCountedAsItsShare() throws {
+        let text = try String(contentsOfFile: Fixtures.path("measure/prefork-arena/parent.smaps"), encoding: .utf8)
+        let kinds = parse(text)
+        XCTAssertEqual(kinds.map { String(decoding: $0.name, as: UTF8.self) },
+                       ["shared anon", "libc.so.6", "[heap]", "[stack]", "prefork-server"])
+        let arena = try XCTUnwrap(kinds.first)
+        XCTAssertEqual(arena.rssKiB, 65536)
+        XCTAssertEqual(arena.pssKiB, 16384)
+        XCTAssertEqual(arena.anonKiB, 16384, "its share of the arena: Anonymous is 0 for shmem")
+        XCTAssertEqual(kinds.first { $0.name == Array("[heap]".utf8) }?.anonKiB, 64, "a private map: Anonymous + Swap, as before")
+        XCTAssertEqual(kinds.first { $0.name == Array("libc.so.6".utf8) }?.anonKiB, 0, "a file is not the program's own")
+        XCTAssertEqual(MeasureReport.mappingsText(kinds, .anon, count: 2), "shared anon 16.0 MiB, [heap] 64.0 KiB")
+    }
+
+    /// A memfd is `/memfd:NAME (deleted)`, NAME any bytes the program chose (a slash too):
+    /// `memfd NAME`, cut as any name; System V and POSIX shared memory keep their names and
+    /// count as shared anonymous memory. A file that only looks like them does not.
+    func testMemfdsAndSharedMemorySegmentsAreSharedAnonymousMemory() throws {
+        let long = String(repeating: "y", count: 100)
+        let text = Self.mapping("7f0000000000-7f0000400000 rw-s 00000000 00:01 7 /memfd:wayland/shm (deleted)", rss: 4096, pss: 2048, privateDirty: 0, anonymous: 0, swap: 8)
+            + Self.mapping("7f0000400000-7f0000500000 rw-s 00000000 00:01 8 /memfd:\(long) (deleted)", rss: 10, pss: 10, privateDirty: 0, anonymous: 0)
+            + Self.mapping("7f0000500000-7f0000600000 rw-s 00000000 00:01 9 /SYSV0000abcd (deleted)", rss: 300, pss: 100, privateDirty: 0, anonymous: 0)
+            + Self.mapping("7f0000600000-7f0000700000 rw-s 00000000 00:19 10 /dev/shm/pool", rss: 200, pss: 50, privateDirty: 0, anonymous: 0)
+            + Self.mapping("7f0000700000-7f0000800000 rw-s 00000000 08:01 11 /home/u/dev/zero (deleted)", rss: 20, pss: 20, privateDirty: 0, anonymous: 0)
+            + Self.mapping("7f0000800000-7f0000900000 rw-s 00000000 08:01 12 /home/u/memfd:x", rss: 16, pss: 16, privateDirty: 0, anonymous: 0)
+        let kinds = parse(text)
+        func anon(_ name: String) -> UInt64? { kinds.first { $0.name == Array(name.utf8) }?.anonKiB }
+        XCTAssertEqual(anon("memfd wayland/shm"), 2048 + 8, "Pss + SwapPss")
+        let cut = "memfd " + String(repeating: "y", count: SmapsMappings.maximumNameBytes - 6)
+        XCTAssertEqual(anon(cut), 10)
+        XCTAssertEqual(anon("SYSV0000abcd"), 100)
+        XCTAssertEqual(anon("pool"), 50)
+        XCTAssertEqual(anon("zero"), 0, "a file named zero elsewhere is a file")
+        XCTAssertEqual(anon("memfd:x"), 0, "and so is one named memfd:x")
     }
 
     func testTheLargestAreKeptAndTheRestSummedAsOther() {

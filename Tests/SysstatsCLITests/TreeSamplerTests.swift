@@ -130,4 +130,44 @@ final class TreeSamplerTests: XCTestCase {
         XCTAssertEqual(recording.processes.map(\.pid), [child])
         XCTAssertEqual(sampler.liveCount, 1)
     }
+
+    /// A pre-fork server (Tests/Fixtures/measure/prefork-arena): the parent's 64 MiB
+    /// MAP_SHARED|MAP_ANONYMOUS arena, which its three workers use, is shmem. smaps_rollup's
+    /// `Anonymous` leaves it out: the tree's anonymous memory read 0.4 MiB and a 16 MiB
+    /// peak_anon budget passed. It is the program's own memory, counted once (Pss_Shmem).
+    func testAPreforkServersSharedArenaIsItsAnonymousMemoryOnce() throws {
+        let fixture = Fixtures.path("measure/prefork-arena")
+        let workers: [Int32] = [child + 1, child + 2, child + 3]
+        // The Anonymous line's number: what the figure was before shmem counted.
+        func anonymousLine(_ rollup: String) -> UInt64 {
+            rollup.split(separator: "\n").first { $0.hasPrefix("Anonymous:") }.flatMap { UInt64($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        }
+        let parentRollup = try String(contentsOfFile: fixture + "/parent.smaps_rollup", encoding: .utf8)
+        try put(parentRollup, "\(child)/smaps_rollup")
+        try write(child, stat: "S", statm: "72000 16820 16794 0 0 0 0")
+        try put(workers.map { "\($0) " }.joined(), "\(child)/task/\(child)/children")
+        var anonymousLines = anonymousLine(parentRollup)
+        for (i, worker) in workers.enumerated() {
+            let rollup = try String(contentsOfFile: fixture + "/worker-\(i + 1).smaps_rollup", encoding: .utf8)
+            try put(rollup, "\(worker)/smaps_rollup")
+            try put("\(worker) (worker) S \(child) 0 0 0 0 0 0 0 0 0 3 4 0 0 20 0 1 0 777\n", "\(worker)/stat")
+            try put("71900 16808 16784 0 0 0 0\n", "\(worker)/statm")
+            try put("Name:\tworker\nTgid:\t\(worker)\nVmHWM:\t67232 kB\n", "\(worker)/status")
+            anonymousLines += anonymousLine(rollup)
+        }
+        try loadavg(newest: workers.last!)
+        let sampler = TreeSampler(procRoot: root.path, intervalMs: 10)
+        var recording = Recording()
+        for ms in [0, 10, 20] as [UInt64] { sampler.sample(into: &recording, atMs: ms) }
+        XCTAssertEqual(recording.processes.map(\.pid).sorted(), [child] + workers)
+        XCTAssertEqual(anonymousLines, 392, "what Anonymous summed to over the tree: 0.4 MiB")
+        let summary = MeasureSummary(recording, warmupMs: 0)
+        XCTAssertEqual(summary.treePeaks[.anon]?.kib, 16443 + 3 * 16435, "the arena once (4 × 16384 KiB) and four heaps and stacks")
+        XCTAssertGreaterThan(summary.treePeaks[.rss]?.kib ?? 0, 4 * 65536, "RSS counts the arena four times")
+        var budget = Budget(name: "prefork", command: "x")
+        budget.peakAnon = 16 << 20
+        let result = BudgetResult(budget: budget, summary: summary)
+        XCTAssertFalse(result.passed)
+        XCTAssertTrue(result.line.hasPrefix("FAIL prefork: peak_anon 64.2 MiB of 16.0 MiB ("), result.line)
+    }
 }

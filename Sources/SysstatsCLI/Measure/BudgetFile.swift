@@ -25,7 +25,8 @@ public struct Budget: Equatable, Sendable {
     public var peakPSS: UInt64?
     public var steadyUSS: UInt64?
     public var growthPerMinute: UInt64?
-    /// Anonymous memory (heap, stacks, anonymous maps, swap) without file page cache.
+    /// The program's own memory that is not file cache, private or shared (shmem), each
+    /// shared page divided among its users (``MemoryFigures/anonKiB``).
     public var peakAnon: UInt64?
     public var steadyAnon: UInt64?
     /// The kernel's exact peak of the tree (its memory cgroup's), where one can be made.
@@ -93,7 +94,7 @@ public enum BudgetFile {
         BudgetKey("peak_rss_exact", "size", "the largest peak RSS the kernel gave at a process's end (wait4's, GNU time's figure: the largest of its images before each exec and of the children it reaped), of the processes measure reaped: exact, a spike between samples or a process shorter than an interval is in it; with process, only a figure that is the program's own counts; processes reaped by their own parent have none, and where no counted process has one the budget is an error, saying why and what to do", limit: true),
         BudgetKey("peak_pss", "size", "the largest PSS of the tree (shared pages divided among their users); sampled: fewer than \(FigureQuality.minimumSamples) samples judge only a figure already over the limit, else the budget is an error", limit: true),
         BudgetKey("steady_uss", "size", "the mean USS (private memory) after the warm-up; sampled: fewer than \(FigureQuality.minimumSamples) samples after it are an error", limit: true),
-        BudgetKey("peak_anon", "size", "the largest anonymous memory of the tree (heap, stacks, anonymous maps, swapped out too): the program's own, without the page cache of the files it maps; sampled, as peak_pss", limit: true),
+        BudgetKey("peak_anon", "size", "the largest anonymous memory of the tree: the program's own memory that is not file cache, private (heap, stacks, anonymous maps) or shared (MAP_SHARED anonymous maps, memfd, shared memory segments), each shared page divided among its users, its swap too; sampled, as peak_pss", limit: true),
         BudgetKey("steady_anon", "size", "the mean anonymous memory after the warm-up; sampled, as steady_uss", limit: true),
         BudgetKey("peak_cgroup", "size", "the kernel's exact peak of the tree's memory (its memory cgroup's memory.peak, which no sample can miss; page cache and kernel memory counted too); where no cgroup can be made (root, or a delegated cgroup: systemd-run --user --scope -p Delegate=yes sysstats budget check) the budget is an error, saying why", limit: true),
         BudgetKey("growth_per_minute", "size", "a significant PSS growth per minute above this fails (\"1 MiB\" or \"1 MiB/min\"); a slope that is not significant passes; fewer than \(FigureQuality.minimumFitSamples) samples over \(FigureQuality.minimumFitSpanMs / 1000) s after the warm-up are an error", limit: true),

@@ -10,8 +10,14 @@ public struct MemoryFigures: Equatable, Sendable {
     /// Unique set size: Private_Clean + Private_Dirty, what exiting would give back.
     public var ussKiB: UInt64 = 0
     public var swapKiB: UInt64 = 0
-    /// Anonymous memory, resident (Anonymous: heap, stacks, anonymous maps) and swapped out:
-    /// the program's own, without the page cache of the files it maps (which USS counts).
+    /// The program's own memory that is not file cache: anonymous memory, private (heap,
+    /// stacks, anonymous maps) or shared (MAP_SHARED|MAP_ANONYMOUS, memfd, System V and POSIX
+    /// shared memory, files on tmpfs: the kernel's shmem), resident or swapped out, each
+    /// shared page divided among its users: Pss_Anon + Pss_Shmem + SwapPss. A pre-fork
+    /// server's 64 MiB shared arena is its memory, once for the tree, as much as a heap is;
+    /// smaps_rollup's `Anonymous` leaves shmem out (0.4 MiB for that tree). Before Linux 5.3
+    /// (no Pss_Anon) it is Anonymous + Swap, shared memory left out: the kernel's rollup says
+    /// nothing of shmem there.
     public var anonKiB: UInt64 = 0
 
     public init(rssKiB: UInt64 = 0, pssKiB: UInt64 = 0, ussKiB: UInt64 = 0, swapKiB: UInt64 = 0, anonKiB: UInt64 = 0) {
@@ -23,6 +29,7 @@ public struct MemoryFigures: Equatable, Sendable {
     public static func parseSmapsRollup(_ bytes: UnsafeRawBufferPointer) -> MemoryFigures? {
         var figures = MemoryFigures(), sawRss = false
         var privateClean: UInt64 = 0, privateDirty: UInt64 = 0, anonymous: UInt64 = 0
+        var pssAnon: UInt64?, pssShmem: UInt64 = 0, swapPss: UInt64 = 0
         forEachLine(bytes) { key, value in
             switch key {
             case .rss: figures.rssKiB = value; sawRss = true
@@ -31,18 +38,23 @@ public struct MemoryFigures: Equatable, Sendable {
             case .privateDirty: privateDirty = value
             case .swap: figures.swapKiB = value
             case .anonymous: anonymous = value
+            case .pssAnon: pssAnon = value
+            case .pssShmem: pssShmem = value
+            case .swapPss: swapPss = value
             }
         }
-        let (uss, overflow) = privateClean.addingReportingOverflow(privateDirty)
-        figures.ussKiB = overflow ? .max : uss
-        let (anon, anonOverflow) = anonymous.addingReportingOverflow(figures.swapKiB)
-        figures.anonKiB = anonOverflow ? .max : anon
+        figures.ussKiB = saturatingSum(privateClean, privateDirty)
+        if let pssAnon {
+            figures.anonKiB = saturatingSum(saturatingSum(pssAnon, pssShmem), swapPss)
+        } else {
+            figures.anonKiB = saturatingSum(anonymous, figures.swapKiB)
+        }
         return sawRss ? figures : nil
     }
 
     /// The lines of smaps_rollup `measure` reads.
     enum Key: CaseIterable {
-        case rss, pss, privateClean, privateDirty, swap, anonymous
+        case rss, pss, privateClean, privateDirty, swap, anonymous, pssAnon, pssShmem, swapPss
 
         var bytes: [UInt8] {
             switch self {
@@ -52,6 +64,9 @@ public struct MemoryFigures: Equatable, Sendable {
             case .privateClean: Array("Private_Clean".utf8)
             case .privateDirty: Array("Private_Dirty".utf8)
             case .swap: Array("Swap".utf8)
+            case .pssAnon: Array("Pss_Anon".utf8)
+            case .pssShmem: Array("Pss_Shmem".utf8)
+            case .swapPss: Array("SwapPss".utf8)
             }
         }
     }
@@ -74,6 +89,12 @@ public struct MemoryFigures: Equatable, Sendable {
             start = end + 1
         }
     }
+}
+
+/// `a + b`, UInt64.max where that overflows (a hostile or future kernel's numbers).
+func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? .max : sum
 }
 
 /// VmHWM from /proc/PID/status, KiB: the kernel's high-water mark of the process's RSS since

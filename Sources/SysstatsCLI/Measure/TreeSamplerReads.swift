@@ -39,7 +39,7 @@ extension TreeSampler {
     /// shares while its own still counts. So statm is read again after the round: when a
     /// member ended, it is dropped and the round read again; when a member's
     /// shared pages moved, the round is read again, until one is read while nothing moves;
-    /// while it keeps moving (``maximumRounds``), each process keeps the PSS and USS of the
+    /// while it keeps moving (``maximumRounds``), each process keeps the PSS, USS and anon of the
     /// sample before (once), or they are the mean of its last two readings, taken in
     /// opposite orders — on average every process is then read at the same moment — and the
     /// next sample reads again. A tree whose sharing is quiet costs one statm read per member
@@ -48,9 +48,10 @@ extension TreeSampler {
         var reversed = false, previous: [MemoryFigures] = []
         // The shares of the sample before, when it held still: a sample whose rounds never do
         // keeps them (once: if sharing keeps moving, the mean of the last two rounds it is).
-        var settled: [Int32: (pss: UInt64, uss: UInt64)] = [:]
+        // The anonymous figure is among them: shared anonymous memory is divided as PSS is.
+        var settled: [Int32: (pss: UInt64, uss: UInt64, anon: UInt64)] = [:]
         if !rollupsUnsettled {
-            for e in entries where e.memory.rssKiB > 0 { settled[e.pid] = (e.memory.pssKiB, e.memory.ussKiB) }
+            for e in entries where e.memory.rssKiB > 0 { settled[e.pid] = (e.memory.pssKiB, e.memory.ussKiB, e.memory.anonKiB) }
         }
         rollupsUnsettled = false
         for round in 0..<Self.maximumRounds {
@@ -80,10 +81,11 @@ extension TreeSampler {
                 let keep = settled.count == entries.count && entries.allSatisfy { settled[$0.pid] != nil }
                 for i in entries.indices {
                     if keep, let kept = settled[entries[i].pid] {
-                        (entries[i].memory.pssKiB, entries[i].memory.ussKiB) = kept
+                        (entries[i].memory.pssKiB, entries[i].memory.ussKiB, entries[i].memory.anonKiB) = kept
                     } else {
                         entries[i].memory.pssKiB = previous[i].pssKiB / 2 + entries[i].memory.pssKiB / 2
                         entries[i].memory.ussKiB = previous[i].ussKiB / 2 + entries[i].memory.ussKiB / 2
+                        entries[i].memory.anonKiB = previous[i].anonKiB / 2 + entries[i].memory.anonKiB / 2
                     }
                 }
             }
