@@ -53,12 +53,13 @@ public enum SamplerLoop {
         while stopRequested == 0 {
             loop.sleep(untilMonotonicNs: deadline)
             if stopRequested != 0 || loop.takeReload() { break }
-            let now = Clock.monotonicNs()
-            if loop.isUnwatched(now) { break }
-            loop.sampler.sample(realtimeMs: Clock.realtimeMs(), monotonicNs: now)
+            let now = Clock.monotonicNs(), wallNow = Clock.realtimeMs()
+            // Before this sample can end the minute and start a history writer of a new release.
+            if loop.followProgram(realtimeMs: wallNow) || loop.isUnwatched(now) { break }
+            loop.sampler.sample(realtimeMs: wallNow, monotonicNs: now)
             if let status = loop.publish(deadline: deadline) { return status }
             if configuration.once { break }
-            loop.recordHistory()
+            if !loop.holdsHistory { loop.recordHistory() }
             deadline &+= intervalNs
             // After a suspend or a long stall, start again from now instead of catching up.
             if deadline < now { deadline = now &+ intervalNs }

@@ -1,5 +1,6 @@
 import CLibc
 import Bookmarks
+import CommandOptions
 import HistoryRecords
 import ProcFS
 import PrometheusText
@@ -7,8 +8,8 @@ import SnapshotCodec
 import SystemDirs
 
 /// One run of ``SamplerLoop/run(_:reloadArguments:)``: what the loop keeps between samples
-/// and each step of an iteration (the sleep, a reload, the unwatched limit, publishing,
-/// history, the end).
+/// and each step of an iteration (the sleep, a reload, the program's own file, the unwatched
+/// limit, publishing, history, the end).
 final class SamplerRun {
     let configuration: SamplerConfiguration
     let sampler: Sampler
@@ -25,13 +26,19 @@ final class SamplerRun {
     let reloads: [[UInt8]]?
     let configPath: String?
     var restart = false
+    /// The restart is for a new program at this one's path, not for new settings.
+    var restartForProgram = false
+    /// The file this program was started from, looked at each minute's turn (ProgramFollow.swift);
+    /// nil with `--once` or where /proc/self/exe cannot be read.
+    var program: ProgramFile?
     let textfileIntervalNs: UInt64
     var textfileDue: UInt64 = 0
     var reportedWriteError = false
     var reportedTextfileError = false
     /// `--exit-when-unwatched`: counted from the start (a renderer registers within seconds).
     let startedNs: UInt64
-    let unwatchedLimitNs: UInt64?
+    /// A removed program sets it when none was given (ProgramFollow.swift).
+    var unwatchedLimitNs: UInt64?
 
     init(_ configuration: SamplerConfiguration, _ directory: OpenRuntimeDirectory, textfile: TextfileWriter?,
          reloadArguments: [[UInt8]]?) {
@@ -68,6 +75,7 @@ final class SamplerRun {
         }
         startedNs = Clock.monotonicNs()
         unwatchedLimitNs = configuration.exitWhenUnwatchedSeconds.map { UInt64($0) * 1_000_000_000 }
+        program = reloads == nil ? nil : ProgramFile.current(nowMs: Clock.realtimeMs())
     }
 
     func sleep(untilMonotonicNs deadline: UInt64) {
@@ -167,7 +175,11 @@ final class SamplerRun {
         if restart, let reloads {
             // A child survives execv: the helper would be no one's to reap (a zombie per restart).
             sampler.nvidiaHelper?.stop()
-            printError("sysstatsd: the [sampler] settings changed (\(TerminalText.escape(configPath ?? "config"))); starting again with them")
+            if restartForProgram {
+                printError("sysstatsd: \(programName) was replaced (an upgrade?); starting again from the new program")
+            } else {
+                printError("sysstatsd: the [sampler] settings changed (\(TerminalText.escape(configPath ?? "config"))); starting again with them")
+            }
             let why = SamplerReload.restart(arguments: reloads)
             printError("sysstatsd: cannot start again: \(why); stopping")
             return 1
