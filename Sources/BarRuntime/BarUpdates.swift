@@ -27,6 +27,7 @@ extension Bar {
         // A config mistake's notice, and while nothing current is shown, the started sampler's
         // failure: both lead the line.
         if !samplerProblem.isEmpty && isCurrent(now) && snapshot.timestampMs > samplerProblemMs { samplerProblem.removeAll() }
+        if !programNotice.isEmpty && now >= programNoticeUntilMs { programNotice.removeAll() }
         let shownNotice = notice(current: isCurrent(now))
         if renderer.notice != shownNotice { renderer.notice = shownNotice }
         if isCurrent(now) {
@@ -50,12 +51,20 @@ extension Bar {
         }
     }
 
-    /// The notice leading the line: the config file's mistake, and the started sampler's
-    /// failure while there is no current snapshot.
+    /// The notice leading the line: the program's removal for a minute after it was seen, the
+    /// config file's mistake, and the started sampler's failure while there is no current
+    /// snapshot.
     func notice(current: Bool) -> [UInt8] {
-        if current || samplerProblem.isEmpty { return configMistake }
-        if configMistake.isEmpty { return samplerProblem }
-        return configMistake + Array("; ".utf8) + samplerProblem
+        let rest: [UInt8]
+        if current || samplerProblem.isEmpty {
+            rest = configMistake
+        } else if configMistake.isEmpty {
+            rest = samplerProblem
+        } else {
+            rest = configMistake + Array("; ".utf8) + samplerProblem
+        }
+        if programNotice.isEmpty { return rest }
+        return rest.isEmpty ? programNotice : programNotice + Array("; ".utf8) + rest
     }
 
     /// Draws and writes one update (one write()), unless it is the line written last. Exits 0

@@ -4,6 +4,7 @@
 // snapshot or not). Everything is allocated before the loop.
 
 import BarCore
+import CommandOptions
 import SnapshotCodec
 import CBarSys
 
@@ -74,6 +75,12 @@ public struct Bar<Sink: BarSink> {
     var samplerProblemMs: UInt64 = 0
     /// The config file's mistake as the bar shows it (``configNotice(_:path:)``); empty: none.
     var configMistake: [UInt8] = []
+    /// The file this program was started from, looked at on the loop's wake-ups at each
+    /// minute's turn (ProgramFollow.swift); nil: not followed (`--once`, the in-process tests).
+    var program: ProgramFile? = nil
+    /// That it was removed, leading the line until ``programNoticeUntilMs``; empty: none.
+    var programNotice: [UInt8] = []
+    var programNoticeUntilMs: UInt64 = 0
     /// The last line written (text outputs): an update that would write the same is not written.
     var lastLine: [UInt8] = []
     /// Set when the bar is to end (stdout gone, SIGTERM, its window closed): the loop returns
@@ -164,8 +171,12 @@ public struct Bar<Sink: BarSink> {
         // It is read only after poll() says it is readable, which a read does not block.
         // No sampler for this runtime directory: start one (it creates the directory, which
         // the watch below then finds).
+        let continued = takeContinuedStream()
         _ = starter.startIfNeeded(nowMs: nowMs())
-        if options.output == .i3bar {
+        if options.output == .i3bar && continued {
+            // Started again in place (ProgramFollow.swift): i3bar has the header and the `[`.
+            renderer.continueStream()
+        } else if options.output == .i3bar {
             // The header alone in the first write: bars decide JSON vs text from it.
             let h = i3barHeader
             if writeAll(1, UnsafeRawBufferPointer(start: h.utf8Start, count: h.utf8CodeUnitCount)) == EPIPE { return 0 }
@@ -223,6 +234,8 @@ public struct Bar<Sink: BarSink> {
             if cbarsys_errno() == EINTR { return }
             writeError("sysstats-bar: poll failed"); end(1); return
         }
+        // On a wake-up the loop has anyway: none is added for it.
+        if !paused, program?.isDue(nowMs: nowMs()) == true { followProgram() }
         if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
         if ready == 0 {
             // The sink's writes waited their whole time (no POLLOUT came): it ends the bar.

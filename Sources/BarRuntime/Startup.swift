@@ -112,5 +112,7 @@ public func runBar<Sink: BarSink>(_ options: BarOptions, sink: Sink, notice: [UI
     var bar = Bar(options: options, runtimeDir: resolveRuntimeDir(option: options.runtimeDir, xdgRuntimeDir: xdg, uid: getuid()),
                   sink: sink)
     bar.configMistake = notice
+    // The programs only: a bar in a test's process would follow the test runner's file.
+    if !options.once { bar.program = ProgramFile.current(nowMs: UInt64(cbarsys_realtime_ms())) }
     return options.once ? bar.runOnce() : bar.run()
 }

@@ -30,9 +30,14 @@ final class BarProcess: @unchecked Sendable {  // output is guarded by lock
     private var newlines = 0
 
     /// Starts sysstats-bar with `arguments`; with `wrapper` (e.g. valgrind and its
-    /// options), runs `wrapper[0] wrapper[1...] sysstats-bar arguments`.
-    init(_ arguments: [String], stdin: Bool = true, wrapper: [String] = [], binary: String? = nil) throws {
+    /// options), runs `wrapper[0] wrapper[1...] sysstats-bar arguments`; `environment` adds
+    /// to the test's own.
+    init(_ arguments: [String], stdin: Bool = true, wrapper: [String] = [], binary: String? = nil,
+         environment: [String: String] = [:]) throws {
         let binary = try binary ?? BarProcess.binary()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let tool = wrapper.first {
             process.executableURL = URL(fileURLWithPath: tool)
             process.arguments = Array(wrapper.dropFirst()) + [binary] + arguments
