@@ -220,6 +220,12 @@ public struct Bar<Sink: BarSink> {
     /// One turn of the loop: sleep in poll() until a descriptor is ready or the earliest
     /// deadline, then handle what woke it. Sets ``exitStatus`` when the bar is to end.
     mutating func turn() {
+        // After the wake-up the turn before handled (none is added for it), and before the poll
+        // set is filled: a failed restart starts the command blocks again with new pipes.
+        if !paused, program?.isDue(nowMs: nowMs()) == true {
+            followProgram()
+            if exitStatus != nil { return }
+        }
         let now = nowMs()
         let timeout = nextTimeout(now: now)
         // Events the X library read off the socket while it wrote (showing an image): a window
@@ -234,8 +240,6 @@ public struct Bar<Sink: BarSink> {
             if cbarsys_errno() == EINTR { return }
             writeError("sysstats-bar: poll failed"); end(1); return
         }
-        // On a wake-up the loop has anyway: none is added for it.
-        if !paused, program?.isDue(nowMs: nowMs()) == true { followProgram() }
         if !stopping.isEmpty { stopping.sweep(nowMs: nowMs()) }
         if ready == 0 {
             // The sink's writes waited their whole time (no POLLOUT came): it ends the bar.

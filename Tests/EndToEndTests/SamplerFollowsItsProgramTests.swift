@@ -37,7 +37,7 @@ final class SamplerFollowsItsProgramTests: XCTestCase {
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        XCTAssertTrue(wait(10) { self.snapshot() != nil }, "no snapshot: \(self.text())")
+        XCTAssertTrue(waitUntil(10) { self.snapshot() != nil }, "no snapshot: \(self.text())")
         return process
     }
 
@@ -52,7 +52,7 @@ final class SamplerFollowsItsProgramTests: XCTestCase {
 
     func exe(_ pid: Int32) -> String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "" }
 
-    func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
@@ -68,11 +68,11 @@ final class SamplerFollowsItsProgramTests: XCTestCase {
         try FileManager.default.copyItem(atPath: try Programs.path("sysstatsd"), toPath: program + ".new")
         XCTAssertEqual(rename(program + ".new", program), 0)
         XCTAssertTrue(exe(pid).hasSuffix("(deleted)"), "a fresh file settles for 5 s first: \(exe(pid))")
-        XCTAssertTrue(wait(20) { self.exe(pid) == self.program }, "still \(exe(pid)): \(text())")
+        XCTAssertTrue(waitUntil(20) { self.exe(pid) == self.program }, "still \(exe(pid)): \(text())")
         XCTAssertTrue(sampler.isRunning, "the same process: \(text())")
         XCTAssertEqual(count("was replaced"), 1, text())
         let restarted = UInt64(Date().timeIntervalSince1970 * 1000)
-        XCTAssertTrue(wait(5) { (self.snapshot()?.timestampMs ?? 0) > restarted }, "the new image publishes")
+        XCTAssertTrue(waitUntil(5) { (self.snapshot()?.timestampMs ?? 0) > restarted }, "the new image publishes")
         XCTAssertFalse(text().contains("could not be taken up"), "the new image took up the minute: \(text())")
         XCTAssertFalse(text().contains("cannot start"), text())
     }
@@ -82,7 +82,7 @@ final class SamplerFollowsItsProgramTests: XCTestCase {
         let pid = sampler.processIdentifier
         XCTAssertEqual(unlink(program), 0)
         XCTAssertEqual(unlink(writer), 0)
-        XCTAssertTrue(wait(20) { self.text().contains("was removed") }, text())
+        XCTAssertTrue(waitUntil(20) { self.text().contains("was removed") }, text())
         // Looks go on every 500 ms: none says it again.
         usleep(3_000_000)
         XCTAssertEqual(count("was removed"), 1, text())
