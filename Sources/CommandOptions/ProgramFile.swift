@@ -10,7 +10,7 @@ import CLibc
 ///
 /// A change is acted on once it has settled: a reinstall from the tarball removes the
 /// programs and copies them anew, and a file being copied is one whose change time moves.
-/// A different file is taken when its change time is ``settleMs`` old, or when a look that
+/// A different file is taken when its change time is ``defaultSettleMs`` old, or when a look that
 /// long after another found it the same; nothing at the path, when two looks that far apart
 /// found nothing. Until then each chance to look is taken (``isDue(nowMs:)``).
 public struct ProgramFile {
@@ -64,11 +64,11 @@ public struct ProgramFile {
     }
 
     /// How long a change must hold before it is acted on.
-    public static let settleMs: UInt64 = 5_000
+    public static let defaultSettleMs: UInt64 = 5_000
     /// How long the sampler's history waits at most for a change to settle.
     public static let longestSettleMs: UInt64 = 60_000
     /// Looks at each turn of this period of the wall clock: the minute.
-    public static let periodMs: UInt64 = 60_000
+    public static let defaultPeriodMs: UInt64 = 60_000
     /// The environment variable that sets another period in ms, for tests only: an end-to-end
     /// test cannot wait for the minute's turn.
     public static let periodVariable: StaticString = "SYSSTATS_PROGRAM_CHECK_MS"
@@ -89,8 +89,8 @@ public struct ProgramFile {
 
     /// Follows the file at `path` (no NUL), this process running `running`, the first look at
     /// the turn of the period after `nowMs`.
-    public init(path: [UInt8], running: Identity, nowMs: UInt64, periodMs: UInt64 = ProgramFile.periodMs,
-                settleMs: UInt64 = ProgramFile.settleMs) {
+    public init(path: [UInt8], running: Identity, nowMs: UInt64, periodMs: UInt64 = ProgramFile.defaultPeriodMs,
+                settleMs: UInt64 = ProgramFile.defaultSettleMs) {
         self.path = path
         var c: [CChar] = []
         c.reserveCapacity(path.count + 1)
@@ -131,15 +131,15 @@ public struct ProgramFile {
     public static func periodFromEnvironment() -> UInt64 {
         let name = periodVariable
         guard let value = name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount + 1, { getenv($0) })
-        else { return periodMs }
+        else { return defaultPeriodMs }
         var ms: UInt64 = 0, i = 0
         while value[i] != 0 {
             let b = UInt8(bitPattern: value[i])
-            guard b >= 0x30, b <= 0x39, ms < 1_000_000_000 else { return periodMs }
+            guard b >= 0x30, b <= 0x39, ms < 1_000_000_000 else { return defaultPeriodMs }
             ms = ms * 10 + UInt64(b - 0x30)
             i += 1
         }
-        return i == 0 ? periodMs : max(ms, 100)
+        return i == 0 ? defaultPeriodMs : max(ms, 100)
     }
 
     /// Whether a look is due at `nowMs` (ms since the epoch): at each turn of the period, and
@@ -190,7 +190,7 @@ public struct ProgramFile {
     /// The verdict on `found`, a look at `nowMs`, for a process running `running`, after the
     /// change `seen` before (nil: none).
     public static func verdict(running: Identity, found: Found, seen: Sighting?, nowMs: UInt64,
-                               settleMs: UInt64 = ProgramFile.settleMs) -> Verdict {
+                               settleMs: UInt64 = ProgramFile.defaultSettleMs) -> Verdict {
         let held = seen.map { $0.found == found && nowMs >= $0.sinceMs && nowMs - $0.sinceMs >= settleMs } ?? false
         let tooLong = seen.map { nowMs >= $0.firstMs && nowMs - $0.firstMs >= longestSettleMs } ?? false
         switch found {

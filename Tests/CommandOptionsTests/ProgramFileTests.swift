@@ -167,7 +167,7 @@ final class ProgramFileTests: XCTestCase {
         XCTAssertGreaterThan(changedMs + 60_000, now)
         var w = ProgramFile(path: Array(program.utf8), running: started, nowMs: now)
         XCTAssertEqual(w.take(found, nowMs: now), .settling, "just renamed in")
-        XCTAssertEqual(w.take(found, nowMs: max(now, changedMs) + ProgramFile.settleMs), .replaced)
+        XCTAssertEqual(w.take(found, nowMs: max(now, changedMs) + ProgramFile.defaultSettleMs), .replaced)
 
         XCTAssertEqual(ProgramFile.find(cString(program + "/below"), running: started), .nothing, "ENOTDIR")
         XCTAssertEqual(unlink(program), 0)
