@@ -108,6 +108,9 @@ stage_tree() {
     install -d "$doc/docs" "$doc/examples" "$doc/prometheus"
     install -m 0644 README.md "$doc/README.md"
     install -m 0644 docs/*.md "$doc/docs/"
+    # Debian's policy (12.3): documentation over 4 KiB is compressed, gzip -9n (no name or
+    # time in the header: the package stays reproducible); zless and most viewers read it.
+    find "$doc" -name '*.md' -size +4k -exec gzip -9n {} +
     install -m 0644 assets/config.toml "$doc/examples/config.toml"
     install -m 0644 assets/prometheus/sysstats.rules.yml assets/prometheus/sysstats-fleet.grafana.json "$doc/prometheus/"
     install -m 0644 install/package/copyright "$doc/copyright"
