@@ -37,7 +37,7 @@ final class BlockRegistryTests: XCTestCase {
 
     func testOnlyBlocksWithAnArgumentKeyTakeAnArgument() {
         let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
-        XCTAssertEqual(taking, ["top", "net", "wifi", "disk", "diskio", "temp", "time", "gpu", "fan", "power"])
+        XCTAssertEqual(taking, ["top", "net", "wifi", "disk", "diskio", "temp", "time", "gpu", "fan", "power", "backlight"])
         XCTAssertEqual(BlockKind.disk.descriptor.argumentKey?.description, "mount")
     }
 
@@ -74,6 +74,8 @@ final class BlockRegistryTests: XCTestCase {
         XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hasForms }, [.mem])
         XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.showsRendererCost }, [.selfCost])
         XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.showsEvents }, [.exited])
-        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hiddenWhenMissingByDefault }, [.battery, .net, .wifi, .disk, .temp, .gpu, BlockKind.listed(.fans)!, BlockKind.listed(.power)!])
+        XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hiddenWhenMissingByDefault },
+                       [.battery, .net, .wifi, .disk, .temp, .gpu, BlockKind.listed(.fans)!, BlockKind.listed(.power)!,
+                        BlockKind.listed(.backlight)!])
     }
 }

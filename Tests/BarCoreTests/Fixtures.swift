@@ -132,7 +132,8 @@ enum Fixture: String, CaseIterable {
         s.txHistory = (0..<40).map { UInt32(20_000 + ($0 % 5) * 10_000) } + [35_000]
     }
 
-    /// Two fans (one with a target) and the power the machine draws (the system, RAPL, the GPU).
+    /// Two fans (one with a target), the power the machine draws (the system, RAPL, the GPU)
+    /// and two backlights (the laptop's panel through ACPI, a monitor over DDC/CI).
     static func addListedParts(_ s: inout Snapshot) {
         func reading(_ source: String, _ label: String, _ figures: [Int64?]) -> PartReading {
             var r = PartReading()
@@ -140,12 +141,15 @@ enum Fixture: String, CaseIterable {
             for (i, v) in figures.enumerated() { r[i] = v }
             return r
         }
-        s.available.formUnion([SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!])
+        s.available.formUnion([SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!, SnapshotSections(tag: .backlight)!])
         _ = s.listed.update(.fans) {
             $0 = [reading("nct6798", "fan1", [1_130, nil]), reading("dell_smm", "Processor Fan", [2_400, 2_500])]
         }
         _ = s.listed.update(.power) {
             $0 = [reading("system", "cpu+gpu", [230_850]), reading("rapl", "package-0", [15_450]), reading("gpu", "card1", [215_400])]
+        }
+        _ = s.listed.update(.backlight) {
+            $0 = [reading("firmware", "acpi_video0", [6_667, 10, 15]), reading("raw", "ddcci13", [3_500, 35, 100])]
         }
     }
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Writes the fixture trees of the fans and power readers (FanSensors, PowerSources):
-Tests/Fixtures/{fans-desktop,fans-none,power-laptop,power-wrap,power-unreadable}.
+"""Writes the fixture trees of the fans, power and backlight readers (FanSensors,
+PowerSources, BacklightDevices): Tests/Fixtures/{fans-desktop,fans-none,power-laptop,
+power-wrap,power-unreadable,backlight-laptop}.
 
 hwmonN entries are relative symbolic links into the fixture's own sys/devices, as the
-kernel's are links into /sys/devices; powercap's intel-rapl:N[:M] entries likewise. The
+kernel's are links into /sys/devices; powercap's intel-rapl:N[:M] entries and the
+backlight class's entries likewise. The
 power trees come in two steps (1/, 2/): the RAPL counters advance by the figures in
 Tests/ProcFSTests/PowerSourcesTests.swift over one second. Run this again after changing
 them (it rewrites the trees).
@@ -92,9 +94,41 @@ def power_unreadable():
     rapl(root, "intel-rapl:0", "package-0", None)
 
 
+def backlight(root, name, device, files):
+    """/sys/class/backlight/NAME -> ../../devices/<device>/NAME, holding `files` (None: a
+    file that cannot be read); without `files`, a link to a device that is gone."""
+    target = os.path.join("devices", device, name)
+    for file, text in (files or {}).items():
+        path = os.path.join(root, "sys", target, file)
+        if text is None:
+            write(os.path.join(path, "kept"), "")
+        else:
+            write(path, text)
+    link(os.path.join(root, "sys/class/backlight", name), os.path.join("../..", target))
+
+
+def backlight_laptop():
+    """The figures Tests/ProcFSTests/BacklightDevicesTests.swift expects: 12 of 15 and
+    76800 of 96000 (80 %), 7 of 15 (46.67 %), a monitor at 35 of 100."""
+    root = fresh("backlight-laptop", "A laptop's backlights: ACPI's (firmware), thinkpad_acpi's (platform) and the "
+                                     "Intel panel's (raw), a DDC/CI monitor whose actual_brightness cannot be read, "
+                                     "and the link of a device that is gone.")
+    gpu = "pci0000:00/0000:00:02.0"
+    backlight(root, "intel_backlight", gpu + "/drm/card1/card1-eDP-1",
+              {"type": "raw\n", "max_brightness": "96000\n", "actual_brightness": "76800\n", "brightness": "76800\n"})
+    backlight(root, "acpi_video0", gpu + "/backlight",
+              {"type": "firmware\n", "max_brightness": "15\n", "actual_brightness": "12\n", "brightness": "12\n"})
+    backlight(root, "thinkpad_screen", "platform/thinkpad_acpi/backlight",
+              {"type": "platform\n", "max_brightness": "15\n", "actual_brightness": "7\n", "brightness": "7\n"})
+    backlight(root, "ddcci13", gpu + "/drm/card1/card1-DP-1/i2c-13/13-0037/ddcci13/backlight",
+              {"type": "raw\n", "max_brightness": "100\n", "actual_brightness": None, "brightness": "35\n"})
+    backlight(root, "gone_backlight", "platform/gone", None)
+
+
 if __name__ == "__main__":
     fans_desktop()
     fans_none()
     power_laptop()
     power_wrap()
     power_unreadable()
+    backlight_laptop()

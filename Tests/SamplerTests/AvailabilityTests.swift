@@ -17,18 +17,19 @@ final class AvailabilityTests: XCTestCase {
         return Sampler(configuration: config)
     }
 
-    /// The fans and power parts of a machine without either: measured, none.
-    static let noFansNoPower = SnapshotSections(tag: .fans)!.union(SnapshotSections(tag: .power)!)
+    /// The listed parts of a machine without fans, RAPL or a backlight: measured, none.
+    static let noListedParts = SnapshotSections(tag: .fans)!.union(SnapshotSections(tag: .power)!)
+        .union(SnapshotSections(tag: .backlight)!)
 
     func testEveryPartIsAvailableOnceTheCountersArePrimed() throws {
         let machine = try FixtureMachine("sampler-desktop")
         try machine.advance(to: 1)
         let s = sampler(machine, measureSelf: true)
         s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting(.cpu).union(.gpu).union(Self.noFansNoPower), "no CPU shares from one reading (the fixture has no network, disk, sensor or cpufreq files; no GPU, measured)")
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting(.cpu).union(.gpu).union(Self.noListedParts), "no CPU shares from one reading (the fixture has no network, disk, sensor or cpufreq files; no GPU, measured)")
         try machine.advance(to: 2)
         s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.union(.gpu).union(Self.noFansNoPower))
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.union(.gpu).union(Self.noListedParts))
     }
 
     func testMissingMeminfoAndLoadavgMakeTheirPartsUnavailableNotZero() throws {
@@ -42,12 +43,12 @@ final class AvailabilityTests: XCTestCase {
         try FileManager.default.removeItem(atPath: machine.procRoot + "/meminfo")
         try FileManager.default.removeItem(atPath: machine.procRoot + "/loadavg")
         s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
-        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu).union(Self.noFansNoPower))
+        XCTAssertEqual(s.snapshot.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu).union(Self.noListedParts))
         // What readers see: the parts are absent from the file, their fields zeroed.
         var bytes: [UInt8] = []
         s.snapshot.encode(into: &bytes)
         let decoded = try bytes.withUnsafeBytes { try Snapshot.decode($0) }
-        XCTAssertEqual(decoded.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu).union(Self.noFansNoPower))
+        XCTAssertEqual(decoded.available, SnapshotSections.fixedLayout.subtracting([.memory, .load, .sampler]).union(.gpu).union(Self.noListedParts))
         XCTAssertEqual(decoded.memory, MemoryFigures())
     }
 
@@ -76,8 +77,8 @@ final class AvailabilityTests: XCTestCase {
         for step in 0..<3 as Range<UInt64> {
             s.sample(realtimeMs: Self.t0 + step * 1000, monotonicNs: (step + 1) * 1_000_000_000)
         }
-        XCTAssertEqual(s.snapshot.available, SnapshotSections([.battery, .gpu]).union(Self.noFansNoPower),
-                       "a sysfs without power supplies, GPUs, fans or RAPL is a desktop without them, measured")
+        XCTAssertEqual(s.snapshot.available, SnapshotSections([.battery, .gpu]).union(Self.noListedParts),
+                       "a sysfs without power supplies, GPUs, fans, RAPL or a backlight is a desktop without them, measured")
         XCTAssertEqual(s.snapshot.exits, [])
     }
 

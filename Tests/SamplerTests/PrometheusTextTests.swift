@@ -99,15 +99,18 @@ func fullSnapshot() -> Snapshot {
     var amd = GPUFigures(); amd.index = 1; amd.driver = Array("amdgpu".utf8); amd.name = Array("1002:164e".utf8)
     amd.known = [.busy, .gtt]; amd.busy = 0; amd.gttUsedBytes = 134_217_728; amd.gttTotalBytes = 8_589_934_592
     s.gpus = [nvidia, amd]
-    var fan = PartReading(), system = PartReading(), package = PartReading()
+    var fan = PartReading(), system = PartReading(), package = PartReading(), panel = PartReading()
     fan.reset(source: Array("dell_smm".utf8), label: Array("Processor Fan".utf8))
     fan[FansPart.rpm] = 2_400; fan[FansPart.target] = 2_500
     system.reset(source: Array("system".utf8), label: Array("psys".utf8))
     system[PowerPart.watts] = 20_125
     package.reset(source: Array("rapl".utf8), label: Array("package-0".utf8))
     package[PowerPart.watts] = 9_000
+    panel.reset(source: Array("firmware".utf8), label: Array("acpi_video0".utf8))
+    panel[BacklightPart.percent] = 8_000; panel[BacklightPart.brightness] = 12; panel[BacklightPart.maximum] = 15
     _ = s.listed.update(.fans) { $0 = [fan] }
     _ = s.listed.update(.power) { $0 = [system, package] }
+    _ = s.listed.update(.backlight) { $0 = [panel] }
     s.samplerCPU = 12; s.samplerResidentKiB = 3_900
     return s
 }
@@ -195,6 +198,7 @@ final class PrometheusTextTests: XCTestCase {
             "sysstats_fan_target_rpm{chip=\"dell_smm\",label=\"Processor Fan\"} 2500",
             "sysstats_power_watts{source=\"system\",label=\"psys\"} 20.125",
             "sysstats_power_watts{source=\"rapl\",label=\"package-0\"} 9",
+            "sysstats_backlight_brightness_ratio{type=\"firmware\",label=\"acpi_video0\"} 0.8",
             "sysstats_sampler_cpu_ratio 0.0012",
             "sysstats_sampler_resident_bytes 3993600",
         ] {

@@ -15,11 +15,12 @@ final class ListedPartTests: XCTestCase {
         XCTAssertNil(SnapshotSections(tag: .pressure))
         let bits = SectionTag.allCases.compactMap { SnapshotSections(tag: $0)?.rawValue }
         XCTAssertEqual(Set(bits).count, bits.count, "no two parts share a bit")
-        XCTAssertEqual(ListedPart.all.map(\.part), [SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!])
+        XCTAssertEqual(ListedPart.all.map(\.part), [SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!,
+                                                   SnapshotSections(tag: .backlight)!])
     }
 
     func testEveryListedPartHasATagOfItsOwnAndATableThatFits() {
-        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power])
+        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power, .backlight])
         for part in ListedPart.all {
             XCTAssertFalse(part.figures.isEmpty, "\(part.name)")
             XCTAssertLessThanOrEqual(part.figures.count, PartReading.maximumFigures, "\(part.name)")

@@ -73,7 +73,7 @@ final class ConfigManualTests: XCTestCase {
             ("temp", "warning"), ("battery", "critical"), ("cpu", "hide_missing"), ("cpu", "click"),
             ("net", "interface"), ("wifi", "interface"), ("disk", "mount"), ("diskio", "device"),
             ("temp", "sensor"), ("gpu", "card"), ("time", "timezone"), ("exited", "min_freed"), ("top", "list"),
-            ("fan", "fan"), ("power", "source"),
+            ("fan", "fan"), ("power", "source"), ("backlight", "device"),
         ]
         for (block, key) in blockKeys {
             let found = try problems("[[block]]\nblock = \"\(block)\"\n\(key) = [1]\n")

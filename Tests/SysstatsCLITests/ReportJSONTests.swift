@@ -15,7 +15,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
                                         "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
-                                        "temperatures", "cpu_mhz", "gpus", "fans", "power"])
+                                        "temperatures", "cpu_mhz", "gpus", "fans", "power", "backlight"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -123,6 +123,10 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(json["fans"] as? NSArray, [["chip": "dell_smm", "label": "Processor Fan", "rpm": 2400, "target_rpm": 2500],
                                                   ["chip": "nct6798", "label": "fan\u{1B}2", "rpm": 0, "target_rpm": NSNull()]] as NSArray)
         XCTAssertEqual(json["power"] as? NSArray, [["source": "system", "label": "battery", "watts": 14.235]] as NSArray)
+        XCTAssertEqual(json["backlight"] as? NSArray, [["type": "firmware", "label": "acpi_video0", "percent": 46.67,
+                                                        "brightness": 7, "max_brightness": 15],
+                                                       ["type": "raw", "label": "amdgpu_bl0", "percent": NSNull(),
+                                                        "brightness": 0, "max_brightness": 0]] as NSArray)
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
@@ -137,7 +141,9 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual((json["gpus"] as? [Any])?.count, 0)
         XCTAssertEqual((json["fans"] as? [Any])?.count, 0)
         XCTAssertEqual((json["power"] as? [Any])?.count, 0)
-        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power"])
+        XCTAssertEqual((json["backlight"] as? [Any])?.count, 0)
+        XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power",
+                                                          "backlight"])
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

@@ -122,7 +122,8 @@ extension ReportTests {
         XCTAssertTrue(json["cpu_percent"] is NSNull)
         XCTAssertTrue(json["memory_mib"] is NSNull)
         XCTAssertTrue(json["swap"] is NSNull)
-        XCTAssertEqual(json["unavailable"] as? [String], ["cpu", "memory", "battery", "network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power"])
+        XCTAssertEqual(json["unavailable"] as? [String], ["cpu", "memory", "battery", "network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power",
+                                                          "backlight"])
         XCTAssertNotNil(json["load"] as? [Double])
     }
 }

@@ -63,15 +63,21 @@ extension Samples {
         var s = Samples.laptop
         s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
         s.available.formUnion(SnapshotSections(tag: .fans)!.union(SnapshotSections(tag: .power)!))
-        var fan = PartReading(), stopped = PartReading(), system = PartReading()
+        s.available.formUnion(SnapshotSections(tag: .backlight)!)
+        var fan = PartReading(), stopped = PartReading(), system = PartReading(), panel = PartReading(), dark = PartReading()
         fan.reset(source: Array("dell_smm".utf8), label: Array("Processor Fan".utf8))
         fan[FansPart.rpm] = 2_400; fan[FansPart.target] = 2_500
         stopped.reset(source: Array("nct6798".utf8), label: Array("fan\u{1B}2".utf8))
         stopped[FansPart.rpm] = 0
         system.reset(source: Array("system".utf8), label: Array("battery".utf8))
         system[PowerPart.watts] = 14_235
+        panel.reset(source: Array("firmware".utf8), label: Array("acpi_video0".utf8))
+        panel[BacklightPart.percent] = 4_667; panel[BacklightPart.brightness] = 7; panel[BacklightPart.maximum] = 15
+        dark.reset(source: Array("raw".utf8), label: Array("amdgpu_bl0".utf8))   // a maximum of 0: no share
+        dark[BacklightPart.brightness] = 0; dark[BacklightPart.maximum] = 0
         _ = s.listed.update(.fans) { $0 = [fan, stopped] }
         _ = s.listed.update(.power) { $0 = [system] }
+        _ = s.listed.update(.backlight) { $0 = [panel, dark] }
         var wlan = InterfaceFigures()
         wlan.name = Array("wlan0".utf8)
         wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]

@@ -23,6 +23,7 @@ extension Sampler {
         [
             PartProbe(.fans, FanSensors(sysRoot: c.sysRoot)),
             PartProbe(.power, PowerSources(sysRoot: c.sysRoot)),
+            PartProbe(.backlight, BacklightDevices(sysRoot: c.sysRoot)),
         ]
     }
 }

@@ -32,6 +32,8 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case fans = 18
     /// A listed part (``PowerPart``).
     case power = 19
+    /// A listed part (``BacklightPart``).
+    case backlight = 20
 }
 
 extension SnapshotSections {
@@ -97,7 +99,7 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    public static let highest = SectionTag.power
+    public static let highest = SectionTag.backlight
 
     /// Every part's bit: ``SnapshotSections/all``.
     static let allParts: SnapshotSections = descriptors.reduce([]) { $0.union($1.part ?? []) }
@@ -180,5 +182,6 @@ extension ListedPart {
     public static let all: [ListedPart] = [
         FansPart.part,
         PowerPart.part,
+        BacklightPart.part,
     ]
 }
