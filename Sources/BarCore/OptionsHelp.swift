@@ -76,17 +76,18 @@ extension BarOptions {
             some take an argument:
             time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
             disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip),
-            gpu:CARD (index, driver or name), top:gpu, fan:SENSOR, power:SOURCE
+            gpu:CARD (index, driver or name), top:gpu, fan:SENSOR, power:SOURCE,
+            backlight:DEVICE
             """,
                       manual: #"""
             Comma-separated blocks: cpu, mem, load, uptime, battery, procs, exited, self,
             top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, gpu, fan, power,
-            time. Default, like
+            backlight, time. Default, like
             i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,gpu,battery,time, the
             blocks of hardware the machine lacks hidden and exited shown only for an exit that
             freed 100 MiB or more. Some take an argument: time:ZONE,
             net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR, gpu:CARD, top:gpu,
-            fan:SENSOR, power:SOURCE.
+            fan:SENSOR, power:SOURCE, backlight:DEVICE.
             """#),
         CommandOption(Flag.format, "--format", value: "BLOCK=TEXT", repeatable: true, """
             once per block: TEXT replaces the block's built-in text, {name}

@@ -88,8 +88,8 @@ hide_missing = true
 block = "time"
 
 # More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
-# pressure, procs, top, self, fan, power (sysstats-bar --help lists them with their
-# placeholders).
+# pressure, procs, top, self, fan, power, backlight (sysstats-bar --help lists them
+# with their placeholders).
 #
 # [[block]]
 # block = "time"
