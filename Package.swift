@@ -255,7 +255,8 @@ let package = Package(
                           swiftSettings: embedded + moduleAliases()),
         .testTarget(name: "BarCoreTests", dependencies: ["BarCore", "SnapshotCodec", "CommandOptions", "TestSupport"], exclude: ["Golden"]),
         // The event loop's parts in-process: commands, stopped groups, deadlines, the loop's updates.
-        .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntime", "BarCore", "SnapshotCodec", "CBarSys", "CSamplerSys", "CommandOptions"]),
+        .testTarget(name: "BarRuntimeTests", dependencies: ["BarRuntime", "BarCore", "SnapshotCodec", "CBarSys", "CSamplerSys", "CommandOptions",
+                                                            "AllocationCounter"]),
         // Runs the built sysstats-bar (release by default, for the memory budget).
         .testTarget(name: "BarEndToEndTests", dependencies: ["SnapshotCodec", "CSamplerSys"]),
 

@@ -208,7 +208,7 @@ public struct BarConfig: Equatable, Sendable {
                 }
                 if keyIs(entry, "warning") { block.warning = n } else { block.critical = n }
             } else if let option = kind.descriptor.argumentKey, keyIs(entry, option) {
-                let argument = try string(entry, maximum: 64)
+                let argument = try string(entry, maximum: kind.descriptor.argumentMaximum)
                 guard !argument.isEmpty, !argument.contains(0) else { throw ConfigError(entry, "must not be empty") }
                 if let check = kind.descriptor.argumentCheck, !check.known(argument[...]) {
                     // "no such time zone \"X\" in /usr/share/zoneinfo"
@@ -226,10 +226,13 @@ public struct BarConfig: Equatable, Sendable {
             } else if keyIs(entry, "min_freed"), kind.descriptor.filtersByFreedMemory {
                 // MiB, as [sampler]'s freed_threshold.
                 block.minimumFreedKiB = UInt64(try integer(entry, in: 0...1_048_576)) * 1024
+            } else if try fileBlockKey(entry, kind, into: &block) {
+                // A file block's title or text while down (ConfigKeys.swift).
             } else {
                 throw ConfigError(unknownKey: entry, known: knownKeys(kind), " in this block (man sysstats-config)")
             }
         }
+        if kind.fileCheck != nil && block.argument.isEmpty { throw missingPath(value, kind) }
         return block
     }
 

@@ -29,6 +29,34 @@ extension BarConfig {
         if let argument = d.argumentKey { keys.append(argument) }
         if kind.needsSnapshot { keys.append("hide_missing") }
         if d.filtersByFreedMemory { keys.append("min_freed") }
+        if let check = d.fileCheck { keys += ["title", check.downFormatKey] }
         return keys
+    }
+
+    /// A file block's own keys (run_watch, path_exists, read_file): `title`, i3status's
+    /// instance name, and its text while down, `format_down` (read_file: `format_bad`).
+    /// True when `entry` was one of them.
+    static func fileBlockKey(_ entry: TOMLValue, _ kind: BlockKind, into block: inout BarBlock) throws(ConfigError) -> Bool {
+        guard let check = kind.fileCheck else { return false }
+        if keyIs(entry, "title") {
+            block.title = try string(entry, maximum: 64)
+            return true
+        }
+        guard keyIs(entry, check.downFormatKey) else { return false }
+        let text = try string(entry, maximum: BlockFormat.maximumLength)
+        do throws(OptionsError) {
+            block.downFormat = try BlockFormat(text[...], for: kind)
+        } catch {
+            throw formatError(error, entry)
+        }
+        return true
+    }
+
+    /// A file block without the path it looks at: `a run_watch block needs pidfile = "…"`.
+    static func missingPath(_ value: TOMLValue, _ kind: BlockKind) -> ConfigError {
+        var reason = bytes("a ") + bytes(kind.name) + bytes(" block needs ")
+        if let key = kind.descriptor.argumentKey { reason += bytes(key) }
+        reason += bytes(" = \"…\" (the path it looks at)")
+        return ConfigError(line: value.line, column: value.column, reason: reason)
     }
 }

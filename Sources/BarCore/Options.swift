@@ -218,11 +218,15 @@ func parseBlock(_ entry: ArraySlice<UInt8>) throws(OptionsError) -> BarBlock {
         throw .unknownBlock(Array(entry[entry.startIndex..<colon].prefix(64)))
     }
     guard kind.isNamedInBlocksOption else { throw .commandNeedsConfig }
-    guard colon < entry.endIndex else { return BarBlock(kind) }
+    guard colon < entry.endIndex else {
+        // A file block without its path would look at nothing.
+        guard kind.fileCheck == nil else { throw .missingPath }
+        return BarBlock(kind)
+    }
     guard kind.takesArgument else { throw .unexpectedArgument }
     let argument = Array(entry[(colon + 1)...])
     let check = kind.descriptor.argumentCheck
-    guard !argument.isEmpty, argument.count <= 64, !argument.contains(0) else {
+    guard !argument.isEmpty, argument.count <= kind.descriptor.argumentMaximum, !argument.contains(0) else {
         throw check?.optionsError ?? .badArgument
     }
     if let check, !check.known(argument[...]) { throw check.optionsError }

@@ -41,8 +41,10 @@ public enum OptionsError: Error, Equatable, Sendable {
     case badClick
     /// `--blocks KIND:ARGUMENT` for a block that takes none.
     case unexpectedArgument
-    /// `--blocks KIND:` with an empty argument or one over 64 bytes.
+    /// `--blocks KIND:` with an empty argument or one over 64 bytes (a path: 4095).
     case badArgument
+    /// `--blocks run_watch` (path_exists, read_file) without the path it looks at.
+    case missingPath
     /// `--blocks time:ZONE` with a zone this machine does not know.
     case unknownTimeZone
     /// `--blocks top:LIST` with a list the top block does not have (it has `gpu`).
@@ -97,7 +99,8 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .emptyImagePath: "sysstats-bar: --output png:FILE and --image FILE need a file name"
         case .badClick: "sysstats-bar: --click takes 1 (next graph form) or 3 (previous)"
         case .unexpectedArgument: "sysstats-bar: --blocks: a block that takes no argument was given one (see --help)"
-        case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor)"
+        case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor), a path 1 to 4095"
+        case .missingPath: "sysstats-bar: --blocks: run_watch, path_exists and read_file need a path (run_watch:/var/run/dhclient*.pid, path_exists:/proc/sys/net/ipv4/conf/tun0, read_file:/sys/class/power_supply/BAT0/capacity)"
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
         case .unknownTopList: "sysstats-bar: --blocks top:LIST: the top block's one other list is gpu (top:gpu, the processes using the GPUs)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"

@@ -30,7 +30,7 @@ public func helpText(into w: inout ByteWriter) {
     for block in BlockKind.allCases {
         w.append("  ")
         w.append(block.name)
-        var pad = 9 - block.name.utf8CodeUnitCount
+        var pad = max(1, 9 - block.name.utf8CodeUnitCount)
         while pad > 0 { w.append(UInt8(ascii: " ")); pad -= 1 }
         if let note = block.descriptor.helpNote { w.append(note) }
         for (i, spec) in block.placeholders.enumerated() {
@@ -77,17 +77,19 @@ extension BarOptions {
             time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
             disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip),
             gpu:CARD (index, driver or name), top:gpu, fan:SENSOR, power:SOURCE,
-            backlight:DEVICE
+            backlight:DEVICE; i3status's run_watch:PIDFILE, path_exists:PATH,
+            read_file:PATH need one
             """,
                       manual: #"""
             Comma-separated blocks: cpu, mem, load, uptime, battery, procs, exited, self,
             top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, gpu, fan, power,
-            backlight, time. Default, like
+            backlight, run_watch, path_exists, read_file, time. Default, like
             i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,gpu,battery,time, the
             blocks of hardware the machine lacks hidden and exited shown only for an exit that
             freed 100 MiB or more. Some take an argument: time:ZONE,
             net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR, gpu:CARD, top:gpu,
-            fan:SENSOR, power:SOURCE, backlight:DEVICE.
+            fan:SENSOR, power:SOURCE, backlight:DEVICE; i3status's small modules need one, a
+            path: run_watch:PIDFILE, path_exists:PATH, read_file:PATH.
             """#),
         CommandOption(Flag.format, "--format", value: "BLOCK=TEXT", repeatable: true, """
             once per block: TEXT replaces the block's built-in text, {name}

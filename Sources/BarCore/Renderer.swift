@@ -124,6 +124,9 @@ public struct Renderer {
     var wrapSlot: [Int] = []
     /// Blocks showing their short text in place of the full one (a `toggle_format` click).
     var showingShort: [Bool] = []
+    /// What the program found for the file blocks (run_watch, path_exists, read_file) before
+    /// this update: it looks, the blocks format (FileBlock.swift).
+    public var fileLooks: FileLooks
     var protocolOutput: LineOutput
     private let clocks: Clocks
 
@@ -139,6 +142,7 @@ public struct Renderer {
         self.theme = theme
         protocolOutput = LineOutput(output, theme: theme, streaming: streaming)
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
+        fileLooks = FileLooks(blocks)
         showingShort = Array(repeating: false, count: blocks.count)
         for block in blocks {
             let changesForm = block.kind.descriptor.hasForms || block.clicks.contains { $0.kind == .toggleFormat }
@@ -302,7 +306,7 @@ public struct Renderer {
                 clocks.render(index, nowMs: nowMs, into: &value)
             } else {
                 renderBlock(block, snap, nowMs: nowMs, memForm: memForm, usage: usage,
-                            formats: formats, into: &value)
+                            formats: formats, look: fileLooks.byBlock[index], into: &value)
             }
             guard value.visible else { continue }
             if showingShort[index] && !value.short.isEmpty {

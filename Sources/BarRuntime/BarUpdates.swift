@@ -8,9 +8,10 @@ import CBarSys
 
 extension Bar {
     /// Renders the current state into the renderer's line (or the panel image), with the
-    /// newest line of each command that has one waiting.
+    /// newest line of each command that has one waiting and the file blocks' looks.
     mutating func draw() {
         _ = commands.flushPending(renderer: &renderer)
+        lookAtFiles()
         let now = nowMs()
         if panel != nil {
             // Optional chaining mutates in place: no copy of the image.

@@ -110,6 +110,9 @@ public struct Bar<Sink: BarSink> {
     var watchStdout: Bool
     var fdCapacity: Int
 
+    /// The file blocks' looks at the file system (run_watch, path_exists, read_file).
+    var looker = FileLooker()
+
     // The renderer's own cost (for the self block).
     let wantsUsage: Bool
     let pageKiB: UInt64

@@ -33,7 +33,9 @@ interfaces = []        # interfaces measured although they look virtual (a VPN, 
 #   warning, critical      thresholds: whole percent (cpu, cores, mem, swap, disk; battery:
 #                          at or below), degrees Celsius (temp, gpu), a load average (load)
 #   interface (net, wifi), mount (disk), device (diskio), sensor (temp), card (gpu),
-#                          timezone (time)
+#                          timezone (time); the path of i3status's run_watch (pidfile),
+#                          path_exists and read_file (path), with their title and
+#                          format_down (read_file: format_bad)
 #   hide_missing           true: hidden where this machine has none (no Wi-Fi, no sensor,
 #                          no battery, no such disk) instead of showing n/a
 #   min_freed              exited: show only an exit that freed this many MiB or more
@@ -88,13 +90,19 @@ hide_missing = true
 block = "time"
 
 # More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
-# pressure, procs, top, self, fan, power, backlight (sysstats-bar --help lists them
-# with their placeholders).
+# pressure, procs, top, self, fan, power, backlight, run_watch, path_exists, read_file
+# (sysstats-bar --help lists them with their placeholders).
 #
 # [[block]]
 # block = "time"
 # timezone = "America/New_York"
 # format = "NY %H:%M"
+#
+# i3status's run_watch: "DHCP: yes" while the pid file's process runs.
+# [[block]]
+# block = "run_watch"
+# title = "DHCP"
+# pidfile = "/var/run/dhclient*.pid"
 #
 # A click: the middle button on the cpu block opens a task manager (put it right after
 # that block's [[block]] entry).

@@ -37,7 +37,7 @@ final class BlockRegistryTests: XCTestCase {
 
     func testOnlyBlocksWithAnArgumentKeyTakeAnArgument() {
         let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
-        XCTAssertEqual(taking, ["top", "net", "wifi", "disk", "diskio", "temp", "time", "gpu", "fan", "power", "backlight"])
+        XCTAssertEqual(taking, ["top", "net", "wifi", "disk", "diskio", "temp", "time", "gpu", "run_watch", "path_exists", "read_file", "fan", "power", "backlight"])
         XCTAssertEqual(BlockKind.disk.descriptor.argumentKey?.description, "mount")
     }
 

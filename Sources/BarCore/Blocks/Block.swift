@@ -32,6 +32,10 @@ public struct BarBlock: Equatable, Sendable {
     public var hideMissing = false
     /// `min_freed` of `exited`: an exit that freed less is not shown, KiB.
     public var minimumFreedKiB: UInt64 = 0
+    /// A file block's `title` (run_watch's `DHCP`) and its text while down: `format_down`
+    /// (read_file: `format_bad`); nil: i3status's (``FileBlock``).
+    public var title: [UInt8] = []
+    public var downFormat: BlockFormat? = nil
     public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
 
     /// The exit the default bar thinks notable: one that freed this much.
@@ -191,11 +195,13 @@ public struct BlockValue {
 /// own from the config file, else `--format` of its kind), that text replaces the built-in
 /// full text (for mem: the used/total form only, so clicks still reach the other forms);
 /// with a `format_short`, that replaces the short text. Level, urgency, percentage and
-/// visibility stay the block's own, with the block's own marks.
+/// visibility stay the block's own, with the block's own marks. A file block (`look`, what the
+/// program found) takes its text while down as i3status does (``FileBlock/format(_:_:_:)``).
 func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: MemForm, usage: RendererUsage,
-                 formats: BlockFormats, into v: inout BlockValue) {
+                 formats: BlockFormats, look: FileLook? = nil, into v: inout BlockValue) {
     let kind = block.kind
-    let context = BlockContext(block, nowMs: nowMs, memForm: memForm, usage: usage)
+    var context = BlockContext(block, nowMs: nowMs, memForm: memForm, usage: usage)
+    context.look = look
     if block.hideMissing && !kind.descriptor.isPresent(snap, context) {
         v.reset()
         v.visible = false
@@ -203,10 +209,12 @@ func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: Me
     }
     renderBuiltIn(kind, snap, context, into: &v)
     guard v.visible else { return }
-    if !kind.descriptor.hasForms || memForm == .usedTotal, let format = block.format ?? formats[kind] {
+    if !kind.descriptor.hasForms || memForm == .usedTotal, let format = FileBlock.format(block, context, formats) {
         v.full.reset()
         format.render(snap, context, into: &v.full)
     }
+    // A file block with nothing to say is left out, as i3bar leaves out i3status's (`format_down = ""`).
+    if look != nil && v.full.isEmpty { v.visible = false; return }
     if let short = block.shortFormat {
         v.short.reset()
         short.render(snap, context, into: &v.short)
@@ -235,7 +243,7 @@ extension BlockContext {
     /// The context of `block`: its argument, and its own marks, else its kind's.
     init(_ block: BarBlock, nowMs: UInt64, memForm: MemForm = .usedTotal, usage: RendererUsage = RendererUsage()) {
         self.init(argument: block.argument, nowMs: nowMs, memForm: memForm, usage: usage,
-                  minimumFreedKiB: block.minimumFreedKiB)
+                  minimumFreedKiB: block.minimumFreedKiB, title: block.title)
         if let marks = block.kind.descriptor.marks {
             warning = marks.resolve(block.warning, default: marks.warning)
             critical = marks.resolve(block.critical, default: marks.critical)

@@ -65,6 +65,15 @@ public struct BlockDescriptor: Sendable {
         self.render = render
     }
 
+    /// What a file block looks at (run_watch, path_exists, read_file); nil for the others.
+    public var fileCheck: FileCheck? {
+        if case .files(let check) = source { return check }
+        return nil
+    }
+
+    /// The longest argument it takes: a file block's is a path, any other's a name.
+    var argumentMaximum: Int { fileCheck == nil ? 64 : FileCheck.maximumPath }
+
     /// False when a `hide_missing` block hides: its part not measured, or not on this machine.
     func isPresent(_ snap: Snapshot, _ context: BlockContext) -> Bool {
         guard snap.available.contains(section) else { return false }
@@ -73,7 +82,7 @@ public struct BlockDescriptor: Sendable {
 }
 
 /// Where a block's value comes from.
-public enum BlockSource: Sendable {
+public enum BlockSource: Equatable, Sendable {
     /// Drawn from the snapshot by the descriptor's `render`.
     case snapshot
     /// The renderer's own clock (``TimeBlock``): its format is a strftime(3) format, and it
@@ -82,6 +91,9 @@ public enum BlockSource: Sendable {
     /// A command's output (``CommandBlockOutput``): defined in the config file only, its
     /// clicks go to its command.
     case command
+    /// The program's own look at the file system before it draws an update (``FileBlock``):
+    /// its `render` formats what was found, the snapshot's part is none.
+    case files(FileCheck)
 }
 
 /// How a block's argument is checked beyond the common rules: whether this machine knows
@@ -146,6 +158,10 @@ struct BlockContext {
     var usage = RendererUsage()
     /// `exited`: the least memory an exit must have freed to be shown, KiB.
     var minimumFreedKiB: UInt64 = 0
+    /// A file block's `title` (i3status's instance name); empty: none given.
+    var title: [UInt8] = []
+    /// What the program found for a file block before this update; nil for the other blocks.
+    var look: FileLook? = nil
 
     /// The level of `value` against the marks, higher is worse (both marks must be set).
     func level(rising value: UInt64) -> Level {

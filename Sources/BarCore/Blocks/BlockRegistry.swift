@@ -18,6 +18,7 @@ public struct BlockKind: Hashable, Sendable {
     public static let wifi = BlockKind(rawValue: 12), disk = BlockKind(rawValue: 13), diskio = BlockKind(rawValue: 14)
     public static let temp = BlockKind(rawValue: 15), freq = BlockKind(rawValue: 16), time = BlockKind(rawValue: 17)
     public static let pressure = BlockKind(rawValue: 18), gpu = BlockKind(rawValue: 19)
+    public static let runWatch = BlockKind(rawValue: 20), pathExists = BlockKind(rawValue: 21), readFile = BlockKind(rawValue: 22)
     /// A command's output (config file only: `block = "command"`): after every other kind.
     public static let command = BlockKind(rawValue: UInt8(descriptors.count - 1))
 
@@ -34,6 +35,7 @@ public struct BlockKind: Hashable, Sendable {
         TopBlock.descriptor, SwapBlock.descriptor, CoresBlock.descriptor, NetBlock.descriptor,
         WifiBlock.descriptor, DiskBlock.descriptor, DiskIOBlock.descriptor, TempBlock.descriptor,
         FreqBlock.descriptor, TimeBlock.descriptor, PressureBlock.descriptor, GPUBlock.descriptor,
+        RunWatchBlock.descriptor, PathExistsBlock.descriptor, ReadFileBlock.descriptor,
     ]
 
     /// Every kind's descriptor, in the order of their raw values.
@@ -103,4 +105,9 @@ public struct BlockKind: Hashable, Sendable {
     /// True for the blocks that take an argument in `--blocks` (`time:Europe/Paris`,
     /// `disk:/home`): those with an argument key in the config file.
     public var takesArgument: Bool { descriptor.argumentKey != nil }
+
+    /// What the block looks at on the file system before each update (run_watch, path_exists,
+    /// read_file: the program looks, the block formats); nil for the others. Such a block
+    /// needs its argument, a path.
+    public var fileCheck: FileCheck? { descriptor.fileCheck }
 }

@@ -132,4 +132,33 @@ int cbarsys_spawn_detached(const char *command, char *const extra_env[]);
 int cbarsys_reap(int *status);
 /// Sends `signal` to the process group `pgid`.
 static inline int cbarsys_kill_group(int pgid, int signal) { return kill(-pgid, signal); }
+
+/* The file blocks' looks (run_watch, path_exists, read_file; BarRuntime/FileLooker.swift),
+   looks.c: none allocates, as the bar's every update does not. */
+
+/// path_exists: whether `path` is there as stat(2) sees it (a link followed), as i3status asks.
+static inline int cbarsys_path_exists(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0;
+}
+/// run_watch: whether process `pid` exists: kill(pid, 0) succeeds, or says EPERM (another
+/// user's). 0 for a pid of 0 or less, which kill(2) would take for a process group.
+static inline int cbarsys_process_exists(int pid) {
+    return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+/// run_watch: 1 when the pid file `pattern` names a running process, as i3status 2.14's
+/// process_runs(): a file name with glob(3)'s wildcards (`*`, `?`, `[...]`; a leading dot
+/// matched only by a dot; not in the directories) stands for every name it matches in its
+/// directory, and one running process among them is enough; none matching, the pattern is
+/// the path itself (GLOB_NOCHECK). A pid file is a regular file and no link (a FIFO or a
+/// device is never opened), its first 16 bytes a pid as strtol(3) reads it; none, or 0 or
+/// less (for which i3status's kill(0, 0) says yes), is no process. At most 4096 entries of
+/// the directory and 64 matches are looked at: a folder others can fill cannot make an
+/// update slow.
+int cbarsys_process_runs(const char *pattern);
+/// read_file's open: a regular file only, looked at (stat) before it is opened, so that a
+/// FIFO or a device is never opened; then opened read-only, O_NONBLOCK, following a link
+/// (the user's own config names the path), and checked again (fstat). The descriptor, or
+/// -errno: -EISDIR for a directory, -EINVAL for another file that is not regular.
+int cbarsys_open_readable(const char *path);
 #endif
