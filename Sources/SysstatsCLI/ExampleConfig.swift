@@ -90,8 +90,8 @@ hide_missing = true
 block = "time"
 
 # More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
-# pressure, procs, top, self, fan, power, backlight, run_watch, path_exists, read_file
-# (sysstats-bar --help lists them with their placeholders).
+# pressure, procs, top, self, fan, power, backlight, run_watch, path_exists,
+# read_file (sysstats-bar --help lists them with their placeholders).
 #
 # [[block]]
 # block = "time"
