@@ -7,16 +7,7 @@ import XCTest
 extension I3barClientTests {
     /// The x of each i3bar separator (a column of #666666 over the middle rows of the bar).
     func separators(display: Int, height: Int) throws -> [Int] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
-        p.arguments = ["-root", "-silent"]
-        p.environment = ["DISPLAY": ":\(display)"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-        p.waitUntilExit()
-        let image = try XWD(data)
+        let image = try XWD(try rootImage(display: display))
         // i3bar is at the bottom, about 19 pixels high: its middle rows.
         let rows = (image.height - 14)..<(image.height - 6)
         return (0..<image.width).filter { x in rows.allSatisfy { image.pixel(x, $0) == 0x666666 } }
