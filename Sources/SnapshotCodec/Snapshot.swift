@@ -143,7 +143,8 @@ public struct DiskFigures: Equatable, Sendable {
         guard sum > 0 else { return 0 }
         let (scaled, over) = usedKiB.multipliedReportingOverflow(by: 10_000)
         if over { return min(10_000, usedKiB / (sum / 10_000 + 1)) }
-        return min(10_000, (scaled + sum - 1) / sum)
+        // Rounded up without `scaled + sum - 1`, which overflows for a sum near 2^64.
+        return min(10_000, scaled / sum + (scaled % sum == 0 ? 0 : 1))
     }
 }
 

@@ -107,6 +107,23 @@ final class HostileFiguresTests: XCTestCase {
         XCTAssertTrue(waybar.contains(#""percentage":100"#), waybar)
     }
 
+    /// Found by the `snapshot` fuzz target (Fuzz/corpus/snapshot/regression-disk-share): a
+    /// disk whose used and available KiB sum to nearly 2^64 trapped `df`'s rounding up.
+    func testADiskWhoseFiguresSumToNearly2To64ShowsItsShareWithoutTrapping() {
+        var disk = DiskFigures()
+        disk.mount = Array("/".utf8)
+        disk.totalKiB = .max
+        disk.usedKiB = UInt64.max / 10_000
+        disk.availableKiB = UInt64.max - disk.usedKiB
+        XCTAssertEqual(disk.usedPermyriad, 1, "0.01 %, rounded up")
+        disk.usedKiB = UInt64.max / 2; disk.availableKiB = UInt64.max / 2
+        XCTAssertEqual(disk.usedPermyriad, 4_999, "a half within the rounding of the overflow path (a whole 50 %)")
+        var s = extremes()[0]
+        s.available.insert(.disks)
+        s.disks = [disk]
+        XCTAssertTrue(rendered(s, .text, blocks: [BarBlock(.disk, argument: Array("/".utf8))], nowMs: now).hasPrefix("disk / "))
+    }
+
     private func bytes(_ s: StaticString) -> [UInt8] {
         Array(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
