@@ -125,6 +125,7 @@ let package = Package(
         .executable(name: "sysstatsd", targets: ["sysstatsd"]),
         .executable(name: "sysstatsd-history", targets: ["sysstatsd-history"]),
         .executable(name: "sysstatsd-gpu", targets: ["sysstatsd-gpu"]),
+        .executable(name: "sysstatsd-audio", targets: ["sysstatsd-audio"]),
         .executable(name: "sysstats-spawn", targets: ["sysstats-spawn"]),
         // A memory budget inside a test suite (XCTest and Swift Testing): docs/budgets.md.
         .library(name: "MemoryBudget", targets: ["MemoryBudget"]),
@@ -199,6 +200,11 @@ let package = Package(
         .target(name: "CGPUHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
                 linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(name: "sysstatsd-gpu", dependencies: ["CGPUHelper"], swiftSettings: embedded),
+        // The sound helper, the same way for libpulse: the sampler starts it while a volume or
+        // microphone block shows, the bar runs it for a wheel or a click on one.
+        .target(name: "CAudioHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
+                linkerSettings: [.linkedLibrary("dl")]),
+        .executableTarget(name: "sysstatsd-audio", dependencies: ["CAudioHelper"], swiftSettings: embedded),
 
         // prctl(PR_SET_CHILD_SUBREAPER) and posix_spawn for `sysstats measure` (docs/budgets.md).
         .target(name: "CMeasureSys"),

@@ -66,6 +66,8 @@ fi
 # sysstats measure's accuracy tests: gcc compiles their C test program (and the GPU tests their
 # stand-in libnvidia-ml.so.1, Tests/Fixtures/nvml-stub), and GNU time is the
 # figure they compare with.
+# The volume and microphone blocks' tests run a real PulseAudio server with null sinks
+# (pulseaudio; pactl from pulseaudio-utils changes its volume as a user would).
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks valgrind gdb strace python3 file binutils systemd man-db tmux
                procps curl mount
                bash-completion zsh fish
@@ -73,6 +75,7 @@ test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks val
                prometheus prometheus-node-exporter
                dwm polybar lemonbar sway waybar grim util-linux
                xfwm4 dbus
+               pulseaudio pulseaudio-utils
                dpkg-dev lintian mmdebstrap
                gcc time)
 packages=("${build_packages[@]}")

@@ -86,6 +86,7 @@ stage_tree() {
     # The helper programs share their callers' pages (each page says how they are started).
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-history.1.gz"
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-gpu.1.gz"
+    ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-audio.1.gz"
     ln -s sysstats.1.gz "$root/share/man/man1/sysstats-spawn.1.gz"
     ln -s sysstats-bar.1.gz "$root/share/man/man1/sysstats-bar-x11.1.gz"
     ln -s sysstats-bar.1.gz "$root/share/man/man1/sysstats-bar-wayland.1.gz"

@@ -228,6 +228,8 @@ public struct BarConfig: Equatable, Sendable {
                 block.minimumFreedKiB = UInt64(try integer(entry, in: 0...1_048_576)) * 1024
             } else if try fileBlockKey(entry, kind, into: &block) {
                 // A file block's title or text while down (ConfigKeys.swift).
+            } else if try soundBlockKey(entry, kind, into: &block) {
+                // A sound block's format_muted, step and max (ConfigKeys.swift).
             } else {
                 throw ConfigError(unknownKey: entry, known: knownKeys(kind), " in this block (man sysstats-config)")
             }

@@ -30,6 +30,7 @@ extension BarConfig {
         if kind.needsSnapshot { keys.append("hide_missing") }
         if d.filtersByFreedMemory { keys.append("min_freed") }
         if let check = d.fileCheck { keys += ["title", check.downFormatKey] }
+        if d.sound != nil { keys += ["format_muted", "step", "max"] }
         return keys
     }
 
@@ -48,6 +49,29 @@ extension BarConfig {
             block.downFormat = try BlockFormat(text[...], for: kind)
         } catch {
             throw formatError(error, entry)
+        }
+        return true
+    }
+
+    /// A sound block's own keys (volume, microphone): `format_muted`, its text while muted
+    /// (i3status's), `step` and `max`, the wheel's step and the highest volume it sets (whole
+    /// percents; a volume already above `max` is not lowered by a step up). True when
+    /// `entry` was one of them.
+    static func soundBlockKey(_ entry: TOMLValue, _ kind: BlockKind, into block: inout BarBlock) throws(ConfigError) -> Bool {
+        guard kind.descriptor.sound != nil else { return false }
+        if keyIs(entry, "step") {
+            block.soundStep = UInt32(try integer(entry, in: 1...100))
+        } else if keyIs(entry, "max") {
+            block.soundMaximum = UInt32(try integer(entry, in: 1...1000))
+        } else if keyIs(entry, "format_muted") {
+            let text = try string(entry, maximum: BlockFormat.maximumLength)
+            do throws(OptionsError) {
+                block.downFormat = try BlockFormat(text[...], for: kind)
+            } catch {
+                throw formatError(error, entry)
+            }
+        } else {
+            return false
         }
         return true
     }

@@ -197,6 +197,18 @@ public struct Renderer {
                 return .redraw
             }
         }
+        if let sound = block.kind.descriptor.sound {
+            // i3status-rust's sound block and waybar's pulseaudio module: the wheel changes the
+            // volume by the step, a left click mutes or unmutes.
+            let step = Int32(block.soundStep) * 100, maximum = Int32(block.soundMaximum) * 100
+            let device = bytes(sound.device)
+            switch click.button {
+            case 1: return .sound(SoundChange(device: device, toggleMute: true, deltaPermyriad: 0, maximumPermyriad: maximum))
+            case 4: return .sound(SoundChange(device: device, toggleMute: false, deltaPermyriad: step, maximumPermyriad: maximum))
+            case 5: return .sound(SoundChange(device: device, toggleMute: false, deltaPermyriad: -step, maximumPermyriad: maximum))
+            default: return .none
+            }
+        }
         guard block.kind.descriptor.hasForms else { return .none }
         switch click.button {
         case 1: memForm = memForm.next; return .redraw

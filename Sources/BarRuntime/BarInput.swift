@@ -83,6 +83,24 @@ extension Bar {
         }
     }
 
+    /// The shell command that runs the sound helper beside this program for `change`
+    /// (`exec '/usr/bin/sysstatsd-audio' change sink 500 10000`): detached like a click's
+    /// command, so that a server slow to answer never holds the bar.
+    static func soundCommand(_ change: SoundChange) -> [UInt8] {
+        var path = siblingPath("sysstatsd-audio")
+        if path.last == 0 { path.removeLast() }
+        var command: [UInt8] = Array("exec '".utf8)
+        for b in path {
+            if b == UInt8(ascii: "'") { command += Array("'\\''".utf8) } else { command.append(b) }
+        }
+        command.append(UInt8(ascii: "'"))
+        for word in change.arguments {
+            command.append(UInt8(ascii: " "))
+            command += word
+        }
+        return command
+    }
+
     /// Reads click events from ``clickInput`` (stdin); false at end of file (clicks are then off).
     mutating func readStdin() -> Bool {
         let n = readSome(clickInput, eventBuffer)
@@ -101,6 +119,7 @@ extension Bar {
                 case .none: break
                 case .redraw: changed = true
                 case .run(let command): runDetached(command, click)
+                case .sound(let change): runDetached(Self.soundCommand(change), click)
                 }
             }
         }

@@ -38,6 +38,20 @@ int csamplersys_wait_readable(int fd, long long nanoseconds) {
     return ppoll(&p, 1, &timeout, NULL);
 }
 
+int csamplersys_wait_readable2(int fd, int second, long long nanoseconds) {
+    struct pollfd p[2] = {{.fd = fd, .events = POLLIN, .revents = 0}, {.fd = second, .events = POLLIN, .revents = 0}};
+    struct timespec timeout = {.tv_sec = (time_t)(nanoseconds / 1000000000LL), .tv_nsec = (long)(nanoseconds % 1000000000LL)};
+    int n = ppoll(p, second >= 0 ? 2 : 1, &timeout, NULL);
+    if (n <= 0) return n;
+    return (p[0].revents ? 1 : 0) | (second >= 0 && p[1].revents ? 2 : 0);
+}
+
+int csamplersys_also_signal_when_readable(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETOWN, getpid()) != 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_ASYNC);
+}
+
 int csamplersys_signal_when_readable(int fd, void (*handler)(int)) {
     struct sigaction action = {0};
     action.sa_handler = handler;

@@ -119,27 +119,42 @@ final class ChangeWatch {
         return snapshotFilesChanged || snapshotWatches.0 < 0 || snapshotWatches.1 < 0 || !signalled
     }
 
+    /// Whether the events raise SIGIO (then another descriptor may too: its readiness ends
+    /// the sleep as theirs do).
+    var isSignalled: Bool { signalled }
+
     /// Sleeps until `deadline` (CLOCK_MONOTONIC) or a stop (SIGTERM, SIGINT), taking the
-    /// events that come meanwhile.
-    func sleep(untilMonotonicNs deadline: UInt64) {
-        if inotify < 0 { Clock.sleep(untilMonotonicNs: deadline); return }
+    /// events that come meanwhile. With `pushed` (a helper's descriptor `pushing`, which
+    /// raises SIGIO too where the events do): called at each wake-up, and when it says
+    /// something came, the sleep ends early and returns true.
+    @discardableResult
+    func sleep(untilMonotonicNs deadline: UInt64, pushing: Int32 = -1, pushed: (() -> Bool)? = nil) -> Bool {
+        if inotify < 0 { Clock.sleep(untilMonotonicNs: deadline); return false }
         retryWatches(nowNs: Clock.monotonicNs())
         if signalled {
             while true {
                 takeSignalledEvents()
+                if pushing >= 0, let pushed, pushed() { return true }
                 if Clock.sleep(untilMonotonicNs: deadline) || stopRequested != 0 { break }
             }
             takeSignalledEvents()
-            return
+            return false
         }
+        var second = pushed == nil ? -1 : pushing
         while true {
             let now = Clock.monotonicNs()
-            if now >= deadline { return }
+            if now >= deadline { return false }
             let left = deadline - now
-            let ready = csamplersys_wait_readable(inotify, Int64(min(left, UInt64(Int64.max))))
-            if ready <= 0 { return }   // the deadline, or a signal (the loop checks for a stop)
-            drain()
+            let ready = csamplersys_wait_readable2(inotify, second, Int64(min(left, UInt64(Int64.max))))
+            if ready <= 0 { return false }   // the deadline, or a signal (the loop checks for a stop)
+            if ready & 1 != 0 { drain() }
             if retryNow { retryWatches(nowNs: Clock.monotonicNs()) }
+            if ready & 2 != 0 {
+                if let pushed, pushed() { return true }
+                // Half a frame, or the helper gone (its descriptor closed): the rest waits for
+                // the next sample rather than spinning on it.
+                second = -1
+            }
         }
     }
 

@@ -136,43 +136,23 @@ final class NVIDIAHelper {
     }
 
     private func start() -> Bool {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return false }
-        let readFD = fds[0], writeFD = fds[1]
-        _ = clibc_fcntl(readFD, F_SETFD, Int(FD_CLOEXEC))
-        _ = clibc_fcntl(writeFD, F_SETFD, Int(FD_CLOEXEC))
-        _ = clibc_fcntl(readFD, F_SETFL, Int(clibc_fcntl(readFD, F_GETFL, 0) | O_NONBLOCK))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeFD, STDOUT_FILENO)
-        let pathC = cPath(path)
-        var intervalC: [CChar] = [0]
+        var interval: [UInt8] = []
         var n = intervalMs
-        repeat { intervalC.insert(CChar(0x30 + n % 10), at: 0); n /= 10 } while n > 0
-        var child: pid_t = 0
-        let status = pathC.withUnsafeBufferPointer { p in
-            intervalC.withUnsafeBufferPointer { i in
-                var argv: [UnsafeMutablePointer<CChar>?] = [UnsafeMutablePointer(mutating: p.baseAddress!),
-                                                            UnsafeMutablePointer(mutating: i.baseAddress!), nil]
-                // The helper dlopens libnvidia-ml.so.1: never from a folder LD_LIBRARY_PATH names relatively.
-                return ChildEnvironment.withFiltered { posix_spawn(&child, p.baseAddress!, &actions, nil, &argv, $0) }
-            }
-        }
-        close(writeFD)
-        guard status == 0 else {
-            close(readFD)
+        repeat { interval.insert(UInt8(0x30 + n % 10), at: 0); n /= 10 } while n > 0
+        // The helper dlopens libnvidia-ml.so.1: never from a folder LD_LIBRARY_PATH names relatively.
+        switch SpawnedHelper.start(path, [String(decoding: interval, as: UTF8.self)]) {
+        case .success(let helper):
+            pid = helper.pid
+            readEnd = helper.readEnd
+            starts += 1
+            return true
+        case .failure(let e):
             if !reported {
                 reported = true
-                reportLine("sysstatsd: no NVIDIA figures: cannot start \(TerminalText.escape(path)): \(Errno(rawValue: status).description)")
+                reportLine("sysstatsd: no NVIDIA figures: cannot start \(TerminalText.escape(path)): \(e.description)")
             }
             return false
         }
-        pid = child
-        readEnd = readFD
-        starts += 1
-        return true
     }
 
     /// Ends the helper, if running, and reaps it, waiting a bounded time (``ChildStop``); one

@@ -41,6 +41,8 @@ public final class Sampler {
     @exclusivity(unchecked) private var gpu: GPUProbe
     /// The processes using the GPUs, made when a renderer first asks (`top gpu`), then kept.
     private var gpuClients: GPUClientsProbe?
+    /// The volume and microphone, from the sound helper while a bar shows one (not with `--once`).
+    private let sound: SoundHelper?
     private var gpuClientsAsked = false
     private let network: NetworkProbe
     /// Which parts some running renderer shows (``RendererWants``); nil: unknown, so every
@@ -87,6 +89,8 @@ public final class Sampler {
         frequency = FrequencyProbe(sysRoot: configuration.sysRoot, procRoot: procRoot)
         gpu = GPUProbe(configuration: configuration)
         partProbes = Sampler.partProbes(configuration)
+        sound = configuration.once ? nil
+            : (configuration.soundHelperPath ?? programBesideThisOne("sysstatsd-audio")).map { SoundHelper(path: $0) }
         // Netlink shows this machine's interfaces: not with a fixture /proc.
         network = NetworkProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, interfaces: configuration.interfaces,
                                useNetlink: configuration.readsThisMachine)
@@ -263,8 +267,34 @@ public final class Sampler {
             if partProbes[i].read(&snapshot, buffer, monotonicNs) { snapshot.available.formUnion(partProbes[i].part) }
             carry(partProbes[i].part, snapshot)
         }
+        if let sound {
+            sound.update(wanted: shownParts.map { !$0.isDisjoint(with: SoundHelper.parts) } ?? false, nowNs: monotonicNs)
+            _ = sound.take()
+            sound.fill(&snapshot)
+        }
         snapshot.urgent = urgentConditions(snapshot)
     }
+
+    /// The sound helper's pipe (-1: none running): its frames end the sampler's sleep.
+    var soundReadEnd: Int32 { sound?.readEnd ?? -1 }
+
+    /// The sound helper's pipe raises SIGIO (the change watch's handler is in place).
+    var soundSignalsWhenReadable: Bool {
+        get { sound?.signalsWhenReadable ?? false }
+        set { sound?.signalsWhenReadable = newValue }
+    }
+
+    /// Takes what the sound helper pushed since the last sample; true when the volume or the
+    /// microphone changed, and the snapshot, numbered anew, is to be published now.
+    func takeSoundPush() -> Bool {
+        guard let sound, sound.take() else { return false }
+        latest.sequence &+= 1
+        sound.fill(&latest)
+        return true
+    }
+
+    /// The sound helper (tests).
+    var soundHelper: SoundHelper? { sound }
 
     /// What the listed parts' readers cannot read on this machine, one line each, said once.
     public func takePartNotices() -> [String] {

@@ -61,6 +61,8 @@ public struct SamplerConfiguration: Equatable {
 
     /// The NVIDIA helper's path; nil: `sysstatsd-gpu` beside this program (tests name theirs).
     public var gpuHelperPath: String?
+    /// The sound helper's path; nil: `sysstatsd-audio` beside this program (tests name theirs).
+    public var soundHelperPath: String?
 
     public init() {}
 

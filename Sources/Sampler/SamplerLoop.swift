@@ -51,7 +51,12 @@ public enum SamplerLoop {
         let primeNs = configuration.once ? intervalNs : min(intervalNs, SamplerLoop.primingIntervalNs)
         var deadline = Clock.monotonicNs() &+ primeNs
         while stopRequested == 0 {
-            loop.sleep(untilMonotonicNs: deadline)
+            if loop.sleep(untilMonotonicNs: deadline) {
+                // A volume pushed between samples: shown now, the samples keep their deadlines.
+                if stopRequested != 0 { break }
+                if let status = loop.publish(deadline: 0) { return status }
+                continue
+            }
             if stopRequested != 0 || loop.takeReload() { break }
             let now = Clock.monotonicNs(), wallNow = Clock.realtimeMs()
             // Before this sample can end the minute and start a history writer of a new release.

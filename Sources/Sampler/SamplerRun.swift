@@ -55,6 +55,7 @@ final class SamplerRun {
         // A re-execution kept them blocked until the handlers above were in place.
         SamplerReload.unblockHandledSignals()
         sampler.changeWatch = changes
+        sampler.soundSignalsWhenReadable = changes?.isSignalled ?? false
         for name in sampler.unresolvedSensorNames {
             // Not fatal: a sensor's driver may load later; the temp block says n/a meanwhile.
             printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
@@ -78,8 +79,12 @@ final class SamplerRun {
         program = reloads == nil ? nil : ProgramFile.current(nowMs: Clock.realtimeMs())
     }
 
-    func sleep(untilMonotonicNs deadline: UInt64) {
-        if let changes { changes.sleep(untilMonotonicNs: deadline) } else { Clock.sleep(untilMonotonicNs: deadline) }
+    /// Sleeps until `deadline`; true when it woke early because the sound helper pushed a
+    /// change (the caller publishes it at once).
+    func sleep(untilMonotonicNs deadline: UInt64) -> Bool {
+        guard let changes else { Clock.sleep(untilMonotonicNs: deadline); return false }
+        let sampler = self.sampler
+        return changes.sleep(untilMonotonicNs: deadline, pushing: sampler.soundReadEnd) { sampler.takeSoundPush() }
     }
 
     /// True when a SIGHUP or a config change asks for settings that need a restart.
@@ -126,7 +131,7 @@ final class SamplerRun {
         // From the second sample on (the first has no CPU shares yet), then every textfile
         // interval, counted on the samples' deadlines (not the wake-up times, which jitter:
         // a wake-up a few µs early would skip a write).
-        guard let t = textfile, deadline >= textfileDue else { return nil }
+        guard let t = textfile, deadline > 0, deadline >= textfileDue else { return nil }   // 0: a push between samples
         var counters = sampler.prometheusCounters
         counters.boots = boots?.read()
         switch t.write(sampler.snapshot, counters: counters) {

@@ -90,8 +90,22 @@ hide_missing = true
 block = "time"
 
 # More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
-# pressure, procs, top, self, fan, power, backlight, run_watch, path_exists,
-# read_file (sysstats-bar --help lists them with their placeholders).
+# pressure, procs, top, self, fan, power, backlight, volume, microphone, run_watch,
+# path_exists, read_file (sysstats-bar --help lists them with their placeholders).
+#
+# The sound server's default output: the wheel changes it by `step` percent (not past
+# `max`), a left click mutes it, a right click opens a mixer.
+# [[block]]
+# block = "volume"
+# format = "♪ {volume}%"
+# format_muted = "♪ muted"
+# step = 5
+# [[block.click]]
+# button = "right"
+# cmd = "pavucontrol"
+#
+# [[block]]
+# block = "microphone"
 #
 # [[block]]
 # block = "time"

@@ -60,12 +60,12 @@ final class ClickScannerTests: XCTestCase {
 
     func testAnotherNameIsACommandBlocksClickWithItsInstanceAndPosition() {
         var expected = ClickEvent(block: .command, button: 3)
-        expected.name = Array("volume".utf8)
+        expected.name = Array("mpd".utf8)
         expected.instance = Array("Master".utf8)
         expected.x = 1210
         expected.y = 9
         expected.relativeX = 20
-        XCTAssertEqual(clicks([#",{"name":"volume","instance":"Master","button":3,"x":1210,"y":9,"relative_x":20}"# + "\n"]),
+        XCTAssertEqual(clicks([#",{"name":"mpd","instance":"Master","button":3,"x":1210,"y":9,"relative_x":20}"# + "\n"]),
                        [expected])
         var bare = ClickEvent(block: .command, button: 1)
         bare.name = Array("firefox".utf8)

@@ -133,7 +133,8 @@ enum Fixture: String, CaseIterable {
     }
 
     /// Two fans (one with a target), the power the machine draws (the system, RAPL, the GPU)
-    /// and two backlights (the laptop's panel through ACPI, a monitor over DDC/CI).
+    /// two backlights (the laptop's panel through ACPI, a monitor over DDC/CI), the sound
+    /// server's default output (headphones, 40 %) and input (muted).
     static func addListedParts(_ s: inout Snapshot) {
         func reading(_ source: String, _ label: String, _ figures: [Int64?]) -> PartReading {
             var r = PartReading()
@@ -141,7 +142,8 @@ enum Fixture: String, CaseIterable {
             for (i, v) in figures.enumerated() { r[i] = v }
             return r
         }
-        s.available.formUnion([SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!, SnapshotSections(tag: .backlight)!])
+        s.available.formUnion([SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!, SnapshotSections(tag: .backlight)!,
+                               SnapshotSections(tag: .volume)!, SnapshotSections(tag: .microphone)!])
         _ = s.listed.update(.fans) {
             $0 = [reading("nct6798", "fan1", [1_130, nil]), reading("dell_smm", "Processor Fan", [2_400, 2_500])]
         }
@@ -151,6 +153,8 @@ enum Fixture: String, CaseIterable {
         _ = s.listed.update(.backlight) {
             $0 = [reading("firmware", "acpi_video0", [6_667, 10, 15]), reading("raw", "ddcci13", [3_500, 35, 100])]
         }
+        _ = s.listed.update(.volume) { $0 = [reading("Headphones", "Built-in Audio Analog Stereo", [4_000, 0])] }
+        _ = s.listed.update(.microphone) { $0 = [reading("Microphone", "Built-in Audio Analog Stereo", [6_000, 1])] }
     }
 
     /// When the golden lines are rendered: half a second after the snapshot.

@@ -99,7 +99,7 @@ func fullSnapshot() -> Snapshot {
     var amd = GPUFigures(); amd.index = 1; amd.driver = Array("amdgpu".utf8); amd.name = Array("1002:164e".utf8)
     amd.known = [.busy, .gtt]; amd.busy = 0; amd.gttUsedBytes = 134_217_728; amd.gttTotalBytes = 8_589_934_592
     s.gpus = [nvidia, amd]
-    var fan = PartReading(), system = PartReading(), package = PartReading(), panel = PartReading()
+    var fan = PartReading(), system = PartReading(), package = PartReading(), panel = PartReading(), speakers = PartReading()
     fan.reset(source: Array("dell_smm".utf8), label: Array("Processor Fan".utf8))
     fan[FansPart.rpm] = 2_400; fan[FansPart.target] = 2_500
     system.reset(source: Array("system".utf8), label: Array("psys".utf8))
@@ -111,6 +111,9 @@ func fullSnapshot() -> Snapshot {
     _ = s.listed.update(.fans) { $0 = [fan] }
     _ = s.listed.update(.power) { $0 = [system, package] }
     _ = s.listed.update(.backlight) { $0 = [panel] }
+    speakers.reset(source: Array("Headphones".utf8), label: Array("Built-in Audio Analog Stereo".utf8))
+    speakers[VolumePart.volume] = 4_500; speakers[VolumePart.muted] = 1
+    _ = s.listed.update(.volume) { $0 = [speakers] }
     s.samplerCPU = 12; s.samplerResidentKiB = 3_900
     return s
 }
@@ -199,6 +202,8 @@ final class PrometheusTextTests: XCTestCase {
             "sysstats_power_watts{source=\"system\",label=\"psys\"} 20.125",
             "sysstats_power_watts{source=\"rapl\",label=\"package-0\"} 9",
             "sysstats_backlight_brightness_ratio{type=\"firmware\",label=\"acpi_video0\"} 0.8",
+            "sysstats_volume_ratio{port=\"Headphones\",label=\"Built-in Audio Analog Stereo\"} 0.45",
+            "sysstats_volume_muted{port=\"Headphones\",label=\"Built-in Audio Analog Stereo\"} 1",
             "sysstats_sampler_cpu_ratio 0.0012",
             "sysstats_sampler_resident_bytes 3993600",
         ] {

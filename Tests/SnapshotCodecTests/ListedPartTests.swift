@@ -16,11 +16,12 @@ final class ListedPartTests: XCTestCase {
         let bits = SectionTag.allCases.compactMap { SnapshotSections(tag: $0)?.rawValue }
         XCTAssertEqual(Set(bits).count, bits.count, "no two parts share a bit")
         XCTAssertEqual(ListedPart.all.map(\.part), [SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!,
-                                                   SnapshotSections(tag: .backlight)!])
+                                                   SnapshotSections(tag: .backlight)!, SnapshotSections(tag: .volume)!,
+                                                   SnapshotSections(tag: .microphone)!])
     }
 
     func testEveryListedPartHasATagOfItsOwnAndATableThatFits() {
-        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power, .backlight])
+        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power, .backlight, .volume, .microphone])
         for part in ListedPart.all {
             XCTAssertFalse(part.figures.isEmpty, "\(part.name)")
             XCTAssertLessThanOrEqual(part.figures.count, PartReading.maximumFigures, "\(part.name)")

@@ -74,6 +74,7 @@ final class ConfigManualTests: XCTestCase {
             ("net", "interface"), ("wifi", "interface"), ("disk", "mount"), ("diskio", "device"),
             ("temp", "sensor"), ("gpu", "card"), ("time", "timezone"), ("exited", "min_freed"), ("top", "list"),
             ("fan", "fan"), ("power", "source"), ("backlight", "device"),
+            ("volume", "device"), ("microphone", "device"),
             ("run_watch", "pidfile"), ("path_exists", "path"), ("read_file", "path"), ("run_watch", "title"),
             ("path_exists", "format_down"), ("read_file", "format_bad"),
         ]

@@ -15,7 +15,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
                                         "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
-                                        "temperatures", "cpu_mhz", "gpus", "fans", "power", "backlight"])
+                                        "temperatures", "cpu_mhz", "gpus", "fans", "power", "backlight", "volume", "microphone"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -127,6 +127,9 @@ final class ReportJSONTests: XCTestCase {
                                                         "brightness": 7, "max_brightness": 15],
                                                        ["type": "raw", "label": "amdgpu_bl0", "percent": NSNull(),
                                                         "brightness": 0, "max_brightness": 0]] as NSArray)
+        XCTAssertEqual(json["volume"] as? NSArray, [["port": "Speakers", "label": "Built-in Audio Analog Stereo",
+                                                     "percent": 40, "muted": 0]] as NSArray)
+        XCTAssertEqual(json["microphone"] as? NSArray, [["port": "", "label": "USB \"Mic\"", "percent": 125, "muted": 1]] as NSArray)
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
@@ -143,7 +146,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual((json["power"] as? [Any])?.count, 0)
         XCTAssertEqual((json["backlight"] as? [Any])?.count, 0)
         XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power",
-                                                          "backlight"])
+                                                          "backlight", "volume", "microphone"])
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

@@ -64,6 +64,7 @@ extension Samples {
         s.available.formUnion([.network, .disks, .diskIO, .temperature, .frequency, .gpu])
         s.available.formUnion(SnapshotSections(tag: .fans)!.union(SnapshotSections(tag: .power)!))
         s.available.formUnion(SnapshotSections(tag: .backlight)!)
+        s.available.formUnion(SnapshotSections(tag: .volume)!.union(SnapshotSections(tag: .microphone)!))
         var fan = PartReading(), stopped = PartReading(), system = PartReading(), panel = PartReading(), dark = PartReading()
         fan.reset(source: Array("dell_smm".utf8), label: Array("Processor Fan".utf8))
         fan[FansPart.rpm] = 2_400; fan[FansPart.target] = 2_500
@@ -78,6 +79,13 @@ extension Samples {
         _ = s.listed.update(.fans) { $0 = [fan, stopped] }
         _ = s.listed.update(.power) { $0 = [system] }
         _ = s.listed.update(.backlight) { $0 = [panel, dark] }
+        var speakers = PartReading(), microphone = PartReading()
+        speakers.reset(source: Array("Speakers".utf8), label: Array("Built-in Audio Analog Stereo".utf8))
+        speakers[VolumePart.volume] = 4_000; speakers[VolumePart.muted] = 0
+        microphone.reset(source: Array("".utf8), label: Array("USB \"Mic\"".utf8))
+        microphone[VolumePart.volume] = 12_500; microphone[VolumePart.muted] = 1
+        _ = s.listed.update(.volume) { $0 = [speakers] }
+        _ = s.listed.update(.microphone) { $0 = [microphone] }
         var wlan = InterfaceFigures()
         wlan.name = Array("wlan0".utf8)
         wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]

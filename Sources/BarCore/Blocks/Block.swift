@@ -36,6 +36,10 @@ public struct BarBlock: Equatable, Sendable {
     /// (read_file: `format_bad`); nil: i3status's (``FileBlock``).
     public var title: [UInt8] = []
     public var downFormat: BlockFormat? = nil
+    /// A sound block's wheel step and the highest volume its wheel sets, whole percents
+    /// (i3status-rust's `step_width` and `max_vol`; `step` and `max` in the config).
+    public var soundStep: UInt32 = 5
+    public var soundMaximum: UInt32 = 100
     public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
 
     /// The exit the default bar thinks notable: one that freed this much.
@@ -76,6 +80,29 @@ public enum ClickOutcome: Equatable, Sendable {
     case redraw
     /// Run this command detached.
     case run([UInt8])
+    /// Change a sound device through the sound helper (``SoundChange``).
+    case sound(SoundChange)
+}
+
+/// What a wheel or a click on a sound block asks of the sound helper: `sysstatsd-audio
+/// change DEVICE DELTA MAX` (hundredths of a percent) or `sysstatsd-audio mute DEVICE`.
+public struct SoundChange: Equatable, Sendable {
+    /// `sink` or `source`.
+    public let device: [UInt8]
+    /// Toggle the mute switch instead of changing the volume.
+    public let toggleMute: Bool
+    public let deltaPermyriad: Int32
+    public let maximumPermyriad: Int32
+
+    /// The helper's arguments after its name.
+    public var arguments: [[UInt8]] {
+        if toggleMute { return [bytes("mute"), device] }
+        var delta = ByteWriter(capacity: 12), maximum = ByteWriter(capacity: 12)
+        if deltaPermyriad < 0 { delta.append(UInt8(ascii: "-")) }
+        delta.appendDecimal(UInt64(deltaPermyriad.magnitude))
+        maximum.appendDecimal(UInt64(maximumPermyriad.magnitude))
+        return [bytes("change"), device, delta.bytes, maximum.bytes]
+    }
 }
 
 /// What a command block runs and when (i3blocks' keys).
@@ -209,7 +236,7 @@ func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: Me
     }
     renderBuiltIn(kind, snap, context, into: &v)
     guard v.visible else { return }
-    if !kind.descriptor.hasForms || memForm == .usedTotal, let format = FileBlock.format(block, context, formats) {
+    if !kind.descriptor.hasForms || memForm == .usedTotal, let format = FileBlock.format(block, context, formats, snap) {
         v.full.reset()
         format.render(snap, context, into: &v.full)
     }

@@ -48,12 +48,15 @@ public struct BlockDescriptor: Sendable {
     let showsEvents: Bool
     /// The default bar hides it where its hardware is absent (a desktop's battery, Wi-Fi).
     let hiddenWhenMissingByDefault: Bool
+    /// A sound device's block (volume, microphone): its wheel and left click change the
+    /// device through the sound helper, `format_muted` is its text while muted.
+    let sound: SoundBlock?
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
          argumentCheck: ArgumentCheck? = nil, source: BlockSource = .snapshot,
          asks: RendererRequest.Kind? = nil, marks: LevelMarks? = nil, present: (@Sendable (Snapshot, BlockContext) -> Bool)? = nil,
          hasForms: Bool = false, showsRendererCost: Bool = false, filtersByFreedMemory: Bool = false,
-         showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false,
+         showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false, sound: SoundBlock? = nil,
          placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
@@ -62,6 +65,7 @@ public struct BlockDescriptor: Sendable {
         self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.present = present
         self.hasForms = hasForms; self.showsRendererCost = showsRendererCost; self.filtersByFreedMemory = filtersByFreedMemory
         self.showsEvents = showsEvents; self.hiddenWhenMissingByDefault = hiddenWhenMissingByDefault
+        self.sound = sound
         self.render = render
     }
 
@@ -79,6 +83,14 @@ public struct BlockDescriptor: Sendable {
         guard snap.available.contains(section) else { return false }
         return present?(snap, context) ?? true
     }
+}
+
+/// What a sound device's block (volume, microphone) does beyond its figures.
+struct SoundBlock: Sendable {
+    /// The sound helper's word for the device (`sink`, `source`).
+    let device: StaticString
+    /// Whether the device the block shows is muted.
+    let isMuted: @Sendable (Snapshot, BlockContext) -> Bool
 }
 
 /// Where a block's value comes from.

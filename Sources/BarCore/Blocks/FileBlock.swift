@@ -138,7 +138,9 @@ enum FileBlock {
     /// A file block that is down takes its `format_down` (`format_bad`); without one,
     /// run_watch and path_exists keep their format and read_file its built-in down text,
     /// as i3status does.
-    static func format(_ block: BarBlock, _ c: BlockContext, _ formats: BlockFormats) -> BlockFormat? {
+    static func format(_ block: BarBlock, _ c: BlockContext, _ formats: BlockFormats, _ snap: Snapshot) -> BlockFormat? {
+        // A muted sound device takes its `format_muted` (kept in the same place), as i3status's volume.
+        if let sound = block.kind.descriptor.sound, let muted = block.downFormat, sound.isMuted(snap, c) { return muted }
         if let look = c.look, !look.good {
             if let down = block.downFormat { return down }
             if !look.check.downKeepsFormat { return nil }

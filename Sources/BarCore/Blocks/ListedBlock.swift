@@ -21,12 +21,24 @@ enum ListedBlock {
         placeholders.append(PlaceholderSpec("label", part.labelHelp) { s, c, w in
             if let r = reading(s, tag, c.argument) { w.append(bytes: r.label) } else { w.appendNotAvailable() }
         })
+        if let name = part.sourcePlaceholder {
+            placeholders.append(PlaceholderSpec(name, part.sourceHelp) { s, c, w in
+                if let r = reading(s, tag, c.argument) { w.append(bytes: r.source) } else { w.appendNotAvailable() }
+            })
+        }
+        if let name = part.labelPlaceholder {
+            placeholders.append(PlaceholderSpec(name, part.labelHelp) { s, c, w in
+                if let r = reading(s, tag, c.argument) { w.append(bytes: r.label) } else { w.appendNotAvailable() }
+            })
+        }
         let first = part.figures[0]
         return BlockDescriptor(
             name: part.blockName, label: part.blockLabel, section: part.part, argumentKey: part.argumentKey,
             present: { s, c in reading(s, tag, c.argument) != nil },
-            hiddenWhenMissingByDefault: true, placeholders: placeholders, helpNote: nil,
-            render: { s, c, v in render(s, c, tag, label: part.blockLabel, first, into: &v) })
+            hiddenWhenMissingByDefault: true,
+            sound: part.sound.map { s in SoundBlock(device: s.device) { snap, c in isMuted(snap, c, tag, s.mutedFigure) } },
+            placeholders: placeholders, helpNote: nil,
+            render: { s, c, v in render(s, c, tag, label: part.blockLabel, first, muted: part.sound?.mutedFigure, into: &v) })
     }
 
     /// The reading `argument` names (`SOURCE/LABEL`, `LABEL`, `SOURCE`); the first when empty.
@@ -39,9 +51,16 @@ enum ListedBlock {
     }
 
 
-    /// The label, then the reading's first figure and its suffix (`n/a` where not given).
+    /// Whether the reading `c` names is muted (a sound device's part: its figure `muted` is 1).
+    static func isMuted(_ snap: Snapshot, _ c: BlockContext, _ tag: SectionTag, _ muted: Int) -> Bool {
+        (reading(snap, tag, c.argument)?[muted] ?? 0) != 0
+    }
+
+    /// The label, then the reading's first figure and its suffix (`n/a` where not given); a
+    /// muted sound device `vol muted (40%)` in i3status's degraded colour, as its
+    /// `format_muted` says `muted (%volume)`.
     private static func render(_ snap: Snapshot, _ c: BlockContext, _ tag: SectionTag, label: StaticString,
-                               _ first: PartFigure, into v: inout BlockValue) {
+                               _ first: PartFigure, muted: Int?, into v: inout BlockValue) {
         v.full.append(label)
         v.full.append(UInt8(ascii: " "))
         guard let r = reading(snap, tag, c.argument) else {
@@ -50,9 +69,12 @@ enum ListedBlock {
             v.short.append(v.full)
             return
         }
+        let isMuted = muted.map { (r[$0] ?? 0) != 0 } ?? false
+        if isMuted { v.full.append("muted ("); v.level = .warning }
         if let value = r[0] {
             appendFigure(first.unit, value, into: &v.full)
             v.full.append(first.suffix)
+            if isMuted { v.full.append(UInt8(ascii: ")")) }
         } else {
             v.full.appendNotAvailable()
         }

@@ -52,13 +52,22 @@ public struct ListedPart: Sendable {
     /// The figures of each reading, in the order of the outputs; at most ``PartReading/maximumFigures``.
     /// A figure is only ever appended: a reader skips those it does not know.
     public let figures: [PartFigure]
+    /// The block's other names for `{source}` and `{label}` (the volume block's `{port}` and
+    /// `{device}`, as i3status-rust and waybar call them); nil: none.
+    public let sourcePlaceholder: StaticString?
+    public let labelPlaceholder: StaticString?
+    /// A sound device's part (volume, microphone): what its block's wheel and clicks change
+    /// and which figure says it is muted; nil for the others.
+    public let sound: SoundControl?
 
     public init(_ tag: SectionTag, name: StaticString, block: StaticString, label: StaticString, argumentKey: StaticString,
                 source: StaticString, _ sourceHelp: StaticString, labelHelp: StaticString, summary: StaticString,
-                maximumReadings: Int, figures: [PartFigure]) {
+                maximumReadings: Int, figures: [PartFigure], sourcePlaceholder: StaticString? = nil,
+                labelPlaceholder: StaticString? = nil, sound: SoundControl? = nil) {
         self.tag = tag; self.name = name; self.blockName = block; self.blockLabel = label; self.argumentKey = argumentKey
         self.sourceKey = source; self.sourceHelp = sourceHelp; self.labelHelp = labelHelp; self.summary = summary
         self.maximumReadings = maximumReadings; self.figures = figures
+        self.sourcePlaceholder = sourcePlaceholder; self.labelPlaceholder = labelPlaceholder; self.sound = sound
     }
 
     /// Its bit in ``Snapshot/available``.
@@ -77,6 +86,14 @@ public struct ListedPart: Sendable {
         guard let i = index(of: tag) else { return nil }
         return all[i]
     }
+}
+
+/// What the block of a sound device's part changes: the sound helper's word for the device
+/// (`sink` or `source`, the server's default one) and the figure that is 1 while it is muted.
+public struct SoundControl: Sendable {
+    public let device: StaticString
+    public let mutedFigure: Int
+    public init(device: StaticString, mutedFigure: Int) { self.device = device; self.mutedFigure = mutedFigure }
 }
 
 /// One reading of a listed part: what it is (its source and label: raw bytes from the

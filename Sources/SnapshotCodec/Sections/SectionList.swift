@@ -34,6 +34,9 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case power = 19
     /// A listed part (``BacklightPart``).
     case backlight = 20
+    /// Listed parts (``VolumePart``, ``MicrophonePart``).
+    case volume = 21
+    case microphone = 22
 }
 
 extension SnapshotSections {
@@ -99,7 +102,7 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    public static let highest = SectionTag.backlight
+    public static let highest = SectionTag.microphone
 
     /// Every part's bit: ``SnapshotSections/all``.
     static let allParts: SnapshotSections = descriptors.reduce([]) { $0.union($1.part ?? []) }
@@ -183,5 +186,7 @@ extension ListedPart {
         FansPart.part,
         PowerPart.part,
         BacklightPart.part,
+        VolumePart.part,
+        MicrophonePart.part,
     ]
 }

@@ -1,0 +1,49 @@
+// What the sound helper's two files share (helper.c: loading libpulse and `watch`;
+// change.c: `change` and `mute`).
+#ifndef SYSSTATS_AUDIO_HELPER_INTERNAL_H
+#define SYSSTATS_AUDIO_HELPER_INTERNAL_H
+
+#include <stddef.h>
+
+#include "pulse-declarations.h"
+
+/// libpulse's functions, loaded by dlopen (helper.c's load()).
+struct pulse_functions {
+    pa_mainloop *(*mainloop_new)(void);
+    pa_mainloop_api *(*mainloop_get_api)(pa_mainloop *);
+    int (*mainloop_run)(pa_mainloop *, int *);
+    void (*mainloop_quit)(pa_mainloop *, int);
+    void (*mainloop_free)(pa_mainloop *);
+    pa_context *(*context_new)(pa_mainloop_api *, const char *);
+    int (*context_connect)(pa_context *, const char *, int, const void *);
+    void (*context_disconnect)(pa_context *);
+    void (*context_unref)(pa_context *);
+    int (*context_get_state)(const pa_context *);
+    int (*context_errno)(const pa_context *);
+    void (*context_set_state_callback)(pa_context *, pa_context_notify_cb_t, void *);
+    void (*context_set_subscribe_callback)(pa_context *, pa_context_subscribe_cb_t, void *);
+    pa_operation *(*context_subscribe)(pa_context *, int, pa_context_success_cb_t, void *);
+    pa_operation *(*get_server_info)(pa_context *, pa_server_info_cb_t, void *);
+    pa_operation *(*get_sink_by_name)(pa_context *, const char *, pa_device_info_cb_t, void *);
+    pa_operation *(*get_source_by_name)(pa_context *, const char *, pa_device_info_cb_t, void *);
+    pa_operation *(*set_sink_volume)(pa_context *, const char *, const pa_cvolume *, pa_context_success_cb_t, void *);
+    pa_operation *(*set_source_volume)(pa_context *, const char *, const pa_cvolume *, pa_context_success_cb_t, void *);
+    pa_operation *(*set_sink_mute)(pa_context *, const char *, int, pa_context_success_cb_t, void *);
+    pa_operation *(*set_source_mute)(pa_context *, const char *, int, pa_context_success_cb_t, void *);
+    void (*operation_unref)(pa_operation *);
+    const char *(*strerror)(int);
+};
+
+extern struct pulse_functions pa;
+
+/// Copies `text` into `out` (at most `size` - 1 bytes), a tab or line break as a space.
+void field(char *out, size_t size, const char *text);
+
+/// The loudest channel, in hundredths of a percent of the server's 100 % (rounded).
+unsigned permyriad(const pa_cvolume *v);
+
+/// `sysstatsd-audio change|mute`: the default sink's or source's volume changed by `delta`
+/// hundredths of a percent (not above `maximum`), or its mute switch toggled. The status.
+int change_default_device(int source, int mute, long delta, long maximum);
+
+#endif

@@ -1,0 +1,192 @@
+import CLibc
+import SnapshotCodec
+
+/// What the sound helper (`sysstatsd-audio watch`, which loads libpulse so that the sampler
+/// never does) writes on its stdout: a frame at each change of the server's default output
+/// or input, lines of fields separated by a tab:
+///
+///     sink VOLUME_PERMYRIAD MUTED PORT DESCRIPTION
+///     source VOLUME_PERMYRIAD MUTED PORT DESCRIPTION
+///     end
+///
+/// (a device the server has no default of is left out), or `down REASON` while no server
+/// answers, or `error REASON` when the helper stops (libpulse missing). Another program could
+/// sit at the helper's path, so nothing is taken on trust: a line it cannot read is skipped,
+/// a volume is clamped to 0...10 × the server's 100 %, a mute flag is 0 or 1, texts are cut
+/// at their readings' limits, and a line longer than the buffer drops what was buffered.
+public final class AudioHelperOutput {
+    /// The most bytes buffered: a frame is at most two lines of about 400 bytes.
+    public static let capacity = 4096
+    /// The highest volume taken: 1,000 % (PulseAudio's own ceiling is about 1,500 %, no
+    /// desktop lets a user past 150 %).
+    public static let maximumVolume: Int64 = 100_000
+    private var bytes: [UInt8]
+    private var filled = 0
+
+    /// What the last whole frame said.
+    public enum State: Equatable, Sendable {
+        /// Nothing yet.
+        case starting
+        /// A server answered: ``output`` and ``input`` are its defaults.
+        case connected
+        /// No server answers (the reason, as libpulse says it).
+        case down
+        /// The helper stops (libpulse missing): ``reason`` says why.
+        case failed
+    }
+    public private(set) var state = State.starting
+    /// The default output and input as the last frame gave them (nil: the server has none).
+    public private(set) var output: PartReading?
+    public private(set) var input: PartReading?
+    /// The last `down` or `error` line's text.
+    public private(set) var reason: [UInt8] = []
+    private var frameOutput = PartReading(), frameInput = PartReading()
+    private var frameHasOutput = false, frameHasInput = false
+    /// What the frame being read says: connected unless a `down` or `error` line came.
+    private var frameState = State.connected
+
+    public init() {
+        bytes = [UInt8](repeating: 0, count: Self.capacity)
+        reason.reserveCapacity(256)
+        frameOutput.source.reserveCapacity(Snapshot.maximumInterfaceNameLength)
+        frameOutput.label.reserveCapacity(Snapshot.maximumPathLength)
+        frameInput.source.reserveCapacity(Snapshot.maximumInterfaceNameLength)
+        frameInput.label.reserveCapacity(Snapshot.maximumPathLength)
+    }
+
+    /// Reads what `fd` has (non-blocking: until it would block, is at its end, or the buffer
+    /// is full). Returns false at the end of the stream or on an error but EAGAIN.
+    public func fill(from fd: FileDescriptor) -> Bool {
+        while true {
+            if filled == bytes.count { filled = 0 }  // a line longer than the buffer: drop it
+            let n = bytes.withUnsafeMutableBytes { p in
+                fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: p[filled...]))
+            }
+            switch n {
+            case .success(0): return false
+            case .success(let count): filled += count
+            case .failure(let e): return e.rawValue == EAGAIN || e.rawValue == EINTR
+            }
+        }
+    }
+
+    /// Forgets everything (a helper started again begins from nothing).
+    public func reset() {
+        filled = 0
+        state = .starting
+        frameState = .connected
+        output = nil
+        input = nil
+        frameHasOutput = false; frameHasInput = false
+    }
+
+    /// Appends `data` as if read (tests, the fuzz target).
+    public func append(_ data: UnsafeRawBufferPointer) {
+        for b in data {
+            if filled == bytes.count { filled = 0 }
+            bytes[filled] = b
+            filled += 1
+        }
+    }
+
+    /// Takes the complete frames buffered (the last one wins) and drops them; true when a
+    /// frame was complete.
+    public func takeFrames() -> Bool {
+        var took = false
+        var lineStart = 0, consumed = 0
+        var i = 0
+        while i < filled {
+            if bytes[i] == UInt8(ascii: "\n") {
+                if line(lineStart, i) { took = true; consumed = i + 1 }
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        // What follows the last `end` is the next frame's start: kept, moved to the front.
+        if consumed > 0 {
+            for k in consumed..<filled { bytes[k - consumed] = bytes[k] }
+            filled -= consumed
+        }
+        return took
+    }
+
+    /// Takes one line (without its LF); true when it ended a frame.
+    private func line(_ start: Int, _ end: Int) -> Bool {
+        var fields: (Int, Int, Int, Int, Int) = (start, end, end, end, end)   // where each field starts
+        var count = 1
+        var k = start
+        while k < end && count < 5 {
+            if bytes[k] == UInt8(ascii: "\t") {
+                switch count {
+                case 1: fields.1 = k + 1
+                case 2: fields.2 = k + 1
+                case 3: fields.3 = k + 1
+                default: fields.4 = k + 1
+                }
+                count += 1
+            }
+            k += 1
+        }
+        let firstEnd = count > 1 ? fields.1 - 1 : end
+        if word(start, firstEnd, "end") {
+            finishFrame()
+            return true
+        }
+        if word(start, firstEnd, "down") || word(start, firstEnd, "error") {
+            frameState = word(start, firstEnd, "down") ? .down : .failed
+            reason.removeAll(keepingCapacity: true)
+            if count > 1 { for j in fields.1..<min(end, fields.1 + 255) { reason.append(bytes[j]) } }
+            frameHasOutput = false; frameHasInput = false
+            return false
+        }
+        let isSink = word(start, firstEnd, "sink")
+        guard isSink || word(start, firstEnd, "source"), count == 5,
+              let volume = number(fields.1, fields.2 - 1), let muted = number(fields.2, fields.3 - 1), muted <= 1 else { return false }
+        if isSink {
+            fill(&frameOutput, volume, muted, port: fields.3, fields.4 - 1, description: fields.4, end)
+            frameHasOutput = true
+        } else {
+            fill(&frameInput, volume, muted, port: fields.3, fields.4 - 1, description: fields.4, end)
+            frameHasInput = true
+        }
+        return false
+    }
+
+    private func fill(_ r: inout PartReading, _ volume: Int64, _ muted: Int64, port: Int, _ portEnd: Int,
+                      description: Int, _ descriptionEnd: Int) {
+        r.reset(source: bytes[port..<portEnd], label: bytes[description..<descriptionEnd])
+        r[VolumePart.volume] = min(volume, Self.maximumVolume)
+        r[VolumePart.muted] = muted
+    }
+
+    private func finishFrame() {
+        state = frameState
+        frameState = .connected
+        if state == .connected {
+            output = frameHasOutput ? frameOutput : nil
+            input = frameHasInput ? frameInput : nil
+        } else {
+            output = nil
+            input = nil
+        }
+        frameHasOutput = false; frameHasInput = false
+    }
+
+    private func word(_ start: Int, _ end: Int, _ w: StaticString) -> Bool {
+        guard end - start == w.utf8CodeUnitCount else { return false }
+        for j in 0..<w.utf8CodeUnitCount where bytes[start + j] != w.utf8Start[j] { return false }
+        return true
+    }
+
+    /// A decimal of 1 to 9 digits, or nil.
+    private func number(_ start: Int, _ end: Int) -> Int64? {
+        guard end > start, end - start <= 9 else { return nil }
+        var n: Int64 = 0
+        for j in start..<end {
+            let d = bytes[j] &- UInt8(ascii: "0")
+            guard d <= 9 else { return nil }
+            n = n * 10 + Int64(d)
+        }
+        return n
+    }
+}
