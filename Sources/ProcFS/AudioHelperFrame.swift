@@ -140,7 +140,8 @@ public final class AudioHelperOutput {
             return false
         }
         let isSink = word(start, firstEnd, "sink")
-        guard isSink || word(start, firstEnd, "source"), count == 5,
+        // The helper turns a tab in a text into a space: a sixth field is not its line.
+        guard isSink || word(start, firstEnd, "source"), count == 5, !hasTab(fields.4, end),
               let volume = number(fields.1, fields.2 - 1), let muted = number(fields.2, fields.3 - 1), muted <= 1 else { return false }
         if isSink {
             fill(&frameOutput, volume, muted, port: fields.3, fields.4 - 1, description: fields.4, end)
@@ -176,6 +177,12 @@ public final class AudioHelperOutput {
         guard end - start == w.utf8CodeUnitCount else { return false }
         for j in 0..<w.utf8CodeUnitCount where bytes[start + j] != w.utf8Start[j] { return false }
         return true
+    }
+
+    private func hasTab(_ start: Int, _ end: Int) -> Bool {
+        var j = start
+        while j < end { if bytes[j] == UInt8(ascii: "\t") { return true }; j += 1 }
+        return false
     }
 
     /// A decimal of 1 to 9 digits, or nil.

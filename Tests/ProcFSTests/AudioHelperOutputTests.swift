@@ -59,6 +59,7 @@ final class AudioHelperOutputTests: XCTestCase {
             sink\t400\t2\t\tmute flag 2
             sink\t12345678901\t0\t\ttoo many digits
             sink\t400\t0\tonly four fields
+            sink\t400\t0\tport\tsix\tfields
             speaker\t400\t0\t\tunknown word
             \t\t\t\t
             source\t99999999\t1\tport\tloud
