@@ -137,8 +137,8 @@ final class BlockFormatTests: XCTestCase {
         XCTAssertEqual(try text(s, .battery, "battery={state}|{sign}"), "full|=\n")
     }
 
-    func testHiddenBlocksStayHiddenWithAFormat() throws {
-        XCTAssertEqual(try text(desktop, .battery, "battery=B {percent}"), "\n", "no battery")
+    func testAMissingBlockSaysNAWithAFormatAndAnEventBlockStaysHidden() throws {
+        XCTAssertEqual(try text(desktop, .battery, "battery=B {percent}"), "bat n/a\n", "no battery: n/a, not B 0")
         XCTAssertEqual(rendered(laptop, .text, blocks: [.exited], formats: try formats("exited=gone {name}"),
                                 nowMs: laptop.exits[0].timeMs + 60_001), "\n", "exit too old")
     }

@@ -71,8 +71,8 @@ final class GoldenTests: XCTestCase {
         let name = String(decoding: fixture.snapshot.exits[0].name, as: UTF8.self)
         let line = rendered(fixture.snapshot, .i3bar, blocks: allBlocks, nowMs: fixture.nowMs)
         let blocks = try XCTUnwrap(parseJSON(line) as? [[String: Any]])
-        // No block was injected: exactly the blocks asked for (battery and wifi hidden: none).
-        XCTAssertEqual(blocks.count, 17)
+        // No block was injected: exactly the blocks asked for (wifi hidden: none; battery n/a).
+        XCTAssertEqual(blocks.count, 18)
         let exited = try XCTUnwrap(blocks.first { $0["name"] as? String == "exited" })
         XCTAssertEqual(exited["full_text"] as? String, "exited \(name) had 2.0M")
         XCTAssertTrue(line.contains(#"exited a\"b\\c</span>\"},{\"full_text\":\"x had"#))

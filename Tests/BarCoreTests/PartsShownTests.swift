@@ -23,8 +23,9 @@ final class PartsShownTests: XCTestCase {
                     let expected = rendered(full, output, blocks: blocks, nowMs: full.timestampMs + 500)
                     XCTAssertEqual(rendered(limited, output, blocks: blocks, nowMs: full.timestampMs + 500), expected,
                                    "\(fixture) \(kind) \(output)")
-                    // The station has every part: each block shows figures, so the comparison means something.
-                    XCTAssertFalse(fixture == .station && expected.contains("n/a"), "\(kind) \(output): \(expected)")
+                    // The station has every part: each block shows figures, so the comparison means
+                    // something. A desktop, it has no battery: that block says so.
+                    XCTAssertFalse(fixture == .station && kind != .battery && expected.contains("n/a"), "\(kind) \(output): \(expected)")
                 }
             }
         }

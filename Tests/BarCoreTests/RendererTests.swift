@@ -61,8 +61,11 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(rendered(laptop, .text, blocks: [.procs, .exited], nowMs: exitTime + 60_001), "procs 312 (2 run)\n")
     }
 
-    func testBatteryBlockIsHiddenWithoutABatteryAndShowsStateAndTimeLeft() {
-        XCTAssertEqual(rendered(desktop, .text, blocks: [.battery], nowMs: now), "\n")
+    func testBatteryBlockSaysNAWithoutABatteryHidesWithHideMissingAndShowsStateAndTimeLeft() {
+        XCTAssertEqual(rendered(desktop, .text, blocks: [.battery], nowMs: now), "bat n/a\n",
+                       "asked for by name, a missing battery says n/a as a missing GPU or sensor does")
+        XCTAssertEqual(rendered(desktop, .text, blocks: BarBlock.defaults.filter { $0.kind == .battery }, nowMs: now), "\n",
+                       "the default bar hides it")
         var s = Fixture.laptop.snapshot
         XCTAssertEqual(rendered(s, .text, blocks: [.battery], nowMs: now), "bat 8% - 1:23\n")
         s.battery.state = .charging; s.battery.minutesRemaining = .max; s.urgent = []

@@ -91,12 +91,13 @@ final class SystemBlocksTests: XCTestCase {
         XCTAssertEqual(try text(s, [block(.freq)], format: "freq={average}|{max}|{average_mhz}|{max_mhz}"), "2.3|4.6|2345|4567\n")
     }
 
-    func testNoWifiHidesTheBlockAndNoLinkSaysDown() throws {
+    func testNoWifiSaysNAAndNoLinkSaysDown() throws {
         var s = Self.station()
         s.interfaces[1].flags.remove(.wifiLink)
         XCTAssertEqual(try text(s, [block(.wifi)]), "wifi down\n")
         s.interfaces[1].flags.remove(.wireless)
-        XCTAssertEqual(try text(s, [block(.wifi), block(.freq)]), "freq 2.3/4.6GHz\n", "a machine without Wi-Fi shows no wifi block")
+        XCTAssertEqual(try text(s, [block(.wifi), block(.freq)]), "wifi n/a | freq 2.3/4.6GHz\n",
+                       "a machine without Wi-Fi: n/a when asked for by name (the default bar hides it)")
         s.interfaces = []
         XCTAssertEqual(try text(s, [block(.net)]), "net down\n")
     }

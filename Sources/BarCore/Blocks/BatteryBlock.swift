@@ -24,7 +24,9 @@ enum BatteryBlock {
 
     static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let b = snap.battery
-        guard b.count > 0 else { v.visible = false; return }
+        // No battery here (a desktop): `n/a`, as a block asked for a missing GPU or sensor
+        // says; the default bar hides it (hide_missing).
+        guard b.count > 0 else { v.full.append("bat "); v.full.appendNotAvailable(); v.short.append(v.full); return }
         let pct = UInt64(b.percent)
         v.full.append("bat ")
         v.full.appendPercent(permyriad: pct)

@@ -236,6 +236,11 @@ func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: Me
     }
     renderBuiltIn(kind, snap, context, into: &v)
     guard v.visible else { return }
+    // Measured and not on this machine (no battery, no such sensor, no default sink): the
+    // block's own `n/a` text, not a format whose figures would read 0. A file block's down
+    // state has formats of its own (format_down); a part not measured keeps the format, its
+    // placeholders `n/a` and the renderer's own figures shown.
+    if look == nil, snap.available.contains(kind.section), let present = kind.descriptor.present, !present(snap, context) { return }
     if !kind.descriptor.hasForms || memForm == .usedTotal, let format = FileBlock.format(block, context, formats, snap) {
         v.full.reset()
         format.render(snap, context, into: &v.full)

@@ -51,8 +51,9 @@ enum WifiBlock {
     static func render(_ snap: Snapshot, _ c: BlockContext, into v: inout BlockValue) {
         let argument = c.argument
         guard let n = interface(snap, argument) else {
-            // No Wi-Fi here at all (a desktop): nothing to show, like the battery.
-            guard !argument.isEmpty else { v.visible = false; return }
+            // No Wi-Fi here at all (a desktop): `n/a`, like a missing battery, GPU or sensor;
+            // the default bar hides it (hide_missing).
+            guard !argument.isEmpty else { v.full.append("wifi "); v.full.appendNotAvailable(); v.short.append(v.full); return }
             v.full.append("wifi "); v.full.append(bytes: argument); v.full.append(": no such interface")
             v.short.append(v.full)
             v.level = .warning

@@ -1,1 +1,1 @@
-cpu 12% ▂▃▄▅▆▇██ | mem 4.8G/15.3G | load 0.52 0.48 0.40 | up 1d 17h | procs 312 (2 run) | exited a"b\c</span>"},{"full_text":"x had 2.0M | self 0.3% 3.1M | top <b>&'x'"\ 1% 1K | swap off | cores ▁▂ | net n/a | wifi n/a | disk n/a | io n/a | temp n/a | freq n/a | Fri 2025-11-21 18:33
+cpu 12% ▂▃▄▅▆▇██ | mem 4.8G/15.3G | load 0.52 0.48 0.40 | up 1d 17h | bat n/a | procs 312 (2 run) | exited a"b\c</span>"},{"full_text":"x had 2.0M | self 0.3% 3.1M | top <b>&'x'"\ 1% 1K | swap off | cores ▁▂ | net n/a | wifi n/a | disk n/a | io n/a | temp n/a | freq n/a | Fri 2025-11-21 18:33
