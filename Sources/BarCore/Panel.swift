@@ -66,6 +66,12 @@ public struct PanelRenderer {
     /// Scratch for figures drawn as text, reserved once.
     var scratch = ByteWriter(capacity: 128)
 
+    /// The parts a picture asks the sampler to measure every interval: all but the sound
+    /// devices', which it does not draw and whose helper the sampler would start for nothing.
+    public static let partsShown: SnapshotSections = ListedPart.all.reduce(SnapshotSections.all) {
+        $1.sound == nil ? $0 : $0.subtracting($1.part)
+    }
+
     /// Allocates the image (`width`×`height`, clamped to at least 1×1) and its scratch space.
     public init(width: Int = PanelImage.defaultWidth, height: Int = PanelImage.defaultHeight) {
         image = PanelImage(width: width, height: height, color: PanelPalette.background)

@@ -93,9 +93,9 @@ extension Bar {
         }
     }
 
-    /// The parts of the snapshot this bar shows (a picture shows every part): the ones it
-    /// decodes, and asks the sampler to measure every interval.
-    var partsShown: SnapshotSections { panel != nil ? .all : renderer.partsShown }
+    /// The parts of the snapshot this bar shows (a picture: ``PanelRenderer/partsShown``): the
+    /// ones it decodes, and asks the sampler to measure every interval.
+    var partsShown: SnapshotSections { panel != nil ? PanelRenderer.partsShown : renderer.partsShown }
 
     /// Watches the runtime dir for the sampler's rename; false when the dir is not there (yet).
     mutating func addWatch() -> Bool {
