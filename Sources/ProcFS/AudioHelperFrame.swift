@@ -20,8 +20,9 @@ public final class AudioHelperOutput {
     /// The highest volume taken: 1,000 % (PulseAudio's own ceiling is about 1,500 %, no
     /// desktop lets a user past 150 %).
     public static let maximumVolume: Int64 = 100_000
-    private var bytes: [UInt8]
-    private var filled = 0
+    private var buffer = HelperOutputBuffer(capacity: AudioHelperOutput.capacity)
+    /// The bytes buffered, while a call reads them (``takeFrames()``).
+    private var bytes: [UInt8] { buffer.bytes }
 
     /// What the last whole frame said.
     public enum State: Equatable, Sendable {
@@ -46,7 +47,6 @@ public final class AudioHelperOutput {
     private var frameState = State.connected
 
     public init() {
-        bytes = [UInt8](repeating: 0, count: Self.capacity)
         reason.reserveCapacity(256)
         frameOutput.source.reserveCapacity(Snapshot.maximumInterfaceNameLength)
         frameOutput.label.reserveCapacity(Snapshot.maximumPathLength)
@@ -55,24 +55,12 @@ public final class AudioHelperOutput {
     }
 
     /// Reads what `fd` has (non-blocking: until it would block, is at its end, or the buffer
-    /// is full). Returns false at the end of the stream or on an error but EAGAIN.
-    public func fill(from fd: FileDescriptor) -> Bool {
-        while true {
-            if filled == bytes.count { filled = 0 }  // a line longer than the buffer: drop it
-            let n = bytes.withUnsafeMutableBytes { p in
-                fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: p[filled...]))
-            }
-            switch n {
-            case .success(0): return false
-            case .success(let count): filled += count
-            case .failure(let e): return e.rawValue == EAGAIN || e.rawValue == EINTR
-            }
-        }
-    }
+    /// is full). Returns false at the end of the stream or on an error but EAGAIN and EINTR.
+    public func fill(from fd: FileDescriptor) -> Bool { buffer.fill(from: fd) }
 
     /// Forgets everything (a helper started again begins from nothing).
     public func reset() {
-        filled = 0
+        buffer.removeAll()
         state = .starting
         frameState = .connected
         output = nil
@@ -81,13 +69,7 @@ public final class AudioHelperOutput {
     }
 
     /// Appends `data` as if read (tests, the fuzz target).
-    public func append(_ data: UnsafeRawBufferPointer) {
-        for b in data {
-            if filled == bytes.count { filled = 0 }
-            bytes[filled] = b
-            filled += 1
-        }
-    }
+    public func append(_ data: UnsafeRawBufferPointer) { buffer.append(data) }
 
     /// Takes the complete frames buffered (the last one wins) and drops them; true when a
     /// frame was complete.
@@ -95,6 +77,7 @@ public final class AudioHelperOutput {
         var took = false
         var lineStart = 0, consumed = 0
         var i = 0
+        let filled = buffer.filled
         while i < filled {
             if bytes[i] == UInt8(ascii: "\n") {
                 if line(lineStart, i) { took = true; consumed = i + 1 }
@@ -103,10 +86,7 @@ public final class AudioHelperOutput {
             i += 1
         }
         // What follows the last `end` is the next frame's start: kept, moved to the front.
-        if consumed > 0 {
-            for k in consumed..<filled { bytes[k - consumed] = bytes[k] }
-            filled -= consumed
-        }
+        buffer.dropFirst(consumed)
         return took
     }
 

@@ -32,8 +32,7 @@ public final class NVMLHelperOutput {
     /// The most bytes buffered: the helper's frame at its longest (8 cards with 64 processes
     /// each, about 26 KiB; it writes at most 64 KiB, its `end` line always whole).
     public static let capacity = 64 * 1024
-    private var bytes: [UInt8]
-    private var filled = 0
+    private var buffer = HelperOutputBuffer(capacity: NVMLHelperOutput.capacity)
     /// The last `error` line's text (a fresh one replaces it).
     public private(set) var error: [UInt8] = []
     /// The processes using the GPUs, as the last whole frame listed them (`proc` lines; at
@@ -41,41 +40,22 @@ public final class NVMLHelperOutput {
     public private(set) var processes: [NVMLProcess] = []
     public static let maximumProcesses = 256
 
-    public init() {
-        bytes = [UInt8](repeating: 0, count: Self.capacity)
-    }
+    public init() {}
 
     /// Reads what `fd` has (non-blocking: until it would block, is at its end, or the buffer
-    /// is full). Returns false at the end of the stream or on an error but EAGAIN.
-    public func fill(from fd: FileDescriptor) -> Bool {
-        while true {
-            if filled == bytes.count { filled = 0 }  // a line longer than the buffer: drop it
-            let n = bytes.withUnsafeMutableBytes { p in
-                fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: p[filled...]))
-            }
-            switch n {
-            case .success(0): return false
-            case .success(let count): filled += count
-            case .failure(let e): return e.rawValue == EAGAIN
-            }
-        }
-    }
+    /// is full). Returns false at the end of the stream or on an error but EAGAIN and EINTR.
+    public func fill(from fd: FileDescriptor) -> Bool { buffer.fill(from: fd) }
 
     /// Appends `data` as if read (tests, the fuzz target).
-    public func append(_ data: UnsafeRawBufferPointer) {
-        for b in data {
-            if filled == bytes.count { filled = 0 }
-            bytes[filled] = b
-            filled += 1
-        }
-    }
+    public func append(_ data: UnsafeRawBufferPointer) { buffer.append(data) }
 
     /// Parses the complete frames buffered into `readings` (the last one wins) and drops
     /// them; true when a frame was complete.
     public func takeFrames(into readings: inout [GPUReading]) -> Bool {
         var took = false
         var lineStart = 0, frameStart = 0
-        bytes.withUnsafeBytes { all in
+        let filled = buffer.filled
+        buffer.bytes.withUnsafeBytes { all in
             var i = 0
             while i < filled {
                 guard all[i] == 0x0A else { i += 1; continue }
@@ -91,12 +71,7 @@ public final class NVMLHelperOutput {
                 lineStart = i
             }
         }
-        if frameStart > 0 {
-            bytes.withUnsafeMutableBytes { p in
-                p.baseAddress!.copyMemory(from: p.baseAddress! + frameStart, byteCount: filled - frameStart)
-            }
-            filled -= frameStart
-        }
+        buffer.dropFirst(frameStart)
         return took
     }
 
