@@ -117,6 +117,10 @@ let smallerCLILink: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld", "-Xlinker", 
                                                      "-Xlinker", "--no-export-dynamic"],
                                                     .when(platforms: [.linux], configuration: .release))]
 
+// The CLI's own code is built for size: it runs once per command, never in a bar's loop
+// (docs/packaging.md, "What the bytes are").
+let smallerCLICode: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+
 let vendored: [SwiftSetting] = [.unsafeFlags(["-suppress-warnings"])]
 
 let package = Package(
@@ -219,7 +223,7 @@ let package = Package(
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text", "CMeasureSys",
             "ArgumentParser", "JSONCoding",
-        ], swiftSettings: staticStdlibCompile),
+        ], swiftSettings: staticStdlibCompile + smallerCLICode),
         // The command line's JSON: a writer of Encodable values (what JSONEncoder wrote) and a
         // strict parser, without Foundation; the vendored ArgumentParser's help dump uses it too.
         // Optimised in debug builds too: the tests write years of history as JSON through it.

@@ -108,7 +108,11 @@ stage_tree() {
     local doc=$root/share/doc/sysstats
     install -d "$doc/docs" "$doc/examples" "$doc/prometheus"
     install -m 0644 README.md "$doc/README.md"
-    install -m 0644 docs/*.md "$doc/docs/"
+    # docs/performance-history.md (the footprint's past measurements, a fifth of the docs) is
+    # for the project's developers, not a user of the package: it stays in the source.
+    for f in docs/*.md; do
+        [[ $f == docs/performance-history.md ]] || install -m 0644 "$f" "$doc/docs/"
+    done
     # Debian's policy (12.3): documentation over 4 KiB is compressed, gzip -9n (no name or
     # time in the header: the package stays reproducible); zless and most viewers read it.
     find "$doc" -name '*.md' -size +4k -exec gzip -9n {} +
