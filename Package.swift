@@ -130,6 +130,7 @@ let package = Package(
         .executable(name: "sysstatsd-history", targets: ["sysstatsd-history"]),
         .executable(name: "sysstatsd-gpu", targets: ["sysstatsd-gpu"]),
         .executable(name: "sysstatsd-audio", targets: ["sysstatsd-audio"]),
+        .executable(name: "sysstatsd-media", targets: ["sysstatsd-media"]),
         .executable(name: "sysstats-spawn", targets: ["sysstats-spawn"]),
         // A memory budget inside a test suite (XCTest and Swift Testing): docs/budgets.md.
         .library(name: "MemoryBudget", targets: ["MemoryBudget"]),
@@ -209,6 +210,12 @@ let package = Package(
         .target(name: "CAudioHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
                 linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(name: "sysstatsd-audio", dependencies: ["CAudioHelper"], swiftSettings: embedded),
+        // The media helper, the same way for libsystemd's sd-bus: the sampler starts it while a
+        // media block shows, the bar runs it for a click on one.
+        .target(name: "CMediaHelper", dependencies: ["CLibc"],
+                cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
+                linkerSettings: [.linkedLibrary("dl")]),
+        .executableTarget(name: "sysstatsd-media", dependencies: ["CMediaHelper"], swiftSettings: embedded),
 
         // prctl(PR_SET_CHILD_SUBREAPER) and posix_spawn for `sysstats measure` (docs/budgets.md).
         .target(name: "CMeasureSys"),

@@ -5,7 +5,7 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text (default: all).
+# prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text (default: all).
 # Each target is one Swift file here, compiled with the real module sources
 # (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText, JSONCoding: the normal twins, not the
 # Embedded ones; BudgetFile, SmapsMappings and BaselineFigures: the CLI's budgets-file, smaps and baseline readers) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text)
 seconds=60
 build_only=0
 targets=()
@@ -65,7 +65,7 @@ modules_of() {
         wants-file) echo UTF8Text SnapshotCodec ;;
         i3blocks-config) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         budget-file) echo UTF8Text TOML BudgetFile ;;
-        gpu-text|audio-text) echo UTF8Text SnapshotCodec ProcFS ;;
+        gpu-text|audio-text|media-text) echo UTF8Text SnapshotCodec ProcFS ;;
         smaps) echo SmapsMappings ;;
         json) echo JSONCoding BaselineFigures ;;
     esac
@@ -193,7 +193,7 @@ max_len_of() {
         prometheus-text) echo 16384 ;;
         wants-file) echo 64 ;;
         i3blocks-config) echo 16384 ;;
-        gpu-text|audio-text) echo 16384 ;;
+        gpu-text|audio-text|media-text) echo 16384 ;;
     esac
 }
 

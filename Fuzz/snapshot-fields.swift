@@ -85,7 +85,7 @@ func snapshot(_ r: inout FieldReader) -> Snapshot {
         s.exits.append(ExitEntry(pid: r.u32(), timeMs: r.u64(), lastPrivateKiB: r.u64(), freedKiB: r.u64(),
                                  name: name(&r)))
     }
-    // The listed parts (fans, power): any figure of any sign, any bytes in names at their limits.
+    // The listed parts (fans, power, media): any figure of any sign, any bytes in names and texts at their limits.
     for part in ListedPart.all {
         let count = Int(r.u8()) % (part.maximumReadings + 1)
         if count > 0 { s.available.formUnion(part.part) }
@@ -96,6 +96,7 @@ func snapshot(_ r: inout FieldReader) -> Snapshot {
                               label: r.bytes(Int(r.u8()) % (Snapshot.maximumPathLength + 1)))
                 let given = r.u16()
                 for f in 0..<part.figures.count where given & (1 << UInt16(f)) != 0 { reading[f] = Int64(bitPattern: r.u64()) }
+                for t in 0..<part.texts.count { reading.setText(t, r.bytes(Int(r.u8()) % (PartReading.maximumTextLength + 1))) }
                 list.append(reading)
             }
         }

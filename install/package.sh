@@ -87,6 +87,7 @@ stage_tree() {
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-history.1.gz"
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-gpu.1.gz"
     ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-audio.1.gz"
+    ln -s sysstatsd.1.gz "$root/share/man/man1/sysstatsd-media.1.gz"
     ln -s sysstats.1.gz "$root/share/man/man1/sysstats-spawn.1.gz"
     ln -s sysstats-bar.1.gz "$root/share/man/man1/sysstats-bar-x11.1.gz"
     ln -s sysstats-bar.1.gz "$root/share/man/man1/sysstats-bar-wayland.1.gz"

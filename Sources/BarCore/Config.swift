@@ -230,6 +230,8 @@ public struct BarConfig: Equatable, Sendable {
                 // A file block's title or text while down (ConfigKeys.swift).
             } else if try soundBlockKey(entry, kind, into: &block) {
                 // A sound block's format_muted, step and max (ConfigKeys.swift).
+            } else if try mediaBlockKey(entry, kind, into: &block) {
+                // The media block's format_paused (ConfigKeys.swift).
             } else {
                 throw ConfigError(unknownKey: entry, known: knownKeys(kind), " in this block (man sysstats-config)")
             }

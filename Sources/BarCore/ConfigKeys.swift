@@ -31,6 +31,7 @@ extension BarConfig {
         if d.filtersByFreedMemory { keys.append("min_freed") }
         if let check = d.fileCheck { keys += ["title", check.downFormatKey] }
         if d.sound != nil { keys += ["format_muted", "step", "max"] }
+        if d.media != nil { keys.append("format_paused") }
         return keys
     }
 
@@ -44,12 +45,26 @@ extension BarConfig {
             return true
         }
         guard keyIs(entry, check.downFormatKey) else { return false }
+        block.downFormat = try format(entry, kind)
+        return true
+    }
+
+    /// `entry`'s text as a format of `kind`'s placeholders (a state's text: `format_down`,
+    /// `format_muted`, `format_paused`).
+    static func format(_ entry: TOMLValue, _ kind: BlockKind) throws(ConfigError) -> BlockFormat {
         let text = try string(entry, maximum: BlockFormat.maximumLength)
         do throws(OptionsError) {
-            block.downFormat = try BlockFormat(text[...], for: kind)
+            return try BlockFormat(text[...], for: kind)
         } catch {
             throw formatError(error, entry)
         }
+    }
+
+    /// The media block's own key: `format_paused`, its text while the player does not play
+    /// (waybar's `format-paused`). True when `entry` was it.
+    static func mediaBlockKey(_ entry: TOMLValue, _ kind: BlockKind, into block: inout BarBlock) throws(ConfigError) -> Bool {
+        guard kind.descriptor.media != nil, keyIs(entry, "format_paused") else { return false }
+        block.downFormat = try format(entry, kind)
         return true
     }
 
@@ -64,12 +79,7 @@ extension BarConfig {
         } else if keyIs(entry, "max") {
             block.soundMaximum = UInt32(try integer(entry, in: 1...1000))
         } else if keyIs(entry, "format_muted") {
-            let text = try string(entry, maximum: BlockFormat.maximumLength)
-            do throws(OptionsError) {
-                block.downFormat = try BlockFormat(text[...], for: kind)
-            } catch {
-                throw formatError(error, entry)
-            }
+            block.downFormat = try format(entry, kind)
         } else {
             return false
         }

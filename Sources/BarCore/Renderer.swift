@@ -124,6 +124,9 @@ public struct Renderer {
     var wrapSlot: [Int] = []
     /// Blocks showing their short text in place of the full one (a `toggle_format` click).
     var showingShort: [Bool] = []
+    /// The player each media block showed last (its bus name's word; empty: none), which its
+    /// clicks control.
+    var shownPlayers: [[UInt8]] = []
     /// What the program found for the file blocks (run_watch, path_exists, read_file) before
     /// this update: it looks, the blocks format (FileBlock.swift).
     public var fileLooks: FileLooks
@@ -144,6 +147,7 @@ public struct Renderer {
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
         fileLooks = FileLooks(blocks)
         showingShort = Array(repeating: false, count: blocks.count)
+        shownPlayers = Array(repeating: [], count: blocks.count)
         for block in blocks {
             let changesForm = block.kind.descriptor.hasForms || block.clicks.contains { $0.kind == .toggleFormat }
             widestShown.append(ByteWriter(capacity: changesForm ? 256 : 0))
@@ -174,58 +178,6 @@ public struct Renderer {
                 theme: Theme = Theme(), streaming: Bool = false) {
         self.init(output: output, blocks: blocks.map { $0.map { BarBlock($0) } } ?? BarBlock.defaults, formats: formats,
                   theme: theme, streaming: streaming)
-    }
-
-    /// Applies a click: a left click (button 1) on mem shows the next form, a right
-    /// click (button 3) the previous one. Returns true when the output changes.
-    public mutating func handleClick(_ click: ClickEvent) -> Bool { self.click(click) == .redraw }
-
-    /// Applies a click on a built-in block: the block's `[[block.click]]` entry for the button
-    /// if it has one, else its own behaviour (mem: left the next form, right the previous).
-    public mutating func click(_ click: ClickEvent) -> ClickOutcome {
-        guard let index = blockIndex(of: click) else { return .none }
-        let block = blocks[index]
-        for action in block.clicks where action.button == click.button {
-            switch action.kind {
-            case .run(let command): return .run(command)
-            case .cycle:
-                guard block.kind.descriptor.hasForms else { return .none }
-                memForm = memForm.next
-                return .redraw
-            case .toggleFormat:
-                showingShort[index].toggle()
-                return .redraw
-            }
-        }
-        if let sound = block.kind.descriptor.sound {
-            // i3status-rust's sound block and waybar's pulseaudio module: the wheel changes the
-            // volume by the step, a left click mutes or unmutes.
-            let step = Int32(block.soundStep) * 100, maximum = Int32(block.soundMaximum) * 100
-            let device = bytes(sound.device)
-            switch click.button {
-            case 1: return .sound(SoundChange(device: device, toggleMute: true, deltaPermyriad: 0, maximumPermyriad: maximum))
-            case 4: return .sound(SoundChange(device: device, toggleMute: false, deltaPermyriad: step, maximumPermyriad: maximum))
-            case 5: return .sound(SoundChange(device: device, toggleMute: false, deltaPermyriad: -step, maximumPermyriad: maximum))
-            default: return .none
-            }
-        }
-        guard block.kind.descriptor.hasForms else { return .none }
-        switch click.button {
-        case 1: memForm = memForm.next; return .redraw
-        case 3: memForm = memForm.previous; return .redraw
-        default: return .none
-        }
-    }
-
-    /// The block a click names: its kind and instance (the argument, else the kind's name);
-    /// a click without an instance names the first block of its kind.
-    func blockIndex(of click: ClickEvent) -> Int? {
-        for (i, block) in blocks.enumerated() where block.kind == click.block && !block.kind.runsCommand {
-            if click.instance.isEmpty { return i }
-            let instance = block.argument.isEmpty ? bytes(block.kind.name) : block.argument
-            if instance == click.instance { return i }
-        }
-        return nil
     }
 
     /// Continues the stream of a renderer this one replaces (a configuration reloaded): for
@@ -319,6 +271,7 @@ public struct Renderer {
             } else {
                 renderBlock(block, snap, nowMs: nowMs, memForm: memForm, usage: usage,
                             formats: formats, look: fileLooks.byBlock[index], into: &value)
+                if let media = block.kind.descriptor.media { notePlayer(index, media, block, snap, nowMs: nowMs) }
             }
             guard value.visible else { continue }
             if showingShort[index] && !value.short.isEmpty {
@@ -331,6 +284,12 @@ public struct Renderer {
             first = false
         }
         protocolOutput.end(snap, summary, &line)
+    }
+
+    /// Keeps the player media block `index` shows (written only when it changed).
+    private mutating func notePlayer(_ index: Int, _ media: MediaBlock, _ block: BarBlock, _ snap: Snapshot, nowMs: UInt64) {
+        let player = media.player(snap, BlockContext(block, nowMs: nowMs, memForm: memForm, usage: RendererUsage())) ?? []
+        if shownPlayers[index] != player { shownPlayers[index] = player }
     }
 
     /// Renders a message (e.g. `sysstatsd stopped`), shown as critical, in place of the blocks

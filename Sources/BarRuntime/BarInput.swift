@@ -83,22 +83,29 @@ extension Bar {
         }
     }
 
-    /// The shell command that runs the sound helper beside this program for `change`
-    /// (`exec '/usr/bin/sysstatsd-audio' change sink 500 10000`): detached like a click's
-    /// command, so that a server slow to answer never holds the bar.
-    static func soundCommand(_ change: SoundChange) -> [UInt8] {
-        var path = siblingPath("sysstatsd-audio")
+    /// The shell command that runs helper `program` beside this program with `arguments`
+    /// (`exec '/usr/bin/sysstatsd-audio' 'change' 'sink' '500' '10000'`), each word quoted (a
+    /// player's name comes from the snapshot): detached like a click's command, so that a
+    /// server slow to answer never holds the bar.
+    static func helperCommand(_ program: StaticString, _ arguments: [[UInt8]]) -> [UInt8] {
+        var path = siblingPath(program)
         if path.last == 0 { path.removeLast() }
-        var command: [UInt8] = Array("exec '".utf8)
-        for b in path {
+        var command: [UInt8] = Array("exec ".utf8)
+        appendQuoted(path, to: &command)
+        for word in arguments {
+            command.append(UInt8(ascii: " "))
+            appendQuoted(word, to: &command)
+        }
+        return command
+    }
+
+    /// `word` in single quotes for sh, a quote in it as `'\''`.
+    private static func appendQuoted(_ word: [UInt8], to command: inout [UInt8]) {
+        command.append(UInt8(ascii: "'"))
+        for b in word {
             if b == UInt8(ascii: "'") { command += Array("'\\''".utf8) } else { command.append(b) }
         }
         command.append(UInt8(ascii: "'"))
-        for word in change.arguments {
-            command.append(UInt8(ascii: " "))
-            command += word
-        }
-        return command
     }
 
     /// Reads click events from ``clickInput`` (stdin); false at end of file (clicks are then off).
@@ -119,7 +126,8 @@ extension Bar {
                 case .none: break
                 case .redraw: changed = true
                 case .run(let command): runDetached(command, click)
-                case .sound(let change): runDetached(Self.soundCommand(change), click)
+                case .sound(let change): runDetached(Self.helperCommand("sysstatsd-audio", change.arguments), click)
+                case .media(let control): runDetached(Self.helperCommand("sysstatsd-media", control.arguments), click)
                 }
             }
         }

@@ -289,7 +289,7 @@ static int run(int argc, char **argv) {
     }
     if (argc > 1 && strcmp(argv[1], "--help") == 0) {
         printf("usage: sysstatsd-audio watch | change sink|source DELTA_PERMYRIAD MAX_PERMYRIAD | mute sink|source\n"
-               "The sound helper of the sampler and the bar (man sysstatsd, \"Sound\"): `watch` writes the\n"
+               "The sound helper of the sampler and the bar (man sysstatsd): `watch` writes the\n"
                "default sink's and source's volume on stdout at each change; `change` and `mute` set them.\n");
         return 0;
     }

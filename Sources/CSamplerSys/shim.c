@@ -38,12 +38,14 @@ int csamplersys_wait_readable(int fd, long long nanoseconds) {
     return ppoll(&p, 1, &timeout, NULL);
 }
 
-int csamplersys_wait_readable2(int fd, int second, long long nanoseconds) {
-    struct pollfd p[2] = {{.fd = fd, .events = POLLIN, .revents = 0}, {.fd = second, .events = POLLIN, .revents = 0}};
+int csamplersys_wait_readable3(int fd, int second, int third, long long nanoseconds) {
+    struct pollfd p[3] = {{.fd = fd, .events = POLLIN, .revents = 0}, {.fd = second, .events = POLLIN, .revents = 0},
+                          {.fd = third, .events = POLLIN, .revents = 0}};
     struct timespec timeout = {.tv_sec = (time_t)(nanoseconds / 1000000000LL), .tv_nsec = (long)(nanoseconds % 1000000000LL)};
-    int n = ppoll(p, second >= 0 ? 2 : 1, &timeout, NULL);
+    // A negative descriptor is left out by poll itself (its revents stay 0).
+    int n = ppoll(p, 3, &timeout, NULL);
     if (n <= 0) return n;
-    return (p[0].revents ? 1 : 0) | (second >= 0 && p[1].revents ? 2 : 0);
+    return (p[0].revents ? 1 : 0) | (second >= 0 && p[1].revents ? 2 : 0) | (third >= 0 && p[2].revents ? 4 : 0);
 }
 
 int csamplersys_also_signal_when_readable(int fd) {

@@ -24,17 +24,9 @@ public final class AudioHelperOutput {
     /// The bytes buffered, while a call reads them (``takeFrames()``).
     private var bytes: [UInt8] { buffer.bytes }
 
-    /// What the last whole frame said.
-    public enum State: Equatable, Sendable {
-        /// Nothing yet.
-        case starting
-        /// A server answered: ``output`` and ``input`` are its defaults.
-        case connected
-        /// No server answers (the reason, as libpulse says it).
-        case down
-        /// The helper stops (libpulse missing): ``reason`` says why.
-        case failed
-    }
+    /// What the last whole frame said (``HelperFrameState``; `connected`: ``output`` and
+    /// ``input`` are the server's defaults).
+    public typealias State = HelperFrameState
     public private(set) var state = State.starting
     /// The default output and input as the last frame gave them (nil: the server has none).
     public private(set) var output: PartReading?
@@ -74,17 +66,7 @@ public final class AudioHelperOutput {
     /// Takes the complete frames buffered (the last one wins) and drops them; true when a
     /// frame was complete.
     public func takeFrames() -> Bool {
-        var took = false
-        var lineStart = 0, consumed = 0
-        var i = 0
-        let filled = buffer.filled
-        while i < filled {
-            if bytes[i] == UInt8(ascii: "\n") {
-                if line(lineStart, i) { took = true; consumed = i + 1 }
-                lineStart = i + 1
-            }
-            i += 1
-        }
+        let (took, consumed) = buffer.scanFrames { line($0, $1) }
         // What follows the last `end` is the next frame's start: kept, moved to the front.
         buffer.dropFirst(consumed)
         return took
@@ -153,27 +135,12 @@ public final class AudioHelperOutput {
         frameHasOutput = false; frameHasInput = false
     }
 
-    private func word(_ start: Int, _ end: Int, _ w: StaticString) -> Bool {
-        guard end - start == w.utf8CodeUnitCount else { return false }
-        for j in 0..<w.utf8CodeUnitCount where bytes[start + j] != w.utf8Start[j] { return false }
-        return true
-    }
-
     private func hasTab(_ start: Int, _ end: Int) -> Bool {
         var j = start
         while j < end { if bytes[j] == UInt8(ascii: "\t") { return true }; j += 1 }
         return false
     }
 
-    /// A decimal of 1 to 9 digits, or nil.
-    private func number(_ start: Int, _ end: Int) -> Int64? {
-        guard end > start, end - start <= 9 else { return nil }
-        var n: Int64 = 0
-        for j in start..<end {
-            let d = bytes[j] &- UInt8(ascii: "0")
-            guard d <= 9 else { return nil }
-            n = n * 10 + Int64(d)
-        }
-        return n
-    }
+    private func word(_ start: Int, _ end: Int, _ w: StaticString) -> Bool { buffer.word(start, end, w) }
+    private func number(_ start: Int, _ end: Int) -> Int64? { buffer.number(start, end) }
 }

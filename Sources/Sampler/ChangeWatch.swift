@@ -124,36 +124,38 @@ final class ChangeWatch {
     var isSignalled: Bool { signalled }
 
     /// Sleeps until `deadline` (CLOCK_MONOTONIC) or a stop (SIGTERM, SIGINT), taking the
-    /// events that come meanwhile. With `pushed` (a helper's descriptor `pushing`, which
-    /// raises SIGIO too where the events do): called at each wake-up, and when it says
-    /// something came, the sleep ends early and returns true.
+    /// events that come meanwhile. With `pushes` (the sampler, whose helpers' descriptors
+    /// raise SIGIO too where the events do): its pushes are taken at each wake-up, and when
+    /// something came, the sleep ends early and returns true. The sampler itself, not a
+    /// closure: nothing is made on the heap per sleep.
     @discardableResult
-    func sleep(untilMonotonicNs deadline: UInt64, pushing: Int32 = -1, pushed: (() -> Bool)? = nil) -> Bool {
+    func sleep(untilMonotonicNs deadline: UInt64, pushes: Sampler? = nil) -> Bool {
         if inotify < 0 { Clock.sleep(untilMonotonicNs: deadline); return false }
         retryWatches(nowNs: Clock.monotonicNs())
         if signalled {
             while true {
                 takeSignalledEvents()
-                if pushing >= 0, let pushed, pushed() { return true }
+                if let pushes, pushes.takePushes() { return true }
                 if Clock.sleep(untilMonotonicNs: deadline) || stopRequested != 0 { break }
             }
             takeSignalledEvents()
             return false
         }
-        var second = pushed == nil ? -1 : pushing
+        var ends = pushes?.pushReadEnds ?? (-1, -1)
         while true {
             let now = Clock.monotonicNs()
             if now >= deadline { return false }
             let left = deadline - now
-            let ready = csamplersys_wait_readable2(inotify, second, Int64(min(left, UInt64(Int64.max))))
+            let ready = csamplersys_wait_readable3(inotify, ends.0, ends.1, Int64(min(left, UInt64(Int64.max))))
             if ready <= 0 { return false }   // the deadline, or a signal (the loop checks for a stop)
             if ready & 1 != 0 { drain() }
             if retryNow { retryWatches(nowNs: Clock.monotonicNs()) }
-            if ready & 2 != 0 {
-                if let pushed, pushed() { return true }
-                // Half a frame, or the helper gone (its descriptor closed): the rest waits for
+            if ready & 6 != 0 {
+                if let pushes, pushes.takePushes() { return true }
+                // Half a frame, or a helper gone (its descriptor closed): the rest waits for
                 // the next sample rather than spinning on it.
-                second = -1
+                if ready & 2 != 0 { ends.0 = -1 }
+                if ready & 4 != 0 { ends.1 = -1 }
             }
         }
     }

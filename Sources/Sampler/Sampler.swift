@@ -42,7 +42,9 @@ public final class Sampler {
     /// The processes using the GPUs, made when a renderer first asks (`top gpu`), then kept.
     private var gpuClients: GPUClientsProbe?
     /// The volume and microphone, from the sound helper while a bar shows one (not with `--once`).
-    private let sound: SoundHelper?
+    private let sound: PushingHelper<AudioHelperOutput>?
+    /// The media players, from the media helper while a bar shows the media block (not with `--once`).
+    private let media: PushingHelper<MediaHelperOutput>?
     private var gpuClientsAsked = false
     private let network: NetworkProbe
     /// Which parts some running renderer shows (``RendererWants``); nil: unknown, so every
@@ -90,7 +92,9 @@ public final class Sampler {
         gpu = GPUProbe(configuration: configuration)
         partProbes = Sampler.partProbes(configuration)
         sound = configuration.once ? nil
-            : (configuration.soundHelperPath ?? programBesideThisOne("sysstatsd-audio")).map { SoundHelper(path: $0) }
+            : (configuration.soundHelperPath ?? programBesideThisOne("sysstatsd-audio")).map { PushingHelper(path: $0) }
+        media = configuration.once ? nil
+            : (configuration.mediaHelperPath ?? programBesideThisOne("sysstatsd-media")).map { PushingHelper(path: $0) }
         // Netlink shows this machine's interfaces: not with a fixture /proc.
         network = NetworkProbe(procRoot: procRoot, sysRoot: configuration.sysRoot, interfaces: configuration.interfaces,
                                useNetlink: configuration.readsThisMachine)
@@ -267,34 +271,40 @@ public final class Sampler {
             if partProbes[i].read(&snapshot, buffer, monotonicNs) { snapshot.available.formUnion(partProbes[i].part) }
             carry(partProbes[i].part, snapshot)
         }
-        if let sound {
-            sound.update(wanted: shownParts.map { !$0.isDisjoint(with: SoundHelper.parts) } ?? false, nowNs: monotonicNs)
-            _ = sound.take()
-            sound.fill(&snapshot)
-        }
+        if let sound { follow(sound, &snapshot, nowNs: monotonicNs) }
+        if let media { follow(media, &snapshot, nowNs: monotonicNs) }
         snapshot.urgent = urgentConditions(snapshot)
     }
 
-    /// The sound helper's pipe (-1: none running): its frames end the sampler's sleep.
-    var soundReadEnd: Int32 { sound?.readEnd ?? -1 }
-
-    /// The sound helper's pipe raises SIGIO (the change watch's handler is in place).
-    var soundSignalsWhenReadable: Bool {
-        get { sound?.signalsWhenReadable ?? false }
-        set { sound?.signalsWhenReadable = newValue }
+    /// Starts or stops `helper` as the bars' wants say, and takes what it wrote.
+    private func follow<F>(_ helper: PushingHelper<F>, _ snapshot: inout Snapshot, nowNs: UInt64) {
+        helper.update(wanted: shownParts.map { !$0.isDisjoint(with: F.parts) } ?? false, nowNs: nowNs)
+        _ = helper.take()
+        helper.fill(&snapshot)
     }
 
-    /// Takes what the sound helper pushed since the last sample; true when the volume or the
-    /// microphone changed, and the snapshot, numbered anew, is to be published now.
-    func takeSoundPush() -> Bool {
-        guard let sound, sound.take() else { return false }
-        latest.sequence &+= 1
-        sound.fill(&latest)
-        return true
+    /// The pushing helpers' pipes (-1: none running): their frames end the sampler's sleep.
+    var pushReadEnds: (sound: Int32, media: Int32) { (sound?.readEnd ?? -1, media?.readEnd ?? -1) }
+
+    /// The pushing helpers' pipes raise SIGIO (the change watch's handler is in place).
+    var pushesSignalWhenReadable: Bool {
+        get { sound?.signalsWhenReadable ?? media?.signalsWhenReadable ?? false }
+        set { sound?.signalsWhenReadable = newValue; media?.signalsWhenReadable = newValue }
     }
 
-    /// The sound helper (tests).
-    var soundHelper: SoundHelper? { sound }
+    /// Takes what the helpers pushed since the last sample; true when the volume, the
+    /// microphone or the media changed, and the snapshot, numbered anew, is to be published now.
+    func takePushes() -> Bool {
+        var took = false
+        if let sound, sound.take() { sound.fill(&latest); took = true }
+        if let media, media.take() { media.fill(&latest); took = true }
+        if took { latest.sequence &+= 1 }
+        return took
+    }
+
+    /// The sound helper and the media helper (tests).
+    var soundHelper: PushingHelper<AudioHelperOutput>? { sound }
+    var mediaHelper: PushingHelper<MediaHelperOutput>? { media }
 
     /// What the listed parts' readers cannot read on this machine, one line each, said once.
     public func takePartNotices() -> [String] {

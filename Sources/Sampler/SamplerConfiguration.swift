@@ -63,6 +63,8 @@ public struct SamplerConfiguration: Equatable {
     public var gpuHelperPath: String?
     /// The sound helper's path; nil: `sysstatsd-audio` beside this program (tests name theirs).
     public var soundHelperPath: String?
+    /// The media helper's path; nil: `sysstatsd-media` beside this program (tests name theirs).
+    public var mediaHelperPath: String?
 
     public init() {}
 

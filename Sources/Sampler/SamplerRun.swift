@@ -55,7 +55,7 @@ final class SamplerRun {
         // A re-execution kept them blocked until the handlers above were in place.
         SamplerReload.unblockHandledSignals()
         sampler.changeWatch = changes
-        sampler.soundSignalsWhenReadable = changes?.isSignalled ?? false
+        sampler.pushesSignalWhenReadable = changes?.isSignalled ?? false
         for name in sampler.unresolvedSensorNames {
             // Not fatal: a sensor's driver may load later; the temp block says n/a meanwhile.
             printError("sysstatsd: --sensor \(name): no such temperature sensor (see /sys/class/hwmon)")
@@ -79,12 +79,11 @@ final class SamplerRun {
         program = reloads == nil ? nil : ProgramFile.current(nowMs: Clock.realtimeMs())
     }
 
-    /// Sleeps until `deadline`; true when it woke early because the sound helper pushed a
-    /// change (the caller publishes it at once).
+    /// Sleeps until `deadline`; true when it woke early because a helper pushed a change
+    /// (the caller publishes it at once).
     func sleep(untilMonotonicNs deadline: UInt64) -> Bool {
         guard let changes else { Clock.sleep(untilMonotonicNs: deadline); return false }
-        let sampler = self.sampler
-        return changes.sleep(untilMonotonicNs: deadline, pushing: sampler.soundReadEnd) { sampler.takeSoundPush() }
+        return changes.sleep(untilMonotonicNs: deadline, pushes: sampler)
     }
 
     /// True when a SIGHUP or a config change asks for settings that need a restart.

@@ -90,8 +90,9 @@ hide_missing = true
 block = "time"
 
 # More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
-# pressure, procs, top, self, fan, power, backlight, volume, microphone, run_watch,
-# path_exists, read_file (sysstats-bar --help lists them with their placeholders).
+# pressure, procs, top, self, fan, power, backlight, volume, microphone, media,
+# run_watch, path_exists, read_file (sysstats-bar --help lists them with their
+# placeholders).
 #
 # The sound server's default output: the wheel changes it by `step` percent (not past
 # `max`), a left click mutes it, a right click opens a mixer.
@@ -106,6 +107,13 @@ block = "time"
 #
 # [[block]]
 # block = "microphone"
+#
+# The MPRIS player playing (Spotify, mpv, a browser), hidden while none runs: a left
+# click plays or pauses, the middle button goes back a track, the right one skips.
+# [[block]]
+# block = "media"
+# format = "♪ {artist} - {title}"
+# format_paused = "♪ ({status}) {title}"
 #
 # [[block]]
 # block = "time"

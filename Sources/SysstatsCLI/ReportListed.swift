@@ -3,7 +3,7 @@ import SnapshotCodec
 extension ReportJSON {
     /// A listed part's member (``ListedPart``): a list of its readings, each an object with its
     /// source (under the part's key: `chip`, `source`), `label`, and a member per figure of the
-    /// part's table (null where the reading did not give it). Empty when not measured.
+    /// part's table (null where the reading did not give it), then one per text (``ListedPart/texts``). Empty when not measured.
     public struct Listed: Equatable {
         var name: String
         var readings: [Reading]
@@ -19,6 +19,9 @@ extension ReportJSON {
                 let figure = part.figures[f]
                 members.append(GPU.Figure(name: figure.json.description,
                                           value: r[f].map { GPU.value(figure.unit, $0) } ?? .null))
+            }
+            for t in 0..<part.texts.count {
+                members.append(GPU.Figure(name: part.texts[t].json.description, value: .text(ReportJSON.text(r.text(t)))))
             }
         }
 

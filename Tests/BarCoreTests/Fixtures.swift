@@ -134,7 +134,7 @@ enum Fixture: String, CaseIterable {
 
     /// Two fans (one with a target), the power the machine draws (the system, RAPL, the GPU)
     /// two backlights (the laptop's panel through ACPI, a monitor over DDC/CI), the sound
-    /// server's default output (headphones, 40 %) and input (muted).
+    /// server's default output (headphones, 40 %) and input (muted), and a player playing.
     static func addListedParts(_ s: inout Snapshot) {
         func reading(_ source: String, _ label: String, _ figures: [Int64?]) -> PartReading {
             var r = PartReading()
@@ -143,7 +143,8 @@ enum Fixture: String, CaseIterable {
             return r
         }
         s.available.formUnion([SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!, SnapshotSections(tag: .backlight)!,
-                               SnapshotSections(tag: .volume)!, SnapshotSections(tag: .microphone)!])
+                               SnapshotSections(tag: .volume)!, SnapshotSections(tag: .microphone)!,
+                               SnapshotSections(tag: .media)!])
         _ = s.listed.update(.fans) {
             $0 = [reading("nct6798", "fan1", [1_130, nil]), reading("dell_smm", "Processor Fan", [2_400, 2_500])]
         }
@@ -155,6 +156,12 @@ enum Fixture: String, CaseIterable {
         }
         _ = s.listed.update(.volume) { $0 = [reading("Headphones", "Built-in Audio Analog Stereo", [4_000, 0])] }
         _ = s.listed.update(.microphone) { $0 = [reading("Microphone", "Built-in Audio Analog Stereo", [6_000, 1])] }
+        var song = reading("spotify", "Spotify", [1, 215])
+        song.setText(MediaPart.title, Array("Nude".utf8))
+        song.setText(MediaPart.artist, Array("Radiohead".utf8))
+        song.setText(MediaPart.album, Array("In Rainbows".utf8))
+        song.setText(MediaPart.status, Array("playing".utf8))
+        _ = s.listed.update(.media) { $0 = [song] }
     }
 
     /// When the golden lines are rendered: half a second after the snapshot.

@@ -103,56 +103,21 @@ final class PulseServer {
 /// (`sysstatsd-audio`, release build beside the sampler) pushes each change, the bar shows it
 /// in its next line, a wheel event changes the server's volume. The sampler runs on the
 /// desktop fixture tree; only the sound comes from outside it.
-final class SoundServerTests: XCTestCase {
+final class SoundServerTests: HelperTestCase {
     var server: PulseServer!
-    var runtime: String!
-    var sampler: Process?
-    var samplerLog: URL!
+    override var serverEnvironment: [String: String] { server.environment }
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") else {
             XCTFail("/usr/bin/pulseaudio is missing: install/deps.sh installs it"); throw CocoaError(.fileNoSuchFile)
         }
         server = try PulseServer()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-sound-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        runtime = dir.path
-        samplerLog = dir.appendingPathComponent("sampler.log")
+        try makeRuntime("sound")
     }
 
     override func tearDown() {
-        if let s = sampler, s.isRunning { s.terminate(); s.waitUntilExit() }
+        removeRuntime()
         server = nil
-        try? FileManager.default.removeItem(atPath: runtime)
-    }
-
-    func startSampler() throws {
-        let tree = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/sampler-desktop/1")
-        let bin = URL(fileURLWithPath: try BarProcess.binary()).deletingLastPathComponent()
-        let p = Process()
-        p.executableURL = bin.appendingPathComponent("sysstatsd")
-        p.arguments = ["--runtime-dir", runtime, "--config", "/dev/null", "--no-history", "--interval", "5",
-                       "--proc-root", tree.appendingPathComponent("proc").path, "--sys-root", tree.appendingPathComponent("sys").path]
-        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
-        FileManager.default.createFile(atPath: samplerLog.path, contents: nil)
-        p.standardError = try FileHandle(forWritingTo: samplerLog)
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        sampler = p
-    }
-
-    func bar(_ extra: [String] = [], config: String? = nil) throws -> BarProcess {
-        var arguments = ["--runtime-dir", runtime!] + extra
-        if let config {
-            let path = runtime + "/config.toml"
-            try config.write(toFile: path, atomically: true, encoding: .utf8)
-            arguments += ["--config", path]
-        } else {
-            arguments += ["--config", "/dev/null"]
-        }
-        // The bar runs the sound helper for a wheel or a click: it must find the same server.
-        return try BarProcess(arguments, environment: server.environment)
     }
 
     /// Runs `change` (a pactl call) and waits for the bar's line that `expected` accepts: how
@@ -234,44 +199,12 @@ final class SoundServerTests: XCTestCase {
         let bar = try bar(["--blocks", "volume"])
         XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last == "vol 100%" }, "\(bar.lines)")
         let samplerPid = try XCTUnwrap(sampler?.processIdentifier)
-        let helper = try XCTUnwrap(childNamed("sysstatsd-audio", of: samplerPid))
-        // strace -c over 10 s of an unchanged volume: the helper sleeps in poll the whole
-        // time. The sampler, traced beside it, samples twice meanwhile: the control that
-        // strace saw something (it prints no table for a process that made no call).
-        func trace(_ pid: Int32, _ name: String) throws -> Process {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-            p.arguments = ["-c", "-p", "\(pid)", "-o", runtime + "/" + name]
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            return p
-        }
-        let tracers = [try trace(helper, "helper.txt"), try trace(samplerPid, "sampler.txt")]
-        sleep(10)
-        for t in tracers { kill(t.processIdentifier, SIGINT); t.waitUntilExit() }
-        func calls(_ name: String) throws -> Int {
-            let table = try String(contentsOfFile: runtime + "/" + name, encoding: .utf8)
-            let total = table.split(separator: "\n").last { $0.contains("total") }
-            return total.flatMap { Int($0.split(separator: " ").dropFirst(3).first ?? "") } ?? 0
-        }
-        XCTAssertGreaterThan(try calls("sampler.txt"), 0, "strace saw the sampler sample")
-        let helperTable = try String(contentsOfFile: runtime + "/helper.txt", encoding: .utf8)
-        XCTAssertEqual(try calls("helper.txt"), 0, helperTable)
-    }
-
-    /// The pid of the child of `parent` whose command is `name`.
-    func childNamed(_ name: String, of parent: Int32) -> Int32? {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-                guard let pid = Int32(entry),
-                      let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                      let close = stat.range(of: ") ", options: .backwards) else { continue }
-                let fields = stat[close.upperBound...].split(separator: " ")
-                if fields.count > 1, Int32(fields[1]) == parent, stat.contains("(\(name))") { return pid }
-            }
-            usleep(50_000)
-        }
-        return nil
+        let helper = try XCTUnwrap(childProcess(named: "sysstatsd-audio", of: samplerPid))
+        // strace -c over 10 s of an unchanged volume: the helper sleeps in poll the whole time.
+        // The sampler, traced beside it, samples twice meanwhile: the control that strace saw
+        // something (it prints no table for a process that made no call).
+        let traced = try systemCalls(of: [helper, samplerPid], over: 10, in: runtime)
+        XCTAssertGreaterThan(traced[1].calls, 0, "strace saw the sampler sample")
+        XCTAssertEqual(traced[0].calls, 0, traced[0].table)
     }
 }

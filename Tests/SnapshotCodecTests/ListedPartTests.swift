@@ -17,14 +17,15 @@ final class ListedPartTests: XCTestCase {
         XCTAssertEqual(Set(bits).count, bits.count, "no two parts share a bit")
         XCTAssertEqual(ListedPart.all.map(\.part), [SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!,
                                                    SnapshotSections(tag: .backlight)!, SnapshotSections(tag: .volume)!,
-                                                   SnapshotSections(tag: .microphone)!])
+                                                   SnapshotSections(tag: .microphone)!, SnapshotSections(tag: .media)!])
     }
 
     func testEveryListedPartHasATagOfItsOwnAndATableThatFits() {
-        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power, .backlight, .volume, .microphone])
+        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power, .backlight, .volume, .microphone, .media])
         for part in ListedPart.all {
             XCTAssertFalse(part.figures.isEmpty, "\(part.name)")
             XCTAssertLessThanOrEqual(part.figures.count, PartReading.maximumFigures, "\(part.name)")
+            XCTAssertLessThanOrEqual(part.texts.count, PartReading.maximumTexts, "\(part.name)")
             XCTAssertEqual(ListedPart.index(of: part.tag).map { ListedPart.all[$0].tag }, part.tag)
         }
         XCTAssertNil(ListedPart.index(of: .gpu), "a part of its own layout is not a listed one")
@@ -38,10 +39,10 @@ final class ListedPartTests: XCTestCase {
         return try fansFile(payload)
     }
 
-    /// A file whose fans section has `payload` (the rest as a snapshot with only fans writes it).
-    private func fansFile(_ payload: [UInt8]) throws -> Snapshot {
+    /// A file whose `tag` section has `payload` (the rest as a snapshot with only that part writes it).
+    private func fansFile(_ payload: [UInt8], tag sectionTag: SectionTag = .fans) throws -> Snapshot {
         var s = Snapshot()
-        s.available = SnapshotSections(tag: .fans)!
+        s.available = SnapshotSections(tag: sectionTag)!
         var bytes: [UInt8] = []
         s.encode(into: &bytes)
         var out = Array(bytes[..<32])
@@ -49,7 +50,7 @@ final class ListedPartTests: XCTestCase {
         while i < bytes.count {
             let tag = UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
             let length = (0..<4).reduce(0) { $0 | Int(bytes[i + 4 + $1]) << (8 * $1) }
-            if tag == SectionTag.fans.rawValue {
+            if tag == sectionTag.rawValue {
                 out += bytes[i..<(i + 4)]
                 out.appendLE(UInt32(payload.count))
                 out += payload
@@ -96,6 +97,59 @@ final class ListedPartTests: XCTestCase {
         let s = try fansFile(declaring: 2, given: 0b11, values: [1])
         XCTAssertEqual(s.listed[.fans], [], "a damaged part's readings are cleared")
         XCTAssertEqual(s.available, [], "the file decodes, without its one part")
+    }
+
+    /// A media section of one reading (`mpv`/`mpv`, playing, no length) and then `texts`
+    /// (nil: a writer whose part had no texts yet).
+    private func mediaFile(texts: [[UInt8]]?) throws -> Snapshot {
+        var payload: [UInt8] = [2, 1, 3] + Array("mpv".utf8) + [3] + Array("mpv".utf8) + [0b01, 0]
+        payload += [1, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0]
+        if let texts {
+            payload.append(UInt8(texts.count))
+            for t in texts { payload.append(UInt8(t.count)); payload += t }
+        }
+        return try fansFile(payload, tag: .media)
+    }
+
+    func testTextsRoundTripAndASectionWithoutThemLeavesThemEmpty() throws {
+        var s = Snapshot()
+        s.available = SnapshotSections(tag: .media)!
+        var r = PartReading()
+        r.reset(source: Array("spotify".utf8), label: Array("Spotify".utf8))
+        r[MediaPart.playing] = 1
+        r.setText(MediaPart.title, Array("Song ☃".utf8))
+        r.setText(MediaPart.artist, Array("Artist".utf8))
+        r.setText(MediaPart.status, Array("playing".utf8))
+        _ = s.listed.update(.media) { $0 = [r] }
+        let back = try decodeResult(encoded(s)).get()
+        XCTAssertEqual(back.listed[.media], [r])
+        XCTAssertEqual(back.listed[.media].first?.text(MediaPart.title), Array("Song ☃".utf8))
+        XCTAssertEqual(back.listed[.media].first?.text(MediaPart.album), [], "a text not given is empty")
+
+        let older = try mediaFile(texts: nil)
+        XCTAssertTrue(older.available.contains(SnapshotSections(tag: .media)!))
+        XCTAssertEqual(older.listed[.media].first?[MediaPart.playing], 1)
+        XCTAssertEqual(older.listed[.media].first?.text(MediaPart.title), [])
+    }
+
+    func testAReaderSkipsTextsItsTableLacksAndAnOverlongTextLeavesThePartOut() throws {
+        let newer = try mediaFile(texts: [Array("T".utf8), Array("A".utf8), [], Array("paused".utf8), Array("x".utf8), Array("y".utf8)])
+        let r = try XCTUnwrap(newer.listed[.media].first)
+        XCTAssertEqual(r.text(MediaPart.title), Array("T".utf8))
+        XCTAssertEqual(r.text(MediaPart.status), Array("paused".utf8))
+        XCTAssertEqual(r.text(4), [], "a text of a newer table is not kept")
+        let media = SnapshotSections(tag: .media)!
+        XCTAssertFalse(try mediaFile(texts: [Array(repeating: 0x41, count: 129)]).available.contains(media), "a text over 128 bytes")
+        XCTAssertFalse(try mediaFile(texts: Array(repeating: [], count: 9)).available.contains(media), "more texts than any table may declare")
+        XCTAssertTrue(try mediaFile(texts: [Array(repeating: 0x41, count: 128)]).available.contains(media))
+    }
+
+    func testATextIsCutAtItsLimitWhereACharacterStarts() {
+        var r = PartReading()
+        r.setText(0, Array(repeating: 0x41, count: 126) + Array("☃x".utf8))
+        XCTAssertEqual(r.text(0), Array(repeating: 0x41, count: 126), "the snowman (3 bytes) would be cut: it goes")
+        r.setText(0, Array(repeating: 0x41, count: 125) + Array("☃x".utf8))
+        XCTAssertEqual(r.text(0), Array(repeating: 0x41, count: 125) + Array("☃".utf8))
     }
 
     func testReadingsRoundTripAndEqualityComparesOnlyGivenFigures() {

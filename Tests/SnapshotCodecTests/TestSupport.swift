@@ -152,6 +152,7 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
                 for f in 0..<part.figures.count where (i + f) % 3 != 2 {
                     r[f] = (Int64(1_000 * i + f) + Int64(part.tag.rawValue) << 40) * (i == 5 ? -1 : 1)
                 }
+                for t in 0..<part.texts.count { r.setText(t, testName(120 + i + t, length: PartReading.maximumTextLength)) }
                 return r
             }
         }

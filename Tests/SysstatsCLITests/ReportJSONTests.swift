@@ -15,7 +15,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
                                         "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
-                                        "temperatures", "cpu_mhz", "gpus", "fans", "power", "backlight", "volume", "microphone"])
+                                        "temperatures", "cpu_mhz", "gpus", "fans", "power", "backlight", "volume", "microphone", "media"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -130,6 +130,9 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(json["volume"] as? NSArray, [["port": "Speakers", "label": "Built-in Audio Analog Stereo",
                                                      "percent": 40, "muted": 0]] as NSArray)
         XCTAssertEqual(json["microphone"] as? NSArray, [["port": "", "label": "USB \"Mic\"", "percent": 125, "muted": 1]] as NSArray)
+        XCTAssertEqual(json["media"] as? NSArray, [["player": "mpv", "label": "mpv Media Player", "playing": 0, "length_seconds": NSNull(),
+                                                    "title": "Song \"1\"\u{1B}", "artist": "", "album": "", "status": "paused"]] as NSArray,
+                       "texts are members of their own (a control byte escaped by the JSON writer)")
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
@@ -146,7 +149,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual((json["power"] as? [Any])?.count, 0)
         XCTAssertEqual((json["backlight"] as? [Any])?.count, 0)
         XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power",
-                                                          "backlight", "volume", "microphone"])
+                                                          "backlight", "volume", "microphone", "media"])
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

@@ -65,6 +65,7 @@ extension Samples {
         s.available.formUnion(SnapshotSections(tag: .fans)!.union(SnapshotSections(tag: .power)!))
         s.available.formUnion(SnapshotSections(tag: .backlight)!)
         s.available.formUnion(SnapshotSections(tag: .volume)!.union(SnapshotSections(tag: .microphone)!))
+        s.available.formUnion(SnapshotSections(tag: .media)!)
         var fan = PartReading(), stopped = PartReading(), system = PartReading(), panel = PartReading(), dark = PartReading()
         fan.reset(source: Array("dell_smm".utf8), label: Array("Processor Fan".utf8))
         fan[FansPart.rpm] = 2_400; fan[FansPart.target] = 2_500
@@ -86,6 +87,12 @@ extension Samples {
         microphone[VolumePart.volume] = 12_500; microphone[VolumePart.muted] = 1
         _ = s.listed.update(.volume) { $0 = [speakers] }
         _ = s.listed.update(.microphone) { $0 = [microphone] }
+        var player = PartReading()
+        player.reset(source: Array("mpv".utf8), label: Array("mpv Media Player".utf8))
+        player[MediaPart.playing] = 0
+        player.setText(MediaPart.title, Array("Song \"1\"\u{1B}".utf8))
+        player.setText(MediaPart.status, Array("paused".utf8))
+        _ = s.listed.update(.media) { $0 = [player] }
         var wlan = InterfaceFigures()
         wlan.name = Array("wlan0".utf8)
         wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]

@@ -82,6 +82,21 @@ public enum ClickOutcome: Equatable, Sendable {
     case run([UInt8])
     /// Change a sound device through the sound helper (``SoundChange``).
     case sound(SoundChange)
+    /// Play, pause or skip on a media player through the media helper (``MediaControl``).
+    case media(MediaControl)
+}
+
+/// What a click on the media block asks of the media helper: `sysstatsd-media control PLAYER
+/// play-pause|next|previous`, PLAYER the player the block shows (its bus name's word).
+public struct MediaControl: Equatable, Sendable {
+    public let player: [UInt8]
+    /// `play-pause`, `next` or `previous`.
+    public let action: [UInt8]
+
+    public init(player: [UInt8], action: [UInt8]) { self.player = player; self.action = action }
+
+    /// The helper's arguments after its name.
+    public var arguments: [[UInt8]] { [bytes("control"), player, action] }
 }
 
 /// What a wheel or a click on a sound block asks of the sound helper: `sysstatsd-audio

@@ -51,12 +51,15 @@ public struct BlockDescriptor: Sendable {
     /// A sound device's block (volume, microphone): its wheel and left click change the
     /// device through the sound helper, `format_muted` is its text while muted.
     let sound: SoundBlock?
+    /// The media block: its clicks play, pause and skip through the media helper,
+    /// `format_paused` is its text while the player does not play.
+    let media: MediaBlock?
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
          argumentCheck: ArgumentCheck? = nil, source: BlockSource = .snapshot,
          asks: RendererRequest.Kind? = nil, marks: LevelMarks? = nil, present: (@Sendable (Snapshot, BlockContext) -> Bool)? = nil,
          hasForms: Bool = false, showsRendererCost: Bool = false, filtersByFreedMemory: Bool = false,
-         showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false, sound: SoundBlock? = nil,
+         showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false, sound: SoundBlock? = nil, media: MediaBlock? = nil,
          placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
@@ -65,7 +68,7 @@ public struct BlockDescriptor: Sendable {
         self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.present = present
         self.hasForms = hasForms; self.showsRendererCost = showsRendererCost; self.filtersByFreedMemory = filtersByFreedMemory
         self.showsEvents = showsEvents; self.hiddenWhenMissingByDefault = hiddenWhenMissingByDefault
-        self.sound = sound
+        self.sound = sound; self.media = media
         self.render = render
     }
 
@@ -91,6 +94,14 @@ struct SoundBlock: Sendable {
     let device: StaticString
     /// Whether the device the block shows is muted.
     let isMuted: @Sendable (Snapshot, BlockContext) -> Bool
+}
+
+/// What the media block does beyond its figures and texts.
+struct MediaBlock: Sendable {
+    /// The player the block shows (its bus name's word), or nil where none runs.
+    let player: @Sendable (Snapshot, BlockContext) -> [UInt8]?
+    /// Whether the player the block shows is not playing (paused or stopped).
+    let isPaused: @Sendable (Snapshot, BlockContext) -> Bool
 }
 
 /// Where a block's value comes from.

@@ -141,6 +141,8 @@ enum FileBlock {
     static func format(_ block: BarBlock, _ c: BlockContext, _ formats: BlockFormats, _ snap: Snapshot) -> BlockFormat? {
         // A muted sound device takes its `format_muted` (kept in the same place), as i3status's volume.
         if let sound = block.kind.descriptor.sound, let muted = block.downFormat, sound.isMuted(snap, c) { return muted }
+        // A player that does not play takes the media block's `format_paused` (the same place).
+        if let media = block.kind.descriptor.media, let paused = block.downFormat, media.isPaused(snap, c) { return paused }
         if let look = c.look, !look.good {
             if let down = block.downFormat { return down }
             if !look.check.downKeepsFormat { return nil }

@@ -31,14 +31,24 @@ enum ListedBlock {
                 if let r = reading(s, tag, c.argument) { w.append(bytes: r.label) } else { w.appendNotAvailable() }
             })
         }
+        for t in 0..<part.texts.count {
+            placeholders.append(PlaceholderSpec(part.texts[t].placeholder, part.texts[t].help) { s, c, w in
+                if let r = reading(s, tag, c.argument) { w.append(bytes: r.text(t)) } else { w.appendNotAvailable() }
+            })
+        }
         let first = part.figures[0]
         return BlockDescriptor(
             name: part.blockName, label: part.blockLabel, section: part.part, argumentKey: part.argumentKey,
             present: { s, c in reading(s, tag, c.argument) != nil },
             hiddenWhenMissingByDefault: true,
             sound: part.sound.map { s in SoundBlock(device: s.device) { snap, c in isMuted(snap, c, tag, s.mutedFigure) } },
+            media: part.media ? MediaBlock(player: { s, c in reading(s, tag, c.argument)?.source },
+                                           isPaused: { s, c in (reading(s, tag, c.argument)?[MediaPart.playing] ?? 0) == 0 }) : nil,
             placeholders: placeholders, helpNote: nil,
-            render: { s, c, v in render(s, c, tag, label: part.blockLabel, first, muted: part.sound?.mutedFigure, into: &v) })
+            render: { s, c, v in
+                if part.media { renderMedia(s, c, tag, into: &v); return }
+                render(s, c, tag, label: part.blockLabel, first, muted: part.sound?.mutedFigure, into: &v)
+            })
     }
 
     /// The reading `argument` names (`SOURCE/LABEL`, `LABEL`, `SOURCE`); the first when empty.
@@ -79,6 +89,40 @@ enum ListedBlock {
             v.full.appendNotAvailable()
         }
         v.short.append(v.full)
+    }
+
+    /// The media block: `media Artist - Title` while playing; `media paused: Artist - Title`
+    /// (`stopped`) otherwise; the player's name where the track has no title. Short: the
+    /// title alone. No player: hidden, as waybar's mpris module; no session bus: `n/a`.
+    private static func renderMedia(_ snap: Snapshot, _ c: BlockContext, _ tag: SectionTag, into v: inout BlockValue) {
+        let r = reading(snap, tag, c.argument)
+        if r == nil && snap.available.contains(MediaPart.part.part) { v.visible = false; return }
+        v.full.append("media ")
+        v.short.append("media ")
+        guard let r else {
+            if !c.argument.isEmpty { v.full.append(bytes: c.argument); v.full.append(UInt8(ascii: " ")) }
+            v.full.appendNotAvailable()
+            v.short.appendNotAvailable()
+            return
+        }
+        if (r[MediaPart.playing] ?? 0) == 0 {
+            v.full.append(bytes: r.text(MediaPart.status))
+            v.full.append(": ")
+            v.short.append(bytes: r.text(MediaPart.status))
+            v.short.append(": ")
+        }
+        let title = r.text(MediaPart.title), artist = r.text(MediaPart.artist)
+        if title.isEmpty {
+            v.full.append(bytes: r.label)
+            v.short.append(bytes: r.label)
+            return
+        }
+        if !artist.isEmpty {
+            v.full.append(bytes: artist)
+            v.full.append(" - ")
+        }
+        v.full.append(bytes: title)
+        v.short.append(bytes: title)
     }
 
     /// A figure as its unit says: a whole percent, a size (`6.0G`), whole degrees, watts with

@@ -13,9 +13,9 @@ int csamplersys_exchange(int dirfd, const char *a, const char *b);
 /// 0 when the time is up, -1 with errno (EINTR: a signal).
 int csamplersys_wait_readable(int fd, long long nanoseconds);
 
-/// The same on two descriptors (`second` < 0: none): 1 or 2 (bit 0: `fd`, bit 1: `second`)
-/// when one is readable or ended, 0 when the time is up, -1 with errno.
-int csamplersys_wait_readable2(int fd, int second, long long nanoseconds);
+/// The same on three descriptors (`second`, `third` < 0: none): bit 0 `fd`, bit 1 `second`,
+/// bit 2 `third` when one is readable or ended, 0 when the time is up, -1 with errno.
+int csamplersys_wait_readable3(int fd, int second, int third, long long nanoseconds);
 
 /// Asks the kernel to send SIGIO to this process whenever `fd` becomes readable (F_SETOWN,
 /// O_ASYNC), the handler being already installed (``csamplersys_signal_when_readable``).

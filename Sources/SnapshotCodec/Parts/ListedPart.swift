@@ -28,6 +28,20 @@ public struct PartFigure: Sendable {
     }
 }
 
+/// One text of a listed part's readings beyond its source and label (the media player's
+/// title, artist, album and status): the block's placeholder and its manual line, and the
+/// member of the reading's `report --json` object. Never a Prometheus label (a song's title
+/// is no series).
+public struct PartText: Sendable {
+    public let placeholder: StaticString
+    public let help: StaticString
+    public let json: StaticString
+
+    public init(placeholder: StaticString, _ help: StaticString, json: StaticString) {
+        self.placeholder = placeholder; self.help = help; self.json = json
+    }
+}
+
 /// A part whose readings are a list of labelled entries, each with the figures of its table.
 /// Declared once (``all``); everything that shows the part goes through the declaration.
 public struct ListedPart: Sendable {
@@ -59,15 +73,23 @@ public struct ListedPart: Sendable {
     /// A sound device's part (volume, microphone): what its block's wheel and clicks change
     /// and which figure says it is muted; nil for the others.
     public let sound: SoundControl?
+    /// The texts of each reading beyond its source and label, in the order of the outputs; at
+    /// most ``PartReading/maximumTexts``. Only ever appended, as the figures are.
+    public let texts: [PartText]
+    /// A media player's part: its block's clicks control the player (play-pause, next,
+    /// previous) through the media helper, and a player not playing takes `format_paused`.
+    public let media: Bool
 
     public init(_ tag: SectionTag, name: StaticString, block: StaticString, label: StaticString, argumentKey: StaticString,
                 source: StaticString, _ sourceHelp: StaticString, labelHelp: StaticString, summary: StaticString,
                 maximumReadings: Int, figures: [PartFigure], sourcePlaceholder: StaticString? = nil,
-                labelPlaceholder: StaticString? = nil, sound: SoundControl? = nil) {
+                labelPlaceholder: StaticString? = nil, sound: SoundControl? = nil,
+                texts: [PartText] = [], media: Bool = false) {
         self.tag = tag; self.name = name; self.blockName = block; self.blockLabel = label; self.argumentKey = argumentKey
         self.sourceKey = source; self.sourceHelp = sourceHelp; self.labelHelp = labelHelp; self.summary = summary
         self.maximumReadings = maximumReadings; self.figures = figures
         self.sourcePlaceholder = sourcePlaceholder; self.labelPlaceholder = labelPlaceholder; self.sound = sound
+        self.texts = texts; self.media = media
     }
 
     /// Its bit in ``Snapshot/available``.
@@ -107,6 +129,12 @@ public struct PartReading: Equatable, Sendable {
     public var label: [UInt8] = []
     /// The figures of its part's table, each given or not.
     public var figures = FigureValues()
+    /// Its part's texts (``ListedPart/texts``), each at most ``maximumTextLength`` bytes; a
+    /// text not given is empty.
+    public var texts: [[UInt8]] = []
+    /// The most texts a part declares, and the longest a text is kept.
+    public static let maximumTexts = 8
+    public static let maximumTextLength = 128
     /// Bit `i` set: figure `i` of the table was given.
     public var known: UInt16 {
         get { figures.known }
@@ -131,6 +159,29 @@ public struct PartReading: Equatable, Sendable {
         figures = FigureValues()
     }
 
+    /// Text `i` (empty when not given).
+    public func text(_ i: Int) -> [UInt8] { i >= 0 && i < texts.count ? texts[i] : [] }
+
+    /// Replaces text `i` (at most ``maximumTextLength`` bytes, cut on a UTF-8 boundary),
+    /// writing only when its bytes differ; `i` past ``maximumTexts`` is ignored.
+    public mutating func setText<C: Collection>(_ i: Int, _ bytes: C) where C.Element == UInt8 {
+        guard i >= 0, i < Self.maximumTexts else { return }
+        while texts.count <= i { texts.append([]) }
+        Self.store(bytes, in: &texts[i], maximum: Self.maximumTextLength)
+        Self.cutAtCharacter(&texts[i])
+    }
+
+    /// Drops a last character `store` cut in two (its lead byte and what came of it).
+    static func cutAtCharacter(_ t: inout [UInt8]) {
+        guard t.count == maximumTextLength else { return }
+        var start = t.count
+        while start > 0 && t[start - 1] & 0xC0 == 0x80 { start -= 1 }
+        guard start > 0, t[start - 1] >= 0xC0 else { return }
+        let lead = t[start - 1]
+        let needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        if t.count - (start - 1) < needed { t.removeSubrange((start - 1)...) }
+    }
+
     private static func store<C: Collection>(_ bytes: C, in array: inout [UInt8], maximum: Int) where C.Element == UInt8 {
         var same = array.count == Swift.min(bytes.count, maximum)
         if same {
@@ -143,7 +194,10 @@ public struct PartReading: Equatable, Sendable {
     }
 
     public static func == (a: PartReading, b: PartReading) -> Bool {
-        a.source == b.source && a.label == b.label && a.figures == b.figures
+        guard a.source == b.source && a.label == b.label && a.figures == b.figures else { return false }
+        // A text not given is empty: `[]` and `[[]]` read the same.
+        for i in 0..<max(a.texts.count, b.texts.count) where a.text(i) != b.text(i) { return false }
+        return true
     }
 }
 

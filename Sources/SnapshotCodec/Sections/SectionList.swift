@@ -37,6 +37,8 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     /// Listed parts (``VolumePart``, ``MicrophonePart``).
     case volume = 21
     case microphone = 22
+    /// A listed part (``MediaPart``).
+    case media = 23
 }
 
 extension SnapshotSections {
@@ -102,7 +104,7 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    public static let highest = SectionTag.microphone
+    public static let highest = SectionTag.media
 
     /// Every part's bit: ``SnapshotSections/all``.
     static let allParts: SnapshotSections = descriptors.reduce([]) { $0.union($1.part ?? []) }
@@ -188,5 +190,6 @@ extension ListedPart {
         BacklightPart.part,
         VolumePart.part,
         MicrophonePart.part,
+        MediaPart.part,
     ]
 }
