@@ -32,6 +32,7 @@ extension BarConfig {
         if let check = d.fileCheck { keys += ["title", check.downFormatKey] }
         if d.sound != nil { keys += ["format_muted", "step", "max"] }
         if d.media != nil { keys.append("format_paused") }
+        if d.setsBrightness { keys.append("step") }
         return keys
     }
 
@@ -73,9 +74,14 @@ extension BarConfig {
     /// percents; a volume already above `max` is not lowered by a step up). True when
     /// `entry` was one of them.
     static func soundBlockKey(_ entry: TOMLValue, _ kind: BlockKind, into block: inout BarBlock) throws(ConfigError) -> Bool {
+        if kind.descriptor.setsBrightness && keyIs(entry, "step") {
+            // The backlight's wheel step (i3status-rust's `step_width`).
+            block.wheelStep = UInt32(try integer(entry, in: 1...100))
+            return true
+        }
         guard kind.descriptor.sound != nil else { return false }
         if keyIs(entry, "step") {
-            block.soundStep = UInt32(try integer(entry, in: 1...100))
+            block.wheelStep = UInt32(try integer(entry, in: 1...100))
         } else if keyIs(entry, "max") {
             block.soundMaximum = UInt32(try integer(entry, in: 1...1000))
         } else if keyIs(entry, "format_muted") {

@@ -124,9 +124,9 @@ public struct Renderer {
     var wrapSlot: [Int] = []
     /// Blocks showing their short text in place of the full one (a `toggle_format` click).
     var showingShort: [Bool] = []
-    /// The player each media block showed last (its bus name's word; empty: none), which its
-    /// clicks control.
-    var shownPlayers: [[UInt8]] = []
+    /// The reading each media and backlight block showed last (nil: none, or another
+    /// block), which its clicks control: the player, the backlight and its steps.
+    var shownReadings: [PartReading?] = []
     /// What the program found for the file blocks (run_watch, path_exists, read_file) before
     /// this update: it looks, the blocks format (FileBlock.swift).
     public var fileLooks: FileLooks
@@ -147,7 +147,7 @@ public struct Renderer {
         clocks = Clocks(blocks: blocks, format: formats.timeFormat)
         fileLooks = FileLooks(blocks)
         showingShort = Array(repeating: false, count: blocks.count)
-        shownPlayers = Array(repeating: [], count: blocks.count)
+        shownReadings = Array(repeating: nil, count: blocks.count)
         for block in blocks {
             let changesForm = block.kind.descriptor.hasForms || block.clicks.contains { $0.kind == .toggleFormat }
             widestShown.append(ByteWriter(capacity: changesForm ? 256 : 0))
@@ -271,7 +271,7 @@ public struct Renderer {
             } else {
                 renderBlock(block, snap, nowMs: nowMs, memForm: memForm, usage: usage,
                             formats: formats, look: fileLooks.byBlock[index], into: &value)
-                if let media = block.kind.descriptor.media { notePlayer(index, media, block, snap, nowMs: nowMs) }
+                noteReading(index, block, snap, nowMs: nowMs)
             }
             guard value.visible else { continue }
             if showingShort[index] && !value.short.isEmpty {
@@ -286,10 +286,13 @@ public struct Renderer {
         protocolOutput.end(snap, summary, &line)
     }
 
-    /// Keeps the player media block `index` shows (written only when it changed).
-    private mutating func notePlayer(_ index: Int, _ media: MediaBlock, _ block: BarBlock, _ snap: Snapshot, nowMs: UInt64) {
-        let player = media.player(snap, BlockContext(block, nowMs: nowMs, memForm: memForm, usage: RendererUsage())) ?? []
-        if shownPlayers[index] != player { shownPlayers[index] = player }
+    /// Keeps the reading a media or backlight block `index` shows (written only when it
+    /// changed: a steady bar allocates nothing).
+    private mutating func noteReading(_ index: Int, _ block: BarBlock, _ snap: Snapshot, nowMs: UInt64) {
+        let d = block.kind.descriptor
+        guard d.media != nil || d.setsBrightness, let reading = d.reading else { return }
+        let shown = reading(snap, BlockContext(block, nowMs: nowMs, memForm: memForm, usage: RendererUsage()))
+        if shownReadings[index] != shown { shownReadings[index] = shown }
     }
 
     /// Renders a message (e.g. `sysstatsd stopped`), shown as critical, in place of the blocks

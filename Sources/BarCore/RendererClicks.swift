@@ -1,7 +1,8 @@
 import SnapshotCodec
 
 // A click on a built-in block: the user's `[[block.click]]` for its button, else what the
-// block does itself (mem's forms, a sound block's volume, the media block's player).
+// block does itself (mem's forms, a sound block's volume, the media block's player, the
+// backlight's brightness).
 extension Renderer {
     /// Applies a click: a left click (button 1) on mem shows the next form, a right
     /// click (button 3) the previous one. Returns true when the output changes.
@@ -27,7 +28,7 @@ extension Renderer {
         if let sound = block.kind.descriptor.sound {
             // i3status-rust's sound block and waybar's pulseaudio module: the wheel changes the
             // volume by the step, a left click mutes or unmutes.
-            let step = Int32(block.soundStep) * 100, maximum = Int32(block.soundMaximum) * 100
+            let step = Int32(block.wheelStep) * 100, maximum = Int32(block.soundMaximum) * 100
             let device = bytes(sound.device)
             switch click.button {
             case 1: return .sound(SoundChange(device: device, toggleMute: true, deltaPermyriad: 0, maximumPermyriad: maximum))
@@ -36,16 +37,20 @@ extension Renderer {
             default: return .none
             }
         }
-        if let media = block.kind.descriptor.media {
+        if block.kind.descriptor.media != nil {
             // waybar's mpris module: left click play/pause, middle previous, right next.
-            let player = shownPlayers[index]
-            guard !player.isEmpty else { return .none }
+            guard let player = shownReadings[index]?.source else { return .none }
             switch click.button {
             case 1: return .media(MediaControl(player: player, action: bytes("play-pause")))
             case 2: return .media(MediaControl(player: player, action: bytes("previous")))
             case 3: return .media(MediaControl(player: player, action: bytes("next")))
             default: return .none
             }
+        }
+        if block.kind.descriptor.setsBrightness {
+            // i3status-rust's backlight block and waybar's: the wheel by the step.
+            guard click.button == 4 || click.button == 5, let shown = shownReadings[index] else { return .none }
+            return Self.brightness(shown, up: click.button == 4, stepPercent: block.wheelStep).map { .brightness($0) } ?? .none
         }
         guard block.kind.descriptor.hasForms else { return .none }
         switch click.button {
@@ -64,5 +69,17 @@ extension Renderer {
             if instance == click.instance { return i }
         }
         return nil
+    }
+
+    /// The brightness a wheel step up or down from `shown` sets: `stepPercent` of the highest
+    /// step (at least one step), never below 1 % of it (at least one: a dark screen is not
+    /// what a wheel is for) nor above it; nil without its figures.
+    static func brightness(_ shown: PartReading, up: Bool, stepPercent: UInt32) -> BrightnessChange? {
+        guard let current = shown[BacklightPart.brightness], let highest = shown[BacklightPart.maximum],
+              highest > 0, highest <= Int64(UInt32.max), current >= 0 else { return nil }
+        let step = max(1, highest * Int64(stepPercent) / 100)
+        let lowest = max(1, highest / 100)
+        let value = min(highest, max(lowest, up ? current + step : current - step))
+        return BrightnessChange(device: shown.label, value: UInt32(value))
     }
 }

@@ -128,6 +128,7 @@ extension Bar {
                 case .run(let command): runDetached(command, click)
                 case .sound(let change): runDetached(Self.helperCommand("sysstatsd-audio", change.arguments), click)
                 case .media(let control): runDetached(Self.helperCommand("sysstatsd-media", control.arguments), click)
+                case .brightness(let change): runDetached(Self.helperCommand("sysstatsd-media", change.arguments), click)
                 }
             }
         }

@@ -17,6 +17,7 @@ typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bu
 
 struct bus_functions {
     int (*open_user)(sd_bus **);
+    int (*open_system)(sd_bus **);
     sd_bus *(*flush_close_unref)(sd_bus *);
     int (*add_match)(sd_bus *, sd_bus_slot **, const char *, sd_bus_message_handler_t, void *);
     int (*call_method)(sd_bus *, const char *, const char *, const char *, const char *, sd_bus_error *,

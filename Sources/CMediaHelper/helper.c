@@ -27,6 +27,11 @@
 // calls the player's PlayPause, Next or Previous: what the bar runs for a click on the media
 // block. PLAYER is the frame's PLAYER word (the bus name's, `spotify`).
 //
+//     sysstatsd-media brightness backlight|leds DEVICE VALUE
+//
+// sets a backlight's brightness (VALUE in its own steps) through logind's SetBrightness on
+// the system bus: what the bar runs for a wheel on the backlight block.
+//
 // C rather than Swift: it exists to call a C library. Its executable is Embedded Swift,
 // whose link brings in no Swift runtime library (docs/architecture.md, "sysstatsd-gpu").
 #include <dlfcn.h>
@@ -55,6 +60,7 @@ static const char *load(void) {
     if (!lib) return "libsystemd.so.0 not found (the media block needs it: Debian's libsystemd0)";
 #define FN(field, symbol) if (!(*(void **)&bus.field = dlsym(lib, symbol))) return "libsystemd.so.0 lacks " symbol
     FN(open_user, "sd_bus_open_user");
+    FN(open_system, "sd_bus_open_system");
     FN(flush_close_unref, "sd_bus_flush_close_unref");
     FN(add_match, "sd_bus_add_match");
     FN(call_method, "sd_bus_call_method");
@@ -254,7 +260,25 @@ static int control(const char *word, const char *method) {
     return 1;
 }
 
-static const char usage_text[] = "usage: sysstatsd-media watch | control PLAYER play-pause|next|previous\n";
+/// Sets backlight `name`'s brightness to `value` (its own steps) through logind's session
+/// object on the system bus, as a desktop's brightness keys do: no root or udev rule needed
+/// for the user's own seat. The status.
+static int set_brightness(const char *subsystem, const char *name, unsigned long value) {
+    sd_bus *b = NULL;
+    int r = bus.open_system(&b);
+    if (r < 0) { fprintf(stderr, "sysstatsd-media: no system bus: %s\n", strerror(-r)); return 1; }
+    bus.set_method_call_timeout(b, 2000000);
+    sd_bus_error error = {0};
+    r = bus.call_method(b, "org.freedesktop.login1", "/org/freedesktop/login1/session/auto", "org.freedesktop.login1.Session",
+                        "SetBrightness", &error, NULL, "ssu", subsystem, name, (uint32_t)value);
+    if (r < 0) fprintf(stderr, "sysstatsd-media: logind's SetBrightness: %s\n", error.message ? error.message : strerror(-r));
+    bus.error_free(&error);
+    bus.flush_close_unref(b);
+    return r < 0 ? 1 : 0;
+}
+
+static const char usage_text[] = "usage: sysstatsd-media watch | control PLAYER play-pause|next|previous"
+                                 " | brightness backlight|leds DEVICE VALUE\n";
 
 static int run(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--version") == 0) {
@@ -284,6 +308,20 @@ static int run(int argc, char **argv) {
         const char *missing = load();
         if (missing) { fprintf(stderr, "sysstatsd-media: %s\n", missing); return 1; }
         return control(argv[2], method);
+    }
+    if (argc == 5 && strcmp(argv[1], "brightness") == 0) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long value = strtoul(argv[4], &end, 10);
+        int device_ok = argv[3][0] && strlen(argv[3]) < 64 && !strchr(argv[3], '/');
+        if ((strcmp(argv[2], "backlight") != 0 && strcmp(argv[2], "leds") != 0) || !device_ok || errno || !end || *end ||
+            end == argv[4] || argv[4][0] == '-' || value > UINT32_MAX) {
+            fputs(usage_text, stderr);
+            return 2;
+        }
+        const char *missing = load();
+        if (missing) { fprintf(stderr, "sysstatsd-media: %s\n", missing); return 1; }
+        return set_brightness(argv[2], argv[3], value);
     }
     fputs(usage_text, stderr);
     return 2;

@@ -46,7 +46,7 @@ final class SoundBlockTests: XCTestCase {
             format_muted = "{device}: muted ({muted})"
             """)
         let blocks = try XCTUnwrap(c.blocks)
-        XCTAssertEqual(blocks[0].soundStep, 2)
+        XCTAssertEqual(blocks[0].wheelStep, 2)
         XCTAssertEqual(blocks[0].soundMaximum, 150)
         let s = Fixture.station.snapshot
         XCTAssertEqual(rendered(s, .text, blocks: blocks, nowMs: now),
@@ -60,7 +60,7 @@ final class SoundBlockTests: XCTestCase {
 
     func testTheWheelChangesTheVolumeByTheStepAndALeftClickTogglesMute() throws {
         var block = BarBlock(volume)
-        block.soundStep = 2
+        block.wheelStep = 2
         block.soundMaximum = 150
         var r = Renderer(output: .i3bar, blocks: [block, BarBlock(microphone)])
         XCTAssertEqual(r.click(ClickEvent(block: volume, button: 4)),

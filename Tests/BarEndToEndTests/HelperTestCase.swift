@@ -26,13 +26,16 @@ class HelperTestCase: XCTestCase {
         if let runtime { try? FileManager.default.removeItem(atPath: runtime) }
     }
 
-    func startSampler() throws {
+    /// Starts the release sampler on the desktop fixture tree (`sysRoot`: another /sys, a
+    /// folder of Tests/Fixtures).
+    func startSampler(sysRoot: String? = nil) throws {
         let tree = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/sampler-desktop/1")
+        let sys = sysRoot.map { BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/" + $0) } ?? tree.appendingPathComponent("sys")
         let bin = URL(fileURLWithPath: try BarProcess.binary()).deletingLastPathComponent()
         let p = Process()
         p.executableURL = bin.appendingPathComponent("sysstatsd")
         p.arguments = ["--runtime-dir", runtime, "--config", "/dev/null", "--no-history", "--interval", "5",
-                       "--proc-root", tree.appendingPathComponent("proc").path, "--sys-root", tree.appendingPathComponent("sys").path]
+                       "--proc-root", tree.appendingPathComponent("proc").path, "--sys-root", sys.path]
         p.environment = ProcessInfo.processInfo.environment.merging(serverEnvironment) { $1 }
         FileManager.default.createFile(atPath: samplerLog.path, contents: nil)
         p.standardError = try FileHandle(forWritingTo: samplerLog)

@@ -47,15 +47,21 @@ final class SessionBus {
     /// Starts a test player owning `org.mpris.MediaPlayer2.WORD`, in the background, and
     /// waits until it is on the bus; its log of the Player methods called is `log(of:)`.
     func startPlayer(_ word: String, identity: String) throws {
-        let script = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/mpris-player.py").path
-        let log = self.log(of: word), out = folder.appendingPathComponent("\(word).out").path
-        try run(capturing: false, "/usr/bin/python3", [Self.detach, out, "/usr/bin/python3", script, word, identity, "--log", log])
+        try startService("mpris-player.py", [word, identity, "--log", log(of: word)], output: "\(word).out")
+    }
+
+    /// Starts the Python service `script` of Tests/Fixtures on this bus, in the background,
+    /// and waits until it says it is ready (in `output`, a file of this folder).
+    func startService(_ script: String, _ arguments: [String], output: String) throws {
+        let path = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/" + script).path
+        let out = folder.appendingPathComponent(output).path
+        try run(capturing: false, "/usr/bin/python3", [Self.detach, out, "/usr/bin/python3", path] + arguments)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if (try? String(contentsOfFile: out, encoding: .utf8))?.contains("ready") == true { return }
             usleep(50_000)
         }
-        XCTFail("the test player \(word) did not start: \((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
+        XCTFail("\(script) did not start: \((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
     }
 
     static let detach = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/detach.py").path

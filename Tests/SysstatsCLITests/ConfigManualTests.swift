@@ -75,7 +75,7 @@ final class ConfigManualTests: XCTestCase {
             ("temp", "sensor"), ("gpu", "card"), ("time", "timezone"), ("exited", "min_freed"), ("top", "list"),
             ("fan", "fan"), ("power", "source"), ("backlight", "device"),
             ("volume", "device"), ("microphone", "device"), ("media", "player"), ("media", "format_paused"),
-            ("volume", "format_muted"), ("volume", "step"), ("volume", "max"),
+            ("volume", "format_muted"), ("volume", "step"), ("volume", "max"), ("backlight", "step"),
             ("run_watch", "pidfile"), ("path_exists", "path"), ("read_file", "path"), ("run_watch", "title"),
             ("path_exists", "format_down"), ("read_file", "format_bad"),
         ]

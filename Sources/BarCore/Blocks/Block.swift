@@ -36,9 +36,10 @@ public struct BarBlock: Equatable, Sendable {
     /// (read_file: `format_bad`); nil: i3status's (``FileBlock``).
     public var title: [UInt8] = []
     public var downFormat: BlockFormat? = nil
-    /// A sound block's wheel step and the highest volume its wheel sets, whole percents
-    /// (i3status-rust's `step_width` and `max_vol`; `step` and `max` in the config).
-    public var soundStep: UInt32 = 5
+    /// A sound or backlight block's wheel step, and the highest volume a sound block's wheel
+    /// sets, whole percents (i3status-rust's `step_width` and `max_vol`; `step` and `max` in
+    /// the config).
+    public var wheelStep: UInt32 = 5
     public var soundMaximum: UInt32 = 100
     public init(_ kind: BlockKind, argument: [UInt8] = []) { self.kind = kind; self.argument = argument }
 
@@ -71,53 +72,6 @@ public struct ClickAction: Equatable, Sendable {
     public var button: Int
     public var kind: Kind
     public init(button: Int, _ kind: Kind) { self.button = button; self.kind = kind }
-}
-
-/// What a click asks of the renderer's program.
-public enum ClickOutcome: Equatable, Sendable {
-    case none
-    /// The bar changed: draw it again.
-    case redraw
-    /// Run this command detached.
-    case run([UInt8])
-    /// Change a sound device through the sound helper (``SoundChange``).
-    case sound(SoundChange)
-    /// Play, pause or skip on a media player through the media helper (``MediaControl``).
-    case media(MediaControl)
-}
-
-/// What a click on the media block asks of the media helper: `sysstatsd-media control PLAYER
-/// play-pause|next|previous`, PLAYER the player the block shows (its bus name's word).
-public struct MediaControl: Equatable, Sendable {
-    public let player: [UInt8]
-    /// `play-pause`, `next` or `previous`.
-    public let action: [UInt8]
-
-    public init(player: [UInt8], action: [UInt8]) { self.player = player; self.action = action }
-
-    /// The helper's arguments after its name.
-    public var arguments: [[UInt8]] { [bytes("control"), player, action] }
-}
-
-/// What a wheel or a click on a sound block asks of the sound helper: `sysstatsd-audio
-/// change DEVICE DELTA MAX` (hundredths of a percent) or `sysstatsd-audio mute DEVICE`.
-public struct SoundChange: Equatable, Sendable {
-    /// `sink` or `source`.
-    public let device: [UInt8]
-    /// Toggle the mute switch instead of changing the volume.
-    public let toggleMute: Bool
-    public let deltaPermyriad: Int32
-    public let maximumPermyriad: Int32
-
-    /// The helper's arguments after its name.
-    public var arguments: [[UInt8]] {
-        if toggleMute { return [bytes("mute"), device] }
-        var delta = ByteWriter(capacity: 12), maximum = ByteWriter(capacity: 12)
-        if deltaPermyriad < 0 { delta.append(UInt8(ascii: "-")) }
-        delta.appendDecimal(UInt64(deltaPermyriad.magnitude))
-        maximum.appendDecimal(UInt64(maximumPermyriad.magnitude))
-        return [bytes("change"), device, delta.bytes, maximum.bytes]
-    }
 }
 
 /// What a command block runs and when (i3blocks' keys).

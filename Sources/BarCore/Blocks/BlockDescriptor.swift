@@ -54,12 +54,18 @@ public struct BlockDescriptor: Sendable {
     /// The media block: its clicks play, pause and skip through the media helper,
     /// `format_paused` is its text while the player does not play.
     let media: MediaBlock?
+    /// A listed part's block: the reading it shows (the renderer keeps it for the clicks of
+    /// the media and backlight blocks).
+    let reading: (@Sendable (Snapshot, BlockContext) -> PartReading?)?
+    /// The backlight block: its wheel sets the brightness by `step` percent.
+    let setsBrightness: Bool
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
          argumentCheck: ArgumentCheck? = nil, source: BlockSource = .snapshot,
          asks: RendererRequest.Kind? = nil, marks: LevelMarks? = nil, present: (@Sendable (Snapshot, BlockContext) -> Bool)? = nil,
          hasForms: Bool = false, showsRendererCost: Bool = false, filtersByFreedMemory: Bool = false,
          showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false, sound: SoundBlock? = nil, media: MediaBlock? = nil,
+         reading: (@Sendable (Snapshot, BlockContext) -> PartReading?)? = nil, setsBrightness: Bool = false,
          placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
@@ -68,7 +74,7 @@ public struct BlockDescriptor: Sendable {
         self.marks = marks; self.placeholders = placeholders; self.helpNote = helpNote; self.present = present
         self.hasForms = hasForms; self.showsRendererCost = showsRendererCost; self.filtersByFreedMemory = filtersByFreedMemory
         self.showsEvents = showsEvents; self.hiddenWhenMissingByDefault = hiddenWhenMissingByDefault
-        self.sound = sound; self.media = media
+        self.sound = sound; self.media = media; self.reading = reading; self.setsBrightness = setsBrightness
         self.render = render
     }
 
@@ -98,8 +104,6 @@ struct SoundBlock: Sendable {
 
 /// What the media block does beyond its figures and texts.
 struct MediaBlock: Sendable {
-    /// The player the block shows (its bus name's word), or nil where none runs.
-    let player: @Sendable (Snapshot, BlockContext) -> [UInt8]?
     /// Whether the player the block shows is not playing (paused or stopped).
     let isPaused: @Sendable (Snapshot, BlockContext) -> Bool
 }

@@ -42,8 +42,8 @@ enum ListedBlock {
             present: { s, c in reading(s, tag, c.argument) != nil },
             hiddenWhenMissingByDefault: true,
             sound: part.sound.map { s in SoundBlock(device: s.device) { snap, c in isMuted(snap, c, tag, s.mutedFigure) } },
-            media: part.media ? MediaBlock(player: { s, c in reading(s, tag, c.argument)?.source },
-                                           isPaused: { s, c in (reading(s, tag, c.argument)?[MediaPart.playing] ?? 0) == 0 }) : nil,
+            media: part.media ? MediaBlock(isPaused: { s, c in (reading(s, tag, c.argument)?[MediaPart.playing] ?? 0) == 0 }) : nil,
+            reading: { s, c in reading(s, tag, c.argument) }, setsBrightness: part.setsBrightness,
             placeholders: placeholders, helpNote: nil,
             render: { s, c, v in
                 if part.media { renderMedia(s, c, tag, into: &v); return }

@@ -23,7 +23,8 @@ public enum BacklightPart {
                        json: "brightness", suffix: "", prometheus: nil),
             PartFigure(.count, placeholder: "max", "the device's highest step (`max_brightness`)",
                        json: "max_brightness", suffix: "", prometheus: nil),
-        ])
+        ],
+        setsBrightness: true)
 
     /// The figures' positions in the table.
     public static let percent = 0, brightness = 1, maximum = 2

@@ -79,17 +79,21 @@ public struct ListedPart: Sendable {
     /// A media player's part: its block's clicks control the player (play-pause, next,
     /// previous) through the media helper, and a player not playing takes `format_paused`.
     public let media: Bool
+    /// A backlight's part: its block's wheel sets the brightness (logind's `SetBrightness`,
+    /// through the media helper); its reading's label is the device, its figures
+    /// ``BacklightPart/brightness`` and ``BacklightPart/maximum`` the steps.
+    public let setsBrightness: Bool
 
     public init(_ tag: SectionTag, name: StaticString, block: StaticString, label: StaticString, argumentKey: StaticString,
                 source: StaticString, _ sourceHelp: StaticString, labelHelp: StaticString, summary: StaticString,
                 maximumReadings: Int, figures: [PartFigure], sourcePlaceholder: StaticString? = nil,
                 labelPlaceholder: StaticString? = nil, sound: SoundControl? = nil,
-                texts: [PartText] = [], media: Bool = false) {
+                texts: [PartText] = [], media: Bool = false, setsBrightness: Bool = false) {
         self.tag = tag; self.name = name; self.blockName = block; self.blockLabel = label; self.argumentKey = argumentKey
         self.sourceKey = source; self.sourceHelp = sourceHelp; self.labelHelp = labelHelp; self.summary = summary
         self.maximumReadings = maximumReadings; self.figures = figures
         self.sourcePlaceholder = sourcePlaceholder; self.labelPlaceholder = labelPlaceholder; self.sound = sound
-        self.texts = texts; self.media = media
+        self.texts = texts; self.media = media; self.setsBrightness = setsBrightness
     }
 
     /// Its bit in ``Snapshot/available``.
