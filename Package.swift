@@ -202,12 +202,12 @@ let package = Package(
         // which the static sampler must not, and writes NVML's figures on a pipe. In C: it
         // only calls a C library; its executable is Embedded Swift, whose link names no
         // Swift runtime library (a normal Swift executable's names libswiftCore.so).
-        .target(name: "CGPUHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
+        .target(name: "CGPUHelper", dependencies: ["CLibc"], cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
                 linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(name: "sysstatsd-gpu", dependencies: ["CGPUHelper"], swiftSettings: embedded),
         // The sound helper, the same way for libpulse: the sampler starts it while a volume or
         // microphone block shows, the bar runs it for a wheel or a click on one.
-        .target(name: "CAudioHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
+        .target(name: "CAudioHelper", dependencies: ["CLibc"], cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
                 linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(name: "sysstatsd-audio", dependencies: ["CAudioHelper"], swiftSettings: embedded),
         // The media helper, the same way for libsystemd's sd-bus: the sampler starts it while a
@@ -224,7 +224,7 @@ let package = Package(
         // as the NVIDIA helper.
         // What a closure costs in memory in the test's own process, from the kernel's figures.
         .target(name: "MemoryBudget"),
-        .target(name: "CSpawnHelper", cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")]),
+        .target(name: "CSpawnHelper", dependencies: ["CLibc"], cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")]),
         .executableTarget(name: "sysstats-spawn", dependencies: ["CSpawnHelper"], swiftSettings: embedded),
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [

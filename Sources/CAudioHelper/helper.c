@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "CLibc.h"
 #include "CAudioHelper.h"
 
 #include "pulse-declarations.h"
@@ -258,16 +259,6 @@ static int watch(void) {
     }
 }
 
-// The arguments, as glibc passes them to an ELF constructor: the executable is Embedded
-// Swift, whose `main` does not hand them on.
-static int saved_argc;
-static char **saved_argv;
-__attribute__((constructor)) static void save_arguments(int argc, char **argv, char **envp) {
-    (void)envp;
-    saved_argc = argc;
-    saved_argv = argv;
-}
-
 static int usage(void) {
     fprintf(stderr, "usage: sysstatsd-audio watch | change sink|source DELTA_PERMYRIAD MAX_PERMYRIAD | mute sink|source\n");
     return 2;
@@ -322,5 +313,5 @@ static int run(int argc, char **argv) {
 }
 
 void caudiohelper_run(void) {
-    exit(run(saved_argc, saved_argv));
+    exit(run(clibc_argc(), clibc_argv()));
 }

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "CLibc.h"
 #include "CGPUHelper.h"
 
 #include "nvml-declarations.h"
@@ -236,16 +237,6 @@ static void sample(void) {
     end_frame();
 }
 
-// The arguments, as glibc passes them to an ELF constructor: the executable is Embedded
-// Swift, whose `main` does not hand them on.
-static int saved_argc;
-static char **saved_argv;
-__attribute__((constructor)) static void save_arguments(int argc, char **argv, char **envp) {
-    (void)envp;
-    saved_argc = argc;
-    saved_argv = argv;
-}
-
 static int run(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--version") == 0) {
         printf("sysstatsd-gpu %s\n", SYSSTATS_VERSION);
@@ -278,5 +269,5 @@ static int run(int argc, char **argv) {
 }
 
 void cgpuhelper_run(void) {
-    exit(run(saved_argc, saved_argv));
+    exit(run(clibc_argc(), clibc_argv()));
 }

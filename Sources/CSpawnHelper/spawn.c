@@ -5,6 +5,7 @@
 // time. The helper exits at once: the command is reparented to sysstats (a child
 // subreaper), which reaps it and reads its rusage.
 #define _GNU_SOURCE
+#include "CLibc.h"
 #include "CSpawnHelper.h"
 
 #include <errno.h>
@@ -15,16 +16,6 @@
 #include <unistd.h>
 
 enum { report_fd = 3 };
-
-// The arguments, as glibc passes them to an ELF constructor: the executable is Embedded
-// Swift, whose `main` does not hand them on.
-static int saved_argc;
-static char **saved_argv;
-__attribute__((constructor)) static void save_arguments(int argc, char **argv, char **envp) {
-    (void)envp;
-    saved_argc = argc;
-    saved_argv = argv;
-}
 
 static void report(char kind, long value) {
     char line[32];
@@ -80,5 +71,5 @@ static void run(int argc, char **argv) {
 }
 
 void cspawnhelper_run(void) {
-    run(saved_argc, saved_argv);
+    run(clibc_argc(), clibc_argv());
 }
