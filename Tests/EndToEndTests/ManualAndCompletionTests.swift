@@ -106,7 +106,7 @@ final class ManualAndCompletionTests: XCTestCase {
         XCTAssertEqual(try bash("sysstats", ["sysstats", "rep"]), "report\n")
         XCTAssertEqual(try bash("sysstats", ["sysstats", "top", "--so"]), "--sort\n")
         XCTAssertEqual(try bash("sysstats-bar", ["sysstats-bar", "--output", "i"]), "i3bar\n")
-        XCTAssertEqual(try bash("sysstats-bar", ["sysstats-bar", "--blocks", "cpu,me"]), "cpu,mem\n")
+        XCTAssertEqual(try bash("sysstats-bar", ["sysstats-bar", "--blocks", "cpu,mic"]), "cpu,microphone\n")
         XCTAssertEqual(try bash("sysstatsd", ["sysstatsd", "--no-h"]), "--no-history\n")
 
         // fish: `complete -C` over the installed files.
