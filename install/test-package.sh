@@ -197,6 +197,63 @@ import json, sys; h = json.load(sys.stdin); assert h, h'
 import json, sys; r = json.load(sys.stdin); assert r, r'
 }
 
+# A user's session running through an upgrade and a removal (docs/packaging.md, "Upgrades
+# and removal"): a sampler and a bar started before it, each looking at its own file every
+# 200 ms here (SYSSTATS_PROGRAM_CHECK_MS; at each minute's turn in a session).
+start_session() {
+    rm -rf "$root/run/user/0/sysstats"
+    root_command
+    # Simple commands, so that $! is the program itself (chroot and env exec).
+    "${root_cmd[@]}" SYSSTATS_PROGRAM_CHECK_MS=200 "$1/sysstatsd" --interval 0.5 --no-history > "$work/session-sampler.log" 2>&1 &
+    session_sampler=$!
+    "${root_cmd[@]}" SYSSTATS_PROGRAM_CHECK_MS=200 "$1/sysstats-bar" --output i3bar --no-start-sampler \
+        < /dev/null > "$work/session-bar.out" 2> "$work/session-bar.log" &
+    session_bar=$!
+    trap stop_session EXIT
+    sleep 2
+    kill -0 "$session_sampler" 2>/dev/null || fail "the sampler did not start: $(<"$work/session-sampler.log")"
+    kill -0 "$session_bar" 2>/dev/null || fail "the bar did not start: $(<"$work/session-bar.log")"
+}
+stop_session() {
+    kill -TERM "$session_sampler" "$session_bar" 2>/dev/null || true
+    wait "$session_sampler" "$session_bar" 2>/dev/null || true
+}
+# Waits up to 30 s for FILE to hold TEXT (a change is acted on once it has settled, 5-10 s).
+wait_for_line() {
+    local i
+    for ((i = 0; i < 150; i++)); do grep -qF -- "$2" "$1" && return 0; sleep 0.2; done
+    return 1
+}
+# check_session_upgrade BIN COMMAND...: both start again from the new files in place.
+check_session_upgrade() {
+    local bin=$1
+    shift
+    start_session "$bin"
+    "$@" > "$work/upgrade.log" 2>&1 || fail "the upgrade failed: $(tail -n 3 "$work/upgrade.log")"
+    wait_for_line "$work/session-sampler.log" "was replaced (an upgrade?); starting again from the new program" ||
+        fail "the sampler did not say it starts again: $(tail -n 3 "$work/session-sampler.log")"
+    wait_for_line "$work/session-bar.log" "was replaced (an upgrade?): starting again from the new program" ||
+        fail "the bar did not say it starts again: $(tail -n 3 "$work/session-bar.log")"
+    sleep 1
+    kill -0 "$session_sampler" 2>/dev/null || fail "the sampler ended: $(tail -n 3 "$work/session-sampler.log")"
+    kill -0 "$session_bar" 2>/dev/null || fail "the bar ended: $(tail -n 3 "$work/session-bar.log")"
+    [[ $(readlink "/proc/$session_sampler/exe") != *" (deleted)" ]] || fail "the sampler runs on from the deleted file"
+    [[ $(readlink "/proc/$session_bar/exe") != *" (deleted)" ]] || fail "the bar runs on from the deleted file"
+    tail -n 1 "$work/session-bar.out" | valid_i3bar || fail "the bar's stream after the upgrade: $(tail -n 2 "$work/session-bar.out")"
+}
+# check_session_removal BIN COMMAND...: both say so; the bar shows the figures on.
+check_session_removal() {
+    local bin=$1
+    shift
+    start_session "$bin"
+    "$@" > "$work/removal.log" 2>&1 || fail "the removal failed: $(tail -n 3 "$work/removal.log")"
+    wait_for_line "$work/session-sampler.log" "was removed (its package uninstalled?)" ||
+        fail "the sampler did not say its program was removed: $(tail -n 3 "$work/session-sampler.log")"
+    wait_for_line "$work/session-bar.log" "was removed (its package uninstalled?): this bar shows the figures on until it is closed" ||
+        fail "the bar did not say its program was removed: $(tail -n 3 "$work/session-bar.log")"
+    kill -0 "$session_bar" 2>/dev/null || fail "the bar ended at the removal: $(tail -n 3 "$work/session-bar.log")"
+}
+
 # Data of a 0.1.0 install (Tests/Fixtures/upgrade-0.1.0/README.md): the config and history a
 # user has, and the snapshot of a 0.1.0 sampler that is still running during the upgrade.
 fixtures=$repo/Tests/Fixtures/upgrade-0.1.0
@@ -292,11 +349,13 @@ check "deb: man -w finds every page" check_manual /usr/bin /usr/share/man
 check "deb: bash completions load" check_completion
 check "deb: systemd-analyze verify accepts the user unit" check_unit /usr/bin /usr/lib/systemd/user/sysstatsd.service
 check "deb: sysstats history after sysstatsd-history ran" check_history /usr/bin
+reinstall_deb() { in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --reinstall --no-install-recommends /tmp/sysstats.deb; }
+check "deb: a running sampler and bar start again from an upgrade's files" check_session_upgrade /usr/bin reinstall_deb
 remove_deb() {
     in_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q sysstats
     in_root env DEBIAN_FRONTEND=noninteractive apt-get autoremove -y -q
 }
-check "deb: apt-get remove" remove_deb
+check "deb: apt-get remove under a running sampler and bar, which say so" check_session_removal /usr/bin remove_deb
 check "deb: nothing left but the user's data" check_nothing_left
 
 # --- the tarball, as a user without root's directories: PREFIX is ~/.local ---------------
@@ -324,8 +383,9 @@ check "tarball: man -w finds every page" check_manual "$home/.local/bin" "$home/
 check "tarball: bash completions load" check_completion
 check "tarball: systemd-analyze verify accepts the user unit" check_unit "$home/.local/bin" "$home/.local/share/systemd/user/sysstatsd.service"
 check "tarball: sysstats history after sysstatsd-history ran" check_history "$home/.local/bin"
+check "tarball: a running sampler and bar start again from install.sh's new files" check_session_upgrade "$home/.local/bin" install_tarball
 uninstall_tarball() { in_root "$home/.local/lib/sysstats/install.sh" --uninstall; }
-check "tarball: install.sh --uninstall" uninstall_tarball
+check "tarball: install.sh --uninstall under a running sampler and bar, which say so" check_session_removal "$home/.local/bin" uninstall_tarball
 check "tarball: nothing left but the user's data" check_nothing_left
 
 printf 'package-test: %d checks, %d failed (%d s in the root)\n' "$checks" "$failed" $((SECONDS - started))
