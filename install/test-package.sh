@@ -241,7 +241,8 @@ check_session_upgrade() {
     [[ $(readlink "/proc/$session_bar/exe") != *" (deleted)" ]] || fail "the bar runs on from the deleted file"
     tail -n 1 "$work/session-bar.out" | valid_i3bar || fail "the bar's stream after the upgrade: $(tail -n 2 "$work/session-bar.out")"
 }
-# check_session_removal BIN COMMAND...: both say so; the bar shows the figures on.
+# check_session_removal BIN COMMAND...: both say so; the bar shows the figures on, and the
+# sampler ends once the bar is closed.
 check_session_removal() {
     local bin=$1
     shift
@@ -252,6 +253,13 @@ check_session_removal() {
     wait_for_line "$work/session-bar.log" "was removed (its package uninstalled?): this bar shows the figures on until it is closed" ||
         fail "the bar did not say its program was removed: $(tail -n 3 "$work/session-bar.log")"
     kill -0 "$session_bar" 2>/dev/null || fail "the bar ended at the removal: $(tail -n 3 "$work/session-bar.log")"
+    # The bar closed (the session's end), the sampler goes within a minute of it: nothing of
+    # the removed package runs on.
+    kill -TERM "$session_bar"
+    wait "$session_bar" 2>/dev/null || true
+    local i
+    for ((i = 0; i < 90; i++)); do kill -0 "$session_sampler" 2>/dev/null || return 0; sleep 1; done
+    fail "the sampler still runs 90 s after its last bar closed: $(tail -n 3 "$work/session-sampler.log")"
 }
 
 # Data of a 0.1.0 install (Tests/Fixtures/upgrade-0.1.0/README.md): the config and history a
@@ -355,7 +363,7 @@ remove_deb() {
     in_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q sysstats
     in_root env DEBIAN_FRONTEND=noninteractive apt-get autoremove -y -q
 }
-check "deb: apt-get remove under a running sampler and bar, which say so" check_session_removal /usr/bin remove_deb
+check "deb: apt-get remove under a running sampler and bar: both say so, the sampler ends after the bar" check_session_removal /usr/bin remove_deb
 check "deb: nothing left but the user's data" check_nothing_left
 
 # --- the tarball, as a user without root's directories: PREFIX is ~/.local ---------------
@@ -385,7 +393,7 @@ check "tarball: systemd-analyze verify accepts the user unit" check_unit "$home/
 check "tarball: sysstats history after sysstatsd-history ran" check_history "$home/.local/bin"
 check "tarball: a running sampler and bar start again from install.sh's new files" check_session_upgrade "$home/.local/bin" install_tarball
 uninstall_tarball() { in_root "$home/.local/lib/sysstats/install.sh" --uninstall; }
-check "tarball: install.sh --uninstall under a running sampler and bar, which say so" check_session_removal "$home/.local/bin" uninstall_tarball
+check "tarball: install.sh --uninstall under a running sampler and bar: both say so, the sampler ends after the bar" check_session_removal "$home/.local/bin" uninstall_tarball
 check "tarball: nothing left but the user's data" check_nothing_left
 
 printf 'package-test: %d checks, %d failed (%d s in the root)\n' "$checks" "$failed" $((SECONDS - started))
