@@ -318,7 +318,10 @@ final class BudgetCommandTests: XCTestCase {
         check.standardError = output
         try check.run()
         let deadline = Date().addingTimeInterval(10)
-        while (try? String(contentsOfFile: work.file("tmp-name"), encoding: .utf8)) == nil && Date() < deadline { usleep(20_000) }
+        // The shell makes the file before echo writes the line into it: wait for the whole line.
+        while (try? String(contentsOfFile: work.file("tmp-name"), encoding: .utf8))?.hasSuffix("\n") != true && Date() < deadline {
+            usleep(20_000)
+        }
         let temporary = try XCTUnwrap(try? String(contentsOfFile: work.file("tmp-name"), encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(FileManager.default.fileExists(atPath: temporary))
         kill(check.processIdentifier, SIGTERM)
