@@ -95,3 +95,33 @@ func systemCalls(of pids: [Int32], over seconds: UInt32, in folder: String) thro
         return (total.flatMap { Int($0.split(separator: " ").dropFirst(3).first ?? "") } ?? 0, table)
     }
 }
+
+/// A sound server a test started in a folder of its own (PulseServer, PipeWireServer): what
+/// finds it, and `pactl` against it, as a user changes it.
+protocol PactlServer: AnyObject {
+    var folder: URL { get }
+    /// `PULSE_SERVER` naming its socket.
+    var environment: [String: String] { get }
+}
+
+extension PactlServer {
+    /// Runs `pactl` against this server; its stdout.
+    @discardableResult
+    func pactl(_ arguments: String...) throws -> String { try pactl(arguments) }
+
+    @discardableResult
+    func pactl(_ arguments: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
+        p.arguments = arguments
+        p.environment = environment.merging(["HOME": folder.path]) { $1 }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

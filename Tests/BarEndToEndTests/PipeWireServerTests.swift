@@ -5,7 +5,7 @@ import XCTest
 /// server `pipewire-pulse`), headless, in a folder of its own under a private session bus
 /// (`dbus-run-session`, which WirePlumber wants), with null sinks loaded through
 /// pipewire-pulse and changed with `pactl`, as a user's desktop would.
-final class PipeWireServer {
+final class PipeWireServer: PactlServer {
     let folder: URL
     var socket: String { folder.appendingPathComponent("pulse/native").path }
     var environment: [String: String] { ["PULSE_SERVER": "unix:" + socket] }
@@ -60,22 +60,6 @@ final class PipeWireServer {
         }
         try? FileManager.default.removeItem(at: folder)
     }
-
-    @discardableResult
-    func pactl(_ arguments: String...) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
-        p.arguments = arguments
-        p.environment = environment.merging(["HOME": folder.path]) { $1 }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 /// The volume block against PipeWire through pipewire-pulse, the sound server of most
@@ -107,12 +91,7 @@ final class PipeWireServerTests: HelperTestCase {
                                    (["set-sink-mute", "speakers", "1"], "Speakers: muted"),
                                    (["set-default-sink", "headphones"], "Headphones: 100%"),
                                    (["set-sink-volume", "headphones", "64%"], "Headphones: 64%")] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
-            p.arguments = change
-            p.environment = server.environment.merging(["HOME": server.folder.path]) { $1 }
-            try p.run()
-            p.waitUntilExit()
+            try server.pactl(change)
             let start = Date()
             XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last == expected }, "\(change): \(bar.lines.suffix(3))")
             delays.append(Date().timeIntervalSince(start))

@@ -3,7 +3,7 @@ import XCTest
 
 /// A real PulseAudio server with null sinks and a null source (Debian's `pulseaudio`, no
 /// hardware), in a folder of its own, changed with its own tool, `pactl`.
-final class PulseServer {
+final class PulseServer: PactlServer {
     let folder: URL
     var socket: String { folder.appendingPathComponent("native").path }
     var environment: [String: String] { ["PULSE_SERVER": "unix:" + socket] }
@@ -69,26 +69,6 @@ final class PulseServer {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline && kill(pid, 0) == 0 && self.pid != nil { usleep(20_000) }
         try? FileManager.default.removeItem(atPath: socket)
-    }
-
-    /// Runs `pactl` against this server; its stdout.
-    @discardableResult
-    func pactl(_ arguments: String...) throws -> String { try pactl(arguments) }
-
-    @discardableResult
-    func pactl(_ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
-        p.arguments = arguments
-        p.environment = environment.merging(["HOME": folder.path]) { $1 }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// The volume of `sink` in whole percent, as pactl says it (`Volume: front-left: … / 40% / …`).
