@@ -232,6 +232,8 @@ public struct BarConfig: Equatable, Sendable {
                 // A sound block's format_muted, step and max (ConfigKeys.swift).
             } else if try mediaBlockKey(entry, kind, into: &block) {
                 // The media block's format_paused (ConfigKeys.swift).
+            } else if try stateFormatKey(entry, kind, into: &block) {
+                // A state's text: format_down, format_charging, format_full (ConfigKeys.swift).
             } else {
                 throw ConfigError(unknownKey: entry, known: knownKeys(kind), " in this block (man sysstats-config)")
             }

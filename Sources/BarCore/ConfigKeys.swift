@@ -33,6 +33,7 @@ extension BarConfig {
         if d.sound != nil { keys += ["format_muted", "step", "max"] }
         if d.media != nil { keys.append("format_paused") }
         if d.setsBrightness { keys.append("step") }
+        for state in d.states { keys.append(state.key) }
         return keys
     }
 
@@ -59,6 +60,18 @@ extension BarConfig {
         } catch {
             throw formatError(error, entry)
         }
+    }
+
+    /// A state's text (`format_down` of net and wifi, `format_charging` and `format_full` of
+    /// battery). True when `entry` was one.
+    static func stateFormatKey(_ entry: TOMLValue, _ kind: BlockKind, into block: inout BarBlock) throws(ConfigError) -> Bool {
+        let states = kind.descriptor.states
+        for i in 0..<states.count where keyIs(entry, states[i].key) {
+            if block.stateFormats.count < states.count { block.stateFormats = Array(repeating: nil, count: states.count) }
+            block.stateFormats[i] = try format(entry, kind)
+            return true
+        }
+        return false
     }
 
     /// The media block's own key: `format_paused`, its text while the player does not play

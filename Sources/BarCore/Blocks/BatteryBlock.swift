@@ -6,6 +6,11 @@ enum BatteryBlock {
         name: "battery", label: "bat", section: .battery, marks: LevelMarks(unit: .percent, warning: 2000, critical: 1000),
         present: { s, _ in s.battery.count > 0 },
         hiddenWhenMissingByDefault: true,
+        // i3status's format_down (no battery), waybar's format-charging and format-full,
+        // polybar's label-charging and label-full.
+        states: [BlockState(key: "format_down", level: .normal) { s, _ in s.battery.count == 0 },
+                 BlockState(key: "format_charging") { s, _ in s.battery.count > 0 && s.battery.state == .charging },
+                 BlockState(key: "format_full") { s, _ in s.battery.count > 0 && s.battery.state == .full }],
         placeholders: [
             PlaceholderSpec("percent", "charge") { s, _, w in appendWholePercent(&w, UInt64(s.battery.percent)) },
             PlaceholderSpec("state", "charging, discharging, full, not charging, unknown") { s, _, w in

@@ -36,6 +36,8 @@ public struct BarBlock: Equatable, Sendable {
     /// (read_file: `format_bad`); nil: i3status's (``FileBlock``).
     public var title: [UInt8] = []
     public var downFormat: BlockFormat? = nil
+    /// Its states' texts (`format_down`, `format_charging`), in its descriptor's `states` order.
+    public var stateFormats: [BlockFormat?] = []
     /// A sound or backlight block's wheel step, and the highest volume a sound block's wheel
     /// sets, whole percents (i3status-rust's `step_width` and `max_vol`; `step` and `max` in
     /// the config).
@@ -209,17 +211,36 @@ func renderBlock(_ block: BarBlock, _ snap: Snapshot, nowMs: UInt64, memForm: Me
     // block's own `n/a` text, not a format whose figures would read 0. A file block's down
     // state has formats of its own (format_down); a part not measured keeps the format, its
     // placeholders `n/a` and the renderer's own figures shown.
-    if look == nil, snap.available.contains(kind.section), let present = kind.descriptor.present, !present(snap, context) { return }
-    if !kind.descriptor.hasForms || memForm == .usedTotal, let format = FileBlock.format(block, context, formats, snap) {
+    // A state with a text of its own (a net block's format_down) takes it, present or not, as i3status's.
+    let state = activeState(block, snap, context)
+    if let state {
         v.full.reset()
-        format.render(snap, context, into: &v.full)
+        block.stateFormats[state].map { $0.render(snap, context, into: &v.full) }
+        if let level = kind.descriptor.states[state].level { v.level = level }
+    } else {
+        if look == nil, snap.available.contains(kind.section), let present = kind.descriptor.present, !present(snap, context) { return }
+        if !kind.descriptor.hasForms || memForm == .usedTotal, let format = FileBlock.format(block, context, formats, snap) {
+            v.full.reset()
+            format.render(snap, context, into: &v.full)
+        }
     }
-    // A file block with nothing to say is left out, as i3bar leaves out i3status's (`format_down = ""`).
-    if look != nil && v.full.isEmpty { v.visible = false; return }
+    // A file block, or a state's text, with nothing to say is left out, as i3bar leaves out i3status's (`format_down = ""`).
+    if (look != nil || state != nil) && v.full.isEmpty { v.visible = false; return }
     if let short = block.shortFormat {
         v.short.reset()
         short.render(snap, context, into: &v.short)
     }
+}
+
+/// The first of the block's states it is in and has a text for (its index in the
+/// descriptor's `states`); nil: none.
+func activeState(_ block: BarBlock, _ snap: Snapshot, _ context: BlockContext) -> Int? {
+    let states = block.kind.descriptor.states
+    guard !block.stateFormats.isEmpty, snap.available.contains(block.kind.section) else { return nil }
+    for i in 0..<min(states.count, block.stateFormats.count) where block.stateFormats[i] != nil {
+        if states[i].isActive(snap, context) { return i }
+    }
+    return nil
 }
 
 /// Fills `v` with `kind`'s built-in values for `snap`: the block's own file says how.

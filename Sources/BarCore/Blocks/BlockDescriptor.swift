@@ -59,6 +59,9 @@ public struct BlockDescriptor: Sendable {
     let reading: (@Sendable (Snapshot, BlockContext) -> PartReading?)?
     /// The backlight block: its wheel sets the brightness by `step` percent.
     let setsBrightness: Bool
+    /// Its states that have a text of their own in the config (`format_down` of net, wifi;
+    /// `format_charging`, `format_full` of battery), the first that applies winning.
+    let states: [BlockState]
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
          argumentCheck: ArgumentCheck? = nil, source: BlockSource = .snapshot,
@@ -66,7 +69,7 @@ public struct BlockDescriptor: Sendable {
          hasForms: Bool = false, showsRendererCost: Bool = false, filtersByFreedMemory: Bool = false,
          showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false, sound: SoundBlock? = nil, media: MediaBlock? = nil,
          reading: (@Sendable (Snapshot, BlockContext) -> PartReading?)? = nil, setsBrightness: Bool = false,
-         placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
+         states: [BlockState] = [], placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
         self.argumentCheck = argumentCheck; self.source = source
@@ -75,6 +78,7 @@ public struct BlockDescriptor: Sendable {
         self.hasForms = hasForms; self.showsRendererCost = showsRendererCost; self.filtersByFreedMemory = filtersByFreedMemory
         self.showsEvents = showsEvents; self.hiddenWhenMissingByDefault = hiddenWhenMissingByDefault
         self.sound = sound; self.media = media; self.reading = reading; self.setsBrightness = setsBrightness
+        self.states = states
         self.render = render
     }
 
@@ -100,6 +104,15 @@ struct SoundBlock: Sendable {
     let device: StaticString
     /// Whether the device the block shows is muted.
     let isMuted: @Sendable (Snapshot, BlockContext) -> Bool
+}
+
+/// A state of a block with a text of its own in the config (i3status's `format_down`,
+/// waybar's `format-charging`): the key, whether the block is in it, and the level its
+/// text shows at (nil: the block's own; a net block down is critical, as i3status's bad).
+struct BlockState: Sendable {
+    let key: StaticString
+    var level: Level? = nil
+    let isActive: @Sendable (Snapshot, BlockContext) -> Bool
 }
 
 /// What the media block does beyond its figures and texts.

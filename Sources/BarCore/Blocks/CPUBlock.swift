@@ -8,6 +8,7 @@ enum CPUBlock {
             PlaceholderSpec("busy", "share busy") { s, _, w in appendWholePercent(&w, UInt64(s.cpuBusy)) },
             PlaceholderSpec("iowait", "share in I/O wait") { s, _, w in appendWholePercent(&w, UInt64(s.cpuIOWait)) },
             PlaceholderSpec("spark", "sparkline of the last 8 samples") { s, _, w in appendSparkline(s, into: &w) },
+            PlaceholderSpec("bars", "one cell per core, ▁ idle to █ busy (the cores block's)") { s, _, w in CoresBlock.appendCells(s, into: &w) },
         ],
         render: render)
 

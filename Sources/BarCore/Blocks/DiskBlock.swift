@@ -19,6 +19,9 @@ enum DiskBlock {
             PlaceholderSpec("percent", "used share, as df's Use%") { s, c, w in
                 figure(s, c, &w) { d, w in appendWholePercent(&w, d.usedPermyriad) }
             },
+            PlaceholderSpec("free_percent", "available share, 100 less Use%") { s, c, w in
+                figure(s, c, &w) { d, w in appendWholePercent(&w, 10_000 - min(d.usedPermyriad, 10_000)) }
+            },
             PlaceholderSpec("bar", "eight-cell bar of the used share") { s, c, w in
                 figure(s, c, &w) { d, w in appendBar(&w, permyriad: d.usedPermyriad, cells: 8) }
             },

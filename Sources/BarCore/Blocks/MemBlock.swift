@@ -37,6 +37,7 @@ enum MemBlock {
             },
             PlaceholderSpec("swap", "swap used") { s, _, w in w.appendSize(kib: s.memory.swapUsed) },
             PlaceholderSpec("swap_total", "swap total") { s, _, w in w.appendSize(kib: s.memory.swapTotal) },
+            PlaceholderSpec("swap_percent", "swap used share") { s, _, w in appendWholePercent(&w, SwapBlock.usedShare(s.memory)) },
         ],
         render: render)
 

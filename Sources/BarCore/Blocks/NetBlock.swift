@@ -8,6 +8,8 @@ enum NetBlock {
         name: "net", label: "net", section: .network, argumentKey: "interface", asks: .interface,
         present: { s, c in interface(s, c.argument) != nil },
         hiddenWhenMissingByDefault: true,
+        // i3status's ethernet `format_down`: no such interface, or no carrier.
+        states: [BlockState(key: "format_down", level: .critical) { s, c in interface(s, c.argument).map { !isUp($0) } ?? true }],
         placeholders: [
             PlaceholderSpec("name", "the interface") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.name) } },
             PlaceholderSpec("ipv4", "its IPv4 address") { s, c, w in figure(s, c, &w) { n, w in w.append(bytes: n.ipv4) } },

@@ -8,6 +8,8 @@ enum WifiBlock {
         name: "wifi", label: "wifi", section: .network, argumentKey: "interface", asks: .interface,
         present: { s, c in interface(s, c.argument) != nil },
         hiddenWhenMissingByDefault: true,
+        // i3status's wireless `format_down`: no such interface, or not associated.
+        states: [BlockState(key: "format_down", level: .critical) { s, c in linked(s, c.argument) == nil }],
         placeholders: [
             PlaceholderSpec("ssid", "the network's name (escaped: an SSID is any 32 bytes)") { s, c, w in
                 if let n = linked(s, c.argument) { w.append(bytes: n.wifi.ssid) } else { w.append("down") }
@@ -27,6 +29,16 @@ enum WifiBlock {
             },
             PlaceholderSpec("name", "the interface") { s, c, w in
                 if let n = linked(s, c.argument) { w.append(bytes: n.name) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("down", "bytes received per second") { s, c, w in
+                if let n = interface(s, c.argument) { w.appendRate(bytesPerSecond: n.rxBytesPerSecond) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("up", "bytes sent per second") { s, c, w in
+                if let n = interface(s, c.argument) { w.appendRate(bytesPerSecond: n.txBytesPerSecond) } else { w.appendNotAvailable() }
+            },
+            PlaceholderSpec("ip", "its IPv4 address, else its global IPv6 one (i3status's wireless %ip)") { s, c, w in
+                guard let n = linked(s, c.argument), !(n.ipv4.isEmpty && n.ipv6.isEmpty) else { w.appendNotAvailable(); return }
+                w.append(bytes: n.ipv4.isEmpty ? n.ipv6 : n.ipv4)
             },
         ],
         render: render)

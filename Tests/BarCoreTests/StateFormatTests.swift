@@ -1,0 +1,81 @@
+@testable import BarCore
+import SnapshotCodec
+import XCTest
+
+/// A state's own text: `format_down` of net, wifi and battery (i3status's), `format_charging` and
+/// `format_full` of battery (waybar's format-charging and format-full); and the
+/// placeholders added for imported configs (wifi's `{ip}`, `{down}`, `{up}`, cpu's `{bars}`,
+/// mem's `{swap_percent}`, disk's `{free_percent}`).
+final class StateFormatTests: XCTestCase {
+    let now = Fixture.station.nowMs
+
+    func blocks(_ text: String) throws -> [BarBlock] {
+        try XCTUnwrap(try Array(text.utf8).withUnsafeBytes { BarConfig.parse($0) }.get().blocks)
+    }
+
+    func testFormatDownShowsWhileTheInterfaceIsDownOrAbsentAndAnEmptyOneHidesTheBlock() throws {
+        let b = try blocks("""
+            [[block]]
+            block = "net"
+            interface = "enp3s0"
+            format = "E: {ip}"
+            format_down = "E: down"
+            [[block]]
+            block = "net"
+            interface = "wlan0"
+            format = "E: {ip}"
+            format_down = "E: down"
+            [[block]]
+            block = "wifi"
+            interface = "enp9s9"
+            format_down = "W: down"
+            [[block]]
+            block = "net"
+            interface = "enp3s0"
+            format_down = ""
+            """)
+        XCTAssertEqual(rendered(Fixture.station.snapshot, .text, blocks: b, nowMs: now), "E: down | E: 192.168.1.20 | W: down\n")
+    }
+
+    func testBatteryTakesItsChargingAndFullTexts() throws {
+        let b = try blocks("""
+            [[block]]
+            block = "battery"
+            format = "BAT {percent}%"
+            format_charging = "CHR {percent}%"
+            format_full = "FULL"
+            format_down = "No battery"
+            """)
+        var s = Fixture.laptop.snapshot
+        XCTAssertEqual(rendered(s, .text, blocks: b, nowMs: now), "BAT 8%\n")
+        s.battery.state = .charging
+        XCTAssertEqual(rendered(s, .text, blocks: b, nowMs: now), "CHR 8%\n")
+        s.battery.state = .full
+        XCTAssertEqual(rendered(s, .text, blocks: b, nowMs: now), "FULL\n")
+        s.battery.count = 0
+        XCTAssertEqual(rendered(s, .text, blocks: b, nowMs: now), "No battery\n", "i3status's text without a battery")
+        guard case .failure(let e) = Array("[[block]]\nblock = \"cpu\"\nformat_full = \"x\"\n".utf8).withUnsafeBytes({ BarConfig.parse($0) }) else {
+            return XCTFail("only the battery has a full state")
+        }
+        XCTAssertEqual(String(decoding: e.reason, as: UTF8.self), "unknown key \"format_full\" in this block (man sysstats-config)")
+    }
+
+    func testTheImportsPlaceholdersShowTheirFigures() throws {
+        let b = try blocks("""
+            [[block]]
+            block = "wifi"
+            format = "{ssid} {ip} {down} {up}"
+            [[block]]
+            block = "disk"
+            format = "{free_percent}% free"
+            [[block]]
+            block = "cpu"
+            format = "{bars}"
+            [[block]]
+            block = "mem"
+            format = "swap {swap_percent}%"
+            """)
+        XCTAssertEqual(rendered(Fixture.station.snapshot, .text, blocks: b, nowMs: now),
+                       "HomeNet 192.168.1.20 1.2M/s 34K/s | 66% free | ▁▂█▁ | swap 25%\n")
+    }
+}
