@@ -35,16 +35,14 @@ let embedded: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeF
 // as gold does): the kernel maps page-cache folios whole, and a folio that straddled two of
 // the code's 64 KiB windows would bring both in.
 //
-// Release builds of these modules also leave out the run-time exclusivity checks: each is a
-// call into the runtime (its thread-local access set, its global page), several in each
-// quiet sample, for accesses to one thread's objects. Debug builds, which the tests run, keep
-// them, so an overlapping access still traps there.
-let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections", "-enforce-exclusivity=unchecked"],
-                                                     .when(configuration: .release))]
 // The sampler's Embedded twins (SamplerEmbedded and what it imports, sysstatsd's main):
 // Embedded Swift like the renderer, so the program carries only the code it calls and no
 // runtime, but optimised for speed with each function in a section of its own, as above: a
 // sample's CPU time is the cost goal, and the function order packs what a sample runs.
+// Release builds also leave out the run-time exclusivity checks: each is a call into the
+// runtime (its thread-local access set, its global page), several in each quiet sample, for
+// accesses to one thread's objects. Debug builds, which the tests run, keep them, so an
+// overlapping access still traps there.
 let embeddedSampler: [SwiftSetting] = [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
                                        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 // The Embedded standard library's Unicode tables (libswiftUnicodeDataTables.a), which an
@@ -112,14 +110,21 @@ let staticStdlibLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(
 // The CLI's release link also packs its relative relocations (DT_RELR, glibc 2.36: Debian 12)
 // and exports no symbols: the Swift driver's --export-dynamic made every Swift symbol dynamic
 // (a symbol table and strings only a backtrace read), and 42,709 RELA entries of 24 bytes each
-// become a bitmap (docs/packaging.md, "What the bytes are").
+// become a bitmap; and it folds functions whose code is the same byte for byte (lld's
+// --icf=all: the specialisations and thunks generics make many times over). Swift code never
+// compares functions by address (closures are not Equatable), so folding cannot change what
+// it does (docs/packaging.md, "What the bytes are").
 let smallerCLILink: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                                     "-Xlinker", "--no-export-dynamic"],
+                                                     "-Xlinker", "--no-export-dynamic", "-Xlinker", "--icf=all"],
                                                     .when(platforms: [.linux], configuration: .release))]
 
 // The CLI's own code is built for size: it runs once per command, never in a bar's loop
 // (docs/packaging.md, "What the bytes are").
 let smallerCLICode: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+
+// The normal twins of the shared modules are the CLI's (the programs link the Embedded ones,
+// the tests debug builds): built for size as the CLI's own code.
+let normalTwin = smallerCLICode
 
 let vendored: [SwiftSetting] = [.unsafeFlags(["-suppress-warnings"])]
 
@@ -144,7 +149,7 @@ let package = Package(
         // Who may have written a config file (its command blocks run): one check for every program.
         .target(name: "CTrustedFile"),
         // A listed part's reader fills the snapshot's readings itself (ProcFS/PartReader.swift).
-    ] + twin("ProcFS", ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec", "UTF8Text"], normal: functionSections, embedded: embeddedSampler) + [
+    ] + twin("ProcFS", ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec", "UTF8Text"], normal: normalTwin, embedded: embeddedSampler) + [
         // The C library for the sampler's, the history writer's and the CLI's modules and both
         // their twins: headers, and inline functions for what Swift cannot call (docs/architecture.md).
         .target(name: "CLibc"),
@@ -153,33 +158,33 @@ let package = Package(
         .target(name: "CDirect"),
         // UTF-8 at the byte level (decoding, controls, invisible characters), once for every
         // program; UTF8TextEmbedded is its Embedded twin (a symbolic link, like the codec's).
-    ] + twin("UTF8Text", normal: functionSections, embedded: embedded) + [
+    ] + twin("UTF8Text", normal: normalTwin, embedded: embedded) + [
         // One table per program's command line: parses it, writes --help and the manual's
         // SYNOPSIS and OPTIONS (sysstatsd, sysstats-bar; CommandOptionsEmbedded is a symbolic link).
-    ] + twin("CommandOptions", ["CLibc"], normal: functionSections, embedded: embedded) + [
+    ] + twin("CommandOptions", ["CLibc"], normal: normalTwin, embedded: embedded) + [
         // TOML 1.0 over bytes (dates and times refused) for config.toml: the sampler and the
         // CLI read it with TOML, the renderer with TOMLEmbedded (a symbolic link to TOML).
-    ] + twin("TOML", ["UTF8Text"], normal: functionSections, embedded: embedded) + [
+    ] + twin("TOML", ["UTF8Text"], normal: normalTwin, embedded: embedded) + [
         // Bookmarks: rules from process to friendly name, their file format and the resolver.
         // No Glibc: the sampler resolves names with it.
-    ] + twin("Bookmarks", ["UTF8Text"], normal: functionSections, embedded: embeddedSampler) + [
+    ] + twin("Bookmarks", ["UTF8Text"], normal: normalTwin, embedded: embeddedSampler) + [
         // The snapshot contract between sampler and renderers. No dependency but UTF8Text and
         // C (its checksum, its copies), so an Embedded Swift renderer can compile the same sources.
-    ] + twin("SnapshotCodec", ["UTF8Text", "CCRC32", "CDirect"], normal: functionSections, embedded: embedded) + [
+    ] + twin("SnapshotCodec", ["UTF8Text", "CCRC32", "CDirect"], normal: normalTwin, embedded: embedded) + [
         // The snapshot's CRC-32 by carry-less multiplication where the CPU has it (x86-64).
         .target(name: "CCRC32", cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
         // What the sampler and the CLI share beyond reading /proc: the runtime directory's
         // rule, checks and lock, the environment, clocks, the [sampler] settings.
-    ] + twin("SystemDirs", ["ProcFS", "SnapshotCodec", "TOML", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [
+    ] + twin("SystemDirs", ["ProcFS", "SnapshotCodec", "TOML", "CLibc"], normal: normalTwin, embedded: embeddedSampler) + [
         // The snapshot in Prometheus's text format for node_exporter's textfile collector
         // (docs/fleet.md): bytes only, no Glibc, so the fuzz target links just this and the codec.
-    ] + twin("PrometheusText", ["SnapshotCodec", "UTF8Text"], normal: functionSections, embedded: embeddedSampler) + [
+    ] + twin("PrometheusText", ["SnapshotCodec", "UTF8Text"], normal: normalTwin, embedded: embeddedSampler) + [
         // renameat2(RENAME_EXCHANGE), ppoll and SIGIO set-up, and the thread that counts a PSI
         // trigger's events: what Swift's Glibc module does not declare or the sampler keeps in C;
         // and the local time each line of its log starts with (tm_gmtoff, writev).
         .target(name: "CSamplerSys", dependencies: ["CDirect"], cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
     ] + twin("Sampler", ["CommandOptions", "SystemDirs", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "PrometheusText",
-                         "CSamplerSys", "CDirect", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [
+                         "CSamplerSys", "CDirect", "CLibc"], normal: normalTwin, embedded: embeddedSampler) + [
         .executableTarget(name: "sysstatsd", dependencies: embeddedDependencies(["Sampler", "SnapshotCodec", "CommandOptions", "CLibc"]),
                           exclude: ["function-order.txt"], swiftSettings: embeddedSampler + moduleAliases(),
                           linkerSettings: staticExecutable + functionOrder),
@@ -190,10 +195,10 @@ let package = Package(
         // History in SQLite: the one owner of the schema, its migrations, retention, backup and
         // restore. No Foundation. Not linked into sysstatsd: SQLite's code pages alone would
         // break its memory budget (docs/performance.md).
-    ] + twin("HistoryStore", ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "CLibc"], embedded: embedded) + [
+    ] + twin("HistoryStore", ["CSQLite", "ProcFS", "SnapshotCodec", "HistoryRecords", "Bookmarks", "CLibc"], normal: normalTwin, embedded: embedded) + [
         // What the sampler keeps for history and hands to the writer: records, the minute
         // rollup, and the batch encoding. No SQLite, no Glibc.
-    ] + twin("HistoryRecords", ["ProcFS", "SnapshotCodec", "CLibc"], normal: functionSections, embedded: embeddedSampler) + [
+    ] + twin("HistoryRecords", ["ProcFS", "SnapshotCodec", "CLibc"], normal: normalTwin, embedded: embeddedSampler) + [
         // The short-lived writer the sampler starts once a minute: one batch on stdin → the database.
         .executableTarget(name: "sysstatsd-history", dependencies: embeddedDependencies(["HistoryStore", "ProcFS", "SnapshotCodec", "CommandOptions", "CLibc"]),
                           swiftSettings: embedded + moduleAliases(), linkerSettings: unicodeTables),
@@ -229,8 +234,11 @@ let package = Package(
         // BarCore (the normal twin): `history --png` draws with the panel's code and PNG encoder.
         .target(name: "SysstatsCLI", dependencies: [
             "SnapshotCodec", "SystemDirs", "ProcFS", "HistoryStore", "Bookmarks", "BarCore", "TOML", "UTF8Text", "CMeasureSys",
-            "ArgumentParser", "JSONCoding",
+            "ArgumentParser", "JSONCoding", "ConfigImport",
         ], swiftSettings: staticStdlibCompile + smallerCLICode),
+        // `sysstats config import`: i3status, i3status-rust, waybar and polybar configs read as
+        // those programs read them, and written as config.toml (the CLI's alone).
+        .target(name: "ConfigImport", dependencies: ["TOML"], swiftSettings: staticStdlibCompile + smallerCLICode),
         // The command line's JSON: a writer of Encodable values (what JSONEncoder wrote) and a
         // strict parser, without Foundation; the vendored ArgumentParser's help dump uses it too.
         // Optimised in debug builds too: the tests write years of history as JSON through it.
@@ -254,7 +262,7 @@ let package = Package(
         // the event loop in BarRuntime over a C shim (Embedded Swift cannot import Glibc).
         // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
         .target(name: "CClock"),
-    ] + twin("BarCore", ["SnapshotCodec", "UTF8Text", "TOML", "CClock", "CommandOptions"], embedded: embedded) + [
+    ] + twin("BarCore", ["SnapshotCodec", "UTF8Text", "TOML", "CClock", "CommandOptions"], normal: normalTwin, embedded: embedded) + [
         .target(name: "CBarSys"),
     ] + twin("BarRuntime", ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptions"], embedded: embedded) + [
         .executableTarget(name: "sysstats-bar", dependencies: embeddedDependencies(["BarRuntime", "BarCore", "CBarSys"]),
@@ -282,6 +290,7 @@ let package = Package(
         .testTarget(name: "BookmarksTests", dependencies: ["Bookmarks", "AllocationCounter", "TestSupport"]),
         .testTarget(name: "SnapshotCodecTests", dependencies: ["SnapshotCodec", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport", "MemoryBudget"]),
+        .testTarget(name: "ConfigImportTests", dependencies: ["ConfigImport", "TOML"], exclude: ["Golden"]),
         .testTarget(name: "MemoryBudgetTests", dependencies: ["MemoryBudget"]),
         // Counts heap allocations in the test process, for "a steady-state update allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
@@ -291,7 +300,7 @@ let package = Package(
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport",
-                                                    "ArgumentParser", "JSONCoding"]),
+                                                    "ArgumentParser", "JSONCoding", "ConfigImport", "SystemDirs", "TOML"]),
         // Run the built programs (release binaries for the memory budgets).
         .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "Bookmarks", "TestSupport"]),
     ]

@@ -5,9 +5,9 @@
 #   Fuzz/run.sh --list
 #
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
-# prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text (default: all).
+# prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text config-import (default: all).
 # Each target is one Swift file here, compiled with the real module sources
-# (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText, JSONCoding: the normal twins, not the
+# (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText, JSONCoding, ConfigImport: the normal twins, not the
 # Embedded ones; BudgetFile, SmapsMappings and BaselineFigures: the CLI's budgets-file, smaps and baseline readers) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text config-import)
 seconds=60
 build_only=0
 targets=()
@@ -68,6 +68,7 @@ modules_of() {
         gpu-text|audio-text|media-text) echo UTF8Text SnapshotCodec ProcFS ;;
         smaps) echo SmapsMappings ;;
         json) echo JSONCoding BaselineFigures ;;
+        config-import) echo UTF8Text TOML ConfigImport ;;
     esac
 }
 support_of() {
@@ -147,6 +148,7 @@ build_module() {
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CommandOptions.o" "$build/obj/CClock.o")
     [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
     [[ $m == PrometheusText ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o")
+    [[ $m == ConfigImport ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/TOML.o")
     local extra=()
     if [[ $m == BarCore ]]; then build_clock; extra=("${clock_flags[@]}"); fi
     if stale "$build/obj/$m.o" "${sources[@]}" "${deps[@]}" "$0"; then
@@ -192,7 +194,7 @@ max_len_of() {
         clicks|bookmarks|history-batch|toml|command-output|i3bar-stream|budget-file|json) echo 16384 ;;
         prometheus-text) echo 16384 ;;
         wants-file) echo 64 ;;
-        i3blocks-config) echo 16384 ;;
+        i3blocks-config|config-import) echo 16384 ;;
         gpu-text|audio-text|media-text) echo 16384 ;;
     esac
 }
@@ -221,7 +223,7 @@ level() {   # MODULE...: those the targets need, built side by side
 }
 level UTF8Text CommandOptions || exit 2
 level SnapshotCodec TOML ProcFS Bookmarks || exit 2
-level BarCore HistoryRecords PrometheusText BudgetFile || exit 2
+level BarCore HistoryRecords PrometheusText BudgetFile ConfigImport || exit 2
 in_parallel build_target "${targets[@]}" || exit 2
 ((build_only)) && exit 0
 

@@ -4,6 +4,7 @@ import Glibc
 // the file, so a file that passes here loads there.
 import ArgumentParser
 import BarCore
+import ConfigImport
 import Bookmarks
 import ProcFS
 import SystemDirs
@@ -119,24 +120,50 @@ struct ConfigExample: ParsableCommand {
 struct ConfigImport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Print an i3blocks config as config.toml command blocks.",
+        abstract: "Print another bar's config (i3blocks, i3status, i3status-rust, waybar, polybar) as config.toml.",
         discussion: """
-            Each section becomes a command block with the same keys; keys before the first section are \
-            every block's defaults, as in i3blocks. Without FILE, the file i3blocks reads: \
-            $XDG_CONFIG_HOME/i3blocks/config, ~/.config/i3blocks/config, ~/.i3blocks.conf, \
-            /etc/xdg/i3blocks/config, /etc/i3blocks.conf. A line the bar would refuse is one \
-            FILE:LINE:COL: reason line on stderr (status 1).
+            Without FILE, the file that program itself reads (i3status: ~/.config/i3status/config, \
+            ~/.i3status.conf, /etc/xdg/i3status/config, /etc/i3status.conf; i3status-rust: \
+            ~/.config/i3status-rust/config.toml; waybar: ~/.config/waybar/config, config.jsonc; \
+            polybar: ~/.config/polybar/config.ini, config; i3blocks: ~/.config/i3blocks/config, \
+            ~/.i3blocks.conf, /etc/xdg/i3blocks/config, /etc/i3blocks.conf). Each module becomes the \
+            sysstats block that shows it, in bar order, with its formats, thresholds and clicks \
+            translated; custom scripts become command blocks; what cannot be carried over is one \
+            FILE:LINE: line on stderr each, and a comment in the result. An i3blocks file's \
+            sections become command blocks with the same keys. A line the program would refuse \
+            is FILE:LINE:COL: reason on stderr (status 1).
             """)
-    @Argument(help: ArgumentHelp("What to import: i3blocks.", valueName: "program"))
+    @Argument(help: ArgumentHelp("What to import: i3blocks, i3status, i3status-rust, waybar or polybar.", valueName: "program"))
     var program: String
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String?
+    @Option(help: ArgumentHelp("The bar to import, of a polybar or waybar config with several (default: the first).", valueName: "name"))
+    var bar: String?
+    @Flag(help: "Write the result into the config file (sysstats config check's default), keeping the file there as FILE.bak.")
+    var write = false
+    @Flag(help: "Exit 1 when anything was not carried over.")
+    var strict = false
 
     func validate() throws {
-        guard program == "i3blocks" else { throw ValidationError("only i3blocks configs can be imported") }
+        guard program == "i3blocks" || ImportSource(rawValue: program) != nil else {
+            throw ValidationError("cannot import '\(program)': i3blocks, i3status, i3status-rust, waybar or polybar")
+        }
+        if bar != nil, program != "polybar", program != "waybar" { throw ValidationError("--bar is for polybar and waybar configs") }
     }
 
-    func run() throws { emit(ConfigCommands.importI3blocks(path: file ?? ConfigCommands.i3blocksDefaultPath())) }
+    func run() throws {
+        let path = ExactArguments.path(file)
+        var output: CommandOutput
+        if let source = ImportSource(rawValue: program) {
+            output = ConfigCommands.importBar(source, path: path ?? ConfigCommands.defaultPath(of: source), bar: bar, strict: strict)
+        } else {
+            output = ConfigCommands.importI3blocks(path: path ?? ConfigCommands.i3blocksDefaultPath())
+        }
+        if write, output.status == 0, let text = output.stdout.first {
+            output = ConfigCommands.writeImported(text, summary: output.stderr)
+        }
+        emit(output)
+    }
 }
 
 extension ConfigCommands {

@@ -41,7 +41,7 @@ final class I3statusSideBySideTests: XCTestCase {
             toml += "[[block]]\nblock = \"\(m.kind)\"\ntitle = \"\(m.title)\"\n\(m.key) = \"\(m.path)\"\n"
         }
         for m in modules { i3status += "\(m.kind) \(m.title) {\n    \(m.key) = \"\(m.path)\"\n}\n" }
-        let theirs = try i3statusBlocks(config: i3status, in: dir.url)
+        let theirs = try Self.i3statusBlocks(config: i3status, in: dir.url)
         XCTAssertEqual(Array(theirs.map { $0["full_text"] as? String }.prefix(3)), ["DHCP: yes", "DEAD: no", "ANY: yes"],
                        "the fixtures say something under i3status")
 
@@ -62,7 +62,7 @@ final class I3statusSideBySideTests: XCTestCase {
 
     /// i3status's first array of blocks for `text` (its i3bar output: the header, `[`, then
     /// one array a line, the first at once).
-    func i3statusBlocks(config text: String, in dir: URL) throws -> [[String: Any]] {
+    static func i3statusBlocks(config text: String, in dir: URL) throws -> [[String: Any]] {
         let config = dir.appendingPathComponent("i3status.conf")
         try text.write(to: config, atomically: true, encoding: .utf8)
         let p = Process()
