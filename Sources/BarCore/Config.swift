@@ -194,18 +194,7 @@ public struct BarConfig: Equatable, Sendable {
                     }
                 }
             } else if keyIs(entry, "warning") || keyIs(entry, "critical") {
-                guard let marks = kind.descriptor.marks else {
-                    throw ConfigError(entry, atKey: true, "the ", kind.name.bytesSlice, " block has no thresholds")
-                }
-                let n: UInt64
-                if marks.unit == .load, let f = entry.float {
-                    // A load average in hundredths: 1.5 is 150.
-                    guard f >= 0, f <= Double(marks.configMaximum) else { throw ConfigError(entry, "out of range: 0 to 1000") }
-                    n = UInt64(f * 100 + 0.5)   // no libm in the Embedded renderer: rounded by hand
-                } else {
-                    let whole = try integer(entry, in: 0...marks.configMaximum)
-                    n = marks.unit == .load ? UInt64(whole) * 100 : UInt64(whole)
-                }
+                let n = try threshold(entry, kind)
                 if keyIs(entry, "warning") { block.warning = n } else { block.critical = n }
             } else if let option = kind.descriptor.argumentKey, keyIs(entry, option) {
                 let argument = try string(entry, maximum: kind.descriptor.argumentMaximum)
@@ -220,6 +209,8 @@ public struct BarConfig: Equatable, Sendable {
                 block.argument = argument
             } else if keyIs(entry, "click") {
                 block.clicks = try clicks(entry, kind: kind)
+            } else if keyIs(entry, "color") {
+                block.color = try colour(entry)
             } else if keyIs(entry, "hide_missing"), kind.needsSnapshot {
                 guard let b = entry.bool else { throw ConfigError(entry, "expected true or false") }
                 block.hideMissing = b

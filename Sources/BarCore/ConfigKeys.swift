@@ -23,7 +23,7 @@ extension ConfigError {
 extension BarConfig {
     /// The keys a block of `kind` takes (for the nearest one to a misspelt key).
     static func knownKeys(_ kind: BlockKind) -> [StaticString] {
-        var keys: [StaticString] = ["block", "format", "format_short", "click"]
+        var keys: [StaticString] = ["block", "format", "format_short", "click", "color"]
         let d = kind.descriptor
         if d.marks != nil { keys += ["warning", "critical"] }
         if let argument = d.argumentKey { keys.append(argument) }
@@ -60,6 +60,27 @@ extension BarConfig {
         } catch {
             throw formatError(error, entry)
         }
+    }
+
+    /// A block's `warning` or `critical`, in its marks' unit (a load average in hundredths).
+    static func threshold(_ entry: TOMLValue, _ kind: BlockKind) throws(ConfigError) -> UInt64 {
+        guard let marks = kind.descriptor.marks else {
+            throw ConfigError(entry, atKey: true, "the ", kind.name.bytesSlice, " block has no thresholds")
+        }
+        if marks.unit == .load, let f = entry.float {
+            // A load average in hundredths: 1.5 is 150.
+            guard f >= 0, f <= Double(marks.configMaximum) else { throw ConfigError(entry, "out of range: 0 to 1000") }
+            return UInt64(f * 100 + 0.5)   // no libm in the Embedded renderer: rounded by hand
+        }
+        let whole = try integer(entry, in: 0...marks.configMaximum)
+        return marks.unit == .load ? UInt64(whole) * 100 : UInt64(whole)
+    }
+
+    /// A block's `color`: `#RRGGBB` or `#RRGGBBAA`.
+    static func colour(_ entry: TOMLValue) throws(ConfigError) -> [UInt8] {
+        let color = try string(entry, maximum: 9)
+        guard Theme.isColor(color) else { throw ConfigError(entry, "a colour is \"#RRGGBB\" or \"#RRGGBBAA\"") }
+        return color
     }
 
     /// A state's text (`format_down` of net and wifi, `format_charging` and `format_full` of

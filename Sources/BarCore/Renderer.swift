@@ -274,6 +274,8 @@ public struct Renderer {
                 noteReading(index, block, snap, nowMs: nowMs)
             }
             guard value.visible else { continue }
+            // The block's own colour while it is normal (the warning and critical colours win).
+            if value.level == .normal && !block.color.isEmpty { value.color.reset(); value.color.append(bytes: block.color) }
             if showingShort[index] && !value.short.isEmpty {
                 value.full.reset()
                 value.full.append(value.short)

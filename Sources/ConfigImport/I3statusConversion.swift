@@ -29,6 +29,12 @@ public enum ConfigImporter {
         let conf = try I3statusConf.parse(text)
         var out = ImportedConfig(source: .i3status)
         if let general = conf.general { i3statusGeneral(general, into: &out) }
+        // With colours on (i3status's default), its own degraded and bad where the file sets none.
+        if conf.general?["colors"] != "false" {
+            for (key, colour) in [("warning", "#FFFF00"), ("critical", "#FF0000")] where !out.theme.contains(where: { $0.key == key }) {
+                out.theme.append(ImportedKey(key, .string(colour)))
+            }
+        }
         for (entry, line) in conf.order {
             let (name, instance) = I3statusConf.split(entry)
             guard let rule = I3statusRules.rules.first(where: { $0.module == name }) else {
@@ -42,6 +48,12 @@ public enum ConfigImporter {
             let section = conf.section(for: entry) ?? I3statusSection(name: name, instance: instance, line: line)
             var block = ImportedBlock(line: section.line, module: entry, block: blockName)
             i3statusModule(section, rule: rule, into: &block)
+            // i3status colours these good while up (its color_good, green unless set).
+            if I3statusRules.goodColoured.contains(name), conf.general?["colors"] != "false",
+               let good = importedColour(section["color_good"] ?? conf.general?["color_good"] ?? "#00FF00") {
+                block.set("color", good)
+                block.dropped.removeAll { $0.hasPrefix("color_good") }
+            }
             out.add(block)
         }
         return out
@@ -54,14 +66,14 @@ public enum ConfigImporter {
                 if let seconds = Int(value), seconds > 0, seconds <= 3600 { out.sampler = [ImportedKey("interval", .integer(seconds))] }
                 else { out.dropSetting(line: line, "interval = \(value)", "not a whole number of seconds from 1 to 3600") }
             case "color_degraded", "color_bad":
-                if isColour(value) { out.theme.append(ImportedKey(key == "color_bad" ? "critical" : "warning", .string(value))) }
+                if let colour = importedColour(value) { out.theme.append(ImportedKey(key == "color_bad" ? "critical" : "warning", .string(colour))) }
                 else { out.dropSetting(line: line, "\(key) = \(value)", "sysstats takes a colour as #RRGGBB or #RRGGBBAA") }
             case "separator":
                 if value != "default" { out.theme.append(ImportedKey("separator", .string(value))) }
             case "colors" where value == "true", "output_format":
                 break   // sysstats colours by state; `sysstats-bar --output` chooses the protocol
             case "color_good":
-                out.dropSetting(line: line, key, "sysstats shows a block in good state in the bar's own colour")
+                break   // the colour of the blocks i3status shows good (I3statusRules.goodColoured)
             default:
                 out.dropSetting(line: line, key, "no sysstats setting does this")
             }
@@ -72,12 +84,6 @@ public enum ConfigImporter {
         var module = I3statusModuleImport(s: s, rule: rule, b: b)
         module.run()
         b = module.b
-    }
-
-    static func isColour(_ text: String) -> Bool {
-        let digits = text.utf8.dropFirst()
-        return text.utf8.first == UInt8(ascii: "#") && (digits.count == 6 || digits.count == 8)
-            && digits.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 }
 

@@ -47,6 +47,9 @@ enum I3statusRules {
         ModuleRule("ddate", nil, [], "a command block would: `command = \"ddate\"`, `interval = 60`"),
     ]
 
+    /// The modules i3status shows in its good colour while up: their blocks take it as `color`.
+    static let goodColoured: Set<String> = ["wireless", "ethernet", "ipv6", "run_watch", "path_exists"]
+
     /// i3status's own defaults where the file sets none (i3status.c, 2.14).
     static let defaultFormats: [String: String] = [
         "cpu_usage": "%usage", "memory": "%used %free %available", "load": "%1min %5min %15min",

@@ -128,9 +128,19 @@ extension ConfigImporter {
             if let short { b.setFormat(rustTokens(short), rule: b.block == "wifi" ? ModuleRule(name, "wifi", I3statusRustRules.wifiPlaceholders) : rule,
                                        from: formatTable != nil ? "format.short" : "format_alt", as: "format_short") { "$" + $0 } }
         }
+        rustThemeOverrides(t, into: &b)
         rustClicks(t, into: &b)
         for v in t where !handled.contains(keyName(v)) { b.drop(keyName(v)) }
         return b
+    }
+
+    /// A block's `theme_overrides`: its idle foreground is the block's `color`; the rest named.
+    private static func rustThemeOverrides(_ t: TOMLTable, into b: inout ImportedBlock) {
+        guard let overrides = t["theme_overrides"]?.table else { return }
+        for v in overrides {
+            if keyName(v) == "idle_fg", let colour = text(v).flatMap({ importedColour($0) }) { b.set("color", colour) }
+            else { b.drop("theme_overrides.\(keyName(v))") }
+        }
     }
 
     private static func rustTime(_ t: TOMLTable, into b: inout ImportedBlock, get: (String) -> String?) {

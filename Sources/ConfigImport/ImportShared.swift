@@ -74,6 +74,18 @@ func noBlockReason(_ suggestion: String?) -> String {
     return "no sysstats block shows it; a command block would: \(suggestion)"
 }
 
+/// A colour as sysstats takes it (`#RRGGBB[AA]`), from `#RGB`, `#RRGGBB`, or polybar's
+/// `#AARRGGBB` (`alphaFirst`; an opaque alpha dropped); nil for anything else.
+func importedColour(_ text: String, alphaFirst: Bool = false) -> String? {
+    guard text.hasPrefix("#") else { return nil }
+    var digits = String(text.dropFirst())
+    guard digits.allSatisfy({ $0.isHexDigit }) else { return nil }
+    if digits.count == 3 || digits.count == 4 { digits = String(digits.flatMap { [$0, $0] }) }
+    if digits.count == 8 && alphaFirst { digits = String(digits.dropFirst(2)) + digits.prefix(2) }
+    if digits.count == 8 && digits.uppercased().hasSuffix("FF") { digits = String(digits.prefix(6)) }
+    return digits.count == 6 || digits.count == 8 ? "#" + digits : nil
+}
+
 /// `text` in single quotes for /bin/sh.
 func shellQuoted(_ text: String) -> String { "'" + text.replacingAll("'", with: "'\\''") + "'" }
 

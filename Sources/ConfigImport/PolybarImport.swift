@@ -74,6 +74,13 @@ extension ConfigImporter {
             let text = polybarText(section, type: type, state: state, ini: ini, into: &b, get: get)
             b.setFormat(text, rule: active, from: state.map { "label-\($0)" } ?? "label") { "%\($0)%" }
         }
+        // The module's colour: its format's foreground, else its label's (polybar's #AARRGGBB).
+        let stateKey = state.map { "-\($0)" } ?? ""
+        if let fg = ["format\(stateKey)-foreground", "format-foreground", "label\(stateKey)-foreground", "label-foreground"]
+            .lazy.compactMap({ key in ini.value(key, in: section).map { (key, $0) } }).first {
+            handled.insert(fg.0)
+            if let colour = importedColour(fg.1, alphaFirst: true) { b.set("color", colour) } else { b.drop("\(fg.0) = \(fg.1)") }
+        }
         // The states sysstats has a text for: polybar's format-STATE with its label-STATE.
         for (state, ours) in [("internal/network", ("disconnected", "format_down")), ("internal/battery", ("charging", "format_charging")),
                               ("internal/battery", ("full", "format_full"))] where state == type {

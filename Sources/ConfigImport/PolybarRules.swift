@@ -2,6 +2,7 @@
 
 enum PolybarRules {
     static let rules: [ModuleRule] = [
+        // Each module's `format-foreground` (else `label-foreground`) → `color`.
         ModuleRule("internal/cpu", "cpu", [("percentage", "{busy}"), ("percentage-sum", "")],
                    "`warn-percentage` → `warning`; `<bar-load>`, `<ramp-load>` → `{spark}`"),
         ModuleRule("internal/memory", "mem", [("percentage_used", "{percent}"), ("used", "{used}"), ("free", "{free}"), ("total", "{total}"),

@@ -79,3 +79,29 @@ final class StateFormatTests: XCTestCase {
                        "HomeNet 192.168.1.20 1.2M/s 34K/s | 66% free | ▁▂█▁ | swap 25%\n")
     }
 }
+
+/// `color`: a built-in block's own i3bar colour while it is normal (polybar's
+/// format-foreground, i3status's per-module colour); the warning and critical colours win.
+final class BlockColourTests: XCTestCase {
+    func testABlocksOwnColourShowsWhileNormalAndGivesWayToItsLevels() throws {
+        let blocks = try XCTUnwrap(try Array("""
+            [[block]]
+            block = "load"
+            color = "#88C0D0"
+            [[block]]
+            block = "load"
+            color = "#88C0D0"
+            warning = 0.1
+            [[block]]
+            block = "time"
+            color = "#A3BE8CFF"
+            """.utf8).withUnsafeBytes { BarConfig.parse($0) }.get().blocks)
+        let line = rendered(Fixture.desktop.snapshot, .i3bar, blocks: blocks, nowMs: Fixture.desktop.nowMs)
+        let parsed = try XCTUnwrap(parseJSON(line) as? [[String: Any]])
+        XCTAssertEqual(parsed.map { $0["color"] as? String }, ["#88C0D0", String(decoding: Theme().warning, as: UTF8.self), "#A3BE8CFF"])
+        guard case .failure(let e) = Array("[[block]]\nblock = \"cpu\"\ncolor = \"red\"\n".utf8).withUnsafeBytes({ BarConfig.parse($0) }) else {
+            return XCTFail("a colour that is not #RRGGBB was taken")
+        }
+        XCTAssertEqual(String(decoding: e.reason, as: UTF8.self), "a colour is \"#RRGGBB\" or \"#RRGGBBAA\"")
+    }
+}

@@ -49,7 +49,7 @@ final class ImportBehaviourTests: XCTestCase {
 
     func testI3statusGeneralBecomesThemeAndSamplerAndTheRestIsNamed() throws {
         let config = try ConfigImporter.convert("""
-            general { interval = 5 color_bad = "#FF0000" color_good = "#00FF00" color_degraded = "#FFF" }
+            general { interval = 5 color_bad = "#FF0000" color_good = "#00FF00" color_degraded = "#FFF" color_separator = "#333333" markup = pango }
             order += "ddate"
             order += "tztime a"
             order += "tztime b"
@@ -57,8 +57,8 @@ final class ImportBehaviourTests: XCTestCase {
             tztime b { format = "100% %H" }
             """, from: .i3status)
         XCTAssertEqual(config.sampler, [ImportedKey("interval", .integer(5))])
-        XCTAssertEqual(config.theme, [ImportedKey("critical", .string("#FF0000"))])
-        XCTAssertEqual(config.droppedSettings.map(\.module), ["color_good", "color_degraded = #FFF"])
+        XCTAssertEqual(config.theme, [ImportedKey("critical", .string("#FF0000")), ImportedKey("warning", .string("#FFFFFF"))])
+        XCTAssertEqual(config.droppedSettings.map(\.module), ["color_separator", "markup"])
         XCTAssertEqual(config.notes.map(\.module), ["ddate"])
         XCTAssertEqual(config.blocks.map { keys($0)["format"] }, [.string("%H:%M"), .string("100% %H")])
         XCTAssertEqual(keys(config.blocks.first)["timezone"], .string("Asia/Tokyo"))
@@ -212,6 +212,10 @@ final class ImportBehaviourTests: XCTestCase {
         XCTAssertEqual(a, """
             # Imported from i3status.conf by `sysstats config import i3status`:
             # docs/configuration.md, "Moving from i3status"; `sysstats config check` checks it.
+
+            [theme]
+            warning = "#FFFF00"
+            critical = "#FF0000"
 
             # from i3status config line 3: "load"
             # left behind: color_bad (sysstats colours a block by its state: [theme])

@@ -36,6 +36,8 @@ public struct BarBlock: Equatable, Sendable {
     /// (read_file: `format_bad`); nil: i3status's (``FileBlock``).
     public var title: [UInt8] = []
     public var downFormat: BlockFormat? = nil
+    /// `color`: its i3bar colour while normal (`#RRGGBB[AA]`; empty: the bar's own).
+    public var color: [UInt8] = []
     /// Its states' texts (`format_down`, `format_charging`), in its descriptor's `states` order.
     public var stateFormats: [BlockFormat?] = []
     /// A sound or backlight block's wheel step, and the highest volume a sound block's wheel
