@@ -106,6 +106,17 @@ final class ImportBehaviourTests: XCTestCase {
         XCTAssertEqual(b.first?.dropped, ["clicks (left): a persistent command reads its clicks on stdin"])
     }
 
+    func testWaybarIncludedModulesAreReadAndTheBarsOwnDefinitionsWin() throws {
+        let included = "{ \"cpu\": { \"format\": \"inc {usage}%\" }, \"memory\": { \"format\": \"inc {percentage}%\" } }"
+        let b = try blocks("""
+            { "include": ["~/.config/waybar/modules.json"], "modules-left": ["cpu", "memory"],
+              "memory": { "format": "own {percentage}%" } }
+            """, .waybar, include: { $0 == "~/.config/waybar/modules.json" ? included : nil })
+        XCTAssertEqual(b.map { keys($0)["format"] }, [.string("inc {busy}%"), .string("own {percent}%")])
+        let missing = try ConfigImporter.convert("{ \"include\": \"gone.json\", \"modules-left\": [\"cpu\"] }", from: .waybar)
+        XCTAssertEqual(missing.droppedSettings.map(\.module), ["include gone.json"])
+    }
+
     func testWaybarPulseaudioSourceBecomesAMicrophoneBlockBesideIt() throws {
         let b = try blocks("""
             { "modules-right": ["pulseaudio"],

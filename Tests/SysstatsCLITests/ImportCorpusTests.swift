@@ -57,6 +57,12 @@ final class ImportCorpusTests: XCTestCase {
                 XCTAssertEqual(out.status, 0, "\(entry.file): \(out.stderr)")
                 XCTAssertEqual(ConfigCommands.importBar(source, path: entry.path), out, "\(entry.file): not the same bytes twice")
                 XCTAssertNil(ConfigCommands.loadProblem(Array((out.stdout.first ?? "").utf8))?.reason, entry.file)
+                // And as a user checks it: written to a file, `sysstats config check FILE`.
+                let written = NSTemporaryDirectory() + "sysstats-import-\(UUID().uuidString).toml"
+                try (out.stdout.first ?? "").write(toFile: written, atomically: true, encoding: .utf8)
+                defer { try? FileManager.default.removeItem(atPath: written) }
+                let check = ConfigCommands.check(path: written)
+                XCTAssertEqual(check.status, 0, "\(entry.file): \(check.stderr)")
                 let imported = try ConfigImporter.convert(String(contentsOfFile: entry.path, encoding: .utf8), from: source)
                 for note in imported.notes {
                     XCTAssertTrue(out.stderr.contains { $0.contains(":\(note.line): \"\(note.module)\": ") }, "\(entry.file): \(note.module) is not named")
