@@ -42,7 +42,10 @@ struct TopCommand: ParsableCommand {
             GPU, by their share of its busiest engine and their GPU memory (amdgpu, i915, xe and \
             other drivers from /proc/PID/fdinfo; NVIDIA's memory through NVML). --exited lists the \
             processes that are gone instead, from history and the snapshot's latest exits (as \
-            sysstats exited), most recent first.
+            sysstats exited), most recent first. --units lists the units of the cgroup v2 tree \
+            instead: each app, service, container and session by the kernel's own counters \
+            (cpu.stat, memory.current and memory.stat, io.stat, pids.current, the pressure \
+            files), read twice --interval-ms apart, so that a unit's short-lived processes count.
             """)
 
     @OptionGroup var data: OptionalDataDirectoryOption
@@ -61,6 +64,10 @@ struct TopCommand: ParsableCommand {
     var exited = false
     @Flag(help: "List the processes using a GPU, with their GPU share and memory.")
     var gpu = false
+    @Flag(help: "List the units of the cgroup v2 tree (apps, services, containers, sessions) instead of processes.")
+    var units = false
+    @Option(name: .customLong("sys-root"), help: ArgumentHelp("With --units: read /sys from this directory (default /sys).", valueName: "dir"))
+    var sysRoot: String?
     @Option(help: ArgumentHelp("With --exited: how far back (90m, 24h, 7d …; default 24h).", valueName: "duration"),
             transform: parseSince)
     var since: UInt64?
@@ -72,6 +79,10 @@ struct TopCommand: ParsableCommand {
             throw ValidationError("--interval-ms must be between 0 and 60000")
         }
         if gpu && sort != nil { throw ValidationError("--sort orders the CPU and memory list; --gpu orders by GPU use") }
+        if units, let (name, _) = [("--gpu", gpu), ("--exited", exited), ("--proc-root", procRoot != nil)].first(where: { $0.1 }) {
+            throw ValidationError("\(name) applies to processes, not to --units")
+        }
+        if sysRoot != nil && !units { throw ValidationError("--sys-root applies only with --units") }
         if exited {
             let ignored = [("--sort", sort != nil), ("--interval-ms", intervalMs != nil), ("--proc-root", procRoot != nil),
                            ("--gpu", gpu)]
@@ -93,6 +104,10 @@ struct TopCommand: ParsableCommand {
             let recent = RecentExits.read(snapshotPath: RuntimePaths.snapshotPath(in: runtime.resolved))
             return emit(HistoryCommands.exited(directory: directory, sinceSeconds: since ?? 86_400, json: json, newestFirst: true,
                                                limit: count, recent: recent))
+        }
+        if units {
+            return emit(TopUnits.run(sysRoot: ExactArguments.path(sysRoot) ?? "/sys", count: count, sort: sort ?? .cpu,
+                                     intervalMs: intervalMs ?? 500, json: json))
         }
         emit(Top.run(procRoot: ExactArguments.path(procRoot) ?? "/proc", directory: data.resolved, count: count, sort: sort ?? .cpu,
                      intervalMs: intervalMs ?? 500, json: json, gpu: gpu))

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bookmarks
+import ProcFS
+
+/// `sysstats top --units`: the units of the cgroup v2 tree (apps, services, containers,
+/// sessions) by CPU or memory, from the kernel's own counters: what a unit's short-lived
+/// processes used counts too.
+public enum TopUnits {
+    /// One unit as two reads, `elapsedNs` apart, saw it.
+    public struct Row: Equatable, Sendable {
+        public var path: String
+        public var kind: UnitKind
+        public var name: String
+        /// CPU over the interval, hundredths of a percent of one core; nil: not counted.
+        public var cpuPermyriad: UInt64?
+        public var memoryBytes: UInt64?
+        public var anonBytes: UInt64?
+        public var fileBytes: UInt64?
+        /// Bytes read and written per second over the interval.
+        public var readPerSecond: UInt64?
+        public var writtenPerSecond: UInt64?
+        public var tasks: UInt64?
+        /// PSI `some avg10`, hundredths of a percent.
+        public var cpuPressure: UInt64?
+        public var memoryPressure: UInt64?
+        public var ioPressure: UInt64?
+    }
+
+    /// The rows of the units in `after`, with rates from the same units in `before`.
+    public static func rows(before: [UnitCounters], after: [UnitCounters], elapsedNs: UInt64,
+                            desktopName: (String) -> String? = { _ in nil }) -> [Row] {
+        var earlier: [[UInt8]: UnitCounters] = [:]
+        for c in before { earlier[c.path] = c }
+        return after.map { c in
+            let unit = String(decoding: c.unitName, as: UTF8.self)
+            let (kind, name) = UnitNames.name(of: unit, desktopName: desktopName)
+            let old = earlier[c.path]
+            func rate(_ now: UInt64?, _ then: UInt64?, scale: UInt64) -> UInt64? {
+                guard let now, let then, elapsedNs > 0, now >= then else { return nil }
+                let (high, low) = (now - then).multipliedFullWidth(by: scale)
+                guard high < elapsedNs else { return .max }
+                return elapsedNs.dividingFullWidth((high, low)).quotient
+            }
+            return Row(path: String(decoding: c.path, as: UTF8.self), kind: kind, name: name,
+                       // usage_usec over ns: percent of one core in hundredths is Δµs × 10⁷ / Δns.
+                       cpuPermyriad: rate(c.cpuUsec, old?.cpuUsec, scale: 10_000_000),
+                       memoryBytes: c.memoryBytes, anonBytes: c.anonBytes, fileBytes: c.fileBytes,
+                       readPerSecond: rate(c.readBytes, old?.readBytes, scale: 1_000_000_000),
+                       writtenPerSecond: rate(c.writtenBytes, old?.writtenBytes, scale: 1_000_000_000),
+                       tasks: c.tasks, cpuPressure: c.cpuPressure, memoryPressure: c.memoryPressure, ioPressure: c.ioPressure)
+        }
+    }
+
+    /// Largest first (a figure not counted is least); ties by the other measure, then by path.
+    public static func sorted(_ rows: [Row], by sort: Top.Sort) -> [Row] {
+        rows.sorted { a, b in
+            let (x, y) = sort == .cpu ? (a.cpuPermyriad ?? 0, b.cpuPermyriad ?? 0) : (a.memoryBytes ?? 0, b.memoryBytes ?? 0)
+            if x != y { return x > y }
+            let (u, v) = sort == .cpu ? (a.memoryBytes ?? 0, b.memoryBytes ?? 0) : (a.cpuPermyriad ?? 0, b.cpuPermyriad ?? 0)
+            if u != v { return u > v }
+            return a.path < b.path
+        }
+    }
+
+    /// `sysstats top --units`: reads the tree twice, `intervalMs` apart.
+    static func run(sysRoot: String, count: Int, sort: Top.Sort, intervalMs: Int, json: Bool,
+                           environment: [String: String] = SystemFiles.environment()) -> CommandOutput {
+        guard let root = CgroupUnits.root(sysRoot: sysRoot) else {
+            return CommandOutput(stderr: ["sysstats top: no cgroup v2 tree at \(TerminalText.escape(sysRoot))/fs/cgroup: --units needs the unified hierarchy (cgroup v2), which this host does not mount"],
+                                 status: 1)
+        }
+        let before = CgroupUnits.read(root: root)
+        let start = monotonicNs()
+        if intervalMs > 0 { usleep(UInt32(min(intervalMs, 60_000)) * 1000) }
+        let after = CgroupUnits.read(root: root)
+        let names = DesktopNames(environment: environment)
+        let all = rows(before: before, after: after, elapsedNs: monotonicNs() &- start) { names.name(of: $0) }
+        let shown = Array(sorted(all, by: sort).prefix(count))
+        return CommandOutput(stdout: json ? [self.json(shown)] : lines(shown))
+    }
+
+    static let header = Columns.left("UNIT", 28) + Columns.left("KIND", 10) + Columns.right("CPU %", 7) + Columns.right("MEM MiB", 9)
+        + Columns.right("READ/s", 11) + Columns.right("WRITE/s", 11) + Columns.right("TASKS", 6) + Columns.right("PSI %", 7)
+
+    /// The table: PSI the most of the unit's three (CPU, memory, I/O); `-` where not counted.
+    public static func lines(_ rows: [Row]) -> [String] {
+        func or(_ v: UInt64?, _ f: (UInt64) -> String) -> String { v.map(f) ?? "-" }
+        return [header] + rows.map { r in
+            Columns.left(TerminalText.escape(r.name), 28) + Columns.left(r.kind.rawValue, 10)
+                + Columns.right(or(r.cpuPermyriad) { Columns.percentOneDecimal($0) }, 7)
+                + Columns.right(or(r.memoryBytes) { Columns.mib($0 / 1024) }, 9)
+                + Columns.right(or(r.readPerSecond) { Columns.bytes($0) }, 11) + Columns.right(or(r.writtenPerSecond) { Columns.bytes($0) }, 11)
+                + Columns.right(or(r.tasks) { "\($0)" }, 6)
+                + Columns.right(or([r.cpuPressure, r.memoryPressure, r.ioPressure].compactMap { $0 }.max()) { Columns.percentOneDecimal($0) }, 7)
+        }
+    }
+
+    /// `--json`: an array, figures absent (null) where the tree does not count them.
+    public static func json(_ rows: [Row]) -> String {
+        struct Item: Encodable {
+            var unit: String, path: String, kind: String, cpu_percent: Double?, memory_mib: Double?, anon_mib: Double?, file_mib: Double?
+            var read_bytes_per_second: UInt64?, write_bytes_per_second: UInt64?, tasks: UInt64?
+            var cpu_pressure: Double?, memory_pressure: Double?, io_pressure: Double?
+        }
+        func mib(_ bytes: UInt64?) -> Double? { bytes.map { ReportJSON.mib($0 / 1024) } }
+        func hundredths(_ v: UInt64?) -> Double? { v.map { Double($0) / 100 } }
+        return JSONText.encode(rows.map { r in
+            Item(unit: TerminalText.escape(r.name), path: TerminalText.escape(r.path), kind: r.kind.rawValue,
+                 cpu_percent: hundredths(r.cpuPermyriad), memory_mib: mib(r.memoryBytes), anon_mib: mib(r.anonBytes),
+                 file_mib: mib(r.fileBytes), read_bytes_per_second: r.readPerSecond, write_bytes_per_second: r.writtenPerSecond,
+                 tasks: r.tasks, cpu_pressure: hundredths(r.cpuPressure), memory_pressure: hundredths(r.memoryPressure),
+                 io_pressure: hundredths(r.ioPressure))
+        })
+    }
+}
+
+/// An application id's name in its desktop file (`Name=` of `[Desktop Entry]`), looked for
+/// where the desktop looks: $XDG_DATA_HOME and $XDG_DATA_DIRS' `applications`, and flatpak's.
+struct DesktopNames {
+    let folders: [String]
+
+    init(environment: [String: String]) {
+        let home = environment["HOME"] ?? ""
+        let dataHome = environment["XDG_DATA_HOME"] ?? home + "/.local/share"
+        let dataDirs = (environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
+        folders = ([dataHome] + dataDirs + [dataHome + "/flatpak/exports/share", "/var/lib/flatpak/exports/share"]).map { $0 + "/applications" }
+    }
+
+    func name(of id: String) -> String? {
+        guard !id.contains("/"), !id.hasPrefix(".") else { return nil }
+        for folder in folders {
+            guard case .success(let bytes) = readConfigFile(folder + "/" + id + ".desktop", limit: 65_536) else { continue }
+            var inEntry = false
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                if line.hasPrefix("[") { inEntry = line == "[Desktop Entry]"; continue }
+                if inEntry, line.hasPrefix("Name=") { return String(line.dropFirst(5)) }
+            }
+        }
+        return nil
+    }
+}
