@@ -34,7 +34,7 @@ enum I3statusRules {
                    "the instance → `mount`; `low_threshold` with a percentage `threshold_type` → `critical` (100 − it)"),
         ModuleRule("wireless", "wifi", [("quality", "{quality}%"), ("essid", "{ssid}"), ("bitrate", "{bitrate} Mb/s"),
                                        ("signal", "{signal} dBm"), ("ip", "{ip}")], "the instance → `interface` (`_first_`: the default); `format_down`"),
-        ModuleRule("ethernet", "net", [("ip", "{ip}"), ("interface", "{name}")], "the instance → `interface` (`_first_`: the default); `format_down`"),
+        ModuleRule("ethernet", "net", [("ip", "{ip}"), ("interface", "{name}"), ("speed", "{speed}")], "the instance → `interface` (`_first_`: the default); `format_down`"),
         ModuleRule("ipv6", "net", [("ip", "{ipv6}")], "`format_down`"),
         ModuleRule("tztime", "time", [], "`format` as it is (strftime), with `format_time` in place of `%time`; `timezone`"),
         ModuleRule("time", "time", [], "`format` as it is (strftime)"),

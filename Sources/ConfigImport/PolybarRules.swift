@@ -19,7 +19,7 @@ enum PolybarRules {
                                                   ("consumption", "{power}")],
                    "`label-discharging` → `format`, `label-charging` → `format_charging`, `label-full` → `format_full`; `low-at` → `critical`"),
         ModuleRule("internal/network", "net", [("ifname", "{name}"), ("local_ip", "{ip}"), ("local_ip6", "{ipv6}"), ("upspeed", "{up}"),
-                                              ("downspeed", "{down}")],
+                                              ("downspeed", "{down}"), ("linkspeed", "{speed}")],
                    "`interface`; `label-disconnected` → `format_down`; a wireless one (`interface-type = wireless`, or `%essid%` in its label) a `wifi` block: `%essid%` → `{ssid}`, `%signal%` → `{quality}`"),
         ModuleRule("internal/date", "time", [], "`date`, `time` (strftime) into `format` as `label` places them; `date-alt`/`time-alt` → `format_short` and a left click that toggles it"),
         ModuleRule("internal/temperature", "temp", [("temperature-c", "{celsius}"), ("temperature", "{celsius}")], "`warn-temperature` → `warning`"),

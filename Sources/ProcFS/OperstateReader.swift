@@ -11,10 +11,14 @@ public final class OperstateReader {
     private var names: [FixedName] = []
     private var files: [ProcFile] = []
 
-    /// Prepares to read under `<sysRoot>/class/net`; opens nothing yet. Never fails.
-    public init(sysRoot: String = "/sys", capacity: Int = 16) {
+    private let file: StaticString
+
+    /// Prepares to read `file` (`operstate`, `speed`) under `<sysRoot>/class/net`; opens
+    /// nothing yet. Never fails.
+    public init(sysRoot: String = "/sys", capacity: Int = 16, file: StaticString = "operstate") {
         path = BytePath(sysRoot)
         path.append("/class/net")
+        self.file = file
         self.capacity = max(0, capacity)
         names.reserveCapacity(self.capacity)
         files.reserveCapacity(self.capacity)
@@ -27,6 +31,14 @@ public final class OperstateReader {
         return bytes.count >= 2 && bytes[0] == UInt8(ascii: "u") && bytes[1] == UInt8(ascii: "p")
     }
 
+    /// The file's signed decimal (`speed`: Mbit/s, -1 when the driver does not know); nil
+    /// when it cannot be read (`speed` of a link that is down or wireless: EINVAL).
+    public func signedValue(_ name: FixedName, buffer: ReadBuffer) -> Int64? {
+        guard let file = file(for: name), case .success(let bytes) = file.read(into: buffer) else { return nil }
+        var s = ByteScanner(bytes)
+        return s.signed()
+    }
+
     private func file(for name: FixedName) -> ProcFile? {
         for i in 0..<names.count where names[i] == name { return files[i] }
         guard names.count < capacity, Self.isComponent(name) else { return nil }
@@ -34,7 +46,8 @@ public final class OperstateReader {
         defer { path.truncate(to: directoryLength) }
         path.append("/")
         name.withUnsafeBytes { path.append($0) }
-        path.append("/operstate")
+        path.append("/")
+        path.append(file)
         let file = ProcFile(path.string)
         names.append(name)
         files.append(file)

@@ -100,6 +100,10 @@ public struct InterfaceFigures: Equatable, Sendable {
     /// The first global IPv6 address as text (`2001:db8::1`), empty when none.
     public var ipv6: [UInt8] = []
     public var wifi = WirelessFigures()
+    /// The wired link's speed, Mbit/s (`/sys/class/net/NAME/speed`): 0 when the driver does
+    /// not know it, ``Snapshot/unreadableLinkSpeed`` when there is none to read (down,
+    /// wireless, virtual; as i3status's `?`).
+    public var linkSpeedMbps: UInt32 = Snapshot.unreadableLinkSpeed
     public init() {}
 }
 
@@ -254,6 +258,7 @@ public struct Snapshot: Equatable, Sendable {
     public static let maximumSSIDLength = 32
     public static let maximumAddressLength = 39
     public static let unknownSignal: Int16 = .min
+    public static let unreadableLinkSpeed: UInt32 = .max
     public static let unknownLimit: Int32 = .min
 
     /// Increases by one with each snapshot the sampler writes.

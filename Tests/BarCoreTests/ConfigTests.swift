@@ -90,7 +90,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nformat = \"{used}\"\n"),
                        "c.toml:3:11: format: unknown placeholder {used}; cpu has {busy} {iowait} {spark} {bars}")
         XCTAssertEqual(error("[[block]]\nblock = \"net\"\nformat = \"{name} {down} {ip4}\"\n"),
-                       "c.toml:3:25: format: unknown placeholder {ip4}; net has {name} {ipv4} {ipv6} {ip} {down} {up} {state}",
+                       "c.toml:3:25: format: unknown placeholder {ip4}; net has {name} {ipv4} {ipv6} {ip} {down} {up} {state} {speed}",
                        "the placeholder named, its column its brace's")
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nformat = \"{busy\"\n"),
                        "c.toml:3:10: format: '{' without '}' (write {{ for a literal brace)")

@@ -60,6 +60,15 @@ final class StateFormatTests: XCTestCase {
         XCTAssertEqual(String(decoding: e.reason, as: UTF8.self), "unknown key \"format_full\" in this block (man sysstats-config)")
     }
 
+    func testTheLinkSpeedIsWrittenAsI3statusWritesIt() {
+        for (mbps, text) in [(UInt32(100), "100 Mbit/s"), (1000, "1000 Mbit/s"), (2500, "2.5 Gbit/s"), (10_000, "10 Gbit/s"),
+                             (0, "0 Mbit/s"), (Snapshot.unreadableLinkSpeed, "?")] {
+            var w = ByteWriter(capacity: 32)
+            NetBlock.appendSpeed(mbps, into: &w)
+            XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), text)
+        }
+    }
+
     func testTheImportsPlaceholdersShowTheirFigures() throws {
         let b = try blocks("""
             [[block]]

@@ -39,7 +39,7 @@ final class ImportBehaviourTests: XCTestCase {
         XCTAssertEqual(keys(all[0])["format"], .string("W: ({quality}% at {ssid}, {bitrate} Mb/s) {ip}"))
         XCTAssertEqual(keys(all[0])["format_down"], .string("W: down"))
         XCTAssertEqual(keys(all[1])["interface"], .string("eth0"))
-        XCTAssertEqual(all[1].outcome, .native(complete: false), "%speed has no sysstats figure")
+        XCTAssertEqual(keys(all[1])["format"], .string("E: {ip} ({speed})"), "i3status's default, its %speed the link's")
         XCTAssertEqual(keys(all[2])["warning"], .integer(90), "10 % available is 90 % used")
         XCTAssertEqual(keys(all[2])["critical"], .integer(95))
         XCTAssertEqual(keys(all[3])["mount"], .string("/home"))

@@ -176,6 +176,22 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertTrue(s.snapshot.interfaces[0].flags.contains(.carrier), "the kept-open operstate is read again")
     }
 
+    /// i3status's ethernet `%speed`: `class/net/NAME/speed` of a wired link with a carrier;
+    /// -1 (the driver does not know) is 0; a link that is down or wireless has none (`?`).
+    func testAWiredLinksSpeedIsReadWhileItHasACarrier() throws {
+        try write("proc/net/dev", netDev([("enp3s0", 1, 1), ("enp4s0", 1, 1), ("enp5s0", 1, 1)]))
+        for (name, state, speed) in [("enp3s0", "up", "2500"), ("enp4s0", "up", "-1"), ("enp5s0", "down", "1000")] {
+            try write("sys/class/net/\(name)/operstate", state + "\n")
+            try write("sys/class/net/\(name)/speed", speed + "\n")
+        }
+        let s = sampler()
+        s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)
+        XCTAssertEqual(s.snapshot.interfaces.map(\.linkSpeedMbps), [2500, 0, Snapshot.unreadableLinkSpeed])
+        try write("sys/class/net/enp3s0/speed", "1000\n")
+        s.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 2_000_000_000)
+        XCTAssertEqual(s.snapshot.interfaces.first?.linkSpeedMbps, 1000, "the kept-open file is read again")
+    }
+
     func testMissingNetDevLeavesTheNetworkOut() throws {
         let s = sampler()
         s.sample(realtimeMs: Self.t0, monotonicNs: 1_000_000_000)

@@ -56,8 +56,8 @@ final class SectionTests: XCTestCase {
     func testTheEncoderWritesOneSectionPerPartInTagOrder() {
         XCTAssertEqual(sections(bytes).map(\.tag), Array(1...SectionTag.highest.rawValue))
         XCTAssertEqual(sections(bytes).filter { $0.version != 1 }.map(\.tag),
-                       [SectionTag.processes.rawValue, SectionTag.top.rawValue, SectionTag.gpu.rawValue],
-                       "processes (the thread count), top (the GPU list) and gpu (the power limit) are version 2, the rest version 1")
+                       [SectionTag.processes.rawValue, SectionTag.top.rawValue, SectionTag.network.rawValue, SectionTag.gpu.rawValue],
+                       "processes (the thread count), top (the GPU list), network (the link speeds) and gpu (the power limit) are version 2, the rest version 1")
     }
 
     /// A sampler that wrote version 1 of the processes section (no thread count): its counts
@@ -72,6 +72,20 @@ final class SectionTests: XCTestCase {
         expected.threadCount = 0
         XCTAssertEqual(decoded, expected)
         XCTAssertTrue(decoded.available.contains(.processes))
+    }
+
+    /// A sampler that wrote version 1 of the network section (no link speeds): its
+    /// interfaces are read, each link speed unreadable (`?`, not 0).
+    func testANetworkSectionOfVersionOneReadsItsInterfacesAndNoLinkSpeed() throws {
+        var parts = sections(bytes)
+        let network = parts.firstIndex { $0.tag == SectionTag.network.rawValue }!
+        parts[network].version = 1
+        parts[network].payload.removeLast(1 + 4 * full.interfaces.count)
+        let decoded = try decodeResult(file(header: bytes, parts)).get()
+        var expected = full
+        for i in 0..<expected.interfaces.count { expected.interfaces[i].linkSpeedMbps = Snapshot.unreadableLinkSpeed }
+        XCTAssertEqual(decoded, expected)
+        XCTAssertNotEqual(full.interfaces.first?.linkSpeedMbps, Snapshot.unreadableLinkSpeed, "the full snapshot has speeds to lose")
     }
 
     func testAnUnknownSectionIsSkippedAndTheRestDecodesAsWithoutIt() throws {

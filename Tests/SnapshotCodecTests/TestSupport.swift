@@ -101,6 +101,7 @@ func fullSnapshot(newerParts: Bool = true) -> Snapshot {
         n.wifi.signalDBm = Int16(-40 - i)
         n.wifi.qualityPercent = UInt8(100 - i)
         n.wifi.bitrateKbps = UInt32(866_700 + i)
+        n.linkSpeedMbps = i == 0 ? 2500 : UInt32(1000 * i)
         return n
     }
     s.disks = (0..<Snapshot.maximumDisks).map { i in

@@ -26,8 +26,20 @@ enum NetBlock {
             PlaceholderSpec("state", "up or down") { s, c, w in
                 if let n = interface(s, c.argument), isUp(n) { w.append("up") } else { w.append("down") }
             },
+            PlaceholderSpec("speed", "the wired link's speed, as i3status writes it (1000 Mbit/s, 2.5 Gbit/s; ? without one)") { s, c, w in
+                figure(s, c, &w) { n, w in appendSpeed(n.linkSpeedMbps, into: &w) }
+            },
         ],
         render: render)
+
+    /// i3status's ethernet `%speed`: Mbit/s up to 1000, Gbit/s above (2.5 with its decimal),
+    /// `0 Mbit/s` where the driver does not know, `?` where there is no link speed to read.
+    static func appendSpeed(_ mbps: UInt32, into w: inout ByteWriter) {
+        if mbps == Snapshot.unreadableLinkSpeed { w.append(UInt8(ascii: "?")); return }
+        if mbps == 2500 { w.append("2.5 Gbit/s"); return }
+        if mbps > 1000 { w.appendDecimal(UInt64(mbps / 1000)); w.append(" Gbit/s"); return }
+        w.appendDecimal(UInt64(mbps)); w.append(" Mbit/s")
+    }
 
     /// Appends a figure of the block's interface, `n/a` without one.
     private static func figure(_ snap: Snapshot, _ c: BlockContext, _ w: inout ByteWriter,

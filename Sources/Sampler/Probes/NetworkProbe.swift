@@ -23,6 +23,7 @@ final class NetworkProbe {
     private let wirelessProc: WirelessProcReader
     private var lastWirelessMs: UInt64 = 0
     private let operstates: OperstateReader
+    private let speeds: OperstateReader
 
     init(procRoot: String, sysRoot: String, interfaces: [String], useNetlink: Bool) {
         netDev = NetDevReader(procRoot: procRoot)
@@ -31,6 +32,7 @@ final class NetworkProbe {
         self.named = named
         wirelessProc = WirelessProcReader(procRoot: procRoot)
         operstates = OperstateReader(sysRoot: sysRoot, capacity: Snapshot.maximumInterfaces)
+        speeds = OperstateReader(sysRoot: sysRoot, capacity: Snapshot.maximumInterfaces, file: "speed")
         if useNetlink, case .success(let s) = RouteNetlinkSocket.open() {
             socket = s
             _ = s.requestDump(.all)
@@ -147,6 +149,11 @@ final class NetworkProbe {
         // Wireless flags carry over between refreshes.
         flags.formUnion(f.flags.intersection([.wireless, .wifiLink]))
         f.flags = flags
+        // A wired link's speed (i3status's ethernet %speed): -1 is a driver that does not know.
+        f.linkSpeedMbps = Snapshot.unreadableLinkSpeed
+        if flags.contains(.carrier) && !flags.contains(.wireless), let speed = speeds.signedValue(c.name, buffer: buffer) {
+            f.linkSpeedMbps = speed < 0 ? 0 : UInt32(clamping: speed)
+        }
     }
 
     /// The Wi-Fi state of one interface: nl80211 when there is netlink, else /proc/net/wireless.

@@ -3,16 +3,19 @@
 /// IPv4 text (u8 length ≤ 39, bytes), IPv6 text (same), SSID (u8 length ≤ 32, bytes), signal
 /// dBm i16, quality u8 (255 unknown), bitrate kbit/s u32. Then the rate history: a u8
 /// count *H* (0...60), rx bytes per second u32[*H*], tx bytes per second u32[*H*], oldest first.
+/// Version 2 appends each interface's link speed: a u8 count (the interfaces'), then a u32
+/// Mbit/s each (0 unknown, 0xFFFFFFFF unreadable); a version-1 reader stops before it.
 enum NetworkSection {
     static let entryMaximumSize = (1 + Snapshot.maximumInterfaceNameLength) + 1 + 4 * 8
         + 2 * (1 + Snapshot.maximumAddressLength) + (1 + Snapshot.maximumSSIDLength) + 2 + 1 + 4
     static let maximumSize = 1 + Snapshot.maximumInterfaces * entryMaximumSize + 1 + 2 * 4 * Snapshot.historyLength
+        + 1 + 4 * Snapshot.maximumInterfaces
 
     static let descriptor = SectionDescriptor(.network, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
     static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
-        b.appendSection(.network) { b in
+        b.appendSection(.network, version: 2) { b in
             b.appendList(s.interfaces, maximum: Snapshot.maximumInterfaces) { b, n in
                 b.appendShortBytes(n.name, maximum: Snapshot.maximumInterfaceNameLength)
                 b.append(n.flags.rawValue)
@@ -32,6 +35,9 @@ enum NetworkSection {
             b.append(UInt8(points))
             b.appendLE(s.rxHistory, (s.rxHistory.count - points)..<s.rxHistory.count)
             b.appendLE(s.txHistory, (s.txHistory.count - points)..<s.txHistory.count)
+            let n = min(s.interfaces.count, Snapshot.maximumInterfaces)
+            b.append(UInt8(n))
+            for i in 0..<n { b.appendLE(s.interfaces[i].linkSpeedMbps) }
         }
     }
 
@@ -55,6 +61,14 @@ enum NetworkSection {
         guard points <= Snapshot.historyLength else { throw .malformed(.countOverLimit) }
         try r.u32Array(count: points, into: &s.rxHistory)
         try r.u32Array(count: points, into: &s.txHistory)
+        for i in 0..<s.interfaces.count { s.interfaces[i].linkSpeedMbps = Snapshot.unreadableLinkSpeed }
+        guard !r.isAtEnd else { return }   // version 1 ends here
+        let speeds = Int(try r.u8())
+        guard speeds <= Snapshot.maximumInterfaces else { throw .malformed(.countOverLimit) }
+        for i in 0..<speeds {
+            let speed = try r.u32()
+            if i < s.interfaces.count { s.interfaces[i].linkSpeedMbps = speed }
+        }
     }
 
     static func clear(_ s: inout Snapshot) {
