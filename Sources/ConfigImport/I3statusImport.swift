@@ -26,7 +26,7 @@ enum I3statusRules {
                    "`threshold_degraded`/`threshold_critical` in % of memory available → `warning`/`critical` in % used"),
         ModuleRule("load", "load", [("1min", "{1}"), ("5min", "{5}"), ("15min", "{15}")], "`max_threshold` → `critical`"),
         ModuleRule("battery", "battery", [("status", "{state}"), ("percentage", "{percent}%"), ("remaining", "{remaining}"),
-                                         ("consumption", "{power}")],
+                                         ("emptytime", "{until}"), ("consumption", "{power}")],
                    "`format_down`; `%status` → `status_bat`'s word in `format`, `status_chr`'s in `format_charging`, `status_full`'s in `format_full`; `low_threshold` with `threshold_type = \"percentage\"` → `critical`; sysstats shows all batteries together"),
         ModuleRule("cpu_temperature", "temp", [("degrees", "{celsius}")], "`max_threshold` → `critical`; the CPU package's sensor"),
         ModuleRule("disk", "disk", [("free", "{free}"), ("avail", "{free}"), ("used", "{used}"), ("total", "{total}"),

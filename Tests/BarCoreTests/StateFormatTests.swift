@@ -1,4 +1,5 @@
 @testable import BarCore
+import Glibc
 import SnapshotCodec
 import XCTest
 
@@ -58,6 +59,20 @@ final class StateFormatTests: XCTestCase {
             return XCTFail("only the battery has a full state")
         }
         XCTAssertEqual(String(decoding: e.reason, as: UTF8.self), "unknown key \"format_full\" in this block (man sysstats-config)")
+    }
+
+    /// i3status's `%emptytime`: the local clock when the battery will be empty.
+    func testUntilIsTheLocalTimeTheBatteryWillBeEmpty() throws {
+        setenv("TZ", "UTC", 1)
+        tzset()
+        defer { unsetenv("TZ"); tzset() }
+        var s = Fixture.laptop.snapshot          // discharging, 83 minutes left
+        let b = try XCTUnwrap(try Array("[[block]]\nblock = \"battery\"\nformat = \"{remaining} until {until}\"\n".utf8)
+            .withUnsafeBytes { BarConfig.parse($0) }.get().blocks)
+        let noon: UInt64 = 1_764_417_600_000    // 2025-11-29 12:00:00 UTC
+        XCTAssertEqual(rendered(s, .text, blocks: b, nowMs: noon), "1:23 until 13:23\n")
+        s.battery.minutesRemaining = .max
+        XCTAssertEqual(rendered(s, .text, blocks: b, nowMs: noon), " until \n", "no estimate: both empty")
     }
 
     func testTheLinkSpeedIsWrittenAsI3statusWritesIt() {

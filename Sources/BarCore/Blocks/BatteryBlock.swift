@@ -20,6 +20,9 @@ enum BatteryBlock {
             PlaceholderSpec("remaining", "h:mm to empty or full, empty without an estimate") { s, _, w in
                 if hasEstimate(s.battery) { appendRemaining(s.battery, into: &w) }
             },
+            PlaceholderSpec("until", "the local time it will be empty (charging: full), HH:MM, as i3status's %emptytime; empty without an estimate") { s, c, w in
+                if hasEstimate(s.battery) { appendUntil(s.battery, nowMs: c.nowMs, into: &w) }
+            },
             PlaceholderSpec("power", "power flow, 9.0W") { s, _, w in
                 w.appendFixed(UInt64(s.battery.powerMilliwatts), scaleDigits: 3, fractionDigits: 1)
                 w.append(UInt8(ascii: "W"))
@@ -85,6 +88,16 @@ enum BatteryBlock {
 
     static func hasEstimate(_ b: BatteryFigures) -> Bool {
         (b.state == .charging || b.state == .discharging) && b.minutesRemaining != .max
+    }
+
+    /// `%H:%M` and the local zone, NUL-terminated, made once (an update allocates nothing).
+    static let untilFormat: [CChar] = [0x25, 0x48, 0x3A, 0x25, 0x4D, 0]
+    static let localZone: [CChar] = [0]
+
+    /// The local clock time `minutesRemaining` from now.
+    static func appendUntil(_ b: BatteryFigures, nowMs: UInt64, into w: inout ByteWriter) {
+        let later = nowMs.addingReportingOverflow(UInt64(b.minutesRemaining).multipliedReportingOverflow(by: 60_000).partialValue)
+        TimeBlock.append(format: untilFormat, zone: localZone, nowMs: later.overflow ? .max / 2 : later.partialValue, into: &w)
     }
 
     static func appendRemaining(_ b: BatteryFigures, into w: inout ByteWriter) {
