@@ -64,6 +64,15 @@ public struct BlockFormat: Equatable, Sendable {
         }
     }
 
+    /// The parts its placeholders show beyond its block's own (cpu's `{frequency}`).
+    public var alsoShows: SnapshotSections {
+        var sections: SnapshotSections = []
+        for part in parts {
+            if case .field(let p) = part { sections.formUnion(p.block.placeholders[Int(p.index)].alsoShows) }
+        }
+        return sections
+    }
+
     /// Writes the format filled in from `snap` to `w` (appends; raw text, escaped later by the output).
     func render(_ snap: Snapshot, _ context: BlockContext, into w: inout ByteWriter) {
         for part in parts {

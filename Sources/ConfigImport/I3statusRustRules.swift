@@ -3,10 +3,10 @@
 
 enum I3statusRustRules {
     static let rules: [ModuleRule] = [
-        ModuleRule("cpu", "cpu", [("utilization", "{busy}%"), ("barchart", "{bars}"), ("icon", "")], "`info_cpu`/`warning_cpu`/`critical_cpu` → `warning`/`critical`"),
+        ModuleRule("cpu", "cpu", [("utilization", "{busy}%"), ("barchart", "{bars}"), ("frequency", "{frequency}GHz"), ("icon", "")], "`info_cpu`/`warning_cpu`/`critical_cpu` → `warning`/`critical`"),
         ModuleRule("memory", "mem", [("mem_used", "{used}"), ("mem_total", "{total}"), ("mem_used_percents", "{percent}%"),
                                     ("mem_avail", "{available}"), ("mem_free", "{free}"), ("swap_used", "{swap}"), ("swap_total", "{swap_total}"),
-                                    ("mem_total_used", "{used}"), ("mem_total_used_percents", "{percent}%"), ("swap_used_percents", "{swap_percent}%"),
+                                    ("mem_total_used", "{used}"), ("mem_total_used_percents", "{percent}%"), ("swap_used_percents", "{swap_percent}%"), ("swap_free", "{swap_free}"),
                                     // Before 0.20: M (memory) or S (swap), then T/U/F/A (total, used, free, available), then g/m (GiB, MiB) or p (percent).
                                     ("MTg", "{total}"), ("MTm", "{total}"), ("MUg", "{used}"), ("MUm", "{used}"), ("Mug", "{used}"), ("Mum", "{used}"),
                                     ("MFg", "{free}"), ("MFm", "{free}"), ("MAg", "{available}"), ("MAm", "{available}"), ("MUp", "{percent}%"),

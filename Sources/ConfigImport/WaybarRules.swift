@@ -2,7 +2,7 @@
 
 enum WaybarRules {
     static let rules: [ModuleRule] = [
-        ModuleRule("cpu", "cpu", [("", "{busy}"), ("usage", "{busy}"), ("icon", "")], "`states` → `warning`/`critical`"),
+        ModuleRule("cpu", "cpu", [("", "{busy}"), ("usage", "{busy}"), ("avg_frequency", "{frequency}"), ("icon", "")], "`states` → `warning`/`critical`"),
         ModuleRule("memory", "mem", [("", "{percent}"), ("percentage", "{percent}"), ("used", "{used}" + sizedMark), ("total", "{total}" + sizedMark),
                                     ("avail", "{available}" + sizedMark), ("swapUsed", "{swap}" + sizedMark),
                                     ("swapTotal", "{swap_total}" + sizedMark), ("swapPercentage", "{swap_percent}"), ("icon", "")],

@@ -88,7 +88,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(error("[[block]]\nblock = \"load\"\nwarning = 1001\n"), "c.toml:3:11: out of range: 0 to 1000")
         XCTAssertEqual(error("[[block]]\nblock = \"load\"\nwarning = -0.5\n"), "c.toml:3:11: out of range: 0 to 1000")
         XCTAssertEqual(error("[[block]]\nblock = \"cpu\"\nformat = \"{used}\"\n"),
-                       "c.toml:3:11: format: unknown placeholder {used}; cpu has {busy} {iowait} {spark} {bars}")
+                       "c.toml:3:11: format: unknown placeholder {used}; cpu has {busy} {iowait} {spark} {bars} {frequency}")
         XCTAssertEqual(error("[[block]]\nblock = \"net\"\nformat = \"{name} {down} {ip4}\"\n"),
                        "c.toml:3:25: format: unknown placeholder {ip4}; net has {name} {ipv4} {ipv6} {ip} {down} {up} {state} {speed}",
                        "the placeholder named, its column its brace's")

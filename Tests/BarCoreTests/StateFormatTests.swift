@@ -5,8 +5,8 @@ import XCTest
 
 /// A state's own text: `format_down` of net, wifi and battery (i3status's), `format_charging` and
 /// `format_full` of battery (waybar's format-charging and format-full); and the
-/// placeholders added for imported configs (wifi's `{ip}`, `{down}`, `{up}`, cpu's `{bars}`,
-/// mem's `{swap_percent}`, disk's `{free_percent}`).
+/// placeholders added for imported configs (wifi's `{ip}`, `{down}`, `{up}`, cpu's `{bars}` and
+/// `{frequency}`, mem's `{swap_percent}` and `{swap_free}`, disk's `{free_percent}`).
 final class StateFormatTests: XCTestCase {
     let now = Fixture.station.nowMs
 
@@ -75,6 +75,16 @@ final class StateFormatTests: XCTestCase {
         XCTAssertEqual(rendered(s, .text, blocks: b, nowMs: noon), " until \n", "no estimate: both empty")
     }
 
+    /// cpu's `{frequency}` shows the frequency part: a cpu block using it asks for that part too.
+    func testAPlaceholderOfAnotherPartAsksForThatPart() throws {
+        let b = try blocks("[[block]]\nblock = \"cpu\"\nformat = \"{busy}% {frequency}\"\n[[block]]\nblock = \"cpu\"\n")
+        XCTAssertEqual(BlockKind.sectionsShown(by: [b[1]]), .cpu)
+        XCTAssertEqual(BlockKind.sectionsShown(by: b), [.cpu, .frequency])
+        var s = Fixture.station.snapshot
+        s.available.remove(.frequency)
+        XCTAssertTrue(rendered(s, .text, blocks: [b[0]], nowMs: now).hasSuffix("% n/a\n"), "without the part: n/a, never 0.0")
+    }
+
     func testTheLinkSpeedIsWrittenAsI3statusWritesIt() {
         for (mbps, text) in [(UInt32(100), "100 Mbit/s"), (1000, "1000 Mbit/s"), (2500, "2.5 Gbit/s"), (10_000, "10 Gbit/s"),
                              (0, "0 Mbit/s"), (Snapshot.unreadableLinkSpeed, "?")] {
@@ -97,10 +107,13 @@ final class StateFormatTests: XCTestCase {
             format = "{bars}"
             [[block]]
             block = "mem"
-            format = "swap {swap_percent}%"
+            format = "swap {swap_percent}% {swap_free}"
+            [[block]]
+            block = "cpu"
+            format = "{frequency}GHz"
             """)
         XCTAssertEqual(rendered(Fixture.station.snapshot, .text, blocks: b, nowMs: now),
-                       "HomeNet 192.168.1.20 1.2M/s 34K/s | 66% free | ▁▂█▁ | swap 25%\n")
+                       "HomeNet 192.168.1.20 1.2M/s 34K/s | 66% free | ▁▂█▁ | swap 25% 1.5G | 2.3GHz\n")
     }
 }
 

@@ -52,7 +52,7 @@ final class OnceTests: RuntimeDirectoryHarness {
         XCTAssertEqual(result.line, "L 0.52/0.40 | {300}\n")
         let (status, stderr) = startExit(["--once", "--format", "cpu={nope}"])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(stderr, "sysstats-bar: --format cpu: unknown placeholder {nope}; cpu has {busy} {iowait} {spark} {bars}\n")
+        XCTAssertEqual(stderr, "sysstats-bar: --format cpu: unknown placeholder {nope}; cpu has {busy} {iowait} {spark} {bars} {frequency}\n")
     }
 
     func testBlocksAndThemeComeFromTheFileAndFlagsWin() throws {

@@ -304,7 +304,7 @@ public struct Placeholder: Equatable, Sendable {
     func append(_ snap: Snapshot, _ context: BlockContext, into w: inout ByteWriter) {
         let d = block.descriptor
         let spec = d.placeholders[Int(index)]
-        if !snap.available.contains(d.section) && !spec.measuredByRenderer {
+        if (!snap.available.contains(d.section) && !spec.measuredByRenderer) || !snap.available.contains(spec.alsoShows) {
             w.appendNotAvailable()
             return
         }

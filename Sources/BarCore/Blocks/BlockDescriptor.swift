@@ -226,10 +226,14 @@ public struct PlaceholderSpec: Sendable {
     public let help: StaticString
     /// A figure of the renderer itself, not of the snapshot: shown even when the block's part is not.
     let measuredByRenderer: Bool
+    /// Another part it shows (cpu's `{frequency}`: the frequency's): a block whose format
+    /// uses it asks the sampler for that part too, and it is `n/a` while that part is not there.
+    let alsoShows: SnapshotSections
     let append: @Sendable (Snapshot, BlockContext, inout ByteWriter) -> Void
 
-    init(_ name: StaticString, _ help: StaticString, measuredByRenderer: Bool = false,
+    init(_ name: StaticString, _ help: StaticString, measuredByRenderer: Bool = false, alsoShows: SnapshotSections = [],
          _ append: @escaping @Sendable (Snapshot, BlockContext, inout ByteWriter) -> Void) {
-        self.name = name; self.help = help; self.measuredByRenderer = measuredByRenderer; self.append = append
+        self.name = name; self.help = help; self.measuredByRenderer = measuredByRenderer; self.alsoShows = alsoShows
+        self.append = append
     }
 }

@@ -74,7 +74,11 @@ public struct BlockKind: Hashable, Sendable {
     /// "What renderers show").
     public static func sectionsShown(by blocks: [BarBlock]) -> SnapshotSections {
         var shown: SnapshotSections = []
-        for i in 0..<blocks.count { shown.formUnion(blocks[i].kind.section) }
+        for i in 0..<blocks.count {
+            shown.formUnion(blocks[i].kind.section)
+            if let f = blocks[i].format { shown.formUnion(f.alsoShows) }
+            if let f = blocks[i].shortFormat { shown.formUnion(f.alsoShows) }
+        }
         return shown
     }
 

@@ -9,6 +9,9 @@ enum CPUBlock {
             PlaceholderSpec("iowait", "share in I/O wait") { s, _, w in appendWholePercent(&w, UInt64(s.cpuIOWait)) },
             PlaceholderSpec("spark", "sparkline of the last 8 samples") { s, _, w in appendSparkline(s, into: &w) },
             PlaceholderSpec("bars", "one cell per core, ▁ idle to █ busy (the cores block's)") { s, _, w in CoresBlock.appendCells(s, into: &w) },
+            PlaceholderSpec("frequency", "the CPUs' average frequency, GHz with one decimal (the freq block's)", alsoShows: .frequency) { s, _, w in
+                w.appendFixed(UInt64(s.cpuMHzAverage), scaleDigits: 3, fractionDigits: 1)
+            },
         ],
         render: render)
 

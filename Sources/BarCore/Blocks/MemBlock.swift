@@ -38,6 +38,9 @@ enum MemBlock {
             PlaceholderSpec("swap", "swap used") { s, _, w in w.appendSize(kib: s.memory.swapUsed) },
             PlaceholderSpec("swap_total", "swap total") { s, _, w in w.appendSize(kib: s.memory.swapTotal) },
             PlaceholderSpec("swap_percent", "swap used share") { s, _, w in appendWholePercent(&w, SwapBlock.usedShare(s.memory)) },
+            PlaceholderSpec("swap_free", "swap free") { s, _, w in
+                w.appendSize(kib: s.memory.swapTotal > s.memory.swapUsed ? s.memory.swapTotal - s.memory.swapUsed : 0)
+            },
         ],
         render: render)
 
