@@ -197,11 +197,17 @@ public enum CommandBlockOutput {
 
     /// A flat JSON object: its i3bar members are read (``set(_:_:into:)``), others skipped
     /// (they come back to the next run); anything malformed stops the reading (what was
-    /// read stays).
+    /// read stays). waybar's and i3status-rust's scripts write their text as `text`: it is
+    /// the full text where no `full_text` is given.
     static func parseJSON(_ bytes: UnsafeRawBufferPointer, into v: inout BlockValue) {
+        var fullTextGiven = false
         forEachMember(bytes) { key, value, _ in
-            guard let k = keyIndex(key) else { return }
-            value.withUnsafeBytes { set(k, $0, into: &v) }
+            if let k = keyIndex(key) {
+                if k == fullText { fullTextGiven = true }
+                value.withUnsafeBytes { set(k, $0, into: &v) }
+            } else if bytesEqual(key, "text"), !fullTextGiven {
+                value.withUnsafeBytes { set(fullText, $0, into: &v) }
+            }
         }
     }
 

@@ -188,7 +188,7 @@ extension ConfigImporter {
         if command.isEmpty, let first = t["cycle"]?.array?.first { command = text(first) ?? ""; b.drop("cycle (the first command runs)") }
         b.set("name", "custom")
         b.set(command.isEmpty ? "full_text" : "command", command.isEmpty ? "" : command)
-        if text(t["json"]) == "true" { b.set("format", "json"); b.drop("json: i3status-rust's members (text, state, icon) differ from i3bar's (full_text, color)") }
+        if text(t["json"]) == "true" { b.set("format", "json"); b.drop("json's state and icon (its text and short_text are shown)") }
         if text(t["persistent"]) == "true" { b.set("persist", .bool(true)) }
         else if let interval = text(t["interval"]) {
             if interval == "once" { b.set("interval", "once") } else if let v = commandInterval(interval) { b.set("interval", v) }

@@ -19,6 +19,16 @@ final class CommandBlockOutputTests: XCTestCase {
     }
     func text(_ w: ByteWriter) -> String { String(decoding: w.bytes, as: UTF8.self) }
 
+    /// waybar's `return-type = json` and i3status-rust's `json = true` scripts write `text`:
+    /// the full text where the object gives no `full_text`, which wins wherever it stands.
+    func testWaybarsAndI3statusRustsTextIsTheFullTextWithoutAFullText() {
+        XCTAssertEqual(text(parseJSON(#"{"text": "12°C", "tooltip": "x", "class": "hot"}"#).full), "12°C")
+        XCTAssertTrue(parseJSON(#"{"icon": "x", "state": "Info", "text": "3 updates", "short_text": "3"}"#).visible)
+        XCTAssertEqual(text(parseJSON(#"{"icon": "x", "state": "Info", "text": "3 updates", "short_text": "3"}"#).short), "3")
+        XCTAssertEqual(text(parseJSON(#"{"text": "alias", "full_text": "own"}"#).full), "own")
+        XCTAssertEqual(text(parseJSON(#"{"full_text": "own", "text": "alias"}"#).full), "own")
+    }
+
     func testLinesAreFullTextShortTextAndColour() {
         let v = parse("VOL 42%\n42%\n#00FF00\nignored\n")
         XCTAssertEqual(text(v.full), "VOL 42%")
