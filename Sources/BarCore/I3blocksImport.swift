@@ -137,13 +137,7 @@ public enum I3blocksImport {
 
     /// A bare key when TOML allows one, else a quoted one (which the config then refuses
     /// as an environment variable's name, at this line).
-    private static func appendKey(_ key: [UInt8], to text: inout [UInt8]) {
-        let bare = !key.isEmpty && key.allSatisfy { b in
-            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
-        }
-        if bare { text.append(contentsOf: key) } else { appendQuoted(key, to: &text) }
-    }
+    private static func appendKey(_ key: [UInt8], to text: inout [UInt8]) { appendTOMLKey(key, to: &text) }
 
     /// The value as the TOML type the key takes: i3blocks reads `interval` and `signal` with
     /// atoi (`5 # every 5 s` is 5; -1, -2, -3 are once, repeat, persist), and writes the
@@ -199,22 +193,8 @@ public enum I3blocksImport {
         return negative ? -n : n
     }
 
-    /// A TOML basic string: `"` and `\` escaped, control bytes as \uXXXX.
-    static func appendQuoted(_ value: [UInt8], to text: inout [UInt8]) {
-        text.append(UInt8(ascii: "\""))
-        for b in value {
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                text.append(UInt8(ascii: "\\")); text.append(b)
-            } else if b < 0x20 || b == 0x7F {
-                let hex = bytes("0123456789ABCDEF")
-                text.append(contentsOf: bytes("\\u00"))
-                text.append(hex[Int(b >> 4)]); text.append(hex[Int(b & 0x0F)])
-            } else {
-                text.append(b)
-            }
-        }
-        text.append(UInt8(ascii: "\""))
-    }
+    /// A TOML basic string (TOML's writer, shared with the other bars' imports).
+    static func appendQuoted(_ value: [UInt8], to text: inout [UInt8]) { appendTOMLString(value, to: &text) }
 }
 
 extension I3blocksImport {

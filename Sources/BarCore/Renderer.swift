@@ -67,13 +67,10 @@ public struct Renderer {
     /// The blocks shown, in order.
     public let blocks: [BarBlock]
 
-    /// The parts of the snapshot this line shows: its blocks' (``BlockKind/sectionsShown(by:)``),
-    /// and for waybar the top processes its tooltip lists. The bar decodes only these.
-    public var partsShown: SnapshotSections {
-        var parts = BlockKind.sectionsShown(by: blocks)
-        if output == .waybar { parts.insert(.top) }
-        return parts
-    }
+    /// The parts of the snapshot this line shows: its blocks' (``BlockKind/sectionsShown(by:)``,
+    /// their formats' too), and for waybar the top processes its tooltip lists. The bar
+    /// decodes only these; worked out once, as the blocks are fixed.
+    public let partsShown: SnapshotSections
     /// What this line asks of the sampler: ``partsShown`` and what its blocks name.
     public var request: RendererRequest {
         var request = BlockKind.request(of: blocks)
@@ -141,6 +138,11 @@ public struct Renderer {
         self.output = output
         let blocks = BarBlock.markingClickCollisions(blocks)
         self.blocks = blocks
+        var parts = BlockKind.sectionsShown(by: blocks)
+        // A kind's `--format` may show another part too (cpu's {frequency}).
+        for i in 0..<blocks.count { if let f = formats[blocks[i].kind] { parts.formUnion(f.alsoShows) } }
+        if output == .waybar { parts.insert(.top) }
+        partsShown = parts
         self.formats = formats
         self.theme = theme
         protocolOutput = LineOutput(output, theme: theme, streaming: streaming)

@@ -1,5 +1,7 @@
 // The imported config as config.toml text: the same input gives the same bytes.
 
+import TOML
+
 /// What a line of the written config.toml came from, so that a value the bar refuses can be
 /// taken out again (`ImportedConfig.remove`).
 public enum ImportLineOrigin: Equatable, Sendable {
@@ -109,8 +111,9 @@ extension ImportedConfig {
 extension ImportedKey {
     /// `key = value`; a key TOML cannot take bare is quoted.
     var tomlLine: String {
-        let bare = !key.isEmpty && key.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
-        return (bare ? key : tomlString(key)) + " = " + value.toml
+        var text: [UInt8] = []
+        appendTOMLKey(Array(key.utf8), to: &text)
+        return String(decoding: text, as: UTF8.self) + " = " + value.toml
     }
 }
 
@@ -125,26 +128,11 @@ extension ImportValue {
     }
 }
 
-/// A TOML basic string: quotes, backslashes and control characters escaped.
+/// A TOML basic string (TOML's writer, shared with the i3blocks import).
 public func tomlString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
+    var out: [UInt8] = []
+    appendTOMLString(text.utf8, to: &out)
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// Text for a comment or a message: control characters as spaces, so it stays one line.

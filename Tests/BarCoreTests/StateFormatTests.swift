@@ -80,6 +80,10 @@ final class StateFormatTests: XCTestCase {
         let b = try blocks("[[block]]\nblock = \"cpu\"\nformat = \"{busy}% {frequency}\"\n[[block]]\nblock = \"cpu\"\n")
         XCTAssertEqual(BlockKind.sectionsShown(by: [b[1]]), .cpu)
         XCTAssertEqual(BlockKind.sectionsShown(by: b), [.cpu, .frequency])
+        var formats = BlockFormats()
+        try formats.add(Array("cpu={frequency}".utf8)[...])
+        XCTAssertEqual(Renderer(output: .text, blocks: [BarBlock(.cpu)], formats: formats).partsShown, [.cpu, .frequency],
+                       "a --format asks for it too")
         var s = Fixture.station.snapshot
         s.available.remove(.frequency)
         XCTAssertTrue(rendered(s, .text, blocks: [b[0]], nowMs: now).hasSuffix("% n/a\n"), "without the part: n/a, never 0.0")
