@@ -6,7 +6,7 @@
 The measurer's CPU time over the wall time (`measurer_cpu_ms` / `wall_ms` of --json: its
 share of one core) at the default 10 ms interval, for workloads that change every sample:
 a C program leaking 20 MiB/s, a Python program growing 60 MiB over 3 s, a storm of 2,000
-children one after another (4 MiB each), a shell running /bin/true 1,500 times, and a parent
+children one after another (4 MiB each), 200 children in waves of 10, a shell running /bin/true 1,500 times, and a parent
 with 49 children sharing 8 MiB (the tree of bench/measure-overhead.sh). With --against, another sysstats (an older build)
 is run alternately with DIR/sysstats, run for run. Prints medians and ranges as a Markdown
 table; docs/budgets.md ("Overhead") quotes it.
@@ -44,6 +44,7 @@ def main():
         ("a C program leaking 20 MiB/s for 3 s", [program, "leak", "20", "3"]),
         ("Python growing 60 MiB over 3 s", [python, "-c", GROW]),
         ("2,000 children one after another, 4 MiB each", [program, "storm", "2000", "4"]),
+        ("200 children in waves of 10, 4 MiB and 50 ms each", [program, "waves", "200", "4", "10", "50"]),
         ("a shell running /bin/true 1,500 times", ["/bin/bash", "-c", "for i in $(seq 1 1500); do /bin/true; done"]),
         ("a parent and 49 children sharing 8 MiB, 3 s", [program, "shared", "8", "49", "3000"]),
     ]

@@ -231,6 +231,44 @@ final class BudgetCommandTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("ok   second: peak_rss 9."), run.stdout)
     }
 
+    /// A budget that follows a server its setup started (its pid file), as `measure --pid`:
+    /// the server's figures are judged, the figures a follower cannot have are errors saying
+    /// why, and a pid file that is not there is an error naming its line.
+    func testABudgetFollowsTheProcessItsPidfileNames() throws {
+        let file = try budgets("""
+            [[budget]]
+            name = "server"
+            setup = "./touch-memory private 24 2500 & echo $! > server.pid"
+            pidfile = "server.pid"
+            duration = "1s"
+            peak_rss = "16 MiB"
+
+            [[budget]]
+            name = "no exact figure"
+            setup = "./touch-memory private 4 2000 & echo $! > other.pid"
+            pidfile = "other.pid"
+            duration = "500ms"
+            peak_rss_exact = "16 MiB"
+
+            [[budget]]
+            name = "not started"
+            pidfile = "missing.pid"
+            peak_rss = "16 MiB"
+            """)
+        let run = try sysstats(["budget", "check", file])
+        print(run.stdout, run.stderr)
+        XCTAssertEqual(run.status, 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 4, run.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("FAIL server: peak_rss 2"), lines[0])
+        XCTAssertTrue(lines[0].contains("touch-memory (pid "), lines[0])
+        XCTAssertTrue(lines[0].hasSuffix("; limit at \(file):6 (peak_rss)"), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix("ERROR no exact figure: peak_rss_exact n/a of 16.0 MiB [following a running process (pid "), lines[1])
+        XCTAssertTrue(lines[1].contains("limit peak_rss (VmHWM) instead"), lines[1])
+        XCTAssertEqual(lines[2], "ERROR not started: pidfile missing.pid: No such file or directory; nothing checked (pidfile at \(file):17)")
+        XCTAssertEqual(lines[3], "0 of 3 budgets kept; 2 could not be measured (ERROR)")
+    }
+
     func testABrokenBudgetsFileIsOneLineWithItsPositionAndStatusTwo() throws {
         let file = try budgets("[[budget]]\nname = \"x\"\ncommand = \"true\"\npeak_rss = \"lots\"\n")
         let run = try sysstats(["budget", "check", file])

@@ -57,15 +57,79 @@ final class BudgetFileTests: XCTestCase {
                        "b.toml:4:12: peak_rss: '1 MiB/min' is not a size (e.g. \"2 MiB\", \"300K\")", "a peak is no rate")
     }
 
+    /// A budget may follow a running process instead of running a command, as `measure --pid`.
+    func testABudgetFollowsAPidOrAPidfileInsteadOfACommand() throws {
+        let budgets = try parse("""
+            [[budget]]
+            name = "server"
+            pid = 4242
+            duration = "2s"
+            peak_pss = "64 MiB"
+
+            [[budget]]
+            name = "daemon"
+            setup = "./start-daemon"
+            pidfile = "run/daemon.pid"
+            peak_rss = "64 MiB"
+            """)
+        XCTAssertEqual(budgets.map(\.attach), [.pid(4242), .pidfile("run/daemon.pid")])
+        XCTAssertEqual(budgets.map(\.command), ["", ""])
+        XCTAssertEqual(budgets[1].keyLines["pidfile"], 10)
+    }
+
+    func testAPidOrPidfileThatCannotBeFollowedIsRefusedAtItsLine() {
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npid = 7\npeak_rss = 1\n"),
+                       "b.toml:4:1: budget 'x' gives more than one of command, pid and pidfile: it runs a command or follows a process")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npidfile = \"p\"\npid = 7\npeak_rss = 1\n"),
+                       "b.toml:4:1: budget 'x' gives more than one of command, pid and pidfile: it runs a command or follows a process")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npid = 0\npeak_rss = 1\n"),
+                       "b.toml:3:7: pid is a process id, a whole number from 1 to 4194304")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npid = \"42\"\npeak_rss = 1\n"),
+                       "b.toml:3:7: pid is a process id, a whole number from 1 to 4194304")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npid = 4194305\npeak_rss = 1\n"),
+                       "b.toml:3:7: pid is a process id, a whole number from 1 to 4194304")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npidfile = \"\"\npeak_rss = 1\n"),
+                       "b.toml:3:11: pidfile is a path of 1 to 4096 bytes")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npidfile = 3\npeak_rss = 1\n"),
+                       "b.toml:3:11: pidfile must be a string, not integer")
+    }
+
+    /// The pid file is outside input: one number, blanks around it, nothing else.
+    func testAPidfileHoldsOneNumberOrTheBudgetSaysWhatItHolds() throws {
+        let directory = NSTemporaryDirectory() + "pidfile-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func read(_ text: String) -> String {
+            FileManager.default.createFile(atPath: directory + "/p", contents: Data(text.utf8))
+            switch BudgetRunner.attachedPid(.pidfile("p"), directory: directory) {
+            case .success(let pid): return "\(pid)"
+            case .failure(let e): return e.message
+            }
+        }
+        XCTAssertEqual(read("4242\n"), "4242")
+        XCTAssertEqual(read("  77 \r\n"), "77")
+        XCTAssertEqual(read(""), "pidfile p holds no process id (one number, 1 or more)")
+        XCTAssertEqual(read("0\n"), "pidfile p holds no process id (one number, 1 or more)")
+        XCTAssertEqual(read("12 13\n"), "pidfile p holds no process id (one number, 1 or more)")
+        XCTAssertEqual(read("-5"), "pidfile p holds no process id (one number, 1 or more)")
+        XCTAssertEqual(read("99999999999"), "pidfile p holds no process id (one number, 1 or more)")
+        XCTAssertEqual(read(String(repeating: "1", count: 65)), "pidfile p: larger than 64 bytes: not a pid file")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: directory + "/p")
+        guard case .failure(let e) = BudgetRunner.attachedPid(.pidfile("link"), directory: directory) else { return XCTFail("followed a link") }
+        XCTAssertTrue(e.message.hasPrefix("pidfile link: "), e.message)
+        guard case .failure(let missing) = BudgetRunner.attachedPid(.pidfile(directory + "/none"), directory: "/") else { return XCTFail("read") }
+        XCTAssertTrue(missing.message.contains("none"), missing.message)
+    }
+
     func testEachMistakeIsOneLineWithItsLineAndColumn() {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
                        "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rs = \"2 MiB\"\n"),
-                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_anon, peak_cgroup, peak_pss, peak_rss, peak_rss_exact, process, setup, steady_anon, steady_uss, warmup)")
+                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_anon, peak_cgroup, peak_pss, peak_rss, peak_rss_exact, pid, pidfile, process, setup, steady_anon, steady_uss, warmup)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\n"),
                        "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_rss_exact, peak_pss, steady_uss, peak_anon, steady_anon, peak_cgroup, growth_per_minute)")
         XCTAssertEqual(error("[[budget]]\ncommand = \"y\"\npeak_rss = 1\n"), "b.toml:1:1: a [[budget]] needs a name")
-        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npeak_rss = 1\n"), "b.toml:1:1: budget 'x' needs a command")
+        XCTAssertEqual(error("[[budget]]\nname = \"x\"\npeak_rss = 1\n"), "b.toml:1:1: budget 'x' needs a command (or a pid or pidfile to follow)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\n[[budget]]\nname = \"x\"\ncommand = \"z\"\npeak_rss = 1\n"),
                        "b.toml:6:8: a second budget named 'x'")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = 1\nwarmup = 5\n"),

@@ -36,7 +36,7 @@ final class BudgetManualTests: XCTestCase {
             }
         }
         let budgets = try BudgetFile.parse(Array(BudgetManual.example.utf8))
-        XCTAssertEqual(budgets.map(\.name), ["applet", "import 10k rows"])
+        XCTAssertEqual(budgets.map(\.name), ["applet", "import 10k rows", "server", "this session's panel"])
         for key in BudgetFile.keyTable {
             XCTAssertTrue(BudgetManual.example.contains("\n\(key.name) = ") || BudgetManual.example.hasPrefix("\(key.name) = "),
                           "the example does not use \(key.name)")

@@ -81,6 +81,9 @@ extension BudgetResult {
         let r = s.recording
         switch key {
         case "peak_cgroup":
+            if let pid = r.attachedPid {
+                return "no memory cgroup: following a running process (pid \(pid)), measure makes none for it; limit peak_rss or peak_pss instead"
+            }
             var reason = "none was made"
             if case .unavailable(let why) = r.cgroup { reason = why }
             if reason == "no memory cgroup is mounted" {
@@ -89,6 +92,9 @@ extension BudgetResult {
             return "no memory cgroup: \(reason); run where one can be made: as root, or in a delegated cgroup "
                 + "(systemd-run --user --scope -p Delegate=yes sysstats budget check ...), or limit peak_rss_exact or peak_rss instead"
         case "peak_rss_exact":
+            if let pid = r.attachedPid {
+                return "following a running process (pid \(pid)), measure reaps none of its tree: no figure at a process's end; limit peak_rss (VmHWM) instead"
+            }
             guard r.commandFromHelper else {
                 return "measure reaped no counted process but the command, started without sysstats-spawn: install sysstats-spawn beside sysstats"
             }

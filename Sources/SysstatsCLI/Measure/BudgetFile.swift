@@ -6,8 +6,18 @@ import TOML
 
 /// One `[[budget]]`: a command, how to run it, and its limits (bytes; growth in bytes per minute).
 public struct Budget: Equatable, Sendable {
+    /// A running process to follow instead of a command, as `measure --pid` does.
+    public enum Attach: Equatable, Sendable {
+        case pid(Int32)
+        /// A file holding the pid, read once the setup has ended (the setup may start the
+        /// process and write it); relative to the budgets file's folder.
+        case pidfile(String)
+    }
+
     public var name: String
+    /// Run by /bin/sh -c; empty when the budget attaches (``attach``).
     public var command: String
+    public var attach: Attach?
     /// Run first, not measured (make a fixture, build something).
     public var setup: String?
     public var warmupMs: UInt64 = 0
@@ -81,10 +91,14 @@ public enum BudgetFile {
     public static let maximumBudgets = 256
     /// The longest `process` name: a comm, as the kernel keeps it.
     public static let maximumProcessName = 15
+    /// The largest pid file read: a number and a line feed, with room for blanks.
+    public static let maximumPidfileSize = 64
     /// Every key of a `[[budget]]`, in the order the manual gives them.
     public static let keyTable: [BudgetKey] = [
         BudgetKey("name", "string", "shown in the lines and the JUnit file; unique in the file (required)"),
-        BudgetKey("command", "string", "run by /bin/sh -c from the budgets file's folder, stdin and stdout on /dev/null (required); write exec before a single program, or the shell is measured too"),
+        BudgetKey("command", "string", "run by /bin/sh -c from the budgets file's folder, stdin and stdout on /dev/null (required, unless pid or pidfile is given); write exec before a single program, or the shell is measured too"),
+        BudgetKey("pid", "integer", "instead of a command: follow this running process and its descendants, as measure --pid does (nothing is started, stopped or reaped; no wait4 or cgroup figure); the measurement ends when it ends or at duration"),
+        BudgetKey("pidfile", "string", "instead of a command: the file holding the pid to follow, as pid (read after the setup, which may start the process; relative to the budgets file's folder; a regular file of at most \(maximumPidfileSize) bytes)"),
         BudgetKey("setup", "string", "run first, to its end, not measured (a fixture, a build); a failure is an error of the budget, nothing checked"),
         BudgetKey("warmup", "duration", "the steady state and the growth are computed over the samples after this (default none; shorter than duration)"),
         BudgetKey("duration", "duration", "stop the command after this long: SIGTERM, then SIGKILL after a second (for programs that do not end by themselves)"),
@@ -149,10 +163,19 @@ public enum BudgetFile {
             let at = table["name"]!
             throw BudgetFileError(line: at.line, column: at.column, reason: "a name is 1 to 128 printable characters")
         }
-        guard let command = try string(table, "command"), !command.isEmpty else {
-            throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' needs a command")
+        let command = try string(table, "command")
+        let attach = try attachment(table)
+        let given = [table["command"], table["pid"], table["pidfile"]].compactMap { $0 }
+        if given.count > 1 {
+            let second = given.sorted { ($0.line, $0.column) < ($1.line, $1.column) }[1]
+            throw BudgetFileError(line: second.keyLine, column: second.keyColumn,
+                                  reason: "budget '\(name)' gives more than one of command, pid and pidfile: it runs a command or follows a process")
         }
-        var budget = Budget(name: name, command: command, line: header.keyLine)
+        guard command.map({ !$0.isEmpty }) ?? (attach != nil) else {
+            throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' needs a command (or a pid or pidfile to follow)")
+        }
+        var budget = Budget(name: name, command: command ?? "", line: header.keyLine)
+        budget.attach = attach
         for entry in table { budget.keyLines[text(entry.key)] = entry.keyLine }
         budget.setup = try string(table, "setup")
         budget.warmupMs = try duration(table, "warmup") ?? 0
@@ -188,6 +211,22 @@ public enum BudgetFile {
             throw BudgetFileError(line: header.keyLine, column: header.keyColumn, reason: "budget '\(name)' sets no limit (\(limits))")
         }
         return budget
+    }
+
+    /// The `pid` or `pidfile` key: a pid of 1 to 2^22 (the kernel's largest pid_max), a path.
+    static func attachment(_ table: TOMLTable) throws(BudgetFileError) -> Budget.Attach? {
+        if let value = table["pid"] {
+            guard let n = value.integer, n >= 1, n <= 4_194_304 else {
+                throw BudgetFileError(line: value.line, column: value.column, reason: "pid is a process id, a whole number from 1 to 4194304")
+            }
+            return .pid(Int32(n))
+        }
+        guard let path = try string(table, "pidfile") else { return nil }
+        guard !path.isEmpty, path.utf8.count <= 4096 else {
+            let at = table["pidfile"]!
+            throw BudgetFileError(line: at.line, column: at.column, reason: "pidfile is a path of 1 to 4096 bytes")
+        }
+        return .pidfile(path)
     }
 
     static func string(_ table: TOMLTable, _ key: StaticString) throws(BudgetFileError) -> String? {

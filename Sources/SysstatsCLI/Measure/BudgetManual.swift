@@ -28,6 +28,19 @@ public enum BudgetManual {
         peak_cgroup = "80 MiB"
         peak_anon = "48 MiB"
 
+        [[budget]]
+        name = "server"
+        setup = "./build/server --daemon --pidfile server.pid"
+        pidfile = "server.pid"
+        duration = "30s"
+        peak_pss = "200 MiB"
+
+        [[budget]]
+        name = "this session's panel"
+        pid = 4242
+        duration = "10s"
+        peak_rss = "40 MiB"
+
         """
 
     /// assets/man/sysstats-budget.5.
@@ -52,7 +65,7 @@ public enum BudgetManual {
 
             """
         for key in BudgetFile.keyTable {
-            out += ".TP\n.B \(key.name)\nA \(key.takes): \(escape(key.meaning)).\n"
+            out += ".TP\n.B \(key.name)\n\(key.takes.first == "i" ? "An" : "A") \(key.takes): \(escape(key.meaning)).\n"
         }
         out += """
             .SH SIZES AND DURATIONS

@@ -78,7 +78,17 @@ public enum BudgetRunner {
                 return r
             }
         }
-        var options = MeasureOptions(arguments: ["/bin/sh", "-c", budget.command])
+        var options = MeasureOptions(arguments: budget.attach == nil ? ["/bin/sh", "-c", budget.command] : [])
+        if let attach = budget.attach {
+            switch attachedPid(attach, directory: directory) {
+            case .success(let pid): options.attachPid = pid
+            case .failure(let why):
+                var r = BudgetResult(budget: budget)
+                let key = if case .pid = attach { "pid" } else { "pidfile" }
+                r.failure = why.message + "; nothing checked" + (r.location(of: key).map { " (\(key) at \($0))" } ?? "")
+                return r
+            }
+        }
         options.intervalMs = budget.intervalMs
         options.durationMs = budget.durationMs
         options.quiet = true
@@ -110,6 +120,29 @@ public enum BudgetRunner {
                 }
             }
             return BudgetResult(budget: budget, summary: MeasureSummary(recording, warmupMs: budget.warmupMs))
+        }
+    }
+
+    /// The process a budget follows: its `pid`, or the number its `pidfile` holds (one line,
+    /// blanks around it allowed), read now, after the setup; or why there is none.
+    static func attachedPid(_ attach: Budget.Attach, directory: String) -> Result<Int32, BudgetLoadError> {
+        switch attach {
+        case .pid(let pid): return .success(pid)
+        case .pidfile(let given):
+            let path = given.hasPrefix("/") ? given : directory + "/" + given
+            let shown = TerminalText.escape(given)
+            switch readRegularFile(path, limit: BudgetFile.maximumPidfileSize) {
+            case .failure(.tooLarge): return .failure(BudgetLoadError(message: "pidfile \(shown): larger than \(BudgetFile.maximumPidfileSize) bytes: not a pid file"))
+            case .failure(let e): return .failure(BudgetLoadError(message: "pidfile \(shown): \(e)"))
+            case .success(let bytes):
+                let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+                let digits = bytes.drop(while: blank).reversed().drop(while: blank).reversed()
+                guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                      let pid = Int32(String(decoding: digits, as: UTF8.self)), pid >= 1 else {
+                    return .failure(BudgetLoadError(message: "pidfile \(shown) holds no process id (one number, 1 or more)"))
+                }
+                return .success(pid)
+            }
         }
     }
 

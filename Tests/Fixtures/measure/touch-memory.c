@@ -18,6 +18,8 @@
 //                                            page, hold HOLD_MS (page cache, no anonymous memory)
 //   touch-memory storm N MIB                 N children one after the other, each touching MIB
 //                                            and exiting; the parent waits for each
+//   touch-memory waves N MIB WAVE HOLD_MS    N children in waves of WAVE started at once, each
+//                                            touching MIB and holding HOLD_MS; each wave waited for
 //
 // Memory is touched by writing every page, so it is resident and private (or shared) at once.
 #define _GNU_SOURCE
@@ -200,6 +202,24 @@ int main(int argc, char **argv) {
             }
             if (pid < 0) return 3;
             waitpid(pid, NULL, 0);
+        }
+    } else if (strcmp(mode, "waves") == 0) {
+        if (argc < 6 || a < 0 || a > 100000) return 2;
+        long wave = atol(argv[4]), hold = atol(argv[5]);
+        if (wave < 1 || wave > 1024) return 2;
+        for (long started = 0; started < a;) {
+            long n = 0;
+            for (; n < wave && started < a; n++, started++) {
+                pid_t pid = fork();
+                if (pid == 0) {
+                    char *p = map((size_t)b * MiB, MAP_PRIVATE);
+                    touch(p, (size_t)b * MiB);
+                    sleep_ms(hold);
+                    _exit(0);
+                }
+                if (pid < 0) return 3;
+            }
+            while (n-- > 0) wait(NULL);
         }
     } else if (strcmp(mode, "steady") == 0) {
         char *p = map((size_t)a * MiB, MAP_PRIVATE);
