@@ -22,20 +22,27 @@ extension BudgetResult {
             return exactHolder(s).map { "the peak is one process's: " + $0 }
         default:
             guard let peak = s.treePeaks[figure], let pid = peak.holderPid else { return nil }
-            var text = "most at the peak: \(TerminalText.escape(peak.holderName)) (pid \(pid)) held "
+            let text = "most at the peak: \(TerminalText.escape(peak.holderName)) (pid \(pid)) held "
                 + "\(SizeText.format(MeasureReport.bytes(peak.holderKiB))) of \(figure.label) at the peak"
-            if let kinds = s.processes.first(where: { $0.pid == pid && $0.name == peak.holderName })?.peakMappings, !kinds.isEmpty {
-                text += ": " + MeasureReport.mappingsText(kinds, figure, count: 3)
-            }
-            return text
+            guard let p = s.processes.first(where: { $0.pid == pid && $0.name == peak.holderName }) else { return text }
+            return text + whereItWas(p, rssKiB: figure == .rss ? peak.holderKiB : p.peakRSSKiB, figure)
         }
     }
 
     /// "NAME (pid N) reached X of RSS (SOURCE)", and where its memory was.
     static func describe(_ p: MeasureSummary.ProcessSummary, kib: UInt64, source: String) -> String {
-        var text = "\(TerminalText.escape(p.name)) (pid \(p.pid)) reached \(SizeText.format(MeasureReport.bytes(kib))) of RSS (\(source))"
-        if !p.peakMappings.isEmpty { text += ": " + MeasureReport.mappingsText(p.peakMappings, .rss, count: 3) }
-        return text
+        "\(TerminalText.escape(p.name)) (pid \(p.pid)) reached \(SizeText.format(MeasureReport.bytes(kib))) of RSS (\(source))"
+            + whereItWas(p, rssKiB: kib, .rss)
+    }
+
+    /// ": anon 24.0 MiB, …" where the process's memory was; with "at X" when that was read
+    /// more than a tenth below the figure (`rssKiB`); or why it was not read at all.
+    static func whereItWas(_ p: MeasureSummary.ProcessSummary, rssKiB: UInt64, _ figure: MemoryFigure) -> String {
+        guard !p.peakMappings.isEmpty else {
+            return "; where its memory was: not read (" + (p.mappingsMissed?.rawValue ?? "its high came and went between samples") + ")"
+        }
+        let at = p.peakMappingsRSSKiB < rssKiB - rssKiB / 10 ? "at \(SizeText.format(MeasureReport.bytes(p.peakMappingsRSSKiB))) of RSS: " : ""
+        return ": " + at + MeasureReport.mappingsText(p.peakMappings, figure, count: 3)
     }
 
     /// The process with the largest wait4 figure, the figure, and whether it is its own;

@@ -198,6 +198,8 @@ public enum MeasureReport {
         /// Its mappings by kind at its highest RSS read with smaps, and when (``MappingJSON``).
         public var peakMappings: [MappingJSON]?
         public var peakMappingsAtMs: UInt64?
+        /// Why the mappings were not read at a high it reached, in words; nil when they were.
+        public var peakMappingsMissed: String?
     }
 
     /// One kind of mapping (``MappingFigures``), bytes.
@@ -271,7 +273,8 @@ public enum MeasureReport {
                                     cpuMs: p.cpuMs, firstSeenMs: p.firstMs, lastSeenMs: p.lastMs, threads: p.threadsPeak,
                                     exitStatus: exitCode(p.exit), signal: signalNumber(p.exit),
                                     peakMappings: p.peakMappings.isEmpty ? nil : p.peakMappings.map(MappingJSON.init),
-                                    peakMappingsAtMs: p.peakMappings.isEmpty ? nil : p.peakMappingsAtMs)
+                                    peakMappingsAtMs: p.peakMappings.isEmpty ? nil : p.peakMappingsAtMs,
+                                    peakMappingsMissed: p.mappingsMissed?.rawValue)
                     },
                     timeline: TimelineJSON(ms: r.sampleTimesMs, rss: bytes(.rss), pss: bytes(.pss), uss: bytes(.uss), swap: bytes(.swap), anon: bytes(.anon)),
                     budgetFigures: figuresJSON(s))

@@ -55,6 +55,8 @@ public struct MeasureSummary: Sendable {
         public var peakMappings: [MappingFigures] = []
         public var peakMappingsRSSKiB: UInt64 = 0
         public var peakMappingsAtMs: UInt64 = 0
+        /// Why its mappings were not read at a high (``RecordedProcess/mappingsMissed``).
+        public var mappingsMissed: MappingsMissed?
     }
 
     public var samples: Int
@@ -197,7 +199,8 @@ public struct MeasureSummary: Sendable {
                               firstMs: recording.sampleTimesMs[p.firstSample],
                               lastMs: recording.sampleTimesMs[p.lastSample],
                               threadsPeak: p.threadsPeak, exit: p.exit, execd: p.execd, peakMappings: p.peakMappings,
-                              peakMappingsRSSKiB: p.peakMappingsRSSKiB, peakMappingsAtMs: p.peakMappingsAtMs)
+                              peakMappingsRSSKiB: p.peakMappingsRSSKiB, peakMappingsAtMs: p.peakMappingsAtMs,
+                              mappingsMissed: p.mappingsMissed)
     }
 
     /// For each sample, whether it saw a process of the recording.

@@ -117,6 +117,9 @@ public struct RecordedProcess: Sendable {
     public var peakMappings: [MappingFigures] = []
     public var peakMappingsRSSKiB: UInt64 = 0
     public var peakMappingsAtMs: UInt64 = 0
+    /// Why its mappings were not read at a new high it reached (nil: they were, or it
+    /// reached none that called for them).
+    public var mappingsMissed: MappingsMissed?
     public var exit: ExitStatus?
     /// True when the process exec'd another program: its next image is the next entry
     /// with its pid.
@@ -193,4 +196,12 @@ public enum CgroupPeak: Equatable, Sendable {
     /// Bytes, and the file it came from (e.g. "cgroup v2 memory.peak").
     case measured(bytes: UInt64, source: String)
     case unavailable(reason: String)
+}
+
+/// Why a process's /proc/PID/smaps was not read at a new high (``TreeSampler``'s breakdowns).
+public enum MappingsMissed: String, Sendable, Equatable {
+    /// The reads had spent their share of the run's time; it ended or fell before the next.
+    case costAllowance = "the breakdown reads had spent their share of the run's time"
+    /// The kernel refused the file, or it ended while it was read.
+    case unreadable = "its /proc/PID/smaps could not be read"
 }

@@ -46,6 +46,13 @@ final class TreeSampler {
     let procRoot: String
     let walker: ProcessTreeWalker
     let refreshEvery: Int
+    /// The five largest breakdowns read (their process's entry and RSS then), largest first.
+    var largestBreakdowns: [(position: Int, rssKiB: UInt64)] = []
+    /// The tree's RSS when the holder of its last new high had its breakdown read, and this
+    /// sample's; the time the breakdowns' reads took so far.
+    var treeHighRSSKiB: UInt64 = 0
+    var sampleRSSKiB: UInt64 = 0
+    var mappingsSpentNs: UInt64 = 0
     /// Samples between two readings of a busy process's VmHWM (about 100 ms).
     let highWaterEvery: Int
     let smapsRefreshEvery: Int
@@ -120,6 +127,13 @@ final class TreeSampler {
         }
         guard !entries.isEmpty else { return }
         recording.sampleTimesMs.append(time)
+        var largest = 0
+        sampleRSSKiB = 0
+        for i in entries.indices {
+            sampleRSSKiB &+= entries[i].memory.rssKiB
+            if entries[i].memory.rssKiB > entries[largest].memory.rssKiB { largest = i }
+        }
+        let treeHigh = sampleRSSKiB > treeHighRSSKiB &+ max(256, treeHighRSSKiB / 20)
         for i in entries.indices {
             if entries[i].changed || refresh || (entries[i].highWaterPending && index - entries[i].highWaterSample >= highWaterEvery) {
                 readStatAndHighWater(&entries[i], index: index, into: &recording, refresh: refresh)
@@ -130,7 +144,7 @@ final class TreeSampler {
                 recording.processes[e.position].values.append(last)
             }
             recording.processes[e.position].values.append(ProcessValues(e.memory))
-            readMappingsAtNewHigh(e, atMs: time, into: &recording)
+            readMappingsAtNewHigh(e, isLargest: i == largest, treeHigh: treeHigh, atMs: time, into: &recording)
         }
     }
 

@@ -110,20 +110,46 @@ extension TreeSampler {
     }
 
     /// Reads where the process's memory is (/proc/PID/smaps, by kind of mapping) when its RSS
-    /// reached a new high: 5 % (at least 256 KiB) over the last reading, at most every 250 ms
-    /// per process, and not in its first 100 ms (a storm of short children reads none). The
-    /// cost is one walk of the page tables, as for smaps_rollup, at new highs only.
-    func readMappingsAtNewHigh(_ e: Live, atMs time: UInt64, into recording: inout Recording) {
+    /// reached a new high: 5 % (at least 256 KiB) over its last reading, when it is among the
+    /// five largest so read (the report's breakdowns) or the largest process of a sample whose
+    /// tree RSS is itself at a new high (the holder of a tree's peak). A storm of alike short
+    /// children reads a few, not each; a process that peaks in its first milliseconds, or
+    /// spikes between two readings, is read at its high. The reads' cost (a page-table walk
+    /// each, as for smaps_rollup) is held to ``mappingsShare`` of the run's time after an
+    /// allowance of ``mappingsAllowanceNs``: a read it defers is made at the next sample that
+    /// finds the process still at its high, and a process never read says so.
+    func readMappingsAtNewHigh(_ e: Live, isLargest: Bool, treeHigh: Bool, atMs time: UInt64, into recording: inout Recording) {
         let p = recording.processes[e.position]
         let rss = e.memory.rssKiB
-        guard time &- recording.sampleTimesMs[p.firstSample] >= 100,
-              rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 20),
-              p.peakMappings.isEmpty || time >= p.peakMappingsAtMs &+ 250,
-              case .success(let bytes) = smapsBuffer.fill(path: "\(procRoot)/\(e.pid)/smaps") else { return }
-        let kinds = SmapsMappings.parse(bytes)
-        guard !kinds.isEmpty else { return }
+        guard rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 20) else { return }
+        let ranked = largestBreakdowns.count < MeasureReport.maximumBreakdowns || rss > largestBreakdowns.last!.rssKiB
+            || largestBreakdowns.contains { $0.position == e.position }
+        guard ranked || (isLargest && treeHigh) else { return }
+        let allowed = Self.mappingsAllowanceNs &+ time &* 1_000_000 / Self.mappingsShareDivisor
+        guard mappingsSpentNs <= allowed else {
+            recording.processes[e.position].mappingsMissed = .costAllowance
+            return
+        }
+        let start = monotonicNs()
+        defer { mappingsSpentNs &+= monotonicNs() &- start }
+        guard case .success(let bytes) = smapsBuffer.fill(path: "\(procRoot)/\(e.pid)/smaps"), case let kinds = SmapsMappings.parse(bytes),
+              !kinds.isEmpty else {
+            recording.processes[e.position].mappingsMissed = .unreadable
+            return
+        }
         recording.processes[e.position].peakMappings = SmapsMappings.largest(kinds, 32, by: \.rssKiB)
         recording.processes[e.position].peakMappingsRSSKiB = rss
         recording.processes[e.position].peakMappingsAtMs = time
+        recording.processes[e.position].mappingsMissed = nil
+        largestBreakdowns.removeAll { $0.position == e.position }
+        let at = largestBreakdowns.firstIndex { $0.rssKiB < rss } ?? largestBreakdowns.endIndex
+        largestBreakdowns.insert((e.position, rss), at: at)
+        if largestBreakdowns.count > MeasureReport.maximumBreakdowns { largestBreakdowns.removeLast() }
+        if isLargest { treeHighRSSKiB = max(treeHighRSSKiB, sampleRSSKiB) }
     }
+
+    /// The breakdowns' reads take at most 1/200 (0.5 %) of the run's time, after the allowance.
+    static let mappingsShareDivisor: UInt64 = 200
+    /// What the breakdowns may take before the share counts: a short command's few reads.
+    static let mappingsAllowanceNs: UInt64 = 10_000_000
 }
