@@ -75,6 +75,21 @@ final class TreeSamplerBreakdownTests: XCTestCase {
         XCTAssertEqual(p.peakMappingsAtMs, 30)
     }
 
+    /// A rise under the 10 % step is read where it stops: the high it holds is its peak so far.
+    func testARiseSmallerThanAStepIsBrokenDownWhereItStops() throws {
+        try process(first, mib: 100)
+        try children([first])
+        let sampler = TreeSampler(procRoot: root.path, intervalMs: 10)
+        var recording = Recording()
+        for (ms, mib) in [(0, 100), (10, 103), (20, 106), (30, 106), (40, 106)] {
+            try process(first, mib: mib)
+            sampler.sample(into: &recording, atMs: UInt64(ms))
+        }
+        let p = try XCTUnwrap(recording.processes.first)
+        XCTAssertEqual(p.peakMappingsRSSKiB, 106 * 1024 + 512)
+        XCTAssertEqual(p.peakMappingsAtMs, 30)
+    }
+
     /// Twenty alike children one after another: five breakdowns (the report shows five), not
     /// twenty page-table walks.
     func testAStormOfAlikeChildrenReadsFiveBreakdownsNotOneEach() throws {

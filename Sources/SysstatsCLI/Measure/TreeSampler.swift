@@ -41,6 +41,12 @@ final class TreeSampler {
         /// The sample its VmHWM was last read in, and whether it changed since.
         var highWaterSample = Int.min / 2
         var highWaterPending = false
+        /// Whether its smaps_rollup was read since it joined, and statm's resident pages then.
+        var rolledUp = false
+        var rolledUpResident: UInt64 = .max
+        var parentPid: Int32 = 0
+        /// Its RSS at the sample before, KiB: a high it stopped at is its peak so far.
+        var previousRSSKiB: UInt64 = 0
     }
 
     let procRoot: String
@@ -67,8 +73,14 @@ final class TreeSampler {
     private var lastPid: UInt64?
     /// Whether the last sample's rollups were read while sharing still moved.
     var rollupsUnsettled = false
-    /// Whether figures were moved by private growth since the rollups were last read.
+    /// Whether figures were moved by private growth, or left as they were while members came
+    /// and went (``readJoinedMembers(_:)``), since every rollup was last read.
     var figuresEstimated = false
+    /// The shares of shared pages (PSS − USS) of the members that ended this sample, KiB: at
+    /// most what the others' figures gained by it.
+    var endedSharesKiB: UInt64 = 0
+    /// The parents of the members that ended this sample: their shares grew the most.
+    var endedParents: [Int32] = []
     private let loadavg: ProcFile
     let buffer = ReadBuffer(capacity: 4096)
     /// For /proc/PID/smaps, read at new highs only: a few hundred bytes per mapping, up to 8 MiB.
@@ -103,22 +115,27 @@ final class TreeSampler {
         let index = recording.sampleTimesMs.count
         let refresh = index % refreshEvery == 0
         var rollupsDue = index % smapsRefreshEvery == 0 || rollupsUnsettled || (refresh && figuresEstimated)
+        var membersChanged = false
+        endedSharesKiB = 0
+        endedParents.removeAll(keepingCapacity: true)
         let newest = newestPid()
         if walkNeeded || refresh || newest == nil || lastPid == nil {
-            rollupsDue = walk(into: &recording, index: index) || rollupsDue
+            membersChanged = walk(into: &recording, index: index)
             walkNeeded = false
         } else if let newest, let last = lastPid, newest != last {
             // Only the pids handed out since the last sample can be new members: a few on a busy
             // machine, where a walk of the whole tree would cost a read per member. After the
             // pid counter wrapped, or when many were handed out, walk.
             if newest > last && newest - last <= 64 {
-                rollupsDue = admit(pids: (last + 1)...newest, into: &recording, index: index) || rollupsDue
+                membersChanged = admit(pids: (last + 1)...newest, into: &recording, index: index)
             } else {
-                rollupsDue = walk(into: &recording, index: index) || rollupsDue
+                membersChanged = walk(into: &recording, index: index)
             }
         }
         lastPid = newest
-        rollupsDue = readStatms(refresh: refresh) || rollupsDue
+        let moved = readStatms(refresh: refresh)
+        rollupsDue = rollupsDue || moved.sharing
+        if !rollupsDue && (membersChanged || moved.membership) && !readJoinedMembers(recording) { rollupsDue = true }
         if rollupsDue {
             readRollups()
             figuresEstimated = false
@@ -133,10 +150,11 @@ final class TreeSampler {
             sampleRSSKiB &+= entries[i].memory.rssKiB
             if entries[i].memory.rssKiB > entries[largest].memory.rssKiB { largest = i }
         }
-        let treeHigh = sampleRSSKiB > treeHighRSSKiB &+ max(256, treeHighRSSKiB / 20)
+        let treeHigh = sampleRSSKiB > treeHighRSSKiB &+ max(256, treeHighRSSKiB / 10)
         for i in entries.indices {
             if entries[i].changed || refresh || (entries[i].highWaterPending && index - entries[i].highWaterSample >= highWaterEvery) {
-                readStatAndHighWater(&entries[i], index: index, into: &recording, refresh: refresh)
+                readStatAndHighWater(&entries[i], index: index, into: &recording, refresh: refresh,
+                                     statRead: recording.processes[entries[i].position].firstSample == index)
             }
             let e = entries[i]
             // A sample it was missed in (a failed read) repeats its last values.
@@ -145,15 +163,17 @@ final class TreeSampler {
             }
             recording.processes[e.position].values.append(ProcessValues(e.memory))
             readMappingsAtNewHigh(e, isLargest: i == largest, treeHigh: treeHigh, atMs: time, into: &recording)
+            entries[i].previousRSSKiB = e.memory.rssKiB
         }
     }
 
     /// Reads statm, the cheap file, of each member that ran (of each, on a refresh): which
-    /// changed, which are gone. True when smaps_rollup must be read: a member ended, is new,
-    /// or its shared pages moved (which moves other members' shares). A member whose private
-    /// pages alone changed keeps the change in ``Live/privateGrowthKiB``.
-    func readStatms(refresh: Bool) -> Bool {
-        var kept = 0, rollupsDue = false
+    /// changed, which are gone. `membership`: a member ended or is new; `sharing`: a member's
+    /// shared pages moved (which moves other members' shares): every smaps_rollup must be
+    /// read. A member whose private pages alone changed keeps the change in
+    /// ``Live/privateGrowthKiB``.
+    func readStatms(refresh: Bool) -> (membership: Bool, sharing: Bool) {
+        var kept = 0, membership = false, sharing = false
         for i in entries.indices {
             var e = entries[i]
             var ran = true
@@ -172,12 +192,16 @@ final class TreeSampler {
                 // Ended (a zombie's statm is all zeros) or reaped: walk again next time.
                 e.statm?.close()
                 walkNeeded = true
-                rollupsDue = true
+                membership = true
+                endedSharesKiB &+= e.memory.pssKiB &- min(e.memory.ussKiB, e.memory.pssKiB)
+                endedParents.append(e.parentPid)
                 continue
             }
             e.changed = resident != e.resident || shared != e.shared || size != e.size
-            if e.resident == .max || shared != e.shared {
-                rollupsDue = true
+            if e.resident == .max {
+                membership = true
+            } else if shared != e.shared {
+                sharing = true
             } else if resident != e.resident {
                 let pages = (Int64(clamping: resident) &- Int64(clamping: shared)) &- (Int64(clamping: e.resident) &- Int64(clamping: e.shared))
                 e.privateGrowthKiB &+= pages &* Self.pageKiB
@@ -187,14 +211,22 @@ final class TreeSampler {
             kept += 1
         }
         entries.removeSubrange(kept...)
-        return rollupsDue
+        return (membership, sharing)
     }
 
     /// Reads stat and VmHWM. A process that exec'd (a new address space: ``StatFigures/isExec(since:)``)
     /// is a new program: its samples from here on go to an entry of their own, so that
     /// neither the image before (`sh -c "exec prog"`: the shell) nor its high-water mark is
     /// counted as the new program's.
-    private func readStatAndHighWater(_ e: inout Live, index: Int, into recording: inout Recording, refresh: Bool) {
+    /// `statRead`: it joined at this sample, its stat just read.
+    private func readStatAndHighWater(_ e: inout Live, index: Int, into recording: inout Recording, refresh: Bool, statRead: Bool) {
+        if statRead {
+            if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(e.pid)/status"), let hwm = parseStatusHWM(bytes) {
+                recording.processes[e.position].highWaterKiB = max(recording.processes[e.position].highWaterKiB ?? 0, hwm)
+            }
+            e.highWaterSample = index
+            return
+        }
         guard let stat = readStat(e.pid) else { return }
         let execd = stat.isExec(since: recording.processes[e.position])
         var hwm: UInt64?
@@ -233,7 +265,7 @@ final class TreeSampler {
             let pid = Int32(truncatingIfNeeded: candidate)
             // A walk since the last loadavg read may have found it already: once only.
             guard pid > 0, !members.contains(pid), !excluded.contains(pid), let stat = readStat(pid), members.contains(stat.parentPid),
-                  stat.state != UInt8(ascii: "Z"), isProcess(pid) else { continue }
+                  stat.state != UInt8(ascii: "Z"), stat.threads == 1 || isProcess(pid) else { continue }
             members.insert(pid)
             add(pid, stat, into: &recording, index: index)
             added = true
@@ -266,7 +298,7 @@ final class TreeSampler {
         record(stat, into: &recording.processes[position])
         positions[pid] = position
         entries.append(Live(pid: pid, position: position, statm: open("\(procRoot)/\(pid)/statm"),
-                            cpuClock: procRoot == "/proc" ? cpuClock(of: pid) : nil))
+                            cpuClock: procRoot == "/proc" ? cpuClock(of: pid) : nil, parentPid: stat.parentPid))
     }
 
     /// Walks the tree again: keeps the entries of the processes still in it, adds the new
@@ -288,7 +320,11 @@ final class TreeSampler {
             guard let stat = readStat(pid), stat.state != UInt8(ascii: "Z") else { continue }
             added.append((pid, stat))
         }
-        for e in previous.values { e.statm?.close() }
+        for e in previous.values {
+            e.statm?.close()
+            endedSharesKiB &+= e.memory.pssKiB &- min(e.memory.ussKiB, e.memory.pssKiB)
+            endedParents.append(e.parentPid)
+        }
         entries = next
         for (pid, stat) in added { add(pid, stat, into: &recording, index: index) }
         return !added.isEmpty || !previous.isEmpty

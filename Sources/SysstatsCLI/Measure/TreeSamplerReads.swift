@@ -95,6 +95,50 @@ extension TreeSampler {
         rollupsUnsettled = true
     }
 
+    /// After members came or went while no member's shared pages moved: reads the rollups of
+    /// the members that joined and of the parents of those that joined or ended (a fork
+    /// shares its parent's private pages; a child's end gives them back), and leaves the
+    /// others' figures as they were when what the change can have moved them by is small. A
+    /// process that joins takes its share of each page it shares from the others, one that
+    /// ends gives its shares back: together the others' PSS moves by at most the joined and
+    /// ended members' shares of shared pages (PSS − USS) less what the parents read now are
+    /// seen to have lost or gained (counted only for a parent whose own pages did not change),
+    /// their USS by at most twice that (a page two shared becomes one's own). Within 1 % of
+    /// the tree's PSS (at least 256 KiB) those figures stand until the next refresh
+    /// (``figuresEstimated``, a second at most); false when over it, or when a read failed:
+    /// every rollup is read then. A storm of alike short children reads each newcomer and
+    /// its parent, not the whole tree at each.
+    func readJoinedMembers(_ recording: Recording) -> Bool {
+        var parents = endedParents
+        for e in entries where !e.rolledUp { parents.append(e.parentPid) }
+        // Every member to be read anyway (a first sample, a tree of a parent and its newcomers): one full round.
+        guard entries.contains(where: { $0.rolledUp && !parents.contains($0.pid) }) else { return false }
+        var moved = endedSharesKiB, seen: UInt64 = 0, treePSS: UInt64 = 0
+        for i in entries.indices {
+            let joined = !entries[i].rolledUp
+            if joined || parents.contains(entries[i].pid) {
+                let before = entries[i].memory.pssKiB
+                let unchanged = !joined && entries[i].rolledUpResident == entries[i].resident
+                guard case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
+                      let m = MemoryFigures.parseSmapsRollup(bytes) else { return false }
+                entries[i].memory = m
+                entries[i].rolledUp = true
+                entries[i].rolledUpResident = entries[i].resident
+                entries[i].privateGrowthKiB = 0
+                if joined { moved &+= m.pssKiB &- min(m.ussKiB, m.pssKiB) }
+                if unchanged { seen &+= before > m.pssKiB ? before - m.pssKiB : m.pssKiB - before }
+            }
+            treePSS &+= entries[i].memory.pssKiB
+        }
+        let unseen = moved &- min(seen, moved)
+        guard unseen &* 2 <= max(Self.joinToleranceFloorKiB, treePSS / 100) else { return false }
+        if moved > 0 { figuresEstimated = true }
+        return true
+    }
+
+    /// The least that members joining or ending may move the others' figures by without a read.
+    static let joinToleranceFloorKiB: UInt64 = 256
+
     /// Rounds of smaps_rollup reads a sample takes at most while sharing moves.
     static let maximumRounds = 6
 
@@ -105,23 +149,28 @@ extension TreeSampler {
             if case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
                let m = MemoryFigures.parseSmapsRollup(bytes) {
                 entries[i].memory = m
+                entries[i].rolledUp = true
+                entries[i].rolledUpResident = entries[i].resident
             }
         }
     }
 
     /// Reads where the process's memory is (/proc/PID/smaps, by kind of mapping) when its RSS
-    /// reached a new high: 5 % (at least 256 KiB) over its last reading, when it is among the
+    /// reached a new high: 10 % (at least 256 KiB) over its last reading, or 1 % (64 KiB) over it
+    /// at the sample it stopped rising (the high it holds is its peak so far), when it is among the
     /// five largest so read (the report's breakdowns) or the largest process of a sample whose
     /// tree RSS is itself at a new high (the holder of a tree's peak). A storm of alike short
     /// children reads a few, not each; a process that peaks in its first milliseconds, or
     /// spikes between two readings, is read at its high. The reads' cost (a page-table walk
-    /// each, as for smaps_rollup) is held to ``mappingsShare`` of the run's time after an
+    /// each, as for smaps_rollup) is held to 1/``mappingsShareDivisor`` of the run's time after an
     /// allowance of ``mappingsAllowanceNs``: a read it defers is made at the next sample that
     /// finds the process still at its high, and a process never read says so.
     func readMappingsAtNewHigh(_ e: Live, isLargest: Bool, treeHigh: Bool, atMs time: UInt64, into recording: inout Recording) {
         let p = recording.processes[e.position]
         let rss = e.memory.rssKiB
-        guard rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 20) else { return }
+        let step = rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 10)
+        let plateau = rss > p.peakMappingsRSSKiB &+ max(64, p.peakMappingsRSSKiB / 100) && rss <= e.previousRSSKiB
+        guard step || plateau else { return }
         let ranked = largestBreakdowns.count < MeasureReport.maximumBreakdowns || rss > largestBreakdowns.last!.rssKiB
             || largestBreakdowns.contains { $0.position == e.position }
         guard ranked || (isLargest && treeHigh) else { return }
@@ -148,8 +197,8 @@ extension TreeSampler {
         if isLargest { treeHighRSSKiB = max(treeHighRSSKiB, sampleRSSKiB) }
     }
 
-    /// The breakdowns' reads take at most 1/200 (0.5 %) of the run's time, after the allowance.
-    static let mappingsShareDivisor: UInt64 = 200
+    /// The breakdowns' reads take at most 1/400 (0.25 %) of the run's time, after the allowance.
+    static let mappingsShareDivisor: UInt64 = 400
     /// What the breakdowns may take before the share counts: a short command's few reads.
-    static let mappingsAllowanceNs: UInt64 = 10_000_000
+    static let mappingsAllowanceNs: UInt64 = 5_000_000
 }
