@@ -263,7 +263,7 @@ let package = Package(
         // The time block's strftime and time zones (libc's, which Embedded Swift cannot import).
         .target(name: "CClock"),
     ] + twin("BarCore", ["SnapshotCodec", "UTF8Text", "TOML", "CClock", "CommandOptions"], normal: normalTwin, embedded: embedded) + [
-        .target(name: "CBarSys"),
+        .target(name: "CBarSys", dependencies: ["CLibc"]),
     ] + twin("BarRuntime", ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptions"], embedded: embedded) + [
         .executableTarget(name: "sysstats-bar", dependencies: embeddedDependencies(["BarRuntime", "BarCore", "CBarSys"]),
                           swiftSettings: embedded + moduleAliases(), linkerSettings: staticExecutable),

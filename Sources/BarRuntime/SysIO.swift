@@ -137,20 +137,24 @@ public enum RuntimeDirState {
     case refused(StaticString)
 }
 
-/// Checks the runtime directory at `path` (NUL-terminated) as the sampler does: a
-/// directory (not a symbolic link), owned by us, no access for group or others.
+/// Checks the runtime directory at `path` (NUL-terminated) by the sampler's own rule
+/// (CLibc's `clibc_private_dir_rule`): a directory (not a symbolic link), owned by us, no
+/// access for group or others.
 public func checkRuntimeDir(_ path: [UInt8]) -> RuntimeDirState {
-    let code = path.withUnsafeBufferPointer { p in
-        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { cbarsys_check_private_dir($0) }
+    var info = stat()
+    let found = path.withUnsafeBufferPointer { p in
+        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { lstat($0, &info) }
     }
-    switch Int(code) {
-    case Int(CBARSYS_DIR_OK): return .ours
-    case Int(CBARSYS_DIR_MISSING): return .missing
-    case Int(CBARSYS_DIR_SYMLINK): return .refused("runtime directory is a symbolic link: refused")
-    case Int(CBARSYS_DIR_NOT_DIRECTORY): return .refused("runtime directory is not a directory: refused")
-    case Int(CBARSYS_DIR_FOREIGN_OWNER): return .refused("runtime directory belongs to another user: refused")
-    case Int(CBARSYS_DIR_OPEN_TO_OTHERS): return .refused("runtime directory is open to others: chmod 700 it")
-    default: return .refused("runtime directory cannot be checked")
+    if found != 0 {
+        let e = clibc_errno()
+        return e == ENOENT || e == ENOTDIR ? .missing : .refused("runtime directory cannot be checked")
+    }
+    switch clibc_private_dir_rule(&info, geteuid()) {
+    case Int32(CLIBC_DIR_OK.rawValue): return .ours
+    case Int32(CLIBC_DIR_SYMLINK.rawValue): return .refused("runtime directory is a symbolic link: refused")
+    case Int32(CLIBC_DIR_NOT_DIRECTORY.rawValue): return .refused("runtime directory is not a directory: refused")
+    case Int32(CLIBC_DIR_FOREIGN_OWNER.rawValue): return .refused("runtime directory belongs to another user: refused")
+    default: return .refused("runtime directory is open to others: chmod 700 it")
     }
 }
 

@@ -2,6 +2,7 @@
 // are started and reaped here (argc/argv are CLibc's, saved before main runs).
 #define _GNU_SOURCE
 #include "CBarSys.h"
+#include "CLibc.h"
 #include <sys/file.h>
 #include <sys/syscall.h>
 
@@ -44,16 +45,6 @@ int cbarsys_create_exclusive(const char *path, int mode) {
         do { fd = open(path, flags, (mode_t)mode); } while (fd < 0 && errno == EINTR);
     }
     return fd;
-}
-
-int cbarsys_check_private_dir(const char *path) {
-    struct stat info;
-    if (lstat(path, &info) != 0) return errno == ENOENT || errno == ENOTDIR ? CBARSYS_DIR_MISSING : CBARSYS_DIR_UNREADABLE;
-    if (S_ISLNK(info.st_mode)) return CBARSYS_DIR_SYMLINK;
-    if (!S_ISDIR(info.st_mode)) return CBARSYS_DIR_NOT_DIRECTORY;
-    if (info.st_uid != geteuid()) return CBARSYS_DIR_FOREIGN_OWNER;
-    if (info.st_mode & 077) return CBARSYS_DIR_OPEN_TO_OTHERS;
-    return CBARSYS_DIR_OK;
 }
 
 /* Adds every real-time signal the kernel has (32 … 64 on Linux) to `set` bit by bit: glibc's
@@ -249,7 +240,8 @@ int cbarsys_register_wants(const char *dir, const unsigned char *text, int count
     char folder[4096], temporary[4200], final[4200];
     if (snprintf(folder, sizeof folder, "%s/wants", dir) >= (int)sizeof folder) return -1;
     if (mkdir(folder, 0700) != 0 && errno != EEXIST) return -1;
-    if (cbarsys_check_private_dir(folder) != CBARSYS_DIR_OK) return -1;
+    struct stat info;
+    if (lstat(folder, &info) != 0 || clibc_private_dir_rule(&info, geteuid()) != CLIBC_DIR_OK) return -1;
     int pid = (int)getpid();
     snprintf(temporary, sizeof temporary, "%s/.%d.tmp", folder, pid);
     snprintf(final, sizeof final, "%s/%d", folder, pid);

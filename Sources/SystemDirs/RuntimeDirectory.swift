@@ -41,22 +41,22 @@ public enum RuntimeDirectory {
     }
 
     /// The same check on `info` (from lstat(2) of `path` or fstat(2) of its descriptor).
+    /// The rule is CLibc's `clibc_private_dir_rule`, the bars' too; this says why in full.
     static func check(_ info: stat, path: String, uid: UInt32) -> Result<Void, RuntimeDirectoryError> {
-        let type = info.st_mode & CLIBC_S_IFMT
-        if type == CLIBC_S_IFLNK {
+        var info = info
+        switch clibc_private_dir_rule(&info, uid) {
+        case Int32(CLIBC_DIR_OK.rawValue):
+            return .success(())
+        case Int32(CLIBC_DIR_SYMLINK.rawValue):
             return .failure(RuntimeDirectoryError(path: path, reason: "is a symbolic link; refusing to use it"))
-        }
-        if type != CLIBC_S_IFDIR {
+        case Int32(CLIBC_DIR_NOT_DIRECTORY.rawValue):
             return .failure(RuntimeDirectoryError(path: path, reason: "is not a directory"))
-        }
-        if info.st_uid != uid {
+        case Int32(CLIBC_DIR_FOREIGN_OWNER.rawValue):
             return .failure(RuntimeDirectoryError(path: path, reason: "is owned by uid \(info.st_uid), not by you (uid \(uid))"))
-        }
-        if info.st_mode & 0o077 != 0 {
+        default:
             let mode = String(info.st_mode & 0o777, radix: 8)
             return .failure(RuntimeDirectoryError(path: path, reason: "has mode 0\(mode); it must be 0700 (chmod 700 \(path))"))
         }
-        return .success(())
     }
 
     /// Opens `path` as a directory after ``check(_:uid:)``, and checks the opened descriptor

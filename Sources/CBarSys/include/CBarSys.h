@@ -73,19 +73,6 @@ static inline int cbarsys_names_null_device(const char *path) {
 /// from an earlier run is unlinked once and created afresh. Returns the fd or -1 with errno.
 int cbarsys_create_exclusive(const char *path, int mode);
 
-/// Why a runtime directory is refused (cbarsys_check_private_dir).
-enum {
-    CBARSYS_DIR_OK = 0,
-    CBARSYS_DIR_MISSING = 1,
-    CBARSYS_DIR_SYMLINK = 2,
-    CBARSYS_DIR_NOT_DIRECTORY = 3,
-    CBARSYS_DIR_FOREIGN_OWNER = 4,
-    CBARSYS_DIR_OPEN_TO_OTHERS = 5,
-    CBARSYS_DIR_UNREADABLE = 6,
-};
-/// The sampler's check of its runtime directory, for readers: a directory (lstat: not a
-/// symbolic link), owned by the effective user, no access for group or others.
-int cbarsys_check_private_dir(const char *path);
 /// Blocks SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 (i3bar's stop and continue), SIGHUP (reload
 /// the config), SIGCHLD (a command block's child ended) and every real-time signal the kernel
 /// has (blocked before main already: a block's `signal`, as i3blocks, `pkill -RTMIN+n

@@ -82,6 +82,25 @@ static inline int clibc_rename(const char *from, const char *to) { return rename
 static inline int clibc_is_null_device(const struct stat *info) {
     return S_ISCHR(info->st_mode) && info->st_rdev == makedev(1, 3);
 }
+/// The one rule for a runtime or data directory the programs write into or read from: a
+/// directory (not a symbolic link), owned by `uid`, with no access for group or others;
+/// anything else could let another user plant or read what is there. `info` is lstat(2)'s
+/// (or fstat(2)'s of the opened directory). SystemDirs' RuntimeDirectory (the sampler, the
+/// CLI) and BarRuntime's checkRuntimeDir (the bars) both say why from its answer.
+enum ClibcPrivateDir {
+    CLIBC_DIR_OK = 0,
+    CLIBC_DIR_SYMLINK = 1,
+    CLIBC_DIR_NOT_DIRECTORY = 2,
+    CLIBC_DIR_FOREIGN_OWNER = 3,
+    CLIBC_DIR_OPEN_TO_OTHERS = 4,
+};
+static inline int clibc_private_dir_rule(const struct stat *info, uid_t uid) {
+    if (S_ISLNK(info->st_mode)) return CLIBC_DIR_SYMLINK;
+    if (!S_ISDIR(info->st_mode)) return CLIBC_DIR_NOT_DIRECTORY;
+    if (info->st_uid != uid) return CLIBC_DIR_FOREIGN_OWNER;
+    if (info->st_mode & 077) return CLIBC_DIR_OPEN_TO_OTHERS;
+    return CLIBC_DIR_OK;
+}
 /// Where a struct dirent's name starts (a key path's offset(of:), which Embedded Swift lacks).
 static inline size_t clibc_dirent_name_offset(void) { return offsetof(struct dirent, d_name); }
 
