@@ -113,10 +113,11 @@ extension TreeSampler {
         for e in entries where !e.rolledUp { parents.append(e.parentPid) }
         // Every member to be read anyway (a first sample, a tree of a parent and its newcomers): one full round.
         guard entries.contains(where: { $0.rolledUp && !parents.contains($0.pid) }) else { return false }
-        var moved = endedSharesKiB, seen: UInt64 = 0, treePSS: UInt64 = 0
+        var moved = endedSharesKiB, seen: UInt64 = 0, treePSS: UInt64 = 0, readNow = 0
         for i in entries.indices {
             let joined = !entries[i].rolledUp
             if joined || parents.contains(entries[i].pid) {
+                readNow += 1
                 let before = entries[i].memory.pssKiB
                 let unchanged = !joined && entries[i].rolledUpResident == entries[i].resident
                 guard case .success(let bytes) = buffer.fill(path: "\(procRoot)/\(entries[i].pid)/smaps_rollup"),
@@ -129,6 +130,11 @@ extension TreeSampler {
                 if unchanged { seen &+= before > m.pssKiB ? before - m.pssKiB : m.pssKiB - before }
             }
             treePSS &+= entries[i].memory.pssKiB
+        }
+        // As after a full round: sharing that moved while these were read (newcomers faulting
+        // in a shared map) leaves them inconsistent, and every member is read in rounds.
+        for i in entries.indices where readNow > 0 {
+            guard let (_, _, shared) = readStatm(entries[i].pid, entries[i].statm), shared == entries[i].shared else { return false }
         }
         let unseen = moved &- min(seen, moved)
         guard unseen &* 2 <= max(Self.joinToleranceFloorKiB, treePSS / 100) else { return false }
