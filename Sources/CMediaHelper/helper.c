@@ -29,8 +29,9 @@
 //
 //     sysstatsd-media brightness backlight|leds DEVICE VALUE
 //
-// sets a backlight's brightness (VALUE in its own steps) through logind's SetBrightness on
-// the system bus: what the bar runs for a wheel on the backlight block.
+// sets a backlight's brightness (VALUE in its own steps, at most its max_brightness): its
+// sysfs `brightness` file where the user may write it (brightness.c), else logind's
+// SetBrightness on the system bus: what the bar runs for a wheel on the backlight block.
 //
 // C rather than Swift: it exists to call a C library. Its executable is Embedded Swift,
 // whose link brings in no Swift runtime library (docs/architecture.md, "sysstatsd-gpu").
@@ -319,6 +320,9 @@ static int run(int argc, char **argv) {
             fputs(usage_text, stderr);
             return 2;
         }
+        if (strcmp(argv[3], ".") == 0 || strcmp(argv[3], "..") == 0) { fputs(usage_text, stderr); return 2; }
+        int done = write_brightness_file(argv[2], argv[3], value);
+        if (done >= 0) return done;
         const char *missing = load();
         if (missing) { fprintf(stderr, "sysstatsd-media: %s\n", missing); return 1; }
         return set_brightness(argv[2], argv[3], value);

@@ -50,4 +50,9 @@ int list_players(sd_bus *b);
 /// Reads `p`'s status and track (its identity the first time); marks it changed when they differ.
 void read_player(sd_bus *b, struct player *p);
 
+/// Writes `value` (at most the device's max_brightness) to /sys/class/SUBSYSTEM/NAME/brightness
+/// when the user may write it (brightness.c): 0 done, 1 failed (said on stderr), -1 not
+/// writable here (ask logind).
+int write_brightness_file(const char *subsystem, const char *name, unsigned long value);
+
 #endif

@@ -27,10 +27,11 @@ class HelperTestCase: XCTestCase {
     }
 
     /// Starts the release sampler on the desktop fixture tree (`sysRoot`: another /sys, a
-    /// folder of Tests/Fixtures).
+    /// folder of Tests/Fixtures, or an absolute path).
     func startSampler(sysRoot: String? = nil) throws {
         let tree = BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/sampler-desktop/1")
-        let sys = sysRoot.map { BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/" + $0) } ?? tree.appendingPathComponent("sys")
+        let sys = sysRoot.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : BarProcess.packageRoot.appendingPathComponent("Tests/Fixtures/" + $0) }
+            ?? tree.appendingPathComponent("sys")
         let bin = URL(fileURLWithPath: try BarProcess.binary()).deletingLastPathComponent()
         let p = Process()
         p.executableURL = bin.appendingPathComponent("sysstatsd")

@@ -12,13 +12,13 @@ public enum ClickOutcome: Equatable, Sendable {
     case sound(SoundChange)
     /// Play, pause or skip on a media player through the media helper (``MediaControl``).
     case media(MediaControl)
-    /// Set a backlight's brightness through logind, by the media helper (``BrightnessChange``).
+    /// Set a backlight's brightness by the media helper: its file, else logind (``BrightnessChange``).
     case brightness(BrightnessChange)
 }
 
-/// What a wheel on the backlight block asks of the media helper, which speaks D-Bus:
-/// `sysstatsd-media brightness backlight DEVICE VALUE`, logind's `SetBrightness` for the
-/// user's session (no root, no udev rule), VALUE in the device's own steps.
+/// What a wheel on the backlight block asks of the media helper: `sysstatsd-media brightness
+/// backlight DEVICE VALUE` writes the device's brightness file where the user may, else asks
+/// logind's `SetBrightness` for the user's session; VALUE in the device's own steps.
 public struct BrightnessChange: Equatable, Sendable {
     /// The device's name under /sys/class/backlight (`intel_backlight`).
     public let device: [UInt8]

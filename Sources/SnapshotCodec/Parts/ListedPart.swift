@@ -79,8 +79,8 @@ public struct ListedPart: Sendable {
     /// A media player's part: its block's clicks control the player (play-pause, next,
     /// previous) through the media helper, and a player not playing takes `format_paused`.
     public let media: Bool
-    /// A backlight's part: its block's wheel sets the brightness (logind's `SetBrightness`,
-    /// through the media helper); its reading's label is the device, its figures
+    /// A backlight's part: its block's wheel sets the brightness (its sysfs file, else logind's
+    /// `SetBrightness`, by the media helper); its reading's label is the device, its figures
     /// ``BacklightPart/brightness`` and ``BacklightPart/maximum`` the steps.
     public let setsBrightness: Bool
 
