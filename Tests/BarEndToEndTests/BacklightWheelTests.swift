@@ -37,8 +37,8 @@ final class BacklightWheelTests: HelperTestCase {
         return lines
     }
 
-    func testAWheelEventSetsTheShownBacklightsBrightnessByTheStepThroughLogind() throws {
-        try startSampler(sysRoot: "backlight-laptop/sys")
+    /// A bar showing intel_backlight (80 %) with a step of 10 %, once it shows it.
+    func backlightBar() throws -> BarProcess {
         let bar = try bar(["--output", "i3bar"], config: """
             [[block]]
             block = "backlight"
@@ -46,6 +46,12 @@ final class BacklightWheelTests: HelperTestCase {
             step = 10
             """)
         XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last?.contains(#""full_text":"bl 80%""#) == true }, "\(bar.lines)")
+        return bar
+    }
+
+    func testAWheelEventSetsTheShownBacklightsBrightnessByTheStepThroughLogind() throws {
+        try startSampler(sysRoot: "backlight-laptop/sys")
+        let bar = try backlightBar()
         bar.send("[\n{\"name\":\"backlight\",\"instance\":\"intel_backlight\",\"button\":4}\n")
         XCTAssertEqual(logindCalls(1), ["backlight intel_backlight 86400"], "76800 + 10 % of 96000")
         bar.send(",{\"name\":\"backlight\",\"instance\":\"intel_backlight\",\"button\":5}\n")
@@ -72,13 +78,7 @@ final class BacklightWheelTests: HelperTestCase {
         helperSysRoot = copy.path
         let brightness = copy.appendingPathComponent("class/backlight/intel_backlight/brightness").path
         try startSampler(sysRoot: copy.path)
-        let bar = try bar(["--output", "i3bar"], config: """
-            [[block]]
-            block = "backlight"
-            device = "intel_backlight"
-            step = 10
-            """)
-        XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last?.contains(#""full_text":"bl 80%""#) == true }, "\(bar.lines)")
+        let bar = try backlightBar()
         bar.send("[\n{\"name\":\"backlight\",\"instance\":\"intel_backlight\",\"button\":4}\n")
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, (try? String(contentsOfFile: brightness, encoding: .utf8)) != "86400\n" { usleep(50_000) }

@@ -17,14 +17,7 @@ final class TreeSamplerBreakdownTests: XCTestCase {
 
     override func setUpWithError() throws { root = try TemporaryDirectory("tree-breakdown") }
 
-    func put(_ text: String, _ name: String) throws {
-        let path = root.file(name)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        XCTAssertGreaterThanOrEqual(fd, 0, path)
-        defer { close(fd) }
-        XCTAssertEqual(text.utf8.count, Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) })
-    }
+    func put(_ text: String, _ name: String) throws { try root.rewrite(text, name) }
 
     /// `pid`, a child of this test, holding `mib` MiB of anonymous memory (and 512 KiB of libc).
     func process(_ pid: Int32, mib: Int) throws {

@@ -25,14 +25,7 @@ final class TreeSamplerJoinTests: XCTestCase {
         try put("0.00 0.00 0.00 1/100 \(siblings.last!)\n", "loadavg")
     }
 
-    func put(_ text: String, _ name: String) throws {
-        let path = root.file(name)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        XCTAssertGreaterThanOrEqual(fd, 0, path)
-        defer { close(fd) }
-        XCTAssertEqual(text.utf8.count, Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) })
-    }
+    func put(_ text: String, _ name: String) throws { try root.rewrite(text, name) }
 
     /// A process of `rss`, `pss` and `uss` KiB; statm's resident pages from `rss` unless given.
     func process(_ pid: Int32, parentPid: Int32, rss: Int, pss: Int, uss: Int) throws {

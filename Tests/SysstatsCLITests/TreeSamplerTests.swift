@@ -21,15 +21,7 @@ final class TreeSamplerTests: XCTestCase {
         try loadavg(newest: child)
     }
 
-    /// `text` into `name` under the root, in place (the sampler keeps statm open, as on /proc).
-    func put(_ text: String, _ name: String) throws {
-        let path = root.file(name)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        XCTAssertGreaterThanOrEqual(fd, 0, path)
-        defer { close(fd) }
-        XCTAssertEqual(text.utf8.count, Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) })
-    }
+    func put(_ text: String, _ name: String) throws { try root.rewrite(text, name) }
 
     func write(_ pid: Int32, stat state: String, statm: String) throws {
         // Fields 4 (ppid) to 22 (start time): ppid, nine zeros, utime 3, stime 4, …, 20 threads 1, 22 start time 777.
