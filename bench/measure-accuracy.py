@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`sysstats measure` against thirteen programs whose memory is known, run after run.
+"""`sysstats measure` against fifteen programs whose memory is known, run after run.
 
     bench/measure-accuracy.py [--bin DIR] [--runs 10] [--busy 2] [--only NAME ...]
 
@@ -50,6 +50,7 @@ def workloads(program, python, scratch):
     exec_chain = ["/bin/sh", "-c", f"exec /bin/sh -c 'exec {program} private 32 400'"]
     data = os.path.join(scratch, "mapped")
     py = [python, "-c", "import time; x = b'\\x01' * (48 << 20); time.sleep(0.4)"]
+    py_child = [python, "-c", "import os, time\npid = os.fork()\nif pid == 0:\n    x = b'\\x01' * (50 << 20)\n    time.sleep(0.2)\n    os._exit(0)\nos.waitpid(pid, 0)\ntime.sleep(0.3)\n"]
     return [
         ("private 64 MiB", [program, "private", "64", "400"], [], {
             "peak USS": (64 * MIB, 0.02, lambda r: processes(r)[0]["peak_uss"]),
@@ -101,6 +102,15 @@ def workloads(program, python, scratch):
         # measurer has no count of them); their peaks are in the parent's figure at its end.
         ("storm of 200 children x 4 MiB", [program, "storm", "200", "4"], [], {
             "exact peak against GNU time": (t([program, "storm", "200", "4"]), 0.02, lambda r: r["exact_peak_rss"]),
+        }),
+        # Issue 60's round: a child that frees its 50 MiB and exits was split in two rows by a
+        # falling VmHWM; ten children at a time, each read as it comes.
+        ("a Python child takes 50 MiB and exits", py_child, [], {
+            "rows (one per process)": (2, 0, lambda r: len(processes(r))),
+            "the child's peak USS (50 MiB and Python's own)": (50 * MIB, 0.10, lambda r: min(p["peak_uss"] for p in processes(r)[1:2]) if len(processes(r)) > 1 else 0),
+        }),
+        ("200 children in waves of 10 x 4 MiB", [program, "waves", "200", "4", "10", "50"], [], {
+            "tree peak USS (ten at a time)": (40 * MIB, 0.02, lambda r: r["tree"]["uss"]["peak"]),
         }),
     ]
 
