@@ -164,7 +164,7 @@ extension TreeSampler {
     /// Reads where the process's memory is (/proc/PID/smaps, by kind of mapping) when its RSS
     /// reached a new high: 10 % (at least 256 KiB) over its last reading, or 1 % (64 KiB) over it
     /// at the sample it stopped rising (the high it holds is its peak so far), when it is among the
-    /// five largest so read (the report's breakdowns) or the largest process of a sample whose
+    /// five largest so read (the report's breakdowns; 2 MiB at least) or the largest process of a sample whose
     /// tree RSS is itself at a new high (the holder of a tree's peak). A storm of alike short
     /// children reads a few, not each; a process that peaks in its first milliseconds, or
     /// spikes between two readings, is read at its high. The reads' cost (a page-table walk
@@ -177,9 +177,13 @@ extension TreeSampler {
         let step = rss > p.peakMappingsRSSKiB &+ max(256, p.peakMappingsRSSKiB / 10)
         let plateau = rss > p.peakMappingsRSSKiB &+ max(64, p.peakMappingsRSSKiB / 100) && rss <= e.previousRSSKiB
         guard step || plateau else { return }
-        let ranked = largestBreakdowns.count < MeasureReport.maximumBreakdowns || rss > largestBreakdowns.last!.rssKiB
+        // Among the five largest: above the fifth by a step, so that alike processes (a shell's
+        // forks, a storm's children) do not each take a read for a few pages more.
+        let fifth = largestBreakdowns.last?.rssKiB ?? 0
+        let ranked = largestBreakdowns.count < MeasureReport.maximumBreakdowns || rss > fifth &+ max(256, fifth / 10)
             || largestBreakdowns.contains { $0.position == e.position }
-        guard ranked || (isLargest && treeHigh) else { return }
+        // A process under 2 MiB is its C library and little else: worth a read only as the holder of a tree's high.
+        guard (ranked && rss >= Self.smallestBrokenDownKiB) || (isLargest && treeHigh) else { return }
         let allowed = Self.mappingsAllowanceNs &+ time &* 1_000_000 / Self.mappingsShareDivisor
         guard mappingsSpentNs <= allowed else {
             recording.processes[e.position].mappingsMissed = .costAllowance
@@ -202,6 +206,9 @@ extension TreeSampler {
         if largestBreakdowns.count > MeasureReport.maximumBreakdowns { largestBreakdowns.removeLast() }
         if isLargest { treeHighRSSKiB = max(treeHighRSSKiB, sampleRSSKiB) }
     }
+
+    /// The least RSS broken down unless it holds a new high of the tree: a shell's forks, `true`.
+    static let smallestBrokenDownKiB: UInt64 = 2048
 
     /// The breakdowns' reads take at most 1/400 (0.25 %) of the run's time, after the allowance.
     static let mappingsShareDivisor: UInt64 = 400
