@@ -106,7 +106,7 @@ struct TopCommand: ParsableCommand {
                                                limit: count, recent: recent))
         }
         if units {
-            return emit(TopUnits.run(sysRoot: ExactArguments.path(sysRoot) ?? "/sys", count: count, sort: sort ?? .cpu,
+            return emit(TopUnits.run(sysRoot: ExactArguments.path(sysRoot) ?? "/sys", directory: data.resolved, count: count, sort: sort ?? .cpu,
                                      intervalMs: intervalMs ?? 500, json: json))
         }
         emit(Top.run(procRoot: ExactArguments.path(procRoot) ?? "/proc", directory: data.resolved, count: count, sort: sort ?? .cpu,

@@ -13,6 +13,8 @@ public enum TopUnits {
         public var path: String
         public var kind: UnitKind
         public var name: String
+        /// Whether a bookmark rule gave ``name``.
+        public var bookmarked = false
         /// CPU over the interval, hundredths of a percent of one core; nil: not counted.
         public var cpuPermyriad: UInt64?
         public var memoryBytes: UInt64?
@@ -28,14 +30,25 @@ public enum TopUnits {
         public var ioPressure: UInt64?
     }
 
-    /// The rows of the units in `after`, with rates from the same units in `before`.
+    /// The rows of the units in `after`, with rates from the same units in `before`. Names:
+    /// a user's bookmark rule first (matched as for a process, ``UnitNames/bookmarkName(of:)``
+    /// as its name and the unit's as its command line), then the app's desktop file, then an
+    /// imported or built-in rule, then the unit's own name.
     public static func rows(before: [UnitCounters], after: [UnitCounters], elapsedNs: UInt64,
-                            desktopName: (String) -> String? = { _ in nil }) -> [Row] {
+                            desktopName: (String) -> String? = { _ in nil }, resolver: NameResolver? = nil) -> [Row] {
         var earlier: [[UInt8]: UnitCounters] = [:]
         for c in before { earlier[c.path] = c }
         return after.map { c in
             let unit = String(decoding: c.unitName, as: UTF8.self)
-            let (kind, name) = UnitNames.name(of: unit, desktopName: desktopName)
+            let ruled = resolver.flatMap { bookmarked(unit, $0) }
+            // The desktop file is read once, and not at all where the user's rule names the unit.
+            var desktop: String?
+            var (kind, name) = UnitNames.name(of: unit) { id in
+                desktop = ruled?.user == true ? nil : desktopName(id)
+                return desktop
+            }
+            let named = ruled.map { $0.user || desktop == nil } ?? false
+            if named, let ruled { name = ruled.name }
             let old = earlier[c.path]
             func rate(_ now: UInt64?, _ then: UInt64?, scale: UInt64) -> UInt64? {
                 guard let now, let then, elapsedNs > 0, now >= then else { return nil }
@@ -44,6 +57,7 @@ public enum TopUnits {
                 return elapsedNs.dividingFullWidth((high, low)).quotient
             }
             return Row(path: String(decoding: c.path, as: UTF8.self), kind: kind, name: name,
+                       bookmarked: named,
                        // usage_usec over ns: percent of one core in hundredths is Δµs × 10⁷ / Δns.
                        cpuPermyriad: rate(c.cpuUsec, old?.cpuUsec, scale: 10_000_000),
                        memoryBytes: c.memoryBytes, anonBytes: c.anonBytes, fileBytes: c.fileBytes,
@@ -51,6 +65,16 @@ public enum TopUnits {
                        writtenPerSecond: rate(c.writtenBytes, old?.writtenBytes, scale: 1_000_000_000),
                        tasks: c.tasks, cpuPressure: c.cpuPressure, memoryPressure: c.memoryPressure, ioPressure: c.ioPressure)
         }
+    }
+
+    /// The name a rule gives `unit`, and whether the rule is the user's own; nil when none matches.
+    static func bookmarked(_ unit: String, _ resolver: NameResolver) -> (name: String, user: Bool)? {
+        guard let name = UnitNames.bookmarkName(of: unit) else { return nil }
+        let key = Array(name.utf8), line = Array(UnitNames.unescape(unit).utf8)
+        var out: [UInt8] = []
+        let found = key.withUnsafeBytes { k in line.withUnsafeBytes { l in resolver.resolveRule(comm: k, executable: k, commandLine: l, into: &out) } }
+        guard let found, !out.isEmpty else { return nil }
+        return (String(decoding: out, as: UTF8.self), resolver.rules[found.index].source == .user)
     }
 
     /// Largest first (a figure not counted is least); ties by the other measure, then by path.
@@ -65,8 +89,15 @@ public enum TopUnits {
     }
 
     /// `sysstats top --units`: reads the tree twice, `intervalMs` apart.
-    static func run(sysRoot: String, count: Int, sort: Top.Sort, intervalMs: Int, json: Bool,
+    static func run(sysRoot: String, directory: String? = nil, count: Int, sort: Top.Sort, intervalMs: Int, json: Bool,
                            environment: [String: String] = SystemFiles.environment()) -> CommandOutput {
+        var rules = BuiltinBookmarks.rules
+        if let directory {
+            switch BookmarkCommands.readRules(directory: directory) {
+            case .success(let found): rules = found
+            case .failure(let error): return HistoryAccess.failure(error.message)
+            }
+        }
         guard let root = CgroupUnits.root(sysRoot: sysRoot) else {
             return CommandOutput(stderr: ["sysstats top: no cgroup v2 tree at \(TerminalText.escape(sysRoot))/fs/cgroup: --units needs the unified hierarchy (cgroup v2), which this host does not mount"],
                                  status: 1)
@@ -76,7 +107,8 @@ public enum TopUnits {
         if intervalMs > 0 { usleep(UInt32(min(intervalMs, 60_000)) * 1000) }
         let after = CgroupUnits.read(root: root)
         let names = DesktopNames(environment: environment)
-        let all = rows(before: before, after: after, elapsedNs: monotonicNs() &- start) { names.name(of: $0) }
+        let all = rows(before: before, after: after, elapsedNs: monotonicNs() &- start, desktopName: { names.name(of: $0) },
+                       resolver: NameResolver(rules: rules))
         let shown = Array(sorted(all, by: sort).prefix(count))
         return CommandOutput(stdout: json ? [self.json(shown)] : lines(shown))
     }
@@ -100,14 +132,14 @@ public enum TopUnits {
     /// `--json`: an array, figures absent (null) where the tree does not count them.
     public static func json(_ rows: [Row]) -> String {
         struct Item: Encodable {
-            var unit: String, path: String, kind: String, cpu_percent: Double?, memory_mib: Double?, anon_mib: Double?, file_mib: Double?
+            var unit: String, path: String, kind: String, bookmarked: Bool, cpu_percent: Double?, memory_mib: Double?, anon_mib: Double?, file_mib: Double?
             var read_bytes_per_second: UInt64?, write_bytes_per_second: UInt64?, tasks: UInt64?
             var cpu_pressure: Double?, memory_pressure: Double?, io_pressure: Double?
         }
         func mib(_ bytes: UInt64?) -> Double? { bytes.map { ReportJSON.mib($0 / 1024) } }
         func hundredths(_ v: UInt64?) -> Double? { v.map { Double($0) / 100 } }
         return JSONText.encode(rows.map { r in
-            Item(unit: TerminalText.escape(r.name), path: TerminalText.escape(r.path), kind: r.kind.rawValue,
+            Item(unit: TerminalText.escape(r.name), path: TerminalText.escape(r.path), kind: r.kind.rawValue, bookmarked: r.bookmarked,
                  cpu_percent: hundredths(r.cpuPermyriad), memory_mib: mib(r.memoryBytes), anon_mib: mib(r.anonBytes),
                  file_mib: mib(r.fileBytes), read_bytes_per_second: r.readPerSecond, write_bytes_per_second: r.writtenPerSecond,
                  tasks: r.tasks, cpu_pressure: hundredths(r.cpuPressure), memory_pressure: hundredths(r.memoryPressure),

@@ -37,6 +37,18 @@ public enum UnitNames {
         return (.system, bare)
     }
 
+    /// What a bookmark rule matches for a unit, as `comm` and the executable's name for a
+    /// process: an app's short id (`firefox`, `Terminal`), a service's name (`pipewire`);
+    /// nil for a container, a session and the system's own scopes, which rules do not name.
+    public static func bookmarkName(of unit: String) -> String? {
+        let bare = unescape(unit)
+        switch name(of: unit).kind {
+        case .app: return appID(bare).map(shortAppName)
+        case .service: return name(of: unit).name
+        default: return nil
+        }
+    }
+
     /// The application id of an app scope or service: `app[-LAUNCHER]-ID-RANDOM.scope` or
     /// `app[-LAUNCHER]-ID[@RANDOM].service`.
     static func appID(_ unit: String) -> String? {

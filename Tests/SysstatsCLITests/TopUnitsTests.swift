@@ -1,3 +1,4 @@
+import Bookmarks
 import Foundation
 import ProcFS
 import XCTest
@@ -87,6 +88,40 @@ final class TopUnitsTests: XCTestCase {
         XCTAssertEqual(UnitNames.name(of: "init.scope").name, "systemd")
     }
 
+    /// Bookmark rules name units as they name processes: the user's own rule first, then
+    /// the app's desktop file, then an imported or built-in rule, then the unit's own name;
+    /// a container or a session is not a program a rule can name.
+    func testBookmarkRulesNameUnitsTheUsersFirstThenTheDesktopFile() throws {
+        try makeDesktop()
+        let rootPath = try XCTUnwrap(CgroupUnits.root(sysRoot: root))
+        let counters = CgroupUnits.read(root: rootPath)
+        func names(_ rules: [BookmarkRule], desktop: [String: String] = [:]) -> [String: (String, Bool)] {
+            var out: [String: (String, Bool)] = [:]
+            for r in TopUnits.rows(before: counters, after: counters, elapsedNs: 1, desktopName: { desktop[$0] },
+                                   resolver: NameResolver(rules: rules)) {
+                out[String(r.path.split(separator: "/").last!)] = (r.name, r.bookmarked)
+            }
+            return out
+        }
+        let builtin = names(BuiltinBookmarks.rules)
+        XCTAssertEqual(builtin["app-firefox-1234.scope"]?.0, "Firefox")
+        XCTAssertEqual(builtin["pipewire.service"]?.0, "PipeWire")
+        XCTAssertEqual(builtin["pipewire.service"]?.1, true)
+        XCTAssertEqual(builtin["systemd-journald.service"]?.0, "journal")
+        let desktop = names(BuiltinBookmarks.rules, desktop: ["firefox": "Firefox Web Browser"])
+        XCTAssertEqual(desktop["app-firefox-1234.scope"]?.0, "Firefox Web Browser", "the desktop file over a built-in rule")
+        XCTAssertEqual(desktop["app-firefox-1234.scope"]?.1, false)
+        let user = BookmarkRule(kind: .comm, pattern: Array("firefox".utf8), friendlyName: Array("Browser".utf8), source: .user)
+        let glob = BookmarkRule(kind: .glob, pattern: Array("*".utf8), friendlyName: Array("anything".utf8), source: .user)
+        let mine = names([user] + BuiltinBookmarks.rules, desktop: ["firefox": "Firefox Web Browser"])
+        XCTAssertEqual(mine["app-firefox-1234.scope"]?.0, "Browser", "the user's rule over the desktop file")
+        let everything = names([glob])
+        XCTAssertEqual(everything["pipewire.service"]?.0, "anything")
+        XCTAssertEqual(everything["session-2.scope"]?.0, "session")
+        XCTAssertEqual(everything["docker-3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a.scope"]?.0, "docker 3f2a1b9c8d7e")
+        XCTAssertEqual(everything["init.scope"]?.0, "systemd")
+    }
+
     func testRatesComeFromTwoReadsAndTheListIsSortedByCPUOrMemory() throws {
         try makeDesktop()
         let rootPath = try XCTUnwrap(CgroupUnits.root(sysRoot: root))
@@ -110,10 +145,11 @@ final class TopUnitsTests: XCTestCase {
         XCTAssertEqual(table.status, 0)
         XCTAssertEqual(table.stdout.first, TopUnits.header)
         XCTAssertEqual(table.stdout.count, 4)
-        XCTAssertTrue(table.stdout[1].hasPrefix("firefox"), table.stdout[1])
+        XCTAssertTrue(table.stdout[1].hasPrefix("Firefox"), "a built-in bookmark names it: \(table.stdout[1])")
         let json = TopUnits.run(sysRoot: root, count: 1, sort: .memory, intervalMs: 0, json: true, environment: ["HOME": root])
         let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.joined().utf8)) as? [[String: Any]])
-        XCTAssertEqual(parsed.first?["unit"] as? String, "firefox")
+        XCTAssertEqual(parsed.first?["unit"] as? String, "Firefox")
+        XCTAssertEqual(parsed.first?["bookmarked"] as? Bool, true)
         XCTAssertEqual(parsed.first?["kind"] as? String, "app")
         XCTAssertEqual(parsed.first?["memory_mib"] as? Double, 900)
         XCTAssertEqual(parsed.first?["tasks"] as? Int, 40)
