@@ -12,10 +12,11 @@ import ProcFS
 /// memory cannot have grown; what the kernel took from it meanwhile (reclaim, swap) shows
 /// when it next runs, or at the refresh below. A process that ran has /proc/PID/statm (its
 /// size, resident and shared page counts) read through a descriptor kept open. Only when
-/// some process's shared pages moved, one appeared or one left is every smaps_rollup read
-/// again (PSS is a split among the mappers: one process's change can move another's share);
-/// a process whose private pages alone changed has its figures moved by them
-/// (TreeSamplerReads.swift). stat (a new address space: an exec) is read for the processes
+/// some process's shared pages moved is every smaps_rollup read again (PSS is a split among
+/// the mappers: one process's change can move another's share); when one appeared or left,
+/// the newcomers' and the parents' are, and every member's only when what that can have
+/// moved is over 1 % of the tree; a process whose private pages alone changed has its
+/// figures moved by them (TreeSamplerReads.swift). stat (a new address space: an exec) is read for the processes
 /// that changed, VmHWM for those every 100 ms. A quiet tree costs a clock read per process.
 /// Once a second statm, stat and status are read for every process anyway, for CPU time,
 /// threads and a high-water mark that rose and fell between two samples (VmHWM only rises:

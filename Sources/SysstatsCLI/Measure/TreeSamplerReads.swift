@@ -133,8 +133,10 @@ extension TreeSampler {
         }
         // As after a full round: sharing that moved while these were read (newcomers faulting
         // in a shared map) leaves them inconsistent, and every member is read in rounds.
-        for i in entries.indices where readNow > 0 {
-            guard let (_, _, shared) = readStatm(entries[i].pid, entries[i].statm), shared == entries[i].shared else { return false }
+        if readNow > 0 {
+            for e in entries {
+                guard let (_, _, shared) = readStatm(e.pid, e.statm), shared == e.shared else { return false }
+            }
         }
         let unseen = moved &- min(seen, moved)
         guard unseen &* 2 <= max(Self.joinToleranceFloorKiB, treePSS / 100) else { return false }
