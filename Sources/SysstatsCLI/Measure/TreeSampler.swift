@@ -351,24 +351,6 @@ final class TreeSampler {
         return StatFigures.parse(bytes)
     }
 
-    /// statm's size, resident and shared pages, through the kept descriptor when there is one
-    /// (it stays bound to the process it was opened for: a reused pid cannot answer for it).
-    func readStatm(_ pid: Int32, _ fd: FileDescriptor?) -> (UInt64, UInt64, UInt64)? {
-        let result = fd.map { buffer.fill(from: $0) } ?? buffer.fill(path: "\(procRoot)/\(pid)/statm")
-        guard case .success(let bytes) = result else { return nil }
-        // Three numbers into locals, not an array: this runs for every process every sample.
-        var i = 0
-        func next() -> UInt64? {
-            while i < bytes.count && bytes[i] == 0x20 { i += 1 }
-            var end = i
-            while end < bytes.count && bytes[end] >= 0x30 && bytes[end] <= 0x39 { end += 1 }
-            defer { i = end }
-            return saturatingDecimal(bytes, from: i, to: end)
-        }
-        guard let size = next(), let resident = next(), let shared = next() else { return nil }
-        return (size, resident, shared)
-    }
-
     /// The last pid the kernel handed out (/proc/loadavg's last field): unchanged, no process
     /// (nor thread) was created since.
     private func newestPid() -> UInt64? {
