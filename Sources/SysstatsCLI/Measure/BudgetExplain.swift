@@ -25,7 +25,7 @@ extension BudgetResult {
             let text = "most at the peak: \(TerminalText.escape(peak.holderName)) (pid \(pid)) held "
                 + "\(SizeText.format(MeasureReport.bytes(peak.holderKiB))) of \(figure.label) at the peak"
             guard let p = s.processes.first(where: { $0.pid == pid && $0.name == peak.holderName }) else { return text }
-            return text + whereItWas(p, rssKiB: figure == .rss ? peak.holderKiB : p.peakRSSKiB, figure)
+            return text + whereItWas(p, rssKiB: figure == .rss ? peak.holderKiB : p.peaks[.rss]?.kib ?? 0, figure)
         }
     }
 
@@ -36,12 +36,16 @@ extension BudgetResult {
     }
 
     /// ": anon 24.0 MiB, …" where the process's memory was; with "at X" when that was read
-    /// more than a tenth below the figure (`rssKiB`); or why it was not read at all.
+    /// more than a tenth below the figure (`rssKiB`); or why it was not read where a read was
+    /// wanted (put off, refused) or the figure is a high no sample saw (VmHWM, wait4's).
+    /// Nothing for a small process no read was meant for.
     static func whereItWas(_ p: MeasureSummary.ProcessSummary, rssKiB: UInt64, _ figure: MemoryFigure) -> String {
         guard !p.peakMappings.isEmpty else {
-            return "; where its memory was: not read (" + (p.mappingsMissed?.rawValue ?? "its high came and went between samples") + ")"
+            if let missed = p.mappingsMissed { return "; where its memory was: not read (" + missed.rawValue + ")" }
+            guard rssKiB > p.peaks[.rss]?.kib ?? 0 else { return "" }
+            return "; where its memory was: not read (its high came and went between samples)"
         }
-        let at = p.peakMappingsRSSKiB < rssKiB - rssKiB / 10 ? "at \(SizeText.format(MeasureReport.bytes(p.peakMappingsRSSKiB))) of RSS: " : ""
+        let at = p.peakMappingsRSSKiB > 0 && p.peakMappingsRSSKiB < rssKiB - rssKiB / 10 ? "at \(SizeText.format(MeasureReport.bytes(p.peakMappingsRSSKiB))) of RSS: " : ""
         return ": " + at + MeasureReport.mappingsText(p.peakMappings, figure, count: 3)
     }
 
