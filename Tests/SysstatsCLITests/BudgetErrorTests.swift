@@ -47,6 +47,27 @@ final class BudgetErrorTests: XCTestCase {
         XCTAssertTrue(line.contains("; the peak is one process's: spikechild (pid 12) reached 100 MiB of RSS (VmHWM)\(unread); limit at"), line)
     }
 
+    /// `sh -c "exec ./prog"` under a shell that also is named "prog" (or an exec of the same
+    /// program): two rows, one pid, one name. The line looked up the first, whose figures
+    /// were not the peak's, and said the high "came and went" though the one holding it was read.
+    func testAFailedLineNamesTheRowThatHeldThePeakAmongAnExecdPidsRows() throws {
+        var r = Recording()
+        r.sampleTimesMs = [0, 100, 200, 300]
+        var before = RecordedProcess(pid: 20, parentPid: 1, name: Array("prog".utf8), firstSample: 0)
+        before.values = Array(repeating: ProcessValues(rssKiB: 1000, pssKiB: 900, ussKiB: 800, swapKiB: 0), count: 2)
+        before.execd = true
+        var after = RecordedProcess(pid: 20, parentPid: 1, name: Array("prog".utf8), firstSample: 2)
+        after.values = Array(repeating: ProcessValues(rssKiB: 24 * 1024, pssKiB: 24 * 1024, ussKiB: 24 * 1024, swapKiB: 0), count: 2)
+        var anon = MappingFigures(name: Array("anon".utf8)); anon.rssKiB = 24 * 1024
+        after.peakMappings = [anon]
+        after.peakMappingsRSSKiB = 24 * 1024
+        r.processes = [before, after]
+        r.commandExit = .exited(0)
+        r.wallMs = 350
+        let line = BudgetResult(budget: try parsed("peak_rss = \"10 MiB\"\n"), summary: MeasureSummary(r, warmupMs: 0)).line
+        XCTAssertTrue(line.contains("most at the peak: prog (pid 20) held 24.0 MiB of RSS at the peak: anon 24.0 MiB; limit at"), line)
+    }
+
     /// The cgroup's peak is the whole tree's: the line says so, and names the largest process
     /// by its exact figure where there is one.
     func testAFailedCgroupPeakSaysItIsTheTreesAndNamesTheLargestProcess() throws {

@@ -110,6 +110,25 @@ final class TreeSamplerTests: XCTestCase {
         XCTAssertEqual(recording.processes.first?.values.count, 2, "its samples: \(recording.sampleTimesMs)")
     }
 
+    /// `sh -c "exec prog"` read as gone in the middle of its exec (the new image's statm
+    /// empty for a moment), then found again: it came back renamed under the shell's entry,
+    /// then split at the next read, two entries named "prog" for one pid; the budget line
+    /// looked up the one without the peak (a CI run: "not read (its high came and went …)").
+    func testAProcessReadAsGoneMidExecComesBackAsANewProgram() throws {
+        try write(child, name: "sh", layout: Self.image, statm: "2048 512 128 0 0 0 0", hwmKiB: 2048)
+        let sampler = TreeSampler(procRoot: root.path, intervalMs: 100)
+        var recording = Recording()
+        sampler.sample(into: &recording, atMs: 0)
+        try put("0 0 0 0 0 0 0\n", "\(child)/statm")
+        sampler.sample(into: &recording, atMs: 100)
+        try write(child, name: "prog", layout: Self.execdImage, statm: "8192 6144 128 0 0 0 0", hwmKiB: 24576)
+        sampler.sample(into: &recording, atMs: 200)
+        sampler.sample(into: &recording, atMs: 300)
+        XCTAssertEqual(recording.processes.map { String(decoding: $0.name, as: UTF8.self) }, ["sh", "prog"])
+        XCTAssertEqual(recording.processes.map(\.execd), [true, false])
+        XCTAssertEqual(recording.processes.last?.firstSample, 1)
+    }
+
     /// A child created between the loadavg read and the walk was found by the walk and then
     /// admitted again at the next sample (its pid is in the new range): counted twice.
     func testAChildFoundByAWalkIsNotAdmittedAgain() throws {

@@ -24,7 +24,9 @@ extension BudgetResult {
             guard let peak = s.treePeaks[figure], let pid = peak.holderPid else { return nil }
             let text = "most at the peak: \(TerminalText.escape(peak.holderName)) (pid \(pid)) held "
                 + "\(SizeText.format(MeasureReport.bytes(peak.holderKiB))) of \(figure.label) at the peak"
-            guard let p = s.processes.first(where: { $0.pid == pid && $0.name == peak.holderName }) else { return text }
+            // The row that held it then: an exec'd pid has one per program, the name alike after `exec`.
+            guard let p = s.processes.last(where: { $0.pid == pid && $0.name == peak.holderName && $0.firstMs <= peak.atMs && peak.atMs <= $0.lastMs })
+            else { return text }
             return text + whereItWas(p, rssKiB: figure == .rss ? peak.holderKiB : p.peaks[.rss]?.kib ?? 0, figure)
         }
     }

@@ -285,16 +285,20 @@ final class TreeSampler {
 
     /// Follows `pid` from this sample on: under its own entry when it is the process seen
     /// before (same start time; one whose statm read zeros while it exited, then read again),
-    /// else under a new one.
+    /// else under a new one. One read as gone mid-exec (the new image's statm empty for a
+    /// moment) comes back as a new program: a new entry, not the old one renamed.
     private func add(_ pid: Int32, _ stat: StatFigures, into recording: inout Recording, index: Int) {
         let position: Int
-        if let known = positions[pid], recording.processes[known].startTime == stat.startTime {
+        if let known = positions[pid], recording.processes[known].startTime == stat.startTime,
+           !stat.isExec(since: recording.processes[known]) {
             position = known
         } else {
             position = recording.processes.count
+            let known = positions[pid].flatMap { recording.processes[$0].startTime == stat.startTime ? $0 : nil }
+            if let known { recording.processes[known].execd = true }
             recording.processes.append(RecordedProcess(pid: pid, parentPid: stat.parentPid, name: stat.name, firstSample: index))
             recording.processes[position].startTime = stat.startTime
-            recording.processes[position].firstCPUTicks = stat.cpuTicks
+            recording.processes[position].firstCPUTicks = known.map { recording.processes[$0].cpuTicks } ?? stat.cpuTicks
         }
         record(stat, into: &recording.processes[position])
         positions[pid] = position
