@@ -54,6 +54,15 @@ for p in "${programs[@]}"; do
     [[ -z $outside ]] || die "$p links libraries outside /lib and /usr/lib: $outside"
 done
 
+# No regex engine: a call of the standard library's `contains(_:)` or `split(separator:)` with
+# a string argument links _StringProcessing and its _RegexParser, 1.3 MB of what the package
+# installs (docs/packaging.md, "What the bytes are"). The built programs still have symbols.
+for p in "${programs[@]}"; do
+    if nm "$bin_dir/$p" 2>/dev/null | grep -q '_RegexParser'; then
+        die "$p links the regex engine (_RegexParser): a string search by the standard library's String API; use the modules' own (ConfigImport/TextSearch.swift)"
+    fi
+done
+
 arch=$(dpkg --print-architecture)
 # Dates from the last commit, so that the same commit packs the same files.
 date_rfc2822=$(git log -1 --format=%cD 2>/dev/null || date -R)

@@ -168,9 +168,11 @@ enum CgroupPaths {
     /// path at that mount's root (not "/" inside some containers).
     static func mountPoint(_ mountinfo: String, v2: Bool) -> (point: String, root: String)? {
         for line in mountinfo.split(separator: "\n") {
-            let halves = line.split(separator: " - ", omittingEmptySubsequences: false)
-            guard halves.count == 2 else { continue }
-            let left = halves[0].split(separator: " "), right = halves[1].split(separator: " ")
+            // The fields, then " - " once, then the file system's. Split on words, not on " - ":
+            // a string separator is _StringProcessing's, whose regex engine it brings along.
+            let words = line.split(separator: " ")
+            guard let dash = words.firstIndex(of: "-"), !words[(dash + 1)...].contains("-") else { continue }
+            let left = Array(words[..<dash]), right = Array(words[(dash + 1)...])
             guard left.count >= 5, right.count >= 3 else { continue }
             let matches = v2 ? right[0] == "cgroup2"
                              : right[0] == "cgroup" && right[2].split(separator: ",").contains("memory")
