@@ -102,7 +102,7 @@ public enum OptionsError: Error, Equatable, Sendable {
         case .badArgument: "sysstats-bar: --blocks KIND:ARGUMENT: the argument is 1 to 64 bytes (an interface, mount point, disk or sensor), a path 1 to 4095"
         case .missingPath: "sysstats-bar: --blocks: run_watch, path_exists and read_file need a path (run_watch:/var/run/dhclient*.pid, path_exists:/proc/sys/net/ipv4/conf/tun0, read_file:/sys/class/power_supply/BAT0/capacity)"
         case .unknownTimeZone: "sysstats-bar: --blocks time:ZONE: no such time zone in /usr/share/zoneinfo (e.g. UTC, Europe/Paris)"
-        case .unknownTopList: "sysstats-bar: --blocks top:LIST: the top block's one other list is gpu (top:gpu, the processes using the GPUs)"
+        case .unknownTopList: "sysstats-bar: --blocks top:LIST: the top block's other lists are top:gpu (the processes using the GPUs), top:units and top:units-mem (the cgroup v2 tree's units by CPU, by memory)"
         case .badTimeFormat: "sysstats-bar: --format time=TEXT: TEXT is a strftime(3) format, not empty (e.g. time=%H:%M)"
         case .emptyConfigPath: "sysstats-bar: --config needs a file name"
         case .commandNeedsConfig: "sysstats-bar: --blocks: a command block is defined in the config file ([[block]] block = \"command\", man sysstats-config)"

@@ -76,20 +76,21 @@ extension BarOptions {
             some take an argument:
             time:ZONE (time,time:America/New_York), net:IFACE, wifi:IFACE,
             disk:MOUNT, diskio:DISK, temp:SENSOR (chip/label, label or chip),
-            gpu:CARD (index, driver or name), top:gpu, fan:SENSOR, power:SOURCE,
-            backlight:DEVICE, volume:DEVICE, microphone:DEVICE, media:PLAYER;
+            gpu:CARD (index, driver or name), top:gpu, top:units, top:units-mem,
+            fan:SENSOR, power:SOURCE, backlight:DEVICE, volume:DEVICE,
+            microphone:DEVICE, media:PLAYER, unit:NAME;
             i3status's run_watch:PIDFILE, path_exists:PATH, read_file:PATH need one
             """,
                       manual: #"""
             Comma-separated blocks: cpu, mem, load, uptime, battery, procs, exited, self,
             top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, gpu, fan, power,
-            backlight, volume, microphone, media, run_watch, path_exists, read_file, time. Default, like
+            backlight, volume, microphone, media, unit, run_watch, path_exists, read_file, time. Default, like
             i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,gpu,battery,time, the
             blocks of hardware the machine lacks hidden and exited shown only for an exit that
             freed 100 MiB or more. Some take an argument: time:ZONE,
             net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR, gpu:CARD, top:gpu,
-            fan:SENSOR, power:SOURCE, backlight:DEVICE, volume:DEVICE, microphone:DEVICE,
-            media:PLAYER; i3status's small modules need one, a
+            top:units, top:units-mem, fan:SENSOR, power:SOURCE, backlight:DEVICE, volume:DEVICE,
+            microphone:DEVICE, media:PLAYER, unit:NAME; i3status's small modules need one, a
             path: run_watch:PIDFILE, path_exists:PATH, read_file:PATH.
             """#),
         CommandOption(Flag.format, "--format", value: "BLOCK=TEXT", repeatable: true, """

@@ -48,7 +48,7 @@ public enum PrometheusText {
     public static let maximumSize = 40 * 1024 + ListedPart.all.reduce(0) {
         // Per family, its HELP and TYPE lines; per sample, the name, two labels at their
         // limit and the longest value.
-        $0 + $1.figures.count * (320 + $1.maximumReadings * 352)
+        $0 + $1.figures.reduce(0) { n, f in f.prometheus == nil ? n : n + 1 } * (320 + $1.maximumReadings * 352)
     }
 
     /// Replaces `out`'s contents with the exposition of `s` and `counters`.

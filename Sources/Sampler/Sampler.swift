@@ -267,7 +267,7 @@ public final class Sampler {
             own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
             carry(.sampler, snapshot)
         }
-        for i in 0..<partProbes.count where due(partProbes[i].tag, &snapshot) {
+        for i in 0..<partProbes.count where due(partProbes[i].tag, &snapshot, onlyWhileShown: partProbes[i].onlyWhileShown) {
             if partProbes[i].read(&snapshot, buffer, monotonicNs) { snapshot.available.formUnion(partProbes[i].part) }
             carry(partProbes[i].part, snapshot)
         }
@@ -316,9 +316,15 @@ public final class Sampler {
     /// Whether the optional part of `tag` is measured this sample: shown (or nothing known),
     /// or `unshownEverySamples` since its last measurement. When not, its last values stay in
     /// the snapshot, available as they were.
-    private func due(_ tag: SectionTag, _ snapshot: inout Snapshot) -> Bool {
+    /// `onlyWhileShown`: never on the 10 s round (``ListedPart/onlyWhileShown``); its
+    /// readings are cleared once no bar shows it.
+    private func due(_ tag: SectionTag, _ snapshot: inout Snapshot, onlyWhileShown: Bool = false) -> Bool {
         let part = SnapshotSections(tag: tag) ?? []
         let t = Int(tag.rawValue)
+        if onlyWhileShown, let shown = shownParts, !shown.contains(part) {
+            _ = snapshot.listed.update(tag) { if !$0.isEmpty { $0.removeAll(keepingCapacity: true) } }
+            return false
+        }
         if shownParts == nil || shownParts!.contains(part) || unshownAge[t] + 1 >= unshownEverySamples {
             unshownAge[t] = 0
             return true

@@ -90,7 +90,7 @@ hide_missing = true
 block = "time"
 
 # More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
-# pressure, procs, top, self, fan, power, backlight, volume, microphone, media,
+# pressure, procs, top, self, fan, power, backlight, volume, microphone, media, unit,
 # run_watch, path_exists, read_file (sysstats-bar --help lists them with their
 # placeholders).
 #

@@ -120,7 +120,7 @@ public enum TopUnits {
     public static func lines(_ rows: [Row]) -> [String] {
         func or(_ v: UInt64?, _ f: (UInt64) -> String) -> String { v.map(f) ?? "-" }
         return [header] + rows.map { r in
-            Columns.left(TerminalText.escape(r.name), 28) + Columns.left(r.kind.rawValue, 10)
+            Columns.left(TerminalText.escape(r.name), 28) + Columns.left(r.kind.rawName, 10)
                 + Columns.right(or(r.cpuPermyriad) { Columns.percentOneDecimal($0) }, 7)
                 + Columns.right(or(r.memoryBytes) { Columns.mib($0 / 1024) }, 9)
                 + Columns.right(or(r.readPerSecond) { Columns.bytes($0) }, 11) + Columns.right(or(r.writtenPerSecond) { Columns.bytes($0) }, 11)
@@ -139,7 +139,7 @@ public enum TopUnits {
         func mib(_ bytes: UInt64?) -> Double? { bytes.map { ReportJSON.mib($0 / 1024) } }
         func hundredths(_ v: UInt64?) -> Double? { v.map { Double($0) / 100 } }
         return JSONText.encode(rows.map { r in
-            Item(unit: TerminalText.escape(r.name), path: TerminalText.escape(r.path), kind: r.kind.rawValue, bookmarked: r.bookmarked,
+            Item(unit: TerminalText.escape(r.name), path: TerminalText.escape(r.path), kind: r.kind.rawName, bookmarked: r.bookmarked,
                  cpu_percent: hundredths(r.cpuPermyriad), memory_mib: mib(r.memoryBytes), anon_mib: mib(r.anonBytes),
                  file_mib: mib(r.fileBytes), read_bytes_per_second: r.readPerSecond, write_bytes_per_second: r.writtenPerSecond,
                  tasks: r.tasks, cpu_pressure: hundredths(r.cpuPressure), memory_pressure: hundredths(r.memoryPressure),

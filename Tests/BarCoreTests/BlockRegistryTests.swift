@@ -37,7 +37,7 @@ final class BlockRegistryTests: XCTestCase {
 
     func testOnlyBlocksWithAnArgumentKeyTakeAnArgument() {
         let taking = BlockKind.allCases.filter(\.takesArgument).map { $0.name.description }
-        XCTAssertEqual(taking, ["top", "net", "wifi", "disk", "diskio", "temp", "time", "gpu", "run_watch", "path_exists", "read_file", "fan", "power", "backlight", "volume", "microphone", "media"])
+        XCTAssertEqual(taking, ["top", "net", "wifi", "disk", "diskio", "temp", "time", "gpu", "run_watch", "path_exists", "read_file", "fan", "power", "backlight", "volume", "microphone", "media", "unit"])
         XCTAssertEqual(BlockKind.disk.descriptor.argumentKey?.description, "mount")
     }
 
@@ -77,6 +77,6 @@ final class BlockRegistryTests: XCTestCase {
         XCTAssertEqual(BlockKind.allCases.filter { $0.descriptor.hiddenWhenMissingByDefault },
                        [.battery, .net, .wifi, .disk, .temp, .gpu, BlockKind.listed(.fans)!, BlockKind.listed(.power)!,
                         BlockKind.listed(.backlight)!, BlockKind.listed(.volume)!, BlockKind.listed(.microphone)!,
-                        BlockKind.listed(.media)!])
+                        BlockKind.listed(.media)!, BlockKind.listed(.units)!])
     }
 }

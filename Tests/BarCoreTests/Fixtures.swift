@@ -144,7 +144,7 @@ enum Fixture: String, CaseIterable {
         }
         s.available.formUnion([SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!, SnapshotSections(tag: .backlight)!,
                                SnapshotSections(tag: .volume)!, SnapshotSections(tag: .microphone)!,
-                               SnapshotSections(tag: .media)!])
+                               SnapshotSections(tag: .media)!, SnapshotSections(tag: .units)!])
         _ = s.listed.update(.fans) {
             $0 = [reading("nct6798", "fan1", [1_130, nil]), reading("dell_smm", "Processor Fan", [2_400, 2_500])]
         }
@@ -162,6 +162,13 @@ enum Fixture: String, CaseIterable {
         song.setText(MediaPart.album, Array("In Rainbows".utf8))
         song.setText(MediaPart.status, Array("playing".utf8))
         _ = s.listed.update(.media) { $0 = [song] }
+        // A build in a terminal's scope (busiest), the browser (largest), a container, a service.
+        _ = s.listed.update(.units) {
+            $0 = [reading("app", "Terminal", [18_500, 734_003_200, 650_117_120, 83_886_080, 1_048_576, 5_242_880, 212, 250]),
+                  reading("app", "firefox", [910, 2_254_857_830, 1_932_735_283, 322_122_547, 0, 20_480, 187, 0]),
+                  reading("container", "docker 3f2a1b9c8d7e", [35, 312_475_648, 297_795_584, 14_680_064, 0, 0, 9, 0]),
+                  reading("service", "pipewire", [120, 41_943_040, 33_554_432, 8_388_608, nil, nil, 3, nil])]
+        }
     }
 
     /// When the golden lines are rendered: half a second after the snapshot.

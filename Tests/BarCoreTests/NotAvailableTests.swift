@@ -26,7 +26,7 @@ final class NotAvailableTests: XCTestCase {
         var s = Fixture.laptop.snapshot
         s.available = []
         XCTAssertEqual(rendered(s, .text, blocks: BlockKind.allCases, nowMs: now),
-                       "cpu n/a | mem n/a | load n/a | up n/a | bat n/a | procs n/a | self n/a | top n/a | swap n/a | cores n/a | net n/a | wifi n/a | disk n/a | io n/a | temp n/a | freq n/a | Fri 2025-11-21 18:33 | psi n/a | gpu n/a | fan n/a | power n/a | bl n/a | vol n/a | mic n/a | media n/a\n",
+                       "cpu n/a | mem n/a | load n/a | up n/a | bat n/a | procs n/a | self n/a | top n/a | swap n/a | cores n/a | net n/a | wifi n/a | disk n/a | io n/a | temp n/a | freq n/a | Fri 2025-11-21 18:33 | psi n/a | gpu n/a | fan n/a | power n/a | bl n/a | vol n/a | mic n/a | media n/a | unit n/a\n",
                        "exited is an event: without the exits part there is none to show; the clock needs no snapshot")
         for output in [OutputKind.i3bar, .waybar] {
             let line = rendered(s, output, blocks: BlockKind.allCases, nowMs: now)

@@ -45,7 +45,7 @@ final class TopGPUBlockTests: XCTestCase {
         guard case .failure(let e) = config.withUnsafeBytes({ BarConfig.parse($0) }) else { return XCTFail("accepted") }
         var out: [UInt8] = []
         e.describe(file: Array("c.toml".utf8), into: &out)
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"c.toml:3:8: no such top list "memory" in the top block's lists (gpu)"#)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"c.toml:3:8: no such top list "memory" in the top block's lists (gpu, units, units-mem)"#)
         let ok = Array("[[block]]\nblock = \"top\"\nlist = \"gpu\"\n".utf8)
         XCTAssertEqual(try ok.withUnsafeBytes { try BarConfig.parse($0).get() }.blocks?.first?.argument, Array("gpu".utf8))
     }

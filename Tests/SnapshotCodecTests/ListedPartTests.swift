@@ -17,11 +17,12 @@ final class ListedPartTests: XCTestCase {
         XCTAssertEqual(Set(bits).count, bits.count, "no two parts share a bit")
         XCTAssertEqual(ListedPart.all.map(\.part), [SnapshotSections(tag: .fans)!, SnapshotSections(tag: .power)!,
                                                    SnapshotSections(tag: .backlight)!, SnapshotSections(tag: .volume)!,
-                                                   SnapshotSections(tag: .microphone)!, SnapshotSections(tag: .media)!])
+                                                   SnapshotSections(tag: .microphone)!, SnapshotSections(tag: .media)!,
+                                                   SnapshotSections(tag: .units)!])
     }
 
     func testEveryListedPartHasATagOfItsOwnAndATableThatFits() {
-        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power, .backlight, .volume, .microphone, .media])
+        XCTAssertEqual(ListedPart.all.map(\.tag), [.fans, .power, .backlight, .volume, .microphone, .media, .units])
         for part in ListedPart.all {
             XCTAssertFalse(part.figures.isEmpty, "\(part.name)")
             XCTAssertLessThanOrEqual(part.figures.count, PartReading.maximumFigures, "\(part.name)")

@@ -74,7 +74,7 @@ final class ConfigManualTests: XCTestCase {
             ("net", "interface"), ("wifi", "interface"), ("disk", "mount"), ("diskio", "device"),
             ("temp", "sensor"), ("gpu", "card"), ("time", "timezone"), ("exited", "min_freed"), ("top", "list"),
             ("fan", "fan"), ("power", "source"), ("backlight", "device"),
-            ("volume", "device"), ("microphone", "device"), ("media", "player"), ("media", "format_paused"),
+            ("volume", "device"), ("microphone", "device"), ("media", "player"), ("media", "format_paused"), ("unit", "unit"),
             ("volume", "format_muted"), ("volume", "step"), ("volume", "max"), ("backlight", "step"),
             ("run_watch", "pidfile"), ("path_exists", "path"), ("read_file", "path"), ("run_watch", "title"),
             ("path_exists", "format_down"), ("read_file", "format_bad"),
@@ -89,7 +89,7 @@ final class ConfigManualTests: XCTestCase {
                       "an unknown key is refused as unknown: the check above can fail")
         // Every block that takes an argument (disk:/home) has its argument's key above.
         let argumentKeys: Set<String> = ["interface", "mount", "device", "sensor", "card", "timezone", "list", "fan", "source",
-                                         "pidfile", "path", "player"]
+                                         "pidfile", "path", "player", "unit"]
         for kind in BlockKind.allCases where kind.takesArgument {
             XCTAssertTrue(blockKeys.contains { $0.block == "\(kind.name)" && argumentKeys.contains($0.key) },
                           "the \(kind.name) block's argument key is not in the list")

@@ -15,7 +15,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["uptime_seconds", "cpu_percent", "memory_mib", "swap", "load", "battery",
                                         "processes", "running", "top_cpu", "top_memory", "exits", "sequence",
                                         "timestamp", "stale", "unavailable", "network", "disks", "disk_io",
-                                        "temperatures", "cpu_mhz", "gpus", "fans", "power", "backlight", "volume", "microphone", "media"])
+                                        "temperatures", "cpu_mhz", "gpus", "fans", "power", "backlight", "volume", "microphone", "media", "units"])
         let memory = try XCTUnwrap(json["memory_mib"] as? [String: Any])
         XCTAssertEqual(Set(memory.keys), ["free", "other", "wired", "active", "inactive", "available", "used", "total"])
     }
@@ -133,6 +133,9 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual(json["media"] as? NSArray, [["player": "mpv", "label": "mpv Media Player", "playing": 0, "length_seconds": NSNull(),
                                                     "title": "Song \"1\"\u{1B}", "artist": "", "album": "", "status": "paused"]] as NSArray,
                        "texts are members of their own (a control byte escaped by the JSON writer)")
+        XCTAssertEqual(json["units"] as? NSArray, [["kind": "app", "label": "Terminal", "cpu_percent": 185, "memory_bytes": 734_003_200,
+                                                    "anon_bytes": NSNull(), "file_bytes": NSNull(), "read_bytes_per_second": NSNull(),
+                                                    "write_bytes_per_second": NSNull(), "tasks": 212, "pressure_percent": NSNull()]] as NSArray)
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)
@@ -149,7 +152,7 @@ final class ReportJSONTests: XCTestCase {
         XCTAssertEqual((json["power"] as? [Any])?.count, 0)
         XCTAssertEqual((json["backlight"] as? [Any])?.count, 0)
         XCTAssertEqual(json["unavailable"] as? [String], ["network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power",
-                                                          "backlight", "volume", "microphone", "media"])
+                                                          "backlight", "volume", "microphone", "media", "units"])
         XCTAssertFalse(ReportLine.format(Samples.laptop).contains("[Net]"), "the one-line report shows them only where present")
     }
 }

@@ -123,7 +123,7 @@ extension ReportTests {
         XCTAssertTrue(json["memory_mib"] is NSNull)
         XCTAssertTrue(json["swap"] is NSNull)
         XCTAssertEqual(json["unavailable"] as? [String], ["cpu", "memory", "battery", "network", "disks", "disk_io", "temperatures", "cpu_mhz", "gpus", "fans", "power",
-                                                          "backlight", "volume", "microphone", "media"])
+                                                          "backlight", "volume", "microphone", "media", "units"])
         XCTAssertNotNil(json["load"] as? [Double])
     }
 }

@@ -93,6 +93,11 @@ extension Samples {
         player.setText(MediaPart.title, Array("Song \"1\"\u{1B}".utf8))
         player.setText(MediaPart.status, Array("paused".utf8))
         _ = s.listed.update(.media) { $0 = [player] }
+        var build = PartReading()
+        build.reset(source: Array("app".utf8), label: Array("Terminal".utf8))
+        build[UnitsPart.cpu] = 18_500; build[UnitsPart.memory] = 734_003_200; build[UnitsPart.tasks] = 212
+        _ = s.listed.update(.units) { $0 = [build] }
+        s.available.formUnion(SnapshotSections(tag: .units)!)
         var wlan = InterfaceFigures()
         wlan.name = Array("wlan0".utf8)
         wlan.flags = [.up, .carrier, .defaultRoute, .wireless, .wifiLink, .rates]

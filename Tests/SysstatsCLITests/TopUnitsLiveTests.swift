@@ -1,5 +1,6 @@
 import Foundation
 import ProcFS
+import TestSupport
 import XCTest
 @testable import SysstatsCLI
 
@@ -14,7 +15,7 @@ final class TopUnitsLiveTests: XCTestCase {
         guard getuid() == 0 else { throw XCTSkip("mounting cgroup2 needs root") }
         sysRoot = NSTemporaryDirectory() + "sysstats-cgroup2-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: sysRoot + "/fs/cgroup", withIntermediateDirectories: true)
-        guard shell("mount -t cgroup2 none '\(sysRoot!)/fs/cgroup'") == 0 else { throw XCTSkip("this machine refuses a cgroup2 mount") }
+        guard quietShell("mount -t cgroup2 none '\(sysRoot!)/fs/cgroup'") == 0 else { throw XCTSkip("this machine refuses a cgroup2 mount") }
         unit = sysRoot + "/fs/cgroup/sysstats-test-\(UUID().uuidString.prefix(8)).scope"
         try FileManager.default.createDirectory(atPath: unit, withIntermediateDirectories: false)
     }
@@ -22,20 +23,8 @@ final class TopUnitsLiveTests: XCTestCase {
     override func tearDownWithError() throws {
         guard let sysRoot else { return }
         if let unit { rmdir(unit) }
-        _ = shell("umount '\(sysRoot)/fs/cgroup'")
+        _ = quietShell("umount '\(sysRoot)/fs/cgroup'")
         try? FileManager.default.removeItem(atPath: sysRoot)
-    }
-
-    @discardableResult
-    func shell(_ command: String) -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return -1 }
-        p.waitUntilExit()
-        return p.terminationStatus
     }
 
     /// The unit's row over the run of `workload`, started inside the unit, and the CPU its

@@ -62,6 +62,8 @@ public struct BlockDescriptor: Sendable {
     /// Its states that have a text of their own in the config (`format_down` of net, wifi;
     /// `format_charging`, `format_full` of battery), the first that applies winning.
     let states: [BlockState]
+    /// The parts its argument shows besides ``section`` (`top:units`: the units); nil: none.
+    let argumentShows: (@Sendable ([UInt8]) -> SnapshotSections)?
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
          argumentCheck: ArgumentCheck? = nil, source: BlockSource = .snapshot,
@@ -69,7 +71,8 @@ public struct BlockDescriptor: Sendable {
          hasForms: Bool = false, showsRendererCost: Bool = false, filtersByFreedMemory: Bool = false,
          showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false, sound: SoundBlock? = nil, media: MediaBlock? = nil,
          reading: (@Sendable (Snapshot, BlockContext) -> PartReading?)? = nil, setsBrightness: Bool = false,
-         states: [BlockState] = [], placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
+         states: [BlockState] = [], argumentShows: (@Sendable ([UInt8]) -> SnapshotSections)? = nil,
+         placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
         self.argumentCheck = argumentCheck; self.source = source
@@ -78,7 +81,7 @@ public struct BlockDescriptor: Sendable {
         self.hasForms = hasForms; self.showsRendererCost = showsRendererCost; self.filtersByFreedMemory = filtersByFreedMemory
         self.showsEvents = showsEvents; self.hiddenWhenMissingByDefault = hiddenWhenMissingByDefault
         self.sound = sound; self.media = media; self.reading = reading; self.setsBrightness = setsBrightness
-        self.states = states
+        self.states = states; self.argumentShows = argumentShows
         self.render = render
     }
 

@@ -76,6 +76,7 @@ public struct BlockKind: Hashable, Sendable {
         var shown: SnapshotSections = []
         for i in 0..<blocks.count {
             shown.formUnion(blocks[i].kind.section)
+            if let also = blocks[i].kind.descriptor.argumentShows { shown.formUnion(also(blocks[i].argument)) }
             if let f = blocks[i].format { shown.formUnion(f.alsoShows) }
             if let f = blocks[i].shortFormat { shown.formUnion(f.alsoShows) }
         }

@@ -47,7 +47,7 @@ enum ListedBlock {
             placeholders: placeholders, helpNote: nil,
             render: { s, c, v in
                 if part.media { renderMedia(s, c, tag, into: &v); return }
-                render(s, c, tag, label: part.blockLabel, first, muted: part.sound?.mutedFigure, into: &v)
+                render(s, c, tag, label: part.blockLabel, first, muted: part.sound?.mutedFigure, namesReading: part.namesReading, into: &v)
             })
     }
 
@@ -66,11 +66,12 @@ enum ListedBlock {
         (reading(snap, tag, c.argument)?[muted] ?? 0) != 0
     }
 
-    /// The label, then the reading's first figure and its suffix (`n/a` where not given); a
+    /// The label (and the reading's, `unit firefox 12%`, where the part names its readings),
+    /// then the reading's first figure and its suffix (`n/a` where not given); a
     /// muted sound device `vol muted (40%)` in i3status's degraded colour, as its
     /// `format_muted` says `muted (%volume)`.
     private static func render(_ snap: Snapshot, _ c: BlockContext, _ tag: SectionTag, label: StaticString,
-                               _ first: PartFigure, muted: Int?, into v: inout BlockValue) {
+                               _ first: PartFigure, muted: Int?, namesReading: Bool, into v: inout BlockValue) {
         v.full.append(label)
         v.full.append(UInt8(ascii: " "))
         guard let r = reading(snap, tag, c.argument) else {
@@ -79,6 +80,7 @@ enum ListedBlock {
             v.short.append(v.full)
             return
         }
+        if namesReading { v.full.append(bytes: r.label); v.full.append(UInt8(ascii: " ")) }
         let isMuted = muted.map { (r[$0] ?? 0) != 0 } ?? false
         if isMuted { v.full.append("muted ("); v.level = .warning }
         if let value = r[0] {

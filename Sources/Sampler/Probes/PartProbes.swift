@@ -8,12 +8,15 @@ struct PartProbe {
     let part: SnapshotSections
     let read: (inout Snapshot, ReadBuffer, UInt64) -> Bool
     let takeNotice: () -> String?
+    /// Read only while a bar shows it (``ListedPart/onlyWhileShown``).
+    let onlyWhileShown: Bool
 
     init<Reader: PartReader>(_ tag: SectionTag, _ reader: Reader) {
         self.tag = tag
         part = SnapshotSections(tag: tag) ?? []
         read = { snapshot, buffer, monotonicNs in reader.read(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
         takeNotice = { reader.takeNotice() }
+        onlyWhileShown = ListedPart.named(tag)?.onlyWhileShown ?? false
     }
 }
 
@@ -24,6 +27,7 @@ extension Sampler {
             PartProbe(.fans, FanSensors(sysRoot: c.sysRoot)),
             PartProbe(.power, PowerSources(sysRoot: c.sysRoot)),
             PartProbe(.backlight, BacklightDevices(sysRoot: c.sysRoot)),
+            PartProbe(.units, CgroupUnitsReader(sysRoot: c.sysRoot)),
         ]
     }
 }

@@ -83,17 +83,24 @@ public struct ListedPart: Sendable {
     /// `SetBrightness`, by the media helper); its reading's label is the device, its figures
     /// ``BacklightPart/brightness`` and ``BacklightPart/maximum`` the steps.
     public let setsBrightness: Bool
+    /// Measured only while a bar shows it (its sources are many, and read for no one else):
+    /// not every 10 s for the history and the export, as another part no bar shows is.
+    public let onlyWhileShown: Bool
+    /// Its block names the reading it shows: `unit firefox 12%`, where a fan's is `fan 1200rpm`.
+    public let namesReading: Bool
 
     public init(_ tag: SectionTag, name: StaticString, block: StaticString, label: StaticString, argumentKey: StaticString,
                 source: StaticString, _ sourceHelp: StaticString, labelHelp: StaticString, summary: StaticString,
                 maximumReadings: Int, figures: [PartFigure], sourcePlaceholder: StaticString? = nil,
                 labelPlaceholder: StaticString? = nil, sound: SoundControl? = nil,
-                texts: [PartText] = [], media: Bool = false, setsBrightness: Bool = false) {
+                texts: [PartText] = [], media: Bool = false, setsBrightness: Bool = false,
+                onlyWhileShown: Bool = false, namesReading: Bool = false) {
         self.tag = tag; self.name = name; self.blockName = block; self.blockLabel = label; self.argumentKey = argumentKey
         self.sourceKey = source; self.sourceHelp = sourceHelp; self.labelHelp = labelHelp; self.summary = summary
         self.maximumReadings = maximumReadings; self.figures = figures
         self.sourcePlaceholder = sourcePlaceholder; self.labelPlaceholder = labelPlaceholder; self.sound = sound
         self.texts = texts; self.media = media; self.setsBrightness = setsBrightness
+        self.onlyWhileShown = onlyWhileShown; self.namesReading = namesReading
     }
 
     /// Its bit in ``Snapshot/available``.
@@ -161,6 +168,25 @@ public struct PartReading: Equatable, Sendable {
         Self.store(source, in: &self.source, maximum: Snapshot.maximumInterfaceNameLength)
         Self.store(label, in: &self.label, maximum: Snapshot.maximumPathLength)
         figures = FigureValues()
+    }
+
+    /// ``reset(source:label:)`` over raw bytes, not generic: an unspecialized (debug) build's
+    /// generic iteration allocates, and a reader's steady sample allocates nothing.
+    public mutating func reset(source: UnsafeRawBufferPointer, label: UnsafeRawBufferPointer) {
+        Self.storeBytes(source, in: &self.source, maximum: Snapshot.maximumInterfaceNameLength)
+        Self.storeBytes(label, in: &self.label, maximum: Snapshot.maximumPathLength)
+        figures = FigureValues()
+    }
+
+    private static func storeBytes(_ bytes: UnsafeRawBufferPointer, in array: inout [UInt8], maximum: Int) {
+        let n = Swift.min(bytes.count, maximum)
+        var same = array.count == n
+        var i = 0
+        while same && i < n { if array[i] != bytes[i] { same = false }; i &+= 1 }
+        guard !same else { return }
+        array.removeAll(keepingCapacity: true)
+        i = 0
+        while i < n { array.append(bytes[i]); i &+= 1 }
     }
 
     /// Text `i` (empty when not given).

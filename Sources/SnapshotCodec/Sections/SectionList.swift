@@ -39,6 +39,8 @@ public enum SectionTag: UInt16, Sendable, CaseIterable {
     case microphone = 22
     /// A listed part (``MediaPart``).
     case media = 23
+    /// A listed part (``UnitsPart``).
+    case units = 24
 }
 
 extension SnapshotSections {
@@ -104,7 +106,7 @@ extension SectionTag {
 
     /// The highest tag: tags run from 1 without a gap, so also how many there are (a
     /// constant, where `allCases.count` would build an array at the first encode).
-    public static let highest = SectionTag.media
+    public static let highest = SectionTag.units
 
     /// Every part's bit: ``SnapshotSections/all``.
     static let allParts: SnapshotSections = descriptors.reduce([]) { $0.union($1.part ?? []) }
@@ -191,5 +193,6 @@ extension ListedPart {
         VolumePart.part,
         MicrophonePart.part,
         MediaPart.part,
+        UnitsPart.part,
     ]
 }

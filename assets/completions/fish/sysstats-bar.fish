@@ -2,7 +2,7 @@
 complete -c sysstats-bar -f
 complete -c sysstats-bar -l output -x -a 'text tmux lemonbar polybar i3bar waybar x11-root x11-window wayland-panel panel png: genmon' -d 'the bar protocol'
 complete -c sysstats-bar -l runtime-dir -x -a '(__fish_complete_directories)' -d 'where sysstatsd writes its snapshot'
-complete -c sysstats-bar -l blocks -x -a '(__fish_complete_list , "echo cpu\nmem\nload\nuptime\nbattery\nprocs\nexited\nself\ntop\nswap\ncores\nnet\nwifi\ndisk\ndiskio\ntemp\nfreq\ntime\npressure\ngpu\nrun_watch\npath_exists\nread_file\nfan\npower\nbacklight\nvolume\nmicrophone\nmedia")' -d 'comma-separated blocks'
+complete -c sysstats-bar -l blocks -x -a '(__fish_complete_list , "echo cpu\nmem\nload\nuptime\nbattery\nprocs\nexited\nself\ntop\nswap\ncores\nnet\nwifi\ndisk\ndiskio\ntemp\nfreq\ntime\npressure\ngpu\nrun_watch\npath_exists\nread_file\nfan\npower\nbacklight\nvolume\nmicrophone\nmedia\nunit")' -d 'comma-separated blocks'
 complete -c sysstats-bar -l format -x -d 'BLOCK=TEXT'
 complete -c sysstats-bar -l once -d 'print the current snapshot once and exit'
 complete -c sysstats-bar -l size -x -d 'panel image size WxH'
