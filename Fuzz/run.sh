@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text config-import)
+all_targets=(snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text config-import cgroup-text)
 seconds=60
 build_only=0
 targets=()
@@ -65,7 +65,7 @@ modules_of() {
         wants-file) echo UTF8Text SnapshotCodec ;;
         i3blocks-config) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         budget-file) echo UTF8Text TOML BudgetFile ;;
-        gpu-text|audio-text|media-text) echo UTF8Text SnapshotCodec ProcFS ;;
+        gpu-text|audio-text|media-text|cgroup-text) echo UTF8Text SnapshotCodec ProcFS ;;
         smaps) echo SmapsMappings ;;
         json) echo JSONCoding BaselineFigures ;;
         config-import) echo UTF8Text TOML ConfigImport ;;

@@ -127,7 +127,7 @@ public enum CgroupUnits {
     }
 
     /// The value of the line `KEY VALUE` (cpu.stat, memory.stat); nil without one.
-    static func keyedValue(_ bytes: UnsafeRawBufferPointer, _ key: StaticString) -> UInt64? {
+    public static func keyedValue(_ bytes: UnsafeRawBufferPointer, _ key: StaticString) -> UInt64? {
         var s = ByteScanner(bytes)
         while !s.isAtEnd {
             if let word = s.word(), bytesEqual(word, key) { return s.unsigned() }
@@ -137,7 +137,7 @@ public enum CgroupUnits {
     }
 
     /// io.stat's `rbytes=` and `wbytes=` summed over its lines (one per device), saturating.
-    static func ioTotals(_ bytes: UnsafeRawBufferPointer) -> (UInt64?, UInt64?) {
+    public static func ioTotals(_ bytes: UnsafeRawBufferPointer) -> (UInt64?, UInt64?) {
         var read: UInt64? = nil, written: UInt64? = nil
         var s = ByteScanner(bytes)
         while !s.isAtEnd {
@@ -153,7 +153,7 @@ public enum CgroupUnits {
     }
 
     /// `some avg10=1.23 …`'s avg10 in hundredths (123); nil without a `some` line.
-    static func someAverage10(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+    public static func someAverage10(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
         var s = ByteScanner(bytes)
         while !s.isAtEnd {
             if let word = s.word(), bytesEqual(word, "some") {
