@@ -316,12 +316,13 @@ public final class Sampler {
     /// Whether the optional part of `tag` is measured this sample: shown (or nothing known),
     /// or `unshownEverySamples` since its last measurement. When not, its last values stay in
     /// the snapshot, available as they were.
-    /// `onlyWhileShown`: never on the 10 s round (``ListedPart/onlyWhileShown``); its
-    /// readings are cleared once no bar shows it.
+    /// `onlyWhileShown`: only while a bar is known to show it (or for `--once`), never on
+    /// the 10 s round nor before the bars' wants are known (``ListedPart/onlyWhileShown``);
+    /// its readings are cleared once no bar shows it.
     private func due(_ tag: SectionTag, _ snapshot: inout Snapshot, onlyWhileShown: Bool = false) -> Bool {
         let part = SnapshotSections(tag: tag) ?? []
         let t = Int(tag.rawValue)
-        if onlyWhileShown, let shown = shownParts, !shown.contains(part) {
+        if onlyWhileShown, !(shownParts?.contains(part) ?? configuration.once) {
             _ = snapshot.listed.update(tag) { if !$0.isEmpty { $0.removeAll(keepingCapacity: true) } }
             return false
         }

@@ -128,6 +128,32 @@ final class SystemProbesTests: XCTestCase {
         XCTAssertEqual(s.snapshot.interfaces.first?.rxBytes, 14_000)
     }
 
+    /// The units part is read only while a bar is known to show it: not on the 10 s round,
+    /// not before the bars' wants are known (nil), and its readings go when no bar shows it.
+    func testTheUnitsAreReadOnlyWhileABarIsKnownToShowThem() throws {
+        try write("sys/fs/cgroup/cgroup.controllers", "cpu memory\n")
+        try write("sys/fs/cgroup/app.slice/app-firefox-1234.scope/cpu.stat", "usage_usec 5\n")
+        try write("sys/fs/cgroup/app.slice/app-firefox-1234.scope/memory.current", "1048576\n")
+        let s = sampler()
+        let units = SnapshotSections(tag: .units)!
+        var ms: UInt64 = 0
+        func sample() { ms += 1000; s.sample(realtimeMs: Self.t0 + ms, monotonicNs: ms * 1_000_000) }
+        s.shownParts = nil
+        sample()
+        XCTAssertFalse(s.snapshot.available.contains(units), "nothing known: not read")
+        s.shownParts = [.cpu]
+        for _ in 0..<12 { sample() }
+        XCTAssertFalse(s.snapshot.available.contains(units), "not on the 10 s round")
+        s.shownParts = [.cpu, units]
+        sample()
+        XCTAssertTrue(s.snapshot.available.contains(units))
+        XCTAssertEqual(s.snapshot.listed[.units].map { String(decoding: $0.label, as: UTF8.self) }, ["firefox"])
+        s.shownParts = [.cpu]
+        sample()
+        XCTAssertFalse(s.snapshot.available.contains(units))
+        XCTAssertTrue(s.snapshot.listed[.units].isEmpty, "its readings go with the bar")
+    }
+
     /// The writer copies a carried part's section from its last encoding: the file it
     /// publishes is, every sample, byte for byte the snapshot encoded whole.
     func testACarriedPartsSectionIsCopiedAndThePublishedFileIsTheWholeEncoding() throws {
