@@ -62,6 +62,24 @@ extension Renderer {
 
     /// The block a click names: its kind and instance (the argument, else the kind's name);
     /// a click without an instance names the first block of its kind.
+    /// What a click's command learns of the reading the clicked block shows in `snap` (a
+    /// listed part's block, `top:units`), as environment entries: `BLOCK_SOURCE`,
+    /// `BLOCK_LABEL` and each of its part's texts by its placeholder (`BLOCK_UNIT`,
+    /// `BLOCK_TITLE`). Values as the snapshot has them, a NUL left out: the command quotes them.
+    public func readingEnvironment(of click: ClickEvent, in snap: Snapshot, nowMs: UInt64) -> [[UInt8]] {
+        guard let index = blockIndex(of: click) else { return [] }
+        let block = blocks[index], d = block.kind.descriptor
+        guard let part = d.readingPart?(block.argument), let reading = d.reading,
+              let r = reading(snap, BlockContext(block, nowMs: nowMs, memForm: memForm, usage: RendererUsage())) else { return [] }
+        func entry(_ name: [UInt8], _ value: [UInt8]) -> [UInt8] { Array("BLOCK_".utf8) + name + [UInt8(ascii: "=")] + value.filter { $0 != 0 } }
+        var out = [entry(Array("SOURCE".utf8), r.source), entry(Array("LABEL".utf8), r.label)]
+        for t in 0..<part.texts.count {
+            let name = bytes(part.texts[t].placeholder).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            out.append(entry(name, r.text(t)))
+        }
+        return out
+    }
+
     func blockIndex(of click: ClickEvent) -> Int? {
         for (i, block) in blocks.enumerated() where block.kind == click.block && !block.kind.runsCommand {
             if click.instance.isEmpty { return i }

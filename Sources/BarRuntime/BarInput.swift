@@ -59,8 +59,9 @@ extension Bar {
     }
 
     /// A click action's command, detached (its own session: the bar neither waits nor owns it
-    /// beyond reaping it), with i3blocks' variables.
-    func runDetached(_ command: [UInt8], _ click: ClickEvent) {
+    /// beyond reaping it), with i3blocks' variables, and the reading the block shows
+    /// (``Renderer/readingEnvironment(of:in:nowMs:)``: `$BLOCK_UNIT` for a unit's block).
+    func runDetached(_ command: [UInt8], _ click: ClickEvent, reading: [[UInt8]] = []) {
         var c: [CChar] = command.map { CChar(bitPattern: $0) }
         c.append(0)
         var storage: [[CChar]] = [environmentEntry("BLOCK_BUTTON=", click.button), environmentEntry("BLOCK_X=", click.x),
@@ -75,6 +76,7 @@ extension Bar {
         instance.append(contentsOf: click.instance.filter { $0 != 0 }.map { CChar(bitPattern: $0) })
         instance.append(0)
         storage.append(instance)
+        for entry in reading { storage.append(entry.map { CChar(bitPattern: $0) } + [0]) }
         var env: [UnsafeMutablePointer<CChar>?] = []
         storage.withUnsafeMutableBufferPointer { all in
             for k in all.indices { env.append(all[k].withUnsafeMutableBufferPointer { $0.baseAddress }) }
@@ -125,7 +127,7 @@ extension Bar {
                 switch renderer.click(click) {
                 case .none: break
                 case .redraw: changed = true
-                case .run(let command): runDetached(command, click)
+                case .run(let command): runDetached(command, click, reading: renderer.readingEnvironment(of: click, in: snapshot, nowMs: nowMs()))
                 case .sound(let change): runDetached(Self.helperCommand("sysstatsd-audio", change.arguments), click)
                 case .media(let control): runDetached(Self.helperCommand("sysstatsd-media", control.arguments), click)
                 case .brightness(let change): runDetached(Self.helperCommand("sysstatsd-media", change.arguments), click)

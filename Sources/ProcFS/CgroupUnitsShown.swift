@@ -169,6 +169,11 @@ extension CgroupUnitsReader {
         let node = nodes[s.node]
         let word = node.kind.word
         node.name.withUnsafeBytes { r.reset(source: UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount), label: $0) }
+        node.path.withUnsafeBytes { path in
+            var last = path.count
+            while last > 0 && path[last - 1] != 0x2F { last -= 1 }
+            r.setText(UnitsPart.unitName, raw: UnsafeRawBufferPointer(rebasing: path[last...]))
+        }
         if node.cpuSample == sample { r[UnitsPart.cpu] = Int64(clamping: node.cpuPermyriad) }
         r[UnitsPart.memory] = node.memoryBytes.map { Int64(clamping: $0) }
         r[UnitsPart.anon] = s.anon.map { Int64(clamping: $0) }

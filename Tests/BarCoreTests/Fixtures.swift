@@ -168,6 +168,10 @@ enum Fixture: String, CaseIterable {
                   reading("app", "firefox", [910, 2_254_857_830, 1_932_735_283, 322_122_547, 0, 20_480, 187, 0]),
                   reading("container", "docker 3f2a1b9c8d7e", [35, 312_475_648, 297_795_584, 14_680_064, 0, 0, 9, 0]),
                   reading("service", "pipewire", [120, 41_943_040, 33_554_432, 8_388_608, nil, nil, 3, nil])]
+            for (i, unit) in ["app-gnome-org.gnome.Terminal-4242.scope", "app-firefox-1234.scope",
+                              "docker-3f2a1b9c8d7e6f5a4b3c2d1e.scope", "pipewire.service"].enumerated() {
+                $0[i].setText(UnitsPart.unitName, Array(unit.utf8))
+            }
         }
     }
 

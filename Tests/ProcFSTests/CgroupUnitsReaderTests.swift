@@ -68,6 +68,7 @@ final class CgroupUnitsReaderTests: XCTestCase {
         XCTAssertEqual(firefox[UnitsPart.anon], (2_100 << 20) / 4 * 3)
         XCTAssertEqual(firefox[UnitsPart.tasks], 3)
         XCTAssertEqual(firefox[UnitsPart.pressure], 150)
+        XCTAssertEqual(String(decoding: firefox.text(UnitsPart.unitName), as: UTF8.self), "app-firefox-1234.scope", "for a click's command")
         XCTAssertNil(reader.takeNotice())
     }
 

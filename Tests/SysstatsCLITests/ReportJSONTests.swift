@@ -135,7 +135,8 @@ final class ReportJSONTests: XCTestCase {
                        "texts are members of their own (a control byte escaped by the JSON writer)")
         XCTAssertEqual(json["units"] as? NSArray, [["kind": "app", "label": "Terminal", "cpu_percent": 185, "memory_bytes": 734_003_200,
                                                     "anon_bytes": NSNull(), "file_bytes": NSNull(), "read_bytes_per_second": NSNull(),
-                                                    "write_bytes_per_second": NSNull(), "tasks": 212, "pressure_percent": NSNull()]] as NSArray)
+                                                    "write_bytes_per_second": NSNull(), "tasks": 212, "pressure_percent": NSNull(),
+                                                    "unit": "app-gnome-org.gnome.Terminal-4242.scope"]] as NSArray)
         XCTAssertEqual(json["unavailable"] as? [String], [])
         let line = ReportLine.format(s, columns: 400)
         XCTAssertTrue(line.contains(" | temp 53°C | disk / "), line)

@@ -137,7 +137,7 @@ final class FuzzTargetListTests: XCTestCase {
             XCTAssertTrue(page.contains("| `\(t)` |"), "docs/reliability.md has no row for \(t)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("Fuzz/\(t).swift").path), "no Fuzz/\(t).swift")
         }
-        let words = ["Ten", "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen"]
+        let words = ["Ten", "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen", "Twenty"]
         let count = try XCTUnwrap(words.indices.first { page.contains("\(words[$0]) libFuzzer targets") }.map { $0 + 10 })
         XCTAssertEqual(count, targets.count, "the page's count of targets")
     }

@@ -96,6 +96,7 @@ extension Samples {
         var build = PartReading()
         build.reset(source: Array("app".utf8), label: Array("Terminal".utf8))
         build[UnitsPart.cpu] = 18_500; build[UnitsPart.memory] = 734_003_200; build[UnitsPart.tasks] = 212
+        build.setText(UnitsPart.unitName, Array("app-gnome-org.gnome.Terminal-4242.scope".utf8))
         _ = s.listed.update(.units) { $0 = [build] }
         s.available.formUnion(SnapshotSections(tag: .units)!)
         var wlan = InterfaceFigures()

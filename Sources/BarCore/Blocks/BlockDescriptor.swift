@@ -64,6 +64,9 @@ public struct BlockDescriptor: Sendable {
     let states: [BlockState]
     /// The parts its argument shows besides ``section`` (`top:units`: the units); nil: none.
     let argumentShows: (@Sendable ([UInt8]) -> SnapshotSections)?
+    /// The listed part whose reading it shows for an argument (a listed part's block, and
+    /// `top:units`): a click's command gets the reading's source, label and texts; nil: none.
+    let readingPart: (@Sendable ([UInt8]) -> ListedPart?)?
 
     init(name: StaticString, label: StaticString, section: SnapshotSections, argumentKey: StaticString? = nil,
          argumentCheck: ArgumentCheck? = nil, source: BlockSource = .snapshot,
@@ -72,6 +75,7 @@ public struct BlockDescriptor: Sendable {
          showsEvents: Bool = false, hiddenWhenMissingByDefault: Bool = false, sound: SoundBlock? = nil, media: MediaBlock? = nil,
          reading: (@Sendable (Snapshot, BlockContext) -> PartReading?)? = nil, setsBrightness: Bool = false,
          states: [BlockState] = [], argumentShows: (@Sendable ([UInt8]) -> SnapshotSections)? = nil,
+         readingPart: (@Sendable ([UInt8]) -> ListedPart?)? = nil,
          placeholders: [PlaceholderSpec], helpNote: StaticString? = nil,
          render: (@Sendable (Snapshot, BlockContext, inout BlockValue) -> Void)?) {
         self.name = name; self.label = label; self.section = section; self.argumentKey = argumentKey
@@ -81,7 +85,7 @@ public struct BlockDescriptor: Sendable {
         self.hasForms = hasForms; self.showsRendererCost = showsRendererCost; self.filtersByFreedMemory = filtersByFreedMemory
         self.showsEvents = showsEvents; self.hiddenWhenMissingByDefault = hiddenWhenMissingByDefault
         self.sound = sound; self.media = media; self.reading = reading; self.setsBrightness = setsBrightness
-        self.states = states; self.argumentShows = argumentShows
+        self.states = states; self.argumentShows = argumentShows; self.readingPart = readingPart
         self.render = render
     }
 

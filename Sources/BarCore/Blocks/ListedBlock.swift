@@ -44,6 +44,7 @@ enum ListedBlock {
             sound: part.sound.map { s in SoundBlock(device: s.device) { snap, c in isMuted(snap, c, tag, s.mutedFigure) } },
             media: part.media ? MediaBlock(isPaused: { s, c in (reading(s, tag, c.argument)?[MediaPart.playing] ?? 0) == 0 }) : nil,
             reading: { s, c in reading(s, tag, c.argument) }, setsBrightness: part.setsBrightness,
+            readingPart: { _ in part },
             placeholders: placeholders, helpNote: nil,
             render: { s, c, v in
                 if part.media { renderMedia(s, c, tag, into: &v); return }

@@ -12,7 +12,9 @@ enum TopBlock {
         name: "top", label: "top", section: .top, argumentKey: "list",
         argumentCheck: ArgumentCheck(known: { isGPU($0) || unitsList($0) != nil }, what: "top list",
                                      whereFrom: "the top block's lists (gpu, units, units-mem)", optionsError: .unknownTopList),
-        asks: .top, argumentShows: { unitsList($0[...]) == nil ? [] : UnitsPart.part.part },
+        asks: .top, reading: { s, c in unitsList(c.argument[...]).flatMap { unit(s, byMemory: $0) } },
+        argumentShows: { unitsList($0[...]) == nil ? [] : UnitsPart.part.part },
+        readingPart: { unitsList($0[...]) == nil ? nil : UnitsPart.part },
         placeholders: [
             PlaceholderSpec("name", "its name (friendly name when bookmarked); top:gpu, the GPU's; top:units, the unit's") { s, c, w in
                 if let u = unitsList(c.argument[...]) { if let r = unit(s, byMemory: u) { w.append(bytes: r.label) }; return }

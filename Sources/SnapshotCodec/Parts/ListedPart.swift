@@ -201,6 +201,14 @@ public struct PartReading: Equatable, Sendable {
         Self.cutAtCharacter(&texts[i])
     }
 
+    /// ``setText(_:_:)`` over raw bytes, not generic (a reader's steady sample allocates nothing).
+    public mutating func setText(_ i: Int, raw bytes: UnsafeRawBufferPointer) {
+        guard i >= 0, i < Self.maximumTexts else { return }
+        while texts.count <= i { texts.append([]) }
+        Self.storeBytes(bytes, in: &texts[i], maximum: Self.maximumTextLength)
+        Self.cutAtCharacter(&texts[i])
+    }
+
     /// Drops a last character `store` cut in two (its lead byte and what came of it).
     static func cutAtCharacter(_ t: inout [UInt8]) {
         guard t.count == maximumTextLength else { return }

@@ -31,8 +31,12 @@ public enum UnitsPart {
                        json: "pressure_percent", suffix: "%",
                        prometheus: "sysstats_unit_pressure_ratio", "The most of a unit's CPU, memory and I/O pressure (PSI some avg10), a share."),
         ],
+        texts: [PartText(placeholder: "unit", "the unit's own name in the tree (`app-firefox-1234.scope`); a click's command has it as `$BLOCK_UNIT`",
+                         json: "unit")],
         onlyWhileShown: true, namesReading: true)
 
     /// The figures' positions in the table.
     public static let cpu = 0, memory = 1, anon = 2, file = 3, read = 4, written = 5, tasks = 6, pressure = 7
+    /// The text's position: the unit's own name.
+    public static let unitName = 0
 }
