@@ -1,5 +1,15 @@
 import SnapshotCodec
 
+/// Names a unit beyond ``UnitNaming``'s: the bookmark rules and the desktop files (the
+/// sampler's, which holds the rules).
+public protocol UnitNamer: AnyObject {
+    /// Changes when the names would (the rules were loaded again): every unit is named anew.
+    var generation: UInt32 { get }
+    /// Writes the unit's name over `name` (UnitNaming's, for a unit of `kind`; `bare` the
+    /// unit's own name unescaped, its app id at `appID`); leaves it where it has none better.
+    func name(kind: UnitKind, bare: [UInt8], appID: Range<Int>?, name: inout [UInt8])
+}
+
 /// The units part (``UnitsPart``): the cgroup v2 tree's busiest units by CPU, then its
 /// largest by memory, from the kernel's own counters (docs/metrics.md, "Units").
 ///
@@ -47,6 +57,9 @@ public final class CgroupUnitsReader: PartReader {
     }
 
     let root: String?
+    let namer: UnitNamer?
+    /// The namer's generation the units were named in.
+    var namedGeneration: UInt32 = 0
     var nodes: [Node] = []
     var shown: [Shown] = []
     /// The root's `cgroup.stat` (its descendants, live and dying) at the last listing.
@@ -74,7 +87,8 @@ public final class CgroupUnitsReader: PartReader {
     /// The most containers kept open (two descriptors each).
     static let maximumContainers = 64
 
-    public init(sysRoot: String) {
+    public init(sysRoot: String, namer: UnitNamer? = nil) {
+        self.namer = namer
         root = CgroupUnits.root(sysRoot: sysRoot)
         rootStat = root.map { ProcFile($0 + "/cgroup.stat") }
         path = BytePath(root ?? "")
@@ -95,6 +109,7 @@ public final class CgroupUnitsReader: PartReader {
             if listedCounts.map({ $0 != counts }) ?? true { listAgain = true; listedCounts = counts }
         }
         if listAgain { list(root, buffer) }
+        if let namer, namer.generation != namedGeneration { nameUnits() }
         readContainersAndShown(buffer, monotonicNs)
         readUnexplained(buffer, monotonicNs)
         rank()

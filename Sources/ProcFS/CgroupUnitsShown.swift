@@ -21,7 +21,6 @@ extension CgroupUnitsReader {
         }
         var before: [[UInt8]: Int] = [:]
         for i in 0..<nodes.count { before[nodes[i].path] = i }
-        var name: [UInt8] = [], bare: [UInt8] = []
         var containers = 0
         for i in 0..<found.count {
             if let j = before[found[i].path], nodes[j].isUnit == found[i].isUnit {
@@ -30,10 +29,7 @@ extension CgroupUnitsReader {
                 continue
             }
             if found[i].isUnit {
-                let last = found[i].path.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
-                let (kind, _) = found[i].path[last...].withUnsafeBytes { UnitNaming.describe($0, name: &name, bare: &bare) }
-                found[i].kind = kind
-                found[i].name = name
+                name(&found[i])
             } else if containers < Self.maximumContainers {
                 let folder = found[i].path.isEmpty ? root : root + "/" + pathString(bytes: found[i].path)
                 found[i].cpuFile = ProcFile(folder + "/cpu.stat")
@@ -43,6 +39,22 @@ extension CgroupUnitsReader {
         }
         nodes = found
         shown.removeAll(keepingCapacity: true)
+    }
+
+    /// Names a unit: UnitNaming's name, then the namer's (the rules, the desktop files).
+    func name(_ node: inout Node) {
+        var name: [UInt8] = [], bare: [UInt8] = []
+        let last = node.path.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
+        let (kind, id) = node.path[last...].withUnsafeBytes { UnitNaming.describe($0, name: &name, bare: &bare) }
+        namer?.name(kind: kind, bare: bare, appID: id, name: &name)
+        node.kind = kind
+        node.name = name
+    }
+
+    /// Names every unit anew (the rules changed). Allocates: run when they did.
+    func nameUnits() {
+        namedGeneration = namer?.generation ?? 0
+        for i in 0..<nodes.count where nodes[i].isUnit { name(&nodes[i]) }
     }
 
     /// Adds the units and containers below `found[index]`; whether it holds a unit.

@@ -90,7 +90,7 @@ public final class Sampler {
         temperature = TemperatureProbe(sysRoot: configuration.sysRoot, names: configuration.sensors)
         frequency = FrequencyProbe(sysRoot: configuration.sysRoot, procRoot: procRoot)
         gpu = GPUProbe(configuration: configuration)
-        partProbes = Sampler.partProbes(configuration)
+        partProbes = Sampler.partProbes(configuration, rules: processes.rules)
         sound = configuration.once ? nil
             : (configuration.soundHelperPath ?? programBesideThisOne("sysstatsd-audio")).map { PushingHelper(path: $0) }
         media = configuration.once ? nil

@@ -148,28 +148,16 @@ public enum TopUnits {
     }
 }
 
-/// An application id's name in its desktop file (`Name=` of `[Desktop Entry]`), looked for
-/// where the desktop looks: $XDG_DATA_HOME and $XDG_DATA_DIRS' `applications`, and flatpak's.
+/// The desktop files' names for `top --units` (ProcFS's DesktopEntryNames, which the
+/// sampler's units part uses too), as Strings.
 struct DesktopNames {
-    let folders: [String]
+    let entries: DesktopEntryNames
 
     init(environment: [String: String]) {
-        let home = environment["HOME"] ?? ""
-        let dataHome = environment["XDG_DATA_HOME"] ?? home + "/.local/share"
-        let dataDirs = (environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
-        folders = ([dataHome] + dataDirs + [dataHome + "/flatpak/exports/share", "/var/lib/flatpak/exports/share"]).map { $0 + "/applications" }
+        entries = DesktopEntryNames(home: environment["HOME"], dataHome: environment["XDG_DATA_HOME"], dataDirs: environment["XDG_DATA_DIRS"])
     }
 
     func name(of id: String) -> String? {
-        guard !id.contains("/"), !id.hasPrefix(".") else { return nil }
-        for folder in folders {
-            guard case .success(let bytes) = readConfigFile(folder + "/" + id + ".desktop", limit: 65_536) else { continue }
-            var inEntry = false
-            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                if line.hasPrefix("[") { inEntry = line == "[Desktop Entry]"; continue }
-                if inEntry, line.hasPrefix("Name=") { return String(line.dropFirst(5)) }
-            }
-        }
-        return nil
+        entries.name(of: Array(id.utf8)[...]).map { String(decoding: $0, as: UTF8.self) }
     }
 }

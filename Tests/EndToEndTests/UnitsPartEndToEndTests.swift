@@ -43,6 +43,12 @@ final class UnitsPartEndToEndTests: XCTestCase {
                              "--proc-root", tree.appendingPathComponent("proc").path,
                              "--sys-root", tree.appendingPathComponent("sys").path]
         sampler.standardError = FileHandle.nullDevice
+        // Its names: the built-in rules and a desktop file of this tree's, none of the machine's.
+        let data = directory.url.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("applications"), withIntermediateDirectories: true)
+        try "[Desktop Entry]\nName=Console\n".write(to: data.appendingPathComponent("applications/org.gnome.Terminal.desktop"),
+                                                     atomically: false, encoding: .utf8)
+        sampler.environment = ["HOME": directory.url.path, "XDG_DATA_HOME": data.path, "XDG_DATA_DIRS": data.path]
         try sampler.run()
         defer { if sampler.isRunning { sampler.terminate(); sampler.waitUntilExit() } }
         let units = SnapshotSections(tag: .units)!
@@ -63,7 +69,7 @@ final class UnitsPartEndToEndTests: XCTestCase {
 
         let bar = Process()
         bar.executableURL = URL(fileURLWithPath: try Programs.path("sysstats-bar"))
-        bar.arguments = ["--output", "text", "--runtime-dir", runtimeDir.path, "--blocks", "top:units,unit:pipewire,top:units-mem",
+        bar.arguments = ["--output", "text", "--runtime-dir", runtimeDir.path, "--blocks", "top:units,unit:PipeWire,top:units-mem",
                          "--no-start-sampler"]
         let out = Pipe()
         bar.standardOutput = out
@@ -71,13 +77,13 @@ final class UnitsPartEndToEndTests: XCTestCase {
         defer { if bar.isRunning { bar.terminate(); bar.waitUntilExit() } }
         var lines = ""
         deadline = Date().addingTimeInterval(10)
-        while !lines.contains("top firefox 0% 2.1G | unit pipewire 0% | top firefox") && Date() < deadline {
+        while !lines.contains("top Firefox 0% 2.1G | unit PipeWire 0% | top Firefox") && Date() < deadline {
             let chunk = out.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             lines += String(decoding: chunk, as: UTF8.self)
         }
-        XCTAssertTrue(lines.contains("top firefox 0% 2.1G | unit pipewire 0% | top firefox 0% 2.1G\n"), lines)
+        XCTAssertTrue(lines.contains("top Firefox 0% 2.1G | unit PipeWire 0% | top Firefox 0% 2.1G\n"), lines)
         XCTAssertEqual(snapshot()?.listed[.units].map { String(decoding: $0.label, as: UTF8.self) },
-                       ["firefox", "Terminal", "docker 3f2a1b9c8d7e", "pipewire"])
+                       ["Firefox", "Console", "docker 3f2a1b9c8d7e", "PipeWire"], "the built-in rules and the desktop file name them")
     }
 }

@@ -112,6 +112,24 @@ final class CgroupUnitsReaderTests: XCTestCase {
         XCTAssertEqual(read(reader, &s, at: second + 1).first?.1, "podman 0123456789ab")
     }
 
+    /// A namer (the sampler's: the rules, the desktop files) names the units when listed, and
+    /// all of them again when its generation moves (the rules were loaded again).
+    func testANamerNamesTheUnitsAndNamesThemAgainWhenItsRulesChange() throws {
+        final class Upper: UnitNamer {
+            var generation: UInt32 = 1
+            func name(kind: UnitKind, bare: [UInt8], appID: Range<Int>?, name: inout [UInt8]) {
+                guard kind == .app, generation > 1 else { return }
+                name = name.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            }
+        }
+        let namer = Upper()
+        let reader = CgroupUnitsReader(sysRoot: root.path, namer: namer)
+        var s = Snapshot()
+        XCTAssertEqual(read(reader, &s, at: 1).first?.1, "firefox")
+        namer.generation = 2
+        XCTAssertEqual(read(reader, &s, at: 2).prefix(3).map(\.1), ["FIREFOX", "TERMINAL", "docker 3f2a1b9c8d7e"])
+    }
+
     func testAHostWithoutCgroupV2HasNoReadingsAndNoLineInTheLog() throws {
         try FileManager.default.removeItem(atPath: root.path + "/fs/cgroup/cgroup.controllers")
         let reader = CgroupUnitsReader(sysRoot: root.path)

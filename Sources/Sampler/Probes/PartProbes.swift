@@ -22,12 +22,13 @@ struct PartProbe {
 
 extension Sampler {
     /// Every listed part's probe, one line per part (docs/architecture.md, "Recipe: add a part").
-    static func partProbes(_ c: SamplerConfiguration) -> [PartProbe] {
+    /// `rules`: the process probe's bookmark rules, which name units too.
+    static func partProbes(_ c: SamplerConfiguration, rules: RulesWatcher) -> [PartProbe] {
         [
             PartProbe(.fans, FanSensors(sysRoot: c.sysRoot)),
             PartProbe(.power, PowerSources(sysRoot: c.sysRoot)),
             PartProbe(.backlight, BacklightDevices(sysRoot: c.sysRoot)),
-            PartProbe(.units, CgroupUnitsReader(sysRoot: c.sysRoot)),
+            PartProbe(.units, CgroupUnitsReader(sysRoot: c.sysRoot, namer: SamplerUnitNamer(rules: rules))),
         ]
     }
 }
