@@ -58,6 +58,7 @@ public final class CgroupUnitsReader: PartReader {
 
     let root: String?
     let namer: UnitNamer?
+    let kept: [[UInt8]]
     /// The namer's generation the units were named in.
     var namedGeneration: UInt32 = 0
     var nodes: [Node] = []
@@ -87,8 +88,11 @@ public final class CgroupUnitsReader: PartReader {
     /// The most containers kept open (two descriptors each).
     static let maximumContainers = 64
 
-    public init(sysRoot: String, namer: UnitNamer? = nil) {
+    /// `kept`: units kept first whatever their figures, by the name the part gives them or
+    /// their own (`docker-3f2a….scope`): the configuration's (`[sampler] units`).
+    public init(sysRoot: String, namer: UnitNamer? = nil, kept: [String] = []) {
         self.namer = namer
+        self.kept = kept.map { Array($0.utf8) }
         root = CgroupUnits.root(sysRoot: sysRoot)
         rootStat = root.map { ProcFile($0 + "/cgroup.stat") }
         path = BytePath(root ?? "")

@@ -95,7 +95,14 @@ extension CgroupUnitsReader {
     /// largest by memory, to the part's limit; their kept files follow them.
     func rank() {
         picks.removeAll(keepingCapacity: true)
-        for _ in 0..<Self.busiestShown {
+        for k in 0..<kept.count where picks.count < UnitsPart.part.maximumReadings {
+            for i in 0..<nodes.count where nodes[i].isUnit && !picked(i) && (nodes[i].name == kept[k] || ownName(i) == kept[k][...]) {
+                picks.append(i)
+                break
+            }
+        }
+        let fixed = picks.count
+        while picks.count < fixed + Self.busiestShown && picks.count < UnitsPart.part.maximumReadings {
             var best = -1
             for i in 0..<nodes.count where nodes[i].isUnit && nodes[i].cpuSample == sample && nodes[i].cpuPermyriad > 0 && !picked(i) {
                 if best < 0 || nodes[i].cpuPermyriad > nodes[best].cpuPermyriad { best = i }
@@ -125,6 +132,14 @@ extension CgroupUnitsReader {
             }
         }
         if shown.count > picks.count { shown.removeLast(shown.count - picks.count) }
+    }
+
+    /// Unit `i`'s own name, the last part of its path.
+    func ownName(_ i: Int) -> ArraySlice<UInt8> {
+        let path = nodes[i].path
+        var last = path.count
+        while last > 0 && path[last - 1] != 0x2F { last -= 1 }
+        return path[last...]
     }
 
     /// Whether node `i` is among ``picks``.

@@ -267,7 +267,8 @@ public final class Sampler {
             own.sample(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs)
             carry(.sampler, snapshot)
         }
-        for i in 0..<partProbes.count where due(partProbes[i].tag, &snapshot, onlyWhileShown: partProbes[i].onlyWhileShown) {
+        for i in 0..<partProbes.count
+        where partProbes[i].asked || due(partProbes[i].tag, &snapshot, onlyWhileShown: partProbes[i].onlyWhileShown) {
             if partProbes[i].read(&snapshot, buffer, monotonicNs) { snapshot.available.formUnion(partProbes[i].part) }
             carry(partProbes[i].part, snapshot)
         }

@@ -49,6 +49,10 @@ public struct SamplerConfiguration: Equatable {
     /// Interfaces measured even when they look virtual (`--net NAME`, repeatable); the
     /// physical ones are always measured.
     public var interfaces: [String] = []
+    /// Units of the cgroup v2 tree (`[sampler] units`, by the name the units part gives them
+    /// or their own): the units part is measured whether or not a bar shows it, and keeps
+    /// them first (the Prometheus export of a machine without a bar).
+    public var units: [String] = []
     /// `--textfile-dir DIR`: where to write `sysstats.prom` for node_exporter's textfile
     /// collector; nil: no Prometheus export (and no buffer for it).
     public var textfileDirectory: String?
@@ -76,6 +80,7 @@ public struct SamplerConfiguration: Equatable {
         if let v = settings.disks { disks = v }
         if let v = settings.sensors { sensors = v }
         if let v = settings.interfaces { interfaces = v }
+        if let v = settings.units { units = v }
         if let v = settings.textfileDirectory { textfileDirectory = v }
         if let v = settings.textfileIntervalSeconds { textfileIntervalSeconds = v }
     }

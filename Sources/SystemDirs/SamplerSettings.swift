@@ -14,6 +14,8 @@ public struct SamplerSettings: Equatable, Sendable {
     public var disks: [String]?
     public var sensors: [String]?
     public var interfaces: [String]?
+    /// Units of the cgroup v2 tree always measured and kept in the units part, by name.
+    public var units: [String]?
     /// `textfile_dir`: an absolute directory for `sysstats.prom` (docs/fleet.md).
     public var textfileDirectory: String?
     /// `textfile_interval`: whole seconds, 1 to 3600.
@@ -82,6 +84,10 @@ public struct SamplerSettings: Equatable, Sendable {
                         throw SettingsError(value, "an interface name is 1 to 15 bytes without '/'")
                     }
                 }
+            case "units":
+                settings.units = try strings(entry, maximumCount: 8) { (name, value) throws(SettingsError) in
+                    guard !name.isEmpty, name.utf8.count <= 64 else { throw SettingsError(value, "a unit's name is 1 to 64 bytes") }
+                }
             case "textfile_dir":
                 guard let path = entry.string else { throw SettingsError(entry, "expected a directory (a string), found \(entry.kind.name)") }
                 guard path.first == UInt8(ascii: "/"), !path.contains(0), path.count <= 4096 else {
@@ -94,12 +100,12 @@ public struct SamplerSettings: Equatable, Sendable {
                 settings.textfileIntervalSeconds = UInt32(n)
             default:
                 let known: [StaticString] = ["interval", "history", "freed_threshold", "disks", "sensors", "interfaces",
-                                             "textfile_dir", "textfile_interval"]
+                                             "units", "textfile_dir", "textfile_interval"]
                 if let near = nearestKey(entry.key, known) {
                     throw SettingsError(entry, atKey: true, "unknown key \(quoted(entry.key)); did you mean \"\(near)\"?")
                 }
                 throw SettingsError(entry, atKey: true,
-                                    "unknown key \(quoted(entry.key)) in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, textfile_dir, textfile_interval)")
+                                    "unknown key \(quoted(entry.key)) in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, units, textfile_dir, textfile_interval)")
             }
         }
         return settings

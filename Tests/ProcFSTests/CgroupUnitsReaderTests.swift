@@ -130,6 +130,14 @@ final class CgroupUnitsReaderTests: XCTestCase {
         XCTAssertEqual(read(reader, &s, at: 2).prefix(3).map(\.1), ["FIREFOX", "TERMINAL", "docker 3f2a1b9c8d7e"])
     }
 
+    /// The configuration's units (`[sampler] units`, by name or their own) lead the readings
+    /// whatever their figures; the busiest and the largest fill the rest.
+    func testTheKeptUnitsLeadTheReadingsByNameOrTheirOwn() throws {
+        let reader = CgroupUnitsReader(sysRoot: root.path, kept: ["cron", "docker-3f2a1b9c8d7e6f5a4b3c2d1e.scope", "nothing"])
+        var s = Snapshot()
+        XCTAssertEqual(read(reader, &s, at: 1).map(\.1), ["cron", "docker 3f2a1b9c8d7e", "firefox", "Terminal", "pipewire", "systemd"])
+    }
+
     func testAHostWithoutCgroupV2HasNoReadingsAndNoLineInTheLog() throws {
         try FileManager.default.removeItem(atPath: root.path + "/fs/cgroup/cgroup.controllers")
         let reader = CgroupUnitsReader(sysRoot: root.path)

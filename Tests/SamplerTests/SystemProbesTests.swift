@@ -39,7 +39,7 @@ final class SystemProbesTests: XCTestCase {
         return text
     }
 
-    func sampler(interfaces: [String] = [], sensors: [String] = []) -> Sampler {
+    func sampler(interfaces: [String] = [], sensors: [String] = [], units: [String] = []) -> Sampler {
         var config = SamplerConfiguration()
         config.procRoot = procRoot
         config.sysRoot = sysRoot
@@ -47,6 +47,7 @@ final class SystemProbesTests: XCTestCase {
         config.builtinBookmarks = false
         config.interfaces = interfaces
         config.sensors = sensors
+        config.units = units
         return Sampler(configuration: config)
     }
 
@@ -152,6 +153,13 @@ final class SystemProbesTests: XCTestCase {
         sample()
         XCTAssertFalse(s.snapshot.available.contains(units))
         XCTAssertTrue(s.snapshot.listed[.units].isEmpty, "its readings go with the bar")
+
+        // `[sampler] units` names one: read every sample, bar or no bar.
+        let kept = sampler(units: ["firefox"])
+        kept.shownParts = [.cpu]
+        kept.sample(realtimeMs: Self.t0 + 1000, monotonicNs: 1_000_000_000)
+        XCTAssertTrue(kept.snapshot.available.contains(units))
+        XCTAssertEqual(kept.snapshot.listed[.units].first.map { String(decoding: $0.label, as: UTF8.self) }, "firefox")
     }
 
     /// The writer copies a carried part's section from its last encoding: the file it

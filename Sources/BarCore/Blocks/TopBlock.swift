@@ -80,13 +80,15 @@ enum TopBlock {
         bytesEqual(argument, "units") ? false : bytesEqual(argument, "units-mem") ? true : nil
     }
 
-    /// The unit shown: the first reading (the sampler puts the busiest first, else the
-    /// largest); by memory, the largest of them.
+    /// The unit shown: the busiest of the readings, else (none used the CPU) the largest;
+    /// by memory, the largest. (The readings lead with the units the configuration keeps.)
     static func unit(_ snap: Snapshot, byMemory: Bool) -> PartReading? {
         let readings = snap.listed[.units]
-        guard byMemory, !readings.isEmpty else { return readings.first }
+        guard !readings.isEmpty else { return nil }
+        let figure = byMemory ? UnitsPart.memory : UnitsPart.cpu
         var best = 0
-        for i in 1..<max(readings.count, 1) where (readings[i][UnitsPart.memory] ?? -1) > (readings[best][UnitsPart.memory] ?? -1) { best = i }
+        for i in 1..<readings.count where (readings[i][figure] ?? -1) > (readings[best][figure] ?? -1) { best = i }
+        if !byMemory && (readings[best][figure] ?? 0) <= 0 { return unit(snap, byMemory: true) }
         return readings[best]
     }
 

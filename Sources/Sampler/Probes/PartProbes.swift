@@ -8,10 +8,14 @@ struct PartProbe {
     let part: SnapshotSections
     let read: (inout Snapshot, ReadBuffer, UInt64) -> Bool
     let takeNotice: () -> String?
-    /// Read only while a bar shows it (``ListedPart/onlyWhileShown``).
+    /// Read only while a bar shows it (``ListedPart/onlyWhileShown``), unless the
+    /// configuration asks for it (``asked``).
     let onlyWhileShown: Bool
+    /// The configuration names readings of it to keep (`[sampler] units`): read every sample.
+    let asked: Bool
 
-    init<Reader: PartReader>(_ tag: SectionTag, _ reader: Reader) {
+    init<Reader: PartReader>(_ tag: SectionTag, _ reader: Reader, asked: Bool = false) {
+        self.asked = asked
         self.tag = tag
         part = SnapshotSections(tag: tag) ?? []
         read = { snapshot, buffer, monotonicNs in reader.read(into: &snapshot, buffer: buffer, monotonicNs: monotonicNs) }
@@ -28,7 +32,8 @@ extension Sampler {
             PartProbe(.fans, FanSensors(sysRoot: c.sysRoot)),
             PartProbe(.power, PowerSources(sysRoot: c.sysRoot)),
             PartProbe(.backlight, BacklightDevices(sysRoot: c.sysRoot)),
-            PartProbe(.units, CgroupUnitsReader(sysRoot: c.sysRoot, namer: SamplerUnitNamer(rules: rules))),
+            PartProbe(.units, CgroupUnitsReader(sysRoot: c.sysRoot, namer: SamplerUnitNamer(rules: rules), kept: c.units),
+                      asked: !c.units.isEmpty),
         ]
     }
 }
