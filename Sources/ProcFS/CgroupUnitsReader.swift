@@ -17,7 +17,7 @@ public protocol UnitNamer: AnyObject {
 /// counts its descendants', so each sample reads the few containers of units (the root, the
 /// slices, a user's manager) and the units it shows, through descriptors kept open; a
 /// container whose CPU its units read this sample do not explain reads its other units
-/// (a unit that got busy shows the next sample). Memory is read the same way: a container's
+/// (a unit that got busy leads within two samples). Memory is read the same way: a container's
 /// units again when its `memory.current` moved by more than the smallest shown. The tree is
 /// listed again when the root's `cgroup.stat` counts a cgroup more or less, or a shown unit is
 /// gone; each unit's slower figures (memory.stat, io.stat, pids, pressure) every few samples.
