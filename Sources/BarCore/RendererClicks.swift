@@ -60,8 +60,6 @@ extension Renderer {
         }
     }
 
-    /// The block a click names: its kind and instance (the argument, else the kind's name);
-    /// a click without an instance names the first block of its kind.
     /// What a click's command learns of the reading the clicked block shows in `snap` (a
     /// listed part's block, `top:units`), as environment entries: `BLOCK_SOURCE`,
     /// `BLOCK_LABEL` and each of its part's texts by its placeholder (`BLOCK_UNIT`,
@@ -80,6 +78,8 @@ extension Renderer {
         return out
     }
 
+    /// The block a click names: its kind and instance (the argument, else the kind's name);
+    /// a click without an instance names the first block of its kind.
     func blockIndex(of click: ClickEvent) -> Int? {
         for (i, block) in blocks.enumerated() where block.kind == click.block && !block.kind.runsCommand {
             if click.instance.isEmpty { return i }
