@@ -9,13 +9,13 @@
 //   a version-1 input likewise with the version-2 figures' 24 bytes of zeros before them;
 //   the listed columns this build's (``ListedHistory``), each sample's value of a column the
 //   input names taken from it (the last of two that share a name; clamped to the column's
-//   range), any other absent;
+//   range), any other absent; an input before version 5 gaining an empty list of unit rows;
 // - the re-encoding decodes to the same batch.
 
 import HistoryRecords
 import SnapshotCodec
 
-/// `input` as the encoder writes the batch it decoded to: version 4, the ignored bytes
+/// `input` as the encoder writes the batch it decoded to: version 5, the ignored bytes
 /// (fields a sample marks absent) zeroed, the listed columns this build's. The input has
 /// decoded, so every offset here is inside it.
 func canonical(_ input: [UInt8]) -> [UInt8] {
@@ -23,7 +23,7 @@ func canonical(_ input: [UInt8]) -> [UInt8] {
     let idLength = Int(input[12]) | Int(input[13]) << 8
     var p = 12 + 2 + idLength + 24
     var out = Array(input[0..<p])
-    out[4] = 4
+    out[4] = 5
     out[5] = 0
     // The input's listed columns, each as this build's column (nil: unknown).
     var columns: [Int?] = []
@@ -80,6 +80,7 @@ func canonical(_ input: [UInt8]) -> [UInt8] {
         out += sample
     }
     out += input[p...]
+    if version < 5 { out += [0, 0, 0, 0] }   // no unit rows
     let length = UInt32(out.count - 12)
     for i in 0..<4 { out[8 + i] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(i))) }
     return out

@@ -3,7 +3,7 @@ import SnapshotCodec
 /// What the sampler hands to the history writer (`sysstatsd-history`) on its stdin:
 /// the boot it runs in, rows to append, and whether this is the clean end.
 ///
-/// Encoding (little-endian, version 4):
+/// Encoding (little-endian, version 5):
 ///
 ///     "SSHB" u16 version, u16 flags (bit 0: endsCleanly), u32 length of the rest
 ///     bootID: u16 length + UTF-8 bytes (at most 64)
@@ -25,6 +25,9 @@ import SnapshotCodec
 ///       u64 timeMs, u32 pid, u64 lastPrivateKiB, u64 freedKiB,
 ///       u32 name length + bytes (any bytes, at most 4096),
 ///       u32 friendlyName length + UTF-8 bytes (0xFFFF_FFFF: none; at most 4096)
+///     u32 unit row count (``UnitMinute``), then each (38 bytes and the two names):
+///       u64 minute, u32 cpuPermyriad, u64 memoryBytes, u64 readBytesPerSecond,
+///       u64 writeBytesPerSecond, u8 name length (1–128) + bytes, u8 kind length (0–16) + bytes
 ///
 /// A field whose presence bit is clear is written as 0 and ignored on reading.
 ///
@@ -34,8 +37,8 @@ import SnapshotCodec
 /// Versions 1 to 3 are read too: a sampler still running from before an upgrade hands its
 /// batches to the new writer. Version 1's samples are 54 bytes, end after batteryState and
 /// have presence bits 0–2 only; version 2's are 78 bytes and end after rootUsedPermyriad;
-/// version 3 has no listed columns (nor their count); the newer figures are nil.
-/// ``encode(into:)`` writes version 4.
+/// version 3 has no listed columns (nor their count); the newer figures are nil; version 4
+/// has no unit rows (nor their count). ``encode(into:)`` writes version 5.
 ///
 /// ``decode(_:)`` checks every count and length against the bytes left before it
 /// allocates, so garbage, truncation and oversize are refused without crashing.
@@ -46,23 +49,26 @@ public struct HistoryBatch: Equatable, Sendable {
     public var nowSeconds: UInt64
     public var samples: [MinuteSample]
     public var exits: [ExitRecord]
+    /// The busiest units of the minutes of ``samples`` (`history --units`).
+    public var units: [UnitMinute]
     /// The sampler stopped cleanly: the writer marks the boot clean after storing the rows.
     public var endsCleanly: Bool
 
     public init(bootID: String, bootTime: UInt64, uptimeSeconds: UInt64, nowSeconds: UInt64,
-                samples: [MinuteSample], exits: [ExitRecord], endsCleanly: Bool) {
+                samples: [MinuteSample], exits: [ExitRecord], units: [UnitMinute] = [], endsCleanly: Bool) {
         self.bootID = bootID
         self.bootTime = bootTime
         self.uptimeSeconds = uptimeSeconds
         self.nowSeconds = nowSeconds
         self.samples = samples
         self.exits = exits
+        self.units = units
         self.endsCleanly = endsCleanly
     }
 
     public static let magic: [UInt8] = [0x53, 0x53, 0x48, 0x42]  // "SSHB" (not `Array(_.utf8)`: CPath.swift)
     /// The version ``encode(into:)`` writes; ``decode(_:)`` reads it and every one before.
-    public static let version: UInt16 = 4
+    public static let version: UInt16 = 5
     /// The oldest version ``decode(_:)`` reads.
     public static let oldestReadableVersion: UInt16 = 1
     /// Bytes of one sample in each version, with `listed` listed columns (version 4).
@@ -77,6 +83,8 @@ public struct HistoryBatch: Equatable, Sendable {
     /// A day of minutes.
     public static let maximumSamples = 1440
     public static let maximumExits = 10_000
+    /// A day of minutes' unit rows, eight a minute.
+    public static let maximumUnitRows = 1440 * 8
     public static let maximumNameBytes = 4096
     public static let maximumBootIDBytes = 64
     /// The largest whole encoding accepted.
@@ -155,6 +163,7 @@ public struct HistoryBatch: Equatable, Sendable {
                 bytes.appendLE(UInt32.max)
             }
         }
+        encodeUnits(into: &bytes)
         let length = UInt32(bytes.count - start - HistoryBatch.headerSize)
         for i in 0..<4 { bytes[start + 8 + i] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(i))) }
     }
@@ -249,9 +258,10 @@ public struct HistoryBatch: Equatable, Sendable {
             exits.append(ExitRecord(timeMs: timeMs, pid: pid, name: name, friendlyName: friendly,
                                     lastPrivateKiB: lastPrivate, freedKiB: freed))
         }
+        let units = version >= 5 ? try decodeUnits(&r) : []
         guard r.remaining == 0 else { throw .trailingBytes }
         return HistoryBatch(bootID: bootID, bootTime: bootTime, uptimeSeconds: uptime, nowSeconds: now,
-                            samples: samples, exits: exits, endsCleanly: flags & 1 != 0)
+                            samples: samples, exits: exits, units: units, endsCleanly: flags & 1 != 0)
     }
 
     /// One sample of a batch of `version` (its layout: the type's doc comment).

@@ -11,6 +11,8 @@ public struct HistoryCollector: Sendable {
     public let bootID: String
     public let bootTime: UInt64
     private var rollup: MinuteRollup?
+    /// The minute's units (the units part, while measured), summed as ``rollup`` sums the rest.
+    private var unitSums = UnitMinuteSums()
     private var pendingExits: [ExitRecord] = []
     private var newestExitMs: UInt64 = 0
     private var uptimeSeconds: UInt64
@@ -44,12 +46,14 @@ public struct HistoryCollector: Sendable {
         let minute = MinuteRollup.minute(ofMs: snapshot.timestampMs)
         var batch: HistoryBatch?
         if let current = rollup, current.minute != minute {
-            batch = makeBatch(samples: current.isEmpty ? [] : [current.sample],
+            let units = unitSums.take(minute: current.minute)
+            batch = makeBatch(samples: current.isEmpty ? [] : [current.sample], units: current.isEmpty ? [] : units,
                               nowSeconds: snapshot.timestampMs / 1000, endsCleanly: false)
             rollup = MinuteRollup(minute: minute, after: current)
         }
         if rollup == nil { rollup = MinuteRollup(minute: minute) }
         rollup?.add(snapshot)
+        unitSums.add(snapshot)
         return batch
     }
 
@@ -57,17 +61,20 @@ public struct HistoryCollector: Sendable {
     /// ``HistoryBatch/endsCleanly`` set.
     public mutating func finish(nowMs: UInt64) -> HistoryBatch {
         let samples = rollup.map { $0.isEmpty ? [] : [$0.sample] } ?? []
+        let units = samples.isEmpty ? [] : unitSums.take(minute: samples[0].minute)
         rollup = nil
-        return makeBatch(samples: samples, nowSeconds: nowMs / 1000, endsCleanly: true)
+        return makeBatch(samples: samples, units: units, nowSeconds: nowMs / 1000, endsCleanly: true)
     }
 
     /// The last batch before the sampler starts again in place (a `[sampler]` change): the
     /// pending exits, ending cleanly as ``finish(nowMs:)``'s, and the minute being collected
     /// as text for the next image (``MinuteRollup/carried``) rather than as a partial row
-    /// that the next image's row for the same minute would replace.
+    /// that the next image's row for the same minute would replace. The minute's units so far
+    /// are not carried: that minute's unit rows are the next image's samples of it.
     public mutating func handOver(nowMs: UInt64) -> (batch: HistoryBatch, minute: String?) {
         let minute = rollup?.carried
         rollup = nil
+        _ = unitSums.take(minute: 0)
         return (makeBatch(samples: [], nowSeconds: nowMs / 1000, endsCleanly: true), minute)
     }
 
@@ -82,9 +89,11 @@ public struct HistoryCollector: Sendable {
         return true
     }
 
-    private mutating func makeBatch(samples: [MinuteSample], nowSeconds: UInt64, endsCleanly: Bool) -> HistoryBatch {
+    private mutating func makeBatch(samples: [MinuteSample], units: [UnitMinute] = [], nowSeconds: UInt64,
+                                    endsCleanly: Bool) -> HistoryBatch {
         let batch = HistoryBatch(bootID: bootID, bootTime: bootTime, uptimeSeconds: uptimeSeconds,
-                                 nowSeconds: nowSeconds, samples: samples, exits: pendingExits, endsCleanly: endsCleanly)
+                                 nowSeconds: nowSeconds, samples: samples, exits: pendingExits, units: units,
+                                 endsCleanly: endsCleanly)
         pendingExits.removeAll(keepingCapacity: true)
         return batch
     }

@@ -13,6 +13,7 @@ extension HistoryDatabase {
                                uptimeSeconds: batch.uptimeSeconds, nowSeconds: batch.nowSeconds)
             try append(samples: batch.samples)
             try append(exits: batch.exits)
+            try append(units: batch.units)
             if batch.endsCleanly {
                 try markBootClean(id: batch.bootID, uptimeSeconds: batch.uptimeSeconds, nowSeconds: batch.nowSeconds)
             }

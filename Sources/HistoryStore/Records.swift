@@ -40,6 +40,10 @@ public struct RetentionPolicy: Equatable, Sendable {
     public var hourlySamplesSeconds: UInt64
     /// Exits older than this are deleted.
     public var exitsSeconds: UInt64
+    /// Unit minutes (`history --units`) older than this are rolled up into hours.
+    public var unitMinutesSeconds: UInt64 = 7 * 86_400
+    /// Unit hours older than this are deleted.
+    public var unitHoursSeconds: UInt64 = 90 * 86_400
 
     /// A policy with each period in seconds.
     public init(minuteSamplesSeconds: UInt64, hourlySamplesSeconds: UInt64, exitsSeconds: UInt64) {
@@ -48,7 +52,8 @@ public struct RetentionPolicy: Equatable, Sendable {
         self.exitsSeconds = exitsSeconds
     }
 
-    /// 90 days of minutes, then hourly rollups for two years (730 days); exits for 90 days.
+    /// 90 days of minutes, then hourly rollups for two years (730 days); exits for 90 days;
+    /// the busiest units' minutes for 7 days, then their hours for 90.
     public static let `default` = RetentionPolicy(minuteSamplesSeconds: 90 * 86_400,
                                                   hourlySamplesSeconds: 730 * 86_400,
                                                   exitsSeconds: 90 * 86_400)

@@ -20,6 +20,9 @@ public struct RestoreLimits: Equatable, Sendable {
     public var exits: Int
     /// Bookmarks: as many rules as one bookmarks file may hold.
     public var bookmarks: Int
+    /// Unit rows: twice the most a minute (an hour) keeps for as long as they are kept.
+    public var unitMinutes: Int
+    public var unitHours: Int
 
     /// The limits for `policy`.
     public init(policy: RetentionPolicy = .default) {
@@ -28,6 +31,8 @@ public struct RestoreLimits: Equatable, Sendable {
         boots = HistoryDatabase.saturatingInt(policy.hourlySamplesSeconds / 900, times: 1)
         exits = HistoryDatabase.saturatingInt(policy.exitsSeconds / 60, times: 16)
         bookmarks = BookmarkFile.maximumRules
+        unitMinutes = HistoryDatabase.saturatingInt(policy.unitMinutesSeconds / 60, times: UInt64(HistoryDatabase.unitRowsPerMinute) * 2)
+        unitHours = HistoryDatabase.saturatingInt(policy.unitHoursSeconds / 3600, times: UInt64(HistoryDatabase.unitRowsPerHour) * 2)
     }
 
     /// The limit for `table` and how it is derived; nil for a table without one.
@@ -38,6 +43,8 @@ public struct RestoreLimits: Equatable, Sendable {
         case "boots": (boots, "one boot every 15 minutes for as long as boots are kept")
         case "exits": (exits, "16 exits a minute for as long as exits are kept")
         case "bookmarks": (bookmarks, "the most rules a bookmarks file holds")
+        case "unit_minutes": (unitMinutes, "twice the units a minute keeps for as long as unit minutes are kept")
+        case "unit_hours": (unitHours, "twice the units an hour keeps for as long as unit hours are kept")
         default: nil
         }
     }
@@ -50,6 +57,8 @@ extension HistoryDatabase {
     static let byteLimits: [String: [String: Int]] = [
         "boots": ["boot_id": HistoryBatch.maximumBootIDBytes],
         "exits": ["name": HistoryBatch.maximumNameBytes, "friendly_name": HistoryBatch.maximumNameBytes],
+        "unit_minutes": ["name": UnitMinute.maximumNameBytes, "kind": UnitMinute.maximumKindBytes],
+        "unit_hours": ["name": UnitMinute.maximumNameBytes, "kind": UnitMinute.maximumKindBytes],
         "bookmarks": ["kind": 32, "pattern": BookmarkFile.maximumPatternLength,
                       "friendly_name": BookmarkFile.maximumNameLength, "strip": 32, "source": 32],
     ]

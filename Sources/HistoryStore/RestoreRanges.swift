@@ -55,7 +55,12 @@ extension HistoryDatabase {
                                    ("last_seen_time", .time), ("clean_end", ValueRange(lowest: 0, highest: 1, what: "0 or 1"))]
         let exits: ColumnRanges = [("id", .id), ("time_ms", timeMs), ("pid", .uint32), ("last_private_kib", .kib), ("freed_kib", .kib)]
         let bookmarks: ColumnRanges = [("id", .id), ("created_at", .time)]
-        return ["samples": samples, "hourly_samples": hourly, "boots": boots, "exits": exits, "bookmarks": bookmarks]
+        let unitFigures: ColumnRanges = [("cpu", ValueRange(lowest: 0, highest: Int64(UInt32.max), what: "hundredths of a percent of a core")),
+                                         ("mem_bytes", .bytes), ("read_bps", .bytes), ("write_bps", .bytes)]
+        let unitMinutes: ColumnRanges = [("minute", .time)] + unitFigures
+        let unitHours: ColumnRanges = [("hour", .time), ("minutes", ValueRange(lowest: 1, highest: 60, what: "minutes of an hour"))] + unitFigures
+        return ["samples": samples, "hourly_samples": hourly, "boots": boots, "exits": exits, "bookmarks": bookmarks,
+                "unit_minutes": unitMinutes, "unit_hours": unitHours]
     }()
 
     /// Refuses a value of `table` outside its column's range (``valueRanges``), naming the

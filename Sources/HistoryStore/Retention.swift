@@ -7,13 +7,16 @@ extension HistoryDatabase {
     /// traffic summed, the hottest temperature and the most video memory, the root file
     /// system's used share and the GPU's busy share averaged over the minutes that measured
     /// them), then deleted; hourly rows and boots last seen
-    /// before the hourly retention are deleted; exits older than the exit retention are deleted. Freed pages are returned to the file
+    /// before the hourly retention are deleted; exits older than the exit retention are deleted;
+    /// the unit tables are kept as ``applyUnitRetention(hourCutoff:hourlyCutoff:)`` says. Freed pages are returned to the file
     /// system (incremental vacuum). The sampler calls it at start and then about hourly.
     public func applyRetention(nowSeconds: UInt64, policy: RetentionPolicy = .default) throws(StoreError) {
         let minuteCutoff = nowSeconds > policy.minuteSamplesSeconds ? nowSeconds - policy.minuteSamplesSeconds : 0
         let hourCutoff = minuteCutoff - minuteCutoff % 3600
         let hourlyCutoff = nowSeconds > policy.hourlySamplesSeconds ? nowSeconds - policy.hourlySamplesSeconds : 0
         let exitCutoff = nowSeconds > policy.exitsSeconds ? nowSeconds - policy.exitsSeconds : 0
+        let unitMinuteCutoff = nowSeconds > policy.unitMinutesSeconds ? nowSeconds - policy.unitMinutesSeconds : 0
+        let unitHourCutoff = nowSeconds > policy.unitHoursSeconds ? nowSeconds - policy.unitHoursSeconds : 0
         try connection.transaction { () throws(StoreError) in
             // An hour rolled up earlier (minutes written late) is merged, weighted by minutes.
             let rollUp = try connection.statement("""
@@ -74,6 +77,8 @@ extension HistoryDatabase {
             let deleteExits = try connection.statement("DELETE FROM exits WHERE time_ms < ?1")
             deleteExits.bind(1, exitCutoff &* 1000)
             try deleteExits.run()
+
+            try applyUnitRetention(hourCutoff: unitMinuteCutoff - unitMinuteCutoff % 3600, hourlyCutoff: unitHourCutoff)
         }
         try connection.execute("PRAGMA incremental_vacuum")
     }

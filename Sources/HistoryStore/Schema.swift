@@ -9,8 +9,14 @@ struct Migration {
 
 enum Schema {
     /// Every migration in order; `PRAGMA user_version` is the number applied: the written
-    /// ones, then one per listed part's history column (``listedColumnMigrations``).
-    static let migrations: [Migration] = written + listedColumnMigrations
+    /// ones, one per listed part's history column released before the unit tables, the
+    /// written ones after them, then one per later listed column. A released migration
+    /// keeps its number.
+    static let migrations: [Migration] = written + Array(listedColumnMigrations.prefix(listedColumnsBeforeUnits))
+        + writtenAfterListed + Array(listedColumnMigrations.dropFirst(listedColumnsBeforeUnits))
+
+    /// The listed columns released before ``writtenAfterListed`` (fans' and power's).
+    static let listedColumnsBeforeUnits = 2
 
     /// One migration per ``ListedHistory/columns`` entry, in its order (which only grows at
     /// its end, so each stays the migration it was): the column on minute and hourly rows,
@@ -19,7 +25,7 @@ enum Schema {
         var list: [Migration] = []
         for i in 0..<min(ListedHistory.columns.count, ListedHistory.maximumColumns) {
             let column = listedColumnName(i)
-            list.append(Migration(name: "\(written.count + i + 1): samples \(column)", sql: """
+            list.append(Migration(name: "\(listedColumnVersion(i)): samples \(column)", sql: """
                 ALTER TABLE samples ADD COLUMN \(column) INTEGER;
                 ALTER TABLE hourly_samples ADD COLUMN \(column) INTEGER;
                 """))
@@ -34,7 +40,41 @@ enum Schema {
     }
 
     /// The schema version that added listed column `i`.
-    static func listedColumnVersion(_ i: Int) -> Int32 { Int32(written.count + i + 1) }
+    static func listedColumnVersion(_ i: Int) -> Int32 {
+        Int32(written.count + i + 1 + (i < listedColumnsBeforeUnits ? 0 : writtenAfterListed.count))
+    }
+
+    /// The schema version that added `unit_minutes` and `unit_hours`.
+    static var unitTablesVersion: Int32 { Int32(written.count + listedColumnsBeforeUnits + 1) }
+
+    /// The hand-written migrations released after the first listed columns.
+    static let writtenAfterListed: [Migration] = [
+        // The busiest units of each minute (``UnitMinute``) and, past the unit retention, of
+        // each hour: one row per unit (its name and kind) and minute or hour.
+        Migration(name: "\(written.count + listedColumnsBeforeUnits + 1): unit_minutes, unit_hours", sql: """
+            CREATE TABLE unit_minutes (
+                minute INTEGER NOT NULL,
+                name BLOB NOT NULL,
+                kind TEXT NOT NULL,
+                cpu INTEGER NOT NULL,
+                mem_bytes INTEGER NOT NULL,
+                read_bps INTEGER NOT NULL,
+                write_bps INTEGER NOT NULL,
+                PRIMARY KEY (minute, name, kind)
+            );
+            CREATE TABLE unit_hours (
+                hour INTEGER NOT NULL,
+                name BLOB NOT NULL,
+                kind TEXT NOT NULL,
+                minutes INTEGER NOT NULL,
+                cpu INTEGER NOT NULL,
+                mem_bytes INTEGER NOT NULL,
+                read_bps INTEGER NOT NULL,
+                write_bps INTEGER NOT NULL,
+                PRIMARY KEY (hour, name, kind)
+            );
+            """),
+    ]
 
     /// The hand-written migrations.
     static let written: [Migration] = [

@@ -53,6 +53,9 @@ public struct SamplerConfiguration: Equatable {
     /// or their own): the units part is measured whether or not a bar shows it, and keeps
     /// them first (the Prometheus export of a machine without a bar).
     public var units: [String] = []
+    /// `[sampler] unit_history`: the units part measured every sample, bar or no bar, so
+    /// that history keeps the busiest units of each minute (`sysstats history --units`).
+    public var unitHistory = false
     /// `--textfile-dir DIR`: where to write `sysstats.prom` for node_exporter's textfile
     /// collector; nil: no Prometheus export (and no buffer for it).
     public var textfileDirectory: String?
@@ -81,6 +84,7 @@ public struct SamplerConfiguration: Equatable {
         if let v = settings.sensors { sensors = v }
         if let v = settings.interfaces { interfaces = v }
         if let v = settings.units { units = v }
+        if let v = settings.unitHistory { unitHistory = v }
         if let v = settings.textfileDirectory { textfileDirectory = v }
         if let v = settings.textfileIntervalSeconds { textfileIntervalSeconds = v }
     }

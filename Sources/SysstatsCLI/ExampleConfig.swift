@@ -24,6 +24,8 @@ freed_threshold = 4    # MiB: a smaller rise of available memory is not "memory 
 disks = ["/"]          # mount points always measured, at most 8 (a disk block's mount is besides)
 sensors = []           # temperature sensors, "chip/label", "chip" or "label"; empty: the CPU package
 interfaces = []        # interfaces measured although they look virtual (a VPN, a bridge)
+unit_history = false   # keep the busiest apps, services and containers each minute, bar or
+                       # no bar (`sysstats history --units`); else only while a bar shows them
 # textfile_dir = "/var/lib/prometheus/node-exporter"   # also write sysstats.prom there for
 # textfile_interval = 15                               # node_exporter (docs/fleet.md)
 

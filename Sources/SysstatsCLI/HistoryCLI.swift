@@ -38,7 +38,10 @@ struct HistoryCommand: ParsableCommand {
         discussion: """
             One row per minute; rows older than 90 days are hourly averages, marked "h".
             --png writes a chart of CPU and memory instead of the table; without --since it \
-            spans the samples of the last 24 hours, from the oldest to now.
+            spans the samples of the last 24 hours, from the oldest to now. --units lists \
+            the apps, services and containers that used the machine instead: each minute's \
+            busiest units, kept while a bar showed them or, bar or no bar, with \
+            [sampler] unit_history = true; minutes for 7 days, then hours for 90.
             """)
 
     @OptionGroup var data: DataDirectoryOption
@@ -49,12 +52,16 @@ struct HistoryCommand: ParsableCommand {
     var json = false
     @Option(help: ArgumentHelp("Write a chart of CPU and memory over the period to this PNG file.", valueName: "file"))
     var png: String?
+    @Flag(help: "List the apps, services and containers that used the machine over the period, busiest first, and the busiest of each hour.")
+    var units = false
 
     func validate() throws {
         if json && png != nil { throw ValidationError("--json and --png cannot be used together") }
+        if units && png != nil { throw ValidationError("--units and --png cannot be used together") }
     }
 
     func run() throws {
+        if units { return emit(HistoryCommands.units(directory: data.resolved(), sinceSeconds: since, json: json)) }
         emit(HistoryCommands.history(directory: data.resolved(), sinceSeconds: since, json: json, png: ExactArguments.path(png)))
     }
 }

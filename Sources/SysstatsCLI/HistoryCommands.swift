@@ -43,6 +43,23 @@ public enum HistoryCommands {
         }
     }
 
+    /// `sysstats history --units`: the units of the period (default the last 24 hours).
+    public static func units(directory: String, sinceSeconds: UInt64?, json: Bool,
+                             nowSeconds: UInt64 = UInt64(time(nil)), zone: TimeZoneChoice = .local) -> CommandOutput {
+        HistoryAccess.reading(directory: directory) { (database) throws(StoreError) -> CommandOutput in
+            let since = sinceSeconds ?? defaultHistorySeconds
+            let from = nowSeconds > since ? nowSeconds - since : 0, to = nowSeconds + 1
+            let rows = try database.units(from: from, to: to)
+            if json { return CommandOutput(stdout: [HistoryUnits.json(rows, from: from, to: to)]) }
+            guard !rows.isEmpty else {
+                return CommandOutput(stdout: [], stderr: ["sysstats: no units kept since \(zone.minute(from)) in "
+                    + "\(TerminalText.escape(database.path)): history keeps them while a bar shows top:units or a unit block, "
+                    + "or always with `unit_history = true` in [sampler] (man sysstats-config)"])
+            }
+            return CommandOutput(stdout: HistoryUnits.lines(rows, from: from, to: nowSeconds, zone: zone))
+        }
+    }
+
     /// `sysstats reboots`. `currentBootID` is this boot's id (nil: none is shown as running).
     public static func reboots(directory: String, json: Bool,
                                currentBootID: String? = BootID.read()?.description,

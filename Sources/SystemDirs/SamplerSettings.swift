@@ -16,6 +16,8 @@ public struct SamplerSettings: Equatable, Sendable {
     public var interfaces: [String]?
     /// Units of the cgroup v2 tree always measured and kept in the units part, by name.
     public var units: [String]?
+    /// `unit_history`: the units part measured every sample for `history --units`.
+    public var unitHistory: Bool?
     /// `textfile_dir`: an absolute directory for `sysstats.prom` (docs/fleet.md).
     public var textfileDirectory: String?
     /// `textfile_interval`: whole seconds, 1 to 3600.
@@ -88,6 +90,9 @@ public struct SamplerSettings: Equatable, Sendable {
                 settings.units = try strings(entry, maximumCount: 8) { (name, value) throws(SettingsError) in
                     guard !name.isEmpty, name.utf8.count <= 64 else { throw SettingsError(value, "a unit's name is 1 to 64 bytes") }
                 }
+            case "unit_history":
+                guard let b = entry.bool else { throw SettingsError(entry, "expected true or false, found \(entry.kind.name)") }
+                settings.unitHistory = b
             case "textfile_dir":
                 guard let path = entry.string else { throw SettingsError(entry, "expected a directory (a string), found \(entry.kind.name)") }
                 guard path.first == UInt8(ascii: "/"), !path.contains(0), path.count <= 4096 else {
@@ -100,12 +105,12 @@ public struct SamplerSettings: Equatable, Sendable {
                 settings.textfileIntervalSeconds = UInt32(n)
             default:
                 let known: [StaticString] = ["interval", "history", "freed_threshold", "disks", "sensors", "interfaces",
-                                             "units", "textfile_dir", "textfile_interval"]
+                                             "units", "unit_history", "textfile_dir", "textfile_interval"]
                 if let near = nearestKey(entry.key, known) {
                     throw SettingsError(entry, atKey: true, "unknown key \(quoted(entry.key)); did you mean \"\(near)\"?")
                 }
                 throw SettingsError(entry, atKey: true,
-                                    "unknown key \(quoted(entry.key)) in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, units, textfile_dir, textfile_interval)")
+                                    "unknown key \(quoted(entry.key)) in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, units, unit_history, textfile_dir, textfile_interval)")
             }
         }
         return settings

@@ -86,4 +86,41 @@ final class UnitsPartEndToEndTests: XCTestCase {
         XCTAssertEqual(snapshot()?.listed[.units].map { String(decoding: $0.label, as: UTF8.self) },
                        ["Firefox", "Console", "docker 3f2a1b9c8d7e", "PipeWire"], "the built-in rules and the desktop file name them")
     }
+
+    /// `[sampler] unit_history = true`: the units measured without a bar and kept in history,
+    /// where `sysstats history --units` finds them (the partial minute, at a clean stop);
+    /// without the key and without a bar, history keeps none.
+    func testWithUnitHistoryTheSamplerKeepsTheUnitsWithoutABarAndHistoryListsThem() throws {
+        let tree = try makeTree()
+        func run(unitHistory: Bool, _ name: String) throws -> (table: String, json: String) {
+            let data = directory.url.appendingPathComponent("data-" + name)
+            let config = directory.url.appendingPathComponent(name + ".toml")
+            try "[sampler]\nunit_history = \(unitHistory)\n".write(to: config, atomically: false, encoding: .utf8)
+            let sampler = Process()
+            sampler.executableURL = URL(fileURLWithPath: try Programs.path("sysstatsd"))
+            sampler.arguments = ["--interval", "0.1", "--runtime-dir", directory.url.appendingPathComponent("run-" + name).path,
+                                 "--config", config.path, "--data-dir", data.path,
+                                 "--proc-root", tree.appendingPathComponent("proc").path,
+                                 "--sys-root", tree.appendingPathComponent("sys").path]
+            sampler.standardError = FileHandle.nullDevice
+            sampler.environment = ["HOME": directory.url.path, "XDG_DATA_HOME": data.path, "XDG_DATA_DIRS": data.path]
+            try sampler.run()
+            usleep(1_500_000)
+            sampler.terminate()   // a clean stop writes the partial minute, its units with it
+            sampler.waitUntilExit()
+            func cli(_ extra: [String]) throws -> String {
+                let out = try Programs.capture(try Programs.path("sysstats"), ["history", "--units", "--since", "1h", "--data-dir", data.path] + extra)
+                return out.stdout + out.stderr
+            }
+            return (try cli([]), try cli(["--json"]))
+        }
+        let kept = try run(unitHistory: true, "kept")
+        XCTAssertTrue(kept.table.contains("minute"), kept.table)
+        let names = ["Firefox", "docker 3f2a1b9c8d7e", "PipeWire"]
+        for name in names { XCTAssertTrue(kept.json.contains("\"name\":\"\(name)\""), "\(name) in \(kept.json)") }
+        XCTAssertTrue(kept.json.contains("\"kind\":\"container\""), kept.json)
+        let none = try run(unitHistory: false, "none")
+        XCTAssertTrue(none.table.contains("no units kept since"), none.table)
+        XCTAssertFalse(none.json.contains("Firefox"), none.json)
+    }
 }

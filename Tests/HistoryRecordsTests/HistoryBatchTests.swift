@@ -43,12 +43,20 @@ final class HistoryBatchTests: XCTestCase {
         HistoryBatch.headerSize + 2 + b.bootID.utf8.count + 24 + listedHeader + 4
     }
 
-    /// `b` in the version-2 layout (78-byte samples, without the GPU figures) or version 3's
-    /// (91 bytes, without the listed columns): the current encoding less the listed columns'
-    /// names and each sample's end, relabelled.
+    /// `b` (without unit rows) in the version-2 layout (78-byte samples, without the GPU
+    /// figures), version 3's (91 bytes, without the listed columns) or version 4's (without
+    /// the unit rows' count): the current encoding less the listed columns' names, each
+    /// sample's end and the unit count, relabelled.
     static func older(_ b: HistoryBatch, version: UInt8) -> [UInt8] {
-        let current = b.encoded
+        precondition(b.units.isEmpty)
+        let current = Array(b.encoded.dropLast(4))
         var bytes = Array(current[0..<HistoryBatch.headerSize])
+        if version == 4 {
+            bytes[4] = 4
+            let body = Array(current[HistoryBatch.headerSize...])
+            for i in 0..<4 { bytes[8 + i] = UInt8(truncatingIfNeeded: body.count >> (8 * i)) }
+            return bytes + body
+        }
         bytes[4] = version
         let times = HistoryBatch.headerSize + 2 + b.bootID.utf8.count + 24
         var body = Array(current[HistoryBatch.headerSize..<times])
@@ -115,7 +123,7 @@ final class HistoryBatchTests: XCTestCase {
     func testTheEncodingStartsWithMagicVersionAndLittleEndianLength() {
         let bytes = Self.batch().encoded
         XCTAssertEqual(Array(bytes[0..<4]), Array("SSHB".utf8))
-        XCTAssertEqual(Array(bytes[4..<8]), [4, 0, 1, 0])   // version 4, flags: endsCleanly
+        XCTAssertEqual(Array(bytes[4..<8]), [5, 0, 1, 0])   // version 5, flags: endsCleanly
         let length = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
         XCTAssertEqual(length, bytes.count - HistoryBatch.headerSize)
     }
@@ -168,7 +176,7 @@ final class HistoryBatchTests: XCTestCase {
         }
         let bytes = Self.versionTwo(old)
         XCTAssertEqual(Array(bytes[4..<6]), [2, 0])
-        XCTAssertEqual(bytes.count, old.encoded.count - 5 * (13 + 9 * ListedHistory.columns.count) - Self.listedHeader)
+        XCTAssertEqual(bytes.count, old.encoded.count - 5 * (13 + 9 * ListedHistory.columns.count) - Self.listedHeader - 4)
         XCTAssertEqual(try HistoryBatch.decode(bytes), old)
         // Version 3's more-presence byte knows bits 0 and 1 only.
         var current = Self.batch(samples: 1, exits: 0).encoded
@@ -188,7 +196,7 @@ final class HistoryBatchTests: XCTestCase {
         let bytes = Self.versionOne(old)
         XCTAssertEqual(Array(bytes[4..<6]), [1, 0])
         XCTAssertEqual(try HistoryBatch.decode(bytes), old)
-        XCTAssertEqual(try HistoryBatch.decode(HistoryBatch.decode(bytes).encoded), old, "and re-encodes as version 4")
+        XCTAssertEqual(try HistoryBatch.decode(HistoryBatch.decode(bytes).encoded), old, "and re-encodes as version 5")
         // Version 1 knows presence bits 0-2 only.
         var newBit = bytes
         newBit[HistoryBatch.headerSize + 2 + old.bootID.utf8.count + 24 + 4 + 48] |= 8
@@ -222,12 +230,12 @@ final class HistoryBatchTests: XCTestCase {
         XCTAssertEqual(error(Array("GIF89a random garbage".utf8)), .badMagic)
         var version = good; version[4] = 9
         XCTAssertEqual(error(version), .unsupportedVersion(9))
-        version[4] = 5
-        XCTAssertEqual(error(version), .unsupportedVersion(5))
+        version[4] = 6
+        XCTAssertEqual(error(version), .unsupportedVersion(6))
         version[4] = 0
         XCTAssertEqual(error(version), .unsupportedVersion(0))
-        XCTAssertEqual(HistoryBatchError.unsupportedVersion(5).description,
-                       "history batch version 5 is not supported (this build reads 1 to 4)")
+        XCTAssertEqual(HistoryBatchError.unsupportedVersion(6).description,
+                       "history batch version 6 is not supported (this build reads 1 to 5)")
         XCTAssertEqual(error(good + [0]), .trailingBytes)
         var flags = good; flags[6] = 0x80
         XCTAssertEqual(error(flags), .malformed("unknown flags"))
@@ -259,8 +267,10 @@ final class HistoryBatchTests: XCTestCase {
     /// each decodes or throws; none crashes, and a decoded one re-encodes to a decodable batch.
     func testSeededFuzzOfMutatedBatchesNeverCrashes() {
         var rng = SplitMix64(seed: 0x5359_5353_4842)
+        var withUnits = Self.batch(samples: 1, exits: 1)
+        withUnits.units = UnitMinutesTests.hostileUnits
         let seeds = [Self.batch().encoded, Self.batch(samples: 1, exits: 1, endsCleanly: false).encoded,
-                     Self.versionOne(Self.batch(samples: 2, exits: 2))]
+                     Self.versionOne(Self.batch(samples: 2, exits: 2)), withUnits.encoded]
         var decoded = 0, refused = 0
         for round in 0..<5000 {
             var bytes = seeds[round % seeds.count]

@@ -132,9 +132,9 @@ final class BackupRestoreTests: XCTestCase {
     func testRestoreRefusesABackupFromANewerSchema() throws {
         let (scratch, backup) = try currentAndBackup()
         let raw = try rawConnection(backup)
-        try raw.execute("PRAGMA user_version = 7")
+        try raw.execute("PRAGMA user_version = \(HistoryDatabase.schemaVersion + 1)")
         raw.close()
-        try assertRefused(backup, .newerSchema, "is from a newer sysstats (schema version 7; this build knows up to \(HistoryDatabase.schemaVersion))", in: scratch)
+        try assertRefused(backup, .newerSchema, "is from a newer sysstats (schema version \(HistoryDatabase.schemaVersion + 1); this build knows up to \(HistoryDatabase.schemaVersion))", in: scratch)
     }
 
     // MARK: - Crafted backups: the schema of their version, exactly, and values sysstats writes

@@ -103,7 +103,7 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual((error as! StoreError).kind, .olderSchema, "the CLI asks for the sampler to upgrade it")
         }
         let db = try scratch.open()
-        XCTAssertEqual(HistoryDatabase.schemaVersion, 4 + Int32(ListedHistory.columns.count))
+        XCTAssertEqual(HistoryDatabase.schemaVersion, 4 + Int32(ListedHistory.columns.count) + Int32(Schema.writtenAfterListed.count))
         XCTAssertEqual(try db.connection.integer("PRAGMA user_version"), Int64(HistoryDatabase.schemaVersion))
         XCTAssertEqual(try db.samples(from: 0, to: .max), versionTwoSamples(), "every row, the new figures NULL")
         XCTAssertEqual(try db.boots().count, 1)

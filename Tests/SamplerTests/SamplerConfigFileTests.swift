@@ -66,7 +66,7 @@ final class SamplerConfigFileTests: XCTestCase {
         XCTAssertEqual(e2.description, "\(file):2:1: unknown key \"intervall\"; did you mean \"interval\"?")
         try write("[sampler]\nrefresh = 1\n")
         guard case .failure(let e4) = parse([]) else { return XCTFail() }
-        XCTAssertEqual(e4.description, "\(file):2:1: unknown key \"refresh\" in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, units, textfile_dir, textfile_interval)")
+        XCTAssertEqual(e4.description, "\(file):2:1: unknown key \"refresh\" in [sampler] (interval, history, freed_threshold, disks, sensors, interfaces, units, unit_history, textfile_dir, textfile_interval)")
         try write("[sampler]\ndisks = [\"home\"]\n")
         guard case .failure(let e3) = parse([]) else { return XCTFail() }
         XCTAssertEqual(e3.description, "\(file):2:10: a disk is an absolute mount point of at most 64 bytes")

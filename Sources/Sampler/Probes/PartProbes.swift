@@ -33,7 +33,7 @@ extension Sampler {
             PartProbe(.power, PowerSources(sysRoot: c.sysRoot)),
             PartProbe(.backlight, BacklightDevices(sysRoot: c.sysRoot)),
             PartProbe(.units, CgroupUnitsReader(sysRoot: c.sysRoot, namer: SamplerUnitNamer(rules: rules), kept: c.units),
-                      asked: !c.units.isEmpty),
+                      asked: !c.units.isEmpty || (c.unitHistory && c.history && !c.once)),
         ]
     }
 }
