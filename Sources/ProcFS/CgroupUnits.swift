@@ -53,9 +53,18 @@ public enum CgroupUnits {
     }
 
     /// Whether a folder is a unit: a scope or a service (a slice holds units; its own
-    /// processes, if any, are in a unit too).
-    static func isUnit(_ name: ArraySlice<UInt8>) -> Bool {
+    /// processes, if any, are in a unit too), or a container Docker's cgroupfs driver made
+    /// (`docker/<64 hex digits>`, no systemd scope). `parent`: the folder holding it.
+    static func isUnit(_ name: ArraySlice<UInt8>, in parent: ArraySlice<UInt8>) -> Bool {
         hasSuffix(name, ".scope") || hasSuffix(name, ".service")
+            || (UnitNaming.isContainerID(name) && parent.elementsEqual("docker".utf8))
+    }
+
+    /// The last component of a path below the root (the whole path without a `/`).
+    static func lastComponent(_ path: [UInt8]) -> ArraySlice<UInt8> {
+        var i = path.count
+        while i > 0 && path[i - 1] != 0x2F { i -= 1 }
+        return path[i...]
     }
 
     static func hasSuffix(_ name: ArraySlice<UInt8>, _ suffix: StaticString) -> Bool {
@@ -90,14 +99,15 @@ public enum CgroupUnits {
         }
         children.sort { $0.lexicographicallyPrecedes($1) }
         var holdsUnit = false
+        let parent = lastComponent(relative)
         for child in children {
             let path = relative.isEmpty ? child : relative + [0x2F] + child
             let inner = walk(root, relative: path, depth: depth + 1, units: &units, folders: &folders, buffer: buffer)
             holdsUnit = holdsUnit || inner
-            if isUnit(child[...]) && !inner && units.count < maximumUnits {
+            if isUnit(child[...], in: parent) && !inner && units.count < maximumUnits {
                 units.append(counters(root, path, buffer))
                 holdsUnit = true
-            } else if isUnit(child[...]) {
+            } else if isUnit(child[...], in: parent) {
                 holdsUnit = true
             }
         }

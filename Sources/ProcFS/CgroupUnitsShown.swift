@@ -70,9 +70,10 @@ extension CgroupUnitsReader {
         // The kernel lists a folder in an order of its own: sorted, a tree lists the same each time.
         children.sort { $0.lexicographicallyPrecedes($1) }
         var holds = false
+        let parent = CgroupUnits.lastComponent(base)
         for child in children {
             let path = base.isEmpty ? child : base + [0x2F] + child
-            if CgroupUnits.isUnit(child[...]) && !Self.isUserManager(child) {
+            if CgroupUnits.isUnit(child[...], in: parent) && !Self.isUserManager(child) {
                 guard units < CgroupUnits.maximumUnits else { continue }
                 found.append(Node(path: path, parent: index, isUnit: true))
                 units += 1

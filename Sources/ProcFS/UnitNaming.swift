@@ -32,6 +32,7 @@ public enum UnitNaming {
         name.removeAll(keepingCapacity: true)
         let scope = hasSuffix(bare, ".scope"), service = hasSuffix(bare, ".service")
         if scope, hasPrefix(bare, "docker-") { return container("docker ", bare, from: 7, into: &name) }
+        if isContainerID(bare[...]) { return container("docker ", bare, from: 0, into: &name) }
         if hasPrefix(bare, "libpod-conmon-") { return container("podman conmon ", bare, from: 14, into: &name) }
         if scope, hasPrefix(bare, "libpod-") { return container("podman ", bare, from: 7, into: &name) }
         if scope, hasPrefix(bare, "session-") { append("session", to: &name); return (.session, nil) }
@@ -49,6 +50,12 @@ public enum UnitNaming {
         }
         name.append(contentsOf: bare[0..<(scope ? bare.count - 6 : bare.count)])
         return (.system, nil)
+    }
+
+    /// Whether a name is a container's whole id, 64 lowercase hex digits (Docker's cgroupfs
+    /// driver names its folders so).
+    public static func isContainerID(_ name: ArraySlice<UInt8>) -> Bool {
+        name.count == 64 && name.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
     /// A container's runtime and the first 12 characters of its id.

@@ -147,6 +147,24 @@ final class CgroupUnitsReaderTests: XCTestCase {
         XCTAssertTrue(s.listed[.units].isEmpty)
     }
 
+    /// Docker's cgroupfs driver (no systemd): `docker/<64 hex digits>` is a container's unit,
+    /// named as its scope would be; a folder of that name elsewhere, or a shorter id, is not.
+    func testADockerContainerWithoutASystemdScopeIsAUnitNamedByItsShortID() throws {
+        let id = "9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d"
+        try cgroup("fs/cgroup/docker", usec: 0, memory: 900 << 20)
+        try cgroup("fs/cgroup/docker/" + id, usec: 0, memory: 900 << 20)
+        try cgroup("fs/cgroup/docker/not-a-container", usec: 0, memory: 5_000 << 20)
+        try cgroup("fs/cgroup/elsewhere.slice/" + id, usec: 0, memory: 5_000 << 20)
+        try counts(descendants: 13)
+        let reader = CgroupUnitsReader(sysRoot: root.path)
+        var s = Snapshot()
+        let units = read(reader, &s, at: 1)
+        XCTAssertEqual(units.first { $0.1 == "docker 9c8d7e6f5a4b" }.map { [$0.0] + [String($0.3 ?? 0)] }, ["container", String(900 << 20)])
+        XCTAssertFalse(units.contains { ($0.3 ?? 0) == 5_000 << 20 }, "only a container id under docker/ is a unit: \(units)")
+        XCTAssertTrue(CgroupUnits.read(root: root.path + "/fs/cgroup").contains { String(decoding: $0.path, as: UTF8.self) == "docker/" + id },
+                      "top --units lists it too")
+    }
+
     func testUnitNamesOverBytesAreTheOnesTopUnitsShows() {
         func named(_ unit: String) -> (UnitKind, String) {
             var name: [UInt8] = [], bare: [UInt8] = []
@@ -162,5 +180,6 @@ final class CgroupUnitsReaderTests: XCTestCase {
         XCTAssertTrue(named("session-2.scope") == (.session, "session"))
         XCTAssertTrue(named("app-org.example.-1.scope") == (.app, "example"), "a trailing dot: the last part that is not empty")
         XCTAssertTrue(named("app-.scope") == (.system, "app-"), "no id")
+        XCTAssertTrue(named(String(repeating: "0123456789abcdef", count: 4)) == (.container, "docker 0123456789ab"), "Docker's cgroupfs driver")
     }
 }
