@@ -62,22 +62,10 @@ extension HistoryDatabase {
             rollUp.bind(1, hourCutoff)
             try rollUp.run()
 
-            let deleteMinutes = try connection.statement("DELETE FROM samples WHERE minute < ?1")
-            deleteMinutes.bind(1, hourCutoff)
-            try deleteMinutes.run()
-
-            let deleteHours = try connection.statement("DELETE FROM hourly_samples WHERE hour < ?1")
-            deleteHours.bind(1, hourlyCutoff)
-            try deleteHours.run()
-
-            let deleteBoots = try connection.statement("DELETE FROM boots WHERE last_seen_time < ?1")
-            deleteBoots.bind(1, hourlyCutoff)
-            try deleteBoots.run()
-
-            let deleteExits = try connection.statement("DELETE FROM exits WHERE time_ms < ?1")
-            deleteExits.bind(1, exitCutoff &* 1000)
-            try deleteExits.run()
-
+            try run("DELETE FROM samples WHERE minute < ?1", hourCutoff)
+            try run("DELETE FROM hourly_samples WHERE hour < ?1", hourlyCutoff)
+            try run("DELETE FROM boots WHERE last_seen_time < ?1", hourlyCutoff)
+            try run("DELETE FROM exits WHERE time_ms < ?1", exitCutoff &* 1000)
             try applyUnitRetention(hourCutoff: unitMinuteCutoff - unitMinuteCutoff % 3600, hourlyCutoff: unitHourCutoff)
         }
         try connection.execute("PRAGMA incremental_vacuum")
@@ -131,5 +119,12 @@ extension HistoryDatabase {
     static func mergedTotal(_ column: String) -> String {
         "CASE WHEN \(column) IS NULL THEN excluded.\(column) WHEN excluded.\(column) IS NULL THEN \(column) "
             + "ELSE CAST(\(column) + excluded.\(column) AS INTEGER) END"
+    }
+
+    /// Runs `sql` with `value` bound as `?1` (a prepared statement, cached by its text).
+    func run(_ sql: String, _ value: UInt64) throws(StoreError) {
+        let statement = try connection.statement(sql)
+        statement.bind(1, value)
+        try statement.run()
     }
 }

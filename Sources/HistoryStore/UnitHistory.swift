@@ -76,18 +76,12 @@ extension HistoryDatabase {
             """)
         rollUp.bind(1, hourCutoff)
         try rollUp.run()
-        let trim = try connection.statement("""
+        try run("""
             DELETE FROM unit_hours WHERE rowid IN (SELECT rowid FROM (SELECT rowid, row_number() OVER
                 (PARTITION BY hour ORDER BY cpu DESC, mem_bytes DESC) AS place FROM unit_hours WHERE hour < ?1)
                 WHERE place > \(Self.unitRowsPerHour))
-            """)
-        trim.bind(1, hourCutoff)
-        try trim.run()
-        let deleteMinutes = try connection.statement("DELETE FROM unit_minutes WHERE minute < ?1")
-        deleteMinutes.bind(1, hourCutoff)
-        try deleteMinutes.run()
-        let deleteHours = try connection.statement("DELETE FROM unit_hours WHERE hour < ?1")
-        deleteHours.bind(1, hourlyCutoff)
-        try deleteHours.run()
+            """, hourCutoff)
+        try run("DELETE FROM unit_minutes WHERE minute < ?1", hourCutoff)
+        try run("DELETE FROM unit_hours WHERE hour < ?1", hourlyCutoff)
     }
 }
