@@ -79,7 +79,7 @@ let functionOrder: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld",
 // Embedded twin's dependencies are the same list with every twin's name mapped, so the two
 // lists cannot drift, and its sources import the normal names, which `-module-alias` maps to
 // the Embedded twins (no `#if` in the sources to choose an import).
-let twinned = ["UTF8Text", "CommandOptions", "TOML", "Bookmarks", "SnapshotCodec", "ProcFS", "SystemDirs",
+let twinned = ["UTF8Text", "CommandOptions", "TOML", "Bookmarks", "SnapshotCodec", "SystemCalls", "ProcFS", "SystemDirs",
                "PrometheusText", "Sampler", "HistoryRecords", "HistoryStore", "BarCore", "BarRuntime"]
 
 /// `name`'s Embedded twin's name, or `name` for a module compiled once (C, the programs).
@@ -148,8 +148,11 @@ let package = Package(
         // Readers of /proc and /sys: one small reader per file, over a reused buffer.
         // Who may have written a config file (its command blocks run): one check for every program.
         .target(name: "CTrustedFile"),
+        // The system calls every program makes on files (FileDescriptor, Errno, C paths): one
+        // layer, EINTR retried in it, for the readers, the sampler, the bars and the CLI.
+    ] + twin("SystemCalls", ["CDirect", "CLibc", "UTF8Text"], normal: normalTwin, embedded: embeddedSampler) + [
         // A listed part's reader fills the snapshot's readings itself (ProcFS/PartReader.swift).
-    ] + twin("ProcFS", ["CDirect", "CTrustedFile", "CLibc", "SnapshotCodec", "UTF8Text"], normal: normalTwin, embedded: embeddedSampler) + [
+    ] + twin("ProcFS", ["SystemCalls", "CDirect", "CTrustedFile", "CLibc", "SnapshotCodec", "UTF8Text"], normal: normalTwin, embedded: embeddedSampler) + [
         // The C library for the sampler's, the history writer's and the CLI's modules and both
         // their twins: headers, and inline functions for what Swift cannot call (docs/architecture.md).
         .target(name: "CLibc"),
@@ -264,7 +267,7 @@ let package = Package(
         .target(name: "CClock"),
     ] + twin("BarCore", ["SnapshotCodec", "UTF8Text", "TOML", "CClock", "CommandOptions"], normal: normalTwin, embedded: embedded) + [
         .target(name: "CBarSys", dependencies: ["CLibc"]),
-    ] + twin("BarRuntime", ["BarCore", "SnapshotCodec", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptions"], embedded: embedded) + [
+    ] + twin("BarRuntime", ["BarCore", "SnapshotCodec", "SystemCalls", "CBarSys", "CClock", "CTrustedFile", "CLibc", "CommandOptions"], embedded: embedded) + [
         .executableTarget(name: "sysstats-bar", dependencies: embeddedDependencies(["BarRuntime", "BarCore", "CBarSys"]),
                           swiftSettings: embedded + moduleAliases(), linkerSettings: staticExecutable),
         // The X11 outputs (x11-root, x11-window) get their own binary so that text/i3bar do not

@@ -1,23 +1,15 @@
-// Thin wrappers over the C calls sysstats-bar makes (Embedded Swift: no Glibc
-// module, so they come from the CBarSys shim). Every call retries on EINTR.
+// The bar's file calls, in the forms its code wants (a raw descriptor, 0 or -errno), over
+// SystemCalls' FileDescriptor, the one layer that makes the system calls and retries EINTR.
 
 import BarCore
 import CBarSys
 import CLibc
+import SystemCalls
 
 /// Writes all of `bytes` to `fd`. Returns 0, or the errno that stopped it.
 public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-    var done = 0
-    while done < bytes.count {
-        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-        if n < 0 {
-            let e = cbarsys_errno()
-            if e == EINTR { continue }
-            return e
-        }
-        done += n
-    }
-    return 0
+    guard bytes.count > 0 else { return 0 }
+    return FileDescriptor(rawValue: fd).writeAll(bytes)?.rawValue ?? 0
 }
 
 /// Writes `sysstats-bar: ` and a literal to stderr, one line.
@@ -57,23 +49,19 @@ func writeErrnoText(_ errno: Int32) {
     _ = writeAll(2, UnsafeRawBufferPointer(start: ("\n" as StaticString).utf8Start, count: 1))
 }
 
-/// Reads into `buffer` with read(2), retrying on EINTR. Returns bytes read, or -errno.
+/// Reads into `buffer` with read(2). Returns bytes read, or -errno.
 public func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-    while true {
-        let n = read(fd, buffer.baseAddress, buffer.count)
-        if n >= 0 { return n }
-        let e = cbarsys_errno()
-        if e != EINTR { return -Int(e) }
+    switch FileDescriptor(rawValue: fd).readSome(into: buffer) {
+    case .success(let n): return n
+    case .failure(let e): return -Int(e.rawValue)
     }
 }
 
-/// `pread(2)` at `offset` into `buffer`, retried on EINTR: bytes read, or -errno.
+/// `pread(2)` at `offset` into `buffer`: bytes read, or -errno.
 public func preadSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-    while true {
-        let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
-        if n >= 0 { return n }
-        let e = cbarsys_errno()
-        if e != EINTR { return -Int(e) }
+    switch FileDescriptor(rawValue: fd).read(into: buffer, at: offset) {
+    case .success(let n): return n
+    case .failure(let e): return -Int(e.rawValue)
     }
 }
 

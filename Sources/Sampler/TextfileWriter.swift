@@ -146,9 +146,8 @@ public struct BootSummaryReader {
         return withUnsafeTemporaryAllocation(byteCount: BootSummary.maximumSize + 1, alignment: 1) { buffer in
             var count = 0
             while count < buffer.count {
-                let n = clibc_read(fd, buffer.baseAddress! + count, buffer.count - count)
-                if n < 0 && clibc_errno() == EINTR { continue }
-                if n <= 0 { break }
+                guard case .success(let n) = FileDescriptor(rawValue: fd).readSome(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])),
+                      n > 0 else { break }
                 count += n
             }
             guard let summary = BootSummary.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return nil }

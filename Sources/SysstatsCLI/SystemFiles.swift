@@ -65,9 +65,7 @@ enum SystemFiles {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count <= limit {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
+            guard case .success(let n) = chunk.withUnsafeMutableBytes({ FileDescriptor(rawValue: fd).readSome(into: $0) }) else { return nil }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
