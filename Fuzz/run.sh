@@ -7,7 +7,7 @@
 # Targets: snapshot snapshot-fields clicks bookmarks history-batch toml command-output i3bar-stream
 # prometheus-text wants-file i3blocks-config budget-file gpu-text smaps json audio-text media-text config-import (default: all).
 # Each target is one Swift file here, compiled with the real module sources
-# (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, ProcFS, HistoryRecords, TOML, PrometheusText, JSONCoding, ConfigImport: the normal twins, not the
+# (Sources/UTF8Text, SnapshotCodec, CommandOptions, BarCore, Bookmarks, SystemCalls, ProcFS, HistoryRecords, TOML, PrometheusText, JSONCoding, ConfigImport: the normal twins, not the
 # Embedded ones; BudgetFile, SmapsMappings and BaselineFigures: the CLI's budgets-file, smaps and baseline readers) under `swiftc -sanitize=fuzzer,address`, into .build/fuzz. A run reads
 # the committed seeds (Fuzz/corpus/TARGET, never written) and keeps what it finds in
 # .build/fuzz/corpus-work/TARGET, so later runs go on from there and git sees nothing.
@@ -59,13 +59,13 @@ modules_of() {
     case $1 in
         snapshot|snapshot-fields|clicks|command-output|i3bar-stream) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         bookmarks) echo UTF8Text Bookmarks ;;
-        history-batch) echo UTF8Text SnapshotCodec ProcFS HistoryRecords ;;
+        history-batch) echo UTF8Text SnapshotCodec SystemCalls ProcFS HistoryRecords ;;
         toml) echo UTF8Text TOML ;;
         prometheus-text) echo UTF8Text SnapshotCodec PrometheusText ;;
         wants-file) echo UTF8Text SnapshotCodec ;;
         i3blocks-config) echo UTF8Text SnapshotCodec TOML CommandOptions BarCore ;;
         budget-file) echo UTF8Text TOML BudgetFile ;;
-        gpu-text|audio-text|media-text|cgroup-text) echo UTF8Text SnapshotCodec ProcFS ;;
+        gpu-text|audio-text|media-text|cgroup-text) echo UTF8Text SnapshotCodec SystemCalls ProcFS ;;
         smaps) echo SmapsMappings ;;
         json) echo JSONCoding BaselineFigures ;;
         config-import) echo UTF8Text TOML ConfigImport ;;
@@ -143,10 +143,11 @@ build_module() {
     fi
     [[ $m == SnapshotCodec || $m == Bookmarks || $m == TOML ]] && deps=("$build/obj/UTF8Text.o")
     if [[ $m == SnapshotCodec ]]; then build_crc; deps+=("$build/obj/CCRC32.o"); fi
-    if [[ $m == ProcFS ]]; then build_trusted; deps=("$build/obj/UTF8Text.o" "$build/obj/CTrustedFile.o"); fi
+    [[ $m == SystemCalls ]] && deps=("$build/obj/UTF8Text.o")
+    if [[ $m == ProcFS ]]; then build_trusted; deps=("$build/obj/UTF8Text.o" "$build/obj/SystemCalls.o" "$build/obj/CTrustedFile.o"); fi
     if [[ $m == CommandOptions ]]; then build_clibc; deps=("$build/obj/CLibc.o"); fi
     [[ $m == BarCore ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/TOML.o" "$build/obj/CommandOptions.o" "$build/obj/CClock.o")
-    [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/ProcFS.o")
+    [[ $m == HistoryRecords ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o" "$build/obj/SystemCalls.o" "$build/obj/ProcFS.o")
     [[ $m == PrometheusText ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/SnapshotCodec.o")
     [[ $m == ConfigImport ]] && deps=("$build/obj/UTF8Text.o" "$build/obj/TOML.o")
     local extra=()
@@ -222,7 +223,8 @@ level() {   # MODULE...: those the targets need, built side by side
     ((${#wanted[@]} == 0)) || in_parallel build_module "${wanted[@]}"
 }
 level UTF8Text CommandOptions || exit 2
-level SnapshotCodec TOML ProcFS Bookmarks || exit 2
+level SnapshotCodec SystemCalls TOML Bookmarks || exit 2
+level ProcFS || exit 2
 level BarCore HistoryRecords PrometheusText BudgetFile ConfigImport || exit 2
 in_parallel build_target "${targets[@]}" || exit 2
 ((build_only)) && exit 0

@@ -8,7 +8,7 @@
 /// each output writes it) and its names: the block's placeholder and its manual line, the
 /// member of the reading's `report --json` object, and the Prometheus family (nil: none).
 public struct PartFigure: Sendable {
-    public typealias Unit = GPUFigure.Unit
+    public typealias Unit = FigureUnit
     public let unit: Unit
     public let placeholder: StaticString
     /// The placeholder's line in the manual.

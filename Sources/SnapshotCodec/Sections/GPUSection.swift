@@ -46,26 +46,29 @@ public struct GPUFigures: Equatable, Sendable {
     public init() {}
 }
 
+/// How a figure's value is kept, and so how each output writes it: one list for the GPU's
+/// figures (``GPUFigure``) and the listed parts' (``PartFigure``).
+public enum FigureUnit: Sendable {
+    /// A share, permyriad: the block's whole percent, JSON's percent, Prometheus's ratio.
+    case permyriad
+    /// Bytes: the block's size (`6.0G`), JSON's and Prometheus's bytes.
+    case bytes
+    /// Millidegrees Celsius: the block's whole degrees, degrees elsewhere.
+    case milliCelsius
+    /// Milliwatts: watts with one decimal in the block, watts elsewhere.
+    case milliwatts
+    /// MHz: MHz in the block and JSON, hertz in Prometheus.
+    case megahertz
+    /// A plain count, as given.
+    case count
+}
+
 /// One figure a GPU may give, described for every output at once: the bit of
 /// ``GPUFigures/Known`` that says the card gave it, its value, its unit (which says how each
 /// output writes it), and its names: the `gpu` block's placeholder, the member of
 /// `report --json`'s GPU, the Prometheus family (nil: none, where the unit differs by driver).
 public struct GPUFigure: Sendable {
-    /// How the value is kept, and so how each output writes it.
-    public enum Unit: Sendable {
-        /// A share, permyriad: the block's whole percent, JSON's percent, Prometheus's ratio.
-        case permyriad
-        /// Bytes: the block's size (`6.0G`), JSON's and Prometheus's bytes.
-        case bytes
-        /// Millidegrees Celsius: the block's whole degrees, degrees elsewhere.
-        case milliCelsius
-        /// Milliwatts: watts with one decimal in the block, watts elsewhere.
-        case milliwatts
-        /// MHz: MHz in the block and JSON, hertz in Prometheus.
-        case megahertz
-        /// A plain count, as given.
-        case count
-    }
+    public typealias Unit = FigureUnit
     public let known: GPUFigures.Known
     public let unit: Unit
     public let placeholder: StaticString
