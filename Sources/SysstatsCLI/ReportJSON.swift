@@ -143,7 +143,7 @@ public struct ReportJSON: Encodable, Equatable {
 
         /// A figure as JSON writes it: shares in percent, degrees and watts as decimals, the
         /// rest as integers.
-        static func value(_ unit: GPUFigure.Unit, _ v: Int64) -> Value {
+        static func value(_ unit: FigureUnit, _ v: Int64) -> Value {
             switch unit {
             case .permyriad: return .decimal(ReportJSON.percent(UInt16(clamping: v)))
             case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
