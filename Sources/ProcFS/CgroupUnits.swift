@@ -78,40 +78,67 @@ public enum CgroupUnits {
     /// Every unit below `root` with its counters. A service that holds units of its own (a
     /// user's manager, `user@1000.service`) is left out: its units are listed instead.
     public static func read(root: String) -> [UnitCounters] {
-        var units: [UnitCounters] = []
-        var folders = 0
         let buffer = ReadBuffer(capacity: 4096, maximumCapacity: 65536)
-        walk(root, relative: [], depth: 0, units: &units, folders: &folders, buffer: buffer)
+        var units: [UnitCounters] = []
+        for folder in list(root: root) where folder.isUnit { units.append(counters(root, folder.path, buffer)) }
         return units
     }
 
-    /// Returns whether the folder at `relative` holds a unit.
-    @discardableResult
-    private static func walk(_ root: String, relative: [UInt8], depth: Int, units: inout [UnitCounters], folders: inout Int,
-                             buffer: ReadBuffer) -> Bool {
+    /// One folder of the tree as ``list(root:)`` gives it.
+    public struct Folder: Equatable, Sendable {
+        /// Below the tree's root (`user.slice/user-1000.slice/…/app-firefox-1234.scope`); empty for the root.
+        public var path: [UInt8]
+        /// Its parent's position in the listing; -1 for the root.
+        public var parent: Int
+        public var isUnit: Bool
+    }
+
+    /// The tree's units and the folders that hold them, each parent before its children, the
+    /// root first: a unit (``isUnit(_:in:)``) is not looked into, but a user's service manager
+    /// (`user@1000.service`), whose units are the user's apps and services, holds units as a
+    /// slice does; a folder that holds no unit is left out. The one listing of the sampler's
+    /// units part and `top --units`. Allocates: run when the tree changed.
+    public static func list(root: String) -> [Folder] {
+        var found = [Folder(path: [], parent: -1, isUnit: false)]
+        var folders = 0, units = 0
+        _ = walk(root, 0, depth: 0, &found, &folders, &units)
+        return found
+    }
+
+    /// Adds the units and containers below `found[index]`; whether it holds a unit.
+    private static func walk(_ root: String, _ index: Int, depth: Int, _ found: inout [Folder], _ folders: inout Int,
+                             _ units: inout Int) -> Bool {
         guard depth < maximumDepth, folders < maximumFolders else { return false }
         folders += 1
+        let base = found[index].path
         var children: [[UInt8]] = []
-        let folder = relative.isEmpty ? root : root + "/" + String(decoding: relative, as: UTF8.self)
-        // DT_DIR (4), or DT_UNKNOWN (0) where the file system does not say: a file's read fails later.
-        _ = DirectoryStream(folder).forEachEntry { name, type in
+        _ = DirectoryStream(base.isEmpty ? root : root + "/" + pathString(bytes: base)).forEachEntry { name, type in
+            // DT_DIR (4), or DT_UNKNOWN (0) where the file system does not say: a file's read fails later.
             if type == 4 || type == 0, !name.isEmpty, name[0] != 0x2E { children.append(Array(name)) }
         }
+        // The kernel lists a folder in an order of its own: sorted, a tree lists the same each time.
         children.sort { $0.lexicographicallyPrecedes($1) }
-        var holdsUnit = false
-        let parent = lastComponent(relative)
+        var holds = false
+        let parent = lastComponent(base)
         for child in children {
-            let path = relative.isEmpty ? child : relative + [0x2F] + child
-            let inner = walk(root, relative: path, depth: depth + 1, units: &units, folders: &folders, buffer: buffer)
-            holdsUnit = holdsUnit || inner
-            if isUnit(child[...], in: parent) && !inner && units.count < maximumUnits {
-                units.append(counters(root, path, buffer))
-                holdsUnit = true
-            } else if isUnit(child[...], in: parent) {
-                holdsUnit = true
+            let path = base.isEmpty ? child : base + [0x2F] + child
+            if isUnit(child[...], in: parent) && !isUserManager(child) {
+                guard units < maximumUnits else { continue }
+                found.append(Folder(path: path, parent: index, isUnit: true))
+                units += 1
+                holds = true
+            } else {
+                let at = found.count
+                found.append(Folder(path: path, parent: index, isUnit: false))
+                if walk(root, at, depth: depth + 1, &found, &folders, &units) { holds = true } else { found.removeSubrange(at...) }
             }
         }
-        return holdsUnit
+        return holds
+    }
+
+    /// `user@1000.service`: a user's service manager, whose units are the user's apps and services.
+    static func isUserManager(_ name: [UInt8]) -> Bool {
+        UnitNaming.hasPrefix(name, "user@") && UnitNaming.hasSuffix(name, ".service")
     }
 
     /// The counters of the unit at `path`.

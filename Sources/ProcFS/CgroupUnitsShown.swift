@@ -13,9 +13,7 @@ extension CgroupUnitsReader {
     /// files are kept open. Allocates: run when the tree changed.
     func list(_ root: String, _ buffer: ReadBuffer) {
         listAgain = false
-        var found = [Node(path: [], parent: -1, isUnit: false)]
-        var folders = 0, units = 0
-        _ = walk(root, 0, depth: 0, &found, &folders, &units)
+        var found = CgroupUnits.list(root: root).map { Node(path: $0.path, parent: $0.parent, isUnit: $0.isUnit) }
         if found.count == nodes.count, (0..<found.count).allSatisfy({ found[$0].path == nodes[$0].path && found[$0].isUnit == nodes[$0].isUnit }) {
             return
         }
@@ -55,41 +53,6 @@ extension CgroupUnitsReader {
     func nameUnits() {
         namedGeneration = namer?.generation ?? 0
         for i in 0..<nodes.count where nodes[i].isUnit { name(&nodes[i]) }
-    }
-
-    /// Adds the units and containers below `found[index]`; whether it holds a unit.
-    private func walk(_ root: String, _ index: Int, depth: Int, _ found: inout [Node], _ folders: inout Int, _ units: inout Int) -> Bool {
-        guard depth < CgroupUnits.maximumDepth, folders < CgroupUnits.maximumFolders else { return false }
-        folders += 1
-        let base = found[index].path
-        var children: [[UInt8]] = []
-        _ = DirectoryStream(base.isEmpty ? root : root + "/" + pathString(bytes: base)).forEachEntry { name, type in
-            // DT_DIR (4), or DT_UNKNOWN (0) where the file system does not say: a file's read fails later.
-            if type == 4 || type == 0, !name.isEmpty, name[0] != 0x2E { children.append(Array(name)) }
-        }
-        // The kernel lists a folder in an order of its own: sorted, a tree lists the same each time.
-        children.sort { $0.lexicographicallyPrecedes($1) }
-        var holds = false
-        let parent = CgroupUnits.lastComponent(base)
-        for child in children {
-            let path = base.isEmpty ? child : base + [0x2F] + child
-            if CgroupUnits.isUnit(child[...], in: parent) && !Self.isUserManager(child) {
-                guard units < CgroupUnits.maximumUnits else { continue }
-                found.append(Node(path: path, parent: index, isUnit: true))
-                units += 1
-                holds = true
-            } else {
-                let at = found.count
-                found.append(Node(path: path, parent: index, isUnit: false))
-                if walk(root, at, depth: depth + 1, &found, &folders, &units) { holds = true } else { found.removeSubrange(at...) }
-            }
-        }
-        return holds
-    }
-
-    /// `user@1000.service`: a user's service manager, whose units are the user's apps and services.
-    static func isUserManager(_ name: [UInt8]) -> Bool {
-        UnitNaming.hasPrefix(name, "user@") && UnitNaming.hasSuffix(name, ".service")
     }
 
     /// Picks the units shown: the busiest by CPU (read this sample, using some), then the

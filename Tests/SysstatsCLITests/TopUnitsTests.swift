@@ -72,6 +72,19 @@ final class TopUnitsTests: XCTestCase {
         XCTAssertEqual(firefox.cpuPressure, 250)
     }
 
+    /// A unit with units of its own inside (a container running its own systemd) is one unit,
+    /// as the sampler's units part lists it: the same listing (`CgroupUnits.list`) for both.
+    func testAUnitHoldingUnitsIsOneUnitAsTheSamplerListsIt() throws {
+        try makeDesktop()
+        try unit("machine.slice/systemd-nspawn@web.service", cpu: 7_000, memory: 50 << 20)
+        try unit("machine.slice/systemd-nspawn@web.service/payload/system.slice/nginx.service", cpu: 6_000, memory: 40 << 20)
+        let root = try XCTUnwrap(CgroupUnits.root(sysRoot: root))
+        let names = CgroupUnits.read(root: root).map { String(decoding: $0.unitName, as: UTF8.self) }
+        XCTAssertTrue(names.contains("systemd-nspawn@web.service"), "\(names)")
+        XCTAssertFalse(names.contains("nginx.service"), "\(names)")
+        XCTAssertEqual(CgroupUnits.list(root: root).filter(\.isUnit).map(\.path), CgroupUnits.read(root: root).map(\.path))
+    }
+
     func testNamesAreTheOnesPeopleKnow() {
         XCTAssertEqual(UnitNames.name(of: "app-firefox-1234.scope").name, "firefox")
         XCTAssertEqual(UnitNames.name(of: "app-gnome-org.gnome.Terminal-4242.scope").name, "Terminal")
