@@ -105,8 +105,11 @@ public struct ProgramFile {
 
     /// This process's program, from `/proc/self/exe`: the path its link names, without the
     /// kernel's ` (deleted)` (a file replaced between the exec and this look is then seen at
-    /// the first look), and the running file (a stat of the link follows it to the image,
-    /// deleted or not). nil when either cannot be read.
+    /// the first look), and the running file (the link opened and `fstat`ed: the image,
+    /// deleted or not). Opened rather than `stat`ed: under valgrind the link's name and an
+    /// open of it are the program's, a `stat` valgrind's own tool's, which read as a program
+    /// replaced at the first look (the sampler then started again and again). nil when
+    /// either cannot be read.
     public static func current(nowMs: UInt64) -> ProgramFile? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
@@ -122,7 +125,14 @@ public struct ProgramFile {
             if ends { bytes.removeLast(suffix) }
         }
         var info = stat()
-        guard stat("/proc/self/exe", &info) == 0 else { return nil }
+        let image = clibc_open("/proc/self/exe", O_RDONLY | O_CLOEXEC, 0)
+        if image >= 0 {
+            defer { _ = clibc_close(image) }
+            guard fstat(image, &info) == 0 else { return nil }
+        } else {
+            // An image this user may run but not read (mode 0711): the link's stat.
+            guard stat("/proc/self/exe", &info) == 0 else { return nil }
+        }
         return ProgramFile(path: bytes, running: Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
                            nowMs: nowMs, periodMs: periodFromEnvironment())
     }

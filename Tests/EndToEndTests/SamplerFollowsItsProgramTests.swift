@@ -61,6 +61,33 @@ final class SamplerFollowsItsProgramTests: XCTestCase {
         return condition()
     }
 
+    /// Under valgrind (bench/order-functions.py's callgrind runs, a user's debugging) the link
+    /// /proc/self/exe names the program but a stat of it finds valgrind's tool: the sampler
+    /// took that for a replaced program and started again at its first look, under no valgrind.
+    func testUnderValgrindTheProgramIsNotTakenForAReplacedOne() throws {
+        let valgrind = "/usr/bin/valgrind"
+        guard FileManager.default.isExecutableFile(atPath: valgrind) else { throw XCTSkip("valgrind is not installed (install/deps.sh installs it)") }
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        // Valgrind cannot read this toolchain's release debug information: a copy without it.
+        let strip = try Programs.capture("/usr/bin/objcopy", ["--strip-debug", try Programs.path("sysstatsd"), program])
+        XCTAssertEqual(strip.status, 0, strip.stderr)
+        let copied = Date()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: valgrind)
+        process.arguments = ["--tool=none", "--log-file=/dev/null", program, "--interval", "0.2", "--no-history", "--config", "/dev/null",
+                             "--runtime-dir", runtime.path, "--proc-root", Fixtures.root.appendingPathComponent("sampler-desktop/2/proc").path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SYSSTATS_PROGRAM_CHECK_MS": "200"]) { $1 }
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        XCTAssertTrue(waitUntil(20) { self.snapshot() != nil }, "no snapshot: \(self.text())")
+        // Looks every 200 ms, past the 5 s a new file at the path must have stood to be taken.
+        while Date().timeIntervalSince(copied) < 7 && process.isRunning { usleep(100_000) }
+        XCTAssertTrue(process.isRunning, text())
+        XCTAssertEqual(count("was replaced"), 0, text())
+    }
+
     func testAnUpgradedProgramIsStartedAgainFromTheNewFileWithTheSamePidAndItsMinute() throws {
         let sampler = try startCopy()
         let pid = sampler.processIdentifier
