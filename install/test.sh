@@ -48,6 +48,11 @@ stage deps bash -c 'install/deps.sh && install/deps.sh --check-programs'
 # function over 80. One check in the closing count.
 sizes_failed=0
 stage sizes python3 scripts/sizes.py || { sizes_failed=1; status=1; }
+# The codec and TOML compiled as Embedded Swift with warnings as errors (the package's
+# builds leave Embedded's restrictions and Sendable conversions as warnings): one check.
+embedded_failed=0
+stage "embedded checks" bash -c 'sh scripts/check-embedded-codec.sh && sh scripts/check-embedded-toml.sh' \
+    || { embedded_failed=1; status=1; }
 # The tests' debug build has a scratch folder of its own, so that it and the release build
 # (in .build, where the end-to-end tests, the budgets and the packages find the programs)
 # run side by side: each leaves the other's idle core time to it. The packages both resolve
@@ -225,7 +230,7 @@ awk '/^Test Suite .[A-Za-z0-9_]+. (passed|failed) at/ { name = $3; gsub("\047", 
 grep -a -E "^Test Case '.*' failed|^/.*: error: " "$work/tests.log" | awk 'NR <= 40 {print "failed: " $0}' || true
 [[ -f $work/budgets.log ]] && { grep -a -E "^(FAIL |ERROR )" "$work/budgets.log" | sed 's/^/failed: /' || true; }
 
-total=$((1 + xctest_total + budget_total + fuzz_total + package_total))
-failed=$((sizes_failed + xctest_failed + budget_failed + fuzz_failed + package_failed))
+total=$((2 + xctest_total + budget_total + fuzz_total + package_total))
+failed=$((sizes_failed + embedded_failed + xctest_failed + budget_failed + fuzz_failed + package_failed))
 echo "$((total - failed)) passed, $failed failed"
 exit "$status"

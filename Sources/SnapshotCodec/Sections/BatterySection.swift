@@ -5,7 +5,7 @@ enum BatterySection {
     static let descriptor = SectionDescriptor(.battery, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.battery) { b in
             b.append(s.battery.count)
             b.append(s.battery.state.rawValue)
@@ -15,7 +15,7 @@ enum BatterySection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.battery.count = try r.u8()
         guard let state = BatteryFigures.State(rawValue: try r.u8()) else { throw .malformed(.unknownBatteryState) }
         s.battery.state = state
@@ -24,7 +24,7 @@ enum BatterySection {
         s.battery.minutesRemaining = try r.u32()
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.battery = BatteryFigures()
     }
 }

@@ -6,7 +6,7 @@ enum CPUSection {
     static let descriptor = SectionDescriptor(.cpu, maximumSize: maximumSize,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.cpu) { b in
             b.appendLE(s.cpuBusy)
             b.appendLE(s.cpuIOWait)
@@ -24,7 +24,7 @@ enum CPUSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.cpuBusy = try r.share()
         s.cpuIOWait = try r.share()
         let cores = Int(try r.u16())
@@ -36,7 +36,7 @@ enum CPUSection {
         try r.shareArray(count: points, into: &s.iowaitHistory)
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.cpuBusy = 0
         s.cpuIOWait = 0
         s.coreBusy.removeAll(keepingCapacity: true)

@@ -6,7 +6,7 @@ enum DiskIOSection {
     static let descriptor = SectionDescriptor(.diskIO, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.diskIO) { b in
             b.appendList(s.diskIO, maximum: Snapshot.maximumDiskDevices) { b, d in
                 b.appendShortBytes(d.device, maximum: Snapshot.maximumInterfaceNameLength)
@@ -18,7 +18,7 @@ enum DiskIOSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.diskIO, maximum: Snapshot.maximumDiskDevices, empty: DiskIOFigures()) { (r, d) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &d.device, maximum: Snapshot.maximumInterfaceNameLength)
             d.readBytesPerSecond = try r.u64()
@@ -28,7 +28,7 @@ enum DiskIOSection {
         }
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.diskIO.removeAll(keepingCapacity: true)
     }
 }

@@ -6,7 +6,7 @@ enum DisksSection {
     static let descriptor = SectionDescriptor(.disks, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.disks) { b in
             b.appendList(s.disks, maximum: Snapshot.maximumDisks) { b, d in
                 b.appendShortBytes(d.mount, maximum: Snapshot.maximumPathLength)
@@ -17,7 +17,7 @@ enum DisksSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.disks, maximum: Snapshot.maximumDisks, empty: DiskFigures()) { (r, d) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &d.mount, maximum: Snapshot.maximumPathLength)
             d.totalKiB = try r.u64()
@@ -26,7 +26,7 @@ enum DisksSection {
         }
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.disks.removeAll(keepingCapacity: true)
     }
 }

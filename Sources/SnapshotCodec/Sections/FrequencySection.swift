@@ -5,19 +5,19 @@ enum FrequencySection {
     static let descriptor = SectionDescriptor(.frequency, maximumSize: size, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.frequency) { b in
             b.appendLE(s.cpuMHzAverage)
             b.appendLE(s.cpuMHzMaximum)
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.cpuMHzAverage = try r.u32()
         s.cpuMHzMaximum = try r.u32()
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.cpuMHzAverage = 0
         s.cpuMHzMaximum = 0
     }

@@ -146,7 +146,7 @@ enum GPUSection {
     static let descriptor = SectionDescriptor(.gpu, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.gpu, version: appendedCount == 0 ? 1 : 2) { b in
             b.appendList(s.gpus, maximum: Snapshot.maximumGPUs) { b, g in
                 b.append(g.index)
@@ -174,7 +174,7 @@ enum GPUSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.gpus, maximum: Snapshot.maximumGPUs, empty: GPUFigures()) { (r, g) throws(SnapshotDecodeError) in
             g.index = try r.u8()
             try r.shortBytes(into: &g.driver, maximum: Snapshot.maximumInterfaceNameLength)
@@ -204,7 +204,7 @@ enum GPUSection {
         }
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.gpus.removeAll(keepingCapacity: true)
     }
 }

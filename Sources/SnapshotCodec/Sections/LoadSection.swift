@@ -5,7 +5,7 @@ enum LoadSection {
     static let descriptor = SectionDescriptor(.load, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.load) { b in
             b.appendLE(s.load1)
             b.appendLE(s.load5)
@@ -13,13 +13,13 @@ enum LoadSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.load1 = try r.u32()
         s.load5 = try r.u32()
         s.load15 = try r.u32()
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.load1 = 0; s.load5 = 0; s.load15 = 0
     }
 }

@@ -5,7 +5,7 @@ enum MemorySection {
     static let descriptor = SectionDescriptor(.memory, maximumSize: maximumSize,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.memory) { b in
             let m = s.memory
             b.appendLE(m.total)
@@ -24,7 +24,7 @@ enum MemorySection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.memory.total = try r.u64()
         s.memory.free = try r.u64()
         s.memory.active = try r.u64()
@@ -40,7 +40,7 @@ enum MemorySection {
         try r.shareArray(count: points, into: &s.memoryHistory)
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.memory = MemoryFigures()
         s.memoryHistory.removeAll(keepingCapacity: true)
     }

@@ -6,7 +6,7 @@ enum MetaSection {
     static let descriptor = SectionDescriptor(.meta, maximumSize: size,
                                               encode: encode, decode: decode, clear: nil)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.meta) { b in
             b.appendLE(s.timestampMs)
             b.appendLE(s.intervalMs)
@@ -14,7 +14,7 @@ enum MetaSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.timestampMs = try r.u64()
         s.intervalMs = try r.u32()
         s.urgent = UrgentFlags(rawValue: try r.u32())

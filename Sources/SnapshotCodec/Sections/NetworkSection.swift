@@ -14,7 +14,7 @@ enum NetworkSection {
     static let descriptor = SectionDescriptor(.network, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.network, version: 2) { b in
             b.appendList(s.interfaces, maximum: Snapshot.maximumInterfaces) { b, n in
                 b.appendShortBytes(n.name, maximum: Snapshot.maximumInterfaceNameLength)
@@ -41,7 +41,7 @@ enum NetworkSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.interfaces, maximum: Snapshot.maximumInterfaces, empty: InterfaceFigures()) { (r, n) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &n.name, maximum: Snapshot.maximumInterfaceNameLength)
             n.flags = InterfaceFigures.Flags(rawValue: try r.u8())
@@ -71,7 +71,7 @@ enum NetworkSection {
         }
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.interfaces.removeAll(keepingCapacity: true)
         s.rxHistory.removeAll(keepingCapacity: true)
         s.txHistory.removeAll(keepingCapacity: true)

@@ -6,12 +6,12 @@ enum PressureSection {
     static let descriptor = SectionDescriptor(.pressure, maximumSize: size,
                                               encode: encode, decode: decode, clear: nil)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         guard let pressure = s.memoryPressure else { return }
         b.appendSection(.pressure) { b in b.appendLE(pressure) }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.memoryPressure = try r.share()
     }
 }

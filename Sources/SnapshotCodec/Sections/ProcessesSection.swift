@@ -6,7 +6,7 @@ enum ProcessesSection {
     static let descriptor = SectionDescriptor(.processes, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.processes, version: 2) { b in
             b.appendLE(s.processCount)
             b.appendLE(s.runningCount)
@@ -14,13 +14,13 @@ enum ProcessesSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.processCount = try r.u32()
         s.runningCount = try r.u32()
         s.threadCount = r.isAtEnd ? 0 : try r.u32()   // version 1 ends here
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.processCount = 0; s.runningCount = 0; s.threadCount = 0
     }
 }

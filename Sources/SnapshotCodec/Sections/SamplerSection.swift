@@ -5,19 +5,19 @@ enum SamplerSection {
     static let descriptor = SectionDescriptor(.sampler, maximumSize: size, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.sampler) { b in
             b.appendLE(s.samplerCPU)
             b.appendLE(s.samplerResidentKiB)
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.samplerCPU = try r.share()
         s.samplerResidentKiB = try r.u32()
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.samplerCPU = 0; s.samplerResidentKiB = 0
     }
 }

@@ -8,7 +8,7 @@ enum TemperatureSection {
     static let descriptor = SectionDescriptor(.temperature, maximumSize: maximumSize, cached: true,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.temperature) { b in
             b.appendList(s.temperatures, maximum: Snapshot.maximumSensors) { b, t in
                 b.appendShortBytes(t.chip, maximum: Snapshot.maximumInterfaceNameLength)
@@ -21,7 +21,7 @@ enum TemperatureSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.list(into: &s.temperatures, maximum: Snapshot.maximumSensors, empty: TemperatureFigures()) { (r, t) throws(SnapshotDecodeError) in
             try r.shortBytes(into: &t.chip, maximum: Snapshot.maximumInterfaceNameLength)
             try r.shortBytes(into: &t.label, maximum: Snapshot.maximumPathLength)
@@ -32,7 +32,7 @@ enum TemperatureSection {
         }
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.temperatures.removeAll(keepingCapacity: true)
     }
 }

@@ -8,7 +8,7 @@ enum TopSection {
     static let descriptor = SectionDescriptor(.top, maximumSize: maximumSize,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.top, version: 2) { b in
             b.appendProcesses(s.topCPU)
             b.appendProcesses(s.topMemory)
@@ -16,7 +16,7 @@ enum TopSection {
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         try r.processes(into: &s.topCPU)
         try r.processes(into: &s.topMemory)
         if r.isAtEnd {   // version 1 ends here
@@ -26,7 +26,7 @@ enum TopSection {
         }
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.topCPU.removeAll(keepingCapacity: true)
         s.topMemory.removeAll(keepingCapacity: true)
         s.topGPU.removeAll(keepingCapacity: true)

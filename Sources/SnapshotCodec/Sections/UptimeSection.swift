@@ -5,19 +5,19 @@ enum UptimeSection {
     static let descriptor = SectionDescriptor(.uptime, maximumSize: size,
                                               encode: encode, decode: decode, clear: clear)
 
-    static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
+    @Sendable static func encode(_ s: inout Snapshot, into b: inout EncodeCursor) {
         b.appendSection(.uptime) { b in
             b.appendLE(s.bootTime)
             b.appendLE(s.uptimeCentiseconds)
         }
     }
 
-    static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
+    @Sendable static func decode(_ r: inout SnapshotReader, into s: inout Snapshot) throws(SnapshotDecodeError) {
         s.bootTime = try r.u64()
         s.uptimeCentiseconds = try r.u64()
     }
 
-    static func clear(_ s: inout Snapshot) {
+    @Sendable static func clear(_ s: inout Snapshot) {
         s.bootTime = 0
         s.uptimeCentiseconds = 0
     }
