@@ -93,7 +93,8 @@ public enum HistoryUnits {
         return groups.keys.sorted().map { hour in (hour, totals(groups[hour]!).units) }
     }
 
-    static func percent(_ permyriad: UInt64) -> String { Columns.percentOneDecimal(permyriad) + "%" }
+    /// A figure of hundredths of a percent, one decimal (saturated: sums of rows restored from anywhere).
+    static func percent(_ permyriad: UInt64) -> String { Columns.percentOneDecimal(min(permyriad, UInt64.max - 5)) + "%" }
 
     /// `--json`: `from`, `to` (unix seconds, `to` exclusive), `minutes` (the minutes with unit
     /// rows), `units` (every unit of the period, busiest first) and `hours` (each hour's units).
