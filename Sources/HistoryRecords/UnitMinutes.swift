@@ -66,8 +66,6 @@ struct UnitMinuteSums: Sendable {
 
     init() { entries.reserveCapacity(Self.maximumUnits) }
 
-    var isEmpty: Bool { measured == 0 || used == 0 }
-
     /// Adds the units part's readings of `s`, if it measured them.
     mutating func add(_ s: Snapshot) {
         guard s.available.contains(UnitsPart.part.part) else { return }
@@ -108,7 +106,9 @@ struct UnitMinuteSums: Sendable {
     private mutating func entry(name: [UInt8], kind: [UInt8]) -> Int? {
         var i = 0
         while i < used {
-            if entries[i].name == name && entries[i].kind == kind { return i }
+            // As kept: a name past its limit is the same unit by its first bytes.
+            if Self.same(entries[i].name, name, maximum: UnitMinute.maximumNameBytes)
+                && Self.same(entries[i].kind, kind, maximum: UnitMinute.maximumKindBytes) { return i }
             i &+= 1
         }
         guard used < Self.maximumUnits else { return nil }
@@ -118,6 +118,14 @@ struct UnitMinuteSums: Sendable {
         entries[used].cpuSum = 0; entries[used].memoryMaximum = 0; entries[used].readSum = 0; entries[used].writeSum = 0
         used &+= 1
         return used &- 1
+    }
+
+    /// Whether `kept` is `given` as ``copy(_:into:maximum:)`` keeps it.
+    private static func same(_ kept: [UInt8], _ given: [UInt8], maximum: Int) -> Bool {
+        guard kept.count == min(given.count, maximum) else { return false }
+        var i = 0
+        while i < kept.count { if kept[i] != given[i] { return false }; i &+= 1 }
+        return true
     }
 
     private static func copy(_ bytes: [UInt8], into array: inout [UInt8], maximum: Int) {
