@@ -5,7 +5,7 @@
 #                            release programs (the end-to-end tests and memory budgets run them
 #                            from .build/release), runs every XCTest case, the memory budgets,
 #                            a short fuzzing smoke (each target in Fuzz/ for FUZZ_SMOKE_SECONDS,
-#                            default 8, two at a time, each one test in the last line), then
+#                            default 6, two at a time, each one test in the last line), then
 #                            the release artefacts (install/package.sh) checked in a clean Debian
 #                            root (install/test-package.sh) and the tarball's install.sh beside a
 #                            user's files (install/test-install-script.sh), each check one test.
@@ -49,10 +49,11 @@ stage deps bash -c 'install/deps.sh && install/deps.sh --check-programs'
 sizes_failed=0
 stage sizes python3 scripts/sizes.py || { sizes_failed=1; status=1; }
 # The codec and TOML compiled as Embedded Swift with warnings as errors (the package's
-# builds leave Embedded's restrictions and Sendable conversions as warnings): one check.
+# builds leave Embedded's restrictions and Sendable conversions as warnings): one check,
+# beside the test shards in the full run, before the builds in the quick one.
 embedded_failed=0
-stage "embedded checks" bash -c 'sh scripts/check-embedded-codec.sh && sh scripts/check-embedded-toml.sh' \
-    || { embedded_failed=1; status=1; }
+embedded_checks() { nice -n 10 sh scripts/check-embedded-codec.sh && nice -n 10 sh scripts/check-embedded-toml.sh; }
+if ((quick)); then stage "embedded checks" embedded_checks || { embedded_failed=1; status=1; }; fi
 # The tests' debug build has a scratch folder of its own, so that it and the release build
 # (in .build, where the end-to-end tests, the budgets and the packages find the programs)
 # run side by side: each leaves the other's idle core time to it. The packages both resolve
@@ -147,6 +148,8 @@ if ((!quick)); then
     }
     { rc=0; stage packages packages > "$work/packages.log" 2>&1 || rc=$?; echo "$rc" > "$work/packages.status"; } &
     beside+=("$work/packages.status")
+    { rc=0; stage "embedded checks" embedded_checks > "$work/embedded.log" 2>&1 || rc=$?; echo "$rc" > "$work/embedded.status"; } &
+    beside+=("$work/embedded.status")
 fi
 xctest_status=0
 stage "XCTest" run_tests 2>&1 | tee "$work/tests.log" || xctest_status=$?
@@ -165,6 +168,8 @@ fi
 
 budget_total=0 budget_failed=0 fuzz_total=0 fuzz_failed=0 package_total=0 package_failed=0
 if ((!quick)); then
+    cat "$work/embedded.log"
+    [[ $(<"$work/embedded.status") == 0 ]] || { embedded_failed=1; status=1; }
     # The memory budgets (docs/budgets.md): the release programs measured by the release
     # `sysstats budget check`, one line per budget ("ok   NAME: …", "FAIL NAME: …", or
     # "ERROR NAME: …" for one that could not be measured).
@@ -189,8 +194,8 @@ if ((!quick)); then
             local targets=() half a=0 b=0
             mapfile -t targets < <(Fuzz/run.sh --list)
             half=$(((${#targets[@]} + 1) / 2))
-            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-8}" "${targets[@]:0:half}" > "$work/fuzz-a.log" 2>&1 & local pa=$!
-            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-8}" "${targets[@]:half}" > "$work/fuzz-b.log" 2>&1 & local pb=$!
+            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-6}" "${targets[@]:0:half}" > "$work/fuzz-a.log" 2>&1 & local pa=$!
+            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-6}" "${targets[@]:half}" > "$work/fuzz-b.log" 2>&1 & local pb=$!
             wait "$pa" || a=$?
             wait "$pb" || b=$?
             cat "$work/fuzz-a.log" "$work/fuzz-b.log"
