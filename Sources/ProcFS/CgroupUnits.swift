@@ -27,10 +27,7 @@ public struct UnitCounters: Equatable, Sendable {
     public init(path: [UInt8]) { self.path = path }
 
     /// The unit's own name: the last part of its path.
-    public var unitName: ArraySlice<UInt8> {
-        guard let slash = path.lastIndex(of: 0x2F) else { return path[...] }
-        return path[(slash + 1)...]
-    }
+    public var unitName: ArraySlice<UInt8> { CgroupUnits.lastComponent(path) }
 }
 
 /// Reads the cgroup v2 tree under `<sysRoot>/fs/cgroup` (or its `unified` folder, where a

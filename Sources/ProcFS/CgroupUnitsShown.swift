@@ -42,8 +42,7 @@ extension CgroupUnitsReader {
     /// Names a unit: UnitNaming's name, then the namer's (the rules, the desktop files).
     func name(_ node: inout Node) {
         var name: [UInt8] = [], bare: [UInt8] = []
-        let last = node.path.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
-        let (kind, id) = node.path[last...].withUnsafeBytes { UnitNaming.describe($0, name: &name, bare: &bare) }
+        let (kind, id) = CgroupUnits.lastComponent(node.path).withUnsafeBytes { UnitNaming.describe($0, name: &name, bare: &bare) }
         namer?.name(kind: kind, bare: bare, appID: id, name: &name)
         node.kind = kind
         node.name = name
@@ -99,12 +98,7 @@ extension CgroupUnitsReader {
     }
 
     /// Unit `i`'s own name, the last part of its path.
-    func ownName(_ i: Int) -> ArraySlice<UInt8> {
-        let path = nodes[i].path
-        var last = path.count
-        while last > 0 && path[last - 1] != 0x2F { last -= 1 }
-        return path[last...]
-    }
+    func ownName(_ i: Int) -> ArraySlice<UInt8> { CgroupUnits.lastComponent(nodes[i].path) }
 
     /// Whether node `i` is among ``picks``.
     private func picked(_ i: Int) -> Bool {
@@ -160,11 +154,7 @@ extension CgroupUnitsReader {
         let node = nodes[s.node]
         let word = node.kind.word
         node.name.withUnsafeBytes { r.reset(source: UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount), label: $0) }
-        node.path.withUnsafeBytes { path in
-            var last = path.count
-            while last > 0 && path[last - 1] != 0x2F { last -= 1 }
-            r.setText(UnitsPart.unitName, raw: UnsafeRawBufferPointer(rebasing: path[last...]))
-        }
+        CgroupUnits.lastComponent(node.path).withUnsafeBytes { r.setText(UnitsPart.unitName, raw: $0) }
         if node.cpuSample == sample { r[UnitsPart.cpu] = Int64(clamping: node.cpuPermyriad) }
         r[UnitsPart.memory] = node.memoryBytes.map { Int64(clamping: $0) }
         r[UnitsPart.anon] = s.anon.map { Int64(clamping: $0) }

@@ -40,7 +40,7 @@ public enum Exited {
 
         init(_ e: ExitRecord) {
             timeMs = e.timeMs; pid = e.pid; name = TerminalText.escape(e.name)
-            nameHex = e.name.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+            nameHex = JSONText.hex(e.name)
             friendlyName = e.friendlyName.map { TerminalText.escape($0) }
             lastPrivateMiB = ReportJSON.mib(e.lastPrivateKiB); freedMiB = ReportJSON.mib(e.freedKiB)
         }

@@ -125,7 +125,7 @@ public enum HistoryUnits {
 
         init(_ t: Total, over minutes: UInt64) {
             name = TerminalText.escape(t.name)
-            nameHex = t.name.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+            nameHex = JSONText.hex(t.name)
             kind = TerminalText.escape(t.kind)
             cpuAverage = minutes > 0 ? Double(t.cpuMinutes / minutes) / 100 : 0
             cpuMaximum = Double(t.cpuMaximum) / 100

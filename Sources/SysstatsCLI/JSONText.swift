@@ -13,6 +13,11 @@ public enum JSONText {
         terminalSafe(try! JSONWriter().encode(value))
     }
 
+    /// Bytes as lowercase hex, two digits each: a `name_hex` member, a name's exact bytes.
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
     /// `json` with every invisible format character and C1 control as a `\uXXXX` escape (a
     /// surrogate pair above U+FFFF). They can stand only inside strings, where the escape means
     /// the same character.
