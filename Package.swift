@@ -299,11 +299,13 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Fixture paths, temporary directories and live fixture trees, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["CommandOptions"], path: "Tests/TestSupport"),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "CommandOptions", "ProcFS", "SnapshotCodec", "PrometheusText", "AllocationCounter", "TestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "CommandOptions", "ProcFS", "SnapshotCodec", "PrometheusText", "AllocationCounter", "TestSupport"],
+                    exclude: ["Golden"]),
         .testTarget(name: "HistoryRecordsTests", dependencies: ["HistoryRecords", "SnapshotCodec", "AllocationCounter"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "SnapshotCodec", "TestSupport"]),
         .testTarget(name: "SysstatsCLITests", dependencies: ["SysstatsCLI", "SnapshotCodec", "Bookmarks", "HistoryStore", "BarCore", "TestSupport",
-                                                    "ArgumentParser", "JSONCoding", "ConfigImport", "SystemDirs", "TOML"]),
+                                                    "ArgumentParser", "JSONCoding", "ConfigImport", "SystemDirs", "TOML"],
+                    exclude: ["Golden"]),
         // Run the built programs (release binaries for the memory budgets).
         .testTarget(name: "EndToEndTests", dependencies: ["SnapshotCodec", "HistoryStore", "Bookmarks", "TestSupport"]),
     ]

@@ -1,0 +1,38 @@
+import Foundation
+import SnapshotCodec
+import SysstatsCLI
+import XCTest
+
+/// `sysstats report` and `report --json` of the test snapshots and the bar's golden snapshots,
+/// byte for byte: a part's members are made from its figure table, and moving a part onto one
+/// must not change a byte. Regenerate only for a deliberate change:
+///     SYSSTATS_UPDATE_GOLDEN=1 swift test --filter ReportGoldenTests
+final class ReportGoldenTests: XCTestCase {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let barGolden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("BarCoreTests/Golden")
+
+    private func check(_ snapshot: Snapshot, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let out = ReportLine.format(snapshot) + "\n" + ReportJSON.format(snapshot, stale: false) + "\n"
+        let url = Self.directory.appendingPathComponent(name + ".report")
+        if ProcessInfo.processInfo.environment["SYSSTATS_UPDATE_GOLDEN"] == "1" { try Data(out.utf8).write(to: url) }
+        XCTAssertEqual(out, String(decoding: try Data(contentsOf: url), as: UTF8.self), name, file: file, line: line)
+    }
+
+    func testTheSampleSnapshotsReportsAreTheGoldenReports() throws {
+        try check(Samples.laptop, "laptop-sample")
+        try check(Samples.desktop, "desktop-sample")
+        try check(Samples.laptopWithEveryPart, "every-part-sample")
+        var none = Samples.laptopWithEveryPart
+        none.available = []
+        none.memoryPressure = nil
+        try check(none, "unmeasured-sample")
+    }
+
+    func testTheBarGoldenSnapshotsReportsAreTheGoldenReports() throws {
+        for name in ["station", "laptop", "desktop", "hostile"] {
+            let bytes = [UInt8](try Data(contentsOf: Self.barGolden.appendingPathComponent(name + ".snapshot")))
+            try check(try bytes.withUnsafeBytes { raw throws(SnapshotDecodeError) in try Snapshot.decode(raw) }, name)
+        }
+    }
+}
