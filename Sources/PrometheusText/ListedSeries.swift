@@ -44,6 +44,9 @@ extension PrometheusText {
         case .megahertz:
             let (hertz, overflow) = UInt64(clamping: v).multipliedReportingOverflow(by: 1_000_000)
             w.value(overflow ? .max : hertz)
+        case .kib: w.value(bytes(UInt64(clamping: v)))
+        case .centiseconds, .hundredths: w.fixedValue(UInt64(clamping: v), decimals: 2)
+        case .seconds: w.value(UInt64(clamping: v))
         }
     }
 }

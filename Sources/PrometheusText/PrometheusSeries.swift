@@ -15,12 +15,7 @@ extension PrometheusText {
 
     /// Boot time and uptime.
     static func writeUptime(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.uptime) {
-        w.family("sysstats_boot_time_seconds", "When the machine booted, seconds since the epoch.", .gauge)
-        w.sample("sysstats_boot_time_seconds", s.bootTime)
-        w.family("sysstats_uptime_seconds", "Seconds since the machine booted.", .gauge)
-        w.sample("sysstats_uptime_seconds", fixed: s.uptimeCentiseconds, decimals: 2)
-    }
+    writeFixed(.uptime, s, &w)
     }
 
     /// The earlier boots the history keeps.
@@ -47,59 +42,23 @@ extension PrometheusText {
         w.begin("sysstats_cpu_seconds_total"); w.label("mode", "iowait"); w.fixedValue(centiseconds(t.iowait, hz), decimals: 2)
         w.begin("sysstats_cpu_seconds_total"); w.label("mode", "idle"); w.fixedValue(centiseconds(t.idle, hz), decimals: 2)
     }
-    if s.available.contains(.cpu) {
-        w.family("sysstats_cpu_busy_ratio", "Share of all CPUs' time busy over the sampler's last interval (what the bar shows).", .gauge)
-        w.sample("sysstats_cpu_busy_ratio", fixed: UInt64(s.cpuBusy), decimals: 4)
-        w.family("sysstats_cpu_iowait_ratio", "Share of all CPUs' time waiting for I/O over the sampler's last interval.", .gauge)
-        w.sample("sysstats_cpu_iowait_ratio", fixed: UInt64(s.cpuIOWait), decimals: 4)
-    }
+    writeFixed(.cpu, s, &w)
     }
 
     /// The memory parts, swap and memory pressure.
     static func writeMemory(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.memory) {
-        let m = s.memory
-        w.family("sysstats_memory_bytes", "Memory by part: free, active, inactive, wired (kernel, unevictable, locked) and other; the parts sum to the total.", .gauge)
-        w.begin("sysstats_memory_bytes"); w.label("part", "free"); w.value(bytes(m.free))
-        w.begin("sysstats_memory_bytes"); w.label("part", "active"); w.value(bytes(m.active))
-        w.begin("sysstats_memory_bytes"); w.label("part", "inactive"); w.value(bytes(m.inactive))
-        w.begin("sysstats_memory_bytes"); w.label("part", "wired"); w.value(bytes(m.wired))
-        w.begin("sysstats_memory_bytes"); w.label("part", "other"); w.value(bytes(m.other))
-        w.family("sysstats_memory_total_bytes", "Memory the kernel manages (MemTotal).", .gauge)
-        w.sample("sysstats_memory_total_bytes", bytes(m.total))
-        w.family("sysstats_memory_available_bytes", "Memory available to start programs without swapping (MemAvailable).", .gauge)
-        w.sample("sysstats_memory_available_bytes", bytes(m.available))
-        w.family("sysstats_swap_total_bytes", "Swap space.", .gauge)
-        w.sample("sysstats_swap_total_bytes", bytes(m.swapTotal))
-        w.family("sysstats_swap_used_bytes", "Swap space in use.", .gauge)
-        w.sample("sysstats_swap_used_bytes", bytes(m.swapUsed))
-    }
-    if let p = s.memoryPressure {
-        w.family("sysstats_memory_pressure_ratio", "Share of the last 10 s in which some task stalled on memory (PSI some avg10).", .gauge)
-        w.sample("sysstats_memory_pressure_ratio", fixed: UInt64(p), decimals: 4)
-    }
+    writeFixed(.memory, s, &w)
+    writeFixed(.pressure, s, &w)
     }
 
     /// The load averages.
     static func writeLoad(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.load) {
-        w.family("sysstats_load1", "Load average over 1 minute.", .gauge)
-        w.sample("sysstats_load1", fixed: UInt64(s.load1), decimals: 2)
-        w.family("sysstats_load5", "Load average over 5 minutes.", .gauge)
-        w.sample("sysstats_load5", fixed: UInt64(s.load5), decimals: 2)
-        w.family("sysstats_load15", "Load average over 15 minutes.", .gauge)
-        w.sample("sysstats_load15", fixed: UInt64(s.load15), decimals: 2)
-    }
+    writeFixed(.load, s, &w)
     }
 
     /// The process counts, exits and what they freed.
     static func writeProcesses(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.processes) {
-        w.family("sysstats_processes", "Processes (and kernel threads) in the process table.", .gauge)
-        w.sample("sysstats_processes", UInt64(s.processCount))
-        w.family("sysstats_processes_running", "Tasks running or ready to run (procs_running).", .gauge)
-        w.sample("sysstats_processes_running", UInt64(s.runningCount))
-    }
+    writeFixed(.processes, s, &w)
     if let exits = c.exits {
         w.family("sysstats_process_exits_total", "Processes (not kernel threads) that exited since the sampler started.", .counter)
         w.sample("sysstats_process_exits_total", exits)
@@ -235,11 +194,6 @@ extension PrometheusText {
 
     /// The sampler's own cost.
     static func writeSamplerCost(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.sampler) {
-        w.family("sysstats_sampler_cpu_ratio", "The sampler's own CPU use over its last interval, as a share of one CPU.", .gauge)
-        w.sample("sysstats_sampler_cpu_ratio", fixed: UInt64(s.samplerCPU), decimals: 4)
-        w.family("sysstats_sampler_resident_bytes", "The sampler's own resident memory.", .gauge)
-        w.sample("sysstats_sampler_resident_bytes", bytes(UInt64(s.samplerResidentKiB)))
-    }
+    writeFixed(.sampler, s, &w)
     }
 }

@@ -8,12 +8,6 @@ import SnapshotCodec
 /// `battery` is null when the machine has none. A figure the sampler could not measure
 /// is null (a list: empty), and its part is named in `unavailable`.
 public struct ReportJSON: Encodable, Equatable {
-    public struct Memory: Encodable, Equatable {
-        var free, other, wired, active, inactive, available, used, total: Double
-    }
-    public struct Swap: Encodable, Equatable {
-        var total, used: Double
-    }
     public struct Battery: Encodable, Equatable {
         var percent: Double
         var state: String
@@ -95,23 +89,32 @@ public struct ReportJSON: Encodable, Equatable {
         var label: String
         var celsius: Double
     }
-    public struct Frequency: Encodable, Equatable {
-        var average: UInt32
-        var max: UInt32
-    }
     /// One GPU: its card, driver and name, and a member per figure of ``GPUFigure/all``
     /// (null where its driver does not give it).
     public struct GPU: Encodable, Equatable {
         /// A figure as JSON writes it: an integer, or a decimal for shares, degrees and watts.
         enum Value: Encodable, Equatable {
             case integer(UInt64), decimal(Double), text(String), null
+            /// A fixed part's object (`memory_mib`) or array (`load`).
+            case object([Figure]), array([Value])
             func encode(to encoder: Encoder) throws {
+                switch self {
+                case .object(let members):
+                    var c = encoder.container(keyedBy: Key.self)
+                    for m in members { try c.encode(m.value, forKey: Key(m.name)) }
+                    return
+                case .array(let items):
+                    var c = encoder.unkeyedContainer()
+                    for item in items { try c.encode(item) }
+                    return
+                default: break
+                }
                 var c = encoder.singleValueContainer()
                 switch self {
                 case .integer(let v): try c.encode(v)
                 case .decimal(let v): try c.encode(v)
                 case .text(let v): try c.encode(v)
-                case .null: try c.encodeNil()
+                default: try c.encodeNil()
                 }
             }
         }
@@ -147,7 +150,10 @@ public struct ReportJSON: Encodable, Equatable {
             switch unit {
             case .permyriad: return .decimal(ReportJSON.percent(UInt16(clamping: v)))
             case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
-            case .bytes, .megahertz, .count: return .integer(UInt64(clamping: v))
+            case .bytes, .megahertz, .count, .seconds: return .integer(UInt64(clamping: v))
+            case .kib: return .decimal(ReportJSON.mib(UInt64(clamping: v)))
+            case .hundredths: return .decimal(Double(v) / 100)
+            case .centiseconds: return .integer(UInt64(clamping: v) / 100)
             }
         }
 
@@ -160,14 +166,9 @@ public struct ReportJSON: Encodable, Equatable {
         }
     }
 
-    var uptimeSeconds: UInt64?
-    var cpuPercent: Double?
-    var memoryMiB: Memory?
-    var swap: Swap?
-    var load: [Double]?
+    /// The fixed parts' members (``FixedPart``): null where the part was not measured.
+    var fixed: [GPU.Figure]
     var battery: Battery?
-    var processes: UInt32?
-    var running: UInt32?
     var unavailable: [String]
     var topCPU: [Process]
     var topMemory: [Process]
@@ -176,7 +177,6 @@ public struct ReportJSON: Encodable, Equatable {
     var disks: [Disk]
     var diskIO: [DiskIO]
     var temperatures: [Temperature]
-    var cpuMHz: Frequency?
     var gpus: [GPU]
     var listed: [Listed]
     var sequence: UInt64
@@ -184,10 +184,9 @@ public struct ReportJSON: Encodable, Equatable {
     var stale: Bool
 
     enum CodingKeys: String, CodingKey {
-        case uptimeSeconds = "uptime_seconds", cpuPercent = "cpu_percent", memoryMiB = "memory_mib"
-        case swap, load, battery, processes, running
+        case battery
         case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale, unavailable
-        case network, disks, diskIO = "disk_io", temperatures, cpuMHz = "cpu_mhz", gpus
+        case network, disks, diskIO = "disk_io", temperatures, gpus
     }
 
     /// The JSON name of each part, in order.
@@ -199,21 +198,10 @@ public struct ReportJSON: Encodable, Equatable {
     ] + ListedPart.all.map { ($0.part, $0.name.description) }
 
     public init(_ s: Snapshot, stale: Bool) {
-        let m = s.memory
         let has = s.available
-        uptimeSeconds = has.contains(.uptime) ? s.uptimeCentiseconds / 100 : nil
-        cpuPercent = has.contains(.cpu) ? Self.percent(s.cpuBusy) : nil
-        memoryMiB = has.contains(.memory)
-            ? Memory(free: Self.mib(m.free), other: Self.mib(m.other), wired: Self.mib(m.wired),
-                     active: Self.mib(m.active), inactive: Self.mib(m.inactive),
-                     available: Self.mib(m.available), used: Self.mib(m.used), total: Self.mib(m.total))
-            : nil
-        swap = has.contains(.memory) ? Swap(total: Self.mib(m.swapTotal), used: Self.mib(m.swapUsed)) : nil
-        load = has.contains(.load) ? [s.load1, s.load5, s.load15].map { Double($0) / 100 } : nil
+        fixed = Self.fixed(s)
         battery = s.battery.count == 0 || !has.contains(.battery) ? nil
             : Battery(percent: Self.percent(s.battery.percent), state: Self.name(s.battery.state))
-        processes = has.contains(.processes) ? s.processCount : nil
-        running = has.contains(.processes) ? s.runningCount : nil
         unavailable = Self.partNames.filter { !has.contains($0.0) }.map(\.1)
         topCPU = s.topCPU.map(Self.process)
         topMemory = s.topMemory.map(Self.process)
@@ -231,7 +219,6 @@ public struct ReportJSON: Encodable, Equatable {
         temperatures = has.contains(.temperature) ? s.temperatures.map {
             Temperature(sensor: Self.text($0.chip), label: Self.text($0.label), celsius: Double($0.milliCelsius) / 1000)
         } : []
-        cpuMHz = has.contains(.frequency) ? Frequency(average: s.cpuMHzAverage, max: s.cpuMHzMaximum) : nil
         gpus = has.contains(.gpu) ? s.gpus.map(GPU.init) : []
         listed = Self.listed(s)
         sequence = s.sequence
@@ -260,15 +247,10 @@ public struct ReportJSON: Encodable, Equatable {
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         // Explicit nulls rather than missing keys: "not measured" is an answer too.
-        try c.encodeNullable(uptimeSeconds, forKey: .uptimeSeconds)
-        try c.encodeNullable(cpuPercent, forKey: .cpuPercent)
-        try c.encodeNullable(memoryMiB, forKey: .memoryMiB)
-        try c.encodeNullable(swap, forKey: .swap)
-        try c.encodeNullable(load, forKey: .load)
+        var members = encoder.container(keyedBy: GPU.Key.self)
+        for m in fixed { try members.encode(m.value, forKey: GPU.Key(m.name)) }
         // Explicit null rather than a missing key: "no battery" is an answer.
         try c.encodeNullable(battery, forKey: .battery)
-        try c.encodeNullable(processes, forKey: .processes)
-        try c.encodeNullable(running, forKey: .running)
         try c.encode(unavailable, forKey: .unavailable)
         try c.encode(topCPU, forKey: .topCPU)
         try c.encode(topMemory, forKey: .topMemory)
@@ -277,7 +259,6 @@ public struct ReportJSON: Encodable, Equatable {
         try c.encode(disks, forKey: .disks)
         try c.encode(diskIO, forKey: .diskIO)
         try c.encode(temperatures, forKey: .temperatures)
-        try c.encodeNullable(cpuMHz, forKey: .cpuMHz)
         try c.encode(gpus, forKey: .gpus)
         try encodeListed(to: encoder)
         try c.encode(sequence, forKey: .sequence)

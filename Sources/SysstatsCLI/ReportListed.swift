@@ -45,3 +45,36 @@ extension ReportJSON {
         for part in listed { try c.encode(part.readings, forKey: GPU.Key(part.name)) }
     }
 }
+
+extension ReportJSON {
+    /// The fixed parts' members, made from their tables: a figure's `json` names a member
+    /// (`uptime_seconds`), a member of the part's object (`memory_mib.free`) or the next item of
+    /// an array (`load[]`); each is null where its part was not measured.
+    static func fixed(_ s: Snapshot) -> [GPU.Figure] {
+        var members: [GPU.Figure] = []
+        for part in FixedPart.all {
+            let measured = part.isMeasured(s)
+            for figure in part.figures {
+                guard let path = figure.json?.description else { continue }
+                let value = GPU.value(figure.unit, Int64(clamping: figure.value(s)))
+                if path.hasSuffix("[]") {
+                    let name = String(path.dropLast(2))
+                    add(name, measured, &members) { if case .array(let items) = $0 { $0 = .array(items + [value]) } else { $0 = .array([value]) } }
+                } else if let dot = path.firstIndex(of: ".") {
+                    let member = GPU.Figure(name: String(path[path.index(after: dot)...]), value: value)
+                    add(String(path[..<dot]), measured, &members) { if case .object(let list) = $0 { $0 = .object(list + [member]) } else { $0 = .object([member]) } }
+                } else {
+                    add(path, measured, &members) { $0 = value }
+                }
+            }
+        }
+        return members
+    }
+
+    /// Changes the member `name` (added, null, when new) by `change`; a part not measured leaves it null.
+    private static func add(_ name: String, _ measured: Bool, _ members: inout [GPU.Figure], _ change: (inout GPU.Value) -> Void) {
+        var i = members.firstIndex { $0.name == name } ?? members.count
+        if i == members.count { members.append(GPU.Figure(name: name, value: .null)); i = members.count - 1 }
+        if measured { change(&members[i].value) }
+    }
+}

@@ -5,9 +5,9 @@ import XCTest
 /// ones after it. Whatever order and lengths sections are kept in, each slot must give back
 /// exactly the bytes last kept in it.
 final class SectionCacheTests: XCTestCase {
-    private let capacities = [sectionHeaderLength + SamplerSection.size, sectionHeaderLength + NetworkSection.maximumSize,
+    private let capacities = [sectionHeaderLength + SectionTag.sampler.descriptor.maximumSize, sectionHeaderLength + NetworkSection.maximumSize,
                               sectionHeaderLength + DisksSection.maximumSize, sectionHeaderLength + DiskIOSection.maximumSize,
-                              sectionHeaderLength + TemperatureSection.maximumSize, sectionHeaderLength + FrequencySection.size]
+                              sectionHeaderLength + TemperatureSection.maximumSize, sectionHeaderLength + SectionTag.frequency.descriptor.maximumSize]
 
     private func copied(_ cache: SectionCache, _ slot: Int) -> [UInt8]? {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)

@@ -61,6 +61,14 @@ public enum FigureUnit: Sendable {
     case megahertz
     /// A plain count, as given.
     case count
+    /// KiB: MiB with one decimal in JSON, bytes in Prometheus.
+    case kib
+    /// Hundredths (a load average ×100): two decimals.
+    case hundredths
+    /// Hundredths of a second: whole seconds in JSON, seconds with two decimals in Prometheus.
+    case centiseconds
+    /// Whole seconds (a time since the epoch).
+    case seconds
 }
 
 /// One figure a GPU may give, described for every output at once: the bit of

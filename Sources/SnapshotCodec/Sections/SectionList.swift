@@ -2,7 +2,8 @@
 // its tag: its bit in ``SnapshotSections`` is derived from it (``SnapshotSections/init(tag:)``).
 // A new listed part (a list of labelled readings, ``ListedPart``) is its file in Parts/, a
 // tag here and its line in ``ListedPart/all``; its section, block, `report --json` member
-// and Prometheus families are made from its table. A part of its own layout is its file in
+// and Prometheus families are made from its table, as a fixed part's (a few figures of
+// its own, ``FixedPart``) are from its line in Parts/FixedParts.swift. A part of its own layout is its file in
 // this folder (its fields' encoding and its `descriptor`), a tag and a line in the table
 // below, and its fields in Snapshot.swift; nothing else in the codec names sections one by one.
 
@@ -91,12 +92,14 @@ extension SectionTag {
     /// Every section's descriptor, in the order of the tags (a test checks it): also the
     /// order in which the encoder writes them.
     static let descriptors: [SectionDescriptor] = [
-        MetaSection.descriptor, UptimeSection.descriptor, CPUSection.descriptor, MemorySection.descriptor,
-        PressureSection.descriptor, LoadSection.descriptor, ProcessesSection.descriptor, BatterySection.descriptor,
-        TopSection.descriptor, ExitsSection.descriptor, SamplerSection.descriptor, NetworkSection.descriptor,
-        DisksSection.descriptor, DiskIOSection.descriptor, TemperatureSection.descriptor, FrequencySection.descriptor,
-        GPUSection.descriptor,
+        MetaSection.descriptor, fixed(.uptime), fixed(.cpu), fixed(.memory), fixed(.pressure), fixed(.load),
+        fixed(.processes), BatterySection.descriptor, TopSection.descriptor, ExitsSection.descriptor, fixed(.sampler),
+        NetworkSection.descriptor, DisksSection.descriptor, DiskIOSection.descriptor, TemperatureSection.descriptor,
+        fixed(.frequency), GPUSection.descriptor,
     ] + ListedPart.all.map(ListedSection.descriptor)
+
+    /// A fixed part's section (``FixedPart``).
+    private static func fixed(_ tag: SectionTag) -> SectionDescriptor { FixedSection.descriptor(FixedPart.named(tag)) }
 
     /// The section's descriptor.
     var descriptor: SectionDescriptor { Self.descriptors[Int(rawValue) &- 1] }

@@ -1,0 +1,41 @@
+// The fixed parts (uptime, CPU, memory, load, …) as Prometheus families, made from each part's
+// table (``FixedPart``): one family per figure that has a name (labelled figures of one family
+// share its header), in the part's export order.
+
+import SnapshotCodec
+
+extension PrometheusText {
+    /// `tag`'s fixed part, when `s` has it.
+    static func writeFixed(_ tag: SectionTag, _ s: Snapshot, _ w: inout ExpositionWriter) {
+        guard let index = FixedPart.index(of: tag) else { return }
+        let part = FixedPart.all[index]
+        guard part.isMeasured(s) else { return }
+        var previous: StaticString? = nil
+        // By index: a for-in over the table allocates an iterator's element in debug builds.
+        for k in 0..<part.figures.count {
+            let figure = part.exported(k)
+            guard let name = figure.prometheus else { continue }
+            if previous.map({ !same($0, name) }) ?? true { w.family(name, figure.prometheusHelp, .gauge) }
+            previous = name
+            w.begin(name)
+            if let label = figure.prometheusLabel { w.label(label, figure.prometheusLabelValue) }
+            writeValue(figure.unit, figure.value(s), &w)
+        }
+    }
+
+    /// A fixed figure's value as its unit says.
+    static func writeValue(_ unit: FigureUnit, _ v: UInt64, _ w: inout ExpositionWriter) {
+        switch unit {
+        case .kib: w.value(bytes(v))
+        case .centiseconds, .hundredths: w.fixedValue(v, decimals: 2)
+        case .seconds: w.value(v)
+        default: writeValue(unit, Int64(clamping: v), &w)
+        }
+    }
+
+    private static func same(_ a: StaticString, _ b: StaticString) -> Bool {
+        guard a.utf8CodeUnitCount == b.utf8CodeUnitCount else { return false }
+        for i in 0..<a.utf8CodeUnitCount where a.utf8Start[i] != b.utf8Start[i] { return false }
+        return true
+    }
+}
