@@ -247,33 +247,14 @@ public final class HistoryDatabase {
     public func append(samples: [MinuteSample]) throws(StoreError) {
         guard !samples.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
-            let listed = Schema.listedColumnMigrations.indices
-            let names = listed.map { ", " + Schema.listedColumnName($0) }.joined()
-            let slots = listed.map { ", ?\(17 + $0)" }.joined()
+            let columns = HistoryColumn.all
             let insert = try connection.statement("""
-                INSERT OR REPLACE INTO samples (minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib,
-                    swap_used_kib, load1, process_count, battery_percent, battery_state,
-                    rx_bytes, tx_bytes, cpu_temp_mc, root_used, gpu_busy, vram_used\(names))
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16\(slots))
+                INSERT OR REPLACE INTO samples (minute, \(columns.map { $0.name }.joined(separator: ", ")))
+                VALUES (?1\(columns.indices.map { ", ?\($0 + 2)" }.joined()))
                 """)
             for s in samples {
                 insert.bind(1, s.minute)
-                insert.bind(2, s.cpuAverage)
-                insert.bind(3, s.cpuMaximum)
-                insert.bind(4, s.memoryUsedKiB)
-                insert.bind(5, s.memoryAvailableKiB)
-                insert.bind(6, s.swapUsedKiB)
-                insert.bind(7, s.load1)
-                insert.bind(8, s.processCount)
-                insert.bind(9, s.batteryPercent)
-                insert.bind(10, s.batteryState)
-                insert.bind(11, s.rxBytes)
-                insert.bind(12, s.txBytes)
-                insert.bind(13, s.cpuTemperatureMilliCelsius)
-                insert.bind(14, s.rootUsedPermyriad)
-                insert.bind(15, s.gpuBusyPermyriad)
-                insert.bind(16, s.vramUsedBytes)
-                for i in listed { insert.bind(Int32(17 + i), s.listed[i]) }
+                for i in columns.indices { columns[i].bind(insert, Int32(i + 2), s) }
                 try insert.run()
             }
         }
@@ -303,51 +284,26 @@ public final class HistoryDatabase {
     /// hourly rows (``MinuteSample/isHourly`` true, `minute` = start of the hour) where the
     /// minutes were rolled up by retention. Minute and hourly rows never cover the same time.
     public func samples(from: UInt64, to: UInt64) throws(StoreError) -> [MinuteSample] {
-        // A file not yet migrated by version 4 (read-only, right after an upgrade) has no GPU
-        // columns, nor the listed parts' before their migrations.
-        let gpu = version >= 4 ? "gpu_busy, vram_used" : "NULL, NULL"
-        let listed = Schema.listedColumnMigrations.indices
-        let columns = listed.map { version >= Schema.listedColumnVersion($0) ? ", " + Schema.listedColumnName($0) : ", NULL" }.joined()
+        // A file not yet migrated (read-only, right after an upgrade) lacks the columns added
+        // since: NULL in their place.
+        let columns = HistoryColumn.all
+        let selected = columns.map { version >= $0.since ? $0.name : "NULL" }.joined(separator: ", ")
         let query = try connection.statement("""
-            SELECT hour, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
-                   process_count, battery_percent, battery_state, 1, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
-                   \(gpu)\(columns)
-            FROM hourly_samples WHERE hour >= ?1 AND hour < ?2
+            SELECT hour, 1, \(selected) FROM hourly_samples WHERE hour >= ?1 AND hour < ?2
             UNION ALL
-            SELECT minute, cpu_avg, cpu_max, mem_used_kib, mem_available_kib, swap_used_kib, load1,
-                   process_count, battery_percent, battery_state, 0, rx_bytes, tx_bytes, cpu_temp_mc, root_used,
-                   \(gpu)\(columns)
-            FROM samples WHERE minute >= ?1 AND minute < ?2
-            ORDER BY 1, 11 DESC
+            SELECT minute, 0, \(selected) FROM samples WHERE minute >= ?1 AND minute < ?2
+            ORDER BY 1, 2 DESC
             """)
         defer { query.reset() }
         query.bind(1, from)
         query.bind(2, to)
         var result: [MinuteSample] = []
         while try query.step() {
-            var values = FigureValues()
-            for i in listed {
-                let at = Int32(17 + i)
-                // A value out of the column's range (an edited file) is clamped, as a batch's is.
-                if !query.isNull(at) {
-                    let range = ListedHistory.columns[i].range
-                    values[i] = min(max(query.int64(at), range.lowerBound), range.upperBound)
-                }
-            }
-            result.append(MinuteSample(
-                minute: query.uint64(0), cpuAverage: query.uint32(1), cpuMaximum: query.uint32(2),
-                memoryUsedKiB: query.uint64(3), memoryAvailableKiB: query.uint64(4), swapUsedKiB: query.uint64(5),
-                load1: query.uint32(6), processCount: query.uint32(7),
-                batteryPercent: query.isNull(8) ? nil : query.uint32(8),
-                batteryState: query.isNull(9) ? nil : UInt8(clamping: query.int64(9)),
-                rxBytes: query.isNull(11) ? nil : query.uint64(11),
-                txBytes: query.isNull(12) ? nil : query.uint64(12),
-                cpuTemperatureMilliCelsius: query.isNull(13) ? nil : Int32(clamping: query.int64(13)),
-                rootUsedPermyriad: query.isNull(14) ? nil : query.uint32(14),
-                gpuBusyPermyriad: query.isNull(15) ? nil : query.uint32(15),
-                vramUsedBytes: query.isNull(16) ? nil : query.uint64(16),
-                listed: values,
-                isHourly: query.int64(10) != 0))
+            var sample = MinuteSample(minute: query.uint64(0), cpuAverage: 0, cpuMaximum: 0, memoryUsedKiB: 0,
+                                      memoryAvailableKiB: 0, swapUsedKiB: 0, load1: 0, processCount: 0,
+                                      isHourly: query.int64(1) != 0)
+            for i in columns.indices { columns[i].read(query, Int32(i + 2), &sample) }
+            result.append(sample)
         }
         return result
     }

@@ -35,18 +35,7 @@ extension HistoryDatabase {
     /// The range of each INTEGER column, by table: what the sampler, retention and the
     /// bookmark commands write (a real sampler's figures, clamped where it reads them).
     static let valueRanges: [String: ColumnRanges] = {
-        let figures: ColumnRanges = [
-            ("cpu_avg", .share), ("cpu_max", .share), ("mem_used_kib", .kib), ("mem_available_kib", .kib),
-            ("swap_used_kib", .kib), ("load1", .uint32), ("process_count", .uint32), ("battery_percent", .share),
-            ("battery_state", ValueRange(lowest: 0, highest: 255, what: "a battery state")),
-            ("rx_bytes", .bytes), ("tx_bytes", .bytes),
-            ("cpu_temp_mc", ValueRange(lowest: Int64(Int32.min), highest: Int64(Int32.max), what: "millidegrees Celsius")),
-            ("root_used", .share), ("gpu_busy", .share), ("vram_used", .bytes),
-        ] + Schema.listedColumnMigrations.indices.map { i in
-            let range = ListedHistory.columns[i].range, heading = ListedHistory.columns[i].history.heading
-            return (Schema.listedColumnName(i), ValueRange(lowest: range.lowerBound, highest: range.upperBound,
-                                                           what: "a \(String(decoding: UnsafeBufferPointer(start: heading.utf8Start, count: heading.utf8CodeUnitCount), as: UTF8.self)) figure"))
-        }
+        let figures: ColumnRanges = HistoryColumn.all.map { ($0.name, $0.range) }
         let minutes = ValueRange(lowest: 1, highest: Int64(UInt32.max), what: "a count of minutes")
         let timeMs = ValueRange(lowest: 0, highest: latestTime * 1000 + 999, what: "a unix time in ms up to 9999-12-31")
         let samples: ColumnRanges = [("minute", .time)] + figures
