@@ -112,9 +112,6 @@ struct ExpositionWriter {
     }
 
     mutating func sample(_ name: StaticString, _ v: UInt64) { begin(name); value(v) }
-    mutating func batteryState(_ state: StaticString, _ on: Bool) {
-        begin("sysstats_battery_state"); label("state", state); value(on ? 1 : 0)
-    }
     mutating func sample(_ name: StaticString, fixed v: UInt64, decimals: Int) { begin(name); fixedValue(v, decimals: decimals) }
 
     mutating func appendDecimal(_ value: UInt64) {

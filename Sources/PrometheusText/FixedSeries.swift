@@ -14,12 +14,24 @@ extension PrometheusText {
         // By index: a for-in over the table allocates an iterator's element in debug builds.
         for k in 0..<part.figures.count {
             let figure = part.exported(k)
-            guard let name = figure.prometheus else { continue }
+            guard let name = figure.prometheus, figure.isGiven(s) else { continue }
             if previous.map({ !same($0, name) }) ?? true { w.family(name, figure.prometheusHelp, .gauge) }
             previous = name
+            if let states = figure.states {
+                writeStates(name, figure.prometheusLabel ?? "state", states, figure.value(s), &w)
+                continue
+            }
             w.begin(name)
             if let label = figure.prometheusLabel { w.label(label, figure.prometheusLabelValue) }
             writeValue(figure.unit, figure.value(s), &w)
+        }
+    }
+
+    /// An enumerated figure: one sample per state, 1 for `value`'s and 0 for the others.
+    private static func writeStates(_ name: StaticString, _ label: StaticString, _ states: [StaticString], _ value: UInt64,
+                                    _ w: inout ExpositionWriter) {
+        for i in 0..<states.count {
+            w.begin(name); w.label(label, states[i]); w.value(UInt64(i) == value ? 1 : 0)
         }
     }
 
@@ -29,6 +41,7 @@ extension PrometheusText {
         case .kib: w.value(bytes(v))
         case .centiseconds, .hundredths: w.fixedValue(v, decimals: 2)
         case .seconds: w.value(v)
+        case .minutes: w.value(v &* 60)
         default: writeValue(unit, Int64(clamping: v), &w)
         }
     }

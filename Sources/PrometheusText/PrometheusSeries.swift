@@ -91,29 +91,7 @@ extension PrometheusText {
 
     /// The batteries.
     static func writeBattery(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.battery) {
-        let b = s.battery
-        w.family("sysstats_batteries", "Batteries found (0 on a machine without one).", .gauge)
-        w.sample("sysstats_batteries", UInt64(b.count))
-        if b.count > 0 {
-            w.family("sysstats_battery_charge_ratio", "Charge of the batteries together.", .gauge)
-            w.sample("sysstats_battery_charge_ratio", fixed: UInt64(min(b.percent, 10_000)), decimals: 4)
-            w.family("sysstats_battery_state", "1 for the batteries' state, 0 for the others.", .gauge)
-            w.batteryState("unknown", b.state == .unknown)
-            w.batteryState("charging", b.state == .charging)
-            w.batteryState("discharging", b.state == .discharging)
-            w.batteryState("not_charging", b.state == .notCharging)
-            w.batteryState("full", b.state == .full)
-            if b.powerMilliwatts > 0 {
-                w.family("sysstats_battery_power_watts", "Power flowing into or out of the batteries.", .gauge)
-                w.sample("sysstats_battery_power_watts", fixed: UInt64(b.powerMilliwatts), decimals: 3)
-            }
-            if b.minutesRemaining != .max {
-                w.family("sysstats_battery_remaining_seconds", "Time until empty (discharging) or full (charging).", .gauge)
-                w.sample("sysstats_battery_remaining_seconds", UInt64(b.minutesRemaining) &* 60)
-            }
-        }
-    }
+    writeFixed(.battery, s, &w)
     }
 
     /// The network interfaces' counters.

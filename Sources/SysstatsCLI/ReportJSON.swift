@@ -8,10 +8,6 @@ import SnapshotCodec
 /// `battery` is null when the machine has none. A figure the sampler could not measure
 /// is null (a list: empty), and its part is named in `unavailable`.
 public struct ReportJSON: Encodable, Equatable {
-    public struct Battery: Encodable, Equatable {
-        var percent: Double
-        var state: String
-    }
     public struct Process: Encodable, Equatable {
         var pid: UInt32
         var name: String
@@ -150,7 +146,7 @@ public struct ReportJSON: Encodable, Equatable {
             switch unit {
             case .permyriad: return .decimal(ReportJSON.percent(UInt16(clamping: v)))
             case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
-            case .bytes, .megahertz, .count, .seconds: return .integer(UInt64(clamping: v))
+            case .bytes, .megahertz, .count, .seconds, .minutes: return .integer(UInt64(clamping: v))
             case .kib: return .decimal(ReportJSON.mib(UInt64(clamping: v)))
             case .hundredths: return .decimal(Double(v) / 100)
             case .centiseconds: return .integer(UInt64(clamping: v) / 100)
@@ -168,7 +164,6 @@ public struct ReportJSON: Encodable, Equatable {
 
     /// The fixed parts' members (``FixedPart``): null where the part was not measured.
     var fixed: [GPU.Figure]
-    var battery: Battery?
     var unavailable: [String]
     var topCPU: [Process]
     var topMemory: [Process]
@@ -184,7 +179,6 @@ public struct ReportJSON: Encodable, Equatable {
     var stale: Bool
 
     enum CodingKeys: String, CodingKey {
-        case battery
         case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale, unavailable
         case network, disks, diskIO = "disk_io", temperatures, gpus
     }
@@ -200,8 +194,6 @@ public struct ReportJSON: Encodable, Equatable {
     public init(_ s: Snapshot, stale: Bool) {
         let has = s.available
         fixed = Self.fixed(s)
-        battery = s.battery.count == 0 || !has.contains(.battery) ? nil
-            : Battery(percent: Self.percent(s.battery.percent), state: Self.name(s.battery.state))
         unavailable = Self.partNames.filter { !has.contains($0.0) }.map(\.1)
         topCPU = s.topCPU.map(Self.process)
         topMemory = s.topMemory.map(Self.process)
@@ -249,8 +241,6 @@ public struct ReportJSON: Encodable, Equatable {
         // Explicit nulls rather than missing keys: "not measured" is an answer too.
         var members = encoder.container(keyedBy: GPU.Key.self)
         for m in fixed { try members.encode(m.value, forKey: GPU.Key(m.name)) }
-        // Explicit null rather than a missing key: "no battery" is an answer.
-        try c.encodeNullable(battery, forKey: .battery)
         try c.encode(unavailable, forKey: .unavailable)
         try c.encode(topCPU, forKey: .topCPU)
         try c.encode(topMemory, forKey: .topMemory)
@@ -281,16 +271,6 @@ public struct ReportJSON: Encodable, Equatable {
 
     /// KiB as MiB rounded to one decimal.
     static func mib(_ kib: UInt64) -> Double { (Double(kib) / 1024 * 10).rounded() / 10 }
-
-    static func name(_ state: BatteryFigures.State) -> String {
-        switch state {
-        case .unknown: "unknown"
-        case .charging: "charging"
-        case .discharging: "discharging"
-        case .notCharging: "not_charging"
-        case .full: "full"
-        }
-    }
 }
 
 extension KeyedEncodingContainer {

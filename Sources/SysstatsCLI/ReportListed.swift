@@ -49,29 +49,38 @@ extension ReportJSON {
 extension ReportJSON {
     /// The fixed parts' members, made from their tables: a figure's `json` names a member
     /// (`uptime_seconds`), a member of the part's object (`memory_mib.free`) or the next item of
-    /// an array (`load[]`); each is null where its part was not measured.
+    /// an array (`load[]`). A member is null where its part was not measured or its figure not
+    /// given; an object is null where none of its members was given (`battery` without one).
     static func fixed(_ s: Snapshot) -> [GPU.Figure] {
         var members: [GPU.Figure] = []
         for part in FixedPart.all {
             let measured = part.isMeasured(s)
             for figure in part.figures {
                 guard let path = figure.json?.description else { continue }
-                let value = GPU.value(figure.unit, Int64(clamping: figure.value(s)))
+                let given = measured && figure.isGiven(s)
+                let value = fixedValue(figure, s)
                 if path.hasSuffix("[]") {
                     let name = String(path.dropLast(2))
-                    add(name, measured, &members) { if case .array(let items) = $0 { $0 = .array(items + [value]) } else { $0 = .array([value]) } }
+                    add(name, given, &members) { if case .array(let items) = $0 { $0 = .array(items + [value]) } else { $0 = .array([value]) } }
                 } else if let dot = path.firstIndex(of: ".") {
                     let member = GPU.Figure(name: String(path[path.index(after: dot)...]), value: value)
-                    add(String(path[..<dot]), measured, &members) { if case .object(let list) = $0 { $0 = .object(list + [member]) } else { $0 = .object([member]) } }
+                    add(String(path[..<dot]), given, &members) { if case .object(let list) = $0 { $0 = .object(list + [member]) } else { $0 = .object([member]) } }
                 } else {
-                    add(path, measured, &members) { $0 = value }
+                    add(path, given, &members) { $0 = value }
                 }
             }
         }
         return members
     }
 
-    /// Changes the member `name` (added, null, when new) by `change`; a part not measured leaves it null.
+    /// A figure's value: an enumerated one's state name, else as its unit says.
+    private static func fixedValue(_ figure: FixedFigure, _ s: Snapshot) -> GPU.Value {
+        let v = figure.value(s)
+        if let states = figure.states { return v < UInt64(states.count) ? .text(states[Int(v)].description) : .null }
+        return GPU.value(figure.unit, Int64(clamping: v))
+    }
+
+    /// Changes the member `name` (added, null, when new) by `change`; a figure not given leaves it as it is.
     private static func add(_ name: String, _ measured: Bool, _ members: inout [GPU.Figure], _ change: (inout GPU.Value) -> Void) {
         var i = members.firstIndex { $0.name == name } ?? members.count
         if i == members.count { members.append(GPU.Figure(name: name, value: .null)); i = members.count - 1 }

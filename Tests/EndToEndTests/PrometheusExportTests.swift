@@ -228,11 +228,15 @@ final class PrometheusExportTests: XCTestCase {
         XCTAssertEqual(panels.first?["repeat"] as? String, "instance")
         let variables = try XCTUnwrap((dashboard["templating"] as? [String: Any])?["list"] as? [[String: Any]])
         XCTAssertTrue(variables.contains { $0["name"] as? String == "instance" && $0["includeAll"] as? Bool == true })
-        // Every sysstats series a panel asks for is one the formatter writes or a rule records.
-        let folder = Fixtures.packageRoot.appendingPathComponent("Sources/PrometheusText")
-        let source = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
-            .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
-        let families = try NSRegularExpression(pattern: #"family\("(sysstats_[a-z0-9_]+)""#)
+        // Every sysstats series a panel asks for is one the formatter writes (by hand, or from a
+        // part's table: `prometheus: "sysstats_…"`) or a rule records.
+        var source = ""
+        for path in ["Sources/PrometheusText", "Sources/SnapshotCodec/Parts", "Sources/SnapshotCodec/Sections"] {
+            let folder = Fixtures.packageRoot.appendingPathComponent(path)
+            source += try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+                .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+        }
+        let families = try NSRegularExpression(pattern: #"(?:family\(|prometheus: )"(sysstats_[a-z0-9_]+)""#)
         var known = Set(families.matches(in: source, range: NSRange(source.startIndex..., in: source))
             .map { String(source[Range($0.range(at: 1), in: source)!]) })
         XCTAssertGreaterThan(known.count, 30)

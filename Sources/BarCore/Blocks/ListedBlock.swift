@@ -136,7 +136,7 @@ enum ListedBlock {
         case .bytes: w.appendSize(kib: UInt64(clamping: v) / 1024)
         case .milliCelsius: TempBlock.appendDegrees(Int32(clamping: v), into: &w)
         case .milliwatts: w.appendFixed(UInt64(clamping: v), scaleDigits: 3, fractionDigits: 1)
-        case .megahertz, .count, .seconds: w.appendDecimal(UInt64(clamping: v))
+        case .megahertz, .count, .seconds, .minutes: w.appendDecimal(UInt64(clamping: v))
         case .kib: w.appendSize(kib: UInt64(clamping: v))
         case .hundredths: w.appendFixed(UInt64(clamping: v), scaleDigits: 2, fractionDigits: 2)
         case .centiseconds: w.appendDecimal(UInt64(clamping: v) / 100)

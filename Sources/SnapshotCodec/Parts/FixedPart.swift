@@ -6,11 +6,12 @@
 
 /// How a fixed figure is kept in its section: a little-endian unsigned integer of this width.
 public enum FigureWidth: Sendable {
-    case u16, u32, u64
+    case u8, u16, u32, u64
 
     /// Its bytes.
     @inlinable public var size: Int {
         switch self {
+        case .u8: 1
         case .u16: 2
         case .u32: 4
         case .u64: 8
@@ -41,15 +42,31 @@ public struct FixedFigure: Sendable {
     public let value: @Sendable (Snapshot) -> UInt64
     /// Stores a decoded value, saturating to the field's type.
     let store: @Sendable (inout Snapshot, UInt64) -> Void
+    /// What the field holds when the part is not measured (the battery's unknown time: `.max`).
+    let cleared: UInt64
+    /// Whether a measured part gives the figure (nil: always): a figure not given is no
+    /// Prometheus sample and a null (or absent) `report --json` member.
+    public let given: (@Sendable (Snapshot) -> Bool)?
+    /// An enumerated figure's states: `report --json` writes the name, Prometheus one sample per
+    /// state labelled `prometheusLabel` (1 for the figure's, 0 for the others), and the decoder
+    /// refuses a value past them with `refusal`.
+    public let states: [StaticString]?
+    let refusal: SnapshotDecodeError.Malformation
 
     init(_ width: FigureWidth, _ unit: FigureUnit, json: StaticString?, prometheus: StaticString?,
          _ prometheusHelp: StaticString = "", label: StaticString? = nil, _ labelValue: StaticString = "",
-         since: UInt16 = 1,
+         since: UInt16 = 1, cleared: UInt64 = 0, given: (@Sendable (Snapshot) -> Bool)? = nil,
+         states: [StaticString]? = nil, refusal: SnapshotDecodeError.Malformation = .countOverLimit,
          value: @escaping @Sendable (Snapshot) -> UInt64, store: @escaping @Sendable (inout Snapshot, UInt64) -> Void) {
         self.width = width; self.unit = unit; self.json = json; self.prometheus = prometheus
         self.prometheusHelp = prometheusHelp; self.prometheusLabel = label; self.prometheusLabelValue = labelValue
-        self.since = since; self.value = value; self.store = store
+        self.since = since; self.value = value; self.store = store; self.cleared = cleared; self.given = given
+        self.states = states; self.refusal = refusal
     }
+
+    /// Whether `s`, its part measured, gives the figure.
+    @inline(__always)
+    public func isGiven(_ s: Snapshot) -> Bool { given?(s) ?? true }
 }
 
 /// What a fixed part's section carries after its first figures (the CPU's cores and
@@ -141,6 +158,7 @@ enum FixedSection {
     private static func append(_ f: FixedFigure, _ s: Snapshot, _ b: inout EncodeCursor) {
         let v = f.value(s)
         switch f.width {
+        case .u8: b.append(UInt8(clamping: v))
         case .u16: b.appendLE(UInt16(clamping: v))
         case .u32: b.appendLE(UInt32(clamping: v))
         case .u64: b.appendLE(v)
@@ -153,22 +171,26 @@ enum FixedSection {
         for i in 0..<part.figures.count where part.figures[i].since == 1 { try read(part.figures[i], &r, &s) }
         try part.tail?.decode(&r, &s)
         for i in 0..<part.figures.count where part.figures[i].since > 1 {
-            if r.isAtEnd { part.figures[i].store(&s, 0) } else { try read(part.figures[i], &r, &s) }
+            if r.isAtEnd { part.figures[i].store(&s, part.figures[i].cleared) } else { try read(part.figures[i], &r, &s) }
         }
     }
 
     private static func read(_ f: FixedFigure, _ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
+        let v: UInt64
         switch f.width {
-        case .u16: f.store(&s, UInt64(try r.u16()))
-        case .u32: f.store(&s, UInt64(try r.u32()))
-        case .u64: f.store(&s, try r.u64())
+        case .u8: v = UInt64(try r.u8())
+        case .u16: v = UInt64(try r.u16())
+        case .u32: v = UInt64(try r.u32())
+        case .u64: v = try r.u64()
         }
+        if let states = f.states, v >= UInt64(states.count) { throw .malformed(f.refusal) }
+        f.store(&s, v)
     }
 
     static func clear(_ tag: SectionTag, _ s: inout Snapshot) {
         guard let index = FixedPart.index(of: tag) else { return }
         let part = FixedPart.all[index]
-        for i in 0..<part.figures.count { part.figures[i].store(&s, 0) }
+        for i in 0..<part.figures.count { part.figures[i].store(&s, part.figures[i].cleared) }
         part.tail?.clear(&s)
     }
 }

@@ -3,7 +3,7 @@
 
 extension FixedPart {
     /// Every fixed part, in the order of their tags.
-    public static let all: [FixedPart] = [uptime, cpu, memory, pressure, load, processes, sampler, frequency]
+    public static let all: [FixedPart] = [uptime, cpu, memory, pressure, load, processes, battery, sampler, frequency]
 
     /// Section 2: boot time (seconds since the epoch) and uptime (1/100 s).
     static let uptime = FixedPart(.uptime, figures: [
@@ -86,6 +86,31 @@ extension FixedPart {
         FixedFigure(.u32, .count, json: nil, prometheus: nil, since: 2,
                     value: { UInt64($0.threadCount) }, store: { $0.threadCount = UInt32(clamping: $1) }),
     ])
+
+    /// Section 8: the batteries together. A count of 0 is a measured "no battery" (a desktop):
+    /// then no other figure is given (`report --json`'s `battery` is null).
+    static let battery = FixedPart(.battery, figures: [
+        FixedFigure(.u8, .count, json: nil, prometheus: "sysstats_batteries", "Batteries found (0 on a machine without one).",
+                    value: { UInt64($0.battery.count) }, store: { $0.battery.count = UInt8(clamping: $1) }),
+        FixedFigure(.u8, .count, json: "battery.state", prometheus: "sysstats_battery_state",
+                    "1 for the batteries' state, 0 for the others.", label: "state", given: hasBattery,
+                    states: ["unknown", "charging", "discharging", "not_charging", "full"], refusal: .unknownBatteryState,
+                    value: { UInt64($0.battery.state.rawValue) },
+                    store: { $0.battery.state = BatteryFigures.State(rawValue: UInt8(clamping: $1)) ?? .unknown }),
+        FixedFigure(.u16, .permyriad, json: "battery.percent", prometheus: "sysstats_battery_charge_ratio",
+                    "Charge of the batteries together.", given: hasBattery,
+                    value: { UInt64(min($0.battery.percent, Snapshot.wholeShare)) }, store: { $0.battery.percent = share($1) }),
+        FixedFigure(.u32, .milliwatts, json: nil, prometheus: "sysstats_battery_power_watts",
+                    "Power flowing into or out of the batteries.",
+                    given: { $0.battery.count > 0 && $0.battery.powerMilliwatts > 0 },
+                    value: { UInt64($0.battery.powerMilliwatts) }, store: { $0.battery.powerMilliwatts = UInt32(clamping: $1) }),
+        FixedFigure(.u32, .minutes, json: nil, prometheus: "sysstats_battery_remaining_seconds",
+                    "Time until empty (discharging) or full (charging).", cleared: UInt64(UInt32.max),
+                    given: { $0.battery.count > 0 && $0.battery.minutesRemaining != .max },
+                    value: { UInt64($0.battery.minutesRemaining) }, store: { $0.battery.minutesRemaining = UInt32(clamping: $1) }),
+    ], exportOrder: [0, 2, 1, 3, 4])
+
+    @Sendable private static func hasBattery(_ s: Snapshot) -> Bool { s.battery.count > 0 }
 
     /// Section 11: what the sampler itself costs: CPU (permyriad of one core) and resident KiB.
     static let sampler = FixedPart(.sampler, figures: [

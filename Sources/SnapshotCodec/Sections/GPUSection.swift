@@ -69,6 +69,8 @@ public enum FigureUnit: Sendable {
     case centiseconds
     /// Whole seconds (a time since the epoch).
     case seconds
+    /// Whole minutes: seconds in Prometheus.
+    case minutes
 }
 
 /// One figure a GPU may give, described for every output at once: the bit of

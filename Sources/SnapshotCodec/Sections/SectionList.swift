@@ -93,7 +93,7 @@ extension SectionTag {
     /// order in which the encoder writes them.
     static let descriptors: [SectionDescriptor] = [
         MetaSection.descriptor, fixed(.uptime), fixed(.cpu), fixed(.memory), fixed(.pressure), fixed(.load),
-        fixed(.processes), BatterySection.descriptor, TopSection.descriptor, ExitsSection.descriptor, fixed(.sampler),
+        fixed(.processes), fixed(.battery), TopSection.descriptor, ExitsSection.descriptor, fixed(.sampler),
         NetworkSection.descriptor, DisksSection.descriptor, DiskIOSection.descriptor, TemperatureSection.descriptor,
         fixed(.frequency), GPUSection.descriptor,
     ] + ListedPart.all.map(ListedSection.descriptor)
