@@ -27,6 +27,28 @@ extension PrometheusText {
         }
     }
 
+    /// `tag`'s list part, when `s` has it: a family per figure that has one (where there is an
+    /// entry), a sample per entry labelled with its texts.
+    static func writeEntries(_ tag: SectionTag, _ s: Snapshot, _ w: inout ExpositionWriter) {
+        guard let index = EntryPart.index(of: tag) else { return }
+        let part = EntryPart.all[index]
+        guard s.available.contains(SnapshotSections(tag: tag) ?? []) else { return }
+        let n = part.shown(s)
+        guard n > 0 else { return }
+        for f in 0..<part.figures.count {
+            let figure = part.figures[f]
+            guard let name = figure.prometheus else { continue }
+            w.family(name, figure.prometheusHelp, figure.counter ? .counter : .gauge)
+            for i in 0..<n {
+                w.begin(name)
+                for t in 0..<part.texts.count {
+                    if let label = part.texts[t].prometheusLabel { w.label(label, bytes: part.texts[t].value(s, i)) }
+                }
+                if figure.signed { writeValue(figure.unit, figure.number(s, i), &w) } else { writeValue(figure.unit, figure.value(s, i), &w) }
+            }
+        }
+    }
+
     /// An enumerated figure: one sample per state, 1 for `value`'s and 0 for the others.
     private static func writeStates(_ name: StaticString, _ label: StaticString, _ states: [StaticString], _ value: UInt64,
                                     _ w: inout ExpositionWriter) {
@@ -40,7 +62,7 @@ extension PrometheusText {
         switch unit {
         case .kib: w.value(bytes(v))
         case .centiseconds, .hundredths: w.fixedValue(v, decimals: 2)
-        case .seconds: w.value(v)
+        case .seconds, .bytes, .count: w.value(v)
         case .minutes: w.value(v &* 60)
         default: writeValue(unit, Int64(clamping: v), &w)
         }

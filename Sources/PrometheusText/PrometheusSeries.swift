@@ -112,36 +112,13 @@ extension PrometheusText {
 
     /// The disks' I/O and the file systems' space.
     static func writeDisks(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.diskIO), !s.diskIO.isEmpty {
-        let n = min(s.diskIO.count, Snapshot.maximumDiskDevices)
-        w.family("sysstats_disk_read_bytes_total", "Bytes read from the whole disk since boot.", .counter)
-        for i in 0..<n { w.begin("sysstats_disk_read_bytes_total"); w.label("device", bytes: s.diskIO[i].device); w.value(s.diskIO[i].readBytes) }
-        w.family("sysstats_disk_written_bytes_total", "Bytes written to the whole disk since boot.", .counter)
-        for i in 0..<n { w.begin("sysstats_disk_written_bytes_total"); w.label("device", bytes: s.diskIO[i].device); w.value(s.diskIO[i].writeBytes) }
-    }
-    if s.available.contains(.disks), !s.disks.isEmpty {
-        let n = min(s.disks.count, Snapshot.maximumDisks)
-        w.family("sysstats_filesystem_size_bytes", "Size of the file system mounted there.", .gauge)
-        for i in 0..<n { w.begin("sysstats_filesystem_size_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].totalKiB)) }
-        w.family("sysstats_filesystem_used_bytes", "Space in use (as df: reserved blocks are neither used nor available).", .gauge)
-        for i in 0..<n { w.begin("sysstats_filesystem_used_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].usedKiB)) }
-        w.family("sysstats_filesystem_avail_bytes", "Space available to unprivileged users.", .gauge)
-        for i in 0..<n {
-            w.begin("sysstats_filesystem_avail_bytes"); w.label("mountpoint", bytes: s.disks[i].mount); w.value(bytes(s.disks[i].availableKiB))
-        }
-    }
+    writeEntries(.diskIO, s, &w)
+    writeEntries(.disks, s, &w)
     }
 
     /// The temperature sensors.
     static func writeTemperatures(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.temperature), !s.temperatures.isEmpty {
-        w.family("sysstats_temperature_celsius", "Temperature of the sensor (chip: the hwmon chip or thermal zone; sensor: its label).", .gauge)
-        for i in 0..<min(s.temperatures.count, Snapshot.maximumSensors) {
-            w.begin("sysstats_temperature_celsius")
-            w.label("chip", bytes: s.temperatures[i].chip); w.label("sensor", bytes: s.temperatures[i].label)
-            w.signedFixedValue(Int64(s.temperatures[i].milliCelsius), decimals: 3)
-        }
-    }
+    writeEntries(.temperature, s, &w)
     }
 
     /// The GPUs: one family per figure, a sample per card that gave it (labels: card, its

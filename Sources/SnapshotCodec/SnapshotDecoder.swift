@@ -213,12 +213,18 @@ extension ByteReader where Failure == SnapshotDecodeError {
 
     /// A u8 length (at most `maximum`) and that many bytes, replacing `bytes`, keeping its capacity.
     mutating func shortBytes(into bytes: inout [UInt8], maximum: Int) throws(SnapshotDecodeError) {
+        let slice = try shortBytes(maximum: maximum)
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: slice)
+    }
+
+    /// A u8 length (at most `maximum`) and that many bytes, lent from the input (valid while it is).
+    mutating func shortBytes(maximum: Int) throws(SnapshotDecodeError) -> UnsafeRawBufferPointer {
         let length = Int(try u8())
         guard length <= maximum else { throw .malformed(.nameTooLong) }
         guard has(length) else { throw .malformed(.nameRunsPastEnd) }
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: self.bytes[offset..<offset + length]))
-        offset += length
+        defer { offset += length }
+        return UnsafeRawBufferPointer(rebasing: self.bytes[offset..<offset + length])
     }
 
     /// A u8 length and that many bytes, replacing `name` and keeping its capacity.

@@ -66,25 +66,6 @@ public struct ReportJSON: Encodable, Equatable {
             try c.encodeNullable(wifi, forKey: .wifi)
         }
     }
-    public struct Disk: Encodable, Equatable {
-        var mount: String
-        var totalKiB, usedKiB, availableKiB: UInt64
-        enum CodingKeys: String, CodingKey {
-            case mount, totalKiB = "total_kib", usedKiB = "used_kib", availableKiB = "available_kib"
-        }
-    }
-    public struct DiskIO: Encodable, Equatable {
-        var device: String
-        var readBytesPerS, writeBytesPerS: UInt64
-        enum CodingKeys: String, CodingKey {
-            case device, readBytesPerS = "read_bytes_per_s", writeBytesPerS = "write_bytes_per_s"
-        }
-    }
-    public struct Temperature: Encodable, Equatable {
-        var sensor: String
-        var label: String
-        var celsius: Double
-    }
     /// One GPU: its card, driver and name, and a member per figure of ``GPUFigure/all``
     /// (null where its driver does not give it).
     public struct GPU: Encodable, Equatable {
@@ -169,9 +150,8 @@ public struct ReportJSON: Encodable, Equatable {
     var topMemory: [Process]
     var exits: [Exit]
     var network: [Interface]
-    var disks: [Disk]
-    var diskIO: [DiskIO]
-    var temperatures: [Temperature]
+    /// The list parts' members (``EntryPart``): empty where the part was not measured.
+    var entries: [GPU.Figure]
     var gpus: [GPU]
     var listed: [Listed]
     var sequence: UInt64
@@ -180,7 +160,7 @@ public struct ReportJSON: Encodable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale, unavailable
-        case network, disks, diskIO = "disk_io", temperatures, gpus
+        case network, gpus
     }
 
     /// The JSON name of each part, in order.
@@ -202,15 +182,7 @@ public struct ReportJSON: Encodable, Equatable {
                  lastPrivateMiB: Self.mib($0.lastPrivateKiB), freedMiB: Self.mib($0.freedKiB))
         }
         network = has.contains(.network) ? s.interfaces.map(Self.interface) : []
-        disks = has.contains(.disks) ? s.disks.map {
-            Disk(mount: Self.text($0.mount), totalKiB: $0.totalKiB, usedKiB: $0.usedKiB, availableKiB: $0.availableKiB)
-        } : []
-        diskIO = has.contains(.diskIO) ? s.diskIO.map {
-            DiskIO(device: Self.text($0.device), readBytesPerS: $0.readBytesPerSecond, writeBytesPerS: $0.writeBytesPerSecond)
-        } : []
-        temperatures = has.contains(.temperature) ? s.temperatures.map {
-            Temperature(sensor: Self.text($0.chip), label: Self.text($0.label), celsius: Double($0.milliCelsius) / 1000)
-        } : []
+        entries = Self.entries(s)
         gpus = has.contains(.gpu) ? s.gpus.map(GPU.init) : []
         listed = Self.listed(s)
         sequence = s.sequence
@@ -246,9 +218,7 @@ public struct ReportJSON: Encodable, Equatable {
         try c.encode(topMemory, forKey: .topMemory)
         try c.encode(exits, forKey: .exits)
         try c.encode(network, forKey: .network)
-        try c.encode(disks, forKey: .disks)
-        try c.encode(diskIO, forKey: .diskIO)
-        try c.encode(temperatures, forKey: .temperatures)
+        for m in entries { try members.encode(m.value, forKey: GPU.Key(m.name)) }
         try c.encode(gpus, forKey: .gpus)
         try encodeListed(to: encoder)
         try c.encode(sequence, forKey: .sequence)

@@ -73,6 +73,32 @@ extension ReportJSON {
         return members
     }
 
+    /// The list parts' members, made from their tables: a list of objects, an entry's texts and
+    /// figures each a member; empty where the part was not measured.
+    static func entries(_ s: Snapshot) -> [GPU.Figure] {
+        EntryPart.all.map { part in
+            var list: [GPU.Value] = []
+            if s.available.contains(SnapshotSections(tag: part.tag) ?? []) {
+                for i in 0..<part.count(s) {
+                    var members = part.texts.map { GPU.Figure(name: $0.json.description, value: .text(text($0.value(s, i)))) }
+                    for f in part.figures {
+                        guard let name = f.json?.description else { continue }
+                        members.append(GPU.Figure(name: name, value: entryValue(f, s, i)))
+                    }
+                    list.append(.object(members))
+                }
+            }
+            return GPU.Figure(name: part.json.description, value: .array(list))
+        }
+    }
+
+    /// An entry's figure as JSON writes it (an unsigned one exact to `UInt64.max`).
+    private static func entryValue(_ f: EntryFigure, _ s: Snapshot, _ i: Int) -> GPU.Value {
+        let unit = f.jsonUnit ?? f.unit
+        if !f.signed, unit == .count || unit == .bytes { return .integer(f.value(s, i)) }
+        return GPU.value(unit, f.number(s, i))
+    }
+
     /// A figure's value: an enumerated one's state name, else as its unit says.
     private static func fixedValue(_ figure: FixedFigure, _ s: Snapshot) -> GPU.Value {
         let v = figure.value(s)

@@ -6,8 +6,8 @@ import XCTest
 /// exactly the bytes last kept in it.
 final class SectionCacheTests: XCTestCase {
     private let capacities = [sectionHeaderLength + SectionTag.sampler.descriptor.maximumSize, sectionHeaderLength + NetworkSection.maximumSize,
-                              sectionHeaderLength + DisksSection.maximumSize, sectionHeaderLength + DiskIOSection.maximumSize,
-                              sectionHeaderLength + TemperatureSection.maximumSize, sectionHeaderLength + SectionTag.frequency.descriptor.maximumSize]
+                              sectionHeaderLength + SectionTag.disks.descriptor.maximumSize, sectionHeaderLength + SectionTag.diskIO.descriptor.maximumSize,
+                              sectionHeaderLength + SectionTag.temperature.descriptor.maximumSize, sectionHeaderLength + SectionTag.frequency.descriptor.maximumSize]
 
     private func copied(_ cache: SectionCache, _ slot: Int) -> [UInt8]? {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)

@@ -3,7 +3,8 @@
 // A new listed part (a list of labelled readings, ``ListedPart``) is its file in Parts/, a
 // tag here and its line in ``ListedPart/all``; its section, block, `report --json` member
 // and Prometheus families are made from its table, as a fixed part's (a few figures of
-// its own, ``FixedPart``) are from its line in Parts/FixedParts.swift. A part of its own layout is its file in
+// its own, ``FixedPart``) are from its line in Parts/FixedParts.swift, and a list part's
+// (entries of texts and figures, ``EntryPart``) from Parts/EntryParts.swift. A part of its own layout is its file in
 // this folder (its fields' encoding and its `descriptor`), a tag and a line in the table
 // below, and its fields in Snapshot.swift; nothing else in the codec names sections one by one.
 
@@ -94,12 +95,15 @@ extension SectionTag {
     static let descriptors: [SectionDescriptor] = [
         MetaSection.descriptor, fixed(.uptime), fixed(.cpu), fixed(.memory), fixed(.pressure), fixed(.load),
         fixed(.processes), fixed(.battery), TopSection.descriptor, ExitsSection.descriptor, fixed(.sampler),
-        NetworkSection.descriptor, DisksSection.descriptor, DiskIOSection.descriptor, TemperatureSection.descriptor,
+        NetworkSection.descriptor, entries(.disks), entries(.diskIO), entries(.temperature),
         fixed(.frequency), GPUSection.descriptor,
     ] + ListedPart.all.map(ListedSection.descriptor)
 
     /// A fixed part's section (``FixedPart``).
     private static func fixed(_ tag: SectionTag) -> SectionDescriptor { FixedSection.descriptor(FixedPart.named(tag)) }
+
+    /// A list part's section (``EntryPart``).
+    private static func entries(_ tag: SectionTag) -> SectionDescriptor { EntrySection.descriptor(EntryPart.named(tag)) }
 
     /// The section's descriptor.
     var descriptor: SectionDescriptor { Self.descriptors[Int(rawValue) &- 1] }
