@@ -30,9 +30,12 @@ extension PrometheusText {
     /// `tag`'s list part, when `s` has it: a family per figure that has one (where there is an
     /// entry), a sample per entry labelled with its texts.
     static func writeEntries(_ tag: SectionTag, _ s: Snapshot, _ w: inout ExpositionWriter) {
-        guard let index = EntryPart.index(of: tag) else { return }
-        let part = EntryPart.all[index]
         guard s.available.contains(SnapshotSections(tag: tag) ?? []) else { return }
+        for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag { writeList(EntryPart.all[p], s, &w) }
+    }
+
+    /// One list's families.
+    private static func writeList(_ part: EntryPart, _ s: Snapshot, _ w: inout ExpositionWriter) {
         let n = part.shown(s)
         guard n > 0 else { return }
         for f in 0..<part.figures.count {
@@ -41,6 +44,7 @@ extension PrometheusText {
             w.family(name, figure.prometheusHelp, figure.counter ? .counter : .gauge)
             for i in 0..<n {
                 w.begin(name)
+                if part.ranked { w.rank(i + 1) }
                 for t in 0..<part.texts.count {
                     if let label = part.texts[t].prometheusLabel { w.label(label, bytes: part.texts[t].value(s, i)) }
                 }

@@ -71,22 +71,7 @@ extension PrometheusText {
 
     /// The top processes by CPU and by memory.
     static func writeTop(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.top) {
-        if !s.topCPU.isEmpty {
-            w.family("sysstats_top_cpu_ratio", "The processes using the most CPU, as a share of one CPU; rank 1 is the highest, at most 5.", .gauge)
-            for i in 0..<min(s.topCPU.count, Snapshot.maximumTopEntries) {
-                w.begin("sysstats_top_cpu_ratio"); w.rank(i + 1); w.label("name", bytes: s.topCPU[i].name)
-                w.fixedValue(UInt64(s.topCPU[i].cpu), decimals: 4)
-            }
-        }
-        if !s.topMemory.isEmpty {
-            w.family("sysstats_top_memory_bytes", "The processes with the most private memory; rank 1 is the highest, at most 5.", .gauge)
-            for i in 0..<min(s.topMemory.count, Snapshot.maximumTopEntries) {
-                w.begin("sysstats_top_memory_bytes"); w.rank(i + 1); w.label("name", bytes: s.topMemory[i].name)
-                w.value(bytes(s.topMemory[i].privateKiB))
-            }
-        }
-    }
+    writeEntries(.top, s, &w)
     }
 
     /// The batteries.

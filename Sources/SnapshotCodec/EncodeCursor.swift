@@ -107,11 +107,6 @@ extension EncodeCursor {
         for i in 0..<n { entry(&self, list[i]) }
     }
 
-    /// A u8 length and the bytes, cut to ``Snapshot/maximumNameLength`` on a UTF-8 boundary.
-    mutating func appendName(_ name: [UInt8]) {
-        appendShortBytes(name, maximum: Snapshot.maximumNameLength)
-    }
-
     /// A u8 length and at most `maximum` bytes of `bytes`, cut on a UTF-8 boundary when
     /// longer (a raw name that is not UTF-8 is cut where the boundary rule leaves it).
     mutating func appendShortBytes(_ bytes: [UInt8], maximum: Int) {
@@ -123,26 +118,5 @@ extension EncodeCursor {
         }
         append(UInt8(length))
         append(bytes, count: length)
-    }
-
-    /// A u8 count and up to ``Snapshot/maximumTopEntries`` process entries.
-    mutating func appendProcesses(_ entries: [ProcessEntry]) {
-        appendList(entries, maximum: Snapshot.maximumTopEntries) { b, p in
-            b.appendLE(p.pid)
-            b.appendLE(p.cpu)
-            b.appendLE(p.privateKiB)
-            b.appendName(p.name)
-        }
-    }
-
-    /// A u8 count and up to ``Snapshot/maximumExits`` exit entries.
-    mutating func appendExits(_ exits: [ExitEntry]) {
-        appendList(exits, maximum: Snapshot.maximumExits) { b, e in
-            b.appendLE(e.pid)
-            b.appendLE(e.timeMs)
-            b.appendLE(e.lastPrivateKiB)
-            b.appendLE(e.freedKiB)
-            b.appendName(e.name)
-        }
     }
 }

@@ -8,26 +8,6 @@ import SnapshotCodec
 /// `battery` is null when the machine has none. A figure the sampler could not measure
 /// is null (a list: empty), and its part is named in `unavailable`.
 public struct ReportJSON: Encodable, Equatable {
-    public struct Process: Encodable, Equatable {
-        var pid: UInt32
-        var name: String
-        var cpuPercent: Double
-        var privateMiB: Double
-        enum CodingKeys: String, CodingKey {
-            case pid, name, cpuPercent = "cpu_percent", privateMiB = "private_mib"
-        }
-    }
-    public struct Exit: Encodable, Equatable {
-        var pid: UInt32
-        var name: String
-        var timeMs: UInt64
-        var lastPrivateMiB: Double
-        var freedMiB: Double
-        enum CodingKeys: String, CodingKey {
-            case pid, name, timeMs = "time_ms", lastPrivateMiB = "last_private_mib", freedMiB = "freed_mib"
-        }
-    }
-
     public struct Wifi: Encodable, Equatable {
         var ssid: String
         var signalDBm: Int?
@@ -146,9 +126,6 @@ public struct ReportJSON: Encodable, Equatable {
     /// The fixed parts' members (``FixedPart``): null where the part was not measured.
     var fixed: [GPU.Figure]
     var unavailable: [String]
-    var topCPU: [Process]
-    var topMemory: [Process]
-    var exits: [Exit]
     var network: [Interface]
     /// The list parts' members (``EntryPart``): empty where the part was not measured.
     var entries: [GPU.Figure]
@@ -159,7 +136,7 @@ public struct ReportJSON: Encodable, Equatable {
     var stale: Bool
 
     enum CodingKeys: String, CodingKey {
-        case topCPU = "top_cpu", topMemory = "top_memory", exits, sequence, timestamp, stale, unavailable
+        case sequence, timestamp, stale, unavailable
         case network, gpus
     }
 
@@ -175,12 +152,6 @@ public struct ReportJSON: Encodable, Equatable {
         let has = s.available
         fixed = Self.fixed(s)
         unavailable = Self.partNames.filter { !has.contains($0.0) }.map(\.1)
-        topCPU = s.topCPU.map(Self.process)
-        topMemory = s.topMemory.map(Self.process)
-        exits = s.exits.map {
-            Exit(pid: $0.pid, name: String(decoding: $0.name, as: UTF8.self), timeMs: $0.timeMs,
-                 lastPrivateMiB: Self.mib($0.lastPrivateKiB), freedMiB: Self.mib($0.freedKiB))
-        }
         network = has.contains(.network) ? s.interfaces.map(Self.interface) : []
         entries = Self.entries(s)
         gpus = has.contains(.gpu) ? s.gpus.map(GPU.init) : []
@@ -214,9 +185,6 @@ public struct ReportJSON: Encodable, Equatable {
         var members = encoder.container(keyedBy: GPU.Key.self)
         for m in fixed { try members.encode(m.value, forKey: GPU.Key(m.name)) }
         try c.encode(unavailable, forKey: .unavailable)
-        try c.encode(topCPU, forKey: .topCPU)
-        try c.encode(topMemory, forKey: .topMemory)
-        try c.encode(exits, forKey: .exits)
         try c.encode(network, forKey: .network)
         for m in entries { try members.encode(m.value, forKey: GPU.Key(m.name)) }
         try c.encode(gpus, forKey: .gpus)
@@ -229,11 +197,6 @@ public struct ReportJSON: Encodable, Equatable {
     /// One line of JSON, keys sorted.
     public static func format(_ snapshot: Snapshot, stale: Bool) -> String {
         JSONText.encode(ReportJSON(snapshot, stale: stale))
-    }
-
-    static func process(_ p: ProcessEntry) -> Process {
-        Process(pid: p.pid, name: String(decoding: p.name, as: UTF8.self),
-                cpuPercent: percent(p.cpu), privateMiB: mib(p.privateKiB))
     }
 
     /// Hundredths of a percent as a percentage: 2345 → 23.45.

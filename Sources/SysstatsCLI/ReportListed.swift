@@ -76,9 +76,10 @@ extension ReportJSON {
     /// The list parts' members, made from their tables: a list of objects, an entry's texts and
     /// figures each a member; empty where the part was not measured.
     static func entries(_ s: Snapshot) -> [GPU.Figure] {
-        EntryPart.all.map { part in
+        EntryPart.all.compactMap { part in
+            guard let json = part.json else { return nil }
             var list: [GPU.Value] = []
-            if s.available.contains(SnapshotSections(tag: part.tag) ?? []) {
+            if part.jsonAlways || s.available.contains(SnapshotSections(tag: part.tag) ?? []) {
                 for i in 0..<part.count(s) {
                     var members = part.texts.map { GPU.Figure(name: $0.json.description, value: .text(text($0.value(s, i)))) }
                     for f in part.figures {
@@ -88,7 +89,7 @@ extension ReportJSON {
                     list.append(.object(members))
                 }
             }
-            return GPU.Figure(name: part.json.description, value: .array(list))
+            return GPU.Figure(name: json.description, value: .array(list))
         }
     }
 

@@ -59,11 +59,12 @@ public struct EntryFigure: Sendable {
     }
 }
 
-/// A part whose snapshot field is a list of entries of its own type. Declared once (``all``).
+/// A list of entries of its own type in the snapshot, and so a part, or one of a part's lists
+/// (the top processes by CPU, by memory, by GPU: one section). Declared once (``all``).
 public struct EntryPart: Sendable {
     public let tag: SectionTag
-    /// Its member in `report --json` (a list, empty where not measured).
-    public let json: StaticString
+    /// Its member in `report --json` (a list, empty where not measured); nil: none.
+    public let json: StaticString?
     public let maximumEntries: Int
     public let texts: [EntryText]
     public let figures: [EntryFigure]
@@ -72,24 +73,34 @@ public struct EntryPart: Sendable {
     /// Makes the list `n` entries long, keeping the first ones' storage.
     let resize: @Sendable (inout Snapshot, Int) -> Void
     let cached: Bool
+    /// The section version that added the list (a later list of a part's section follows the
+    /// others; a reader of an older payload leaves it empty).
+    let since: UInt16
+    /// An entry's texts follow its figures (a process's name).
+    let textsLast: Bool
+    /// Its Prometheus samples are ranked (`rank="1"` first), before the texts' labels.
+    public let ranked: Bool
+    /// `report --json` shows the list whether or not the part was measured (the lists the
+    /// sampler clears itself: top, exits).
+    public let jsonAlways: Bool
 
-    init(_ tag: SectionTag, json: StaticString, maximumEntries: Int, texts: [EntryText], figures: [EntryFigure],
-         cached: Bool = true, count: @escaping @Sendable (Snapshot) -> Int, resize: @escaping @Sendable (inout Snapshot, Int) -> Void) {
+    init(_ tag: SectionTag, json: StaticString?, maximumEntries: Int, texts: [EntryText], figures: [EntryFigure],
+         cached: Bool = true, since: UInt16 = 1, textsLast: Bool = false, ranked: Bool = false, jsonAlways: Bool = false,
+         count: @escaping @Sendable (Snapshot) -> Int, resize: @escaping @Sendable (inout Snapshot, Int) -> Void) {
         self.tag = tag; self.json = json; self.maximumEntries = maximumEntries; self.texts = texts; self.figures = figures
         self.count = count; self.resize = resize; self.cached = cached
+        self.since = since; self.textsLast = textsLast; self.ranked = ranked; self.jsonAlways = jsonAlways
     }
 
     /// The entries an output shows: the snapshot's, at most the part's limit.
     @inline(__always)
     public func shown(_ s: Snapshot) -> Int { min(count(s), maximumEntries) }
 
-    /// The position in ``all`` of `tag`'s part, nil when it is not a list part.
+    /// The position in ``all`` of `tag`'s first list, nil when it is not a list part.
     public static func index(of tag: SectionTag) -> Int? {
         for i in 0..<all.count where all[i].tag == tag { return i }
         return nil
     }
-
-    public static func named(_ tag: SectionTag) -> EntryPart { all[index(of: tag)!] }
 }
 
 extension Array {
@@ -110,29 +121,43 @@ extension Array where Element == UInt8 {
     }
 }
 
-/// The section of a list part: a u8 count (at most the part's limit), then per entry its texts
-/// (u8 length, bytes) and its figures (each at its width, little-endian), in table order.
+/// The section of a list part: per list (in the order of ``EntryPart/all``), a u8 count (at
+/// most the list's limit), then per entry its texts (u8 length, bytes) and its figures (each
+/// at its width, little-endian) in table order, or its figures then its texts. The version is
+/// the newest list's; a list a payload lacks is left empty.
 enum EntrySection {
-    static func descriptor(_ part: EntryPart) -> SectionDescriptor {
-        let tag = part.tag
-        let entry = part.texts.reduce(0) { $0 + 1 + $1.maximum } + part.figures.reduce(0) { $0 + $1.width.size }
-        return SectionDescriptor(tag, maximumSize: 1 + part.maximumEntries * entry, cached: part.cached,
+    static func descriptor(_ tag: SectionTag) -> SectionDescriptor {
+        var size = 0, cached = false
+        for part in EntryPart.all where part.tag == tag {
+            let entry = part.texts.reduce(0) { $0 + 1 + $1.maximum } + part.figures.reduce(0) { $0 + $1.width.size }
+            size += 1 + part.maximumEntries * entry
+            cached = part.cached
+        }
+        return SectionDescriptor(tag, maximumSize: size, cached: cached,
                                  encode: { s, b in encode(tag, &s, &b) },
                                  decode: { (r, s) throws(SnapshotDecodeError) in try decode(tag, &r, &s) },
-                                 clear: { s in EntryPart.named(tag).resize(&s, 0) })
+                                 clear: { s in for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag { EntryPart.all[p].resize(&s, 0) } })
     }
 
     static func encode(_ tag: SectionTag, _ s: inout Snapshot, _ b: inout EncodeCursor) {
-        guard let index = EntryPart.index(of: tag) else { return }
-        let part = EntryPart.all[index]
-        let n = part.shown(s)
-        b.appendSection(tag) { b in
-            b.append(UInt8(n))
-            for i in 0..<n {
-                for t in 0..<part.texts.count { b.appendShortBytes(part.texts[t].value(s, i), maximum: part.texts[t].maximum) }
-                for f in 0..<part.figures.count { append(part.figures[f], part.figures[f].value(s, i), &b) }
+        var version: UInt16 = 1
+        for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag { version = max(version, EntryPart.all[p].since) }
+        b.appendSection(tag, version: version) { b in
+            for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag {
+                let part = EntryPart.all[p]
+                let n = part.shown(s)
+                b.append(UInt8(n))
+                for i in 0..<n {
+                    if !part.textsLast { appendTexts(part, s, i, &b) }
+                    for f in 0..<part.figures.count { append(part.figures[f], part.figures[f].value(s, i), &b) }
+                    if part.textsLast { appendTexts(part, s, i, &b) }
+                }
             }
         }
+    }
+
+    private static func appendTexts(_ part: EntryPart, _ s: Snapshot, _ i: Int, _ b: inout EncodeCursor) {
+        for t in 0..<part.texts.count { b.appendShortBytes(part.texts[t].value(s, i), maximum: part.texts[t].maximum) }
     }
 
     private static func append(_ f: EntryFigure, _ v: UInt64, _ b: inout EncodeCursor) {
@@ -146,15 +171,22 @@ enum EntrySection {
     }
 
     static func decode(_ tag: SectionTag, _ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
-        guard let index = EntryPart.index(of: tag) else { return }
-        let part = EntryPart.all[index]
-        let n = Int(try r.u8())
-        guard n <= part.maximumEntries else { throw .malformed(.countOverLimit) }
-        part.resize(&s, n)
-        for i in 0..<n {
-            for t in 0..<part.texts.count { part.texts[t].store(&s, i, try r.shortBytes(maximum: part.texts[t].maximum)) }
-            for f in 0..<part.figures.count { part.figures[f].store(&s, i, try read(part.figures[f], &r)) }
+        for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag {
+            let part = EntryPart.all[p]
+            if part.since > 1 && r.isAtEnd { part.resize(&s, 0); continue }
+            let n = Int(try r.u8())
+            guard n <= part.maximumEntries else { throw .malformed(.countOverLimit) }
+            part.resize(&s, n)
+            for i in 0..<n {
+                if !part.textsLast { try readTexts(part, &r, &s, i) }
+                for f in 0..<part.figures.count { part.figures[f].store(&s, i, try read(part.figures[f], &r)) }
+                if part.textsLast { try readTexts(part, &r, &s, i) }
+            }
         }
+    }
+
+    private static func readTexts(_ part: EntryPart, _ r: inout SnapshotReader, _ s: inout Snapshot, _ i: Int) throws(SnapshotDecodeError) {
+        for t in 0..<part.texts.count { part.texts[t].store(&s, i, try r.shortBytes(maximum: part.texts[t].maximum)) }
     }
 
     private static func read(_ f: EntryFigure, _ r: inout SnapshotReader) throws(SnapshotDecodeError) -> UInt64 {

@@ -4,7 +4,55 @@
 
 extension EntryPart {
     /// Every list part, in the order of their tags.
-    public static let all: [EntryPart] = [disks, diskIO, temperature]
+    public static let all: [EntryPart] = [topCPU, topMemory, topGPU, exits, disks, diskIO, temperature]
+
+    /// Section 9: the top processes by CPU, then by private memory, then (version 2) by GPU use
+    /// (``Snapshot/topGPU``: its share in `cpu`, its GPU memory in `privateKiB`); per process
+    /// its pid, CPU share (of one CPU), private KiB and name.
+    static let topCPU = processes(json: "top_cpu", prometheus: "sysstats_top_cpu_ratio",
+                                  "The processes using the most CPU, as a share of one CPU; rank 1 is the highest, at most 5.", of: 1,
+                                  list: { $0.topCPU }, edit: { s, body in body(&s.topCPU) })
+    static let topMemory = processes(json: "top_memory", prometheus: "sysstats_top_memory_bytes",
+                                     "The processes with the most private memory; rank 1 is the highest, at most 5.", of: 2,
+                                     list: { $0.topMemory }, edit: { s, body in body(&s.topMemory) })
+    static let topGPU = processes(json: nil, since: 2, prometheus: nil, "", of: 0,
+                                  list: { $0.topGPU }, edit: { s, body in body(&s.topGPU) })
+
+    /// One list of section 9: `family` is its figure `prometheusFigure`'s (1: CPU, 2: memory).
+    private static func processes(json: StaticString?, since: UInt16 = 1, prometheus family: StaticString?,
+                                  _ help: StaticString, of prometheusFigure: Int,
+                                  list: @escaping @Sendable (Snapshot) -> [ProcessEntry],
+                                  edit: @escaping @Sendable (inout Snapshot, (inout [ProcessEntry]) -> Void) -> Void) -> EntryPart {
+        EntryPart(.top, json: json, maximumEntries: Snapshot.maximumTopEntries, texts: [
+            EntryText(maximum: Snapshot.maximumNameLength, json: "name", prometheus: "name",
+                      value: { list($0)[$1].name }, store: { s, i, v in edit(&s) { $0[i].name.replace(with: v) } }),
+        ], figures: [
+            EntryFigure(.u32, .count, json: "pid", prometheus: nil,
+                        value: { UInt64(list($0)[$1].pid) }, store: { s, i, v in edit(&s) { $0[i].pid = UInt32(clamping: v) } }),
+            EntryFigure(.u16, .permyriad, json: "cpu_percent", prometheus: prometheusFigure == 1 ? family : nil, help,
+                        value: { UInt64(list($0)[$1].cpu) }, store: { s, i, v in edit(&s) { $0[i].cpu = UInt16(clamping: v) } }),
+            EntryFigure(.u64, .kib, json: "private_mib", prometheus: prometheusFigure == 2 ? family : nil, help,
+                        value: { list($0)[$1].privateKiB }, store: { s, i, v in edit(&s) { $0[i].privateKiB = v } }),
+        ], cached: false, since: since, textsLast: true, ranked: true, jsonAlways: true,
+        count: { list($0).count }, resize: { s, n in edit(&s) { $0.resize(to: n, empty: ProcessEntry()) } })
+    }
+
+    /// Section 10: the processes that exited recently, most recent first: pid, when (ms since
+    /// the epoch), its last private KiB, what its exit freed (KiB), name.
+    static let exits = EntryPart(.exits, json: "exits", maximumEntries: Snapshot.maximumExits, texts: [
+        EntryText(maximum: Snapshot.maximumNameLength, json: "name", prometheus: nil,
+                  value: { $0.exits[$1].name }, store: { $0.exits[$1].name.replace(with: $2) }),
+    ], figures: [
+        EntryFigure(.u32, .count, json: "pid", prometheus: nil,
+                    value: { UInt64($0.exits[$1].pid) }, store: { $0.exits[$1].pid = UInt32(clamping: $2) }),
+        EntryFigure(.u64, .count, json: "time_ms", prometheus: nil,
+                    value: { $0.exits[$1].timeMs }, store: { $0.exits[$1].timeMs = $2 }),
+        EntryFigure(.u64, .kib, json: "last_private_mib", prometheus: nil,
+                    value: { $0.exits[$1].lastPrivateKiB }, store: { $0.exits[$1].lastPrivateKiB = $2 }),
+        EntryFigure(.u64, .kib, json: "freed_mib", prometheus: nil,
+                    value: { $0.exits[$1].freedKiB }, store: { $0.exits[$1].freedKiB = $2 }),
+    ], cached: false, textsLast: true, jsonAlways: true,
+    count: { $0.exits.count }, resize: { $0.exits.resize(to: $1, empty: ExitEntry()) })
 
     /// Section 13: file system space. Per mount: the mount point, total, used and available KiB.
     static let disks = EntryPart(.disks, json: "disks", maximumEntries: Snapshot.maximumDisks, texts: [

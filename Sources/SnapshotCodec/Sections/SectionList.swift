@@ -94,7 +94,7 @@ extension SectionTag {
     /// order in which the encoder writes them.
     static let descriptors: [SectionDescriptor] = [
         MetaSection.descriptor, fixed(.uptime), fixed(.cpu), fixed(.memory), fixed(.pressure), fixed(.load),
-        fixed(.processes), fixed(.battery), TopSection.descriptor, ExitsSection.descriptor, fixed(.sampler),
+        fixed(.processes), fixed(.battery), entries(.top), entries(.exits), fixed(.sampler),
         NetworkSection.descriptor, entries(.disks), entries(.diskIO), entries(.temperature),
         fixed(.frequency), GPUSection.descriptor,
     ] + ListedPart.all.map(ListedSection.descriptor)
@@ -103,7 +103,7 @@ extension SectionTag {
     private static func fixed(_ tag: SectionTag) -> SectionDescriptor { FixedSection.descriptor(FixedPart.named(tag)) }
 
     /// A list part's section (``EntryPart``).
-    private static func entries(_ tag: SectionTag) -> SectionDescriptor { EntrySection.descriptor(EntryPart.named(tag)) }
+    private static func entries(_ tag: SectionTag) -> SectionDescriptor { EntrySection.descriptor(tag) }
 
     /// The section's descriptor.
     var descriptor: SectionDescriptor { Self.descriptors[Int(rawValue) &- 1] }
