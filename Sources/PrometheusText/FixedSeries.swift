@@ -8,7 +8,10 @@ extension PrometheusText {
     /// `tag`'s fixed part, when `s` has it.
     static func writeFixed(_ tag: SectionTag, _ s: Snapshot, _ w: inout ExpositionWriter) {
         guard let index = FixedPart.index(of: tag) else { return }
-        let part = FixedPart.all[index]
+        withUnsafePointer(to: s) { writeFixed(FixedPart.all[index], $0, &w) }
+    }
+
+    private static func writeFixed(_ part: FixedPart, _ s: SnapshotPointer, _ w: inout ExpositionWriter) {
         guard part.isMeasured(s) else { return }
         var previous: StaticString? = nil
         // By index: a for-in over the table allocates an iterator's element in debug builds.
@@ -31,11 +34,13 @@ extension PrometheusText {
     /// entry), a sample per entry labelled with its texts.
     static func writeEntries(_ tag: SectionTag, _ s: Snapshot, _ w: inout ExpositionWriter) {
         guard s.available.contains(SnapshotSections(tag: tag) ?? []) else { return }
-        for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag { writeList(EntryPart.all[p], s, &w) }
+        withUnsafePointer(to: s) { s in
+            for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag { writeList(EntryPart.all[p], s, &w) }
+        }
     }
 
     /// One list's families.
-    private static func writeList(_ part: EntryPart, _ s: Snapshot, _ w: inout ExpositionWriter) {
+    private static func writeList(_ part: EntryPart, _ s: SnapshotPointer, _ w: inout ExpositionWriter) {
         let n = part.shown(s)
         guard n > 0 else { return }
         for f in 0..<part.figures.count {

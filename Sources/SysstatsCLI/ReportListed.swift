@@ -52,6 +52,10 @@ extension ReportJSON {
     /// an array (`load[]`). A member is null where its part was not measured or its figure not
     /// given; an object is null where none of its members was given (`battery` without one).
     static func fixed(_ s: Snapshot) -> [GPU.Figure] {
+        withUnsafePointer(to: s) { fixed($0) }
+    }
+
+    private static func fixed(_ s: SnapshotPointer) -> [GPU.Figure] {
         var members: [GPU.Figure] = []
         for part in FixedPart.all {
             let measured = part.isMeasured(s)
@@ -76,10 +80,14 @@ extension ReportJSON {
     /// The list parts' members, made from their tables: a list of objects, an entry's texts and
     /// figures each a member; empty where the part was not measured.
     static func entries(_ s: Snapshot) -> [GPU.Figure] {
+        withUnsafePointer(to: s) { entries($0) }
+    }
+
+    private static func entries(_ s: SnapshotPointer) -> [GPU.Figure] {
         EntryPart.all.compactMap { part in
             guard let json = part.json else { return nil }
             var list: [GPU.Value] = []
-            if part.jsonAlways || s.available.contains(SnapshotSections(tag: part.tag) ?? []) {
+            if part.jsonAlways || s.pointee.available.contains(SnapshotSections(tag: part.tag) ?? []) {
                 for i in 0..<part.count(s) {
                     var members = part.texts.map { GPU.Figure(name: $0.json.description, value: .text(text($0.value(s, i)))) }
                     for f in part.figures {
@@ -94,14 +102,14 @@ extension ReportJSON {
     }
 
     /// An entry's figure as JSON writes it (an unsigned one exact to `UInt64.max`).
-    private static func entryValue(_ f: EntryFigure, _ s: Snapshot, _ i: Int) -> GPU.Value {
+    private static func entryValue(_ f: EntryFigure, _ s: SnapshotPointer, _ i: Int) -> GPU.Value {
         let unit = f.jsonUnit ?? f.unit
         if !f.signed, unit == .count || unit == .bytes { return .integer(f.value(s, i)) }
         return GPU.value(unit, f.number(s, i))
     }
 
     /// A figure's value: an enumerated one's state name, else as its unit says.
-    private static func fixedValue(_ figure: FixedFigure, _ s: Snapshot) -> GPU.Value {
+    private static func fixedValue(_ figure: FixedFigure, _ s: SnapshotPointer) -> GPU.Value {
         let v = figure.value(s)
         if let states = figure.states { return v < UInt64(states.count) ? .text(states[Int(v)].description) : .null }
         return GPU.value(figure.unit, Int64(clamping: v))

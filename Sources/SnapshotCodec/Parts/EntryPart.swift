@@ -14,12 +14,12 @@ public struct EntryText: Sendable {
     /// Its label on the entry's Prometheus samples (nil: none).
     public let prometheusLabel: StaticString?
     /// Entry `i`'s text.
-    public let value: @Sendable (Snapshot, Int) -> [UInt8]
+    public let value: @Sendable (SnapshotPointer, Int) -> [UInt8]
     /// Replaces entry `i`'s text (keeping its storage).
     let store: @Sendable (inout Snapshot, Int, UnsafeRawBufferPointer) -> Void
 
     init(maximum: Int, json: StaticString, prometheus label: StaticString?,
-         value: @escaping @Sendable (Snapshot, Int) -> [UInt8], store: @escaping @Sendable (inout Snapshot, Int, UnsafeRawBufferPointer) -> Void) {
+         value: @escaping @Sendable (SnapshotPointer, Int) -> [UInt8], store: @escaping @Sendable (inout Snapshot, Int, UnsafeRawBufferPointer) -> Void) {
         self.maximum = maximum; self.json = json; self.prometheusLabel = label; self.value = value; self.store = store
     }
 }
@@ -40,20 +40,20 @@ public struct EntryFigure: Sendable {
     public let counter: Bool
     /// Entry `i`'s figure, as its bits (a signed one's two's complement): exact for every
     /// value of the field (a file system not measured is `used = UInt64.max`).
-    public let value: @Sendable (Snapshot, Int) -> UInt64
+    public let value: @Sendable (SnapshotPointer, Int) -> UInt64
     /// Stores a decoded value into entry `i` (its bits, as ``value`` gives them).
     let store: @Sendable (inout Snapshot, Int, UInt64) -> Void
 
     init(_ width: FigureWidth, signed: Bool = false, _ unit: FigureUnit, json: StaticString?, as jsonUnit: FigureUnit? = nil,
          prometheus: StaticString?, _ prometheusHelp: StaticString = "", counter: Bool = false,
-         value: @escaping @Sendable (Snapshot, Int) -> UInt64, store: @escaping @Sendable (inout Snapshot, Int, UInt64) -> Void) {
+         value: @escaping @Sendable (SnapshotPointer, Int) -> UInt64, store: @escaping @Sendable (inout Snapshot, Int, UInt64) -> Void) {
         self.width = width; self.signed = signed; self.unit = unit; self.json = json; self.jsonUnit = jsonUnit
         self.prometheus = prometheus; self.prometheusHelp = prometheusHelp; self.counter = counter
         self.value = value; self.store = store
     }
 
     /// Entry `i`'s figure as a signed number (an unsigned one past `Int64.max` saturates).
-    public func number(_ s: Snapshot, _ i: Int) -> Int64 {
+    public func number(_ s: SnapshotPointer, _ i: Int) -> Int64 {
         let v = value(s, i)
         return signed ? Int64(bitPattern: v) : Int64(clamping: v)
     }
@@ -69,7 +69,7 @@ public struct EntryPart: Sendable {
     public let texts: [EntryText]
     public let figures: [EntryFigure]
     /// How many entries the snapshot has.
-    public let count: @Sendable (Snapshot) -> Int
+    public let count: @Sendable (SnapshotPointer) -> Int
     /// Makes the list `n` entries long, keeping the first ones' storage.
     let resize: @Sendable (inout Snapshot, Int) -> Void
     let cached: Bool
@@ -86,7 +86,7 @@ public struct EntryPart: Sendable {
 
     init(_ tag: SectionTag, json: StaticString?, maximumEntries: Int, texts: [EntryText], figures: [EntryFigure],
          cached: Bool = true, since: UInt16 = 1, textsLast: Bool = false, ranked: Bool = false, jsonAlways: Bool = false,
-         count: @escaping @Sendable (Snapshot) -> Int, resize: @escaping @Sendable (inout Snapshot, Int) -> Void) {
+         count: @escaping @Sendable (SnapshotPointer) -> Int, resize: @escaping @Sendable (inout Snapshot, Int) -> Void) {
         self.tag = tag; self.json = json; self.maximumEntries = maximumEntries; self.texts = texts; self.figures = figures
         self.count = count; self.resize = resize; self.cached = cached
         self.since = since; self.textsLast = textsLast; self.ranked = ranked; self.jsonAlways = jsonAlways
@@ -94,7 +94,7 @@ public struct EntryPart: Sendable {
 
     /// The entries an output shows: the snapshot's, at most the part's limit.
     @inline(__always)
-    public func shown(_ s: Snapshot) -> Int { min(count(s), maximumEntries) }
+    public func shown(_ s: SnapshotPointer) -> Int { min(count(s), maximumEntries) }
 
     /// The position in ``all`` of `tag`'s first list, nil when it is not a list part.
     public static func index(of tag: SectionTag) -> Int? {
@@ -133,68 +133,139 @@ enum EntrySection {
             size += 1 + part.maximumEntries * entry
             cached = part.cached
         }
-        return SectionDescriptor(tag, maximumSize: size, cached: cached,
-                                 encode: { s, b in encode(tag, &s, &b) },
-                                 decode: { (r, s) throws(SnapshotDecodeError) in try decode(tag, &r, &s) },
-                                 clear: { s in for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag { EntryPart.all[p].resize(&s, 0) } })
+        let k = EntryLayout.all.firstIndex { $0.tag == tag }!
+        return SectionDescriptor(tag, maximumSize: size, cached: cached, entryLayout: k,
+                                 encode: { s, b in EntryLayout.all[k].encode(&s, &b) },
+                                 decode: { (r, s) throws(SnapshotDecodeError) in try EntryLayout.all[k].decode(&r, &s) },
+                                 clear: { s in EntryLayout.all[k].clear(&s) })
+    }
+}
+
+/// What a list part's section is written and read by, taken from its tables once and packed
+/// in memory kept for the life of the program (as ``FixedLayout``): copied without retaining
+/// anything.
+struct EntryLayout: @unchecked Sendable {
+    /// One per section of list parts, in the order of their tags.
+    static let all: [EntryLayout] = {
+        var layouts: [EntryLayout] = []
+        for part in EntryPart.all where !layouts.contains(where: { $0.tag == part.tag }) {
+            layouts.append(EntryLayout(part.tag))
+        }
+        return layouts
+    }()
+
+    /// One list of the section.
+    struct List {
+        let since: UInt16
+        let textsLast: Bool
+        let maximumEntries: Int
+        let count: @Sendable (SnapshotPointer) -> Int
+        let resize: @Sendable (inout Snapshot, Int) -> Void
+        let texts: UnsafeBufferPointer<Text>
+        let figures: UnsafeBufferPointer<Figure>
+
+        init(_ part: EntryPart) {
+            since = part.since; textsLast = part.textsLast; maximumEntries = part.maximumEntries
+            count = part.count; resize = part.resize
+            texts = kept(part.texts.map { Text(value: $0.value, store: $0.store, maximum: $0.maximum) })
+            figures = kept(part.figures.map { Figure(value: $0.value, store: $0.store, width: $0.width, signed: $0.signed) })
+        }
     }
 
-    static func encode(_ tag: SectionTag, _ s: inout Snapshot, _ b: inout EncodeCursor) {
-        var version: UInt16 = 1
-        for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag { version = max(version, EntryPart.all[p].since) }
-        b.appendSection(tag, version: version) { b in
-            for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag {
-                let part = EntryPart.all[p]
-                let n = part.shown(s)
-                b.append(UInt8(n))
-                for i in 0..<n {
-                    if !part.textsLast { appendTexts(part, s, i, &b) }
-                    for f in 0..<part.figures.count { append(part.figures[f], part.figures[f].value(s, i), &b) }
-                    if part.textsLast { appendTexts(part, s, i, &b) }
+    /// What the section needs of one text and of one figure, side by side.
+    struct Text {
+        let value: @Sendable (SnapshotPointer, Int) -> [UInt8]
+        let store: @Sendable (inout Snapshot, Int, UnsafeRawBufferPointer) -> Void
+        let maximum: Int
+    }
+    struct Figure {
+        let value: @Sendable (SnapshotPointer, Int) -> UInt64
+        let store: @Sendable (inout Snapshot, Int, UInt64) -> Void
+        let width: FigureWidth
+        let signed: Bool
+    }
+
+    let tag: SectionTag
+    let version: UInt16
+    let lists: UnsafeBufferPointer<List>
+
+    init(_ tag: SectionTag) {
+        self.tag = tag
+        let parts = EntryPart.all.filter { $0.tag == tag }
+        version = parts.reduce(1) { max($0, $1.since) }
+        lists = kept(parts.map(List.init))
+    }
+
+    func encode(_ s: inout Snapshot, _ b: inout EncodeCursor) {
+        // Through its address (``SnapshotPointer``), not a copy per figure every sample.
+        withUnsafeMutablePointer(to: &s) { p in
+            let s = UnsafePointer(p)
+            b.appendSection(tag, version: version) { b in
+                for l in 0..<lists.count {
+                    let list = lists[l]
+                    let n = min(list.count(s), list.maximumEntries)
+                    b.append(UInt8(n))
+                    for i in 0..<n {
+                        if !list.textsLast { appendTexts(list, s, i, &b) }
+                        for f in 0..<list.figures.count { append(list.figures[f], list.figures[f].value(s, i), &b) }
+                        if list.textsLast { appendTexts(list, s, i, &b) }
+                    }
                 }
             }
         }
     }
 
-    private static func appendTexts(_ part: EntryPart, _ s: Snapshot, _ i: Int, _ b: inout EncodeCursor) {
-        for t in 0..<part.texts.count { b.appendShortBytes(part.texts[t].value(s, i), maximum: part.texts[t].maximum) }
+    private func appendTexts(_ list: List, _ s: SnapshotPointer, _ i: Int, _ b: inout EncodeCursor) {
+        for t in 0..<list.texts.count { b.appendShortBytes(list.texts[t].value(s, i), maximum: list.texts[t].maximum) }
     }
 
-    private static func append(_ f: EntryFigure, _ v: UInt64, _ b: inout EncodeCursor) {
-        let n = Int64(bitPattern: v)
+    private func append(_ f: Figure, _ v: UInt64, _ b: inout EncodeCursor) {
+        let n = Int64(bitPattern: v), signed = f.signed
         switch f.width {
-        case .u8: b.append(f.signed ? UInt8(bitPattern: Int8(clamping: n)) : UInt8(clamping: v))
-        case .u16: b.appendLE(f.signed ? UInt16(bitPattern: Int16(clamping: n)) : UInt16(clamping: v))
-        case .u32: b.appendLE(f.signed ? UInt32(bitPattern: Int32(clamping: n)) : UInt32(clamping: v))
+        case .u8: b.append(signed ? UInt8(bitPattern: Int8(clamping: n)) : UInt8(clamping: v))
+        case .u16: b.appendLE(signed ? UInt16(bitPattern: Int16(clamping: n)) : UInt16(clamping: v))
+        case .u32: b.appendLE(signed ? UInt32(bitPattern: Int32(clamping: n)) : UInt32(clamping: v))
         case .u64: b.appendLE(v)
         }
     }
 
-    static func decode(_ tag: SectionTag, _ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
-        for p in 0..<EntryPart.all.count where EntryPart.all[p].tag == tag {
-            let part = EntryPart.all[p]
-            if part.since > 1 && r.isAtEnd { part.resize(&s, 0); continue }
+    func decode(_ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
+        for l in 0..<lists.count {
+            let list = lists[l]
+            if list.since > 1 && r.isAtEnd { list.resize(&s, 0); continue }
             let n = Int(try r.u8())
-            guard n <= part.maximumEntries else { throw .malformed(.countOverLimit) }
-            part.resize(&s, n)
+            guard n <= list.maximumEntries else { throw .malformed(.countOverLimit) }
+            list.resize(&s, n)
             for i in 0..<n {
-                if !part.textsLast { try readTexts(part, &r, &s, i) }
-                for f in 0..<part.figures.count { part.figures[f].store(&s, i, try read(part.figures[f], &r)) }
-                if part.textsLast { try readTexts(part, &r, &s, i) }
+                if !list.textsLast { try readTexts(list, &r, &s, i) }
+                for f in 0..<list.figures.count { list.figures[f].store(&s, i, try read(list.figures[f], &r)) }
+                if list.textsLast { try readTexts(list, &r, &s, i) }
             }
         }
     }
 
-    private static func readTexts(_ part: EntryPart, _ r: inout SnapshotReader, _ s: inout Snapshot, _ i: Int) throws(SnapshotDecodeError) {
-        for t in 0..<part.texts.count { part.texts[t].store(&s, i, try r.shortBytes(maximum: part.texts[t].maximum)) }
+    private func readTexts(_ list: List, _ r: inout SnapshotReader, _ s: inout Snapshot, _ i: Int) throws(SnapshotDecodeError) {
+        for t in 0..<list.texts.count { list.texts[t].store(&s, i, try r.shortBytes(maximum: list.texts[t].maximum)) }
     }
 
-    private static func read(_ f: EntryFigure, _ r: inout SnapshotReader) throws(SnapshotDecodeError) -> UInt64 {
+    private func read(_ f: Figure, _ r: inout SnapshotReader) throws(SnapshotDecodeError) -> UInt64 {
+        let signed = f.signed
         switch f.width {
-        case .u8: let v = try r.u8(); return f.signed ? UInt64(bitPattern: Int64(Int8(bitPattern: v))) : UInt64(v)
-        case .u16: let v = try r.u16(); return f.signed ? UInt64(bitPattern: Int64(Int16(bitPattern: v))) : UInt64(v)
-        case .u32: let v = try r.u32(); return f.signed ? UInt64(bitPattern: Int64(Int32(bitPattern: v))) : UInt64(v)
+        case .u8: let v = try r.u8(); return signed ? UInt64(bitPattern: Int64(Int8(bitPattern: v))) : UInt64(v)
+        case .u16: let v = try r.u16(); return signed ? UInt64(bitPattern: Int64(Int16(bitPattern: v))) : UInt64(v)
+        case .u32: let v = try r.u32(); return signed ? UInt64(bitPattern: Int64(Int32(bitPattern: v))) : UInt64(v)
         case .u64: return try r.u64()
         }
     }
+
+    func clear(_ s: inout Snapshot) {
+        for l in 0..<lists.count { lists[l].resize(&s, 0) }
+    }
+}
+
+/// `list`'s elements in memory kept for the life of the program (a table's, made once).
+func kept<T>(_ list: [T]) -> UnsafeBufferPointer<T> {
+    let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: list.count)
+    _ = buffer.initialize(from: list)
+    return UnsafeBufferPointer(buffer)
 }

@@ -4,6 +4,11 @@
 // (FixedParts.swift declares them); what a part carries besides its figures (the CPU's cores
 // and histories, the memory's history) is its ``FixedTail``.
 
+/// The snapshot a table's closures read, by its address: a closure handed a `Snapshot` value
+/// gets a copy of it (each of its arrays retained and released), a closure handed its address
+/// reads the one field it names (`{ $0.pointee.load1 }`).
+public typealias SnapshotPointer = UnsafePointer<Snapshot>
+
 /// How a fixed figure is kept in its section: a little-endian unsigned integer of this width.
 public enum FigureWidth: Sendable {
     case u8, u16, u32, u64
@@ -38,15 +43,15 @@ public struct FixedFigure: Sendable {
     /// is appended to the table with a higher version, and a reader of an older section leaves
     /// it 0.
     public let since: UInt16
-    /// Its field of the snapshot.
-    public let value: @Sendable (Snapshot) -> UInt64
+    /// Its field of the snapshot, read through the snapshot's address (``SnapshotPointer``).
+    public let value: @Sendable (SnapshotPointer) -> UInt64
     /// Stores a decoded value, saturating to the field's type.
     let store: @Sendable (inout Snapshot, UInt64) -> Void
     /// What the field holds when the part is not measured (the battery's unknown time: `.max`).
     let cleared: UInt64
     /// Whether a measured part gives the figure (nil: always): a figure not given is no
     /// Prometheus sample and a null (or absent) `report --json` member.
-    public let given: (@Sendable (Snapshot) -> Bool)?
+    public let given: (@Sendable (SnapshotPointer) -> Bool)?
     /// An enumerated figure's states: `report --json` writes the name, Prometheus one sample per
     /// state labelled `prometheusLabel` (1 for the figure's, 0 for the others), and the decoder
     /// refuses a value past them with `refusal`.
@@ -55,9 +60,9 @@ public struct FixedFigure: Sendable {
 
     init(_ width: FigureWidth, _ unit: FigureUnit, json: StaticString?, prometheus: StaticString?,
          _ prometheusHelp: StaticString = "", label: StaticString? = nil, _ labelValue: StaticString = "",
-         since: UInt16 = 1, cleared: UInt64 = 0, given: (@Sendable (Snapshot) -> Bool)? = nil,
+         since: UInt16 = 1, cleared: UInt64 = 0, given: (@Sendable (SnapshotPointer) -> Bool)? = nil,
          states: [StaticString]? = nil, refusal: SnapshotDecodeError.Malformation = .countOverLimit,
-         value: @escaping @Sendable (Snapshot) -> UInt64, store: @escaping @Sendable (inout Snapshot, UInt64) -> Void) {
+         value: @escaping @Sendable (SnapshotPointer) -> UInt64, store: @escaping @Sendable (inout Snapshot, UInt64) -> Void) {
         self.width = width; self.unit = unit; self.json = json; self.prometheus = prometheus
         self.prometheusHelp = prometheusHelp; self.prometheusLabel = label; self.prometheusLabelValue = labelValue
         self.since = since; self.value = value; self.store = store; self.cleared = cleared; self.given = given
@@ -66,7 +71,7 @@ public struct FixedFigure: Sendable {
 
     /// Whether `s`, its part measured, gives the figure.
     @inline(__always)
-    public func isGiven(_ s: Snapshot) -> Bool { given?(s) ?? true }
+    public func isGiven(_ s: SnapshotPointer) -> Bool { given?(s) ?? true }
 }
 
 /// What a fixed part's section carries after its first figures (the CPU's cores and
@@ -91,10 +96,10 @@ public struct FixedPart: Sendable {
     /// Measured now and then: its section is kept in a ``SectionCache`` slot.
     let cached: Bool
     /// A part without a bit in ``Snapshot/available`` (pressure): whether the snapshot has it.
-    let present: (@Sendable (Snapshot) -> Bool)?
+    let present: (@Sendable (SnapshotPointer) -> Bool)?
 
     init(_ tag: SectionTag, figures: [FixedFigure], exportOrder: [Int]? = nil, tail: FixedTail? = nil,
-         cached: Bool = false, present: (@Sendable (Snapshot) -> Bool)? = nil) {
+         cached: Bool = false, present: (@Sendable (SnapshotPointer) -> Bool)? = nil) {
         self.tag = tag; self.figures = figures; self.exportOrder = exportOrder; self.tail = tail
         self.cached = cached; self.present = present
     }
@@ -104,9 +109,9 @@ public struct FixedPart: Sendable {
 
     /// Whether `s` has the part's figures: its bit is set, or (pressure) its value is.
     @inline(__always)
-    public func isMeasured(_ s: Snapshot) -> Bool {
+    public func isMeasured(_ s: SnapshotPointer) -> Bool {
         if let present { return present(s) }
-        return s.available.contains(part ?? [])
+        return s.pointee.available.contains(part ?? [])
     }
 
     /// The figure written `k`th in the Prometheus text.
@@ -130,32 +135,84 @@ public struct FixedPart: Sendable {
 /// version is its newest figure's. A reader takes the later figures the payload has (an
 /// older writer's leaves them 0) and ignores what follows them.
 enum FixedSection {
+    /// Its descriptor: the encoder, decoder and clearing go to ``FixedLayout/all``'s entry
+    /// (the section list dispatches on ``SectionDescriptor/fixedLayout``: a closure holding the
+    /// layout would be retained and released at each use, every sample).
     static func descriptor(_ part: FixedPart) -> SectionDescriptor {
-        let tag = part.tag
+        let k = FixedPart.index(of: part.tag)!
         let size = part.figures.reduce(part.tail?.maximumSize ?? 0) { $0 + $1.width.size }
         // Pressure has no bit to clear by: its absence is its value's.
         var clearing: (@Sendable (inout Snapshot) -> Void)? = nil
-        if part.present == nil { clearing = { @Sendable s in clear(tag, &s) } }
-        return SectionDescriptor(tag, maximumSize: size, cached: part.cached,
-                                 encode: { s, b in encode(tag, &s, &b) },
-                                 decode: { (r, s) throws(SnapshotDecodeError) in try decode(tag, &r, &s) },
+        if part.present == nil { clearing = { @Sendable s in FixedLayout.all[k].clear(&s) } }
+        return SectionDescriptor(part.tag, maximumSize: size, cached: part.cached, fixedLayout: k,
+                                 encode: { s, b in FixedLayout.all[k].encode(&s, &b) },
+                                 decode: { (r, s) throws(SnapshotDecodeError) in try FixedLayout.all[k].decode(&r, &s) },
                                  clear: clearing)
     }
+}
 
-    static func encode(_ tag: SectionTag, _ s: inout Snapshot, _ b: inout EncodeCursor) {
-        guard let index = FixedPart.index(of: tag) else { return }
-        let part = FixedPart.all[index]
-        if let present = part.present, !present(s) { return }
-        var version: UInt16 = 1
-        for i in 0..<part.figures.count { version = max(version, part.figures[i].since) }
-        b.appendSection(tag, version: version) { b in
-            for i in 0..<part.figures.count where part.figures[i].since == 1 { append(part.figures[i], s, &b) }
-            part.tail?.encode(&s, &b)
-            for i in 0..<part.figures.count where part.figures[i].since > 1 { append(part.figures[i], s, &b) }
+/// What a fixed part's section is written and read by, taken from its table once: each
+/// figure's width, version and fields packed side by side (``Figure``), every part's in one
+/// block kept for the life of the program. Every sample's encoding touches these few lines,
+/// not the table's names and helps for the other outputs, and a layout is copied without
+/// retaining anything (its closures capture nothing), where one holding arrays was a dozen
+/// retains and releases per section, every sample.
+struct FixedLayout: @unchecked Sendable {
+    /// One per ``FixedPart/all``, in its order.
+    static let all: [FixedLayout] = {
+        let figures = kept(FixedPart.all.flatMap { $0.figures.map(Figure.init) })
+        var layouts: [FixedLayout] = [], start = 0
+        for part in FixedPart.all {
+            layouts.append(FixedLayout(part, UnsafeBufferPointer(rebasing: figures[start..<start + part.figures.count])))
+            start += part.figures.count
+        }
+        return layouts
+    }()
+
+    /// What the section needs of one figure.
+    struct Figure {
+        let value: @Sendable (SnapshotPointer) -> UInt64
+        let store: @Sendable (inout Snapshot, UInt64) -> Void
+        let cleared: UInt64
+        let since: UInt16
+        let width: FigureWidth
+        /// An enumerated figure's count of states (0: not enumerated), and its refusal.
+        let states: UInt8
+        let refusal: SnapshotDecodeError.Malformation
+
+        init(_ f: FixedFigure) {
+            value = f.value; store = f.store; cleared = f.cleared; since = f.since; width = f.width
+            states = UInt8(clamping: f.states?.count ?? 0); refusal = f.refusal
         }
     }
 
-    private static func append(_ f: FixedFigure, _ s: Snapshot, _ b: inout EncodeCursor) {
+    let tag: SectionTag
+    let version: UInt16
+    let figures: UnsafeBufferPointer<Figure>
+    let tail: FixedTail?
+    let present: (@Sendable (SnapshotPointer) -> Bool)?
+
+    init(_ part: FixedPart, _ figures: UnsafeBufferPointer<Figure>) {
+        tag = part.tag
+        version = part.figures.reduce(1) { max($0, $1.since) }
+        self.figures = figures
+        tail = part.tail
+        present = part.present
+    }
+
+    func encode(_ s: inout Snapshot, _ b: inout EncodeCursor) {
+        // Through its address (``SnapshotPointer``), not a copy per figure every sample.
+        withUnsafeMutablePointer(to: &s) { p in
+            if let present, !present(p) { return }
+            b.appendSection(tag, version: version) { b in
+                for i in 0..<figures.count where figures[i].since == 1 { append(figures[i], p, &b) }
+                tail?.encode(&p.pointee, &b)
+                for i in 0..<figures.count where figures[i].since > 1 { append(figures[i], p, &b) }
+            }
+        }
+    }
+
+    private func append(_ f: Figure, _ s: UnsafeMutablePointer<Snapshot>, _ b: inout EncodeCursor) {
         let v = f.value(s)
         switch f.width {
         case .u8: b.append(UInt8(clamping: v))
@@ -165,17 +222,15 @@ enum FixedSection {
         }
     }
 
-    static func decode(_ tag: SectionTag, _ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
-        guard let index = FixedPart.index(of: tag) else { return }
-        let part = FixedPart.all[index]
-        for i in 0..<part.figures.count where part.figures[i].since == 1 { try read(part.figures[i], &r, &s) }
-        try part.tail?.decode(&r, &s)
-        for i in 0..<part.figures.count where part.figures[i].since > 1 {
-            if r.isAtEnd { part.figures[i].store(&s, part.figures[i].cleared) } else { try read(part.figures[i], &r, &s) }
+    func decode(_ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
+        for i in 0..<figures.count where figures[i].since == 1 { try read(figures[i], &r, &s) }
+        try tail?.decode(&r, &s)
+        for i in 0..<figures.count where figures[i].since > 1 {
+            if r.isAtEnd { figures[i].store(&s, figures[i].cleared) } else { try read(figures[i], &r, &s) }
         }
     }
 
-    private static func read(_ f: FixedFigure, _ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
+    private func read(_ f: Figure, _ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
         let v: UInt64
         switch f.width {
         case .u8: v = UInt64(try r.u8())
@@ -183,14 +238,12 @@ enum FixedSection {
         case .u32: v = UInt64(try r.u32())
         case .u64: v = try r.u64()
         }
-        if let states = f.states, v >= UInt64(states.count) { throw .malformed(f.refusal) }
+        if f.states > 0, v >= UInt64(f.states) { throw .malformed(f.refusal) }
         f.store(&s, v)
     }
 
-    static func clear(_ tag: SectionTag, _ s: inout Snapshot) {
-        guard let index = FixedPart.index(of: tag) else { return }
-        let part = FixedPart.all[index]
-        for i in 0..<part.figures.count { part.figures[i].store(&s, part.figures[i].cleared) }
-        part.tail?.clear(&s)
+    func clear(_ s: inout Snapshot) {
+        for i in 0..<figures.count { figures[i].store(&s, figures[i].cleared) }
+        tail?.clear(&s)
     }
 }

@@ -74,8 +74,13 @@ struct SectionDescriptor: Sendable {
     let decode: @Sendable (inout SnapshotReader, inout Snapshot) throws(SnapshotDecodeError) -> Void
     /// Resets the part's fields when it is not available; nil for meta and pressure.
     let clear: (@Sendable (inout Snapshot) -> Void)?
+    /// A fixed part's section: its position in ``FixedLayout/all``, which the encoder and
+    /// decoder call directly (-1: none; the closures above say the same, for the rest).
+    let fixedLayout: Int
+    /// A list part's section: its position in ``EntryLayout/all`` (-1: none), likewise.
+    let entryLayout: Int
 
-    init(_ tag: SectionTag, maximumSize: Int, cached: Bool = false,
+    init(_ tag: SectionTag, maximumSize: Int, cached: Bool = false, fixedLayout: Int = -1, entryLayout: Int = -1,
          encode: @escaping @Sendable (inout Snapshot, inout EncodeCursor) -> Void,
          decode: @escaping @Sendable (inout SnapshotReader, inout Snapshot) throws(SnapshotDecodeError) -> Void,
          clear: (@Sendable (inout Snapshot) -> Void)?) {
@@ -86,6 +91,8 @@ struct SectionDescriptor: Sendable {
         self.encode = encode
         self.decode = decode
         self.clear = clear
+        self.fixedLayout = fixedLayout
+        self.entryLayout = entryLayout
     }
 }
 
@@ -139,27 +146,33 @@ extension Snapshot {
         var slot = 0
         // Indices, not `for d in`: an unspecialized (debug) array iterator allocates.
         for i in 0..<all.count {
-            let d = all[i]
-            guard let part = d.part else { d.encode(&s, &b); continue }
-            if d.cached {
-                encodeSection(&s, slot, part, &b, cache, unchanged, d.encode)
+            guard let part = all[i].part else { encodeSection(i, &s, &b); continue }
+            if all[i].cached {
+                encodeSection(&s, slot, part, &b, cache, unchanged, i)
                 slot &+= 1
             } else if s.available.contains(part) {
-                d.encode(&s, &b)
+                encodeSection(i, &s, &b)
             }
         }
+    }
+
+    /// Descriptor `i`'s section, a fixed part's by its layout (no closure to retain).
+    @inline(__always)
+    private static func encodeSection(_ i: Int, _ s: inout Snapshot, _ b: inout EncodeCursor) {
+        let k = SectionTag.descriptors[i].fixedLayout, e = SectionTag.descriptors[i].entryLayout
+        if k >= 0 { FixedLayout.all[k].encode(&s, &b) } else if e >= 0 { EntryLayout.all[e].encode(&s, &b) }
+        else { SectionTag.descriptors[i].encode(&s, &b) }
     }
 
     /// The section of `part`, when available: copied from the cache's `slot` when the part is
     /// unchanged and the slot holds it, else encoded by `encode` (and kept in the slot).
     @inline(__always)
     private static func encodeSection(_ s: inout Snapshot, _ slot: Int, _ part: SnapshotSections, _ b: inout EncodeCursor,
-                                      _ cache: SectionCache?, _ unchanged: SnapshotSections,
-                                      _ encode: (inout Snapshot, inout EncodeCursor) -> Void) {
+                                      _ cache: SectionCache?, _ unchanged: SnapshotSections, _ i: Int) {
         guard s.available.contains(part) else { return }
         if let cache, unchanged.contains(part), cache.copy(slot, to: &b) { return }
         let start = b.count
-        encode(&s, &b)
+        encodeSection(i, &s, &b)
         cache?.keep(slot, b.bytes(from: start))
     }
 
@@ -186,7 +199,10 @@ extension Snapshot {
 
     /// Reads `tag`'s payload into its fields.
     mutating func decodeSection(_ tag: SectionTag, _ payload: inout SnapshotReader) throws(SnapshotDecodeError) {
-        try tag.descriptor.decode(&payload, &self)
+        let i = Int(tag.rawValue) &- 1
+        let k = SectionTag.descriptors[i].fixedLayout, e = SectionTag.descriptors[i].entryLayout
+        if k >= 0 { try FixedLayout.all[k].decode(&payload, &self) } else if e >= 0 { try EntryLayout.all[e].decode(&payload, &self) }
+        else { try SectionTag.descriptors[i].decode(&payload, &self) }
     }
 }
 
