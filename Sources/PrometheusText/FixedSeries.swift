@@ -26,7 +26,7 @@ extension PrometheusText {
             }
             w.begin(name)
             if let label = figure.prometheusLabel { w.label(label, figure.prometheusLabelValue) }
-            writeValue(figure.unit, figure.value(s), &w)
+            writeValue(figure.unit, min(figure.value(s), figure.prometheusMaximum), &w)
         }
     }
 
@@ -72,7 +72,9 @@ extension PrometheusText {
         case .kib: w.value(bytes(v))
         case .centiseconds, .hundredths: w.fixedValue(v, decimals: 2)
         case .seconds, .bytes, .count: w.value(v)
-        case .minutes: w.value(v &* 60)
+        case .minutes:
+            let (seconds, overflow) = v.multipliedReportingOverflow(by: 60)
+            w.value(overflow ? .max : seconds)
         default: writeValue(unit, Int64(clamping: v), &w)
         }
     }

@@ -47,7 +47,7 @@ extension PrometheusText {
         case .kib: w.value(bytes(UInt64(clamping: v)))
         case .centiseconds, .hundredths: w.fixedValue(UInt64(clamping: v), decimals: 2)
         case .seconds: w.value(UInt64(clamping: v))
-        case .minutes: w.value(UInt64(clamping: v) &* 60)
+        case .minutes: writeValue(unit, UInt64(clamping: v), &w)
         }
     }
 }

@@ -101,6 +101,19 @@ public struct ReportJSON: Encodable, Equatable {
 
         static func value(_ f: GPUFigure, _ g: GPUFigures) -> Value { value(f.unit, f.value(g)) }
 
+        /// An unsigned figure as JSON writes it, exact to `UInt64.max` (a fixed part's, a list
+        /// part's unsigned one).
+        static func value(_ unit: FigureUnit, unsigned v: UInt64) -> Value {
+            switch unit {
+            case .bytes, .megahertz, .count, .seconds, .minutes: return .integer(v)
+            case .kib: return .decimal(ReportJSON.mib(v))
+            case .hundredths: return .decimal(Double(v) / 100)
+            case .centiseconds: return .integer(v / 100)
+            case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
+            case .permyriad: return value(unit, Int64(clamping: v))
+            }
+        }
+
         /// A figure as JSON writes it: shares in percent, degrees and watts as decimals, the
         /// rest as integers.
         static func value(_ unit: FigureUnit, _ v: Int64) -> Value {

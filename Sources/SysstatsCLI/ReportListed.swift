@@ -104,15 +104,14 @@ extension ReportJSON {
     /// An entry's figure as JSON writes it (an unsigned one exact to `UInt64.max`).
     private static func entryValue(_ f: EntryFigure, _ s: SnapshotPointer, _ i: Int) -> GPU.Value {
         let unit = f.jsonUnit ?? f.unit
-        if !f.signed, unit == .count || unit == .bytes { return .integer(f.value(s, i)) }
-        return GPU.value(unit, f.number(s, i))
+        return f.signed ? GPU.value(unit, f.number(s, i)) : GPU.value(unit, unsigned: f.value(s, i))
     }
 
     /// A figure's value: an enumerated one's state name, else as its unit says.
     private static func fixedValue(_ figure: FixedFigure, _ s: SnapshotPointer) -> GPU.Value {
         let v = figure.value(s)
         if let states = figure.states { return v < UInt64(states.count) ? .text(states[Int(v)].description) : .null }
-        return GPU.value(figure.unit, Int64(clamping: v))
+        return GPU.value(figure.unit, unsigned: v)
     }
 
     /// Changes the member `name` (added, null, when new) by `change`; a figure not given leaves it as it is.

@@ -38,3 +38,14 @@ final class PrometheusGoldenTests: XCTestCase {
         try check(format(s), "unmeasured.prom")
     }
 }
+
+/// The batteries' charge says a whole at most in Prometheus, as it always did, whatever the
+/// snapshot holds; the snapshot keeps it as it is.
+final class PrometheusBatteryChargeTests: XCTestCase {
+    func testAChargeOverTheWholeIsWrittenAsOne() {
+        var s = fullSnapshot()
+        s.battery.count = 1
+        s.battery.percent = 20_000
+        XCTAssertTrue(lines(format(s)).contains("sysstats_battery_charge_ratio 1"))
+    }
+}

@@ -36,3 +36,23 @@ final class ReportGoldenTests: XCTestCase {
         }
     }
 }
+
+/// Figures at the top of their fields come out of `report --json` as the hand-written members
+/// wrote them, not squeezed through a signed 64-bit value, and the batteries' charge as the
+/// snapshot holds it (the section and the report keep it; Prometheus says a whole at most).
+final class ReportExtremeFiguresTests: XCTestCase {
+    func testFiguresAtTheTopOfTheirFieldsAreWrittenWhole() throws {
+        var s = Samples.laptopWithEveryPart
+        s.memory.total = .max
+        s.uptimeCentiseconds = .max
+        s.battery.count = 1
+        s.battery.percent = 20_000
+        s.topMemory = [ProcessEntry(pid: 7, cpu: .max, privateKiB: .max, name: Array("big".utf8))]
+        let text = ReportJSON.format(s, stale: false)
+        XCTAssertTrue(text.contains("\"uptime_seconds\":184467440737095516"), text)
+        XCTAssertTrue(text.contains("\"total\":1.8014398509481984e+16"), text)
+        XCTAssertTrue(text.contains("\"percent\":200"), text)
+        XCTAssertTrue(text.contains("\"cpu_percent\":655.35"), text)
+        XCTAssertTrue(text.contains("\"private_mib\":1.8014398509481984e+16"), text)
+    }
+}

@@ -143,7 +143,8 @@ enum EntrySection {
 
 /// What a list part's section is written and read by, taken from its tables once and packed
 /// in memory kept for the life of the program (as ``FixedLayout``): copied without retaining
-/// anything.
+/// anything but the contexts of closures that capture (top's lists share one function of
+/// their array: a retain and release per call, no allocation).
 struct EntryLayout: @unchecked Sendable {
     /// One per section of list parts, in the order of their tags.
     static let all: [EntryLayout] = {

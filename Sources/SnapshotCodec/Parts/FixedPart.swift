@@ -9,7 +9,8 @@
 /// reads the one field it names (`{ $0.pointee.load1 }`).
 public typealias SnapshotPointer = UnsafePointer<Snapshot>
 
-/// How a fixed figure is kept in its section: a little-endian unsigned integer of this width.
+/// How a figure is kept in its section: a little-endian integer of this width (unsigned, or a
+/// list part's signed figure as its two's complement).
 public enum FigureWidth: Sendable {
     case u8, u16, u32, u64
 
@@ -39,9 +40,12 @@ public struct FixedFigure: Sendable {
     public let prometheusHelp: StaticString
     public let prometheusLabel: StaticString?
     public let prometheusLabelValue: StaticString
+    /// The most its Prometheus sample says (the batteries' charge, a whole at most, as it always
+    /// was there; the section and `report --json` keep the value as it is).
+    public let prometheusMaximum: UInt64
     /// The section version that first carried it: 1 for the first layout. A figure added later
     /// is appended to the table with a higher version, and a reader of an older section leaves
-    /// it 0.
+    /// it at ``cleared``.
     public let since: UInt16
     /// Its field of the snapshot, read through the snapshot's address (``SnapshotPointer``).
     public let value: @Sendable (SnapshotPointer) -> UInt64
@@ -60,13 +64,14 @@ public struct FixedFigure: Sendable {
 
     init(_ width: FigureWidth, _ unit: FigureUnit, json: StaticString?, prometheus: StaticString?,
          _ prometheusHelp: StaticString = "", label: StaticString? = nil, _ labelValue: StaticString = "",
-         since: UInt16 = 1, cleared: UInt64 = 0, given: (@Sendable (SnapshotPointer) -> Bool)? = nil,
+         since: UInt16 = 1, cleared: UInt64 = 0, prometheusMaximum: UInt64 = .max,
+         given: (@Sendable (SnapshotPointer) -> Bool)? = nil,
          states: [StaticString]? = nil, refusal: SnapshotDecodeError.Malformation = .countOverLimit,
          value: @escaping @Sendable (SnapshotPointer) -> UInt64, store: @escaping @Sendable (inout Snapshot, UInt64) -> Void) {
         self.width = width; self.unit = unit; self.json = json; self.prometheus = prometheus
         self.prometheusHelp = prometheusHelp; self.prometheusLabel = label; self.prometheusLabelValue = labelValue
         self.since = since; self.value = value; self.store = store; self.cleared = cleared; self.given = given
-        self.states = states; self.refusal = refusal
+        self.states = states; self.refusal = refusal; self.prometheusMaximum = prometheusMaximum
     }
 
     /// Whether `s`, its part measured, gives the figure.
@@ -133,7 +138,7 @@ public struct FixedPart: Sendable {
 /// The section of a fixed part: its figures of version 1 in table order, each at its width,
 /// then its tail, then the figures added later (version 2 on) in table order. The section's
 /// version is its newest figure's. A reader takes the later figures the payload has (an
-/// older writer's leaves them 0) and ignores what follows them.
+/// older writer's leaves them at their cleared values) and ignores what follows them.
 enum FixedSection {
     /// Its descriptor: the encoder, decoder and clearing go to ``FixedLayout/all``'s entry
     /// (the section list dispatches on ``SectionDescriptor/fixedLayout``: a closure holding the

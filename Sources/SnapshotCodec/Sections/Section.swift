@@ -3,8 +3,8 @@
 // A reader skips a tag it does not know, reads the fields it knows from the start of a
 // payload and ignores the rest (a newer version of a section only appends fields), and
 // treats a section that fails its own bounds checks as not available. One file per
-// section in this folder: its fields, how it is written and how it is read;
-// SectionList.swift names them all.
+// section of a layout of its own in this folder (the others are made from their parts'
+// tables, Parts/); SectionList.swift names them all.
 
 extension ByteReader where Failure == SnapshotDecodeError {
     /// A u8 count (at most `maximum`) and that many entries, each read by `entry` into an
