@@ -15,8 +15,8 @@
 # The XCTest cases run in two shards at once (the 2 cores): the bar's end-to-end tests
 # (X servers, real bars) in one, the rest in the other; each shard runs its classes one
 # after another; the few classes that watch the whole machine run after them, alone. The
-# fuzz build and the packages' checks run beside the shards (not beside those few); the
-# memory budgets beside the fuzzing smoke. The output ends with the seconds of each stage and the ten slowest test
+# fuzz build, the fuzzing smoke and the packages' checks run beside the shards (not beside
+# those few). The output ends with the seconds of each stage and the ten slowest test
 # classes, then `N passed, M failed`. Exit status 0 only when every test, budget, target
 # and check passed.
 set -euo pipefail
@@ -134,10 +134,29 @@ run_tests() {
 # Stages that run beside the test shards, each leaving its status in a file when it ends.
 beside=()
 if ((!quick)); then
-    # The fuzz targets build beside the tests (Fuzz/run.sh compiles at nice 10): the tests
-    # spend much of their time waiting on the programs they run.
-    { rc=0; stage "fuzz build" Fuzz/run.sh --build-only > "$work/fuzz-build.log" 2>&1 || rc=$?; echo "$rc" > "$work/fuzz-build.status"; } &
-    beside+=("$work/fuzz-build.status")
+    # The fuzz targets build beside the tests (Fuzz/run.sh compiles at nice 10), then the
+    # fuzzing smoke runs there too (docs/reliability.md), at nice 10: the tests spend much of
+    # their time waiting on the programs they run, and a target runs for its seconds however
+    # busy the machine is. Every target built once, then run two at a time; a crash or a
+    # broken property fails the run, and the saved input's path is in the output.
+    fuzz_runs() {
+        local targets=() half a=0 b=0
+        mapfile -t targets < <(Fuzz/run.sh --list)
+        half=$(((${#targets[@]} + 1) / 2))
+        FUZZ_SEED=${FUZZ_SEED:-1} nice -n 10 Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-6}" "${targets[@]:0:half}" > "$work/fuzz-a.log" 2>&1 & local pa=$!
+        FUZZ_SEED=${FUZZ_SEED:-1} nice -n 10 Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-6}" "${targets[@]:half}" > "$work/fuzz-b.log" 2>&1 & local pb=$!
+        wait "$pa" || a=$?
+        wait "$pb" || b=$?
+        cat "$work/fuzz-a.log" "$work/fuzz-b.log"
+        ((a == 0 && b == 0))
+    }
+    {
+        rc=0; stage "fuzz build" Fuzz/run.sh --build-only > "$work/fuzz-build.log" 2>&1 || rc=$?; echo "$rc" > "$work/fuzz-build.status"
+        runs=$rc
+        if ((rc == 0)); then runs=0; stage "fuzz runs" fuzz_runs > "$work/fuzz.log" 2>&1 || runs=$?; fi
+        echo "$runs" > "$work/fuzz-runs.status"
+    } &
+    beside+=("$work/fuzz-runs.status")
     # The release artefacts (docs/packaging.md), from the release programs above: installed,
     # run and removed in a clean Debian root, each check one test; then the tarball's
     # install.sh beside a user's own files (the uninstall keeps them). Beside the tests too.
@@ -174,35 +193,9 @@ if ((!quick)); then
     # The memory budgets (docs/budgets.md): the release programs measured by the release
     # `sysstats budget check`, one line per budget ("ok   NAME: …", "FAIL NAME: …", or
     # "ERROR NAME: …" for one that could not be measured).
-    # Beside the fuzzing smoke (below): a fuzz target runs for its seconds however busy the
-    # machine is, and a budget is a peak of memory, not a time.
-    { rc=0; stage budgets "$(swift build -c release --show-bin-path)/sysstats" budget check sysstats-budget.toml \
-        > "$work/budgets.log" 2>&1 || rc=$?; echo "$rc" > "$work/budgets.status"; } &
-    budgets_pid=$!
-
-    # The fuzzing smoke (docs/reliability.md): every target built once (beside the tests,
-    # above), then run two at a time; a crash or a broken property fails the run, and the
-    # saved input's path is in the output.
-    fuzz_status=$(<"$work/fuzz-build.status")
-    cat "$work/fuzz-build.log"
-    if ((fuzz_status == 0)); then
-        fuzz_runs() {
-            local targets=() half a=0 b=0
-            mapfile -t targets < <(Fuzz/run.sh --list)
-            half=$(((${#targets[@]} + 1) / 2))
-            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-6}" "${targets[@]:0:half}" > "$work/fuzz-a.log" 2>&1 & local pa=$!
-            FUZZ_SEED=${FUZZ_SEED:-1} Fuzz/run.sh --seconds "${FUZZ_SMOKE_SECONDS:-6}" "${targets[@]:half}" > "$work/fuzz-b.log" 2>&1 & local pb=$!
-            wait "$pa" || a=$?
-            wait "$pb" || b=$?
-            cat "$work/fuzz-a.log" "$work/fuzz-b.log"
-            ((a == 0 && b == 0))
-        }
-        stage "fuzz runs" fuzz_runs 2>&1 | tee "$work/fuzz.log" || fuzz_status=$?
-    fi
-
-    wait "$budgets_pid" || true
-    cat "$work/budgets.log"
-    budget_status=$(<"$work/budgets.status")
+    budget_status=0
+    stage budgets "$(swift build -c release --show-bin-path)/sysstats" budget check sysstats-budget.toml 2>&1 \
+        | tee "$work/budgets.log" || budget_status=$?
     budget_total=$(grep -c -E "^(ok   |FAIL |ERROR )" "$work/budgets.log" || true)
     budget_failed=$(grep -c -E "^(FAIL |ERROR )" "$work/budgets.log" || true)
     if ((budget_status != 0)); then
@@ -211,6 +204,10 @@ if ((!quick)); then
         ((budget_failed > 0)) || { budget_total=$((budget_total + 1)) budget_failed=1; }
     fi
 
+    # The fuzzing smoke (run beside the tests, above).
+    cat "$work/fuzz-build.log"
+    fuzz_status=$(<"$work/fuzz-runs.status")
+    [[ ! -f $work/fuzz.log ]] || cat "$work/fuzz.log"
     fuzz_total=$(grep -c -E "^fuzz: [a-z0-9-]+: .* runs in" "$work/fuzz.log" 2>/dev/null || true)
     fuzz_failed=$(grep -c -E "^fuzz: [a-z0-9-]+ FAILED" "$work/fuzz.log" 2>/dev/null || true)
     if ((fuzz_status != 0)); then
