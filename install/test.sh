@@ -135,9 +135,9 @@ run_tests() {
 beside=()
 if ((!quick)); then
     # The fuzz targets build beside the tests (Fuzz/run.sh compiles at nice 10), then the
-    # fuzzing smoke runs there too (docs/reliability.md), at nice 10: the tests spend much of
-    # their time waiting on the programs they run, and a target runs for its seconds however
-    # busy the machine is. Every target built once, then run two at a time; a crash or a
+    # fuzzing smoke runs there too (docs/reliability.md), at nice 19 (run.sh's own 10 on top
+    # of this 10): the tests spend much of their time waiting on the programs they run, and a
+    # target replays its corpus whole and then runs for its seconds however busy the machine is. Every target built once, then run two at a time; a crash or a
     # broken property fails the run, and the saved input's path is in the output.
     fuzz_runs() {
         local targets=() half a=0 b=0
