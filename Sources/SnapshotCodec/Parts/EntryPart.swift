@@ -95,12 +95,6 @@ public struct EntryPart: Sendable {
     /// The entries an output shows: the snapshot's, at most the part's limit.
     @inline(__always)
     public func shown(_ s: SnapshotPointer) -> Int { min(count(s), maximumEntries) }
-
-    /// The position in ``all`` of `tag`'s first list, nil when it is not a list part.
-    public static func index(of tag: SectionTag) -> Int? {
-        for i in 0..<all.count where all[i].tag == tag { return i }
-        return nil
-    }
 }
 
 extension Array {
@@ -208,7 +202,7 @@ struct EntryLayout: @unchecked Sendable {
                     b.append(UInt8(n))
                     for i in 0..<n {
                         if !list.textsLast { appendTexts(list, s, i, &b) }
-                        for f in 0..<list.figures.count { append(list.figures[f], list.figures[f].value(s, i), &b) }
+                        for f in 0..<list.figures.count { list.figures[f].width.append(list.figures[f].value(s, i), signed: list.figures[f].signed, to: &b) }
                         if list.textsLast { appendTexts(list, s, i, &b) }
                     }
                 }
@@ -220,16 +214,6 @@ struct EntryLayout: @unchecked Sendable {
         for t in 0..<list.texts.count { b.appendShortBytes(list.texts[t].value(s, i), maximum: list.texts[t].maximum) }
     }
 
-    private func append(_ f: Figure, _ v: UInt64, _ b: inout EncodeCursor) {
-        let n = Int64(bitPattern: v), signed = f.signed
-        switch f.width {
-        case .u8: b.append(signed ? UInt8(bitPattern: Int8(clamping: n)) : UInt8(clamping: v))
-        case .u16: b.appendLE(signed ? UInt16(bitPattern: Int16(clamping: n)) : UInt16(clamping: v))
-        case .u32: b.appendLE(signed ? UInt32(bitPattern: Int32(clamping: n)) : UInt32(clamping: v))
-        case .u64: b.appendLE(v)
-        }
-    }
-
     func decode(_ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
         for l in 0..<lists.count {
             let list = lists[l]
@@ -239,7 +223,7 @@ struct EntryLayout: @unchecked Sendable {
             list.resize(&s, n)
             for i in 0..<n {
                 if !list.textsLast { try readTexts(list, &r, &s, i) }
-                for f in 0..<list.figures.count { list.figures[f].store(&s, i, try read(list.figures[f], &r)) }
+                for f in 0..<list.figures.count { list.figures[f].store(&s, i, try list.figures[f].width.read(signed: list.figures[f].signed, from: &r)) }
                 if list.textsLast { try readTexts(list, &r, &s, i) }
             }
         }
@@ -247,16 +231,6 @@ struct EntryLayout: @unchecked Sendable {
 
     private func readTexts(_ list: List, _ r: inout SnapshotReader, _ s: inout Snapshot, _ i: Int) throws(SnapshotDecodeError) {
         for t in 0..<list.texts.count { list.texts[t].store(&s, i, try r.shortBytes(maximum: list.texts[t].maximum)) }
-    }
-
-    private func read(_ f: Figure, _ r: inout SnapshotReader) throws(SnapshotDecodeError) -> UInt64 {
-        let signed = f.signed
-        switch f.width {
-        case .u8: let v = try r.u8(); return signed ? UInt64(bitPattern: Int64(Int8(bitPattern: v))) : UInt64(v)
-        case .u16: let v = try r.u16(); return signed ? UInt64(bitPattern: Int64(Int16(bitPattern: v))) : UInt64(v)
-        case .u32: let v = try r.u32(); return signed ? UInt64(bitPattern: Int64(Int32(bitPattern: v))) : UInt64(v)
-        case .u64: return try r.u64()
-        }
     }
 
     func clear(_ s: inout Snapshot) {

@@ -23,6 +23,28 @@ public enum FigureWidth: Sendable {
         case .u64: 8
         }
     }
+
+    /// Writes `v` at this width: an unsigned one saturating, a signed one (`v` the bits of an
+    /// `Int64`) as the two's complement of its value, saturating.
+    func append(_ v: UInt64, signed: Bool, to b: inout EncodeCursor) {
+        let n = Int64(bitPattern: v)
+        switch self {
+        case .u8: b.append(signed ? UInt8(bitPattern: Int8(clamping: n)) : UInt8(clamping: v))
+        case .u16: b.appendLE(signed ? UInt16(bitPattern: Int16(clamping: n)) : UInt16(clamping: v))
+        case .u32: b.appendLE(signed ? UInt32(bitPattern: Int32(clamping: n)) : UInt32(clamping: v))
+        case .u64: b.appendLE(v)
+        }
+    }
+
+    /// Reads a value of this width: an unsigned one as it is, a signed one as its `Int64`'s bits.
+    func read(signed: Bool, from r: inout SnapshotReader) throws(SnapshotDecodeError) -> UInt64 {
+        switch self {
+        case .u8: let v = try r.u8(); return signed ? UInt64(bitPattern: Int64(Int8(bitPattern: v))) : UInt64(v)
+        case .u16: let v = try r.u16(); return signed ? UInt64(bitPattern: Int64(Int16(bitPattern: v))) : UInt64(v)
+        case .u32: let v = try r.u32(); return signed ? UInt64(bitPattern: Int64(Int32(bitPattern: v))) : UInt64(v)
+        case .u64: return try r.u64()
+        }
+    }
 }
 
 /// One figure of a fixed part, described for every output at once: how its section keeps it,
@@ -210,20 +232,10 @@ struct FixedLayout: @unchecked Sendable {
         withUnsafeMutablePointer(to: &s) { p in
             if let present, !present(p) { return }
             b.appendSection(tag, version: version) { b in
-                for i in 0..<figures.count where figures[i].since == 1 { append(figures[i], p, &b) }
+                for i in 0..<figures.count where figures[i].since == 1 { figures[i].width.append(figures[i].value(p), signed: false, to: &b) }
                 tail?.encode(&p.pointee, &b)
-                for i in 0..<figures.count where figures[i].since > 1 { append(figures[i], p, &b) }
+                for i in 0..<figures.count where figures[i].since > 1 { figures[i].width.append(figures[i].value(p), signed: false, to: &b) }
             }
-        }
-    }
-
-    private func append(_ f: Figure, _ s: UnsafeMutablePointer<Snapshot>, _ b: inout EncodeCursor) {
-        let v = f.value(s)
-        switch f.width {
-        case .u8: b.append(UInt8(clamping: v))
-        case .u16: b.appendLE(UInt16(clamping: v))
-        case .u32: b.appendLE(UInt32(clamping: v))
-        case .u64: b.appendLE(v)
         }
     }
 
@@ -236,13 +248,7 @@ struct FixedLayout: @unchecked Sendable {
     }
 
     private func read(_ f: Figure, _ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
-        let v: UInt64
-        switch f.width {
-        case .u8: v = UInt64(try r.u8())
-        case .u16: v = UInt64(try r.u16())
-        case .u32: v = UInt64(try r.u32())
-        case .u64: v = try r.u64()
-        }
+        let v = try f.width.read(signed: false, from: &r)
         if f.states > 0, v >= UInt64(f.states) { throw .malformed(f.refusal) }
         f.store(&s, v)
     }
