@@ -74,12 +74,18 @@ public enum FigureUnit: Sendable {
 }
 
 /// One figure a GPU may give, described for every output at once: the bit of
-/// ``GPUFigures/Known`` that says the card gave it, its value, its unit (which says how each
-/// output writes it), and its names: the `gpu` block's placeholder, the member of
-/// `report --json`'s GPU, the Prometheus family (nil: none, where the unit differs by driver).
+/// ``GPUFigures/Known`` that says the card gave it, how the section keeps it, its value, its
+/// unit (which says how each output writes it), and its names: the `gpu` block's
+/// placeholder, the member of `report --json`'s GPU, the Prometheus family (nil: none, where
+/// the unit differs by driver).
 public struct GPUFigure: Sendable {
     public typealias Unit = FigureUnit
     public let known: GPUFigures.Known
+    /// Its width in each card's entry of the section's version 1; nil: a figure added later,
+    /// carried after the cards as an i64 (``GPUSection``).
+    let width: FigureWidth?
+    /// Kept as a two's complement (a temperature).
+    public let signed: Bool
     public let unit: Unit
     public let placeholder: StaticString
     /// The placeholder's line in the manual.
@@ -87,69 +93,80 @@ public struct GPUFigure: Sendable {
     public let json: StaticString
     public let prometheus: StaticString?
     public let prometheusHelp: StaticString
-    public let value: @Sendable (GPUFigures) -> Int64
-    /// Stores a decoded value, saturating to the field's type.
-    let store: @Sendable (inout GPUFigures, Int64) -> Void
+    /// The card's figure as its bits (a signed one's two's complement): exact for every value.
+    let bits: @Sendable (GPUFigures) -> UInt64
+    /// Stores a decoded value (its bits, as ``bits`` gives them), saturating to the field's type.
+    let store: @Sendable (inout GPUFigures, UInt64) -> Void
 
-    init(_ known: GPUFigures.Known, _ unit: Unit, placeholder: StaticString, _ help: StaticString, json: StaticString,
+    init(_ known: GPUFigures.Known, _ width: FigureWidth?, signed: Bool = false, _ unit: Unit,
+         placeholder: StaticString, _ help: StaticString, json: StaticString,
          prometheus: StaticString?, _ prometheusHelp: StaticString,
-         value: @escaping @Sendable (GPUFigures) -> Int64, store: @escaping @Sendable (inout GPUFigures, Int64) -> Void) {
-        self.known = known; self.unit = unit; self.placeholder = placeholder; self.help = help; self.json = json
-        self.prometheus = prometheus; self.prometheusHelp = prometheusHelp; self.value = value; self.store = store
+         value: @escaping @Sendable (GPUFigures) -> UInt64, store: @escaping @Sendable (inout GPUFigures, UInt64) -> Void) {
+        self.known = known; self.width = width; self.signed = signed; self.unit = unit
+        self.placeholder = placeholder; self.help = help; self.json = json
+        self.prometheus = prometheus; self.prometheusHelp = prometheusHelp; self.bits = value; self.store = store
+    }
+
+    /// The card's figure as a signed number (an unsigned one past `Int64.max` saturates).
+    @inline(__always)
+    public func value(_ g: GPUFigures) -> Int64 {
+        let v = bits(g)
+        return signed ? Int64(bitPattern: v) : Int64(clamping: v)
     }
 
     /// Every figure, in the order of the outputs. The first ``inFirstLayout`` are the
     /// section's version 1 fields; a figure added later is appended here and nowhere else in
     /// the codec (the section carries it after the cards, ``GPUSection``).
     public static let all: [GPUFigure] = [
-        GPUFigure(.busy, .permyriad, placeholder: "busy", "share of the interval the GPU was busy", json: "busy_percent",
+        GPUFigure(.busy, .u16, .permyriad, placeholder: "busy", "share of the interval the GPU was busy", json: "busy_percent",
                   prometheus: "sysstats_gpu_busy_ratio", "Share of the last interval the GPU was busy.",
-                  value: { Int64($0.busy) }, store: { $0.busy = Permyriad(clamping: $1) }),
-        GPUFigure(.memoryBusy, .permyriad, placeholder: "memory_busy", "share its memory was busy", json: "memory_busy_percent",
+                  value: { UInt64($0.busy) }, store: { $0.busy = min(Permyriad(clamping: $1), Snapshot.wholeShare) }),
+        GPUFigure(.memoryBusy, .u16, .permyriad, placeholder: "memory_busy", "share its memory was busy", json: "memory_busy_percent",
                   prometheus: "sysstats_gpu_memory_busy_ratio", "Share of the last interval the GPU's memory was busy.",
-                  value: { Int64($0.memoryBusy) }, store: { $0.memoryBusy = Permyriad(clamping: $1) }),
-        GPUFigure(.vram, .bytes, placeholder: "vram_used", "video memory used", json: "vram_used_bytes",
+                  value: { UInt64($0.memoryBusy) }, store: { $0.memoryBusy = min(Permyriad(clamping: $1), Snapshot.wholeShare) }),
+        GPUFigure(.vram, .u64, .bytes, placeholder: "vram_used", "video memory used", json: "vram_used_bytes",
                   prometheus: "sysstats_gpu_memory_used_bytes", "Video memory in use.",
-                  value: { Int64(clamping: $0.vramUsedBytes) }, store: { $0.vramUsedBytes = UInt64(clamping: $1) }),
-        GPUFigure(.vram, .bytes, placeholder: "vram_total", "video memory in all", json: "vram_total_bytes",
+                  value: { $0.vramUsedBytes }, store: { $0.vramUsedBytes = $1 }),
+        GPUFigure(.vram, .u64, .bytes, placeholder: "vram_total", "video memory in all", json: "vram_total_bytes",
                   prometheus: "sysstats_gpu_memory_total_bytes", "Video memory in all.",
-                  value: { Int64(clamping: $0.vramTotalBytes) }, store: { $0.vramTotalBytes = UInt64(clamping: $1) }),
-        GPUFigure(.gtt, .bytes, placeholder: "gtt_used", "system memory mapped for the GPU (amdgpu), in use", json: "gtt_used_bytes",
+                  value: { $0.vramTotalBytes }, store: { $0.vramTotalBytes = $1 }),
+        GPUFigure(.gtt, .u64, .bytes, placeholder: "gtt_used", "system memory mapped for the GPU (amdgpu), in use", json: "gtt_used_bytes",
                   prometheus: "sysstats_gpu_gtt_used_bytes", "System memory mapped for the GPU (amdgpu's GTT), in use.",
-                  value: { Int64(clamping: $0.gttUsedBytes) }, store: { $0.gttUsedBytes = UInt64(clamping: $1) }),
-        GPUFigure(.gtt, .bytes, placeholder: "gtt_total", "system memory the GPU may map (amdgpu)", json: "gtt_total_bytes",
+                  value: { $0.gttUsedBytes }, store: { $0.gttUsedBytes = $1 }),
+        GPUFigure(.gtt, .u64, .bytes, placeholder: "gtt_total", "system memory the GPU may map (amdgpu)", json: "gtt_total_bytes",
                   prometheus: "sysstats_gpu_gtt_total_bytes", "System memory the GPU may map (amdgpu's GTT).",
-                  value: { Int64(clamping: $0.gttTotalBytes) }, store: { $0.gttTotalBytes = UInt64(clamping: $1) }),
-        GPUFigure(.temperature, .milliCelsius, placeholder: "celsius", "temperature, whole degrees", json: "celsius",
+                  value: { $0.gttTotalBytes }, store: { $0.gttTotalBytes = $1 }),
+        GPUFigure(.temperature, .u32, signed: true, .milliCelsius, placeholder: "celsius", "temperature, whole degrees", json: "celsius",
                   prometheus: "sysstats_gpu_temperature_celsius", "The GPU's temperature.",
-                  value: { Int64($0.milliCelsius) }, store: { $0.milliCelsius = Int32(clamping: $1) }),
-        GPUFigure(.power, .milliwatts, placeholder: "watts", "power drawn, watts with one decimal", json: "watts",
+                  value: { UInt64(bitPattern: Int64($0.milliCelsius)) }, store: { $0.milliCelsius = Int32(clamping: Int64(bitPattern: $1)) }),
+        GPUFigure(.power, .u32, .milliwatts, placeholder: "watts", "power drawn, watts with one decimal", json: "watts",
                   prometheus: "sysstats_gpu_power_watts", "Power the GPU draws.",
-                  value: { Int64($0.milliwatts) }, store: { $0.milliwatts = UInt32(clamping: $1) }),
-        GPUFigure(.clock, .megahertz, placeholder: "clock", "graphics clock, MHz", json: "clock_mhz",
+                  value: { UInt64($0.milliwatts) }, store: { $0.milliwatts = UInt32(clamping: $1) }),
+        GPUFigure(.clock, .u32, .megahertz, placeholder: "clock", "graphics clock, MHz", json: "clock_mhz",
                   prometheus: "sysstats_gpu_clock_hertz", "The GPU's graphics (shader) clock.",
-                  value: { Int64($0.clockMHz) }, store: { $0.clockMHz = UInt32(clamping: $1) }),
-        GPUFigure(.fan, .count, placeholder: "fan", "fan: RPM (amdgpu), percent of top speed (NVIDIA)", json: "fan",
+                  value: { UInt64($0.clockMHz) }, store: { $0.clockMHz = UInt32(clamping: $1) }),
+        GPUFigure(.fan, .u32, .count, placeholder: "fan", "fan: RPM (amdgpu), percent of top speed (NVIDIA)", json: "fan",
                   prometheus: nil, "",
-                  value: { Int64($0.fan) }, store: { $0.fan = UInt32(clamping: $1) }),
-        GPUFigure(.powerLimit, .milliwatts, placeholder: "power_limit", "the power limit it holds to, watts with one decimal",
+                  value: { UInt64($0.fan) }, store: { $0.fan = UInt32(clamping: $1) }),
+        GPUFigure(.powerLimit, nil, .milliwatts, placeholder: "power_limit", "the power limit it holds to, watts with one decimal",
                   json: "power_limit_watts", prometheus: "sysstats_gpu_power_limit_watts", "The power limit the GPU holds to.",
-                  value: { Int64($0.powerLimitMilliwatts) }, store: { $0.powerLimitMilliwatts = UInt32(clamping: $1) }),
+                  value: { UInt64($0.powerLimitMilliwatts) }, store: { $0.powerLimitMilliwatts = UInt32(clamping: $1) }),
     ]
 
-    /// How many of ``all`` the section's version 1 writes in each card's entry.
-    static let inFirstLayout = 10
+    /// How many of ``all`` the section's version 1 writes in each card's entry (those with a width).
+    static let inFirstLayout = all.firstIndex { $0.width == nil } ?? all.count
 }
 
 /// Section 17: the GPUs. A u8 count (0...4), then per card: index u8, driver (u8 length
 /// ≤ 15, bytes), name (u8 length ≤ 64, bytes), known figures u16 (``GPUFigures/Known``),
-/// busy and memory busy (permyriad u16 each), VRAM used and total, GTT used and total (bytes,
-/// u64 each), millidegrees i32, milliwatts u32, clock MHz u32, fan u32. Version 2 appends
-/// the figures of ``GPUFigure/all`` after the first ten: a u8 count of them, then per card
-/// each as an i64. A reader takes those it knows and skips the rest.
+/// then the figures of ``GPUFigure/all`` that have a width, each at it (busy and memory busy
+/// permyriad u16, VRAM used and total and GTT used and total bytes u64, millidegrees i32,
+/// milliwatts, clock MHz and fan u32). Version 2 appends the figures added after those: a u8
+/// count of them, then per card each as an i64. A reader takes those it knows and skips the rest.
 enum GPUSection {
+    static let firstFiguresSize = GPUFigure.all[..<GPUFigure.inFirstLayout].reduce(0) { $0 + $1.width!.size }
     static let entryMaximumSize = 1 + 1 + Snapshot.maximumInterfaceNameLength + 1 + Snapshot.maximumPathLength
-        + 2 + 2 * 2 + 4 * 8 + 4 * 4
+        + 2 + firstFiguresSize
     static let appendedCount = GPUFigure.all.count - GPUFigure.inFirstLayout
     static let maximumSize = 1 + Snapshot.maximumGPUs * entryMaximumSize + (appendedCount == 0 ? 0 : 1 + Snapshot.maximumGPUs * appendedCount * 8)
 
@@ -163,16 +180,12 @@ enum GPUSection {
                 b.appendShortBytes(g.driver, maximum: Snapshot.maximumInterfaceNameLength)
                 b.appendShortBytes(g.name, maximum: Snapshot.maximumPathLength)
                 b.appendLE(g.known.rawValue)
-                b.appendLE(min(g.busy, Snapshot.wholeShare))
-                b.appendLE(min(g.memoryBusy, Snapshot.wholeShare))
-                b.appendLE(g.vramUsedBytes)
-                b.appendLE(g.vramTotalBytes)
-                b.appendLE(g.gttUsedBytes)
-                b.appendLE(g.gttTotalBytes)
-                b.appendLE(UInt32(bitPattern: g.milliCelsius))
-                b.appendLE(g.milliwatts)
-                b.appendLE(g.clockMHz)
-                b.appendLE(g.fan)
+                for f in 0..<GPUFigure.inFirstLayout {
+                    let figure = GPUFigure.all[f]
+                    var v = figure.bits(g)
+                    if figure.unit == .permyriad { v = min(v, UInt64(Snapshot.wholeShare)) }
+                    figure.width!.append(v, signed: figure.signed, to: &b)
+                }
             }
             guard appendedCount > 0 else { return }
             b.append(UInt8(appendedCount))
@@ -190,23 +203,19 @@ enum GPUSection {
             try r.shortBytes(into: &g.driver, maximum: Snapshot.maximumInterfaceNameLength)
             try r.shortBytes(into: &g.name, maximum: Snapshot.maximumPathLength)
             g.known = GPUFigures.Known(rawValue: try r.u16())
-            g.busy = try r.share()
-            g.memoryBusy = try r.share()
-            g.vramUsedBytes = try r.u64()
-            g.vramTotalBytes = try r.u64()
-            g.gttUsedBytes = try r.u64()
-            g.gttTotalBytes = try r.u64()
-            g.milliCelsius = Int32(bitPattern: try r.u32())
-            g.milliwatts = try r.u32()
-            g.clockMHz = try r.u32()
-            g.fan = try r.u32()
+            for f in 0..<GPUFigure.inFirstLayout {
+                let figure = GPUFigure.all[f]
+                figure.store(&g, try figure.width!.read(signed: figure.signed, from: &r))
+            }
         }
         let appended = r.isAtEnd ? 0 : Int(try r.u8())   // version 1 ends before the count
         for i in 0..<s.gpus.count {
             for f in 0..<appended {
                 let v = Int64(bitPattern: try r.u64())
-                let figure = GPUFigure.inFirstLayout + f
-                if figure < GPUFigure.all.count { GPUFigure.all[figure].store(&s.gpus[i], v) }
+                let k = GPUFigure.inFirstLayout + f
+                guard k < GPUFigure.all.count else { continue }
+                let figure = GPUFigure.all[k]
+                figure.store(&s.gpus[i], figure.signed ? UInt64(bitPattern: v) : UInt64(clamping: v))
             }
             for f in min(GPUFigure.inFirstLayout + appended, GPUFigure.all.count)..<GPUFigure.all.count {
                 GPUFigure.all[f].store(&s.gpus[i], 0)
