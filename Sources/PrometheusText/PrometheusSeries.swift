@@ -81,18 +81,7 @@ extension PrometheusText {
 
     /// The network interfaces' counters.
     static func writeNetwork(_ s: Snapshot, _ c: PrometheusCounters, _ w: inout ExpositionWriter) {
-    if s.available.contains(.network), !s.interfaces.isEmpty {
-        // Index loops: a slice's or `enumerated()`'s iterator allocates in a debug build.
-        let n = min(s.interfaces.count, Snapshot.maximumInterfaces)
-        w.family("sysstats_network_receive_bytes_total", "Bytes received by the interface since it appeared.", .counter)
-        for i in 0..<n {
-            w.begin("sysstats_network_receive_bytes_total"); w.label("interface", bytes: s.interfaces[i].name); w.value(s.interfaces[i].rxBytes)
-        }
-        w.family("sysstats_network_transmit_bytes_total", "Bytes sent by the interface since it appeared.", .counter)
-        for i in 0..<n {
-            w.begin("sysstats_network_transmit_bytes_total"); w.label("interface", bytes: s.interfaces[i].name); w.value(s.interfaces[i].txBytes)
-        }
-    }
+    writeEntries(.network, s, &w)
     }
 
     /// The disks' I/O and the file systems' space.

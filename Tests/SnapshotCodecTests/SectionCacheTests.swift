@@ -5,7 +5,7 @@ import XCTest
 /// ones after it. Whatever order and lengths sections are kept in, each slot must give back
 /// exactly the bytes last kept in it.
 final class SectionCacheTests: XCTestCase {
-    private let capacities = [sectionHeaderLength + SectionTag.sampler.descriptor.maximumSize, sectionHeaderLength + NetworkSection.maximumSize,
+    private let capacities = [sectionHeaderLength + SectionTag.sampler.descriptor.maximumSize, sectionHeaderLength + SectionTag.network.descriptor.maximumSize,
                               sectionHeaderLength + SectionTag.disks.descriptor.maximumSize, sectionHeaderLength + SectionTag.diskIO.descriptor.maximumSize,
                               sectionHeaderLength + SectionTag.temperature.descriptor.maximumSize, sectionHeaderLength + SectionTag.frequency.descriptor.maximumSize]
 

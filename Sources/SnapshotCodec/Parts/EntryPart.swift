@@ -43,19 +43,38 @@ public struct EntryFigure: Sendable {
     public let value: @Sendable (SnapshotPointer, Int) -> UInt64
     /// Stores a decoded value into entry `i` (its bits, as ``value`` gives them).
     let store: @Sendable (inout Snapshot, Int, UInt64) -> Void
+    /// The section version that added it: a figure added after the first is not in the
+    /// entries but a column of its own after them (``EntrySection``).
+    let since: UInt16
+    /// Its value where a payload predates it.
+    let cleared: UInt64
 
     init(_ width: FigureWidth, signed: Bool = false, _ unit: FigureUnit, json: StaticString?, as jsonUnit: FigureUnit? = nil,
          prometheus: StaticString?, _ prometheusHelp: StaticString = "", counter: Bool = false,
+         since: UInt16 = 1, cleared: UInt64 = 0,
          value: @escaping @Sendable (SnapshotPointer, Int) -> UInt64, store: @escaping @Sendable (inout Snapshot, Int, UInt64) -> Void) {
         self.width = width; self.signed = signed; self.unit = unit; self.json = json; self.jsonUnit = jsonUnit
         self.prometheus = prometheus; self.prometheusHelp = prometheusHelp; self.counter = counter
-        self.value = value; self.store = store
+        self.since = since; self.cleared = cleared; self.value = value; self.store = store
     }
 
     /// Entry `i`'s figure as a signed number (an unsigned one past `Int64.max` saturates).
     public func number(_ s: SnapshotPointer, _ i: Int) -> Int64 {
         let v = value(s, i)
         return signed ? Int64(bitPattern: v) : Int64(clamping: v)
+    }
+}
+
+/// Where a field of a list part's entries stands in its section: its `n`th text or figure.
+enum EntryField: Sendable {
+    case text(Int), figure(Int)
+
+    /// As the section's layout keeps it: a figure's index, a text's as its complement.
+    var encoded: Int {
+        switch self {
+        case .text(let t): return ~t
+        case .figure(let f): return f
+        }
     }
 }
 
@@ -76,8 +95,11 @@ public struct EntryPart: Sendable {
     /// The section version that added the list (a later list of a part's section follows the
     /// others; a reader of an older payload leaves it empty).
     let since: UInt16
-    /// An entry's texts follow its figures (a process's name).
-    let textsLast: Bool
+    /// The order of an entry's fields in the section: its texts then its figures, its figures
+    /// then its texts (a process's name last), or as given (an interface's).
+    let fields: [EntryField]
+    /// What the section carries after its lists (the network's rate history).
+    let tail: FixedTail?
     /// Its Prometheus samples are ranked (`rank="1"` first), before the texts' labels.
     public let ranked: Bool
     /// `report --json` shows the list whether or not the part was measured (the lists the
@@ -85,11 +107,15 @@ public struct EntryPart: Sendable {
     public let jsonAlways: Bool
 
     init(_ tag: SectionTag, json: StaticString?, maximumEntries: Int, texts: [EntryText], figures: [EntryFigure],
-         cached: Bool = true, since: UInt16 = 1, textsLast: Bool = false, ranked: Bool = false, jsonAlways: Bool = false,
+         cached: Bool = true, since: UInt16 = 1, textsLast: Bool = false, order: [EntryField]? = nil, tail: FixedTail? = nil,
+         ranked: Bool = false, jsonAlways: Bool = false,
          count: @escaping @Sendable (SnapshotPointer) -> Int, resize: @escaping @Sendable (inout Snapshot, Int) -> Void) {
         self.tag = tag; self.json = json; self.maximumEntries = maximumEntries; self.texts = texts; self.figures = figures
         self.count = count; self.resize = resize; self.cached = cached
-        self.since = since; self.textsLast = textsLast; self.ranked = ranked; self.jsonAlways = jsonAlways
+        self.since = since; self.tail = tail; self.ranked = ranked; self.jsonAlways = jsonAlways
+        let textFields = texts.indices.map(EntryField.text)
+        let figureFields = figures.indices.filter { figures[$0].since == 1 }.map(EntryField.figure)
+        fields = order ?? (textsLast ? figureFields + textFields : textFields + figureFields)
     }
 
     /// The entries an output shows: the snapshot's, at most the part's limit.
@@ -116,15 +142,18 @@ extension Array where Element == UInt8 {
 }
 
 /// The section of a list part: per list (in the order of ``EntryPart/all``), a u8 count (at
-/// most the list's limit), then per entry its texts (u8 length, bytes) and its figures (each
-/// at its width, little-endian) in table order, or its figures then its texts. The version is
-/// the newest list's; a list a payload lacks is left empty.
+/// most the list's limit), then per entry its fields in the list's order (``EntryPart/fields``):
+/// a text as a u8 length and bytes, a figure at its width, little-endian. Then the part's tail,
+/// then per figure added after the first version a column: a u8 count (the entries') and the
+/// figure of each. The version is the newest list's or figure's; a list a payload lacks is left
+/// empty, a column it lacks leaves the figure at its ``EntryFigure/cleared`` value.
 enum EntrySection {
     static func descriptor(_ tag: SectionTag) -> SectionDescriptor {
         var size = 0, cached = false
         for part in EntryPart.all where part.tag == tag {
             let entry = part.texts.reduce(0) { $0 + 1 + $1.maximum } + part.figures.reduce(0) { $0 + $1.width.size }
-            size += 1 + part.maximumEntries * entry
+            size += 1 + part.maximumEntries * entry + (part.tail?.maximumSize ?? 0)
+            size += part.figures.filter { $0.since > 1 }.count   // each column's count
             cached = part.cached
         }
         let k = EntryLayout.all.firstIndex { $0.tag == tag }!
@@ -152,7 +181,11 @@ struct EntryLayout: @unchecked Sendable {
     /// One list of the section.
     struct List {
         let since: UInt16
-        let textsLast: Bool
+        /// The entry's fields in the section: a figure's index, or a text's as its complement.
+        let fields: UnsafeBufferPointer<Int>
+        /// The figures written as columns after the lists, by index.
+        let columns: UnsafeBufferPointer<Int>
+        let tail: FixedTail?
         let maximumEntries: Int
         let count: @Sendable (SnapshotPointer) -> Int
         let resize: @Sendable (inout Snapshot, Int) -> Void
@@ -160,10 +193,12 @@ struct EntryLayout: @unchecked Sendable {
         let figures: UnsafeBufferPointer<Figure>
 
         init(_ part: EntryPart) {
-            since = part.since; textsLast = part.textsLast; maximumEntries = part.maximumEntries
+            since = part.since; maximumEntries = part.maximumEntries; tail = part.tail
+            fields = kept(part.fields.map { $0.encoded })
+            columns = kept(part.figures.indices.filter { part.figures[$0].since > 1 })
             count = part.count; resize = part.resize
             texts = kept(part.texts.map { Text(value: $0.value, store: $0.store, maximum: $0.maximum) })
-            figures = kept(part.figures.map { Figure(value: $0.value, store: $0.store, width: $0.width, signed: $0.signed) })
+            figures = kept(part.figures.map { Figure(value: $0.value, store: $0.store, width: $0.width, signed: $0.signed, cleared: $0.cleared) })
         }
     }
 
@@ -178,6 +213,7 @@ struct EntryLayout: @unchecked Sendable {
         let store: @Sendable (inout Snapshot, Int, UInt64) -> Void
         let width: FigureWidth
         let signed: Bool
+        let cleared: UInt64
     }
 
     let tag: SectionTag
@@ -187,7 +223,7 @@ struct EntryLayout: @unchecked Sendable {
     init(_ tag: SectionTag) {
         self.tag = tag
         let parts = EntryPart.all.filter { $0.tag == tag }
-        version = parts.reduce(1) { max($0, $1.since) }
+        version = parts.reduce(1) { max($0, $1.since, $1.figures.reduce(1) { max($0, $1.since) }) }
         lists = kept(parts.map(List.init))
     }
 
@@ -201,17 +237,33 @@ struct EntryLayout: @unchecked Sendable {
                     let n = min(list.count(s), list.maximumEntries)
                     b.append(UInt8(n))
                     for i in 0..<n {
-                        if !list.textsLast { appendTexts(list, s, i, &b) }
-                        for f in 0..<list.figures.count { list.figures[f].width.append(list.figures[f].value(s, i), signed: list.figures[f].signed, to: &b) }
-                        if list.textsLast { appendTexts(list, s, i, &b) }
+                        for k in 0..<list.fields.count {
+                            let field = list.fields[k]
+                            if field < 0 {
+                                let text = list.texts[~field]
+                                b.appendShortBytes(text.value(s, i), maximum: text.maximum)
+                            } else {
+                                append(list.figures[field], s, i, &b)
+                            }
+                        }
+                    }
+                }
+                for l in 0..<lists.count { lists[l].tail?.encode(&p.pointee, &b) }
+                for l in 0..<lists.count where lists[l].columns.count > 0 {
+                    let list = lists[l]
+                    let n = min(list.count(s), list.maximumEntries)
+                    for c in 0..<list.columns.count {
+                        b.append(UInt8(n))
+                        for i in 0..<n { append(list.figures[list.columns[c]], s, i, &b) }
                     }
                 }
             }
         }
     }
 
-    private func appendTexts(_ list: List, _ s: SnapshotPointer, _ i: Int, _ b: inout EncodeCursor) {
-        for t in 0..<list.texts.count { b.appendShortBytes(list.texts[t].value(s, i), maximum: list.texts[t].maximum) }
+    @inline(__always)
+    private func append(_ f: Figure, _ s: SnapshotPointer, _ i: Int, _ b: inout EncodeCursor) {
+        f.width.append(f.value(s, i), signed: f.signed, to: &b)
     }
 
     func decode(_ r: inout SnapshotReader, _ s: inout Snapshot) throws(SnapshotDecodeError) {
@@ -222,19 +274,38 @@ struct EntryLayout: @unchecked Sendable {
             guard n <= list.maximumEntries else { throw .malformed(.countOverLimit) }
             list.resize(&s, n)
             for i in 0..<n {
-                if !list.textsLast { try readTexts(list, &r, &s, i) }
-                for f in 0..<list.figures.count { list.figures[f].store(&s, i, try list.figures[f].width.read(signed: list.figures[f].signed, from: &r)) }
-                if list.textsLast { try readTexts(list, &r, &s, i) }
+                for k in 0..<list.fields.count {
+                    let field = list.fields[k]
+                    if field < 0 {
+                        let text = list.texts[~field]
+                        text.store(&s, i, try r.shortBytes(maximum: text.maximum))
+                    } else {
+                        let figure = list.figures[field]
+                        figure.store(&s, i, try figure.width.read(signed: figure.signed, from: &r))
+                    }
+                }
+                for c in 0..<list.columns.count { list.figures[list.columns[c]].store(&s, i, list.figures[list.columns[c]].cleared) }
+            }
+        }
+        for l in 0..<lists.count { try lists[l].tail?.decode(&r, &s) }
+        for l in 0..<lists.count {
+            let list = lists[l]
+            for c in 0..<list.columns.count {
+                guard !r.isAtEnd else { return }   // a payload from before the column
+                let figure = list.figures[list.columns[c]]
+                let given = Int(try r.u8())
+                guard given <= list.maximumEntries else { throw .malformed(.countOverLimit) }
+                let n = withUnsafeMutablePointer(to: &s) { list.count(UnsafePointer($0)) }
+                for i in 0..<given {
+                    let v = try figure.width.read(signed: figure.signed, from: &r)
+                    if i < n { figure.store(&s, i, v) }
+                }
             }
         }
     }
 
-    private func readTexts(_ list: List, _ r: inout SnapshotReader, _ s: inout Snapshot, _ i: Int) throws(SnapshotDecodeError) {
-        for t in 0..<list.texts.count { list.texts[t].store(&s, i, try r.shortBytes(maximum: list.texts[t].maximum)) }
-    }
-
     func clear(_ s: inout Snapshot) {
-        for l in 0..<lists.count { lists[l].resize(&s, 0) }
+        for l in 0..<lists.count { lists[l].resize(&s, 0); lists[l].tail?.clear(&s) }
     }
 }
 

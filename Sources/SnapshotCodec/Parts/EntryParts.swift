@@ -4,7 +4,7 @@
 
 extension EntryPart {
     /// Every list part, in the order of their tags.
-    public static let all: [EntryPart] = [topCPU, topMemory, topGPU, exits, disks, diskIO, temperature]
+    public static let all: [EntryPart] = [topCPU, topMemory, topGPU, exits, network, disks, diskIO, temperature]
 
     /// Section 9: the top processes by CPU, then by private memory, then (version 2) by GPU use
     /// (``Snapshot/topGPU``: its share in `cpu`, its GPU memory in `privateKiB`); per process

@@ -102,7 +102,7 @@ extension SectionTag {
     static let descriptors: [SectionDescriptor] = [
         MetaSection.descriptor, fixed(.uptime), fixed(.cpu), fixed(.memory), fixed(.pressure), fixed(.load),
         fixed(.processes), fixed(.battery), entries(.top), entries(.exits), fixed(.sampler),
-        NetworkSection.descriptor, entries(.disks), entries(.diskIO), entries(.temperature),
+        entries(.network), entries(.disks), entries(.diskIO), entries(.temperature),
         fixed(.frequency), GPUSection.descriptor,
     ] + ListedPart.all.map(ListedSection.descriptor)
 
