@@ -29,7 +29,8 @@ import SnapshotCodec
 ///       u64 minute, u32 cpuPermyriad, u64 memoryBytes, u64 readBytesPerSecond,
 ///       u64 writeBytesPerSecond, u8 name length (1–128) + bytes, u8 kind length (0–16) + bytes
 ///
-/// A field whose presence bit is clear is written as 0 and ignored on reading.
+/// A field whose presence bit is clear is written as 0 and ignored on reading. A sample's
+/// figures, their widths, versions and presence bits are ``MinuteFigure/all``'s.
 ///
 /// The listed columns are named (``ListedHistory/columns``' names): a reader keeps those its
 /// build has and skips the others, so a sampler and a writer of different builds agree.
@@ -71,10 +72,6 @@ public struct HistoryBatch: Equatable, Sendable {
     public static let version: UInt16 = 5
     /// The oldest version ``decode(_:)`` reads.
     public static let oldestReadableVersion: UInt16 = 1
-    /// Bytes of one sample in each version, with `listed` listed columns (version 4).
-    static func sampleSize(version: UInt16, listed: Int = 0) -> Int {
-        version == 1 ? 54 : version == 2 ? 78 : 91 + 9 * listed
-    }
     /// The most listed columns a batch may name, and the longest name.
     public static let maximumListedColumns = 16
     static let maximumColumnNameBytes = 32
@@ -114,32 +111,7 @@ public struct HistoryBatch: Equatable, Sendable {
         let sampleSlice = samples.prefix(HistoryBatch.maximumSamples)
         bytes.appendLE(UInt32(sampleSlice.count))
         for s in sampleSlice {
-            bytes.appendLE(s.minute)
-            bytes.appendLE(s.cpuAverage)
-            bytes.appendLE(s.cpuMaximum)
-            bytes.appendLE(s.memoryUsedKiB)
-            bytes.appendLE(s.memoryAvailableKiB)
-            bytes.appendLE(s.swapUsedKiB)
-            bytes.appendLE(s.load1)
-            bytes.appendLE(s.processCount)
-            var presence: UInt8 = 0
-            if s.batteryPercent != nil { presence |= 1 }
-            if s.batteryState != nil { presence |= 2 }
-            if s.isHourly { presence |= 4 }
-            if s.rxBytes != nil { presence |= 8 }
-            if s.txBytes != nil { presence |= 16 }
-            if s.cpuTemperatureMilliCelsius != nil { presence |= 32 }
-            if s.rootUsedPermyriad != nil { presence |= 64 }
-            bytes.append(presence)
-            bytes.appendLE(s.batteryPercent ?? 0)
-            bytes.append(s.batteryState ?? 0)
-            bytes.appendLE(s.rxBytes ?? 0)
-            bytes.appendLE(s.txBytes ?? 0)
-            bytes.appendLE(UInt32(bitPattern: s.cpuTemperatureMilliCelsius ?? 0))
-            bytes.appendLE(s.rootUsedPermyriad ?? 0)
-            bytes.append((s.gpuBusyPermyriad != nil ? 1 : 0) | (s.vramUsedBytes != nil ? 2 : 0))
-            bytes.appendLE(s.gpuBusyPermyriad ?? 0)
-            bytes.appendLE(s.vramUsedBytes ?? 0)
+            HistoryBatch.encodeFigures(s, into: &bytes)
             for i in 0..<listed {
                 bytes.append(s.listed[i] != nil ? 1 : 0)
                 bytes.appendLE(UInt64(bitPattern: s.listed[i] ?? 0))
@@ -219,12 +191,10 @@ public struct HistoryBatch: Equatable, Sendable {
         let sampleCount = Int(try r.u32())
         guard sampleCount <= maximumSamples else { throw .tooManySamples(sampleCount) }
         guard sampleCount * sampleSize(version: version, listed: listed.count) <= r.remaining else { throw .truncated }
-        // Version 1 has presence bits 0-2 and nothing after batteryState.
-        let knownPresence: UInt8 = version == 1 ? 7 : 127
         var samples: [MinuteSample] = []
         samples.reserveCapacity(sampleCount)
         for _ in 0..<sampleCount {
-            var sample = try decodeSample(&r, version: version, knownPresence: knownPresence)
+            var sample = try decodeFigures(&r, version: version)
             for column in listed {
                 let given = try r.u8(), value = Int64(bitPattern: try r.u64())
                 guard given <= 1 else { throw .malformed("a listed figure's given flag is not 0 or 1") }
@@ -264,37 +234,6 @@ public struct HistoryBatch: Equatable, Sendable {
                             samples: samples, exits: exits, units: units, endsCleanly: flags & 1 != 0)
     }
 
-    /// One sample of a batch of `version` (its layout: the type's doc comment).
-    private static func decodeSample(_ r: inout ByteReader<HistoryBatchError>, version: UInt16,
-                                     knownPresence: UInt8) throws(HistoryBatchError) -> MinuteSample {
-        let minute = try r.u64(), cpuAverage = try r.u32(), cpuMaximum = try r.u32()
-        let used = try r.u64(), available = try r.u64(), swap = try r.u64()
-        let load1 = try r.u32(), processes = try r.u32()
-        let presence = try r.u8()
-        guard presence & ~knownPresence == 0 else { throw .malformed("unknown sample presence bits") }
-        let percent = try r.u32(), state = try r.u8()
-        var rx: UInt64 = 0, tx: UInt64 = 0, temperature: UInt32 = 0, rootUsed: UInt32 = 0
-        if version >= 2 {
-            rx = try r.u64(); tx = try r.u64(); temperature = try r.u32(); rootUsed = try r.u32()
-        }
-        var more: UInt8 = 0, gpuBusy: UInt32 = 0, vram: UInt64 = 0
-        if version >= 3 {
-            more = try r.u8(); gpuBusy = try r.u32(); vram = try r.u64()
-            guard more & ~3 == 0 else { throw .malformed("unknown sample presence bits") }
-        }
-        return MinuteSample(minute: minute, cpuAverage: cpuAverage, cpuMaximum: cpuMaximum,
-                            memoryUsedKiB: used, memoryAvailableKiB: available, swapUsedKiB: swap,
-                            load1: load1, processCount: processes,
-                            batteryPercent: presence & 1 != 0 ? percent : nil,
-                            batteryState: presence & 2 != 0 ? state : nil,
-                            rxBytes: presence & 8 != 0 ? rx : nil,
-                            txBytes: presence & 16 != 0 ? tx : nil,
-                            cpuTemperatureMilliCelsius: presence & 32 != 0 ? Int32(bitPattern: temperature) : nil,
-                            rootUsedPermyriad: presence & 64 != 0 ? rootUsed : nil,
-                            gpuBusyPermyriad: more & 1 != 0 ? gpuBusy : nil,
-                            vramUsedBytes: more & 2 != 0 ? vram : nil,
-                            isHourly: presence & 4 != 0)
-    }
 }
 
 /// Why bytes are not a ``HistoryBatch``.

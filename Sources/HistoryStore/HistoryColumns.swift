@@ -1,4 +1,5 @@
 import SnapshotCodec
+import HistoryRecords
 
 // The columns of `samples` and `hourly_samples` after the minute (or hour), described once:
 // the row's insert, its read, the retention's roll-up and merge, and `restore`'s range checks
@@ -10,18 +11,7 @@ import SnapshotCodec
 struct HistoryColumn: Sendable {
     /// How an hour's minutes become its value, and how an hour rolled up before takes minutes
     /// written late (weighted by minutes where it is a mean).
-    enum RollUp: Sendable {
-        /// The mean of the minutes that gave it.
-        case average
-        /// The largest.
-        case maximum
-        /// The hour's last minute's, even where that minute has none (the battery's state).
-        case lastMinute
-        /// The last one given.
-        case lastGiven
-        /// The sum (byte counts), saturating.
-        case total
-    }
+    typealias RollUp = MinuteFigure.RollUp
 
     let name: String
     let rollUp: RollUp
@@ -39,47 +29,23 @@ extension HistoryColumn {
     /// Every column, the fixed ones and then the listed parts', in the order of the tables.
     static let all: [HistoryColumn] = fixed + Schema.listedColumnMigrations.indices.map(listed)
 
-    /// The minute's own figures, in the order they were added.
-    static let fixed: [HistoryColumn] = [
-        HistoryColumn(name: "cpu_avg", rollUp: .average, since: 1, range: .share,
-                      bind: { $0.bind($1, $2.cpuAverage) }, read: { $2.cpuAverage = $0.uint32($1) }),
-        HistoryColumn(name: "cpu_max", rollUp: .maximum, since: 1, range: .share,
-                      bind: { $0.bind($1, $2.cpuMaximum) }, read: { $2.cpuMaximum = $0.uint32($1) }),
-        HistoryColumn(name: "mem_used_kib", rollUp: .average, since: 1, range: .kib,
-                      bind: { $0.bind($1, $2.memoryUsedKiB) }, read: { $2.memoryUsedKiB = $0.uint64($1) }),
-        HistoryColumn(name: "mem_available_kib", rollUp: .average, since: 1, range: .kib,
-                      bind: { $0.bind($1, $2.memoryAvailableKiB) }, read: { $2.memoryAvailableKiB = $0.uint64($1) }),
-        HistoryColumn(name: "swap_used_kib", rollUp: .average, since: 1, range: .kib,
-                      bind: { $0.bind($1, $2.swapUsedKiB) }, read: { $2.swapUsedKiB = $0.uint64($1) }),
-        HistoryColumn(name: "load1", rollUp: .average, since: 1, range: .uint32,
-                      bind: { $0.bind($1, $2.load1) }, read: { $2.load1 = $0.uint32($1) }),
-        HistoryColumn(name: "process_count", rollUp: .average, since: 1, range: .uint32,
-                      bind: { $0.bind($1, $2.processCount) }, read: { $2.processCount = $0.uint32($1) }),
-        HistoryColumn(name: "battery_percent", rollUp: .average, since: 1, range: .share,
-                      bind: { $0.bind($1, $2.batteryPercent) },
-                      read: { $2.batteryPercent = $0.isNull($1) ? nil : $0.uint32($1) }),
-        HistoryColumn(name: "battery_state", rollUp: .lastMinute, since: 1,
-                      range: ValueRange(lowest: 0, highest: 255, what: "a battery state"),
-                      bind: { $0.bind($1, $2.batteryState) },
-                      read: { $2.batteryState = $0.isNull($1) ? nil : UInt8(clamping: $0.int64($1)) }),
-        HistoryColumn(name: "rx_bytes", rollUp: .total, since: 3, range: .bytes,
-                      bind: { $0.bind($1, $2.rxBytes) }, read: { $2.rxBytes = $0.isNull($1) ? nil : $0.uint64($1) }),
-        HistoryColumn(name: "tx_bytes", rollUp: .total, since: 3, range: .bytes,
-                      bind: { $0.bind($1, $2.txBytes) }, read: { $2.txBytes = $0.isNull($1) ? nil : $0.uint64($1) }),
-        HistoryColumn(name: "cpu_temp_mc", rollUp: .maximum, since: 3,
-                      range: ValueRange(lowest: Int64(Int32.min), highest: Int64(Int32.max), what: "millidegrees Celsius"),
-                      bind: { $0.bind($1, $2.cpuTemperatureMilliCelsius) },
-                      read: { $2.cpuTemperatureMilliCelsius = $0.isNull($1) ? nil : Int32(clamping: $0.int64($1)) }),
-        HistoryColumn(name: "root_used", rollUp: .average, since: 3, range: .share,
-                      bind: { $0.bind($1, $2.rootUsedPermyriad) },
-                      read: { $2.rootUsedPermyriad = $0.isNull($1) ? nil : $0.uint32($1) }),
-        HistoryColumn(name: "gpu_busy", rollUp: .average, since: 4, range: .share,
-                      bind: { $0.bind($1, $2.gpuBusyPermyriad) },
-                      read: { $2.gpuBusyPermyriad = $0.isNull($1) ? nil : $0.uint32($1) }),
-        HistoryColumn(name: "vram_used", rollUp: .maximum, since: 4, range: .bytes,
-                      bind: { $0.bind($1, $2.vramUsedBytes) },
-                      read: { $2.vramUsedBytes = $0.isNull($1) ? nil : $0.uint64($1) }),
-    ]
+    /// The minute's own figures (``MinuteFigure/all``), in the order they were added.
+    static let fixed: [HistoryColumn] = MinuteFigure.all.map { f in
+        HistoryColumn(name: f.column.description, rollUp: f.rollUp, since: f.schemaVersion, range: range(f.range),
+                      bind: { $0.bind($1, f.number($2)) },
+                      read: { s, i, sample in f.store(&sample, number: s.isNull(i) ? nil : s.int64(i)) })
+    }
+
+    /// A minute figure's range as `restore` names it.
+    private static func range(_ r: MinuteFigure.Range) -> ValueRange {
+        switch r {
+        case .share: return .share
+        case .kib: return .kib
+        case .bytes: return .bytes
+        case .uint32: return .uint32
+        case .other(let lowest, let highest, let what): return ValueRange(lowest: lowest, highest: highest, what: what.description)
+        }
+    }
 
     /// Listed history column `i` (``ListedHistory/columns``): its part's figure of the first
     /// reading, a value out of the column's range (an edited file) clamped as a batch's is.
