@@ -9,15 +9,18 @@
 //
 // writes a frame on its stdout, a pipe to the sampler (ProcFS/MediaHelperFrame.swift reads
 // it), when it connects and each time an MPRIS player (`org.mpris.MediaPlayer2.*`) appears,
-// goes, or says that its status or track changed: pushed by the bus's signals
-// (NameOwnerChanged, PropertiesChanged), never polled. Nothing is written while nothing
+// goes, or says that its status or track changed or that it jumped in the track: pushed by
+// the bus's signals (NameOwnerChanged, PropertiesChanged, Seeked), never polled. Nothing is written while nothing
 // changes, and nothing twice. One line per player, the playing ones first, then the others,
 // each group the last changed first (fields separated by a tab):
 //
-//     player PLAYER IDENTITY STATUS LENGTH_SECONDS TITLE ARTIST ALBUM
+//     player PLAYER IDENTITY STATUS LENGTH_SECONDS TITLE ARTIST ALBUM POSITION_MS RATE_PERMILLE
 //     end
 //
-// `down REASON` (then `end`) while the session bus does not answer; it connects again after
+// POSITION_MS is where the track was when the helper read it (empty where the player gives
+// none); the reader counts on from the frame's arrival at RATE_PERMILLE while it plays. A
+// player signals no change of its position as it plays, only a jump (`Seeked`), which is
+// followed too. `down REASON` (then `end`) while the session bus does not answer; it connects again after
 // 1 s, then 2, 4, and every 5 s. `error REASON` (then `end`) and status 1 when libsystemd
 // cannot be loaded. It ends when its reader goes (the pipe's write end reports an error the
 // moment the sampler's end closes), as the sound helper does.
@@ -132,10 +135,11 @@ static int refresh(sd_bus *b) {
     size_t used = 0;
     for (int k = 0; k < known.count && k < MAX_WRITTEN; k++) {
         const struct player *p = &known.players[order[k]];
-        char length[24] = "";
+        char length[24] = "", position[24] = "";
         if (p->length >= 0) snprintf(length, sizeof length, "%lld", p->length);
-        int n = snprintf(frame + used, sizeof frame - used, "player\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p->word, p->identity,
-                         p->status, length, p->title, p->artist, p->album);
+        if (p->position_ms >= 0) snprintf(position, sizeof position, "%lld", p->position_ms);
+        int n = snprintf(frame + used, sizeof frame - used, "player\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%lld\n", p->word,
+                         p->identity, p->status, length, p->title, p->artist, p->album, position, p->rate_permille);
         if (n < 0 || (size_t)n >= sizeof frame - used) break;
         used += (size_t)n;
     }
@@ -187,7 +191,9 @@ static void follow(sd_bus *b, unsigned *backoff) {
     if (bus.add_match(b, NULL, "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
                       "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'", on_signal, NULL) < 0 ||
         bus.add_match(b, NULL, "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-                      "path='" PLAYER_PATH "'", on_signal, NULL) < 0) {
+                      "path='" PLAYER_PATH "'", on_signal, NULL) < 0 ||
+        bus.add_match(b, NULL, "type='signal',interface='" PLAYER_INTERFACE "',member='Seeked',path='" PLAYER_PATH "'",
+                      on_signal, NULL) < 0) {
         emit_down("the session bus refused a match rule");
         return;
     }

@@ -27,6 +27,10 @@ struct player {
     char status[16];
     char title[TEXT_BYTES], artist[TEXT_BYTES], album[TEXT_BYTES];
     long long length;
+    /// Where the track is (`Position`), milliseconds when read; -1 where the player gives none.
+    long long position_ms;
+    /// How fast it plays (`Rate`), thousandths (1000: as recorded).
+    long long rate_permille;
     unsigned long changed;
     int seen;
 };

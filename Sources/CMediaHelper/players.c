@@ -1,6 +1,6 @@
 // The media helper's reading of the MPRIS players over the session bus (sd-bus's message
-// readers): their names (ListNames), status and track (Properties.GetAll), own name
-// (Identity). Every text is cut to its buffer and cleaned of control characters.
+// readers): their names (ListNames), status, track and position (Properties.GetAll), own
+// name (Identity). Every text is cut to its buffer and cleaned of control characters.
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +96,34 @@ static void each_entry(sd_bus_message *m, void (*entry)(sd_bus_message *, const 
     bus.message_exit_container(m);
 }
 
+/// A variant holding a whole number of microseconds, in milliseconds; -1 for anything else.
+static long long read_position(sd_bus_message *m, const char *contents) {
+    long long ms = -1;
+    if (strcmp(contents, "x") == 0 || strcmp(contents, "t") == 0) {
+        int64_t v = 0;
+        if (bus.message_enter_container(m, 'v', contents) < 0) return -1;
+        if (bus.message_read(m, contents, &v) >= 0 && v >= 0) ms = (long long)(v / 1000);
+        bus.message_exit_container(m);
+    } else {
+        bus.message_skip(m, "v");
+    }
+    return ms > 999999999LL ? -1 : ms;   // the reader takes nine digits at most
+}
+
+/// A variant holding the rate (a double), in thousandths, within 0 and 100 times; 1000 else.
+static long long read_rate(sd_bus_message *m, const char *contents) {
+    long long permille = 1000;
+    if (strcmp(contents, "d") == 0) {
+        double v = 1;
+        if (bus.message_enter_container(m, 'v', "d") < 0) return 1000;
+        if (bus.message_read(m, "d", &v) >= 0 && v >= 0 && v <= 100) permille = (long long)(v * 1000 + 0.5);
+        bus.message_exit_container(m);
+    } else {
+        bus.message_skip(m, "v");
+    }
+    return permille;
+}
+
 static void metadata_entry(sd_bus_message *m, const char *key, const char *contents, struct player *p) {
     if (strcmp(key, "xesam:title") == 0) read_text(m, contents, p->title, sizeof p->title);
     else if (strcmp(key, "xesam:artist") == 0) read_text(m, contents, p->artist, sizeof p->artist);
@@ -110,6 +138,10 @@ static void player_entry(sd_bus_message *m, const char *key, const char *content
         read_text(m, contents, status, sizeof status);
         const char *word = strcmp(status, "Playing") == 0 ? "playing" : strcmp(status, "Paused") == 0 ? "paused" : "stopped";
         snprintf(p->status, sizeof p->status, "%s", word);
+    } else if (strcmp(key, "Position") == 0) {
+        p->position_ms = read_position(m, contents);
+    } else if (strcmp(key, "Rate") == 0) {
+        p->rate_permille = read_rate(m, contents);
     } else if (strcmp(key, "Metadata") == 0 && strcmp(contents, "a{sv}") == 0) {
         if (bus.message_enter_container(m, 'v', "a{sv}") < 0) return;
         each_entry(m, metadata_entry, p);
@@ -145,10 +177,13 @@ void read_player(sd_bus *b, struct player *p) {
     struct player was = *p;
     p->title[0] = p->artist[0] = p->album[0] = 0;
     p->length = -1;
+    p->position_ms = -1;
+    p->rate_permille = 1000;
     snprintf(p->status, sizeof p->status, "stopped");
     each_entry(reply, player_entry, p);
     bus.message_unref(reply);
     bus.error_free(&error);
+    // A new position alone (a seek, time played) is no change of what plays: the order stays.
     if (strcmp(was.status, p->status) || strcmp(was.title, p->title) || strcmp(was.artist, p->artist) ||
         strcmp(was.album, p->album) || was.length != p->length)
         p->changed = ++known.clock;
@@ -177,6 +212,8 @@ int list_players(sd_bus *b) {
                 snprintf(known.players[i].name, sizeof known.players[i].name, "%s", name);
                 player_word(known.players[i].word, name);
                 known.players[i].length = -1;
+                known.players[i].position_ms = -1;
+                known.players[i].rate_permille = 1000;
                 known.players[i].changed = ++known.clock;
                 known.count++;
             }

@@ -23,7 +23,8 @@ enum WaybarRules {
         ModuleRule("backlight", "backlight", [("", "{percent}"), ("percent", "{percent}"), ("icon", "")], "`device`"),
         ModuleRule("load", "load", [("", "{1}"), ("load1", "{1}"), ("load5", "{5}"), ("load15", "{15}")]),
         ModuleRule("mpris", "media", [("title", "{title}"), ("artist", "{artist}"), ("album", "{album}"), ("player", "{player}"),
-                                     ("status", "{status}"), ("status_icon", ""), ("player_icon", ""), ("length", "{length}")],
+                                     ("status", "{status}"), ("status_icon", ""), ("player_icon", ""), ("length", "{length}"),
+                                     ("position", "{position}")],
                    "`format-paused` → `format_paused`; `player`"),
         ModuleRule("custom/…", "command", [], "`exec` → `command`, `interval` (none: `persist`), `return-type = \"json\"` → `format = \"json\"`, `signal`, `exec-if`"),
     ]

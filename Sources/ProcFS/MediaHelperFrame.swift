@@ -6,12 +6,16 @@ import SnapshotCodec
 /// per MPRIS player (the playing one first, else the one that changed last), fields separated
 /// by a tab:
 ///
-///     player PLAYER IDENTITY STATUS LENGTH_SECONDS TITLE ARTIST ALBUM
+///     player PLAYER IDENTITY STATUS LENGTH_SECONDS TITLE ARTIST ALBUM POSITION_MS RATE_PERMILLE
 ///     end
 ///
 /// (`end` alone: no player runs), or `down REASON` while the session bus does not answer, or
 /// `error REASON` when the helper stops (libsystemd missing). STATUS is `playing`, `paused`
-/// or `stopped`; LENGTH_SECONDS is empty where the player gives none. Another program could
+/// or `stopped`; LENGTH_SECONDS and POSITION_MS are empty where the player gives none. The
+/// position is where the track was when the helper read it: a player signals only its jumps,
+/// so while one plays its position is counted on from the frame's arrival at its rate
+/// (``shown(atNs:)``), at most to the track's length. A line of the first eight fields (a
+/// helper from before the position) is read without one. Another program could
 /// sit at the helper's path, so nothing is taken on trust: a line it cannot read is skipped,
 /// at most ``MediaPart``'s limit of players is kept, texts are cut at their limits, and a
 /// line longer than the buffer drops what was buffered.
@@ -19,8 +23,11 @@ public final class MediaHelperOutput {
     /// The most bytes buffered: a frame is at most four lines of about 600 bytes.
     public static let capacity = 8192
     public static let maximumPlayers = MediaPart.part.maximumReadings
-    /// A line's fields: the word and seven more.
-    static let fieldCount = 8
+    /// A line's fields: the word and nine more (seven before the position).
+    static let fieldCount = 10
+    static let fieldCountWithoutPosition = 8
+    /// The fastest rate taken, thousandths (a hundred times as recorded).
+    static let maximumRatePermille: Int64 = 100_000
     private var buffer = HelperOutputBuffer(capacity: MediaHelperOutput.capacity)
     private var bytes: [UInt8] { buffer.bytes }
 
@@ -31,6 +38,20 @@ public final class MediaHelperOutput {
     /// The last `down` or `error` line's text.
     public private(set) var reason: [UInt8] = []
     private var framePlayers: [PartReading] = []
+    /// Each player's position when its frame came, and its rate (``shown(atNs:)``).
+    private var positions: [Anchor] = []
+    private var framePositions: [Anchor] = []
+    /// When the last frame came (``clock``).
+    private var frameNs: UInt64 = 0
+    /// The players with their positions counted on to a time (``shown(atNs:)``), kept.
+    private var shownPlayers: [PartReading] = []
+    /// The monotonic clock, nanoseconds (tests set their own).
+    public var clock: () -> UInt64 = monotonicNs
+
+    struct Anchor {
+        var positionMs: Int64?
+        var ratePermille: Int64 = 1000
+    }
     private var frameCount = 0
     private var frameState = State.connected
     /// Where each field of the line being read starts, and past its end.
@@ -39,6 +60,9 @@ public final class MediaHelperOutput {
     public init() {
         reason.reserveCapacity(256)
         players.reserveCapacity(Self.maximumPlayers)
+        shownPlayers.reserveCapacity(Self.maximumPlayers)
+        positions.reserveCapacity(Self.maximumPlayers)
+        framePositions = [Anchor](repeating: Anchor(), count: Self.maximumPlayers)
         for _ in 0..<Self.maximumPlayers {
             var r = PartReading()
             r.source.reserveCapacity(Snapshot.maximumInterfaceNameLength)
@@ -58,6 +82,7 @@ public final class MediaHelperOutput {
         state = .starting
         frameState = .connected
         players.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
         frameCount = 0
     }
 
@@ -92,15 +117,28 @@ public final class MediaHelperOutput {
             frameCount = 0
             return false
         }
-        // The helper turns a tab in a text into a space: a ninth field is not its line.
-        guard word(start, firstEnd, "player"), count == Self.fieldCount, frameCount < Self.maximumPlayers,
-              let playing = status(starts[3], starts[4] - 1) else { return false }
-        let lengthEnd = starts[5] - 1
-        var length: Int64?
-        if lengthEnd > starts[4] { guard let n = number(starts[4], lengthEnd) else { return false }; length = n }
+        // The helper turns a tab in a text into a space: an eleventh field is not its line.
+        guard word(start, firstEnd, "player"), count == Self.fieldCount || count == Self.fieldCountWithoutPosition,
+              frameCount < Self.maximumPlayers, let playing = status(starts[3], starts[4] - 1) else { return false }
+        guard let length = optionalNumber(4) else { return false }
+        var anchor = Anchor()
+        if count == Self.fieldCount {
+            guard let position = optionalNumber(8), position.map({ $0 >= 0 }) ?? true,
+                  let rate = number(starts[9], starts[10] - 1), rate >= 0, rate <= Self.maximumRatePermille else { return false }
+            anchor = Anchor(positionMs: position, ratePermille: rate)
+        }
         fill(&framePlayers[frameCount], playing: playing, length: length)
+        framePositions[frameCount] = anchor
         frameCount += 1
         return false
+    }
+
+    /// Field `i` as a whole number, `.some(nil)` where it is empty; nil where it is not a number.
+    private func optionalNumber(_ i: Int) -> Int64?? {
+        let end = starts[i + 1] - 1
+        guard end > starts[i] else { return .some(nil) }
+        guard let n = number(starts[i], end) else { return nil }
+        return .some(n)
     }
 
     private func fill(_ r: inout PartReading, playing: Bool, length: Int64?) {
@@ -111,6 +149,7 @@ public final class MediaHelperOutput {
         r.setText(MediaPart.title, bytes[starts[5]..<(starts[6] - 1)])
         r.setText(MediaPart.artist, bytes[starts[6]..<(starts[7] - 1)])
         r.setText(MediaPart.album, bytes[starts[7]..<(starts[8] - 1)])
+        r[MediaPart.position] = nil
     }
 
     /// Notes where each field starts (``starts``; `starts[count]` is past the line's end);
@@ -135,8 +174,34 @@ public final class MediaHelperOutput {
         state = frameState
         frameState = .connected
         players.removeAll(keepingCapacity: true)
-        if state == .connected { for i in 0..<frameCount { players.append(framePlayers[i]) } }
+        positions.removeAll(keepingCapacity: true)
+        if state == .connected {
+            for i in 0..<frameCount { players.append(framePlayers[i]); positions.append(framePositions[i]) }
+        }
+        frameNs = clock()
         frameCount = 0
+    }
+
+    /// The players as at `nowNs` (``clock``'s time): each one's position (whole seconds)
+    /// counted on from its frame's arrival while it plays, at its rate, at most to its track's
+    /// length; where it was while paused or stopped. A steady call allocates nothing.
+    public func shown(atNs nowNs: UInt64) -> [PartReading] {
+        shownPlayers.removeAll(keepingCapacity: true)
+        for i in 0..<players.count {
+            shownPlayers.append(players[i])
+            guard let ms = positions[i].positionMs else { continue }
+            var at = ms
+            if players[i][MediaPart.playing] == 1, nowNs > frameNs {
+                let elapsedMs = Int64(clamping: (nowNs - frameNs) / 1_000_000)
+                let (played, over) = elapsedMs.multipliedReportingOverflow(by: positions[i].ratePermille)
+                let (sum, past) = ms.addingReportingOverflow(over ? Int64.max : played / 1000)
+                at = over || past ? Int64.max : sum
+            }
+            var seconds = at / 1000
+            if let length = players[i][MediaPart.length] { seconds = min(seconds, length) }
+            shownPlayers[i][MediaPart.position] = seconds
+        }
+        return shownPlayers
     }
 
     /// `playing` → true, `paused` or `stopped` → false, anything else nil.
@@ -148,4 +213,11 @@ public final class MediaHelperOutput {
 
     private func word(_ start: Int, _ end: Int, _ w: StaticString) -> Bool { buffer.word(start, end, w) }
     private func number(_ start: Int, _ end: Int) -> Int64? { buffer.number(start, end) }
+}
+
+/// CLOCK_MONOTONIC, nanoseconds.
+func monotonicNs() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
 }

@@ -71,7 +71,7 @@ extension PrometheusText {
         switch unit {
         case .kib: w.value(bytes(v))
         case .centiseconds, .hundredths: w.fixedValue(v, decimals: 2)
-        case .seconds, .bytes, .count: w.value(v)
+        case .seconds, .bytes, .count, .duration: w.value(v)
         case .minutes:
             let (seconds, overflow) = v.multipliedReportingOverflow(by: 60)
             w.value(overflow ? .max : seconds)

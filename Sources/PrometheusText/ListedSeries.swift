@@ -46,7 +46,7 @@ extension PrometheusText {
             w.value(overflow ? .max : hertz)
         case .kib: w.value(bytes(UInt64(clamping: v)))
         case .centiseconds, .hundredths: w.fixedValue(UInt64(clamping: v), decimals: 2)
-        case .seconds: w.value(UInt64(clamping: v))
+        case .seconds, .duration: w.value(UInt64(clamping: v))
         case .minutes: writeValue(unit, UInt64(clamping: v), &w)
         }
     }

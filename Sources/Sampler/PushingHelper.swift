@@ -44,8 +44,9 @@ extension MediaHelperOutput: PushedFrames {
     static var downEffect: StaticString { "the media block hides until one does" }
     static var serverBack: StaticString { "the session bus answers again" }
 
+    /// The players with their positions as of now: a playing one's moves on each sample.
     func store(into snapshot: inout Snapshot) {
-        let players = self.players
+        let players = shown(atNs: clock())
         _ = snapshot.listed.update(.media) { list in
             if list == players { return }
             list.removeAll(keepingCapacity: true)

@@ -59,7 +59,7 @@ public enum HistoryTable {
         case .milliCelsius: return Columns.celsiusOneDecimal(Int32(clamping: v))
         case .permyriad: return Columns.percentOneDecimal(UInt64(clamping: v)) + "%"
         case .bytes: return Columns.bytes(UInt64(clamping: v))
-        case .count, .megahertz, .seconds, .minutes: return "\(v)" + column.suffix.description
+        case .count, .megahertz, .seconds, .minutes, .duration: return "\(v)" + column.suffix.description
         case .kib: return Columns.bytes(UInt64(clamping: v) > UInt64.max / 1024 ? .max : UInt64(clamping: v) * 1024)
         case .hundredths: return "\(v / 100).\(v % 100 < 10 ? "0" : "")\(v % 100)" + column.suffix.description
         case .centiseconds: return "\(v / 100)" + column.suffix.description

@@ -105,7 +105,7 @@ public struct ReportJSON: Encodable, Equatable {
         /// part's unsigned one).
         static func value(_ unit: FigureUnit, unsigned v: UInt64) -> Value {
             switch unit {
-            case .bytes, .megahertz, .count, .seconds, .minutes: return .integer(v)
+            case .bytes, .megahertz, .count, .seconds, .minutes, .duration: return .integer(v)
             case .kib: return .decimal(ReportJSON.mib(v))
             case .hundredths: return .decimal(Double(v) / 100)
             case .centiseconds: return .integer(v / 100)
@@ -120,7 +120,7 @@ public struct ReportJSON: Encodable, Equatable {
             switch unit {
             case .permyriad: return .decimal(ReportJSON.percent(UInt16(clamping: v)))
             case .milliCelsius, .milliwatts: return .decimal(Double(v) / 1000)
-            case .bytes, .megahertz, .count, .seconds, .minutes: return .integer(UInt64(clamping: v))
+            case .bytes, .megahertz, .count, .seconds, .minutes, .duration: return .integer(UInt64(clamping: v))
             case .kib: return .decimal(ReportJSON.mib(UInt64(clamping: v)))
             case .hundredths: return .decimal(Double(v) / 100)
             case .centiseconds: return .integer(UInt64(clamping: v) / 100)

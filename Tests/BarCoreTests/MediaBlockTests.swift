@@ -38,7 +38,7 @@ final class MediaBlockTests: XCTestCase {
         XCTAssertEqual(blocks[0]["name"] as? String, "media")
         XCTAssertEqual(blocks[0]["short_text"] as? String, "media Nude", "short: the title alone")
         XCTAssertEqual(media.placeholders.map { $0.name.description },
-                       ["playing", "length", "source", "label", "player", "title", "artist", "album", "status"])
+                       ["playing", "length", "position", "source", "label", "player", "title", "artist", "album", "status"])
     }
 
     func testATitleIsEscapedForEachOutput() throws {
@@ -53,16 +53,27 @@ final class MediaBlockTests: XCTestCase {
         let c = try config("""
             [[block]]
             block = "media"
-            format = "{artist} – {title} ({album}, {length}s, {player}/{label})"
+            format = "{artist} – {title} ({album}, {length}, {player}/{label})"
             format_paused = "{status}: {title}"
             """)
         let blocks = try XCTUnwrap(c.blocks)
-        XCTAssertEqual(rendered(station(), .text, blocks: blocks, nowMs: now), "Radiohead – Nude (In Rainbows, 215s, spotify/Spotify)\n")
+        XCTAssertEqual(rendered(station(), .text, blocks: blocks, nowMs: now), "Radiohead – Nude (In Rainbows, 03:35, spotify/Spotify)\n")
         let stopped = station { $0[MediaPart.playing] = 0; $0.setText(MediaPart.status, Array("stopped".utf8)) }
         XCTAssertEqual(rendered(stopped, .text, blocks: blocks, nowMs: now), "stopped: Nude\n")
         XCTAssertTrue(reason("[[block]]\nblock = \"cpu\"\nformat_paused = \"x\"\n").contains("unknown key"), "only media takes it")
         XCTAssertTrue(reason("[[block]]\nblock = \"media\"\nformat_paused = \"{volume}\"\n").contains("volume"))
         XCTAssertTrue(reason("[[block]]\nblock = \"media\"\nformat_pasued = \"x\"\n").contains("did you mean \"format_paused\""))
+    }
+
+    /// As waybar's mpris writes them: minutes and seconds, hours from an hour; `n/a` where the
+    /// player gives none.
+    func testPositionAndLengthAreMinutesAndSecondsAndHoursFromAnHour() throws {
+        let blocks = try XCTUnwrap(config("[[block]]\nblock = \"media\"\nformat = \"{title} {position}/{length}\"\n").blocks)
+        XCTAssertEqual(rendered(station { $0[MediaPart.position] = 65 }, .text, blocks: blocks, nowMs: now), "Nude 01:05/03:35\n")
+        let long = station { $0[MediaPart.position] = 59; $0[MediaPart.length] = 3723 }
+        XCTAssertEqual(rendered(long, .text, blocks: blocks, nowMs: now), "Nude 00:59/01:02:03\n")
+        let none = station { $0[MediaPart.position] = nil; $0[MediaPart.length] = nil }
+        XCTAssertEqual(rendered(none, .text, blocks: blocks, nowMs: now), "Nude n/a/n/a\n")
     }
 
     func testClicksPlayPauseGoBackAndSkipOnThePlayerTheBlockShows() {

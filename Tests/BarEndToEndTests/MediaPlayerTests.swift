@@ -122,15 +122,15 @@ final class MediaPlayerTests: HelperTestCase {
         let bar = try bar(config: """
             [[block]]
             block = "media"
-            format = "{label}: {artist} - {title} ({length}s)"
+            format = "{label}: {artist} - {title} ({length})"
             format_paused = "{label} {status}: {title}"
             """)
         XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last == "Spotify stopped: " }, "\(bar.lines)")
         var delays: [TimeInterval] = []
         let changes: [([String], String)] = [
             (["SetTrack", "string:Nude", "string:Radiohead", "string:In Rainbows", "int64:255000000"], "Spotify stopped: Nude"),
-            (["SetStatus", "string:Playing"], "Spotify: Radiohead - Nude (255s)"),
-            (["SetTrack", "string:Reckoner", "string:Radiohead", "string:In Rainbows", "int64:290000000"], "Spotify: Radiohead - Reckoner (290s)"),
+            (["SetStatus", "string:Playing"], "Spotify: Radiohead - Nude (04:15)"),
+            (["SetTrack", "string:Reckoner", "string:Radiohead", "string:In Rainbows", "int64:290000000"], "Spotify: Radiohead - Reckoner (04:50)"),
             (["SetStatus", "string:Paused"], "Spotify paused: Reckoner"),
         ]
         for (change, expected) in changes {
@@ -143,6 +143,36 @@ final class MediaPlayerTests: HelperTestCase {
         // ms on a quiet machine; the 100 ms the issue allows, with the median against noise.
         let median = delays.sorted()[delays.count / 2]
         XCTAssertLessThan(median, 0.1, "delays \(delays)")
+    }
+
+    /// A player tells its position only when asked and when it jumps (`Seeked`), never as it
+    /// plays: the sampler counts it on each second while it plays, a jump shows in the next
+    /// line, a pause stops the count.
+    func testThePositionCountsOnWhilePlayingAJumpShowsAtOnceAndAPauseStopsIt() throws {
+        try bus.startPlayer("spotify", identity: "Spotify")
+        try bus.call("spotify", "SetTrack", ["string:Nude", "string:Radiohead", "string:", "int64:255000000"])
+        try bus.call("spotify", "JumpTo", ["int64:60000000"])
+        try bus.call("spotify", "SetStatus", ["string:Playing"])
+        try startSampler()
+        let bar = try bar(config: """
+            [[block]]
+            block = "media"
+            format = "{title} {position}/{length}"
+            format_paused = "{title} paused at {position}"
+            """)
+        XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last?.hasPrefix("Nude 01:0") == true }, "\(bar.lines)")
+        let first = bar.lines.last ?? ""
+        XCTAssertTrue(bar.waitFor(timeout: 5) { ($0.last ?? first) > first && $0.last?.hasSuffix("/04:15") == true },
+                      "the position moves on with no signal from the player: \(bar.lines.suffix(3))")
+        try bus.call("spotify", "JumpTo", ["int64:200000000"])
+        let jumped = Date()
+        XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last == "Nude 03:20/04:15" || $0.last == "Nude 03:21/04:15" }, "\(bar.lines.suffix(3))")
+        XCTAssertLessThan(Date().timeIntervalSince(jumped), 0.9, "pushed by Seeked, not found at a later sample")
+        try bus.call("spotify", "SetStatus", ["string:Paused"])
+        XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last?.hasPrefix("Nude paused at 03:2") == true }, "\(bar.lines.suffix(3))")
+        let paused = bar.lines.last
+        usleep(2_500_000)
+        XCTAssertEqual(bar.lines.last, paused, "paused: the position stays")
     }
 
     func testAClickCallsThePlayerAndThePlayerGoneHidesTheBlock() throws {

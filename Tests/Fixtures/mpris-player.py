@@ -4,13 +4,16 @@
     mpris-player.py WORD IDENTITY [--log FILE]
 
 owns org.mpris.MediaPlayer2.WORD and serves /org/mpris/MediaPlayer2 as a player would:
-org.mpris.MediaPlayer2 (Identity), org.mpris.MediaPlayer2.Player (PlaybackStatus, Metadata;
-PlayPause, Play, Pause, Next, Previous) and org.freedesktop.DBus.Properties, emitting
-PropertiesChanged at each change. Its track and status are set by the tests through
-org.sysstats.TestPlayer (SetTrack TITLE ARTIST ALBUM LENGTH_US, SetStatus STATUS, Quit); each
-Player method called is appended to --log's file, one name a line.
+org.mpris.MediaPlayer2 (Identity), org.mpris.MediaPlayer2.Player (PlaybackStatus, Metadata,
+Position, Rate; PlayPause, Play, Pause, Next, Previous; the Seeked signal) and
+org.freedesktop.DBus.Properties, emitting PropertiesChanged at each change but none for the
+position as it plays (as players do). Its track, status and position are set by the tests
+through org.sysstats.TestPlayer (SetTrack TITLE ARTIST ALBUM LENGTH_US, SetStatus STATUS,
+JumpTo POSITION_US, which signals Seeked, Quit); each Player method called is appended to
+--log's file, one name a line.
 """
 import sys
+import time
 
 import dbus
 import dbus.service
@@ -29,10 +32,23 @@ class Player(dbus.service.Object):
         self.identity = identity
         self.log = log
         self.status = "Stopped"
+        # Where the track was at `since` (time.monotonic()), microseconds; it moves while playing.
+        self.position_us = 0
+        self.since = time.monotonic()
         self.metadata = dbus.Dictionary({"mpris:trackid": dbus.ObjectPath("/org/sysstats/track/0")}, signature="sv")
+
+    def position(self):
+        moved = (time.monotonic() - self.since) * 1e6 if self.status == "Playing" else 0
+        return int(self.position_us + moved)
+
+    def set_status(self, status):
+        self.position_us = self.position()
+        self.since = time.monotonic()
+        self.status = status
 
     def player_props(self):
         return dbus.Dictionary({"PlaybackStatus": self.status, "Metadata": self.metadata,
+                                "Position": dbus.Int64(self.position()), "Rate": dbus.Double(1.0),
                                 "CanPlay": True, "CanPause": True, "CanGoNext": True, "CanGoPrevious": True},
                                signature="sv")
 
@@ -64,7 +80,7 @@ class Player(dbus.service.Object):
     @dbus.service.method(PLAYER)
     def PlayPause(self):
         self.called("PlayPause")
-        self.status = "Paused" if self.status == "Playing" else "Playing"
+        self.set_status("Paused" if self.status == "Playing" else "Playing")
         self.changed(["PlaybackStatus"])
 
     @dbus.service.method(PLAYER)
@@ -85,15 +101,27 @@ class Player(dbus.service.Object):
 
     @dbus.service.method(TEST, in_signature="sssx")
     def SetTrack(self, title, artist, album, length):
+        self.position_us = 0
+        self.since = time.monotonic()
         self.metadata = dbus.Dictionary({"mpris:trackid": dbus.ObjectPath("/org/sysstats/track/1"),
                                          "xesam:title": title, "xesam:artist": dbus.Array([artist], signature="s"),
                                          "xesam:album": album, "mpris:length": dbus.Int64(length)}, signature="sv")
         self.changed(["Metadata"])
 
+    @dbus.service.signal(PLAYER, signature="x")
+    def Seeked(self, position):
+        pass
+
     @dbus.service.method(TEST, in_signature="s")
     def SetStatus(self, status):
-        self.status = status
+        self.set_status(status)
         self.changed(["PlaybackStatus"])
+
+    @dbus.service.method(TEST, in_signature="x")
+    def JumpTo(self, position):
+        self.position_us = position
+        self.since = time.monotonic()
+        self.Seeked(dbus.Int64(position))
 
     @dbus.service.method(TEST)
     def Quit(self):

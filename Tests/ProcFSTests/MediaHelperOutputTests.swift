@@ -90,6 +90,44 @@ final class MediaHelperOutputTests: XCTestCase {
         XCTAssertEqual(flood.players.map { string($0.source) }, ["a"], "the frame after the flood is read")
     }
 
+    /// A player says where it is only when read and when it jumps: between frames the
+    /// position is counted on while it plays, at its rate, never past the track's length.
+    func testAPlayingTracksPositionCountsOnFromItsFramesArrivalAtItsRate() {
+        var now: UInt64 = 1_000_000_000
+        let o = MediaHelperOutput()
+        o.clock = { now }
+        let frame = "player\ta\tA\tplaying\t215\tt\t\t\t60000\t1000\n"
+            + "player\tb\tB\tplaying\t61\tt\t\t\t60500\t2000\n"
+            + "player\tc\tC\tpaused\t215\tt\t\t\t90999\t1000\n"
+            + "player\td\tD\tplaying\t\tstream\t\t\t\t1000\nend\n"
+        Array(frame.utf8).withUnsafeBytes { o.append($0) }
+        XCTAssertTrue(o.takeFrames())
+        XCTAssertEqual(o.shown(atNs: now).map { $0[MediaPart.position] }, [60, 60, 90, nil])
+        now += 5_500_000_000
+        let later = o.shown(atNs: now)
+        XCTAssertEqual(later.map { $0[MediaPart.position] }, [65, 61, 90, nil],
+                       "5.5 s on: at 1× 65.5 s, at 2× 71.5 s but the track is 61 s long; paused stays; none stays none")
+        XCTAssertEqual(later.map { $0[MediaPart.length] }, [215, 61, 215, nil])
+        XCTAssertNil(o.players[0][MediaPart.position], "the frame's own readings keep no position: it is counted when shown")
+        XCTAssertEqual(o.shown(atNs: 500_000_000).first?[MediaPart.position], 60, "a time before the frame counts nothing")
+    }
+
+    func testALineWithoutThePositionIsReadWithoutOneAndABadPositionOrRateDropsTheLine() {
+        let o = output("""
+            player\ta\tA\tplaying\t1\tfrom before the position\t\t
+            player\tb\tB\tplaying\t1\tnot a number\t\t\t12x\t1000
+            player\tc\tC\tplaying\t1\tno rate\t\t\t5\t
+            player\td\tD\tplaying\t1\ttoo fast\t\t\t5\t100001
+            player\te\tE\tplaying\t1\tten digits\t\t\t1234567890\t1000
+            player\tf\tF\tplaying\t1\tfastest\t\t\t5\t100000
+            end
+
+            """)
+        XCTAssertTrue(o.takeFrames())
+        XCTAssertEqual(o.players.map { string($0.source) }, ["a", "f"])
+        XCTAssertNil(o.shown(atNs: 0)[0][MediaPart.position])
+    }
+
     func testAResetForgetsTheLastHelpersFrame() {
         let o = output("player\ta\tA\tplaying\t1\tt\t\t\nend\nplayer\tb")
         XCTAssertTrue(o.takeFrames())

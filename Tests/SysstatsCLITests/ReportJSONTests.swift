@@ -131,7 +131,7 @@ final class ReportJSONTests: XCTestCase {
                                                      "percent": 40, "muted": 0]] as NSArray)
         XCTAssertEqual(json["microphone"] as? NSArray, [["port": "", "label": "USB \"Mic\"", "percent": 125, "muted": 1]] as NSArray)
         XCTAssertEqual(json["media"] as? NSArray, [["player": "mpv", "label": "mpv Media Player", "playing": 0, "length_seconds": NSNull(),
-                                                    "title": "Song \"1\"\u{1B}", "artist": "", "album": "", "status": "paused"]] as NSArray,
+                                                    "position_seconds": NSNull(), "title": "Song \"1\"\u{1B}", "artist": "", "album": "", "status": "paused"]] as NSArray,
                        "texts are members of their own (a control byte escaped by the JSON writer)")
         XCTAssertEqual(json["units"] as? NSArray, [["kind": "app", "label": "Terminal", "cpu_percent": 185, "memory_bytes": 734_003_200,
                                                     "anon_bytes": NSNull(), "file_bytes": NSNull(), "read_bytes_per_second": NSNull(),

@@ -140,7 +140,19 @@ enum ListedBlock {
         case .kib: w.appendSize(kib: UInt64(clamping: v))
         case .hundredths: w.appendFixed(UInt64(clamping: v), scaleDigits: 2, fractionDigits: 2)
         case .centiseconds: w.appendDecimal(UInt64(clamping: v) / 100)
+        case .duration: appendDuration(UInt64(clamping: v), into: &w)
         }
+    }
+
+    /// Whole seconds as waybar's mpris writes a track's length: `03:35`, from an hour `01:02:03`.
+    static func appendDuration(_ seconds: UInt64, into w: inout ByteWriter) {
+        if seconds >= 3600 {
+            w.appendDecimal(seconds / 3600, minimumDigits: 2)
+            w.append(UInt8(ascii: ":"))
+        }
+        w.appendDecimal(seconds / 60 % 60, minimumDigits: 2)
+        w.append(UInt8(ascii: ":"))
+        w.appendDecimal(seconds % 60, minimumDigits: 2)
     }
 }
 

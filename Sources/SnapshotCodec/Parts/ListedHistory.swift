@@ -50,7 +50,7 @@ public struct ListedHistoryColumn: Sendable {
         case .milliCelsius: return Int64(Int32.min)...Int64(Int32.max)
         case .milliwatts: return 0...(1 << 40)
         case .megahertz, .count, .hundredths, .minutes: return 0...Int64(UInt32.max)
-        case .kib, .centiseconds, .seconds: return 0...Int64.max
+        case .kib, .centiseconds, .seconds, .duration: return 0...Int64.max
         }
     }
 }

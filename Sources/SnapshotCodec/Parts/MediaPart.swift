@@ -16,8 +16,10 @@ public enum MediaPart {
         figures: [
             PartFigure(.count, placeholder: "playing", "1 while playing, else 0", json: "playing", suffix: "",
                        prometheus: "sysstats_media_playing", "1 while the media player plays."),
-            PartFigure(.count, placeholder: "length", "the track's length in whole seconds (`mpris:length`)",
-                       json: "length_seconds", suffix: "s", prometheus: nil),
+            PartFigure(.duration, placeholder: "length", "the track's length (`mpris:length`): `03:35`, `01:02:03` past an hour (as waybar's mpris)",
+                       json: "length_seconds", suffix: "", prometheus: nil),
+            PartFigure(.duration, placeholder: "position", "the time played (`Position`), as `{length}`, counted on while it plays",
+                       json: "position_seconds", suffix: "", prometheus: nil),
         ],
         sourcePlaceholder: "player",
         texts: [
@@ -29,6 +31,6 @@ public enum MediaPart {
         media: true)
 
     /// The figures' and texts' positions in the tables.
-    public static let playing = 0, length = 1
+    public static let playing = 0, length = 1, position = 2
     public static let title = 0, artist = 1, album = 2, status = 3
 }

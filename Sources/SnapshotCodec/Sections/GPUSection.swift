@@ -71,6 +71,9 @@ public enum FigureUnit: Sendable {
     case seconds
     /// Whole minutes: seconds in Prometheus.
     case minutes
+    /// Whole seconds of a span (a track's length): `MM:SS` in the block, `HH:MM:SS` from an
+    /// hour (as waybar's mpris writes them); seconds elsewhere.
+    case duration
 }
 
 /// One figure a GPU may give, described for every output at once: the bit of
