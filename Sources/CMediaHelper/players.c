@@ -65,18 +65,19 @@ static void read_text(sd_bus_message *m, const char *contents, char *out, size_t
     }
 }
 
-/// A variant holding a whole number of microseconds, in seconds; -1 for anything else.
-static long long read_length(sd_bus_message *m, const char *contents) {
-    long long seconds = -1;
+/// A variant holding a whole number of microseconds, divided by `unit` (1000000: seconds,
+/// 1000: milliseconds); -1 for anything else, or past nine digits (what the reader takes).
+static long long read_microseconds(sd_bus_message *m, const char *contents, long long unit) {
+    long long value = -1;
     if (strcmp(contents, "x") == 0 || strcmp(contents, "t") == 0) {
         int64_t v = 0;
         if (bus.message_enter_container(m, 'v', contents) < 0) return -1;
-        if (bus.message_read(m, contents, &v) >= 0 && v >= 0) seconds = (long long)(v / 1000000);
+        if (bus.message_read(m, contents, &v) >= 0 && v >= 0) value = (long long)(v / unit);
         bus.message_exit_container(m);
     } else {
         bus.message_skip(m, "v");
     }
-    return seconds > 999999999LL ? -1 : seconds;
+    return value > 999999999LL ? -1 : value;
 }
 
 /// Walks an `a{sv}` the message is at, calling `entry` for each key with the variant next.
@@ -94,20 +95,6 @@ static void each_entry(sd_bus_message *m, void (*entry)(sd_bus_message *, const 
         bus.message_exit_container(m);
     }
     bus.message_exit_container(m);
-}
-
-/// A variant holding a whole number of microseconds, in milliseconds; -1 for anything else.
-static long long read_position(sd_bus_message *m, const char *contents) {
-    long long ms = -1;
-    if (strcmp(contents, "x") == 0 || strcmp(contents, "t") == 0) {
-        int64_t v = 0;
-        if (bus.message_enter_container(m, 'v', contents) < 0) return -1;
-        if (bus.message_read(m, contents, &v) >= 0 && v >= 0) ms = (long long)(v / 1000);
-        bus.message_exit_container(m);
-    } else {
-        bus.message_skip(m, "v");
-    }
-    return ms > 999999999LL ? -1 : ms;   // the reader takes nine digits at most
 }
 
 /// A variant holding the rate (a double), in thousandths, within 0 and 100 times; 1000 else.
@@ -128,7 +115,7 @@ static void metadata_entry(sd_bus_message *m, const char *key, const char *conte
     if (strcmp(key, "xesam:title") == 0) read_text(m, contents, p->title, sizeof p->title);
     else if (strcmp(key, "xesam:artist") == 0) read_text(m, contents, p->artist, sizeof p->artist);
     else if (strcmp(key, "xesam:album") == 0) read_text(m, contents, p->album, sizeof p->album);
-    else if (strcmp(key, "mpris:length") == 0) p->length = read_length(m, contents);
+    else if (strcmp(key, "mpris:length") == 0) p->length = read_microseconds(m, contents, 1000000);
     else bus.message_skip(m, "v");
 }
 
@@ -139,7 +126,7 @@ static void player_entry(sd_bus_message *m, const char *key, const char *content
         const char *word = strcmp(status, "Playing") == 0 ? "playing" : strcmp(status, "Paused") == 0 ? "paused" : "stopped";
         snprintf(p->status, sizeof p->status, "%s", word);
     } else if (strcmp(key, "Position") == 0) {
-        p->position_ms = read_position(m, contents);
+        p->position_ms = read_microseconds(m, contents, 1000);
     } else if (strcmp(key, "Rate") == 0) {
         p->rate_permille = read_rate(m, contents);
     } else if (strcmp(key, "Metadata") == 0 && strcmp(contents, "a{sv}") == 0) {
