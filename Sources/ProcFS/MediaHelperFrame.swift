@@ -45,8 +45,8 @@ public final class MediaHelperOutput {
     private var frameNs: UInt64 = 0
     /// The players with their positions counted on to a time (``shown(atNs:)``), kept.
     private var shownPlayers: [PartReading] = []
-    /// The monotonic clock, nanoseconds (tests set their own).
-    public var clock: () -> UInt64 = monotonicNs
+    /// The monotonic clock, nanoseconds to the millisecond (tests set their own).
+    public var clock: () -> UInt64 = { UInt64(clamping: monotonicMilliseconds()) &* 1_000_000 }
 
     struct Anchor {
         var positionMs: Int64?
@@ -213,11 +213,4 @@ public final class MediaHelperOutput {
 
     private func word(_ start: Int, _ end: Int, _ w: StaticString) -> Bool { buffer.word(start, end, w) }
     private func number(_ start: Int, _ end: Int) -> Int64? { buffer.number(start, end) }
-}
-
-/// CLOCK_MONOTONIC, nanoseconds.
-func monotonicNs() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
 }
