@@ -28,30 +28,32 @@ final class TopUnitsLiveTests: XCTestCase {
     }
 
     /// The unit's row over the run of `workload`, started inside the unit, and the CPU its
-    /// processes used by their own count (the shell's `times`: itself and its children).
+    /// processes used by the kernel's own count: this process's reaped children's usage
+    /// (getrusage RUSAGE_CHILDREN, microseconds, the shell and every descendant it waited
+    /// for) before and after. The shell's `times` would print hundredths, too coarse for
+    /// 300 processes of a millisecond or two.
     func measure(_ workload: String) throws -> (row: TopUnits.Row, burnedUsec: UInt64, elapsedNs: UInt64) {
         let root = try XCTUnwrap(CgroupUnits.root(sysRoot: sysRoot))
         let before = CgroupUnits.read(root: root)
+        let usageBefore = childrenCPUUsec()
         let start = monotonicNs()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "echo $$ > '\(unit!)/cgroup.procs' && { \(workload); } && times"]
-        let out = Pipe()
-        p.standardOutput = out
+        p.arguments = ["-c", "echo $$ > '\(unit!)/cgroup.procs' && { \(workload); }"]
         try p.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         let elapsed = monotonicNs() &- start
+        let burned = childrenCPUUsec() &- usageBefore
         let rows = TopUnits.rows(before: before, after: CgroupUnits.read(root: root), elapsedNs: elapsed)
         let row = try XCTUnwrap(rows.first { $0.path.hasPrefix("sysstats-test-") })
-        // `times`: "0m0.01s 0m0.00s" (the shell), then its children's.
-        var usec: UInt64 = 0
-        for field in printed.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            let parts = field.dropLast().split(separator: "m")
-            guard parts.count == 2, let minutes = Double(parts[0]), let seconds = Double(parts[1]) else { continue }
-            usec += UInt64((minutes * 60 + seconds) * 1_000_000)
-        }
-        return (row, usec, elapsed)
+        return (row, burned, elapsed)
+    }
+
+    private func childrenCPUUsec() -> UInt64 {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        func usec(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) * 1_000_000 + UInt64(t.tv_usec) }
+        return usec(usage.ru_utime) + usec(usage.ru_stime)
     }
 
     func testABusyUnitsShareIsWhatItBurned() throws {
@@ -60,7 +62,7 @@ final class TopUnitsLiveTests: XCTestCase {
         let shown = Double(try XCTUnwrap(row.cpuPermyriad))
         print("top --units, a busy loop: the unit \(shown) permyriad of a core, its own count \(expected)")
         XCTAssertGreaterThan(expected, 2_000, "the loop ran")
-        XCTAssertEqual(shown, expected, accuracy: expected * 0.10, "the unit's share against what its processes burned")
+        XCTAssertEqual(shown, expected, accuracy: expected * 0.05, "the unit's share against what its processes burned")
     }
 
     /// A build's way: hundreds of processes that each live a few milliseconds. The process
@@ -71,11 +73,9 @@ final class TopUnitsLiveTests: XCTestCase {
         let shown = Double(try XCTUnwrap(row.cpuPermyriad))
         print("top --units, 300 short processes: the unit \(shown) permyriad of a core, their own count \(expected)")
         XCTAssertGreaterThan(burned, 0)
-        // `times` adds each child's CPU in clock ticks as the kernel sampled it, which
-        // undercounts a process of a few milliseconds; the cgroup's counter is exact, so it
-        // reads somewhat more (10-15 % here), never less.
-        XCTAssertGreaterThanOrEqual(shown, expected * 0.95, "the unit's share against what its 300 processes burned")
-        XCTAssertLessThanOrEqual(shown, expected * 1.25, "the unit's share against what its 300 processes burned")
+        // Both counts are the kernel's, to the microsecond; the shell's start before it
+        // joins the unit is in the usage and not in the unit, a fraction of a per cent.
+        XCTAssertEqual(shown, expected, accuracy: expected * 0.05, "the unit's share against what its 300 processes burned")
         XCTAssertEqual(row.tasks ?? 0, 0, "all of them gone when it is read")
     }
 }
