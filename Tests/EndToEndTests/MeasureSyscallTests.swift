@@ -4,11 +4,12 @@ import XCTest
 
 /// What `sysstats measure` reads of a quiet tree, logged by `strace -y` (the measurer alone,
 /// not the command): a process that did not run since its last read costs a read of its CPU
-/// clock, not of /proc/PID/statm. Skipped when strace is not installed.
+/// clock, not of /proc/PID/statm, and no process of the tree ran to start another: the pid
+/// counter (/proc/loadavg) is not read either. Skipped when strace is not installed.
 final class MeasureSyscallTests: XCTestCase {
     static let strace = "/usr/bin/strace"
 
-    func testASleepingProcessIsAskedItsCPUClockEachSampleAndItsStatmOnlyWhenItRan() throws {
+    func testASleepingProcessIsAskedItsCPUClockEachSampleAndItsStatmAndThePidCounterOnlyWhenItRan() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.strace) else { throw XCTSkip("strace is not installed") }
         let work = try TemporaryDirectory("measure-syscalls")
         let log = work.file("strace.log")
@@ -25,5 +26,7 @@ final class MeasureSyscallTests: XCTestCase {
         // The first sample, the refresh each second, and the sample that finds it ended.
         XCTAssertGreaterThanOrEqual(statmReads, 2)
         XCTAssertLessThanOrEqual(statmReads, 8, "statm read although the process slept: \(statmReads) reads")
+        let pidCounterReads = lines.filter { $0.hasPrefix("pread64(") && $0.contains("/proc/loadavg>") }.count
+        XCTAssertLessThanOrEqual(pidCounterReads, 8, "the pid counter read although nothing ran to start a process: \(pidCounterReads) reads")
     }
 }

@@ -136,16 +136,20 @@ public final class MeasureRun {
     }
 
     private func loop(commandPid: Int32, start: UInt64, cgroup: MeasureCgroup?) {
-        var deadline = start, stopping: UInt64?
+        var deadline = start, stopping: UInt64?, ranSinceMemoryStat = true
         let me = getpid()
         while true {
             let now = monotonicMs()
             sampler.sample(into: &recording, atMs: now &- start)
             // memory.stat costs more than the statm reads of a quiet tree: read when the tree's
-            // memory moved, and each tenth sample.
-            if let c = cgroup, sampler.memoryChanged || recording.sampleTimesMs.count % 10 == 1,
+            // memory moved, and each tenth sample if a member ran since it was last read (one
+            // that did not cannot have grown; a child too short to be seen was started by one
+            // that ran).
+            ranSinceMemoryStat = ranSinceMemoryStat || sampler.anyRan
+            if let c = cgroup, sampler.memoryChanged || (recording.sampleTimesMs.count % 10 == 1 && ranSinceMemoryStat),
                let anon = c.memoryStat()?.anon {
                 recording.cgroupPeakAnon = max(recording.cgroupPeakAnon ?? 0, anon)
+                ranSinceMemoryStat = false
             }
             reap(commandPid: commandPid)
             // Every orphan of the tree was reparented to us before its parent could be reaped:

@@ -32,6 +32,8 @@ final class TreeSampler {
         /// The process's CPU clock, and its reading when statm was last read.
         var cpuClock: clockid_t?
         var cpuNs: UInt64 = .max
+        /// Whether its CPU clock moved since the sample before (true without a clock).
+        var ran = true
         var size: UInt64 = .max
         var resident: UInt64 = .max
         var shared: UInt64 = .max
@@ -111,6 +113,9 @@ final class TreeSampler {
     /// Whether the last sample found a member's memory changed (or a new member).
     var memoryChanged: Bool { entries.contains { $0.changed } }
 
+    /// Whether a member ran between the last two samples (its CPU clock moved; true without clocks).
+    var anyRan = true
+
     /// Samples the tree at `time` (ms after the start) into `recording`.
     func sample(into recording: inout Recording, atMs time: UInt64) {
         let index = recording.sampleTimesMs.count
@@ -119,7 +124,9 @@ final class TreeSampler {
         var membersChanged = false
         endedSharesKiB = 0
         endedParents.removeAll(keepingCapacity: true)
-        let newest = newestPid()
+        // A process is created by a member that runs: when none ran since the last sample's
+        // clocks were read (before its pid counter was), no member can have been created since.
+        let newest = readClocks() || walkNeeded || refresh || lastPid == nil ? newestPid() : lastPid
         if walkNeeded || refresh || newest == nil || lastPid == nil {
             membersChanged = walk(into: &recording, index: index)
             walkNeeded = false
@@ -177,13 +184,12 @@ final class TreeSampler {
         var kept = 0, membership = false, sharing = false
         for i in entries.indices {
             var e = entries[i]
-            var ran = true
-            if let clock = e.cpuClock {
-                let ns = cpuNanoseconds(clock) ?? .max
-                ran = ns == .max || ns != e.cpuNs
-                e.cpuNs = ns
+            if e.cpuNs == .max, let clock = e.cpuClock {
+                // Joined at this sample, after the clocks were read.
+                e.cpuNs = cpuNanoseconds(clock) ?? .max
+                e.ran = true
             }
-            guard ran || refresh else {
+            guard e.ran || refresh else {
                 e.changed = false
                 entries[kept] = e
                 kept += 1
@@ -373,7 +379,7 @@ final class TreeSampler {
     }
 
     /// The CPU time `clock` reads, ns; nil when it cannot be read (the process was reaped).
-    private func cpuNanoseconds(_ clock: clockid_t) -> UInt64? {
+    func cpuNanoseconds(_ clock: clockid_t) -> UInt64? {
         var time = timespec()
         guard clock_gettime(clock, &time) == 0 else { return nil }
         return UInt64(max(time.tv_sec, 0)) &* 1_000_000_000 &+ UInt64(max(time.tv_nsec, 0))

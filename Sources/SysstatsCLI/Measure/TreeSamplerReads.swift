@@ -6,6 +6,21 @@ import ProcFS
 // TreeSampler's reading of the memory figures: smaps_rollup in consistent rounds, private
 // growth from statm between them, and smaps at a process's new high.
 extension TreeSampler {
+    /// Reads each member's CPU clock: whether it ran since the sample before (``Live/ran``).
+    /// True when any did, or a clock could not be read.
+    func readClocks() -> Bool {
+        var any = false
+        for i in entries.indices {
+            guard let clock = entries[i].cpuClock else { any = true; continue }
+            let ns = cpuNanoseconds(clock) ?? .max
+            entries[i].ran = ns == .max || ns != entries[i].cpuNs
+            entries[i].cpuNs = ns
+            any = any || entries[i].ran
+        }
+        anyRan = any
+        return any
+    }
+
     /// statm's size, resident and shared pages, through the kept descriptor when there is one
     /// (it stays bound to the process it was opened for: a reused pid cannot answer for it).
     func readStatm(_ pid: Int32, _ fd: FileDescriptor?) -> (UInt64, UInt64, UInt64)? {
