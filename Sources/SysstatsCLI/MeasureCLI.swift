@@ -15,6 +15,14 @@ func parseDurationOption(_ text: String) throws -> UInt64 {
     }
 }
 
+/// `--max-overhead 2%` (or `2`, `0` for none): a share of one core, a fraction.
+func parseOverheadShare(_ text: String) throws -> Double {
+    switch OverheadGovernor.parseShare(text) {
+    case .success(let share): return share
+    case .failure(let e): throw ValidationError(e.message)
+    }
+}
+
 /// `--tolerance 5%` (or `5`): a fraction.
 func parseTolerance(_ text: String) throws -> Double {
     let number = text.hasSuffix("%") ? String(text.dropLast()) : text
@@ -45,6 +53,11 @@ struct MeasureCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Time between samples (default 10ms).", valueName: "duration"), transform: parseDurationOption)
     var interval: UInt64 = 10
+    @Option(name: .customLong("max-overhead"),
+            help: ArgumentHelp("Hold measure's own CPU to this share of one core: samples wait while it is over (default 2%; 0: never).",
+                               valueName: "percent"),
+            transform: parseOverheadShare)
+    var maxOverhead: Double = OverheadGovernor.defaultShare
     @Option(help: ArgumentHelp("The steady state and growth start after this long (default 0s).", valueName: "duration"),
             transform: parseDurationOption)
     var warmup: UInt64 = 0
@@ -89,6 +102,7 @@ struct MeasureCommand: ParsableCommand {
         // named); the report shows them as the parser gave them.
         var options = MeasureOptions(arguments: ExactArguments.tail(arguments))
         options.intervalMs = interval
+        options.maxOverhead = maxOverhead
         options.durationMs = duration
         options.useCgroup = !noCgroup
         options.attachPid = pid

@@ -248,3 +248,23 @@ final class MeasureAccuracyTests: XCTestCase {
         assertWithin(number(report["cgroup_file_at_end"]), 64 * Self.mib, 0.02, "the page cache left charged")
     }
 }
+
+extension MeasureAccuracyTests {
+    /// A storm of new processes, each of whose memory must be read once, costs more than 2 %
+    /// of a core at every sample: samples wait (at most 20 intervals), the report says how many,
+    /// and the wave's peak is still found. `--max-overhead 0` samples every interval whatever it costs.
+    func testAStormIsSampledLessOftenToHoldMeasuresShareAndTheReportSaysSo() throws {
+        let held = try measure(["waves", "100", "4", "10", "50"])
+        let deferred = number(held["deferred_samples"]), gap = number(held["longest_sample_gap_ms"])
+        print("a storm at the default --max-overhead: \(deferred) samples waited, at most \(gap) ms apart, "
+              + "\(number(held["samples"])) taken, measure's CPU \(number(held["measurer_cpu_ms"])) ms of \(number(held["wall_ms"])) ms")
+        XCTAssertGreaterThan(deferred, 0, "\(held.keys.sorted())")
+        XCTAssertGreaterThan(gap, 10)
+        XCTAssertLessThanOrEqual(gap, 20 * 10 + 30, "at most 20 intervals (and a wake-up's lateness)")
+        assertWithin(number(tree(held, "uss")["peak"]), 40 * Self.mib, 0.05, "ten children's 4 MiB at a time, sampled less often")
+        let every = try measure(["waves", "100", "4", "10", "50"], options: ["--max-overhead", "0"])
+        XCTAssertNil(every["deferred_samples"])
+        XCTAssertNil(every["longest_sample_gap_ms"])
+        XCTAssertGreaterThan(number(every["samples"]), number(held["samples"]), "every interval sampled")
+    }
+}

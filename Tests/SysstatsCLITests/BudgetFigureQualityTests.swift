@@ -39,6 +39,19 @@ final class BudgetFigureQualityTests: XCTestCase {
         XCTAssertTrue(xml.contains("<error message=\"ERROR short: peak_pss 160 KiB of 4.00 MiB (sampled, 1 sample: too few"), xml)
     }
 
+    /// Samples that waited to hold measure to its share (`max_overhead`) left too few: the
+    /// error says so, and how to have every interval sampled.
+    func testTooFewSamplesForTheOverheadShareSayHowToSampleEveryInterval() {
+        var budget = Budget(name: "storm", command: "exec ./storm")
+        budget.peakPSS = 4 << 20
+        var recording = Self.samples(2, everyMs: 200) { _ in 160 }
+        recording.governed = GovernedSampling(share: 0.02, deferredSamples: 38, longestGapMs: 200)
+        let result = check(budget, recording)
+        XCTAssertTrue(result.isError)
+        XCTAssertEqual(result.line, "ERROR storm: peak_pss 160 KiB of 4.00 MiB (sampled, 2 samples: too few to judge, 3 at least) "
+                       + "[38 samples waited to hold measure to 2% of a core: max_overhead = \"0%\" samples every interval]")
+    }
+
     /// A sample is at most the true peak: one already over the limit fails, however few.
     func testASampledPeakAlreadyOverItsLimitFailsOnOneSample() {
         var budget = Budget(name: "short", command: "exec ./prog")

@@ -49,6 +49,21 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertNil(budgets[1].durationMs)
     }
 
+    func testMaxOverheadIsAShareOfOneCoreAndAnythingElseIsRefusedAtItsLine() throws {
+        let good = try BudgetFile.parse(Array("[[budget]]\nname = \"a\"\ncommand = \"true\"\nmax_overhead = \"0.5%\"\npeak_pss = \"4MiB\"\n".utf8))
+        XCTAssertEqual(good.first?.maxOverhead, 0.005)
+        let plain = try BudgetFile.parse(Array("[[budget]]\nname = \"a\"\ncommand = \"true\"\npeak_pss = \"4MiB\"\n".utf8))
+        XCTAssertEqual(plain.first?.maxOverhead, OverheadGovernor.defaultShare)
+        for (value, reason) in [("\"150%\"", "max_overhead: '150%' is not a share of one core from 0.01% to 100% (0: no limit)"),
+                                ("2", "max_overhead must be a share such as \"2%\", not integer")] {
+            XCTAssertThrowsError(try BudgetFile.parse(Array("[[budget]]\nname = \"a\"\ncommand = \"true\"\nmax_overhead = \(value)\npeak_pss = \"4MiB\"\n".utf8))) { error in
+                let e = error as? BudgetFileError
+                XCTAssertEqual(e?.line, 4)
+                XCTAssertEqual(e?.reason, reason)
+            }
+        }
+    }
+
     /// The report prints a growth as `+1.20 MiB/min`: the budget takes it written so.
     func testAGrowthLimitTakesPerMinuteAsTheReportWritesIt() throws {
         let text = "[[budget]]\nname = \"x\"\ncommand = \"y\"\ngrowth_per_minute = \"1 MiB/min\"\n[[budget]]\nname = \"z\"\ncommand = \"y\"\ngrowth_per_minute = \"1 MiB\"\n"
@@ -125,7 +140,7 @@ final class BudgetFileTests: XCTestCase {
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rss = \"2 parsecs\"\n"),
                        "b.toml:4:12: peak_rss: '2 parsecs': unknown size unit 'parsecs' (B, K, KiB, MiB, GiB, kB, MB, GB)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\npeak_rs = \"2 MiB\"\n"),
-                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, name, peak_anon, peak_cgroup, peak_pss, peak_rss, peak_rss_exact, pid, pidfile, process, setup, steady_anon, steady_uss, warmup)")
+                       "b.toml:4:1: unknown key 'peak_rs' (known: command, duration, growth_per_minute, interval, max_overhead, name, peak_anon, peak_cgroup, peak_pss, peak_rss, peak_rss_exact, pid, pidfile, process, setup, steady_anon, steady_uss, warmup)")
         XCTAssertEqual(error("[[budget]]\nname = \"x\"\ncommand = \"y\"\n"),
                        "b.toml:1:1: budget 'x' sets no limit (peak_rss, peak_rss_exact, peak_pss, steady_uss, peak_anon, steady_anon, peak_cgroup, growth_per_minute)")
         XCTAssertEqual(error("[[budget]]\ncommand = \"y\"\npeak_rss = 1\n"), "b.toml:1:1: a [[budget]] needs a name")

@@ -100,6 +100,10 @@ public struct BudgetResult: Sendable {
             if let quality, !quality.isEnough, check.passed || !key.hasPrefix("peak_") {
                 check.passed = false
                 check.judged = false
+                if let g = s.recording.governed {
+                    check.note = "\(g.deferredSamples) samples waited to hold measure to \(OverheadGovernor.percentText(g.share)) of a core: "
+                        + "max_overhead = \"0%\" samples every interval"
+                }
             }
             if !check.passed && check.judged && culprit == nil { culprit = Self.culprit(for: key, figure, in: s) }
             checks.append(check)

@@ -23,6 +23,8 @@ public struct Budget: Equatable, Sendable {
     public var warmupMs: UInt64 = 0
     public var durationMs: UInt64?
     public var intervalMs: UInt64 = 10
+    /// The share of one core measure's own CPU is held to (`max_overhead`, ``OverheadGovernor``).
+    public var maxOverhead = OverheadGovernor.defaultShare
     /// The longest time between samples (`interval`, `--interval`): longer would say nothing
     /// of a peak, and a typo's hours would hold a run that long.
     public static let longestIntervalMs: UInt64 = 60_000
@@ -103,6 +105,7 @@ public enum BudgetFile {
         BudgetKey("warmup", "duration", "the steady state and the growth are computed over the samples after this (default none; shorter than duration)"),
         BudgetKey("duration", "duration", "stop the command after this long: SIGTERM, then SIGKILL after a second (for programs that do not end by themselves)"),
         BudgetKey("interval", "duration", "time between samples, 1ms to \(Budget.longestIntervalMs / 1000)s (default 10ms)"),
+        BudgetKey("max_overhead", "string", "hold measure's own CPU to this share of one core, as \"2%\" (the default; \"0%\": never): while it is over, samples wait, at most \(OverheadGovernor.longestDeferIntervals) intervals (a storm of short processes is sampled less often; the exact figures miss nothing)"),
         BudgetKey("process", "string", "count only the processes with this name (their comm, as ps -o comm shows it, at most \(maximumProcessName) bytes; a program started by sh -c \"exec prog\" without the shell's image before it); one that matched no process is an error of the budget, naming those that ran"),
         BudgetKey("peak_rss", "size", "the largest RSS of the tree (the sampled sum, or one process's kernel peak where higher); sampled: fewer than \(FigureQuality.minimumSamples) samples judge only a figure already over the limit, else the budget is an error", limit: true),
         BudgetKey("peak_rss_exact", "size", "the largest peak RSS the kernel gave at a process's end (wait4's, GNU time's figure: the largest of its images before each exec and of the children it reaped), of the processes measure reaped: exact, a spike between samples or a process shorter than an interval is in it; with process, only a figure that is the program's own counts; processes reaped by their own parent have none, and where no counted process has one the budget is an error, saying why and what to do", limit: true),
@@ -184,6 +187,15 @@ public enum BudgetFile {
         if budget.intervalMs == 0 || budget.intervalMs > Budget.longestIntervalMs {
             let at = table["interval"]!
             throw BudgetFileError(line: at.line, column: at.column, reason: "interval is 1ms to 60s")
+        }
+        if let value = table["max_overhead"] {
+            guard let bytes = value.string else {
+                throw BudgetFileError(line: value.line, column: value.column, reason: "max_overhead must be a share such as \"2%\", not \(value.kind.name)")
+            }
+            switch OverheadGovernor.parseShare(String(decoding: bytes, as: UTF8.self)) {
+            case .success(let share): budget.maxOverhead = share
+            case .failure(let e): throw BudgetFileError(line: value.line, column: value.column, reason: "max_overhead: \(e.message)")
+            }
         }
         if let duration = budget.durationMs, budget.warmupMs >= duration {
             // No warm-up given (0) and a duration of 0: the duration is the mistake.

@@ -23,6 +23,7 @@ public enum BudgetManual {
         setup = "python3 tests/make-rows.py \\"$SYSSTATS_BUDGET_TMP/rows.csv\\" 10000"
         command = "./build/importer \\"$SYSSTATS_BUDGET_TMP/rows.csv\\""
         process = "importer"
+        max_overhead = "5%"
         peak_pss = "64 MiB"
         peak_rss_exact = "72 MiB"
         peak_cgroup = "80 MiB"

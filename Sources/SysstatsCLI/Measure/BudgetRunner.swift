@@ -90,6 +90,8 @@ public enum BudgetRunner {
             }
         }
         options.intervalMs = budget.intervalMs
+        options.maxOverhead = budget.maxOverhead
+        options.cpuBeforeNs = OverheadGovernor.processCPUNs()
         options.durationMs = budget.durationMs
         options.quiet = true
         options.workingDirectory = directory

@@ -19,6 +19,7 @@ public enum MeasureReport {
         }
         lines.append("\(end), wall \(DurationText.format(ms: r.wallMs)), tree CPU \(DurationText.format(ms: r.treeCPUMs)), "
                      + "\(s.processCount) process\(s.processCount == 1 ? "" : "es"), \(s.samples) samples every \(r.intervalMs) ms")
+        if let g = r.governed { lines.append(g.text) }
         lines.append("")
         let steadyTitle = "steady (mean after \(DurationText.format(ms: s.warmupMs)))"
         lines.append(pad("tree", 12) + pad("peak", 12) + pad("at", 10) + pad(steadyTitle, 30) + "most at the peak")
@@ -117,6 +118,9 @@ public enum MeasureReport {
         public var treeCpuMs: UInt64
         public var measurerCpuMs: UInt64
         public var intervalMs: UInt64
+        /// Samples that waited to hold measure's CPU to its share, and the longest gap (``GovernedSampling``); nil: none.
+        public var deferredSamples: Int?
+        public var longestSampleGapMs: UInt64?
         public var warmupMs: UInt64
         public var samples: Int
         public var processCount: Int
@@ -249,7 +253,9 @@ public enum MeasureReport {
         }
         return JSON(command: command, exitStatus: exitCode(r.commandExit), signal: signalNumber(r.commandExit),
                     stoppedAtDuration: r.stoppedAtDuration, wallMs: r.wallMs, treeCpuMs: r.treeCPUMs,
-                    measurerCpuMs: r.measurerCPUMs, intervalMs: r.intervalMs, warmupMs: s.warmupMs, samples: s.samples,
+                    measurerCpuMs: r.measurerCPUMs, intervalMs: r.intervalMs,
+                    deferredSamples: r.governed?.deferredSamples, longestSampleGapMs: r.governed?.longestGapMs,
+                    warmupMs: s.warmupMs, samples: s.samples,
                     processCount: s.processCount, peakRss: s.peakRSSKiB * 1024, peakRssSource: s.peakRSSSource,
                     exactPeakRss: s.exactPeakRSSKiB.map { $0 * 1024 }, exactPeakPid: s.exactPeakHolder?.pid,
                     exactPeakName: s.exactPeakHolder.map { String(decoding: $0.name, as: UTF8.self) },

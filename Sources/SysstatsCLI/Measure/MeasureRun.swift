@@ -8,6 +8,11 @@ import ProcFS
 public struct MeasureOptions: Sendable {
     public var arguments: [String]
     public var intervalMs: UInt64 = 10
+    /// The share of one core `measure`'s own CPU is held to (``OverheadGovernor``); 0: none.
+    public var maxOverhead = OverheadGovernor.defaultShare
+    /// The CPU time this process spent before the run, ns, which the share does not count (a
+    /// budgets file's earlier budgets); 0: its own start counts, as `measure`'s does.
+    public var cpuBeforeNs: UInt64 = 0
     /// Stop the tree after this long; nil: follow it until every process has ended.
     public var durationMs: UInt64?
     /// Whether to try a cgroup for the kernel's exact peak.
@@ -137,6 +142,8 @@ public final class MeasureRun {
 
     private func loop(commandPid: Int32, start: UInt64, cgroup: MeasureCgroup?) {
         var deadline = start, stopping: UInt64?, ranSinceMemoryStat = true
+        var governor = OverheadGovernor(share: options.maxOverhead, intervalMs: options.intervalMs)
+        defer { recording.governed = governor.record(sampleTimesMs: recording.sampleTimesMs) }
         let me = getpid()
         while true {
             let now = monotonicMs()
@@ -173,6 +180,10 @@ public final class MeasureRun {
             }
             if now >= deadline { deadline &+= options.intervalMs }
             if deadline < monotonicMs() { deadline = monotonicMs() }
+            let sampled = monotonicMs()
+            deadline = governor.nextSample(deadline: deadline, now: sampled, elapsedMs: sampled &- start, cpuNs: ownCPUNs())
+            // A sample that waits does not hold back the stop at --duration.
+            if let d = options.durationMs, sampled < start &+ d { deadline = min(deadline, start &+ d) }
             if let s = stopping { deadline = min(deadline, max(s &+ 1_000, monotonicMs())) }
             // A child's end wakes the sleep: the command's end is noticed at once, not at the
             // next sample; other children (a storm of them) are only reaped meanwhile.
@@ -218,6 +229,12 @@ public final class MeasureRun {
 
     private func childrenCPUMs() -> UInt64 { cpuMs(RUSAGE_CHILDREN) }
 
+    /// This run's own CPU time so far (``MeasureOptions/cpuBeforeNs`` left out), ns.
+    private func ownCPUNs() -> UInt64 {
+        let now = OverheadGovernor.processCPUNs()
+        return now &- min(options.cpuBeforeNs, now)
+    }
+
     /// Whether the kernel's peak at `pid`'s end (wait4) is its own program's. It is the
     /// largest of every image the process had and of the children it waited for: not its own
     /// when it reaped a child that ran (its zombie counts their page faults), nor when it
@@ -250,6 +267,8 @@ public final class MeasureRun {
         measure_signals_install()
         let start = monotonicMs()
         var deadline = start
+        var governor = OverheadGovernor(share: options.maxOverhead, intervalMs: options.intervalMs)
+        defer { recording.governed = governor.record(sampleTimesMs: recording.sampleTimesMs) }
         while true {
             let now = monotonicMs()
             sampler.sample(into: &recording, atMs: now &- start)
@@ -259,6 +278,8 @@ public final class MeasureRun {
             if let d = options.durationMs, now &- start >= d { recording.stoppedAtDuration = true; break }
             deadline &+= options.intervalMs
             if deadline < monotonicMs() { deadline = monotonicMs() }
+            let sampled = monotonicMs()
+            deadline = governor.nextSample(deadline: deadline, now: sampled, elapsedMs: sampled &- start, cpuNs: ownCPUNs())
             if let d = options.durationMs { deadline = min(deadline, start &+ d) }
             _ = measure_sleep_until(deadline)
         }

@@ -21,6 +21,8 @@ public struct Recording: Sendable {
     public var treeCPUMs: UInt64 = 0
     /// The measuring process's own CPU time.
     public var measurerCPUMs: UInt64 = 0
+    /// Whether samples waited to hold that to its share (``OverheadGovernor``); nil: none did.
+    public var governed: GovernedSampling?
     /// Processes `measure` reaped without having seen them in a sample (they lived less
     /// than an interval).
     public var unseenProcesses = 0
