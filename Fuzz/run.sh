@@ -124,11 +124,11 @@ build_module() {
     local sources deps=()
     # Every Swift file of the module, its subfolders (Sections/, Blocks/, Outputs/) included.
     if [[ $m == BudgetFile ]]; then
-        # Not a package module: the budgets file's parser, its sizes and durations and the
-        # samples a figure needs (its key table says them), which import TOML alone, out of
+        # Not a package module: the budgets file's parser, its sizes and durations, the
+        # samples a figure needs and the overhead share (its key table says them), which import TOML alone, out of
         # SysstatsCLI (ArgumentParser).
         sources=(Sources/SysstatsCLI/Measure/BudgetFile.swift Sources/SysstatsCLI/Measure/Quantities.swift
-                 Sources/SysstatsCLI/Measure/FigureQuality.swift)
+                 Sources/SysstatsCLI/Measure/FigureQuality.swift Sources/SysstatsCLI/Measure/OverheadGovernor.swift)
         deps=("$build/obj/UTF8Text.o" "$build/obj/TOML.o")
     elif [[ $m == SmapsMappings ]]; then
         # Not a package module: measure's smaps parser, the standard library alone.
