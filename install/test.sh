@@ -63,24 +63,28 @@ tests_scratch=.build-tests
 if ((!quick)); then
     swift package resolve
     swift package --scratch-path "$tests_scratch" resolve
-    # Only the programs users run: the test-only target compiled as normal Swift
-    # (BarRuntime, whose Embedded twin the programs link) stays out of the release build.
-    release_build() {
-        local product
-        for product in "${programs[@]}"; do
-            swift build -c release --product "$product"
-        done
-    }
+    # Every target in one build, the test-only BarRuntime compiled as normal Swift included:
+    # one product at a time left a core idle through each product's chain of whole-module
+    # compiles (docs/performance.md, "The test command").
+    release_build() { swift build -c release; }
     { rc=0; stage "release build" release_build > "$work/release.log" 2>&1 || rc=$?; echo "$rc" > "$work/release.status"; } &
     release_pid=$!
 fi
 debug_status=0
 # Beside the release build, which compiles the programs, the debug build makes only the test
-# bundle and what it imports: the programs and their Embedded twins would be half of its work
-# for nothing (the end-to-end tests run the release programs). The quick run, which has no
-# release build, builds everything, so that an edit that breaks a program shows there.
-if ((quick)); then debug_what=(--build-tests); else debug_what=(--product sysstatsPackageTests); fi
-stage "debug build" swift build "${debug_what[@]}" --scratch-path "$tests_scratch" || debug_status=$?
+# bundle and what it imports, and the NVIDIA helper the in-process GPU tests start from beside
+# the bundle: the programs and their Embedded twins would be half of its work for nothing (the
+# end-to-end tests run the release programs). The quick run, which has no release build,
+# builds everything, so that an edit that breaks a program shows there.
+debug_build() {
+    if ((quick)); then
+        swift build --build-tests --scratch-path "$tests_scratch"
+    else
+        swift build --product sysstatsPackageTests --scratch-path "$tests_scratch" &&
+            swift build --product sysstatsd-gpu --scratch-path "$tests_scratch"
+    fi
+}
+stage "debug build" debug_build || debug_status=$?
 if ((!quick)); then
     wait "$release_pid" || true
     cat "$work/release.log"
