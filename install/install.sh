@@ -60,6 +60,8 @@ for p in "${programs[@]}"; do
     install -m 0755 "$bin_dir/$p" "$prefix/bin/$p"
 done
 say "programs in $prefix/bin"
+# A 0.1.0 sampler or bar still running from a file this install replaced.
+install/package/old-programs.sh "$prefix/bin"
 
 # Manual pages: the programs' in man1 (man sysstatsd; the unit's Documentation= names it),
 # the config file's and the budgets file's in man5 (man sysstats-config, man sysstats-budget).

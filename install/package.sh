@@ -248,6 +248,7 @@ install -d "$tar_root/share/systemd/user"
 packaged_unit @BINDIR@ > "$tar_root/share/systemd/user/sysstatsd.service"
 chmod 0644 "$tar_root/share/systemd/user/sysstatsd.service"
 install -m 0755 install/package/install.sh "$tar_root/install.sh"
+install -m 0755 install/package/old-programs.sh "$tar_root/old-programs.sh"
 tarball=$out/$name.tar.gz
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
     -C "$work/tar" -cf - "$name" | gzip -9n > "$tarball"

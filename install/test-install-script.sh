@@ -26,6 +26,7 @@ install -d "$tar/bin" "$tar/share/mime/packages" "$tar/share/applications" \
     "$tar/share/man/man1" "$tar/share/systemd/user" "$tar/share/doc/sysstats" \
     "$tar/share/bash-completion/completions"
 install -m 0755 "$install_sh" "$tar/install.sh"
+install -m 0755 "$(dirname "$install_sh")/old-programs.sh" "$tar/old-programs.sh"
 for p in sysstats sysstatsd sysstats-bar; do
     printf '#!/bin/sh\necho "%s 0.0.0"\n' "$p" > "$tar/bin/$p"
     chmod 0755 "$tar/bin/$p"

@@ -380,6 +380,9 @@ mkdir -p "$root/tmp/tarball"
 tar -xzf "$tarball" -C "$root/tmp/tarball"
 tar_dir=$(cd "$root/tmp/tarball" && echo */)
 install_tarball() { in_root "/tmp/tarball/${tar_dir%/}/install.sh"; }
+. "$repo/install/test-package-0.1.0.sh"
+check "tarball: install.sh over a running 0.1.0 bar and sampler: the sampler becomes $version's, the bar is named" \
+    check_upgrade_from_0_1_0 install_tarball
 check "tarball: install.sh into ~/.local" install_tarball
 check "tarball: every program's libraries are Debian's" check_libraries "$home/.local/bin"
 check "tarball: every program prints its name and $version" check_versions "$home/.local/bin"

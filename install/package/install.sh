@@ -141,6 +141,8 @@ refresh_caches
 { [[ ! -f $created ]] || cat "$created"; cache_folder_files | LC_ALL=C comm -13 "$caches_before" -; } \
     | LC_ALL=C sort -u > "$new_created"
 install -m 0644 "$new_created" "$created"
+# A 0.1.0 sampler or bar still running from a file this install replaced.
+"$here/old-programs.sh" "$bindir"
 # The programs link only the system's own libraries; name any this system lacks.
 missing=$(for p in "$bindir"/sysstats*; do { ldd "$p" 2>/dev/null || true; } | awk '/not found/ {print $1}'; done | sort -u | tr '\n' ' ')
 [[ -z $missing ]] || say "missing libraries: ${missing}(Debian and Ubuntu: apt install libsqlite3-0 libxcb1 libwayland-client0)"
