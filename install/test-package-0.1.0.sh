@@ -37,6 +37,16 @@ pids_running() {
         printf '%s\n' "$pid"
     done
 }
+# The one of those pids whose parent is not among them: a sampler starting a helper is, for
+# a moment, two processes of the same program (the child before its exec).
+first_of() {
+    local pids pid parent
+    pids=$(pids_running "$@")
+    for pid in $pids; do
+        parent=$(awk '/^PPid:/ {print $2}' "/proc/$pid/status" 2>/dev/null) || continue
+        grep -qx -- "$parent" <<< "$pids" || { printf '%s' "$pid"; return 0; }
+    done
+}
 
 # check_upgrade_from_0_1_0 INSTALL: 0.1.0's sampler is stopped and the 0.1.0 bar starts this
 # release's; the minute the old sampler was in reaches the history; the old bar is named.
@@ -54,7 +64,7 @@ check_upgrade_from_0_1_0() {
     "${root_cmd[@]}" "$bin/sysstats-bar" --output i3bar < /dev/null > "$work/old-bar.out" 2> "$work/old-bar.log" &
     old_bar=$!
     for ((i = 0; i < 100; i++)); do
-        old_sampler=$(pids_running "$bin/sysstatsd" "")
+        old_sampler=$(first_of "$bin/sysstatsd" "")
         [[ -n $old_sampler && -s $root/run/user/0/sysstats/snapshot ]] && break
         sleep 0.2
     done
@@ -68,7 +78,7 @@ check_upgrade_from_0_1_0() {
     [[ ! -e /proc/$old_sampler ]] || fail "the 0.1.0 sampler still runs after install.sh"
     # The 0.1.0 bar looks for a sampler every 30 s and starts the one beside its own path.
     for ((i = 0; i < 200; i++)); do
-        new_sampler=$(pids_running "$bin/sysstatsd" "")
+        new_sampler=$(first_of "$bin/sysstatsd" "")
         [[ -n $new_sampler ]] && break
         sleep 0.2
     done

@@ -37,6 +37,9 @@ for link in /proc/[0-9]*/exe; do
         "$bindir/sysstats-bar-x11 (deleted)") program=sysstats-bar-x11 ;;
         *) continue ;;
     esac
+    # A child between its fork and its exec runs the same image: its parent is the one.
+    parent=$(awk '/^PPid:/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+    [[ $(readlink "/proc/${parent:-0}/exe" 2>/dev/null) != "$target" ]] || continue
     version=$(running_version "$pid")
     [[ $version == 0.1.0 ]] || continue
     case $program in
