@@ -1,5 +1,5 @@
 # The programs sysstats installs, named once: install.sh, uninstall.sh, package.sh and the
-# tests (test.sh, test-package.sh) source this file. The helpers (sysstatsd-history,
+# package test (test-package.sh) source this file. The helpers (sysstatsd-history,
 # sysstatsd-gpu, sysstatsd-audio, sysstatsd-media, sysstats-spawn) are started by the others
 # and share their manual pages.
 # shellcheck disable=SC2034  # used by the scripts that source it

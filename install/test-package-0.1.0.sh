@@ -7,8 +7,8 @@
 old_release=a2dc0ea   # 0.1.0's last commit (CHANGELOG.md, "0.1.0")
 old_programs=(sysstatsd sysstatsd-history sysstats-bar)
 
-# Builds 0.1.0's sampler, history writer and bar (debug: they behave as the release build,
-# and take a third of its time) into $cache/0.1.0/bin, once per cached root; sets old_bin.
+# Builds 0.1.0's sampler, history writer and bar (debug: they behave as the release build
+# and build faster) into $cache/0.1.0/bin, once per cached root; sets old_bin.
 build_0_1_0() {
     old_bin=$cache/0.1.0/bin
     local p missing=0

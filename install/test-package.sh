@@ -359,11 +359,11 @@ check "deb: systemd-analyze verify accepts the user unit" check_unit /usr/bin /u
 check "deb: sysstats history after sysstatsd-history ran" check_history /usr/bin
 reinstall_deb() { in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --reinstall --no-install-recommends /tmp/sysstats.deb; }
 check "deb: a running sampler and bar start again from an upgrade's files" check_session_upgrade /usr/bin reinstall_deb
-remove_deb() {
+purge_deb() {
     in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q sysstats
     in_root env DEBIAN_FRONTEND=noninteractive apt-get autoremove -y -q
 }
-check "deb: apt-get purge under a running sampler and bar: both say so, the sampler ends after the bar" check_session_removal /usr/bin remove_deb
+check "deb: apt-get purge under a running sampler and bar: both say so, the sampler ends after the bar" check_session_removal /usr/bin purge_deb
 check "deb: nothing left but the user's data" check_nothing_left
 
 # --- the tarball, as a user without root's directories: PREFIX is ~/.local ---------------

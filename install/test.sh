@@ -21,7 +21,6 @@
 # and check passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source install/programs.sh
 
 quick=0
 case ${1:-} in
