@@ -52,9 +52,11 @@ final class MeasureAccuracyTests: XCTestCase {
     }
 
     /// At its new high the process's smaps is read: the 64 MiB it touched (an anonymous
-    /// private map) is the largest kind of mapping, within 2 %.
+    /// private map) is the largest kind of mapping, within 2 %. It holds them 1.5 s: on a
+    /// loaded machine the overhead share defers samples by up to 20 intervals, and a full run
+    /// once saw a 400-ms hold end with the last breakdown read on the way up (52 MiB).
     func testTheBreakdownAtThePeakPutsTheTouchedMemoryInItsAnonymousMap() throws {
-        let report = try measure(["private", "64", "400"])
+        let report = try measure(["private", "64", "1500"])
         let only = try XCTUnwrap(processes(report).first)
         let kinds = try XCTUnwrap(only["peak_mappings"] as? [[String: Any]], "\(only)")
         XCTAssertEqual(kinds.first?["name"] as? String, "anon", "\(kinds)")
