@@ -4,7 +4,7 @@
 # programs are built here from its last commit; the build is kept beside the cached root.
 # shellcheck shell=bash
 
-old_release=a2dc0ea   # 0.1.0's last commit (CHANGELOG.md, "0.1.0")
+old_release=a2dc0ea113c59f64deba55da5bcedabf4a255aca   # 0.1.0's last commit (CHANGELOG.md, "0.1.0")
 old_programs=(sysstatsd sysstatsd-history sysstats-bar)
 
 # Builds 0.1.0's sampler, history writer and bar (debug: they behave as the release build
@@ -14,8 +14,11 @@ build_0_1_0() {
     local p missing=0
     for p in "${old_programs[@]}"; do [[ -x $old_bin/$p ]] || missing=1; done
     ((missing)) || return 0
+    # A shallow clone lacks it: fetched from the clone's origin then.
     git -C "$repo" cat-file -e "$old_release^{commit}" 2>/dev/null ||
-        fail "0.1.0's commit $old_release is not in $repo (a shallow clone?)"
+        timeout 120 git -C "$repo" fetch --quiet --depth=1 origin "$old_release" > /dev/null 2>&1 || true
+    git -C "$repo" cat-file -e "$old_release^{commit}" 2>/dev/null ||
+        fail "0.1.0's commit $old_release is not in $repo, nor could it be fetched from its origin"
     rm -rf "$cache/0.1.0"
     mkdir -p "$cache/0.1.0/src" "$old_bin"
     git -C "$repo" archive "$old_release" | tar -x -C "$cache/0.1.0/src"

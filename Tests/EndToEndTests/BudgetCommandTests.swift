@@ -353,9 +353,14 @@ final class BudgetCommandTests: XCTestCase {
             let errors = Pipe()
             measure.standardError = errors
             try measure.run()
+            // The shell's pid once written whole: the redirection makes the file empty first.
+            func writtenPid() -> Int32? {
+                guard let text = try? String(contentsOfFile: marker, encoding: .utf8), text.hasSuffix("\n") else { return nil }
+                return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             let deadline = Date().addingTimeInterval(10)
-            while (try? String(contentsOfFile: marker, encoding: .utf8)) == nil && Date() < deadline { usleep(20_000) }
-            let shell = try XCTUnwrap(Int32((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+            while writtenPid() == nil && Date() < deadline { usleep(20_000) }
+            let shell = try XCTUnwrap(writtenPid())
             kill(measure.processIdentifier, signal)
             let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             measure.waitUntilExit()
