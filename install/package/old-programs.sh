@@ -58,10 +58,10 @@ for link in /proc/[0-9]*/exe; do
     esac
 done
 
-# A stopped sampler hands its last minute to the history writer as it ends: wait for that
-# (a few seconds at most), so that the install ends with the old programs gone.
 # Whether PID still runs (a zombie does not: its parent has yet to reap it).
 runs() { local stat; stat=$(cat "/proc/$1/stat" 2>/dev/null) && [[ ${stat##*) } != Z* ]]; }
+# A stopped sampler hands its last minute to the history writer as it ends: wait for that
+# (a few seconds at most), so that the install ends with the old programs gone.
 for pid in "${stopped[@]}"; do
     for ((i = 0; i < 100; i++)); do
         runs "$pid" || break
