@@ -213,10 +213,11 @@ let package = Package(
         .target(name: "CGPUHelper", dependencies: ["CLibc"], cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
                 linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(name: "sysstatsd-gpu", dependencies: ["CGPUHelper"], swiftSettings: embedded),
-        // The sound helper, the same way for libpulse: the sampler starts it while a volume or
-        // microphone block shows, the bar runs it for a wheel or a click on one.
+        // The sound helper, the same way for libpulse (and libasound where no sound server
+        // answers): the sampler starts it while a volume or microphone block shows, the bar
+        // runs it for a wheel or a click on one.
         .target(name: "CAudioHelper", dependencies: ["CLibc"], cSettings: [.define("SYSSTATS_VERSION", to: "\"\(sysstatsVersion)\"")],
-                linkerSettings: [.linkedLibrary("dl")]),
+                linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
         .executableTarget(name: "sysstatsd-audio", dependencies: ["CAudioHelper"], swiftSettings: embedded),
         // The media helper, the same way for libsystemd's sd-bus: the sampler starts it while a
         // media block shows, the bar runs it for a click on one.

@@ -68,7 +68,9 @@ fi
 # figure they compare with.
 # The volume and microphone blocks' tests run a real PulseAudio server with null sinks
 # (pulseaudio; pactl from pulseaudio-utils changes its volume as a user would), and PipeWire
-# with its session manager and PulseAudio server (pipewire, wireplumber, pipewire-pulse). The media
+# with its session manager and PulseAudio server (pipewire, wireplumber, pipewire-pulse); their
+# ALSA path a test sound card (an alsa-lib control plugin compiled from Tests/Fixtures against
+# libasound2-dev), changed with amixer (alsa-utils). The media
 # block's tests run a private session bus (dbus-daemon; dbus-send from dbus-bin calls the
 # players) and test MPRIS players written in Python (python3-dbus, python3-gi's main loop).
 test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks valgrind gdb strace python3 file binutils systemd man-db tmux
@@ -78,7 +80,7 @@ test_packages=(xvfb xauth x11-utils x11-apps xdotool i3-wm i3status i3blocks val
                prometheus prometheus-node-exporter
                dwm polybar lemonbar sway waybar grim util-linux
                xfwm4 dbus
-               pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber
+               pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber libasound2-dev alsa-utils
                dbus-daemon dbus-bin python3-dbus python3-gi
                dpkg-dev lintian mmdebstrap
                gcc time)

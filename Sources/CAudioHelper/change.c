@@ -1,5 +1,6 @@
 // sysstatsd-audio change|mute (helper.c says what the program is): the default sink's or
-// source's volume or mute switch set once, for a wheel or a click on the bar's block.
+// source's volume or mute switch set once, for a wheel or a click on the bar's block; where no
+// sound server answers, the caller tries ALSA's mixer (alsa.c).
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -13,7 +14,11 @@ static struct {
     long delta, maximum;
     char name[256];
     int status;
+    /// Why no server answered (`status` -1).
+    char failure[256];
 } once = { .status = 1 };
+
+const char *change_failure(void) { return once.failure; }
 
 static void done(pa_context *c, int success, void *data) {
     (void)data;
@@ -66,7 +71,10 @@ static void on_once_state(pa_context *c, void *data) {
         pa_operation *o = pa.get_server_info(c, on_once_server, NULL);
         if (o) pa.operation_unref(o); else pa.mainloop_quit(once.loop, 0);
     } else if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) {
-        fprintf(stderr, "sysstatsd-audio: no sound server: %s\n", pa.strerror(pa.context_errno(c)));
+        if (once.status == 1) {
+            snprintf(once.failure, sizeof once.failure, "no sound server: %s", pa.strerror(pa.context_errno(c)));
+            once.status = -1;
+        }
         pa.mainloop_quit(once.loop, 0);
     }
 }
@@ -83,8 +91,8 @@ int change_default_device(int source, int mute, long delta, long maximum) {
     if (!c) { fprintf(stderr, "sysstatsd-audio: cannot start libpulse\n"); return 1; }
     pa.context_set_state_callback(c, on_once_state, NULL);
     if (pa.context_connect(c, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
-        fprintf(stderr, "sysstatsd-audio: no sound server: %s\n", pa.strerror(pa.context_errno(c)));
-        return 1;
+        snprintf(once.failure, sizeof once.failure, "no sound server: %s", pa.strerror(pa.context_errno(c)));
+        return -1;
     }
     int ignored = 0;
     pa.mainloop_run(once.loop, &ignored);

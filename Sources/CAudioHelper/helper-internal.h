@@ -1,5 +1,5 @@
-// What the sound helper's two files share (helper.c: loading libpulse and `watch`;
-// change.c: `change` and `mute`).
+// What the sound helper's files share (helper.c: loading libpulse and `watch`; change.c:
+// `change` and `mute`; alsa.c: ALSA's mixer for both where no sound server answers).
 #ifndef SYSSTATS_AUDIO_HELPER_INTERNAL_H
 #define SYSSTATS_AUDIO_HELPER_INTERNAL_H
 
@@ -43,7 +43,33 @@ void field(char *out, size_t size, const char *text);
 unsigned permyriad(const pa_cvolume *v);
 
 /// `sysstatsd-audio change|mute`: the default sink's or source's volume changed by `delta`
-/// hundredths of a percent (not above `maximum`), or its mute switch toggled. The status.
+/// hundredths of a percent (not above `maximum`), or its mute switch toggled. The status, or
+/// -1 when no sound server answered (`change_failure` says why; nothing written).
 int change_default_device(int source, int mute, long delta, long maximum);
+
+/// Why no sound server answered `change_default_device`.
+const char *change_failure(void);
+
+/// Writes `frame` on stdout unless it is the last one written; exits when the reader is gone.
+void emit_frame(const char *frame, size_t length);
+
+// ALSA's mixer where no sound server answers (alsa.c).
+
+/// Loads libasound.so.2 and its functions; NULL, or what is missing.
+const char *alsa_load(void);
+
+/// Writes the mixer's frame (opening the mixer of the `default` device first where it is not
+/// open) and each change for `timeout_ms` (-1: until the mixer fails). 1 when the time ran
+/// out with the mixer open; 0 when it cannot be opened or failed (`alsa_failure` says why).
+int alsa_watch(int timeout_ms);
+
+/// Why the mixer could not be opened or went.
+const char *alsa_failure(void);
+
+/// Closes the mixer (a sound server answers again).
+void alsa_close(void);
+
+/// `change_default_device` on ALSA's mixer. The status.
+int alsa_change(int source, int mute, long delta, long maximum);
 
 #endif

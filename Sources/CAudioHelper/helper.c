@@ -2,8 +2,8 @@
 // (the program's main.swift only calls caudiohelper_run).
 //
 // The sampler and the bar link no libpulse (docs/architecture.md, "The sound helper"): this
-// helper loads libpulse.so.0 with dlopen, so that it builds without PulseAudio's files and a
-// machine without it gets one clear line. It speaks to PulseAudio and to PipeWire's
+// helper loads libpulse.so.0 (and libasound.so.2) with dlopen, so that it builds without
+// their files and a machine without them gets one clear line. It speaks to PulseAudio and to PipeWire's
 // pipewire-pulse alike (the same native protocol, through the library).
 //
 //     sysstatsd-audio watch
@@ -17,9 +17,12 @@
 //     source VOLUME_PERMYRIAD MUTED PORT DESCRIPTION
 //     end
 //
-// `down REASON` (then `end`) while no server answers; it connects again after 1 s, then 2,
-// 4, and every 5 s while none does. `error REASON` (then `end`) and status 1 when libpulse
-// cannot be loaded. It ends when its reader goes: the pipe's write end reports an error the
+// While no server answers, ALSA's mixer stands in (alsa.c: the `default` device's `Master`
+// and `Capture` elements, their changes pushed too), its frames the same with an empty port
+// and the element's name as the description; `down REASON` (then `end`) where there is no
+// mixer either. It connects to the server again after 1 s, then 2, 4, and every 5 s while
+// none answers (without libpulse it never does: ALSA alone). `error REASON` (then `end`) and
+// status 1 when neither libpulse nor libasound can be loaded. It ends when its reader goes: the pipe's write end reports an error the
 // moment the sampler's end closes (watched in the main loop and in the waits between
 // connections), and a write fails.
 //
@@ -27,8 +30,9 @@
 //     sysstatsd-audio mute sink|source
 //
 // change the default device's volume by DELTA hundredths of a percent (not above MAX, and a
-// volume already above MAX is not lowered by a step up) or toggle its mute switch: what the
-// bar runs for a wheel or a click on the volume and microphone blocks.
+// volume already above MAX is not lowered by a step up) or toggle its mute switch (ALSA's
+// mixer where no server answers): what the bar runs for a wheel or a click on the volume
+// and microphone blocks.
 //
 // C rather than Swift: it exists to call a C library. Its executable is Embedded Swift,
 // whose link brings in no Swift runtime library (docs/architecture.md, "sysstatsd-gpu").
@@ -113,6 +117,8 @@ static struct {
     pa_mainloop *loop;
     pa_context *context;
     int ready;
+    /// Why the last connection ended or was refused.
+    char failure[256];
     /// A refresh is under way (`pending` answers to come); `again`: an event came meanwhile.
     int busy, again, pending;
     char sink[256], source[256];
@@ -121,8 +127,7 @@ static struct {
     size_t last_length;
 } w;
 
-/// Writes `frame` unless it is the last one written; exits when the reader is gone.
-static void emit(const char *frame, size_t length) {
+void emit_frame(const char *frame, size_t length) {
     if (length == w.last_length && memcmp(frame, w.last, length) == 0) return;
     size_t done = 0;
     while (done < length) {
@@ -137,7 +142,7 @@ static void emit(const char *frame, size_t length) {
 static void emit_down(const char *why) {
     char frame[512];
     int n = snprintf(frame, sizeof frame, "down\t%s\nend\n", why);
-    if (n > 0) emit(frame, (size_t)n < sizeof frame ? (size_t)n : sizeof frame - 1);
+    if (n > 0) emit_frame(frame, (size_t)n < sizeof frame ? (size_t)n : sizeof frame - 1);
 }
 
 static size_t put_device(char *out, size_t room, const char *kind, const struct device *d) {
@@ -153,7 +158,7 @@ static void finish_refresh(void) {
     size_t n = put_device(frame, sizeof frame, "sink", &w.output);
     n += put_device(frame + n, sizeof frame - n, "source", &w.input);
     n += (size_t)snprintf(frame + n, sizeof frame - n, "end\n");
-    emit(frame, n < sizeof frame ? n : sizeof frame - 1);
+    emit_frame(frame, n < sizeof frame ? n : sizeof frame - 1);
     w.busy = 0;
     if (w.again) { w.again = 0; refresh(); }
 }
@@ -205,11 +210,12 @@ static void on_state(pa_context *c, void *data) {
     int state = pa.context_get_state(c);
     if (state == PA_CONTEXT_READY) {
         w.ready = 1;
+        alsa_close();
         pa_operation *o = pa.context_subscribe(c, PA_SUBSCRIPTION_MASK_SINK | PA_SUBSCRIPTION_MASK_SOURCE | PA_SUBSCRIPTION_MASK_SERVER, NULL, NULL);
         if (o) pa.operation_unref(o);
         refresh();
     } else if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) {
-        emit_down(pa.strerror(pa.context_errno(c)));
+        field(w.failure, sizeof w.failure, pa.strerror(pa.context_errno(c)));
         pa.mainloop_quit(w.loop, 1);
     }
 }
@@ -220,41 +226,62 @@ static void on_reader_gone(pa_mainloop_api *api, pa_io_event *event, int fd, int
     exit(0);
 }
 
-/// Waits `seconds`, or ends the helper as soon as its reader is gone.
-static void wait_for_reader(unsigned seconds) {
+/// Waits `milliseconds` (-1: for ever), or ends the helper as soon as its reader is gone.
+static void wait_for_reader(int milliseconds) {
     // No event asked for: only POLLERR and POLLHUP, which a pipe whose reader closed reports.
     struct pollfd p = { .fd = STDOUT_FILENO, .events = 0, .revents = 0 };
     int n;
-    do { n = poll(&p, 1, (int)seconds * 1000); } while (n < 0 && errno == EINTR);
+    do { n = poll(&p, 1, milliseconds); } while (n < 0 && errno == EINTR);
     if (n > 0 && (p.revents & (POLLERR | POLLHUP))) exit(0);
 }
 
-static int watch(void) {
+/// No sound server answers (`why`): ALSA's mixer stands in for `milliseconds` (-1: for
+/// ever) where there is one, else the frame says `down`. libasound is loaded the first time
+/// (not while a server answers from the start: it is memory the helper would not use).
+static void without_server(const char *why, int milliseconds) {
+    static int alsa = -1;
+    if (alsa < 0) alsa = alsa_load() == NULL;
+    if (alsa && alsa_watch(milliseconds)) return;
+    char both[512];
+    if (alsa) { snprintf(both, sizeof both, "%s; %s", why, alsa_failure()); why = both; }
+    emit_down(why);
+    // A card plugged in later is looked for again after 5 s where libpulse is not there.
+    wait_for_reader(milliseconds < 0 ? 5000 : milliseconds);
+}
+
+/// One connection to the sound server until it ends; whether it became ready.
+static int pulse_session(void) {
+    memset(&w.output, 0, sizeof w.output);
+    memset(&w.input, 0, sizeof w.input);
+    w.busy = w.again = w.pending = w.ready = 0;
+    w.loop = pa.mainloop_new();
+    w.context = w.loop ? pa.context_new(pa.mainloop_get_api(w.loop), "sysstats") : NULL;
+    if (!w.context) { emit_down("cannot start libpulse"); exit(1); }
+    pa_mainloop_api *api = pa.mainloop_get_api(w.loop);
+    api->io_new(api, STDOUT_FILENO, PA_IO_EVENT_HANGUP | PA_IO_EVENT_ERROR, on_reader_gone, NULL);
+    pa.context_set_state_callback(w.context, on_state, NULL);
+    pa.context_set_subscribe_callback(w.context, on_event, NULL);
+    if (pa.context_connect(w.context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
+        field(w.failure, sizeof w.failure, pa.strerror(pa.context_errno(w.context)));
+    } else {
+        int status = 0;
+        pa.mainloop_run(w.loop, &status);
+    }
+    // Its end is said by the caller: not again as `OK`.
+    pa.context_set_state_callback(w.context, NULL, NULL);
+    pa.context_disconnect(w.context);
+    pa.context_unref(w.context);
+    pa.mainloop_free(w.loop);
+    return w.ready;
+}
+
+/// `pulse`: whether libpulse loaded.
+static int watch(int pulse) {
     unsigned backoff = 1;
     for (;;) {
-        memset(&w.output, 0, sizeof w.output);
-        memset(&w.input, 0, sizeof w.input);
-        w.busy = w.again = w.pending = w.ready = 0;
-        w.loop = pa.mainloop_new();
-        w.context = w.loop ? pa.context_new(pa.mainloop_get_api(w.loop), "sysstats") : NULL;
-        if (!w.context) { emit_down("cannot start libpulse"); return 1; }
-        pa_mainloop_api *api = pa.mainloop_get_api(w.loop);
-        api->io_new(api, STDOUT_FILENO, PA_IO_EVENT_HANGUP | PA_IO_EVENT_ERROR, on_reader_gone, NULL);
-        pa.context_set_state_callback(w.context, on_state, NULL);
-        pa.context_set_subscribe_callback(w.context, on_event, NULL);
-        if (pa.context_connect(w.context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
-            emit_down(pa.strerror(pa.context_errno(w.context)));
-        } else {
-            int status = 0;
-            pa.mainloop_run(w.loop, &status);
-        }
-        if (w.ready) backoff = 1;
-        // Its end is said above (or was a connection refused): not again as `OK`.
-        pa.context_set_state_callback(w.context, NULL, NULL);
-        pa.context_disconnect(w.context);
-        pa.context_unref(w.context);
-        pa.mainloop_free(w.loop);
-        wait_for_reader(backoff);
+        if (!pulse) { without_server("libpulse.so.0 not found", -1); continue; }
+        if (pulse_session()) backoff = 1;
+        without_server(w.failure, (int)backoff * 1000);
         backoff = backoff >= 4 ? 5 : backoff * 2;
     }
 }
@@ -288,13 +315,13 @@ static int run(int argc, char **argv) {
         // Not the parent-death signal: `sysstats measure` starts it from a parent that exits
         // at once. Its reader's end is what it lives for (on_reader_gone).
         signal(SIGPIPE, SIG_IGN);
-        const char *missing = load();
-        if (missing) {
-            printf("error\t%s\nend\n", missing);
+        const char *missing = load(), *alsa_missing = missing ? alsa_load() : NULL;
+        if (missing && alsa_missing) {
+            printf("error\t%s; %s\nend\n", missing, alsa_missing);
             fflush(stdout);
             return 1;
         }
-        return watch();
+        return watch(!missing);
     }
     int ok = 1, mute = 0;
     long delta = 0, maximum = 0;
@@ -307,9 +334,14 @@ static int run(int argc, char **argv) {
         return usage();
     }
     if (!ok || (strcmp(argv[2], "sink") != 0 && strcmp(argv[2], "source") != 0)) return usage();
+    int source = strcmp(argv[2], "source") == 0;
     const char *missing = load();
-    if (missing) { fprintf(stderr, "sysstatsd-audio: %s\n", missing); return 1; }
-    return change_default_device(strcmp(argv[2], "source") == 0, mute, delta, maximum);
+    // No sound server (or no libpulse): the same change on ALSA's mixer, where there is one.
+    int status = missing ? -1 : change_default_device(source, mute, delta, maximum);
+    if (status >= 0) return status;
+    if (!alsa_load()) return alsa_change(source, mute, delta, maximum);
+    fprintf(stderr, "sysstatsd-audio: %s\n", missing ? missing : change_failure());
+    return 1;
 }
 
 void caudiohelper_run(void) {

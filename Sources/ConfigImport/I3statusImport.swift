@@ -39,7 +39,7 @@ enum I3statusRules {
         ModuleRule("tztime", "time", [], "`format` as it is (strftime), with `format_time` in place of `%time`; `timezone`"),
         ModuleRule("time", "time", [], "`format` as it is (strftime)"),
         ModuleRule("volume", "volume", [("volume", "{volume}%"), ("devicename", "{device}")],
-                   "`format_muted`; the sound server's default sink (`device`, `mixer` choose nothing)"),
+                   "`format_muted`; the sound server's default sink, else ALSA's `default` mixer's `Master` (`device`, `mixer` choose nothing)"),
         ModuleRule("run_watch", "run_watch", [("title", "{title}"), ("status", "{status}")], "the instance → `title`; `pidfile`, `format_down`"),
         ModuleRule("path_exists", "path_exists", [("title", "{title}"), ("status", "{status}")], "the instance → `title`; `path`, `format_down`"),
         ModuleRule("read_file", "read_file", [("title", "{title}"), ("content", "{content}"), ("errno", "{errno}"), ("error", "{error}")],

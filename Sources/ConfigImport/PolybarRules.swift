@@ -24,7 +24,7 @@ enum PolybarRules {
         ModuleRule("internal/date", "time", [], "`date`, `time` (strftime) into `format` as `label` places them; `date-alt`/`time-alt` → `format_short` and a left click that toggles it"),
         ModuleRule("internal/temperature", "temp", [("temperature-c", "{celsius}"), ("temperature", "{celsius}")], "`warn-temperature` → `warning`"),
         ModuleRule("internal/pulseaudio", "volume", [("percentage", "{volume}")], "`label-muted` → `format_muted`; `interval` → `step`"),
-        ModuleRule("internal/alsa", "volume", [("percentage", "{volume}")], "as internal/pulseaudio: the sound server's default sink"),
+        ModuleRule("internal/alsa", "volume", [("percentage", "{volume}")], "the sound server's default sink, else ALSA's `default` mixer's `Master` (`master-mixer` chooses nothing)"),
         ModuleRule("internal/volume", "volume", [("percentage", "{volume}")], "as internal/alsa"),
         ModuleRule("internal/backlight", "backlight", [("percentage", "{percent}")], "`card` → `device`"),
         ModuleRule("internal/xbacklight", "backlight", [("percentage", "{percent}")], "as internal/backlight"),

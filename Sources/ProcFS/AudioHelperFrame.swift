@@ -3,14 +3,15 @@ import SnapshotCodec
 
 /// What the sound helper (`sysstatsd-audio watch`, which loads libpulse so that the sampler
 /// never does) writes on its stdout: a frame at each change of the server's default output
-/// or input, lines of fields separated by a tab:
+/// or input (or of ALSA's mixer where no server answers), lines of fields separated by a tab:
 ///
 ///     sink VOLUME_PERMYRIAD MUTED PORT DESCRIPTION
 ///     source VOLUME_PERMYRIAD MUTED PORT DESCRIPTION
 ///     end
 ///
 /// (a device the server has no default of is left out), or `down REASON` while no server
-/// answers, or `error REASON` when the helper stops (libpulse missing). Another program could
+/// answers and no mixer stands in, or `error REASON` when the helper stops (neither libpulse
+/// nor libasound). Another program could
 /// sit at the helper's path, so nothing is taken on trust: a line it cannot read is skipped,
 /// a volume is clamped to 0...10 × the server's 100 %, a mute flag is 0 or 1, texts are cut
 /// at their readings' limits, and a line longer than the buffer drops what was buffered.

@@ -96,8 +96,9 @@ block = "time"
 # run_watch, path_exists, read_file (sysstats-bar --help lists them with their
 # placeholders).
 #
-# The sound server's default output: the wheel changes it by `step` percent (not past
-# `max`), a left click mutes it, a right click opens a mixer.
+# The sound server's default output (ALSA's Master where no server runs): the wheel
+# changes it by `step` percent (not past `max`), a left click mutes it, a right click
+# opens a mixer.
 # [[block]]
 # block = "volume"
 # format = "♪ {volume}%"

@@ -8,10 +8,11 @@ final class PulseServer: PactlServer {
     var socket: String { folder.appendingPathComponent("native").path }
     var environment: [String: String] { ["PULSE_SERVER": "unix:" + socket] }
 
-    init() throws {
+    /// A folder for the server, and the server started in it unless `started` is false.
+    init(started: Bool = true) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sysstats-pulse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try start()
+        if started { try start() }
     }
 
     deinit {
