@@ -78,7 +78,7 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertTrue(settings.contains("ReadWritePaths=\"-\(data)\""), installed.text)
         XCTAssertTrue(FileManager.default.fileExists(atPath: installed.data))
         for setting in ["ProtectSystem=strict", "ProtectHome=read-only", "RuntimeDirectory=sysstats", "RuntimeDirectoryMode=0700",
-                        "NoNewPrivileges=yes", "PrivateDevices=yes", "RestrictAddressFamilies=AF_UNIX AF_NETLINK",
+                        "NoNewPrivileges=yes", "PrivateDevices=no", "RestrictAddressFamilies=AF_UNIX AF_NETLINK",
                         "SystemCallFilter=@system-service", "CapabilityBoundingSet=", "UMask=0077"] {
             XCTAssertTrue(settings.contains(setting), setting)
         }
