@@ -85,7 +85,7 @@ extension BarOptions {
             Comma-separated blocks: cpu, mem, load, uptime, battery, procs, exited, self,
             top, swap, cores, net, wifi, disk, diskio, temp, freq, pressure, gpu, fan, power,
             backlight, volume, microphone, media, unit, run_watch, path_exists, read_file, time. Default, like
-            i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,gpu,battery,time, the
+            i3status's default bar: wifi,net,disk,load,mem,exited,cpu,temp,gpu,backlight,volume,battery,time, the
             blocks of hardware the machine lacks hidden and exited shown only for an exit that
             freed 100 MiB or more. Some take an argument: time:ZONE,
             net:IFACE, wifi:IFACE, disk:MOUNT, diskio:DISK, temp:SENSOR, gpu:CARD, top:gpu,

@@ -225,25 +225,29 @@ static long long now_ms(void) {
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-int alsa_watch(int timeout_ms) {
+int alsa_watch(int timeout_ms, int server) {
     if (!mixer && !(mixer = open_mixer())) return 0;
     emit_mixer();
     long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
     for (;;) {
         struct pollfd fds[16];
-        int count = as.poll_descriptors(mixer, fds + 1, 15);
+        int count = as.poll_descriptors(mixer, fds + 2, 14);
         if (count < 0) count = 0;
-        // The reader's end too: no event asked for, only POLLERR and POLLHUP.
+        // The reader's end too (no event asked for: only POLLERR and POLLHUP), and the
+        // sound server's socket appearing (a slot that poll skips where there is no watch).
         fds[0] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0, .revents = 0 };
+        fds[1] = (struct pollfd){ .fd = server, .events = POLLIN, .revents = 0 };
         long long left = deadline < 0 ? -1 : deadline - now_ms();
         if (deadline >= 0 && left <= 0) return 1;
-        int n = poll(fds, (nfds_t)count + 1, left > 0x7fffffff ? 0x7fffffff : (int)left);
+        int n = poll(fds, (nfds_t)count + 2, left > 0x7fffffff ? 0x7fffffff : (int)left);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return 1;
         if (fds[0].revents & (POLLERR | POLLHUP)) exit(0);
-        if (n == 0) continue;
+        if ((fds[1].revents & POLLIN) && server_watch_appeared(server)) return 2;
+        if (n == 0 || !count) continue;
         unsigned short revents = 0;
-        as.poll_revents(mixer, fds + 1, (unsigned)count, &revents);
+        as.poll_revents(mixer, fds + 2, (unsigned)count, &revents);
+        if (!revents) continue;
         // The card went (unplugged): the mixer is opened again at the next try.
         if ((revents & (POLLERR | POLLNVAL)) || as.handle_events(mixer) < 0) {
             snprintf(failure, sizeof failure, "the ALSA mixer went");

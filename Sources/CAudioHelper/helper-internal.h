@@ -59,15 +59,24 @@ void emit_frame(const char *frame, size_t length);
 const char *alsa_load(void);
 
 /// Writes the mixer's frame (opening the mixer of the `default` device first where it is not
-/// open) and each change for `timeout_ms` (-1: until the mixer fails). 1 when the time ran
-/// out with the mixer open; 0 when it cannot be opened or failed (`alsa_failure` says why).
-int alsa_watch(int timeout_ms);
+/// open) and each change for `timeout_ms` (-1: until the mixer fails) or until the sound
+/// server's socket appears (`server`, a watch from `server_watch_open`, or -1). 1 when the
+/// time ran out, 2 when the socket appeared, the mixer open; 0 when it cannot be opened or
+/// failed (`alsa_failure` says why).
+int alsa_watch(int timeout_ms, int server);
 
 /// Why the mixer could not be opened or went.
 const char *alsa_failure(void);
 
 /// Closes the mixer (a sound server answers again).
 void alsa_close(void);
+
+/// A watch for the sound server's socket to appear (server-watch.c): an inotify descriptor
+/// to poll, or -1 where the socket is not one known path (then the server is tried on a timer).
+int server_watch_open(void);
+
+/// Reads the watch's events: 1 when the socket appeared.
+int server_watch_appeared(int fd);
 
 /// `change_default_device` on ALSA's mixer. The status.
 int alsa_change(int source, int mute, long delta, long maximum);

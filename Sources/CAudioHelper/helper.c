@@ -20,11 +20,11 @@
 // While no server answers, ALSA's mixer stands in (alsa.c: the `default` device's `Master`
 // and `Capture` elements, their changes pushed too), its frames the same with an empty port
 // and the element's name as the description; `down REASON` (then `end`) where there is no
-// mixer either. It connects to the server again after 1 s, then 2, 4, and every 5 s while
-// none answers (without libpulse it never does: ALSA alone). `error REASON` (then `end`) and
-// status 1 when neither libpulse nor libasound can be loaded. It ends when its reader goes: the pipe's write end reports an error the
-// moment the sampler's end closes (watched in the main loop and in the waits between
-// connections), and a write fails.
+// mixer either. It connects to the server again when the server's socket appears (watch()
+// says when else; without libpulse it never does: ALSA alone). `error REASON` (then `end`)
+// and status 1 when neither libpulse nor libasound can be loaded. It ends when its reader
+// goes: the pipe's write end reports an error the moment the sampler's end closes (watched
+// in the main loop and in the waits between connections), and a write fails.
 //
 //     sysstatsd-audio change sink|source DELTA_PERMYRIAD MAX_PERMYRIAD
 //     sysstatsd-audio mute sink|source
@@ -226,27 +226,39 @@ static void on_reader_gone(pa_mainloop_api *api, pa_io_event *event, int fd, int
     exit(0);
 }
 
-/// Waits `milliseconds` (-1: for ever), or ends the helper as soon as its reader is gone.
-static void wait_for_reader(int milliseconds) {
-    // No event asked for: only POLLERR and POLLHUP, which a pipe whose reader closed reports.
-    struct pollfd p = { .fd = STDOUT_FILENO, .events = 0, .revents = 0 };
-    int n;
-    do { n = poll(&p, 1, milliseconds); } while (n < 0 && errno == EINTR);
-    if (n > 0 && (p.revents & (POLLERR | POLLHUP))) exit(0);
+/// Waits `milliseconds` (-1: for ever) or until the server's socket appears (`server`, a
+/// watch, or -1), and ends the helper as soon as its reader is gone. 2 when the socket
+/// appeared, else 1.
+static int wait_for_reader(int milliseconds, int server) {
+    // No event asked for on stdout: only POLLERR and POLLHUP, which a pipe whose reader
+    // closed reports.
+    struct pollfd p[2] = { { .fd = STDOUT_FILENO, .events = 0, .revents = 0 }, { .fd = server, .events = POLLIN, .revents = 0 } };
+    for (;;) {
+        int n = poll(p, server >= 0 ? 2 : 1, milliseconds);
+        if (n < 0 && errno == EINTR) continue;
+        if (n > 0 && (p[0].revents & (POLLERR | POLLHUP))) exit(0);
+        if (n > 0 && (p[1].revents & POLLIN)) {
+            if (server_watch_appeared(server)) return 2;
+            continue;   // the folder was made, not yet the socket (the wait starts again)
+        }
+        return 1;
+    }
 }
 
 /// No sound server answers (`why`): ALSA's mixer stands in for `milliseconds` (-1: for
-/// ever) where there is one, else the frame says `down`. libasound is loaded the first time
-/// (not while a server answers from the start: it is memory the helper would not use).
-static void without_server(const char *why, int milliseconds) {
+/// ever) or until the server's socket appears (`server`), where there is a mixer, else the
+/// frame says `down`. libasound is loaded the first time (not while a server answers from
+/// the start: it is memory the helper would not use). 2 when the socket appeared, else 1.
+static int without_server(const char *why, int milliseconds, int server) {
     static int alsa = -1;
     if (alsa < 0) alsa = alsa_load() == NULL;
-    if (alsa && alsa_watch(milliseconds)) return;
+    int woke = alsa ? alsa_watch(milliseconds, server) : 0;
+    if (woke) return woke;
     char both[512];
     if (alsa) { snprintf(both, sizeof both, "%s; %s", why, alsa_failure()); why = both; }
     emit_down(why);
     // A card plugged in later is looked for again after 5 s where libpulse is not there.
-    wait_for_reader(milliseconds < 0 ? 5000 : milliseconds);
+    return wait_for_reader(milliseconds < 0 && server < 0 ? 5000 : milliseconds, server);
 }
 
 /// One connection to the sound server until it ends; whether it became ready.
@@ -275,14 +287,28 @@ static int pulse_session(void) {
     return w.ready;
 }
 
-/// `pulse`: whether libpulse loaded.
+/// `pulse`: whether libpulse loaded. After a connection ends or is refused, the server is
+/// tried again when its socket appears (server-watch.c), then after 0.1, 0.2, 0.4, 0.8, 1.6
+/// and 3.2 s while it does not answer yet (a server makes its socket before it listens),
+/// and once a minute besides (a server found otherwise); where its socket cannot be
+/// watched, after 1, 2, 4 and then every 5 s.
 static int watch(int pulse) {
-    unsigned backoff = 1;
+    unsigned backoff = 1000, quick = 0;
     for (;;) {
-        if (!pulse) { without_server("libpulse.so.0 not found", -1); continue; }
-        if (pulse_session()) backoff = 1;
-        without_server(w.failure, (int)backoff * 1000);
-        backoff = backoff >= 4 ? 5 : backoff * 2;
+        if (!pulse) { without_server("libpulse.so.0 not found", -1, -1); continue; }
+        // Armed before the try, so that a socket made meanwhile is seen.
+        int server = server_watch_open();
+        if (pulse_session()) { backoff = 1000; quick = 0; }
+        int wait;
+        if (server < 0) {
+            wait = (int)backoff;
+            backoff = backoff >= 4000 ? 5000 : backoff * 2;
+        } else {
+            wait = quick ? (int)quick : 60000;
+            quick = quick && quick < 3200 ? quick * 2 : 0;
+        }
+        if (without_server(w.failure, wait, server) == 2) quick = 100;
+        if (server >= 0) close(server);
     }
 }
 

@@ -39,7 +39,8 @@ unit_history = false   # keep the busiest apps, services and containers each min
 #                          path_exists and read_file (path), with their title and
 #                          format_down (read_file: format_bad)
 #   hide_missing           true: hidden where this machine has none (no Wi-Fi, no sensor,
-#                          no battery, no such disk) instead of showing n/a
+#                          no battery, no backlight, no sound, no such disk) instead of
+#                          showing n/a
 #   min_freed              exited: show only an exit that freed this many MiB or more
 #   [[block.click]]        what a mouse button does on the block (example at the end)
 
@@ -83,6 +84,14 @@ block = "gpu"
 hide_missing = true
 
 [[block]]
+block = "backlight"             # the first of /sys/class/backlight; the wheel changes it
+hide_missing = true
+
+[[block]]
+block = "volume"                # the sound server's default output, else ALSA's Master;
+hide_missing = true             # the wheel changes it, a left click mutes it
+
+[[block]]
 block = "battery"
 warning = 20
 critical = 10
@@ -92,13 +101,11 @@ hide_missing = true
 block = "time"
 
 # More (remove the leading "# "): the other blocks are uptime, swap, cores, diskio, freq,
-# pressure, procs, top, self, fan, power, backlight, volume, microphone, media, unit,
-# run_watch, path_exists, read_file (sysstats-bar --help lists them with their
-# placeholders).
+# pressure, procs, top, self, fan, power, microphone, media, unit, run_watch, path_exists,
+# read_file (sysstats-bar --help lists them with their placeholders).
 #
-# The sound server's default output (ALSA's Master where no server runs): the wheel
-# changes it by `step` percent (not past `max`), a left click mutes it, a right click
-# opens a mixer.
+# The volume block above with a format of its own: the wheel changes it by `step` percent
+# (not past `max`), a left click mutes it, a right click opens a mixer.
 # [[block]]
 # block = "volume"
 # format = "♪ {volume}%"

@@ -14,15 +14,17 @@ final class DefaultBarTests: XCTestCase {
         return blocks.compactMap { $0["name"] as? String }
     }
 
-    func testTheDefaultBarHasTheClockNetworkDiskLoadMemoryAndCPU() throws {
+    func testTheDefaultBarHasTheClockNetworkDiskLoadMemoryCPUAndTheVolumeAndBacklightWhereAnswered() throws {
+        // The station fixture has a backlight and a sound server's default output.
         let station = Fixture.station.snapshot
         XCTAssertEqual(try names(station, nowMs: station.timestampMs),
-                       ["wifi", "net", "disk", "load", "mem", "cpu", "temp", "gpu", "time"])
+                       ["wifi", "net", "disk", "load", "mem", "cpu", "temp", "gpu", "backlight", "volume", "time"])
         XCTAssertEqual(BarOptions().blocks, BarBlock.defaults, "no --blocks, no config file: the default bar")
     }
 
     func testHardwareTheMachineLacksIsHiddenInTheDefaultBarButNotWhenConfigured() throws {
-        // The desktop fixture measured no network, disks or sensors and has no battery.
+        // The desktop fixture measured no network, disks or sensors and has no battery, no
+        // backlight and no sound server.
         let desktop = Fixture.desktop.snapshot
         XCTAssertEqual(try names(desktop, nowMs: desktop.timestampMs), ["load", "mem", "cpu", "time"])
         let configured = [BarBlock(.temp), BarBlock(.disk), BarBlock(.net)]

@@ -234,6 +234,22 @@ final class SoundALSATests: HelperTestCase {
         XCTAssertEqual(mixer.values, [41, 0, 40, 1])
     }
 
+    func testAnUnchangedMixerCostsTheHelperNoSystemCallAtAll() throws {
+        mixer = try ALSAMixer(decibels: true)
+        try startSampler()
+        let bar = try bar(["--blocks", "volume"])
+        XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last == "vol 19%" }, "\(bar.lines)")
+        let samplerPid = try XCTUnwrap(sampler?.processIdentifier)
+        let helper = try XCTUnwrap(childProcess(named: "sysstatsd-audio", of: samplerPid))
+        // strace -c over 10 s of an unchanged mixer and no server: the helper sleeps in poll
+        // on the mixer and on the server socket's folder the whole time.
+        let traced = try systemCalls(of: [helper, samplerPid], over: 10, in: runtime)
+        XCTAssertGreaterThan(traced[1].calls, 0, "strace saw the sampler sample")
+        XCTAssertEqual(traced[0].calls, 0, traced[0].table)
+        try mixer.set(playback: 87)
+        XCTAssertTrue(bar.waitFor(timeout: 2) { $0.last == "vol 100%" }, "\(bar.lines.suffix(2))")
+    }
+
     func testASoundServerThatAnswersTakesOverFromTheMixerAndItsEndHandsBackWithoutNA() throws {
         let server = try PulseServer(started: false)
         mixer = try ALSAMixer(decibels: false, pulseSocket: server.socket)
@@ -242,8 +258,8 @@ final class SoundALSATests: HelperTestCase {
         XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last == "vol 46%" }, "the mixer, 40 of 87: \(bar.lines)")
         try server.start()
         try server.pactl("set-sink-volume", "speakers", "61%")
-        // The helper tries the server after 1, 2, 4 and then every 5 s.
-        XCTAssertTrue(bar.waitFor(timeout: 15) { $0.last == "vol 61%" }, "the server: \(bar.lines.suffix(3))")
+        // The helper tries the server as its socket appears.
+        XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last == "vol 61%" }, "the server: \(bar.lines.suffix(3))")
         let answered = bar.lines.count
         try mixer.set(playback: 20)
         usleep(300_000)

@@ -146,8 +146,8 @@ final class SoundServerTests: HelperTestCase {
         XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last?.hasPrefix("vol n/a | load ") == true }, "\(bar.lines.suffix(3))")
         try server.start()
         try server.pactl("set-sink-volume", "speakers", "61%")
-        // The helper tries again after 1, 2, 4 and then every 5 s.
-        XCTAssertTrue(bar.waitFor(timeout: 12) { $0.last?.hasPrefix("vol 61% | load ") == true }, "\(bar.lines.suffix(3))")
+        // The helper tries again as the server's socket appears.
+        XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last?.hasPrefix("vol 61% | load ") == true }, "\(bar.lines.suffix(3))")
         let log = try String(contentsOf: samplerLog, encoding: .utf8)
         XCTAssertEqual(log.components(separatedBy: "no sound server answers").count - 1, 1, log)
         XCTAssertTrue(log.contains("the sound server answers again"), log)
@@ -173,6 +173,24 @@ final class SoundServerTests: HelperTestCase {
         bar.send(",{\"name\":\"volume\",\"instance\":\"volume\",\"button\":1}\n")
         XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last?.contains(#""full_text":"vol muted (42%)""#) == true }, "\(bar.lines.suffix(2))")
         XCTAssertTrue(try server.pactl("get-sink-mute", "speakers").contains("yes"))
+    }
+
+    func testWithoutASoundServerTheHelperMakesNoSystemCallUntilOneStarts() throws {
+        server.stop()
+        try startSampler()
+        let bar = try bar(["--blocks", "volume,load"])
+        XCTAssertTrue(bar.waitFor(timeout: 10) { $0.last?.hasPrefix("vol n/a | load ") == true }, "\(bar.lines)")
+        let samplerPid = try XCTUnwrap(sampler?.processIdentifier)
+        let helper = try XCTUnwrap(childProcess(named: "sysstatsd-audio", of: samplerPid))
+        usleep(500_000)   // its first try and the ALSA mixer's (there is none) behind it
+        // It waits on its socket's folder (inotify), not on a timer.
+        let traced = try systemCalls(of: [helper, samplerPid], over: 5, in: runtime)
+        XCTAssertGreaterThan(traced[1].calls, 0, "strace saw the sampler sample")
+        XCTAssertEqual(traced[0].calls, 0, traced[0].table)
+        try server.start()
+        let start = Date()
+        XCTAssertTrue(bar.waitFor(timeout: 5) { $0.last?.hasPrefix("vol 100% | load ") == true }, "\(bar.lines.suffix(3))")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "answered as its socket appeared")
     }
 
     func testAnUnchangedVolumeCostsTheHelperNoSystemCallAtAll() throws {

@@ -63,8 +63,10 @@ public struct BlockKind: Hashable, Sendable {
     }
 
     /// The blocks shown when neither `--blocks` nor the config file names any: i3status's
-    /// default bar (network, disk, load, memory, time) with cpu, temperature, the GPU and exits.
-    public static let defaults: [BlockKind] = [.wifi, .net, .disk, .load, .mem, .exited, .cpu, .temp, .gpu, .battery, .time]
+    /// default bar (network, disk, load, memory, time) with cpu, temperature, the GPU, the
+    /// backlight, the volume and exits.
+    public static let defaults: [BlockKind] = [.wifi, .net, .disk, .load, .mem, .exited, .cpu, .temp, .gpu,
+                                                listed(.backlight)!, listed(.volume)!, .battery, .time]
 
     /// The part of the snapshot the block shows; when it was not measured the block says `n/a`.
     public var section: SnapshotSections { descriptor.section }
