@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "helper-internal.h"
@@ -52,7 +51,6 @@ static struct {
     snd_mixer_elem_t *(*first_elem)(snd_mixer_t *);
     snd_mixer_elem_t *(*elem_next)(snd_mixer_elem_t *);
     const char *(*selem_name)(snd_mixer_elem_t *);
-    int (*poll_count)(snd_mixer_t *);
     int (*poll_descriptors)(snd_mixer_t *, struct pollfd *, unsigned);
     int (*poll_revents)(snd_mixer_t *, struct pollfd *, unsigned, unsigned short *);
     int (*handle_events)(snd_mixer_t *);
@@ -83,7 +81,6 @@ const char *alsa_load(void) {
     FN(first_elem, "snd_mixer_first_elem");
     FN(elem_next, "snd_mixer_elem_next");
     FN(selem_name, "snd_mixer_selem_get_name");
-    FN(poll_count, "snd_mixer_poll_descriptors_count");
     FN(poll_descriptors, "snd_mixer_poll_descriptors");
     FN(poll_revents, "snd_mixer_poll_descriptors_revents");
     FN(handle_events, "snd_mixer_handle_events");
@@ -141,6 +138,12 @@ static snd_mixer_elem_t *element(snd_mixer_t *m, int capture) {
     return first;
 }
 
+/// The loudness mapping's floor for a dB range: 10^(min/60 dB) of the top, 0 where the
+/// lowest step mutes (alsamixer's and i3status's `min_norm`).
+static double db_floor(long min, long max) {
+    return min == DB_GAIN_MUTE ? 0 : pow(10, (double)(min - max) / 6000.0);
+}
+
 /// The volume of `e` as a fraction of its range, as i3status and alsamixer show it: on a dB
 /// scale wider than 24 dB the loudness mapping (10^(dB/60) normalized), else linear. The
 /// loudest channel (`*ok` 0 where none reads).
@@ -160,11 +163,8 @@ static double fraction(const struct direction *d, snd_mixer_elem_t *e, int *ok) 
     if (highest < min) highest = min;
     if (highest > max) highest = max;
     if (linear || max - min <= MAX_LINEAR_DB_SCALE * 100) return (double)(highest - min) / (double)(max - min);
-    double normalized = pow(10, (double)(highest - max) / 6000.0);
-    if (min != DB_GAIN_MUTE) {
-        double floor_normalized = pow(10, (double)(min - max) / 6000.0);
-        normalized = (normalized - floor_normalized) / (1 - floor_normalized);
-    }
+    double floor = db_floor(min, max);
+    double normalized = (pow(10, (double)(highest - max) / 6000.0) - floor) / (1 - floor);
     return normalized < 0 ? 0 : normalized > 1 ? 1 : normalized;
 }
 
@@ -179,7 +179,8 @@ static int set_fraction(const struct direction *d, snd_mixer_elem_t *e, double t
         if (max - min <= MAX_LINEAR_DB_SCALE * 100) {
             db = min + target * (double)(max - min);
         } else {
-            if (min != DB_GAIN_MUTE) target = target * (1 - pow(10, (double)(min - max) / 6000.0)) + pow(10, (double)(min - max) / 6000.0);
+            double floor = db_floor(min, max);
+            target = target * (1 - floor) + floor;
             db = target > 0 ? 6000.0 * log10(target) + (double)max : (double)min;
         }
         if (db < (double)min) db = (double)min;
@@ -219,34 +220,20 @@ static void emit_mixer(void) {
     emit_frame(frame, n < sizeof frame ? n : sizeof frame - 1);
 }
 
-static long long now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 int alsa_watch(int timeout_ms, int server) {
     if (!mixer && !(mixer = open_mixer())) return 0;
     emit_mixer();
-    long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    long long deadline = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
     for (;;) {
-        struct pollfd fds[16];
-        int count = as.poll_descriptors(mixer, fds + 2, 14);
+        struct pollfd fds[WAIT_EXTRA_MAX];
+        int count = as.poll_descriptors(mixer, fds, WAIT_EXTRA_MAX);
         if (count < 0) count = 0;
-        // The reader's end too (no event asked for: only POLLERR and POLLHUP), and the
-        // sound server's socket appearing (a slot that poll skips where there is no watch).
-        fds[0] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0, .revents = 0 };
-        fds[1] = (struct pollfd){ .fd = server, .events = POLLIN, .revents = 0 };
-        long long left = deadline < 0 ? -1 : deadline - now_ms();
+        long long left = deadline < 0 ? -1 : deadline - monotonic_ms();
         if (deadline >= 0 && left <= 0) return 1;
-        int n = poll(fds, (nfds_t)count + 2, left > 0x7fffffff ? 0x7fffffff : (int)left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return 1;
-        if (fds[0].revents & (POLLERR | POLLHUP)) exit(0);
-        if ((fds[1].revents & POLLIN) && server_watch_appeared(server)) return 2;
-        if (n == 0 || !count) continue;
+        int woke = wait_for(left > 0x7fffffff ? 0x7fffffff : (int)left, server, fds, count);
+        if (woke != 3) return woke ? woke : 1;
         unsigned short revents = 0;
-        as.poll_revents(mixer, fds + 2, (unsigned)count, &revents);
+        as.poll_revents(mixer, fds, (unsigned)count, &revents);
         if (!revents) continue;
         // The card went (unplugged): the mixer is opened again at the next try.
         if ((revents & (POLLERR | POLLNVAL)) || as.handle_events(mixer) < 0) {

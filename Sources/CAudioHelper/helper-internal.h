@@ -53,6 +53,19 @@ const char *change_failure(void);
 /// Writes `frame` on stdout unless it is the last one written; exits when the reader is gone.
 void emit_frame(const char *frame, size_t length);
 
+/// The most descriptors `wait_for` watches besides its own.
+enum { WAIT_EXTRA_MAX = 14 };
+
+/// Waits up to `milliseconds` (-1: for ever) for the sound server's socket to appear
+/// (`server`, a watch from `server_watch_open`, or -1) or for one of `extra` to be ready
+/// (their revents set), and ends the helper as soon as its reader is gone. 0 when the time
+/// ran out, 2 when the socket appeared, 3 when one of `extra` is ready.
+struct pollfd;
+int wait_for(int milliseconds, int server, struct pollfd *extra, int count);
+
+/// CLOCK_MONOTONIC in milliseconds.
+long long monotonic_ms(void);
+
 // ALSA's mixer where no sound server answers (alsa.c).
 
 /// Loads libasound.so.2 and its functions; NULL, or what is missing.

@@ -226,22 +226,33 @@ static void on_reader_gone(pa_mainloop_api *api, pa_io_event *event, int fd, int
     exit(0);
 }
 
-/// Waits `milliseconds` (-1: for ever) or until the server's socket appears (`server`, a
-/// watch, or -1), and ends the helper as soon as its reader is gone. 2 when the socket
-/// appeared, else 1.
-static int wait_for_reader(int milliseconds, int server) {
-    // No event asked for on stdout: only POLLERR and POLLHUP, which a pipe whose reader
-    // closed reports.
-    struct pollfd p[2] = { { .fd = STDOUT_FILENO, .events = 0, .revents = 0 }, { .fd = server, .events = POLLIN, .revents = 0 } };
+long long monotonic_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+int wait_for(int milliseconds, int server, struct pollfd *extra, int count) {
+    struct pollfd p[2 + WAIT_EXTRA_MAX];
+    if (count > WAIT_EXTRA_MAX) count = WAIT_EXTRA_MAX;
+    long long deadline = milliseconds < 0 ? -1 : monotonic_ms() + milliseconds;
     for (;;) {
-        int n = poll(p, server >= 0 ? 2 : 1, milliseconds);
+        // No event asked for on stdout: only POLLERR and POLLHUP, which a pipe whose reader
+        // closed reports. A watch of -1 is a slot poll skips.
+        p[0] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0, .revents = 0 };
+        p[1] = (struct pollfd){ .fd = server, .events = POLLIN, .revents = 0 };
+        for (int i = 0; i < count; i++) { p[2 + i] = extra[i]; p[2 + i].revents = 0; }
+        long long left = deadline < 0 ? -1 : deadline - monotonic_ms();
+        if (deadline >= 0 && left < 0) left = 0;
+        int n = poll(p, (nfds_t)(2 + count), (int)left);
         if (n < 0 && errno == EINTR) continue;
-        if (n > 0 && (p[0].revents & (POLLERR | POLLHUP))) exit(0);
-        if (n > 0 && (p[1].revents & POLLIN)) {
-            if (server_watch_appeared(server)) return 2;
-            continue;   // the folder was made, not yet the socket (the wait starts again)
-        }
-        return 1;
+        if (n <= 0) return 0;
+        if (p[0].revents & (POLLERR | POLLHUP)) exit(0);
+        if ((p[1].revents & POLLIN) && server_watch_appeared(server)) return 2;
+        int ready = 0;
+        for (int i = 0; i < count; i++) { extra[i].revents = p[2 + i].revents; ready |= p[2 + i].revents != 0; }
+        if (ready) return 3;
+        // The socket's folder was made, not yet the socket: the wait goes on.
     }
 }
 
@@ -258,7 +269,7 @@ static int without_server(const char *why, int milliseconds, int server) {
     if (alsa) { snprintf(both, sizeof both, "%s; %s", why, alsa_failure()); why = both; }
     emit_down(why);
     // A card plugged in later is looked for again after 5 s where libpulse is not there.
-    return wait_for_reader(milliseconds < 0 && server < 0 ? 5000 : milliseconds, server);
+    return wait_for(milliseconds < 0 && server < 0 ? 5000 : milliseconds, server, NULL, 0) == 2 ? 2 : 1;
 }
 
 /// One connection to the sound server until it ends; whether it became ready.

@@ -45,6 +45,19 @@ class HelperTestCase: XCTestCase {
         sampler = p
     }
 
+    /// strace -c over `seconds` of the sampler's helper `name` and of the sampler beside it:
+    /// the helper makes no system call (it sleeps in poll the whole time). The sampler samples
+    /// meanwhile: the control that strace saw something (it prints no table for a process
+    /// that made no call).
+    func assertHelperMakesNoSystemCall(_ name: String, over seconds: UInt32,
+                                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let samplerPid = try XCTUnwrap(sampler?.processIdentifier, file: file, line: line)
+        let helper = try XCTUnwrap(childProcess(named: name, of: samplerPid), "\(name) runs", file: file, line: line)
+        let traced = try systemCalls(of: [helper, samplerPid], over: seconds, in: runtime)
+        XCTAssertGreaterThan(traced[1].calls, 0, "strace saw the sampler sample", file: file, line: line)
+        XCTAssertEqual(traced[0].calls, 0, traced[0].table, file: file, line: line)
+    }
+
     func bar(_ extra: [String] = [], config: String? = nil) throws -> BarProcess {
         var arguments = ["--runtime-dir", runtime!] + extra
         if let config {
