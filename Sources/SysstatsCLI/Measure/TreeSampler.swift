@@ -58,7 +58,7 @@ final class TreeSampler {
     /// The five largest breakdowns read (their process's entry and RSS then), largest first.
     var largestBreakdowns: [(position: Int, rssKiB: UInt64)] = []
     /// The tree's RSS when the holder of its last new high had its breakdown read, and this
-    /// sample's; the time the breakdowns' reads took so far.
+    /// sample's; the CPU time the breakdowns' reads took so far.
     var treeHighRSSKiB: UInt64 = 0
     var sampleRSSKiB: UInt64 = 0
     var mappingsSpentNs: UInt64 = 0
@@ -324,7 +324,6 @@ final class TreeSampler {
         for e in entries { previous[e.pid] = e }
         var next: [Live] = []
         next.reserveCapacity(pids.count)
-        var changed = false
         var added: [(Int32, StatFigures)] = []
         for pid in pids {
             if let known = previous.removeValue(forKey: pid) { next.append(known); continue }

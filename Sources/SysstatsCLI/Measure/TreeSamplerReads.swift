@@ -203,7 +203,7 @@ extension TreeSampler {
     /// tree RSS is itself at a new high (the holder of a tree's peak). A storm of alike short
     /// children reads a few, not each; a process that peaks in its first milliseconds, or
     /// spikes between two readings, is read at its high. The reads' cost (a page-table walk
-    /// each, as for smaps_rollup) is held to 1/``mappingsShareDivisor`` of the run's time after an
+    /// each, as for smaps_rollup; the CPU time they took) is held to 1/``mappingsShareDivisor`` of the run's time after an
     /// allowance of ``mappingsAllowanceNs``: a read it defers is made at the next sample that
     /// finds the process still at its high, and a process never read says so.
     func readMappingsAtNewHigh(_ e: Live, isLargest: Bool, treeHigh: Bool, atMs time: UInt64, into recording: inout Recording) {
@@ -224,20 +224,23 @@ extension TreeSampler {
             recording.processes[e.position].mappingsMissed = .costAllowance
             return
         }
-        let start = monotonicNs()
-        defer { mappingsSpentNs &+= monotonicNs() &- start }
+        let start = OverheadGovernor.threadCPUNs()
+        defer { mappingsSpentNs &+= OverheadGovernor.threadCPUNs() &- start }
         guard case .success(let bytes) = smapsBuffer.fill(path: "\(procRoot)/\(e.pid)/smaps"), case let kinds = SmapsMappings.parse(bytes),
               !kinds.isEmpty else {
             recording.processes[e.position].mappingsMissed = .unreadable
             return
         }
+        // The process may have grown between statm's read and this one: the breakdown is said
+        // to be at what it adds up to, never at less.
+        let read = max(rss, kinds.reduce(0) { saturatingSum($0, $1.rssKiB) })
         recording.processes[e.position].peakMappings = SmapsMappings.largest(kinds, 32, by: \.rssKiB)
-        recording.processes[e.position].peakMappingsRSSKiB = rss
+        recording.processes[e.position].peakMappingsRSSKiB = read
         recording.processes[e.position].peakMappingsAtMs = time
         recording.processes[e.position].mappingsMissed = nil
         largestBreakdowns.removeAll { $0.position == e.position }
-        let at = largestBreakdowns.firstIndex { $0.rssKiB < rss } ?? largestBreakdowns.endIndex
-        largestBreakdowns.insert((e.position, rss), at: at)
+        let at = largestBreakdowns.firstIndex { $0.rssKiB < read } ?? largestBreakdowns.endIndex
+        largestBreakdowns.insert((e.position, read), at: at)
         if largestBreakdowns.count > MeasureReport.maximumBreakdowns { largestBreakdowns.removeLast() }
         if isLargest { treeHighRSSKiB = max(treeHighRSSKiB, sampleRSSKiB) }
     }
