@@ -183,7 +183,7 @@ extension ConfigImporter {
 
     private static func rustCustom(_ t: TOMLTable, line: Int) -> ImportedBlock {
         var b = ImportedBlock(line: line, module: "custom", block: "command", outcome: .command)
-        var handled: Set<String> = ["block", "command", "cycle", "interval", "json", "persistent", "signal", "click", "on_click", "format", "shell", "watch_files", "hide_when_empty"]
+        let handled: Set<String> = ["block", "command", "cycle", "interval", "json", "persistent", "signal", "click", "on_click", "format", "shell", "watch_files", "hide_when_empty"]
         var command = text(t["command"]) ?? ""
         if command.isEmpty, let first = t["cycle"]?.array?.first { command = text(first) ?? ""; b.drop("cycle (the first command runs)") }
         b.set("name", "custom")
