@@ -58,6 +58,25 @@ class HelperTestCase: XCTestCase {
         XCTAssertEqual(traced[0].calls, 0, traced[0].table, file: file, line: line)
     }
 
+    /// Makes each change (`make`) and times the bar's last line becoming what it expects, from
+    /// the change's end: each shows within 5 s, and the median within the 100 ms (the
+    /// median against a loaded machine's outliers). Returns the delays, 5 s for one not shown.
+    @discardableResult
+    func assertChangesShowWithin100Milliseconds<Change>(_ bar: BarProcess, _ changes: [(Change, String)], make: (Change) throws -> Void,
+                                                         file: StaticString = #filePath, line: UInt = #line) throws -> [TimeInterval] {
+        var delays: [TimeInterval] = []
+        for (change, expected) in changes {
+            try make(change)
+            let start = Date()
+            let shown = bar.waitFor(timeout: 5) { $0.last == expected }
+            XCTAssertTrue(shown, "\(change): \(bar.lines.suffix(3))", file: file, line: line)
+            delays.append(shown ? Date().timeIntervalSince(start) : 5)
+        }
+        let median = delays.sorted()[delays.count / 2]
+        XCTAssertLessThan(median, 0.1, "delays \(delays)", file: file, line: line)
+        return delays
+    }
+
     func bar(_ extra: [String] = [], config: String? = nil) throws -> BarProcess {
         var arguments = ["--runtime-dir", runtime!] + extra
         if let config {
